@@ -1,0 +1,40 @@
+/**
+ * Token amounts are bigint in code and base-unit decimal strings on the wire. Never a JS number.
+ */
+const UINT_RE = /^[0-9]+$/;
+export const MAX_UINT256 = (1n << 256n) - 1n;
+
+export class InvalidAmountError extends Error {}
+
+/** Parses a base-unit decimal string (no sign, no decimals, no exponent) into a bigint. */
+export function parseAmount(input: string, name = 'amount'): bigint {
+  if (typeof input !== 'string' || !UINT_RE.test(input)) {
+    throw new InvalidAmountError(`${name} must be a non-negative integer in base units (digits only), got "${String(input)}"`);
+  }
+  const value = BigInt(input);
+  if (value > MAX_UINT256) throw new InvalidAmountError(`${name} must fit in uint256`);
+  return value;
+}
+
+export function formatAmount(value: bigint): string {
+  if (value < 0n) throw new InvalidAmountError('amount cannot be negative');
+  return value.toString(10);
+}
+
+/** Human units (for display and USD maths only), e.g. toUnits(1500000n, 6) = 1.5 */
+export function toUnits(raw: bigint, decimals: number): number {
+  if (decimals === 0) return Number(raw);
+  const base = 10n ** BigInt(decimals);
+  const whole = raw / base;
+  const frac = raw % base;
+  return Number(whole) + Number(frac) / Number(base);
+}
+
+/** Human decimal string to base units, exact: fromUnits('1.5', 6) = 1500000n */
+export function fromUnits(human: string, decimals: number): bigint {
+  const m = /^([0-9]+)(?:\.([0-9]*))?$/.exec(human.trim());
+  if (!m) throw new InvalidAmountError(`"${human}" is not a decimal number`);
+  const frac = (m[2] ?? '').padEnd(decimals, '0');
+  if (frac.length > decimals) throw new InvalidAmountError(`"${human}" has more than ${decimals} decimals`);
+  return BigInt(m[1] ?? '0') * 10n ** BigInt(decimals) + BigInt(frac === '' ? '0' : frac);
+}

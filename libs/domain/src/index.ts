@@ -1,0 +1,3 @@
+export * from './networks';
+export * from './token-key';
+export * from './amount';
