@@ -1,0 +1,33 @@
+import { ConfigError, loadGatewayConfig, loadServiceConfig } from './index';
+
+describe('config', () => {
+  it('has working local defaults', () => {
+    const cfg = loadGatewayConfig({});
+    expect(cfg.port).toBe(3000);
+    expect(cfg.natsUrl).toBe('nats://127.0.0.1:4222');
+    expect(cfg.natsRequestTimeoutMs).toBe(5000);
+    expect(cfg.networks).toEqual([]);
+  });
+
+  it('enables the networks listed and requires their RPC URLs', () => {
+    const cfg = loadServiceConfig('token-data', { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' });
+    expect(cfg.networks.map((n) => n.network)).toEqual(['ethereum', 'base']);
+    expect(cfg.healthPort).toBe(3101);
+  });
+
+  it('reports every problem at once, naming the variable and the accepted values', () => {
+    let err: unknown;
+    try {
+      loadGatewayConfig({ PORT: 'abc', NETWORKS: 'ethereum,mars', LOG_LEVEL: 'loud', NATS_URL: 'http://x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const problems = (err as ConfigError).problems.join('\n');
+    expect(problems).toContain('PORT must be an integer');
+    expect(problems).toContain('unknown network "mars"');
+    expect(problems).toContain('RPC_URL_ETHEREUM');
+    expect(problems).toContain('LOG_LEVEL must be one of debug, info, warn, error');
+    expect(problems).toContain('NATS_URL must use nats:');
+  });
+});

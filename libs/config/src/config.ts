@@ -1,0 +1,101 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { isNetwork, NETWORKS, type Network } from '@tokensvc/domain';
+import { EnvReader, type Env } from './env';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings every app shares. */
+export interface CommonConfig {
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly logLevel: LogLevel;
+  /** Enabled networks and how to reach them. */
+  readonly networks: readonly NetworkEndpoint[];
+  /** Path of the devnet deployment manifest (addresses of the deployed protocol contracts), if any. */
+  readonly devnetManifest: string | undefined;
+  /** Port of the small HTTP server with liveness, readiness and metrics (microservices only). */
+  readonly healthPort: number;
+}
+
+export interface NetworkEndpoint {
+  readonly network: Network;
+  readonly rpcUrl: string;
+}
+
+export interface GatewayConfig extends CommonConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly natsRequestTimeoutMs: number;
+  readonly adminToken: string | undefined;
+}
+
+export const DEFAULT_HEALTH_PORTS = { 'token-data': 3101, indexer: 3102, quote: 3103, 'status-tracker': 3104 } as const;
+export type ServiceWithHealthPort = keyof typeof DEFAULT_HEALTH_PORTS;
+
+function readNetworks(r: EnvReader, env: Env): NetworkEndpoint[] {
+  const list = r.optional('NETWORKS');
+  if (list === undefined) {
+    // Without NETWORKS, every network that has an RPC URL is enabled.
+    return NETWORKS.filter((n) => env[rpcVar(n)]).map((n) => ({ network: n, rpcUrl: env[rpcVar(n)] as string }));
+  }
+  const out: NetworkEndpoint[] = [];
+  for (const raw of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!isNetwork(raw)) {
+      r.problems.push(`NETWORKS contains unknown network "${raw}"; accepted: ${NETWORKS.join(', ')}`);
+      continue;
+    }
+    const rpcUrl = r.url(rpcVar(raw), '', ['http:', 'https:', 'ws:', 'wss:']);
+    out.push({ network: raw, rpcUrl });
+  }
+  return out;
+}
+
+export function rpcVar(network: Network): string {
+  return `RPC_URL_${network.toUpperCase()}`;
+}
+
+function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonConfig {
+  const manifest = r.optional('DEVNET_MANIFEST');
+  if (manifest !== undefined && !existsSync(manifest)) r.problems.push(`DEVNET_MANIFEST points to "${manifest}", which does not exist; run \`npm start\` or \`npm run devnet -- up\` first`);
+  return {
+    natsUrl: r.url('NATS_URL', 'nats://127.0.0.1:4222', ['nats:', 'tls:']),
+    databaseUrl: r.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/tokensvc', ['postgres:', 'postgresql:']),
+    redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    networks: readNetworks(r, env),
+    devnetManifest: manifest,
+    healthPort: r.int('HEALTH_PORT', defaultHealthPort, 0, 65535),
+  };
+}
+
+export function loadServiceConfig(service: ServiceWithHealthPort, env: Env = process.env): CommonConfig {
+  const r = new EnvReader(env);
+  const cfg = readCommon(r, env, DEFAULT_HEALTH_PORTS[service]);
+  r.done();
+  return cfg;
+}
+
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const r = new EnvReader(env);
+  const common = readCommon(r, env, 0);
+  const cfg: GatewayConfig = {
+    ...common,
+    host: r.string('HOST', '0.0.0.0'),
+    port: r.int('PORT', 3000, 0, 65535),
+    natsRequestTimeoutMs: r.int('NATS_REQUEST_TIMEOUT_MS', 5000, 50, 120_000),
+    adminToken: r.optional('ADMIN_TOKEN'),
+  };
+  r.done();
+  return cfg;
+}
+
+/** Reads a JSON file named by config (e.g. the devnet manifest); a clear error when unreadable. */
+export function readJsonFile<T>(path: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (e) {
+    throw new Error(`cannot read JSON from ${path}: ${(e as Error).message}`);
+  }
+}

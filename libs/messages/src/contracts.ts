@@ -1,0 +1,52 @@
+import { ListNetworksReply, ListNetworksRequest, ListPlatformsReply, ListPlatformsRequest } from './generated/tokensvc/v1/catalog';
+import { PingReply, PingRequest } from './generated/tokensvc/v1/common';
+
+/**
+ * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
+ * change to a message gets a new subject so old and new replicas can run side by side.
+ * Payloads are the proto3 JSON mapping of the generated types (ts-proto toJSON/fromJSON).
+ */
+export const SERVICES = ['token-data', 'indexer', 'quote', 'status-tracker'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface Codec<T> {
+  fromJSON(object: unknown): T;
+  toJSON(message: T): unknown;
+}
+
+export interface RpcContract<Req, Rep> {
+  readonly subject: string;
+  /** the service that answers; its replicas share the subject through a queue group of this name */
+  readonly service: ServiceName;
+  readonly request: Codec<Req>;
+  readonly reply: Codec<Rep>;
+}
+
+function contract<Req, Rep>(subject: string, service: ServiceName, request: Codec<Req>, reply: Codec<Rep>): RpcContract<Req, Rep> {
+  return { subject, service, request, reply };
+}
+
+export const RPC = {
+  pingTokenData: contract('token-data.ping.v1', 'token-data', PingRequest, PingReply),
+  pingIndexer: contract('indexer.ping.v1', 'indexer', PingRequest, PingReply),
+  pingQuote: contract('quote.ping.v1', 'quote', PingRequest, PingReply),
+  pingStatusTracker: contract('status-tracker.ping.v1', 'status-tracker', PingRequest, PingReply),
+  listNetworks: contract('token-data.networks.list.v1', 'token-data', ListNetworksRequest, ListNetworksReply),
+  listPlatforms: contract('token-data.platforms.list.v1', 'token-data', ListPlatformsRequest, ListPlatformsReply),
+} as const;
+
+export type RpcName = keyof typeof RPC;
+export type RequestOf<C> = C extends RpcContract<infer Req, unknown> ? Req : never;
+export type ReplyOf<C> = C extends RpcContract<unknown, infer Rep> ? Rep : never;
+
+export const PING_BY_SERVICE: Record<ServiceName, RpcContract<PingRequest, PingReply>> = {
+  'token-data': RPC.pingTokenData,
+  indexer: RPC.pingIndexer,
+  quote: RPC.pingQuote,
+  'status-tracker': RPC.pingStatusTracker,
+};
+
+/** JetStream streams and subjects for events that must not be lost (de-duplicated by message id). */
+export const STREAMS = {
+  chain: { name: 'CHAIN_EVENTS', subjects: ['chain.>'] },
+} as const;

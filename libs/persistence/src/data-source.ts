@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { NetworkEntity } from './entities/network.entity';
+import { PlatformEntity } from './entities/platform.entity';
+import { Catalog1763769600000 } from './migrations/1763769600000-catalog';
+
+export const ENTITIES = [NetworkEntity, PlatformEntity];
+/** Ordered; a new migration is appended here and in its own timestamped file with up and down. */
+export const MIGRATIONS = [Catalog1763769600000];
+
+export interface DataSourceOptions {
+  url: string;
+  /** pool size per process */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+export function createDataSource(opts: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: opts.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    extra: { max: opts.poolSize ?? 10, application_name: opts.applicationName ?? 'tokensvc', connectionTimeoutMillis: 5000 },
+  });
+}
+
+/** Creates the database named in `url` when it does not exist (a fresh Postgres has only `postgres`). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!/^[a-zA-Z0-9_]+$/.test(name)) throw new Error(`database name "${name}" must be letters, digits and underscores`);
+  u.pathname = '/postgres';
+  const client = new Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  } catch (e) {
+    // Two processes may race to create it; the loser sees duplicate_database (42P04).
+    if ((e as { code?: string }).code !== '42P04') throw e;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  u.pathname = '/postgres';
+  const client = new Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrate(url: string): Promise<string[]> {
+  await ensureDatabase(url);
+  const ds = createDataSource({ url, poolSize: 1, applicationName: 'tokensvc-migrate' });
+  await ds.initialize();
+  try {
+    const ran = await ds.runMigrations({ transaction: 'each' });
+    return ran.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './data-source';
+export * from './entities/network.entity';
+export * from './entities/platform.entity';
+export * from './repositories/catalog.repository';

@@ -1,0 +1,3 @@
+export * from './infra-urls';
+export * from './database';
+export * from './devnet-env';
