@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './entities/network.entity';
 export * from './entities/platform.entity';
 export * from './repositories/catalog.repository';
+export * from './nest/persistence.module';

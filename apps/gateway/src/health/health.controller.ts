@@ -1,0 +1,44 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type Redis from 'ioredis';
+import type { Pool } from 'pg';
+import { PING_BY_SERVICE, SERVICES } from '@tokensvc/messages';
+import { NatsRpcClient, runChecks, type ReadinessCheck } from '@tokensvc/transport';
+import { PG_POOL, REDIS } from '../infra/tokens';
+
+/** Public probes: liveness (`/health`, per the spec) and readiness of the gateway's dependencies. */
+@Controller('health')
+export class HealthController {
+  private readonly checks: Record<string, ReadinessCheck>;
+
+  constructor(rpc: NatsRpcClient, @Inject(PG_POOL) pg: Pool, @Inject(REDIS) redis: Redis) {
+    this.checks = {
+      nats: async () => rpc.connected,
+      postgres: async () => (await pg.query('SELECT 1')).rowCount === 1,
+      redis: async () => (await redis.ping()) === 'PONG',
+    };
+    // Services are reported too (informational): each answers its ping subject over NATS.
+    for (const s of SERVICES) this.serviceChecks[s] = async () => (await rpc.call(PING_BY_SERVICE[s], {}, 1000)).service === s;
+  }
+
+  private readonly serviceChecks: Record<string, ReadinessCheck> = {};
+
+  @Get()
+  @Header('cache-control', 'no-store')
+  health(): { status: string; timestamp: string } {
+    return { status: 'ok', timestamp: new Date().toISOString() };
+  }
+
+  @Get('live')
+  live(): { status: string; timestamp: string } {
+    return this.health();
+  }
+
+  /** 200 when NATS, Postgres and Redis answer; 503 otherwise. Services are listed, not required. */
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
+    const [deps, services] = await Promise.all([runChecks(this.checks), runChecks(this.serviceChecks, 1500)]);
+    if (deps.status !== 'ok') void res.status(503);
+    return { ...deps, services: services.checks };
+  }
+}

@@ -1,0 +1,16 @@
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+const registry = new Registry();
+registry.setDefaultLabels({ service: 'gateway' });
+collectDefaultMetrics({ register: registry });
+
+/** Request duration per route template and status (route templates keep the label set small). */
+const duration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by route and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const httpMetrics = { registry, duration };

@@ -1,0 +1,42 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+import type { GatewayConfig } from '@tokensvc/config';
+import { NatsRpcClient } from '@tokensvc/transport';
+import { GATEWAY_CONFIG, PG_POOL, REDIS } from './tokens';
+
+/** The gateway's clients: NATS request/reply to the services, Postgres (keys, usage), Redis (limits). */
+@Global()
+@Module({})
+export class InfraModule implements OnApplicationShutdown {
+  constructor(
+    private readonly rpc: NatsRpcClient,
+    @Inject(PG_POOL) private readonly pg: Pool,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        {
+          provide: NatsRpcClient,
+          useFactory: () => {
+            const client = new NatsRpcClient(config.natsUrl, config.natsRequestTimeoutMs, 'gateway');
+            void client.start();
+            return client;
+          },
+        },
+        { provide: PG_POOL, useFactory: () => new Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' }) },
+        // Offline queue off: while Redis is down commands fail at once instead of piling up.
+        { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }) },
+      ],
+      exports: [GATEWAY_CONFIG, NatsRpcClient, PG_POOL, REDIS],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.rpc.close(), this.pg.end(), this.redis.quit()]);
+  }
+}

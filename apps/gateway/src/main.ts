@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { loadGatewayConfig } from '@tokensvc/config';
+import { createGateway } from './bootstrap';
+
+/** gateway: the only public HTTP surface. */
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const app = await createGateway(config);
+  await app.listen({ port: config.port, host: config.host });
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'gateway', msg: `gateway listening on http://${config.host}:${config.port}` })}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: (e as Error).message })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+export interface ReadinessReport {
+  status: 'ok' | 'unavailable';
+  timestamp: string;
+  checks: Record<string, 'up' | 'down'>;
+}
+
+export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): Promise<ReadinessReport> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      const ok = await Promise.race([check().catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
+      return [name, ok ? 'up' : 'down'] as const;
+    }),
+  );
+  const out = Object.fromEntries(entries);
+  return { status: entries.every(([, s]) => s === 'up') ? 'ok' : 'unavailable', timestamp: new Date().toISOString(), checks: out };
+}
+
+/**
+ * The small HTTP side door of a NATS microservice: liveness, readiness (its dependencies) and
+ * Prometheus metrics, for Kubernetes probes and scraping. Port 0 disables it.
+ */
+export class HealthServer {
+  readonly registry = new Registry();
+  private server: Server | undefined;
+
+  constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  async listen(port: number, host = '0.0.0.0'): Promise<number | undefined> {
+    if (port === 0) return undefined;
+    this.server = createServer((req, res) => {
+      void this.route(req.url ?? '/').then(([status, type, body]) => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('error', reject);
+      this.server?.listen(port, host, () => resolve());
+    });
+    return port;
+  }
+
+  private async route(url: string): Promise<[number, string, string]> {
+    const path = url.split('?')[0];
+    if (path === '/health' || path === '/health/live') return [200, 'application/json', JSON.stringify({ status: 'ok', service: this.service, timestamp: new Date().toISOString() })];
+    if (path === '/health/ready') {
+      const report = await runChecks(this.checks);
+      return [report.status === 'ok' ? 200 : 503, 'application/json', JSON.stringify(report)];
+    }
+    if (path === '/metrics') return [200, this.registry.contentType, await this.registry.metrics()];
+    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try /health, /health/ready or /metrics` })];
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (s) await new Promise<void>((r) => s.close(() => r()));
+  }
+}

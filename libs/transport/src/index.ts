@@ -1,0 +1,6 @@
+export * from './logger';
+export * from './rpc-client';
+export * from './rpc-handler';
+export * from './health-server';
+export * from './microservice';
+export * from './ping.controller';

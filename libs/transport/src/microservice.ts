@@ -1,0 +1,66 @@
+import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { CommonConfig } from '@tokensvc/config';
+import type { ServiceName } from '@tokensvc/messages';
+import { HealthServer, type ReadinessCheck } from './health-server';
+import { JsonLogger } from './logger';
+
+export interface MicroserviceHandle {
+  app: INestMicroservice;
+  health: HealthServer;
+  logger: JsonLogger;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a NATS microservice: its replicas join one queue group (the service name), so NATS
+ * spreads requests across them. SIGTERM/SIGINT close the NATS subscription (drain) and the
+ * app's resources before exit.
+ */
+export async function startMicroservice(
+  service: ServiceName,
+  module: Type<unknown> | DynamicModule,
+  config: CommonConfig,
+  readiness: (app: INestMicroservice) => Record<string, ReadinessCheck>,
+): Promise<MicroserviceHandle> {
+  const logger = new JsonLogger(service, config.logLevel);
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
+    logger,
+    bufferLogs: false,
+    transport: Transport.NATS,
+    options: { servers: [config.natsUrl], queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250 },
+  });
+  // Nest reports the NATS server status; readiness follows it.
+  let natsUp = false;
+  app.status.subscribe((s) => {
+    natsUp = s === 'connected';
+  });
+  await app.listen();
+  natsUp = true;
+  const health = new HealthServer(service, { nats: async () => natsUp, ...readiness(app) });
+  await health.listen(config.healthPort);
+  logger.info(`${service} listening on NATS ${config.natsUrl} (queue group ${service})`, { healthPort: config.healthPort });
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info(`${service} shutting down`);
+      await health.close();
+      await app.close();
+    })();
+    return stopping;
+  };
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      void stop().then(
+        () => process.exit(0),
+        (e: unknown) => {
+          logger.error(e);
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { app, health, logger, stop };
+}

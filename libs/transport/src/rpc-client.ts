@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { connect, ErrorCode as NatsErrorCode, JSONCodec, type NatsConnection, type NatsError } from 'nats';
+import { ErrorCode, isRpcErrorPayload, type RpcContract } from '@tokensvc/messages';
+
+/** A failed call, with a code from the closed set the gateway maps to HTTP statuses. */
+export class RpcCallError extends Error {
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+  }
+}
+
+const json = JSONCodec<unknown>();
+
+/** Nest's NATS transport packet shapes (its JSON serializer), so Nest handlers answer these calls. */
+interface NestReply {
+  id?: string;
+  response?: unknown;
+  err?: unknown;
+  isDisposed?: boolean;
+}
+
+/**
+ * Request/reply over core NATS with a timeout on every call. It fails fast with UNAVAILABLE when
+ * the bus is down or nobody listens (NATS "no responders"), and with TIMEOUT when the service
+ * does not answer in time: a caller never hangs.
+ */
+export class NatsRpcClient {
+  private nc: NatsConnection | undefined;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly url: string, private readonly defaultTimeoutMs: number, private readonly name = 'tokensvc-rpc') {}
+
+  /** Starts connecting in the background; calls made before the bus is reachable fail with UNAVAILABLE. */
+  start(): Promise<void> {
+    this.connecting ??= this.connectLoop();
+    return this.connecting;
+  }
+
+  get connected(): boolean {
+    return this.nc !== undefined && !this.nc.isClosed() && this.up;
+  }
+
+  private up = false;
+
+  private async connectLoop(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const nc = await connect({ servers: this.url, name: this.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000, pingInterval: 5000 });
+        this.nc = nc;
+        this.up = true;
+        void this.watch(nc);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async watch(nc: NatsConnection): Promise<void> {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'staleConnection') this.up = false;
+      if (s.type === 'reconnect') this.up = true;
+    }
+  }
+
+  async call<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, timeoutMs = this.defaultTimeoutMs): Promise<Rep> {
+    const nc = this.nc;
+    if (!nc || !this.connected) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus unavailable: cannot reach NATS for ${contract.service}; retry shortly`);
+    const packet = { pattern: contract.subject, data: contract.request.toJSON(request), id: randomUUID() };
+    let reply: NestReply;
+    try {
+      const msg = await nc.request(contract.subject, json.encode(packet), { timeout: timeoutMs });
+      reply = json.decode(msg.data) as NestReply;
+    } catch (e) {
+      const code = (e as NatsError).code;
+      if (code === NatsErrorCode.NoResponders) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${contract.service} service unavailable: no replica is answering; retry shortly`);
+      if (code === NatsErrorCode.Timeout) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
+      throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus error calling ${contract.service}: ${(e as Error).message}`);
+    }
+    if (reply.err !== undefined && reply.err !== null) {
+      if (isRpcErrorPayload(reply.err)) throw new RpcCallError(reply.err.code, reply.err.message);
+      throw new RpcCallError(ErrorCode.ERROR_CODE_INTERNAL, `${contract.service} failed to answer`);
+    }
+    return contract.reply.fromJSON(reply.response);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const nc = this.nc;
+    this.nc = undefined;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+  }
+}
