@@ -1,3 +1,4 @@
 export * from './networks';
 export * from './token-key';
 export * from './amount';
+export * from './platforms';

@@ -1,0 +1,32 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { assertChainId, loadPlatformRegistry } from '@tokensvc/chain';
+import type { CommonConfig } from '@tokensvc/config';
+import { NETWORK_INFO } from '@tokensvc/domain';
+import { CatalogRepository } from '@tokensvc/persistence';
+import { ChainProviders, SERVICE_CONFIG } from '../chain.providers';
+
+/**
+ * At boot: checks each enabled network's RPC serves the right chain, then writes the networks and
+ * their platforms (from the platform registry) in one transaction.
+ */
+@Injectable()
+export class SyncCatalogUseCase implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SyncCatalogUseCase.name);
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: CommonConfig, private readonly chains: ChainProviders, private readonly ds: DataSource) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.execute();
+  }
+
+  async execute(): Promise<void> {
+    const networks = this.config.networks.map((e) => e.network);
+    await Promise.all(networks.map((n) => assertChainId(n, this.chains.byNetwork.get(n)!)));
+    const platforms = loadPlatformRegistry(this.config.devnetManifest, networks);
+    await new CatalogRepository(this.ds).syncCatalog(
+      networks.map((n) => ({ network: n, chainId: NETWORK_INFO[n].chainId, name: NETWORK_INFO[n].name })),
+      platforms.map((p) => ({ network: p.network, platform: p.slug, name: p.name, image: p.image, family: p.family, category: p.category, addresses: { ...p.addresses } })),
+    );
+    this.logger.log(`catalog synced: ${networks.length} networks, ${platforms.length} platforms`);
+  }
+}

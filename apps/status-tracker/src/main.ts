@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { loadServiceConfig } from '@tokensvc/config';
+import { startMicroservice } from '@tokensvc/transport';
+import { StatusTrackerModule, TrackingQueue } from './app.module';
+
+/** status-tracker: tracks cross-chain orders to a terminal state (BullMQ) and answers their status. */
+async function main(): Promise<void> {
+  const config = loadServiceConfig('status-tracker');
+  await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config), config, (app) => ({
+    postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
+    redis: async () => typeof (await app.get(TrackingQueue).queue.getJobCounts()).waiting === 'number',
+  }));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'status-tracker', msg: (e as Error).message })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+export * from './platform-registry';
+export * from './providers';

@@ -1,0 +1,28 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPlatformRegistry, parsePlatforms } from './platform-registry';
+
+describe('platform registry', () => {
+  it('gives every enabled network the generic native and basic platforms', () => {
+    const defs = loadPlatformRegistry(undefined, ['ethereum', 'base']);
+    expect(defs.map((d) => `${d.network}/${d.slug}`)).toEqual(['ethereum/native', 'ethereum/basic', 'base/native', 'base/basic']);
+  });
+
+  it('reads platforms per network from a manifest, so a fork is a config entry', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'reg-')), 'm.json');
+    writeFileSync(path, JSON.stringify({ networks: {
+      ethereum: { platforms: [
+        { slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { factory: '0xAB' } },
+        { slug: 'sushiswap', name: 'SushiSwap', family: 'uniswap-v2', addresses: { factory: '0xCD' } },
+      ] },
+      arbitrum: { platforms: [{ slug: 'aave-v3', name: 'Aave V3', family: 'aave-v3', addresses: {} }] },
+    } }));
+    const defs = loadPlatformRegistry(path, ['ethereum']).filter((d) => d.family === 'uniswap-v2');
+    expect(defs.map((d) => [d.slug, d.category, d.addresses['factory']])).toEqual([['uniswap-v2', 'dex', '0xab'], ['sushiswap', 'dex', '0xcd']]);
+  });
+
+  it('rejects an entry without a known family, saying which are accepted', () => {
+    expect(() => parsePlatforms('base', [{ slug: 'x', name: 'X', family: 'curve' }])).toThrow('one of native, basic, uniswap-v2');
+  });
+});

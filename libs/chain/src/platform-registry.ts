@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformCategory, type PlatformFamily } from '@tokensvc/domain';
+
+/**
+ * Platforms are data: a slug maps to an adapter family plus its contract addresses on one network,
+ * so a fork of a supported protocol is a config entry, not code.
+ */
+export interface PlatformDefinition {
+  readonly network: Network;
+  readonly slug: string;
+  readonly name: string;
+  readonly image: string;
+  readonly family: PlatformFamily;
+  readonly category: PlatformCategory;
+  readonly addresses: Readonly<Record<string, string>>;
+}
+
+interface RawPlatform {
+  slug?: unknown;
+  name?: unknown;
+  family?: unknown;
+  addresses?: unknown;
+}
+
+/** Every network has the generic `native` and `basic` platforms. */
+export function genericPlatforms(network: Network): PlatformDefinition[] {
+  return [
+    { network, slug: 'native', name: `${NETWORK_INFO[network].nativeSymbol} (native)`, image: placeholderImage('native'), family: 'native', category: 'native', addresses: {} },
+    { network, slug: 'basic', name: 'Basic tokens', image: placeholderImage('basic'), family: 'basic', category: 'basic', addresses: {} },
+  ];
+}
+
+function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof v !== 'object' || v === null) return out;
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === 'string') out[k] = x.toLowerCase();
+    else if (Array.isArray(x)) x.forEach((item, i) => typeof item === 'string' && (out[`${k}.${i}`] = item.toLowerCase()));
+  }
+  return out;
+}
+
+/** Parses the platforms of one network from a platforms file or the devnet manifest. */
+export function parsePlatforms(network: Network, raw: unknown[]): PlatformDefinition[] {
+  return raw.map((entry, i) => {
+    const p = entry as RawPlatform;
+    if (typeof p.slug !== 'string' || typeof p.name !== 'string' || !isPlatformFamily(p.family)) {
+      throw new Error(`platform #${i} on ${network} needs a slug, a name and a family (one of native, basic, uniswap-v2, uniswap-v3, erc4626, aave-v3)`);
+    }
+    return { network, slug: p.slug, name: p.name, image: placeholderImage(p.slug), family: p.family, category: CATEGORY_BY_FAMILY[p.family], addresses: stringRecord(p.addresses) };
+  });
+}
+
+/**
+ * Reads `{ networks: { <network>: { platforms: [...] } } }` (the devnet manifest has this shape;
+ * a hand-written file for real networks can too) for the enabled networks.
+ */
+export function loadPlatformRegistry(path: string | undefined, enabled: readonly Network[]): PlatformDefinition[] {
+  const defs: PlatformDefinition[] = enabled.flatMap(genericPlatforms);
+  if (path === undefined) return defs;
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { networks?: Record<string, { platforms?: unknown[] }> };
+  for (const [network, entry] of Object.entries(json.networks ?? {})) {
+    if (!isNetwork(network) || !enabled.includes(network)) continue;
+    defs.push(...parsePlatforms(network, entry.platforms ?? []));
+  }
+  return defs;
+}

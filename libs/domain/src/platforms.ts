@@ -1,0 +1,24 @@
+/** Adapter families: the closed set of protocol kinds the indexer and router understand. */
+export const PLATFORM_FAMILIES = ['native', 'basic', 'uniswap-v2', 'uniswap-v3', 'erc4626', 'aave-v3'] as const;
+export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
+
+export const PLATFORM_CATEGORIES = ['native', 'basic', 'dex', 'vault', 'lending'] as const;
+export type PlatformCategory = (typeof PLATFORM_CATEGORIES)[number];
+
+export const CATEGORY_BY_FAMILY: Record<PlatformFamily, PlatformCategory> = {
+  native: 'native',
+  basic: 'basic',
+  'uniswap-v2': 'dex',
+  'uniswap-v3': 'dex',
+  erc4626: 'vault',
+  'aave-v3': 'lending',
+};
+
+export function isPlatformFamily(value: unknown): value is PlatformFamily {
+  return typeof value === 'string' && (PLATFORM_FAMILIES as readonly string[]).includes(value);
+}
+
+/** Deterministic placeholder image for a slug (no external fetch needed to render something). */
+export function placeholderImage(slug: string): string {
+  return `/images/platforms/${encodeURIComponent(slug)}.svg`;
+}
