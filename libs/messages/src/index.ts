@@ -1,4 +1,4 @@
 export * from './contracts';
 export * from './errors';
-export * from './generated/tokensvc/v1/common';
-export * from './generated/tokensvc/v1/catalog';
+export { ErrorCode, RpcError, PingRequest, PingReply } from './generated/tokensvc/v1/common';
+export { ListNetworksRequest, ListNetworksReply, ListPlatformsRequest, ListPlatformsReply, Platform } from './generated/tokensvc/v1/catalog';

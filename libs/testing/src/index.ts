@@ -1,3 +1,6 @@
 export * from './infra-urls';
 export * from './database';
 export * from './devnet-env';
+export * from './processes';
+export * from './nats-server';
+export * from './net';

@@ -1,31 +1,16 @@
-import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { startDevnet, type DevnetHandle } from '@tokensvc/devnet';
 import { INFRA } from './infra-urls';
+import { tcpReachableUrl } from './net';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 /** Ports of the test devnet: apart from `npm start`'s 8545.. so both can run at once. */
 export const TEST_DEVNET_BASE_PORT = 18545;
 
 
-export function tcpReachable(url: string, timeoutMs = 1000): Promise<boolean> {
-  const u = new URL(url);
-  const port = Number(u.port) || { 'postgres:': 5432, 'redis:': 6379, 'nats:': 4222 }[u.protocol] || 80;
-  return new Promise((resolve) => {
-    const sock = createConnection({ host: u.hostname, port });
-    const done = (ok: boolean): void => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
-}
-
 export async function prepareTestInfrastructure(): Promise<DevnetHandle> {
   const missing: string[] = [];
-  for (const [name, url] of Object.entries(INFRA)) if (!(await tcpReachable(url))) missing.push(`${name} at ${url}`);
+  for (const [name, url] of Object.entries(INFRA)) if (!(await tcpReachableUrl(url))) missing.push(`${name} at ${url}`);
   if (missing.length > 0) throw new Error(`tests need ${missing.join(', ')}; start them (see README "Setup") or run \`docker compose up -d postgres redis nats\``);
   const started = Date.now();
   const handle = await startDevnet({

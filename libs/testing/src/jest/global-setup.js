@@ -1,7 +1,9 @@
 // Jest global setup for the integration and e2e tiers: checks Postgres, Redis and NATS are
 // reachable and starts one shared devnet (loaded from the saved state when there is one).
 // Tests find it through TEST_DEVNET_* env vars, which Jest passes on to its workers.
-require('../../../../tools/register.js');
+// TypeScript sources load through SWC with the workspace tsconfig paths.
+process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || require('path').join(__dirname, '..', '..', '..', '..', 'tsconfig.json');
+require('@swc-node/register');
 module.exports = async function globalSetup() {
   // Both tiers name this file; the devnet is started once per Jest run.
   if (globalThis.__tokensvcDevnet) return;

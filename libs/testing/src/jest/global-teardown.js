@@ -1,4 +1,6 @@
-require('../../../../tools/register.js');
+// TypeScript sources load through SWC with the workspace tsconfig paths.
+process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || require('path').join(__dirname, '..', '..', '..', '..', 'tsconfig.json');
+require('@swc-node/register');
 module.exports = async function globalTeardown() {
   const handle = globalThis.__tokensvcDevnet;
   if (!handle) return;

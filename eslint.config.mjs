@@ -1,0 +1,55 @@
+// Lint: module boundaries (Nx tags on two axes: scope and type), banned imports per lib type,
+// and the habits that catch real bugs (floating promises, non-exhaustive switches, `any`).
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const INFRA_PACKAGES = ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis', '@nestjs/*', 'nats'];
+
+const depConstraints = (allowTesting) => [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', ...(allowTesting ? ['scope:tooling'] : [])] },
+  ...['gateway', 'token-data', 'indexer', 'quote', 'status-tracker'].map((s) => ({
+    sourceTag: `scope:${s}`,
+    onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', ...(allowTesting ? ['scope:tooling'] : [])],
+  })),
+  { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:shared'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: INFRA_PACKAGES },
+  { sourceTag: 'type:messages', onlyDependOnLibsWithTags: ['type:domain', 'type:messages'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'nats') },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', ...(allowTesting ? ['type:testing'] : [])] },
+  { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:data-access', 'type:transport', 'type:contracts', ...(allowTesting ? ['type:testing', 'type:tooling'] : [])],
+  },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:messages', 'type:transport', 'type:contracts', 'type:tooling', 'type:testing'] },
+];
+
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/generated/**', '.devnet/**', 'tmp/**', 'dist/**', '**/*.js', '**/*.mjs'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], banTransitiveDependencies: false, checkNestedExternalImports: true, depConstraints: depConstraints(false) }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../../libs/*', '../../../libs/*', '@tokensvc/*/src/*'], message: 'import libs by their @tokensvc/* name, never by a deep or relative path' }] }],
+    },
+  },
+  {
+    // Tests may use the testing harness and the devnet tooling.
+    files: TEST_FILES,
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: depConstraints(true) }],
+    },
+  },
+);

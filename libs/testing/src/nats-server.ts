@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * A private nats-server (JetStream on) on its own port, so a test can stop and restart the bus
+ * without touching the machine's shared one.
+ */
+export class PrivateNatsServer {
+  private child: ChildProcess | undefined;
+  private readonly storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (await canConnect(this.port)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`nats-server did not start on port ${this.port}`);
+  }
+
+  async stop(): Promise<void> {
+    const c = this.child;
+    this.child = undefined;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.storeDir, { recursive: true, force: true });
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}

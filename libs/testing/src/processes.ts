@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
+import type { Network } from '@tokensvc/domain';
+
+export const APPS = ['indexer', 'token-data', 'quote', 'status-tracker', 'gateway'] as const;
+export type AppName = (typeof APPS)[number];
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+export interface PlatformEnv {
+  databaseUrl: string;
+  natsUrl: string;
+  redisUrl: string;
+  rpcUrls: Partial<Record<Network, string>>;
+  manifestPath?: string;
+  gatewayPort: number;
+  /** health ports are basePort+1..+4 when given; defaults 3101..3104 */
+  healthPortBase?: number;
+  natsRequestTimeoutMs?: number;
+  logLevel?: string;
+}
+
+export interface AppProcess {
+  name: AppName;
+  child: ChildProcess;
+  /** resolves with the exit code once the process has exited */
+  exited: Promise<number | null>;
+}
+
+export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
+  const networks = Object.keys(env.rpcUrls) as Network[];
+  const out: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    NODE_ENV: 'production',
+    DATABASE_URL: env.databaseUrl,
+    NATS_URL: env.natsUrl,
+    REDIS_URL: env.redisUrl,
+    NETWORKS: networks.join(','),
+    LOG_LEVEL: env.logLevel ?? 'info',
+    PORT: String(env.gatewayPort),
+    HOST: '127.0.0.1',
+    NATS_REQUEST_TIMEOUT_MS: String(env.natsRequestTimeoutMs ?? 5000),
+  };
+  for (const n of networks) out[rpcVar(n)] = env.rpcUrls[n];
+  if (env.manifestPath) out['DEVNET_MANIFEST'] = env.manifestPath;
+  if (app !== 'gateway') {
+    const base = env.healthPortBase;
+    out['HEALTH_PORT'] = String(base === undefined ? DEFAULT_HEALTH_PORTS[app] : base + 1 + ['token-data', 'indexer', 'quote', 'status-tracker'].indexOf(app));
+  }
+  return out;
+}
+
+/** Starts one app from its TypeScript sources; its output lines go to `onLine`. */
+export function startApp(app: AppName, env: PlatformEnv, onLine: (app: AppName, line: string) => void): AppProcess {
+  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', app, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: appEnv(app, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let buf = '';
+    stream?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        onLine(app, buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name: app, child, exited };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; by PID, only for processes this code started. */
+export async function stopProcess(p: { child: ChildProcess; exited: Promise<number | null> }, graceMs = 8000): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+export async function waitForHttp(url: string, timeoutMs: number, ok: (status: number, body: string) => boolean = (s) => s === 200): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const body = await res.text();
+      if (ok(res.status, body)) return;
+      last = `${res.status} ${body.slice(0, 200)}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last})`);
+}

@@ -1,0 +1,90 @@
+/**
+ * `npm start`: the whole platform on one machine. Devnets (saved state or deploy + seed),
+ * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps.
+ * Prints the gateway URL, each devnet RPC URL and the funded test accounts. Ctrl-C stops
+ * everything it started.
+ */
+import { join } from 'node:path';
+import { startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
+import { migrate } from '@tokensvc/persistence';
+import { APPS, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { ensureInfra, type StartedInfra } from './infra';
+
+const ROOT = join(__dirname, '..', '..');
+const STATE_DIR = join(ROOT, '.devnet');
+const t0 = Date.now();
+const elapsed = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+const say = (s: string): void => void process.stdout.write(`[start ${elapsed()}] ${s}\n`);
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const urls = {
+    databaseUrl: env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/tokensvc',
+    redisUrl: env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+    natsUrl: env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
+  };
+  const gatewayPort = Number(env['PORT'] ?? 3000);
+  const verbose = env['LOG_LEVEL'] === 'debug' || process.argv.includes('--verbose');
+
+  let infra: StartedInfra | undefined;
+  let devnet: DevnetHandle | undefined;
+  const apps: AppProcess[] = [];
+  let stopping = false;
+  const shutdown = async (code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping…');
+    await Promise.all(apps.map((a) => stopProcess(a)));
+    await devnet?.stop();
+    await infra?.stop();
+    say('stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    infra = await ensureInfra(urls, STATE_DIR, say);
+    say('services: Postgres, Redis and NATS reachable');
+    devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, log: (l) => say(`devnet: ${l}`) });
+    const applied = await migrate(urls.databaseUrl);
+    say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
+
+    const platformEnv: PlatformEnv = { ...urls, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, logLevel: env['LOG_LEVEL'] ?? 'info' };
+    for (const app of APPS) {
+      const p = startApp(app, platformEnv, (name, line) => {
+        if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
+      });
+      void p.exited.then((code) => {
+        if (!stopping) {
+          say(`${app} exited with code ${code}; stopping the platform (see its log lines above)`);
+          void shutdown(1);
+        }
+      });
+      apps.push(p);
+    }
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    await waitForHttp(`${base}/health/ready`, 60_000, (s, body) => s === 200 && !body.includes('"down"'));
+    printSummary(base, devnet);
+  } catch (e) {
+    process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
+    await shutdown(1);
+  }
+}
+
+function printSummary(base: string, devnet: DevnetHandle): void {
+  const lines = [
+    '',
+    `Platform ready in ${elapsed()}.`,
+    `  Gateway:  ${base}   (try: curl ${base}/health  ·  curl ${base}/v1/networks  ·  curl ${base}/v2/platforms)`,
+    '  Devnet RPC URLs:',
+    ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
+    '  Funded test accounts (anvil dev accounts 5-9; never used by the simulator):',
+    ...TEST_ACCOUNTS.map((a) => `    ${a.address}  private key ${a.privateKey}`),
+    'Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+void main();
