@@ -50,6 +50,8 @@ export default tseslint.config(
     files: TEST_FILES,
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: depConstraints(true) }],
+      // Tests read untyped JSON bodies off the wire.
+      '@typescript-eslint/no-explicit-any': 'off',
     },
   },
 );

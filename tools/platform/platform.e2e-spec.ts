@@ -1,0 +1,134 @@
+/**
+ * The five apps as real processes over real NATS, Postgres, Redis and the test devnet:
+ * the spec's catalogue endpoints end to end through the gateway, the 503 answers when
+ * token-data or the bus goes away (within the request timeout), recovery, and graceful stop.
+ */
+import { dropDatabase, migrate } from '@tokensvc/persistence';
+import {
+  APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp,
+  type AppName, type AppProcess, type PlatformEnv,
+} from '@tokensvc/testing';
+
+const TIMEOUT_MS = 1500;
+
+describe('platform end to end (five apps over NATS)', () => {
+  const dbUrl = createTestDatabaseUrl('platform');
+  let nats: PrivateNatsServer | undefined;
+  let env: PlatformEnv;
+  let base: string;
+  const procs = new Map<AppName, AppProcess>();
+  const logs: string[] = [];
+
+  const start = (app: AppName): AppProcess => {
+    const p = startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`));
+    procs.set(app, p);
+    return p;
+  };
+  const get = async (path: string): Promise<{ status: number; body: any; headers: Headers; ms: number }> => {
+    const t = Date.now();
+    const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, body: await res.json(), headers: res.headers, ms: Date.now() - t };
+  };
+
+  beforeAll(async () => {
+    // A private nats-server lets the test stop the bus; without the binary the shared one is used.
+    if (hasBinary('nats-server')) {
+      nats = new PrivateNatsServer(await freePort());
+      await nats.start();
+    }
+    await migrate(dbUrl);
+    const devnet = testDevnet();
+    env = {
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: TIMEOUT_MS, logLevel: 'warn',
+    };
+    base = `http://127.0.0.1:${env.gatewayPort}`;
+    for (const app of APPS) start(app);
+    await waitForHttp(`${base}/health/ready`, 90_000, (s, body) => s === 200 && !body.includes('"down"'));
+  }, 150_000);
+
+  afterAll(async () => {
+    await Promise.all([...procs.values()].map((p) => stopProcess(p)));
+    await nats?.dispose();
+    await dropDatabase(dbUrl);
+  });
+
+  it('GET /health answers 200 {status, timestamp} without a key', async () => {
+    const r = await get('/health');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['status', 'timestamp']);
+    expect(new Date(r.body.timestamp).toISOString()).toBe(r.body.timestamp);
+    expect(r.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('readiness reports NATS, Postgres, Redis and every service', async () => {
+    const r = await get('/health/ready');
+    expect(r.status).toBe(200);
+    expect(r.body.checks).toEqual({ nats: 'up', postgres: 'up', redis: 'up' });
+    expect(r.body.services).toEqual({ 'token-data': 'up', indexer: 'up', quote: 'up', 'status-tracker': 'up' });
+  });
+
+  it('GET /v1/networks lists the devnet networks (gateway -> NATS -> token-data -> Postgres)', async () => {
+    const r = await get('/v1/networks');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(['ethereum', 'base', 'arbitrum']);
+  });
+
+  it('GET /v2/platforms returns Platform records, with both V2-family platforms on every network', async () => {
+    const r = await get('/v2/platforms');
+    expect(r.status).toBe(200);
+    for (const p of r.body) expect(Object.keys(p).sort()).toEqual(['image', 'name', 'network', 'platform']);
+    const slugs = (n: string): string[] => r.body.filter((p: { network: string }) => p.network === n).map((p: { platform: string }) => p.platform);
+    for (const n of ['ethereum', 'arbitrum', 'base']) {
+      expect(slugs(n)).toEqual(expect.arrayContaining(['native', 'basic', 'uniswap-v2', 'sushiswap']));
+    }
+    const dex = await get('/v2/platforms?type=dex');
+    expect(dex.body.length).toBeGreaterThanOrEqual(6);
+    expect(dex.body.every((p: { platform: string }) => !['native', 'basic'].includes(p.platform))).toBe(true);
+    const none = await get('/v2/platforms?type=nothing-like-this');
+    expect(none).toMatchObject({ status: 200, body: [] });
+  });
+
+  it('answers bad input and unknown routes with {statusCode, error, message}', async () => {
+    expect(await get('/v2/platforms?colour=red')).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('"colour"') } });
+    expect(await get('/v1/networks?x=1')).toMatchObject({ status: 400, body: { message: expect.stringContaining('takes no parameters') } });
+    expect(await get('/v9/nothing')).toMatchObject({ status: 404, body: { statusCode: 404, error: 'Not Found', message: expect.stringContaining('/v9/nothing') } });
+  });
+
+  it('answers 503 within its timeout while token-data is down, and recovers when it is back', async () => {
+    await stopProcess(procs.get('token-data')!);
+    const down = await get('/v1/networks');
+    expect(down.status).toBe(503);
+    expect(down.body.message).toMatch(/token-data service unavailable/);
+    expect(down.ms).toBeLessThan(TIMEOUT_MS + 1000);
+    start('token-data');
+    await waitForHttp(`${base}/v1/networks`, 30_000);
+    expect((await get('/v1/networks')).body).toEqual(['ethereum', 'base', 'arbitrum']);
+  }, 60_000);
+
+  it('answers 503 while NATS itself is down, readiness says so, and everything recovers when it is back', async () => {
+    if (!nats) throw new Error('nats-server binary is required for this test (apt-get install nats-server)');
+    await nats.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    const down = await get('/v2/platforms');
+    expect(down.status).toBe(503);
+    expect(down.ms).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(down.body.message).toMatch(/unavailable/);
+    const ready = await get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.nats).toBe('down');
+    await nats.start();
+    await waitForHttp(`${base}/health/ready`, 30_000, (s, body) => s === 200 && !body.includes('"down"'));
+    expect((await get('/v2/platforms')).status).toBe(200);
+  }, 60_000);
+
+  it('every app shuts down gracefully on SIGTERM (exit code 0)', async () => {
+    const codes = await Promise.all(
+      [...procs.values()].map(async (p) => {
+        await stopProcess(p, 10_000);
+        return [p.name, await p.exited] as const;
+      }),
+    );
+    expect(Object.fromEntries(codes)).toEqual(Object.fromEntries(APPS.map((a) => [a, 0])));
+  }, 30_000);
+});
