@@ -1,0 +1,181 @@
+/**
+ * Offline check of everything that ships the service: docker-compose.yml, the Dockerfile and
+ * every manifest under deploy/. Each file is checked on its own (./compose, ./dockerfile, ./k8s),
+ * then across files: every app has a Deployment, a compose service and a Dockerfile build, and
+ * the configuration each one is given is accepted by the app's own config loader.
+ *
+ *   npm run deploy:check        (node -r ./tools/register.js tools/deploy/check.ts)
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix, sep } from 'node:path';
+import { ConfigError, DEFAULT_HEALTH_PORTS, loadGatewayConfig, loadServiceConfig, type Env } from '@tokensvc/config';
+import { checkCompose, containerPorts, REQUIRED_APP_ENV, type ComposeService } from './compose';
+import { checkDockerfile } from './dockerfile';
+import { checkK8s, dataOf, template, type Container, type K8sObject } from './k8s';
+import { problem, type Problem, type SourceFile } from './validate';
+
+export type { Problem } from './validate';
+
+/** The five apps; the four microservices are exactly the keys of DEFAULT_HEALTH_PORTS. */
+export const APPS = ['gateway', ...Object.keys(DEFAULT_HEALTH_PORTS)] as const;
+
+/** One writer per network: two indexers side by side would race on the read models. */
+const SINGLE_WRITER = ['indexer'];
+
+export interface DeployInput {
+  readonly compose: SourceFile;
+  readonly dockerfile: SourceFile;
+  readonly dockerignore: SourceFile | undefined;
+  /** Every YAML file under deploy/. */
+  readonly manifests: readonly SourceFile[];
+  readonly healthcheckJs: SourceFile | undefined;
+  readonly exists: (path: string) => boolean;
+}
+
+export interface DeployReport {
+  readonly problems: Problem[];
+  readonly counts: { readonly manifests: number; readonly objects: number; readonly services: number; readonly apps: number };
+}
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/** Reads the inputs from a checkout; missing files are left to the checks to report. */
+export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
+  const read = (path: string): SourceFile | undefined => (existsSync(join(root, path)) ? { path, text: readFileSync(join(root, path), 'utf8') } : undefined);
+  const yamlUnder = (dir: string): string[] =>
+    readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .map((p) => posix.join(dir, p.split(sep).join('/')))
+      .filter((p) => /\.ya?ml$/.test(p) && statSync(join(root, p)).isFile())
+      .sort();
+  return {
+    compose: read('docker-compose.yml') ?? { path: 'docker-compose.yml', text: '' },
+    dockerfile: read('Dockerfile') ?? { path: 'Dockerfile', text: '' },
+    dockerignore: read('.dockerignore'),
+    manifests: existsSync(join(root, 'deploy')) ? yamlUnder('deploy').map((p) => read(p) as SourceFile) : [],
+    healthcheckJs: read('deploy/docker/healthcheck.js'),
+    exists: (path) => existsSync(join(root, path)),
+  };
+}
+
+/**
+ * Runs the app's config loader on the environment it would get. Variables whose value only the
+ * cluster or host knows (valueFrom, ${VAR} without default) are left out, and complaints about
+ * them dropped. Returns the port the app listens on, or the loader's complaints.
+ */
+function loadAppConfig(app: string, given: Record<string, string | undefined>): { port?: number; errors: string[] } {
+  // A path inside the container: whether it exists cannot be told from the repo.
+  const env: Record<string, string | undefined> = { ...given, ...(given['DEVNET_MANIFEST'] ? { DEVNET_MANIFEST: undefined } : {}) };
+  const known: Env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
+  const unknown = Object.keys(env).filter((k) => env[k] === undefined);
+  try {
+    if (app === 'gateway') return { port: loadGatewayConfig(known).port, errors: [] };
+    return { port: loadServiceConfig(app as keyof typeof DEFAULT_HEALTH_PORTS, known).healthPort, errors: [] };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return { errors: e.problems.filter((p) => !unknown.some((k) => p.includes(k))) };
+  }
+}
+
+/** A container's environment as the kubelet assembles it: envFrom sources in order, then env on top. */
+function k8sEnv(c: Container, objects: readonly K8sObject[]): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const ref of c.envFrom ?? []) {
+    const [kind, name] = ref.configMapRef ? ['ConfigMap', ref.configMapRef.name] : ['Secret', ref.secretRef?.name];
+    const source = objects.find((o) => o.kind === kind && o.name === name);
+    if (source) Object.assign(env, dataOf(source));
+  }
+  for (const e of c.env ?? []) env[e.name] = e.value; // valueFrom: decided by the cluster
+  return env;
+}
+
+const imageName = (image: string): string => image.replace(/@.*$/, '').replace(/:[^/:]+$/, '');
+
+function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Problem[]): void {
+  const d = objects.find((o) => o.kind === 'Deployment' && o.name === app);
+  if (!d) return void out.push(problem('deploy/', app, `no Deployment named "${app}"`));
+  const at = `Deployment/${app}`;
+  const c = template(d)?.spec.containers.find((x) => imageName(x.image).split('/').pop() === app);
+  if (!c) return void out.push(problem(d.file, at, `no container runs the ${app} image (…/${app}:<tag>)`));
+  const env = k8sEnv(c, objects);
+  for (const name of REQUIRED_APP_ENV) if (!(name in env)) out.push(problem(d.file, at, `container ${c.name} gets no ${name} (env or envFrom)`));
+  const cfg = loadAppConfig(app, env);
+  for (const e of cfg.errors) out.push(problem(d.file, at, `the app would refuse this configuration: ${e}`));
+  if (cfg.port !== undefined) {
+    const port = c.ports?.find((p) => p.containerPort === cfg.port);
+    if (!port) out.push(problem(d.file, at, `the app listens on ${cfg.port}, which container ${c.name} does not expose`));
+    for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {
+      const target = c[kind]?.httpGet?.port;
+      if (target !== undefined && target !== cfg.port && target !== port?.name) out.push(problem(d.file, at, `${kind} targets ${JSON.stringify(target)}, but the app listens on ${cfg.port}`));
+    }
+  }
+  if (SINGLE_WRITER.includes(app)) {
+    const spec = d.raw['spec'] as { replicas?: number; strategy?: { type?: string } };
+    if (spec.replicas !== 1) out.push(problem(d.file, at, 'must run exactly one replica (one writer per network): set spec.replicas: 1'));
+    if (spec.strategy?.type !== 'Recreate') out.push(problem(d.file, at, 'needs strategy.type Recreate: a rolling update would run two writers at once'));
+    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && (o.raw['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === app);
+    if (hpa) out.push(problem(hpa.file, `HorizontalPodAutoscaler/${hpa.name}`, `${app} must not be autoscaled (one writer per network)`));
+  }
+}
+
+function checkAppService(app: string, services: readonly ComposeService[], file: string, out: Problem[]): void {
+  const svc = services.find((s) => s.name === app);
+  if (!svc) return void out.push(problem(file, 'services', `no service named "${app}"`));
+  const at = `services.${app}`;
+  if (!svc.builtFromRepo || svc.buildArgs['APP'] !== app) return void out.push(problem(file, at, `must be built from the repo's Dockerfile with build arg APP: ${app}`));
+  if (!svc.runsApp) out.push(problem(file, at, `overrides command/entrypoint, so it would not run ${app}`));
+  const cfg = loadAppConfig(app, svc.env);
+  for (const e of cfg.errors) out.push(problem(file, at, `the app would refuse this configuration: ${e}`));
+  const published = containerPorts(svc);
+  if (cfg.port !== undefined && published.length > 0 && !published.includes(cfg.port)) out.push(problem(file, `${at}.ports`, `publishes ${published.join(', ')}, but the app listens on ${cfg.port}`));
+}
+
+/** deploy/docker/healthcheck.js is plain JS (no @tokensvc/config import): its copy of the ports must agree. */
+function checkHealthcheckPorts(file: SourceFile | undefined, out: Problem[]): void {
+  if (!file) return void out.push(problem('deploy/docker/healthcheck.js', '(file)', 'missing: the Dockerfile HEALTHCHECK runs it'));
+  const literal = /DEFAULT_HEALTH_PORTS\s*=\s*\{([^}]*)\}/.exec(file.text)?.[1] ?? '';
+  const ports = Object.fromEntries([...literal.matchAll(/['"]?([\w-]+)['"]?\s*:\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
+  const expected: Record<string, number> = DEFAULT_HEALTH_PORTS;
+  const same = Object.keys(ports).length === Object.keys(expected).length && Object.entries(expected).every(([k, v]) => ports[k] === v);
+  if (!same) {
+    out.push(problem(file.path, 'DEFAULT_HEALTH_PORTS', `${JSON.stringify(ports)} differs from libs/config's ${JSON.stringify(DEFAULT_HEALTH_PORTS)}`));
+  }
+}
+
+export function checkDeploy(input: DeployInput): DeployReport {
+  const docker = checkDockerfile(input, APPS);
+  const compose = checkCompose(input.compose, { dockerfileHasHealthcheck: docker.hasHealthcheck });
+  const k8s = checkK8s(input.manifests);
+  const problems = [...docker.problems, ...compose.problems, ...k8s.problems];
+
+  for (const app of APPS) {
+    checkAppDeployment(app, k8s.objects, problems);
+    checkAppService(app, compose.services, input.compose.path, problems);
+  }
+  // Any repo-built service (migrate too) must name an APP the Dockerfile accepts, or the build stops.
+  for (const s of compose.services.filter((x) => x.builtFromRepo)) {
+    const a = s.buildArgs['APP'];
+    if (a === undefined || !docker.buildable.has(a)) problems.push(problem(input.compose.path, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${APPS.join(', ')})`));
+  }
+  checkHealthcheckPorts(input.healthcheckJs, problems);
+  return { problems, counts: { manifests: input.manifests.length, objects: k8s.objects.length, services: compose.services.length, apps: APPS.length } };
+}
+
+export function runDeployCheck(root: string = REPO_ROOT): Problem[] {
+  return checkDeploy(loadDeployInput(root)).problems;
+}
+
+export const formatProblem = (p: Problem): string => `${p.file}: ${p.where}: ${p.message}`;
+
+if (require.main === module) {
+  const started = process.hrtime.bigint();
+  const { problems, counts } = checkDeploy(loadDeployInput());
+  const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  if (problems.length > 0) {
+    for (const p of problems) process.stderr.write(`${formatProblem(p)}\n`);
+    process.stderr.write(`deploy check: ${problems.length} problem(s)\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    `deploy check OK: ${counts.apps} apps; ${counts.objects} Kubernetes objects in ${counts.manifests} manifests; ${counts.services} compose services; Dockerfile builds all apps (${ms} ms)\n`,
+  );
+}
