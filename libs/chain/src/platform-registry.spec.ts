@@ -22,6 +22,13 @@ describe('platform registry', () => {
     expect(defs.map((d) => [d.slug, d.category, d.addresses['factory']])).toEqual([['uniswap-v2', 'dex', '0xab'], ['sushiswap', 'dex', '0xcd']]);
   });
 
+  it('also reads the devnet manifest shape (a list of networks)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'reg-')), 'm.json');
+    writeFileSync(path, JSON.stringify({ networks: [{ network: 'base', platforms: [{ slug: 'aave-v3', name: 'Aave V3', family: 'aave-v3', addresses: { pool: '0xEE' } }] }] }));
+    const defs = loadPlatformRegistry(path, ['base']);
+    expect(defs.map((d) => [d.slug, d.category])).toEqual([['native', 'native'], ['basic', 'basic'], ['aave-v3', 'lending']]);
+  });
+
   it('rejects an entry without a known family, saying which are accepted', () => {
     expect(() => parsePlatforms('base', [{ slug: 'x', name: 'X', family: 'curve' }])).toThrow('one of native, basic, uniswap-v2');
   });

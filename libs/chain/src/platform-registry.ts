@@ -52,14 +52,17 @@ export function parsePlatforms(network: Network, raw: unknown[]): PlatformDefini
 }
 
 /**
- * Reads `{ networks: { <network>: { platforms: [...] } } }` (the devnet manifest has this shape;
- * a hand-written file for real networks can too) for the enabled networks.
+ * Reads the platforms of the enabled networks from a JSON file whose `networks` is either a list of
+ * `{ network, platforms: [...] }` (the devnet manifest) or a map `{ <network>: { platforms: [...] } }`
+ * (handier to write by hand for real networks).
  */
 export function loadPlatformRegistry(path: string | undefined, enabled: readonly Network[]): PlatformDefinition[] {
   const defs: PlatformDefinition[] = enabled.flatMap(genericPlatforms);
   if (path === undefined) return defs;
-  const json = JSON.parse(readFileSync(path, 'utf8')) as { networks?: Record<string, { platforms?: unknown[] }> };
-  for (const [network, entry] of Object.entries(json.networks ?? {})) {
+  type Entry = { network?: unknown; platforms?: unknown[] };
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { networks?: Entry[] | Record<string, Entry> };
+  const entries: Array<[unknown, Entry]> = Array.isArray(json.networks) ? json.networks.map((e) => [e.network, e]) : Object.entries(json.networks ?? {});
+  for (const [network, entry] of entries) {
     if (!isNetwork(network) || !enabled.includes(network)) continue;
     defs.push(...parsePlatforms(network, entry.platforms ?? []));
   }
