@@ -30,6 +30,5 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
   fastify.addHook('onResponse', async (req, reply) => {
     httpMetrics.duration.observe({ method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
-  app.enableShutdownHooks();
   return app;
 }

@@ -6,6 +6,15 @@ import { createGateway } from './bootstrap';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const app = await createGateway(config);
+  // Graceful stop: stop accepting, finish in-flight requests, close NATS/Postgres/Redis, exit 0.
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      void app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
   await app.listen({ port: config.port, host: config.host });
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'gateway', msg: `gateway listening on http://${config.host}:${config.port}` })}\n`);
 }

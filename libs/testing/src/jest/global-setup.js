@@ -4,6 +4,9 @@
 // TypeScript sources load through SWC with the workspace tsconfig paths.
 process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || require('path').join(__dirname, '..', '..', '..', '..', 'tsconfig.json');
 require('@swc-node/register');
+// Jest compiles this setup with its own transform, which ignores tsconfig paths: map @tokensvc/* here.
+const { compilerOptions } = require('../../../../tsconfig.base.json');
+require('tsconfig-paths').register({ baseUrl: require('path').join(__dirname, '..', '..', '..', '..'), paths: compilerOptions.paths });
 module.exports = async function globalSetup() {
   // Both tiers name this file; the devnet is started once per Jest run.
   if (globalThis.__tokensvcDevnet) return;
