@@ -1,0 +1,67 @@
+/**
+ * npm run devnet -- up [--fresh] [--networks ethereum,base] [--port 8545]
+ * npm run devnet -- reset
+ * `up` keeps the anvils running until Ctrl-C; `reset` deletes the saved state.
+ */
+import { isNetwork, type Network } from '@tokensvc/domain';
+import { TEST_ACCOUNTS } from './accounts';
+import { DEFAULT_STATE_DIR, resetDevnet, startDevnet } from './devnet';
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function up(args: string[]): Promise<void> {
+  const networksArg = option(args, '--networks');
+  const networks = networksArg?.split(',').map((n) => {
+    if (!isNetwork(n)) throw new Error(`unknown network ${n}`);
+    return n as Network;
+  });
+  const port = option(args, '--port');
+  const started = Date.now();
+  const handle = await startDevnet({
+    networks,
+    basePort: port ? Number(port) : undefined,
+    stateDir: option(args, '--state-dir'),
+    fresh: args.includes('--fresh'),
+    log: (line) => process.stdout.write(`[devnet] ${line}\n`),
+  });
+  process.stdout.write(`\ndevnet ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  for (const c of handle.chains) process.stdout.write(`  ${c.network.padEnd(10)} chain ${String(c.chainId).padEnd(6)} ${c.rpcUrl}\n`);
+  process.stdout.write(`  manifest: ${handle.manifestPath}\n  test accounts (10,000 ETH and a token starter balance each):\n`);
+  for (const a of TEST_ACCOUNTS) process.stdout.write(`    ${a.address}  ${a.privateKey}\n`);
+  process.stdout.write('Ctrl-C stops the chains.\n');
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    handle.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(): Promise<void> {
+  const [command, ...args] = process.argv.slice(2);
+  switch (command) {
+    case 'up':
+      await up(args);
+      return;
+    case 'reset':
+      resetDevnet(option(args, '--state-dir') ?? DEFAULT_STATE_DIR);
+      process.stdout.write('devnet state deleted; the next start rebuilds it\n');
+      return;
+    default:
+      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- reset [--state-dir DIR]\n');
+      process.exit(command ? 1 : 0);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

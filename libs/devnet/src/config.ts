@@ -1,0 +1,197 @@
+/**
+ * What the devnet world contains. A V2 fork or another vault is one more entry here, not new code.
+ * USD prices are the anchors the simulated markets track; pools are seeded at these prices.
+ */
+import type { Network } from '@tokensvc/domain';
+
+export const DEFAULT_NETWORKS: readonly Network[] = ['ethereum', 'arbitrum', 'base'];
+
+export interface TokenSpec {
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** price today; history is a random walk that ends here */
+  priceUsd: number;
+  /** daily volatility of the simulated price (0 for stablecoins, which stay within a few bps) */
+  dailyVol: number;
+}
+
+/** WETH comes from the WETH9 artifact (fixed name/symbol/decimals); listed for its price. */
+export const WETH_SPEC: TokenSpec = { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceUsd: 3000, dailyVol: 0.03 };
+
+const CORE_TOKENS: readonly TokenSpec[] = [
+  { symbol: 'USDC', name: 'USD Coin', decimals: 6, priceUsd: 1, dailyVol: 0 },
+  { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, priceUsd: 1, dailyVol: 0 },
+  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceUsd: 60000, dailyVol: 0.025 },
+  { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 15, dailyVol: 0.045 },
+  { symbol: 'UNI', name: 'Uniswap', decimals: 18, priceUsd: 8, dailyVol: 0.05 },
+];
+
+/** Two long-tail tokens per network, named after what actually trades there. */
+const LONG_TAIL: Partial<Record<Network, readonly [TokenSpec, TokenSpec]>> = {
+  ethereum: [
+    { symbol: 'PEPE', name: 'Pepe', decimals: 18, priceUsd: 0.00001, dailyVol: 0.08 },
+    { symbol: 'LDO', name: 'Lido DAO Token', decimals: 18, priceUsd: 1.8, dailyVol: 0.05 },
+  ],
+  arbitrum: [
+    { symbol: 'ARB', name: 'Arbitrum', decimals: 18, priceUsd: 0.8, dailyVol: 0.05 },
+    { symbol: 'GMX', name: 'GMX', decimals: 18, priceUsd: 25, dailyVol: 0.05 },
+  ],
+  base: [
+    { symbol: 'AERO', name: 'Aerodrome', decimals: 18, priceUsd: 1.2, dailyVol: 0.06 },
+    { symbol: 'DEGEN', name: 'Degen', decimals: 18, priceUsd: 0.005, dailyVol: 0.08 },
+  ],
+};
+const GENERIC_LONG_TAIL: readonly [TokenSpec, TokenSpec] = [
+  { symbol: 'MOON', name: 'Moon Token', decimals: 18, priceUsd: 0.05, dailyVol: 0.08 },
+  { symbol: 'STAR', name: 'Star Protocol', decimals: 18, priceUsd: 2, dailyVol: 0.05 },
+];
+
+/** ERC-20s deployed on a network (WETH excluded); TAIL1/TAIL2 in pool specs refer to the last two. */
+export function tokenSpecs(network: Network): TokenSpec[] {
+  return [...CORE_TOKENS, ...(LONG_TAIL[network] ?? GENERIC_LONG_TAIL)];
+}
+
+export function tailSymbols(network: Network): [string, string] {
+  const [a, b] = LONG_TAIL[network] ?? GENERIC_LONG_TAIL;
+  return [a.symbol, b.symbol];
+}
+
+/** A pool by token symbols; 'TAIL1'/'TAIL2' resolve to the network's long-tail tokens. */
+export interface V2PoolSpec {
+  a: string;
+  b: string;
+  /** total value locked at seeding, USD */
+  tvlUsd: number;
+}
+
+export interface V2PlatformSpec {
+  slug: string;
+  name: string;
+  pools: readonly V2PoolSpec[];
+}
+
+export const V2_PLATFORMS: readonly V2PlatformSpec[] = [
+  {
+    slug: 'uniswap-v2',
+    name: 'Uniswap V2',
+    pools: [
+      { a: 'WETH', b: 'USDC', tvlUsd: 12_000_000 },
+      { a: 'WETH', b: 'DAI', tvlUsd: 4_000_000 },
+      { a: 'USDC', b: 'DAI', tvlUsd: 3_000_000 },
+      { a: 'WBTC', b: 'WETH', tvlUsd: 6_000_000 },
+      { a: 'LINK', b: 'WETH', tvlUsd: 2_000_000 },
+      { a: 'UNI', b: 'WETH', tvlUsd: 1_500_000 },
+      { a: 'TAIL1', b: 'WETH', tvlUsd: 800_000 },
+      { a: 'TAIL2', b: 'WETH', tvlUsd: 500_000 },
+    ],
+  },
+  {
+    slug: 'sushiswap',
+    name: 'SushiSwap',
+    pools: [
+      { a: 'WETH', b: 'USDC', tvlUsd: 4_000_000 },
+      { a: 'WBTC', b: 'WETH', tvlUsd: 2_000_000 },
+      { a: 'LINK', b: 'WETH', tvlUsd: 800_000 },
+      { a: 'UNI', b: 'USDC', tvlUsd: 400_000 },
+      { a: 'TAIL2', b: 'WETH', tvlUsd: 300_000 },
+    ],
+  },
+];
+
+export interface V3PositionSpec {
+  /** share of the pool's TVL */
+  share: number;
+  /** ±range around the price; undefined = full range */
+  width?: number;
+}
+
+export interface V3PoolSpec {
+  a: string;
+  b: string;
+  fee: number;
+  tvlUsd: number;
+  positions: readonly V3PositionSpec[];
+}
+
+export const V3_PLATFORM = { slug: 'uniswap-v3', name: 'Uniswap V3' } as const;
+
+export const V3_POOLS: readonly V3PoolSpec[] = [
+  { a: 'WETH', b: 'USDC', fee: 500, tvlUsd: 15_000_000, positions: [{ share: 0.3 }, { share: 0.4, width: 0.2 }, { share: 0.3, width: 0.06 }] },
+  { a: 'WETH', b: 'USDC', fee: 3000, tvlUsd: 4_000_000, positions: [{ share: 0.5 }, { share: 0.5, width: 0.3 }] },
+  { a: 'USDC', b: 'DAI', fee: 100, tvlUsd: 5_000_000, positions: [{ share: 0.2 }, { share: 0.8, width: 0.005 }] },
+  { a: 'WBTC', b: 'WETH', fee: 3000, tvlUsd: 8_000_000, positions: [{ share: 0.4 }, { share: 0.6, width: 0.15 }] },
+  { a: 'WBTC', b: 'USDC', fee: 3000, tvlUsd: 3_000_000, positions: [{ share: 0.5 }, { share: 0.5, width: 0.25 }] },
+  { a: 'LINK', b: 'WETH', fee: 3000, tvlUsd: 2_000_000, positions: [{ share: 0.6 }, { share: 0.4, width: 0.3 }] },
+  { a: 'UNI', b: 'WETH', fee: 3000, tvlUsd: 1_500_000, positions: [{ share: 1 }] },
+  { a: 'TAIL1', b: 'WETH', fee: 10000, tvlUsd: 1_000_000, positions: [{ share: 1 }] },
+];
+
+export interface VaultSpec {
+  asset: string;
+  name: string;
+  symbol: string;
+  /** yield the simulated harvests add per year */
+  apy: number;
+  /** assets the LP deposits at seeding, USD */
+  seedUsd: number;
+}
+
+export const VAULTS_PLATFORM = { slug: 'erc4626-vaults', name: 'ERC-4626 Vaults' } as const;
+
+export const VAULTS: readonly VaultSpec[] = [
+  { asset: 'USDC', name: 'Steakhouse USDC', symbol: 'steakUSDC', apy: 0.08, seedUsd: 3_000_000 },
+  { asset: 'WETH', name: 'Gauntlet WETH Prime', symbol: 'gtWETH', apy: 0.035, seedUsd: 2_000_000 },
+  { asset: 'DAI', name: 'Savings Dai', symbol: 'sDAI', apy: 0.06, seedUsd: 2_500_000 },
+];
+
+export interface ReserveSpec {
+  asset: string;
+  /** basis points */
+  ltv: number;
+  liquidationThreshold: number;
+  /** 10000 + bonus, e.g. 10500 = 5 % */
+  liquidationBonus: number;
+  reserveFactor: number;
+  stable: boolean;
+  /** liquidity the LP supplies at seeding, USD */
+  seedUsd: number;
+}
+
+export const AAVE_PLATFORM = { slug: 'aave-v3', name: 'Aave V3' } as const;
+
+export const AAVE_RESERVES: readonly ReserveSpec[] = [
+  { asset: 'USDC', ltv: 7700, liquidationThreshold: 8000, liquidationBonus: 10450, reserveFactor: 1000, stable: true, seedUsd: 6_000_000 },
+  { asset: 'DAI', ltv: 7500, liquidationThreshold: 8000, liquidationBonus: 10500, reserveFactor: 1000, stable: true, seedUsd: 4_000_000 },
+  { asset: 'WETH', ltv: 8000, liquidationThreshold: 8250, liquidationBonus: 10500, reserveFactor: 1500, stable: false, seedUsd: 8_000_000 },
+  { asset: 'WBTC', ltv: 7300, liquidationThreshold: 7800, liquidationBonus: 10500, reserveFactor: 2000, stable: false, seedUsd: 5_000_000 },
+];
+
+/** Aave names aTokens per market, e.g. aEthUSDC on Ethereum, aArbUSDC on Arbitrum. */
+export function aaveMarketLabel(network: Network): { name: string; prefix: string } {
+  const known: Partial<Record<Network, { name: string; prefix: string }>> = {
+    ethereum: { name: 'Ethereum', prefix: 'Eth' },
+    arbitrum: { name: 'Arbitrum', prefix: 'Arb' },
+    base: { name: 'Base', prefix: 'Bas' },
+    optimism: { name: 'Optimism', prefix: 'Opt' },
+    polygon: { name: 'Polygon', prefix: 'Pol' },
+    avalanche: { name: 'Avalanche', prefix: 'Ava' },
+  };
+  const label = known[network];
+  if (label) return label;
+  const name = network.charAt(0).toUpperCase() + network.slice(1);
+  return { name, prefix: name.slice(0, 3) };
+}
+
+/** Shape of the simulated history. */
+export const SIMULATION = {
+  /** days of activity before "now" */
+  days: 30,
+  /** blocks mined per simulated day (timestamps jump between them) */
+  blocksPerDay: 24,
+  traders: 40,
+  liquidityProviders: 3,
+  arbitrageurs: 2,
+  /** user actions per block: uniform integer in this range */
+  actionsPerBlock: [3, 12] as const,
+} as const;

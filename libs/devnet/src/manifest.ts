@@ -1,0 +1,156 @@
+/**
+ * What a devnet build deployed, saved as <stateDir>/deployment.json next to the anvil states.
+ * RPC URLs are deliberately absent: they depend on the ports of each run (see DevnetHandle).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Network } from '@tokensvc/domain';
+
+export type PlatformFamily = 'uniswap-v2' | 'uniswap-v3' | 'erc4626' | 'aave-v3';
+
+export interface ManifestToken {
+  symbol: string;
+  name: string;
+  decimals: number;
+  address: string;
+  /** the USD price the simulated market ends at (history wanders around it) */
+  priceUsd: number;
+}
+
+export interface ManifestPool {
+  address: string;
+  /** e.g. "WETH/USDC" in token0/token1 order */
+  pair: string;
+  token0: string;
+  token1: string;
+  /** in hundredths of a bip like Uniswap V3 (V2 pools: 3000 = 0.3 %) */
+  fee: number;
+  /** V3 only */
+  tickSpacing?: number;
+}
+
+export interface ManifestVault {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  asset: string;
+  assetSymbol: string;
+}
+
+export interface ManifestMarket {
+  asset: string;
+  symbol: string;
+  aToken: string;
+  variableDebtToken: string;
+  stableDebtToken: string;
+  priceFeed: string;
+  interestRateStrategy: string;
+}
+
+export interface ManifestPlatform {
+  slug: string;
+  name: string;
+  family: PlatformFamily;
+  /**
+   * Contracts by role. uniswap-v2: factory, router (Router02); uniswap-v3: factory,
+   * positionManager, router (SwapRouter), quoter (QuoterV2); aave-v3: pool, poolAddressesProvider,
+   * poolConfigurator, aclManager, oracle, dataProvider; erc4626: vaults (a list).
+   */
+  addresses: Record<string, string | string[]>;
+  pools: ManifestPool[];
+  vaults: ManifestVault[];
+  markets: ManifestMarket[];
+}
+
+export interface ManifestAccount {
+  address: string;
+  /** devnet-only key derived from the public seed */
+  privateKey: string;
+}
+
+export interface NetworkManifest {
+  network: Network;
+  chainId: number;
+  /** anvil account that deployed and owns the contracts */
+  deployer: string;
+  weth: string;
+  multicall3: string;
+  tokens: ManifestToken[];
+  platforms: ManifestPlatform[];
+  accounts: {
+    /** pays gas for relayed transactions */
+    relayer: ManifestAccount;
+    /** fills cross-chain orders; holds token inventory */
+    filler: ManifestAccount;
+    traders: string[];
+    liquidityProviders: string[];
+    arbitrageurs: string[];
+  };
+  history: {
+    genesisTimestamp: number;
+    deployBlock: number;
+    deployTimestamp: number;
+    activityStartTimestamp: number;
+    lastBlock: number;
+    lastTimestamp: number;
+    transactions: number;
+  };
+}
+
+export interface DevnetManifest {
+  formatVersion: 1;
+  /** hash of the deployer/seeder code and artifacts; a different value invalidates saved states */
+  codeVersion: string;
+  seed: string;
+  createdAt: string;
+  networks: NetworkManifest[];
+}
+
+export const MANIFEST_FILE = 'deployment.json';
+
+export function stateFile(stateDir: string, network: Network): string {
+  return join(stateDir, `${network}.state.json`);
+}
+
+export function readManifest(stateDir: string): DevnetManifest | undefined {
+  const file = join(stateDir, MANIFEST_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as DevnetManifest;
+    return manifest.formatVersion === 1 && Array.isArray(manifest.networks) ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeManifest(stateDir: string, manifest: DevnetManifest): void {
+  mkdirSync(stateDir, { recursive: true });
+  const file = join(stateDir, MANIFEST_FILE);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+
+export function networkManifest(manifest: DevnetManifest, network: Network): NetworkManifest {
+  const found = manifest.networks.find((n) => n.network === network);
+  if (!found) throw new Error(`devnet has no ${network} (has ${manifest.networks.map((n) => n.network).join(', ')})`);
+  return found;
+}
+
+export function manifestToken(net: NetworkManifest, symbol: string): ManifestToken {
+  const token = net.tokens.find((t) => t.symbol === symbol);
+  if (!token) throw new Error(`no token ${symbol} on ${net.network}`);
+  return token;
+}
+
+export function manifestPlatform(net: NetworkManifest, slug: string): ManifestPlatform {
+  const platform = net.platforms.find((p) => p.slug === slug);
+  if (!platform) throw new Error(`no platform ${slug} on ${net.network}`);
+  return platform;
+}
+
+export function platformAddress(platform: ManifestPlatform, role: string): string {
+  const address = platform.addresses[role];
+  if (typeof address !== 'string') throw new Error(`platform ${platform.slug} has no single ${role} address`);
+  return address;
+}

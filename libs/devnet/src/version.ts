@@ -1,0 +1,47 @@
+/**
+ * Version of a saved devnet: a hash over the code that deploys and seeds it, the contract
+ * sources/artifacts it uses and the anvil build. Any change rebuilds the state on the next start.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { CONTRACTS_ROOT } from '@tokensvc/contracts';
+
+const DEVNET_SRC = __dirname;
+const NOT_BUILD_CODE = /(\.spec\.ts|\.int-spec\.ts|[\\/]cli\.ts)$/;
+
+function files(dir: string, keep: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...files(full, keep));
+    else if (keep(full)) out.push(full);
+  }
+  return out;
+}
+
+function packageVersion(name: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(dirname(require.resolve(`${name}/package.json`)), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'missing';
+  }
+}
+
+let cached: string | undefined;
+
+export function codeVersion(): string {
+  if (cached) return cached;
+  const hash = createHash('sha256');
+  const sources = [
+    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: DEVNET_SRC, f })),
+    ...files(join(CONTRACTS_ROOT, 'src'), (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: CONTRACTS_ROOT, f })),
+    ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
+  ];
+  for (const { root, f } of sources) hash.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
+  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@aave/core-v3', 'ethers']) {
+    hash.update(`\0${pkg}@${packageVersion(pkg)}`);
+  }
+  cached = hash.digest('hex').slice(0, 16);
+  return cached;
+}
