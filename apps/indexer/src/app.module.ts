@@ -3,7 +3,8 @@ import type { CommonConfig } from '@tokensvc/config';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
 import { SyncCatalogUseCase } from './catalog/sync-catalog.usecase';
-import { ChainProviders, SERVICE_CONFIG } from './chain.providers';
+import { chainProviders } from '@tokensvc/chain';
+import { SERVICE_CONFIG } from './config.token';
 import { HeadFollower } from './heads/head-follower.service';
 
 @Module({})
@@ -13,7 +14,7 @@ export class IndexerModule {
       module: IndexerModule,
       imports: [PersistenceModule.forRoot(config.databaseUrl, 'indexer', 10)],
       controllers: [pingController('indexer')],
-      providers: [{ provide: SERVICE_CONFIG, useValue: config }, ChainProviders, SyncCatalogUseCase, HeadFollower],
+      providers: [{ provide: SERVICE_CONFIG, useValue: config }, ...chainProviders(config.networks), SyncCatalogUseCase, HeadFollower],
     };
   }
 }

@@ -1,2 +1,3 @@
 export * from './platform-registry';
 export * from './providers';
+export * from './nest/chain-providers';

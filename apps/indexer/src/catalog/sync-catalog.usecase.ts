@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { assertChainId, loadPlatformRegistry } from '@tokensvc/chain';
+import { assertChainId, ChainProviders, loadPlatformRegistry } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import { NETWORK_INFO } from '@tokensvc/domain';
 import { CatalogRepository } from '@tokensvc/persistence';
-import { ChainProviders, SERVICE_CONFIG } from '../chain.providers';
+import { SERVICE_CONFIG } from '../config.token';
 
 /**
  * At boot: checks each enabled network's RPC serves the right chain, then writes the networks and

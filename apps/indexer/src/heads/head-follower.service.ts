@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { Gauge } from 'prom-client';
 import type { CommonConfig } from '@tokensvc/config';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
-import { ChainProviders, SERVICE_CONFIG } from '../chain.providers';
+import { ChainProviders } from '@tokensvc/chain';
+import { SERVICE_CONFIG } from '../config.token';
 
 /** Follows each network's head block number (polling at the block time) and exports it as a metric. */
 @Injectable()
