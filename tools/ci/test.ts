@@ -6,7 +6,7 @@
  * Extra arguments go to Jest (e.g. `npm test -- --selectProjects unit`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -21,6 +21,7 @@ interface Step {
 
 const jestArgs = process.argv.slice(2);
 const jestOut = join(ROOT, 'tmp', 'jest-results.json');
+mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const steps: Step[] = [
   { name: 'typecheck', cmd: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit'] },
   { name: 'project graph', cmd: [bin('nx'), 'show', 'projects'] },
