@@ -6,25 +6,21 @@
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { CatalogRepository, createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
+import { ApiKeysRepository, CatalogRepository, createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
 import { PLATFORM_FAMILIES, CATEGORY_BY_FAMILY, NETWORKS, NETWORK_INFO } from '@tokensvc/domain';
 import { createTestDatabaseUrl, freePort, INFRA, startApp, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import { startGatewayTarget, type TargetProcess } from './gateway.bench';
 
-export interface BenchRow {
-  name: string;
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
+export type { BenchRow } from './bench-row';
+import type { BenchRow } from './bench-row';
 
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 8);
 const CONNECTIONS = 32;
 
-async function load(url: string, name: string): Promise<BenchRow> {
+async function load(url: string, name: string, headers: Record<string, string> = {}): Promise<BenchRow> {
   // warm-up, then the measured run
-  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 });
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   return { name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
@@ -47,13 +43,18 @@ export async function runCatalogBench(log: (s: string) => void): Promise<BenchRo
   await ds.destroy();
 
   const procs: AppProcess[] = [];
+  let gateway: TargetProcess | undefined;
   const bare = Fastify();
   const pool = new Pool({ connectionString: dbUrl, max: 20 });
   try {
     const gatewayPort = await freePort();
     const env = { databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort, healthPortBase: await freePort(), logLevel: 'error' };
-    for (const app of ['token-data', 'gateway'] as const) procs.push(startApp(app, env, () => undefined));
-    await waitForHttp(`http://127.0.0.1:${gatewayPort}/v2/platforms`, 60_000);
+    procs.push(startApp('token-data', env, () => undefined));
+    // The gateway with its checks on (a paid key; limits raised so the load is never refused).
+    const auth = { authorization: `Bearer ${(await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'bench' })).key}` };
+    gateway = await startGatewayTarget(['gateway', 'on'], { PATH: process.env['PATH'], HOME: process.env['HOME'], DATABASE_URL: dbUrl, REDIS_URL: INFRA.redis, NATS_URL: INFRA.nats, LOG_LEVEL: 'error' });
+    const gatewayUrl = `http://127.0.0.1:${gateway.port}/v2/platforms`;
+    await waitForHttp(`http://127.0.0.1:${env.healthPortBase + 1}/health/ready`, 60_000);
 
     bare.get('/v2/platforms', async () => (await pool.query(PLATFORMS_SQL)).rows);
     const barePort = await freePort();
@@ -61,10 +62,10 @@ export async function runCatalogBench(log: (s: string) => void): Promise<BenchRo
 
     log(`catalog: ${DURATION_S}s per target, ${CONNECTIONS} connections`);
     const baseline = await load(`http://127.0.0.1:${barePort}/v2/platforms`, 'bare fastify + pg');
-    const full = await load(`http://127.0.0.1:${gatewayPort}/v2/platforms`, 'gateway -> NATS -> token-data -> pg');
+    const full = await load(gatewayUrl, 'gateway -> NATS -> token-data -> pg', auth);
     return [baseline, full];
   } finally {
-    await Promise.all(procs.map((p) => stopProcess(p)));
+    await Promise.all([...procs.map((p) => stopProcess(p)), gateway?.stop()]);
     await bare.close();
     await pool.end();
     await dropDatabase(dbUrl);

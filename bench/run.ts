@@ -1,5 +1,15 @@
-/** `npm run bench`: every benchmark, each next to its baseline measured in the same run. */
+/**
+ * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
+ * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer (options: see bench/README.md).
+ */
 import { runCatalogBench, type BenchRow } from './catalog.bench';
+import { runGatewayBench, TARGET_COST } from './gateway.bench';
+import { runRoutingBench } from './routing.bench';
+import { formatRoutingReport } from './routing/stats';
+import { runIndexerBench } from './indexer/indexer.bench';
+import { parseIndexerOptions } from './indexer/options';
+import { formatReport } from './indexer/stats';
+import { runTokensBench } from './tokens.bench';
 
 function table(rows: BenchRow[]): string {
   const base = rows[0]!;
@@ -9,10 +19,44 @@ function table(rows: BenchRow[]): string {
   return [['target'.padEnd(40), 'req/s'.padStart(8), 'p50ms'.padStart(6), 'p99ms'.padStart(6), 'x rps'.padStart(10), 'x p99'.padStart(10), 'errors'.padStart(6)].join(' '), ...lines].join('\n');
 }
 
+type Log = (s: string) => void;
+
+const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
+  catalog: async (log) => {
+    const rows = await runCatalogBench(log);
+    log(`\n/v2/platforms (ratios against the first row)\n${table(rows)}`);
+  },
+  gateway: async (log) => {
+    for (const g of await runGatewayBench(log)) {
+      log(`\n${g.title} (ratios against the first row)\n${table(g.rows)}`);
+      log(`throughput cost of the checks: ${(g.cost * 100).toFixed(1)}% (target <= ${TARGET_COST * 100}%)`);
+    }
+  },
+  tokens: async (log) => {
+    const groups = await runTokensBench(log);
+    for (const g of groups) log(`\n${g.title} (ratios against the first row)\n${table(g.rows)}`);
+    const p99 = (title: string): number => groups.find((g) => g.title.includes(title))?.rows[1]?.p99 ?? NaN;
+    log(`page 400 / page 0 p99, full path computed: ${(p99('page 400') / p99('page 0')).toFixed(2)} (target <= 1.5)`);
+  },
+  routing: async (log) => {
+    log(`\nroute quality (findRoute vs an independent optimum)\n${formatRoutingReport(await runRoutingBench(log))}`);
+  },
+  indexer: async (log, args) => {
+    const report = await runIndexerBench(log, parseIndexerOptions(args));
+    log(`\nindexer backfill (same chain, same run)\n${formatReport(report)}`);
+  },
+};
+
 async function main(): Promise<void> {
-  const log = (s: string): void => void process.stdout.write(`${s}\n`);
-  const rows = await runCatalogBench(log);
-  log(`\n/v2/platforms (ratios against the first row)\n${table(rows)}`);
+  const log: Log = (s) => void process.stdout.write(`${s}\n`);
+  const [first, ...rest] = process.argv.slice(2);
+  if (first !== undefined && !first.startsWith('-')) {
+    const bench = BENCHES[first];
+    if (!bench) throw new Error(`unknown bench ${first} (have ${Object.keys(BENCHES).join(', ')})`);
+    await bench(log, rest);
+    return;
+  }
+  for (const bench of Object.values(BENCHES)) await bench(log, []);
 }
 
 main().catch((e: unknown) => {

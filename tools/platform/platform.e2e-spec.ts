@@ -3,7 +3,9 @@
  * the spec's catalogue endpoints end to end through the gateway, the 503 answers when
  * token-data or the bus goes away (within the request timeout), recovery, and graceful stop.
  */
-import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { readFileSync } from 'node:fs';
+import { Pool } from 'pg';
+import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
   APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp,
   type AppName, type AppProcess, type PlatformEnv,
@@ -18,6 +20,8 @@ describe('platform end to end (five apps over NATS)', () => {
   let base: string;
   const procs = new Map<AppName, AppProcess>();
   const logs: string[] = [];
+  // Data endpoints need an API key (issue 5): one paid key, issued straight into the database.
+  let apiKey = '';
 
   const start = (app: AppName): AppProcess => {
     const p = startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`));
@@ -26,7 +30,7 @@ describe('platform end to end (five apps over NATS)', () => {
   };
   const get = async (path: string): Promise<{ status: number; body: any; headers: Headers; ms: number }> => {
     const t = Date.now();
-    const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(10_000) });
     return { status: res.status, body: await res.json(), headers: res.headers, ms: Date.now() - t };
   };
 
@@ -37,6 +41,9 @@ describe('platform end to end (five apps over NATS)', () => {
       await nats.start();
     }
     await migrate(dbUrl);
+    const pool = new Pool({ connectionString: dbUrl, max: 1 });
+    apiKey = (await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'platform e2e' })).key;
+    await pool.end();
     const devnet = testDevnet();
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
@@ -89,6 +96,34 @@ describe('platform end to end (five apps over NATS)', () => {
     expect(none).toMatchObject({ status: 200, body: [] });
   });
 
+  it('trading endpoints answer from the quote service, whose graph the indexer feeds (no key needed)', async () => {
+    type Net = { network: string; weth: string; tokens: Array<{ symbol: string; address: string }>; contracts: { router: string } };
+    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find((n) => n.network === 'ethereum')!;
+    const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
+    const path = `/v2/portal/estimate?inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}`;
+    // the quote service learns pools and tokens as the indexer writes and publishes them
+    const until = Date.now() + 90_000;
+    let r = await fetch(`${base}${path}`);
+    while (r.status !== 200 && Date.now() < until) {
+      await new Promise((ok) => setTimeout(ok, 2000));
+      r = await fetch(`${base}${path}`);
+    }
+    expect(r.status).toBe(200);
+    const estimate = (await r.json()) as { outputAmount: string; minOutputAmount: string };
+    // 1,000 USDC at the devnet's ~3,000 USD per ETH
+    const weth = Number(BigInt(estimate.outputAmount)) / 1e18;
+    expect(weth).toBeGreaterThan(0.25);
+    expect(weth).toBeLessThan(0.4);
+    expect(BigInt(estimate.minOutputAmount)).toBeLessThanOrEqual(BigInt(estimate.outputAmount));
+    const sender = `0x${'11'.repeat(20)}`;
+    const a = await fetch(`${base}/v2/approval?sender=${sender}&inputToken=ethereum:${usdc}&inputAmount=1000000000`);
+    expect(a.status).toBe(200);
+    const approval = (await a.json()) as { context: { spender: string; shouldApprove: boolean }; approve?: { to: string } };
+    expect(approval.context.spender.toLowerCase()).toBe(eth.contracts.router.toLowerCase());
+    expect(approval.context.shouldApprove).toBe(true);
+    expect(approval.approve?.to.toLowerCase()).toBe(usdc);
+  });
+
   it('answers bad input and unknown routes with {statusCode, error, message}', async () => {
     expect(await get('/v2/platforms?colour=red')).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('"colour"') } });
     expect(await get('/v1/networks?x=1')).toMatchObject({ status: 400, body: { message: expect.stringContaining('takes no parameters') } });
@@ -102,7 +137,7 @@ describe('platform end to end (five apps over NATS)', () => {
     expect(down.body.message).toMatch(/token-data service unavailable/);
     expect(down.ms).toBeLessThan(TIMEOUT_MS + 1000);
     start('token-data');
-    await waitForHttp(`${base}/v1/networks`, 30_000);
+    await waitForHttp(`${base}/health/ready`, 30_000, (s, body) => s === 200 && !body.includes('"down"'));
     expect((await get('/v1/networks')).body).toEqual(['ethereum', 'base', 'arbitrum']);
   }, 60_000);
 

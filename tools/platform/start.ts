@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
-import { migrate } from '@tokensvc/persistence';
+import { Pool } from 'pg';
+import { ApiKeysRepository, migrate } from '@tokensvc/persistence';
 import { APPS, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { ensureInfra, type StartedInfra } from './infra';
 
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, log: (l) => say(`devnet: ${l}`) });
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
+    const devKey = await issueDevKey(urls.databaseUrl);
 
     const platformEnv: PlatformEnv = { ...urls, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, logLevel: env['LOG_LEVEL'] ?? 'info' };
     for (const app of APPS) {
@@ -65,18 +67,34 @@ async function main(): Promise<void> {
     }
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForHttp(`${base}/health/ready`, 60_000, (s, body) => s === 200 && !body.includes('"down"'));
-    printSummary(base, devnet);
+    printSummary(base, devnet, devKey);
   } catch (e) {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
     await shutdown(1);
   }
 }
 
-function printSummary(base: string, devnet: DevnetHandle): void {
+/** A paid key for trying the data endpoints (valid 7 days; more with `npm run keys -- create`). */
+async function issueDevKey(databaseUrl: string): Promise<string> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const issued = await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'npm start (development)', expiresAt: new Date(Date.now() + 7 * 86_400_000), rateLimitPerMinute: null });
+    return issued.key;
+  } finally {
+    await pool.end();
+  }
+}
+
+function printSummary(base: string, devnet: DevnetHandle, devKey: string): void {
+  const auth = `-H "Authorization: Bearer ${devKey}"`;
   const lines = [
     '',
     `Platform ready in ${elapsed()}.`,
-    `  Gateway:  ${base}   (try: curl ${base}/health  ·  curl ${base}/v1/networks  ·  curl ${base}/v2/platforms)`,
+    `  Gateway:  ${base}   (API docs: ${base}/docs)`,
+    `  Paid development key (7 days): ${devKey}`,
+    `    curl ${auth} ${base}/v1/networks`,
+    `    curl ${auth} '${base}/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=5'`,
+    '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',
     '  Devnet RPC URLs:',
     ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
     '  Funded test accounts (anvil dev accounts 5-9; never used by the simulator):',

@@ -1,20 +1,31 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import type { CommonConfig } from '@tokensvc/config';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Pool } from 'pg';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
-import { SyncCatalogUseCase } from './catalog/sync-catalog.usecase';
 import { chainProviders } from '@tokensvc/chain';
+import { SyncCatalogUseCase } from './catalog/sync-catalog.usecase';
+import type { IndexerConfig } from './config/indexer-config';
 import { SERVICE_CONFIG } from './config.token';
-import { HeadFollower } from './heads/head-follower.service';
+import { IndexerService, PG_POOL } from './indexer.service';
+import { Deriver } from './derive';
+import { DERIVATION_STAGE } from './pipeline/derivation.port';
 
 @Module({})
 export class IndexerModule {
-  static forRoot(config: CommonConfig): DynamicModule {
+  static forRoot(config: IndexerConfig): DynamicModule {
+    const providers: Provider[] = [
+      { provide: SERVICE_CONFIG, useValue: config },
+      ...chainProviders(config.networks),
+      { provide: PG_POOL, useFactory: () => new Pool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest' }) },
+      { provide: DERIVATION_STAGE, useClass: Deriver },
+      SyncCatalogUseCase,
+      IndexerService,
+    ];
     return {
       module: IndexerModule,
-      imports: [PersistenceModule.forRoot(config.databaseUrl, 'indexer', 10)],
+      imports: [PersistenceModule.forRoot(config.databaseUrl, 'indexer', 4)],
       controllers: [pingController('indexer')],
-      providers: [{ provide: SERVICE_CONFIG, useValue: config }, ...chainProviders(config.networks), SyncCatalogUseCase, HeadFollower],
+      providers,
     };
   }
 }

@@ -1,15 +1,66 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { chainProviders } from '@tokensvc/chain';
-import type { CommonConfig } from '@tokensvc/config';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
+import { ChainClients } from './chain/chain-clients';
+import { RouterDirectory } from './chain/router-directory';
+import { StateOverrides } from './chain/state-overrides';
+import type { QuoteConfig } from './config/quote-config';
+import { GraphRepository } from './graph/graph.repository';
+import { LiquidityGraphs } from './graph/liquidity-graphs';
+import { PoolEventStream } from './graph/pool-event-stream';
+import { ApprovalUseCase } from './orders/approval.usecase';
+import { BuildOrderUseCase } from './orders/build-order.usecase';
+import { EstimateUseCase } from './orders/estimate.usecase';
+import { OrderValidator } from './orders/order-validation';
+import { QuoteController } from './orders/quote.controller';
+import { QuoteEngine } from './orders/quote-engine';
 
+/** The order builder: liquidity graph (Postgres snapshot + JetStream pool events), routing, tx building, simulation. */
 @Module({})
 export class QuoteModule {
-  static forRoot(config: CommonConfig): DynamicModule {
+  static forRoot(config: QuoteConfig): DynamicModule {
+    const eventsLog = new Logger('PoolEventStream');
     return {
       module: QuoteModule,
-      controllers: [pingController('quote')],
-      providers: [...chainProviders(config.networks)],
+      imports: [PersistenceModule.forRoot(config.databaseUrl, 'quote', 4)],
+      controllers: [QuoteController, pingController('quote')],
+      providers: [
+        { provide: GraphRepository, inject: [DataSource], useFactory: (ds: DataSource) => new GraphRepository(ds) },
+        {
+          provide: PoolEventStream,
+          useFactory: () => new PoolEventStream({ natsUrl: config.natsUrl, stream: config.eventsStream, subjectPrefix: config.eventsSubjectPrefix }, (msg, extra) => eventsLog.warn(`${msg} ${JSON.stringify(extra ?? {})}`)),
+        },
+        {
+          provide: LiquidityGraphs,
+          inject: [GraphRepository, PoolEventStream],
+          useFactory: (repo: GraphRepository, events: PoolEventStream) => new LiquidityGraphs(config.deployments.map((d) => ({ network: d.network, wrappedNative: d.wrappedNative })), repo, events, config.catalogRefreshMs),
+        },
+        { provide: ChainClients, useFactory: () => new ChainClients(config.deployments, config.gasPriceTtlMs) },
+        { provide: RouterDirectory, inject: [ChainClients], useFactory: (chains: ChainClients) => new RouterDirectory(chains) },
+        { provide: StateOverrides, useFactory: () => new StateOverrides() },
+        {
+          provide: QuoteEngine,
+          inject: [LiquidityGraphs, ChainClients],
+          useFactory: (graphs: LiquidityGraphs, chains: ChainClients) => new QuoteEngine(graphs, chains, new Map(config.deployments.map((d) => [d.network, d]))),
+        },
+        { provide: OrderValidator, inject: [ChainClients], useFactory: (chains: ChainClients) => new OrderValidator(chains) },
+        {
+          provide: EstimateUseCase,
+          inject: [QuoteEngine, ChainClients, RouterDirectory, StateOverrides],
+          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory, overrides: StateOverrides) => new EstimateUseCase(engine, chains, routers, overrides, config.quoteValiditySeconds),
+        },
+        {
+          provide: ApprovalUseCase,
+          inject: [QuoteEngine, LiquidityGraphs, ChainClients],
+          useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, chains: ChainClients) => new ApprovalUseCase(engine, graphs, chains),
+        },
+        {
+          provide: BuildOrderUseCase,
+          inject: [QuoteEngine, RouterDirectory, OrderValidator],
+          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator) => new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds),
+        },
+      ],
     };
   }
 }

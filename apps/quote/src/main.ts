@@ -1,16 +1,20 @@
 import 'reflect-metadata';
-import { loadServiceConfig } from '@tokensvc/config';
 import { startMicroservice } from '@tokensvc/transport';
-import { ChainProviders } from '@tokensvc/chain';
+import { ChainClients } from './chain/chain-clients';
+import { loadQuoteConfig } from './config/quote-config';
+import { LiquidityGraphs } from './graph/liquidity-graphs';
 import { QuoteModule } from './app.module';
 
-/** quote: the order builder (liquidity graph, routing, tx building, simulation, relaying). Scaled on its own. */
+/** quote: the order builder (liquidity graph, routing, tx building, simulation). Scaled on its own. */
 async function main(): Promise<void> {
-  const config = loadServiceConfig('quote');
+  const config = loadQuoteConfig();
   await startMicroservice('quote', QuoteModule.forRoot(config), config, (app) => ({
+    // Ready once every network's liquidity graph is loaded (quotes never wait for the database).
+    graph: async () => app.get(LiquidityGraphs).ready,
     chains: async () => {
-      const providers = [...app.get(ChainProviders).byNetwork.values()];
-      return (await Promise.all(providers.map((p) => p.getBlockNumber().then(() => true)))).every(Boolean);
+      const chains = app.get(ChainClients);
+      await Promise.all(config.deployments.map((d) => chains.get(d.network).call('eth_blockNumber')));
+      return true;
     },
   }));
 }

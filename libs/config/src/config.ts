@@ -29,6 +29,8 @@ export interface GatewayConfig extends CommonConfig {
   readonly port: number;
   readonly natsRequestTimeoutMs: number;
   readonly adminToken: string | undefined;
+  /** proxies in front of the gateway whose X-Forwarded-For is trusted (0: use the socket address) */
+  readonly trustProxyHops: number;
 }
 
 export const DEFAULT_HEALTH_PORTS = { 'token-data': 3101, indexer: 3102, quote: 3103, 'status-tracker': 3104 } as const;
@@ -86,6 +88,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     port: r.int('PORT', 3000, 0, 65535),
     natsRequestTimeoutMs: r.int('NATS_REQUEST_TIMEOUT_MS', 5000, 50, 120_000),
     adminToken: r.optional('ADMIN_TOKEN'),
+    trustProxyHops: r.int('TRUST_PROXY_HOPS', 0, 0, 10),
   };
   r.done();
   return cfg;

@@ -5,3 +5,4 @@ export { loadArtifact, type LocalContractName } from './local-artifacts';
 export * from './npm-artifacts';
 /** Where Multicall3 lives on every real chain; the devnet installs its own build there. */
 export { MULTICALL3_ADDRESS } from '@tokensvc/domain';
+export * from './router';

@@ -69,6 +69,7 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
       multicall3: deployment.multicall3,
       tokens: deployment.tokens.map((t) => ({ ...t })),
       platforms: deployment.platforms,
+      contracts: deployment.contracts,
       accounts: {
         relayer: actors.relayer,
         filler: actors.filler,

@@ -78,6 +78,13 @@ export interface NetworkManifest {
   multicall3: string;
   tokens: ManifestToken[];
   platforms: ManifestPlatform[];
+  /** the project's own contracts (platform-independent) */
+  contracts: {
+    /** order Router: the approval spender and the `to` of every order transaction */
+    router: string;
+    /** created by the Router; runs routes, never approved by users */
+    executor: string;
+  };
   accounts: {
     /** pays gas for relayed transactions */
     relayer: ManifestAccount;

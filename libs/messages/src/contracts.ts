@@ -1,5 +1,20 @@
 import { ListNetworksReply, ListNetworksRequest, ListPlatformsReply, ListPlatformsRequest } from './generated/tokensvc/v1/catalog';
 import { PingReply, PingRequest } from './generated/tokensvc/v1/common';
+import {
+  AccountReply,
+  AccountRequest,
+  ListTokensReply,
+  ListTokensRequest,
+  TokenHistoryReply,
+  TokenHistoryRequest,
+  TokenHoldersReply,
+  TokenHoldersRequest,
+  TokenMetricsReply,
+  TokenMetricsRequest,
+  TokenTransactionsReply,
+  TokenTransactionsRequest,
+} from './generated/tokensvc/v1/tokens';
+import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply } from './generated/tokensvc/v1/portal';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -33,6 +48,15 @@ export const RPC = {
   pingStatusTracker: contract('status-tracker.ping.v1', 'status-tracker', PingRequest, PingReply),
   listNetworks: contract('token-data.networks.list.v1', 'token-data', ListNetworksRequest, ListNetworksReply),
   listPlatforms: contract('token-data.platforms.list.v1', 'token-data', ListPlatformsRequest, ListPlatformsReply),
+  listTokens: contract('token-data.tokens.list.v1', 'token-data', ListTokensRequest, ListTokensReply),
+  account: contract('token-data.account.get.v1', 'token-data', AccountRequest, AccountReply),
+  tokenHistory: contract('token-data.tokens.history.v1', 'token-data', TokenHistoryRequest, TokenHistoryReply),
+  tokenTransactions: contract('token-data.tokens.transactions.v1', 'token-data', TokenTransactionsRequest, TokenTransactionsReply),
+  tokenMetrics: contract('token-data.tokens.metrics.v1', 'token-data', TokenMetricsRequest, TokenMetricsReply),
+  tokenHolders: contract('token-data.tokens.holders.v1', 'token-data', TokenHoldersRequest, TokenHoldersReply),
+  estimate: contract('quote.portal.estimate.v1', 'quote', EstimateRequest, EstimateReply),
+  approval: contract('quote.approval.get.v1', 'quote', ApprovalRequest, ApprovalReply),
+  buildOrder: contract('quote.portal.build.v1', 'quote', BuildOrderRequest, OrderReply),
 } as const;
 
 export type RpcName = keyof typeof RPC;
@@ -49,4 +73,13 @@ export const PING_BY_SERVICE: Record<ServiceName, RpcContract<PingRequest, PingR
 /** JetStream streams and subjects for events that must not be lost (de-duplicated by message id). */
 export const STREAMS = {
   chain: { name: 'CHAIN_EVENTS', subjects: ['chain.>'] },
+} as const;
+
+/**
+ * Subjects of the indexer's chain events inside STREAMS.chain (`prefix` is `chain` unless a test
+ * isolates itself with its own stream and prefix). Payloads: PoolStateChanged, BlockFinalized.
+ */
+export const CHAIN_EVENT_SUBJECTS = {
+  poolState: (network: string, prefix = 'chain'): string => `${prefix}.${network}.pool-state.v1`,
+  blockFinalized: (network: string, prefix = 'chain'): string => `${prefix}.${network}.block-finalized.v1`,
 } as const;

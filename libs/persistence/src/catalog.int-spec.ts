@@ -1,20 +1,21 @@
-import { CatalogRepository, createDataSource, dropDatabase, migrate } from './index';
+import { CatalogRepository, createDataSource, dropDatabase, migrate, MIGRATIONS } from './index';
 import { createTestDatabaseUrl } from '@tokensvc/testing';
 
 describe('persistence: migrations and catalog', () => {
   const url = createTestDatabaseUrl('catalog');
   afterAll(() => dropDatabase(url));
 
-  it('migrates up, reverts down and up again', async () => {
-    expect(await migrate(url)).toEqual(['Catalog1763769600000']);
+  it('applies every migration, reverts each down() to an empty schema and applies them again', async () => {
+    const names = MIGRATIONS.map((m) => m.name);
+    expect(await migrate(url)).toEqual(names);
     expect(await migrate(url)).toEqual([]);
     const ds = createDataSource({ url, poolSize: 1 });
     await ds.initialize();
-    await ds.undoLastMigration();
-    const tables = await ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('networks','platforms')`);
-    expect(tables[0].n).toBe(0);
+    for (let i = 0; i < names.length; i++) await ds.undoLastMigration();
+    const tables: Array<{ table_name: string }> = await ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
+    expect(tables).toEqual([]);
     await ds.destroy();
-    expect(await migrate(url)).toEqual(['Catalog1763769600000']);
+    expect(await migrate(url)).toEqual(names);
   });
 
   it('syncs the catalogue and filters platforms by family or category', async () => {

@@ -4,8 +4,11 @@ import { INFRA } from './infra-urls';
 import { tcpReachableUrl } from './net';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
-/** Ports of the test devnet: apart from `npm start`'s 8545.. so both can run at once. */
-export const TEST_DEVNET_BASE_PORT = 18545;
+/**
+ * Ports of the test devnet: apart from `npm start`'s 8545.. so both can run at once.
+ * `TEST_DEVNET_BASE_PORT` moves it, so two test runs on one machine do not collide.
+ */
+export const TEST_DEVNET_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545);
 
 
 export async function prepareTestInfrastructure(): Promise<DevnetHandle> {

@@ -6,7 +6,7 @@ import { PING_BY_SERVICE, SERVICES } from '@tokensvc/messages';
 import { NatsRpcClient, runChecks, type ReadinessCheck } from '@tokensvc/transport';
 import { PG_POOL, REDIS } from '../infra/tokens';
 
-/** Public probes: liveness (`/health`, per the spec) and readiness of the gateway's dependencies. */
+/** Public probes: liveness and readiness of the gateway's dependencies. */
 @Controller('health')
 export class HealthController {
   private readonly checks: Record<string, ReadinessCheck>;
@@ -23,15 +23,11 @@ export class HealthController {
 
   private readonly serviceChecks: Record<string, ReadinessCheck> = {};
 
-  @Get()
-  @Header('cache-control', 'no-store')
-  health(): { status: string; timestamp: string } {
-    return { status: 'ok', timestamp: new Date().toISOString() };
-  }
-
+  // GET /health itself is a declared public operation (the spec's), served from the served table.
   @Get('live')
+  @Header('cache-control', 'no-store')
   live(): { status: string; timestamp: string } {
-    return this.health();
+    return { status: 'ok', timestamp: new Date().toISOString() };
   }
 
   /** 200 when NATS, Postgres and Redis answer; 503 otherwise. Services are listed, not required. */

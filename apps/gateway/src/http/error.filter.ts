@@ -1,12 +1,26 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { QueryError } from '@tokensvc/api';
 import { RpcCallError } from '@tokensvc/transport';
+import { errorBody, GatewayError } from './errors';
 import { rpcErrorToHttp } from './rpc-status';
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
-};
+/** Status and client-facing message of any thrown value; internal failures reveal only the request id. */
+function describe(exception: unknown, req: FastifyRequest): { status: number; message: string } {
+  if (exception instanceof QueryError) return { status: HttpStatus.BAD_REQUEST, message: exception.message };
+  if (exception instanceof GatewayError) return { status: exception.status, message: exception.message };
+  const http = exception instanceof RpcCallError ? rpcErrorToHttp(exception) : exception;
+  if (http instanceof HttpException) {
+    const status = http.getStatus();
+    const body = http.getResponse();
+    const m = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+    let message = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : http.message;
+    if (status === 404 && message.startsWith('Cannot ')) message = `no route ${req.method} ${req.url.split('?')[0]}; see /docs for the routes`;
+    return { status, message };
+  }
+  if (isFastifyClientError(exception)) return { status: exception.statusCode, message: exception.message };
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: `internal error; quote request id ${req.id} when reporting it` };
+}
 
 /**
  * Every error answers `{ statusCode, error, message }`. Internal failures keep their details in
@@ -20,21 +34,10 @@ export class ErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const req = ctx.getRequest<FastifyRequest>();
-    const http = exception instanceof RpcCallError ? rpcErrorToHttp(exception) : exception;
-    let status = HttpStatus.INTERNAL_SERVER_ERROR;
-    let message = `internal error; quote request id ${req.id} when reporting it`;
-    if (http instanceof HttpException) {
-      status = http.getStatus();
-      const body = http.getResponse();
-      const m = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-      message = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : http.message;
-      if (status === 404 && message.startsWith('Cannot GET')) message = `no route ${req.method} ${req.url.split('?')[0]}; see /docs for the routes`;
-    } else if (isFastifyClientError(exception)) {
-      status = exception.statusCode;
-      message = exception.message;
-    }
-    if (status >= 500) this.logger.error({ msg: 'request failed', requestId: req.id, status, err: exception instanceof Error ? exception.message : String(exception) });
-    void reply.status(status).send({ statusCode: status, error: REASONS[status] ?? 'Error', message });
+    const { status, message } = describe(exception, req);
+    // 501 is a declared-but-unserved endpoint, not a failure.
+    if (status >= 500 && status !== 501) this.logger.error({ msg: 'request failed', requestId: req.id, status, err: exception instanceof Error ? exception.message : String(exception) });
+    void reply.status(status).send(errorBody(status, message));
   }
 }
 

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 const registry = new Registry();
 registry.setDefaultLabels({ service: 'gateway' });
@@ -13,4 +13,18 @@ const duration = new Histogram({
   registers: [registry],
 });
 
-export const httpMetrics = { registry, duration };
+const authRejections = new Counter({
+  name: 'gateway_auth_rejections_total',
+  help: 'Requests refused by authentication or tier (401/403), by reason',
+  labelNames: ['reason'],
+  registers: [registry],
+});
+
+const limitRejections = new Counter({
+  name: 'gateway_limit_rejections_total',
+  help: 'Requests refused with 429, by surface and reason (rate or quota)',
+  labelNames: ['surface', 'reason'],
+  registers: [registry],
+});
+
+export const httpMetrics = { registry, duration, authRejections, limitRejections };

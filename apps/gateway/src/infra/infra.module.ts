@@ -1,9 +1,11 @@
-import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import type { GatewayConfig } from '@tokensvc/config';
 import { NatsRpcClient } from '@tokensvc/transport';
 import { GATEWAY_CONFIG, PG_POOL, REDIS } from './tokens';
+
+const logger = new Logger('infra');
 
 /** The gateway's clients: NATS request/reply to the services, Postgres (keys, usage), Redis (limits). */
 @Global()
@@ -30,13 +32,29 @@ export class InfraModule implements OnApplicationShutdown {
         },
         { provide: PG_POOL, useFactory: () => new Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' }) },
         // Offline queue off: while Redis is down commands fail at once instead of piling up.
-        { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }) },
+        // Auto-pipelining sends the limiter calls of one event-loop tick in one write.
+        {
+          provide: REDIS,
+          useFactory: () => {
+            const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true });
+            // Connection errors repeat on every retry: log the first of each outage only.
+            let down = false;
+            redis.on('error', (e: Error) => {
+              if (!down) logger.warn(`redis unreachable: ${e.message}`);
+              down = true;
+            });
+            redis.on('ready', () => (down = false));
+            return redis;
+          },
+        },
       ],
       exports: [GATEWAY_CONFIG, NatsRpcClient, PG_POOL, REDIS],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.rpc.close(), this.pg.end(), this.redis.quit()]);
+    // QUIT needs a live connection; otherwise disconnect, or the client keeps reconnecting.
+    const redis = this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect());
+    await Promise.allSettled([this.rpc.close(), this.pg.end(), redis]);
   }
 }

@@ -4,7 +4,7 @@
  * CLI: `npm run contracts:build [-- --force]`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Solc from 'solc';
 import type { Artifact } from '../artifact';
@@ -50,9 +50,15 @@ export interface CompileResult {
   warnings: string[];
 }
 
-function readSources(): Record<string, string> {
-  const files = readdirSync(SOLIDITY_DIR).filter((f) => f.endsWith('.sol')).sort();
-  return Object.fromEntries(files.map((f) => [f, readFileSync(join(SOLIDITY_DIR, f), 'utf8')]));
+/** Sources keyed by their path under solidity/ ('Multicall3.sol', 'router/Router.sol'). */
+function readSources(dir = SOLIDITY_DIR, prefix = ''): Record<string, string> {
+  const sources: Record<string, string> = {};
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) Object.assign(sources, readSources(full, `${prefix}${entry}/`));
+    else if (entry.endsWith('.sol')) sources[`${prefix}${entry}`] = readFileSync(full, 'utf8');
+  }
+  return sources;
 }
 
 /** Imported OpenZeppelin code is part of the input, so its version is part of the hash. */

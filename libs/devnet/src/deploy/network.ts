@@ -6,6 +6,7 @@ import { type BuildContext, mineNext, tokenBySymbol } from './context';
 import { deployTokens, installMulticall3 } from './tokens';
 import { deployV2Platform } from './uniswap-v2';
 import { deployV3Platform } from './uniswap-v3';
+import { type RouterContracts, deployRouterContracts } from './router';
 import { deployVaults } from './vaults';
 
 export interface NetworkDeployment {
@@ -13,6 +14,7 @@ export interface NetworkDeployment {
   multicall3: string;
   tokens: ManifestToken[];
   platforms: ManifestPlatform[];
+  contracts: RouterContracts;
   deployBlock: number;
   deployTimestamp: number;
 }
@@ -35,11 +37,15 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   const first = await mineNext(ctx);
   ctx.log('deploying Aave V3');
   const aave = await deployAave(ctx, AAVE_RESERVES, tokens, priceOf);
+  const weth = tokenBySymbol(tokens, 'WETH').address;
+  ctx.log('deploying the order Router');
+  const contracts = await deployRouterContracts(ctx, weth);
   return {
-    weth: tokenBySymbol(tokens, 'WETH').address,
+    weth,
     multicall3,
     tokens,
     platforms: [...v2, v3, vaults, aave],
+    contracts,
     deployBlock: first.number,
     deployTimestamp: first.timestamp,
   };

@@ -1,0 +1,153 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type Caller, type Surface, type TierPolicy } from '@tokensvc/api';
+import { sendError } from '../http/errors';
+import { httpMetrics } from '../http/metrics';
+import { nextMonth, setRateHeaders } from '../limits/headers';
+import type { Decision, RateLimiter } from '../limits/rate-limiter';
+import type { UsageRecorder } from '../limits/usage-recorder';
+import { credentialFrom, safeEqual } from './credentials';
+import type { KeyIdentity, KeyStore } from './key-store';
+import { accessOf } from './operations';
+
+/** Who is calling, attached to the request for handlers and the access log. */
+export interface CallerInfo {
+  readonly tier: Caller;
+  readonly key: KeyIdentity | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: CallerInfo | undefined;
+  }
+}
+
+export const PLAN_FORBIDS = 'Your plan does not allow access to this endpoint: it needs a paid or enterprise API key';
+const KEY_REQUIRED = 'API key required: send it as "Authorization: Bearer <API_KEY>"';
+
+export interface AccessDeps {
+  readonly keys: KeyStore;
+  readonly limiter: RateLimiter;
+  readonly usage: UsageRecorder;
+  readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
+  readonly adminToken: string | undefined;
+  readonly onLimiterError: (e: unknown) => void;
+}
+
+/**
+ * The one place access is decided, as an `onRequest` hook on every route: the route's declared
+ * class picks authentication (none, optional, key, paid key, admin token), then the rate limit and
+ * monthly quota are spent. Refusals (401/403) spend nothing. A route without a class is refused.
+ */
+export class AccessPolicy {
+  private readonly windowSeconds: number;
+  private monthCache = { at: 0, value: nextMonth() };
+
+  constructor(private readonly deps: AccessDeps) {
+    this.windowSeconds = Math.ceil(deps.limiter.windowMs / 1000);
+  }
+
+  /** Resolves to the reply when the request was answered here (refused), undefined to go on. */
+  async check(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const url = req.routeOptions.url;
+    if (url === undefined) return undefined; // no route: the not-found handler answers 404
+    const access = accessOf(req.method, url);
+    switch (access) {
+      case undefined:
+        return sendError(reply, 500, `route ${req.method} ${url} declares no access class; refusing it (request id ${req.id})`);
+      case 'public':
+        return undefined;
+      case 'admin':
+        return this.admin(req, reply);
+      case 'data':
+      case 'data-paid':
+      case 'trading':
+        return this.limited(req, reply, access);
+    }
+  }
+
+  private admin(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+    const token = this.deps.adminToken;
+    if (token === undefined) return sendError(reply, 403, 'the admin API is disabled: set ADMIN_TOKEN to enable it');
+    const given = credentialFrom(req.headers.authorization);
+    if (given !== undefined && safeEqual(given, token)) return undefined;
+    httpMetrics.authRejections.inc({ reason: 'admin' });
+    return sendError(reply, 401, 'admin token missing or wrong: send "Authorization: Bearer <ADMIN_TOKEN>"');
+  }
+
+  private async limited(req: FastifyRequest, reply: FastifyReply, access: 'data' | 'data-paid' | 'trading'): Promise<FastifyReply | undefined> {
+    const key = await this.authenticate(req, reply, access);
+    if (key === null) return reply;
+    const tier: Caller = key?.tier ?? 'anonymous';
+    const policy = this.deps.tierPolicy[tier];
+    const surface = SURFACE_OF[access] as Surface;
+    const limit = this.limitFor(key, policy, surface);
+    req.caller = { tier, key };
+    const subject = key ? `key:${key.id}` : `ip:${req.ip}`;
+    if (limit === undefined || (access === 'data-paid' && !policy.paidData)) {
+      httpMetrics.authRejections.inc({ reason: 'plan' });
+      if (limit !== undefined && (await this.withLimiter(reply, () => this.deps.limiter.peek(subject, surface, limit))) === undefined) return reply;
+      return sendError(reply, 403, PLAN_FORBIDS);
+    }
+    const month = this.month();
+    const quota = key && policy.monthlyCalls !== undefined ? { limit: policy.monthlyCalls, period: month.period, ttlSeconds: month.seconds + 7 * 86_400 } : undefined;
+    const d = await this.withLimiter(reply, () => this.deps.limiter.consume(subject, surface, limit, quota));
+    if (d === undefined) return reply;
+    if (d.verdict === 'admitted') {
+      if (key) this.deps.usage.count(key.id);
+      return undefined;
+    }
+    httpMetrics.limitRejections.inc({ surface, reason: d.verdict });
+    const who = key ? `this ${tier} key` : 'anonymous callers from this address';
+    if (d.verdict === 'rate') {
+      void reply.header('retry-after', d.resetSeconds);
+      return sendError(reply, 429, `rate limit exceeded: ${limit} requests per ${this.windowSeconds} s on ${surface} endpoints for ${who}; retry in ${d.resetSeconds} s`);
+    }
+    void reply.header('retry-after', month.seconds);
+    return sendError(reply, 429, `monthly quota exhausted: the ${tier} plan allows ${quota?.limit} calls per month; it resets at ${month.at.toISOString()}`);
+  }
+
+  /** The quota period and its end, recomputed at most once a second (this runs per request). */
+  private month(): ReturnType<typeof nextMonth> {
+    const now = Date.now();
+    if (now - this.monthCache.at >= 1000) this.monthCache = { at: now, value: nextMonth(new Date(now)) };
+    return this.monthCache.value;
+  }
+
+  /** The caller's key; undefined for an anonymous trading call; null when a 401 was sent. */
+  private async authenticate(req: FastifyRequest, reply: FastifyReply, access: AccessClass): Promise<KeyIdentity | undefined | null> {
+    const credential = credentialFrom(req.headers.authorization);
+    if (credential === undefined) {
+      if (access === 'trading') return undefined;
+      httpMetrics.authRejections.inc({ reason: 'missing' });
+      sendError(reply, 401, KEY_REQUIRED);
+      return null;
+    }
+    const found = await this.deps.keys.lookup(credential);
+    if (found.status === 'valid') return found.key;
+    httpMetrics.authRejections.inc({ reason: found.status });
+    const which = found.displayPrefix ? `API key ${found.displayPrefix}…` : 'API key';
+    const why = found.status === 'unknown' ? 'invalid API key: it is not a key this service issued' : `${which} ${found.status === 'revoked' ? 'has been revoked' : 'has expired'}`;
+    sendError(reply, 401, `${why}; send a valid key as "Authorization: Bearer <API_KEY>"`);
+    return null;
+  }
+
+  private limitFor(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {
+    const base = policy.perMinute[surface];
+    // Enterprise keys may carry their own data rate, never above the table's ceiling.
+    if (surface === 'data' && key?.tier === 'enterprise' && key.rateLimitPerMinute !== null) return Math.min(key.rateLimitPerMinute, MAX_CUSTOM_RATE_PER_MINUTE);
+    return base;
+  }
+
+  /** Runs a limiter call and sets the headers; a limiter failure answers 503 (fail closed). */
+  private async withLimiter(reply: FastifyReply, call: () => Promise<Decision>): Promise<Decision | undefined> {
+    try {
+      const d = await call();
+      setRateHeaders(reply, d, this.windowSeconds);
+      return d;
+    } catch (e) {
+      this.deps.onLimiterError(e);
+      sendError(reply, 503, 'rate limiter unavailable (Redis); retry shortly');
+      return undefined;
+    }
+  }
+}

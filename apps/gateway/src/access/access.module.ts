@@ -1,0 +1,51 @@
+import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { GatewayConfig } from '@tokensvc/config';
+import { ApiKeysRepository } from '@tokensvc/persistence';
+import type { GatewayOptions } from '../gateway-options';
+import { PG_POOL, REDIS } from '../infra/tokens';
+import { RateLimiter } from '../limits/rate-limiter';
+import { UsageRecorder } from '../limits/usage-recorder';
+import { AccessPolicy } from './access-policy';
+import { KeyStore } from './key-store';
+
+const logger = new Logger('access');
+
+/** Keys, limits, quotas and usage: what the access hook needs, built from config and options. */
+@Module({})
+export class AccessModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(UsageRecorder) private readonly usage: UsageRecorder) {}
+
+  static forRoot(config: GatewayConfig, options: GatewayOptions): DynamicModule {
+    return {
+      module: AccessModule,
+      providers: [
+        { provide: ApiKeysRepository, useFactory: (pg: Pool) => new ApiKeysRepository(pg), inject: [PG_POOL] },
+        { provide: KeyStore, useFactory: (repo: ApiKeysRepository) => new KeyStore(repo, options.keyCacheTtlMs), inject: [ApiKeysRepository] },
+        { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis, options.redisPrefix, options.rateWindowMs), inject: [REDIS] },
+        {
+          provide: UsageRecorder,
+          useFactory: (repo: ApiKeysRepository) => new UsageRecorder(repo, options.usageFlushMs, (e) => logger.warn(`usage write failed, kept for the next flush: ${(e as Error).message}`)),
+          inject: [ApiKeysRepository],
+        },
+        {
+          provide: AccessPolicy,
+          useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder) =>
+            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, adminToken: config.adminToken, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`) }),
+          inject: [KeyStore, RateLimiter, UsageRecorder],
+        },
+      ],
+      exports: [ApiKeysRepository, KeyStore, RateLimiter, UsageRecorder, AccessPolicy],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.usage.start();
+  }
+
+  /** Before the pools close (onApplicationShutdown), so the last counts reach Postgres. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.usage.close();
+  }
+}

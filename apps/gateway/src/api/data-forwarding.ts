@@ -1,0 +1,88 @@
+import type { Activity as ApiActivity, Balance as ApiBalance, Token as ApiToken, ParsedQuery, Endpoints } from '@tokensvc/api';
+import { METRIC_WINDOWS } from '@tokensvc/api';
+import { IntervalVolumeMetrics, RPC, TokenMetrics, Token, type Activity, type Balance } from '@tokensvc/messages';
+
+type MetricWindow = (typeof METRIC_WINDOWS)[number];
+import type { CallContext } from './call-context';
+
+type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
+
+/**
+ * Maps between the validated public query and token-data's NATS request, and between its reply
+ * and the spec's response shape. Token records cross NATS as generated `Token` messages and leave
+ * the gateway as the spec's Token records (the paid-only metrics are removed afterwards by tier).
+ */
+export function toApiToken(t: Token | undefined): ApiToken {
+  const token = t ?? Token.fromJSON({});
+  return { ...token, metrics: token.metrics ?? TokenMetrics.fromJSON({}) };
+}
+
+export function toBalance(b: Balance): ApiBalance {
+  return { ...toApiToken(b.token), balance: b.balance, balanceUSD: b.balanceUsd, rawBalance: b.rawBalance };
+}
+
+export function toApiActivity(a: Activity): ApiActivity {
+  const base = { transactionHash: a.transactionHash, time: a.time };
+  if (a.type === 'swap') {
+    return {
+      type: 'swap',
+      ...base,
+      inputAmount: a.inputAmount ?? '0',
+      inputToken: a.inputToken ?? '',
+      inputTokenAmountUsd: a.inputTokenAmountUsd ?? '0',
+      outputAmount: a.outputAmount ?? '0',
+      outputToken: a.outputToken ?? '',
+      outputTokenAmountUsd: a.outputTokenAmountUsd ?? '0',
+      direction: a.direction ?? 0,
+    };
+  }
+  if (a.type === 'borrow' || a.type === 'repay') {
+    return { type: a.type, ...base, amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd, account: x.account ?? '' })) };
+  }
+  return { type: a.type === 'withdraw' ? 'withdraw' : 'deposit', ...base, amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd })) };
+}
+
+export const DATA_ENDPOINTS = {
+  listTokens: async (q: Q<'listTokens'>, { rpc }: CallContext) => {
+    const reply = await rpc.call(RPC.listTokens, {
+      search: q.search,
+      ids: q.ids ?? [],
+      platforms: q.platforms ?? [],
+      networks: q.networks ?? [],
+      minLiquidity: q.minLiquidity,
+      maxLiquidity: q.maxLiquidity,
+      sortBy: q.sortBy,
+      sortDirection: q.sortDirection,
+      limit: q.limit,
+      page: q.page,
+      tags: q.tags ?? [],
+      minApy: q.minApy,
+      maxApy: q.maxApy,
+      isPortable: q.isPortable,
+      isVerified: q.isVerified,
+    });
+    return { ...reply, tokens: reply.tokens.map(toApiToken) };
+  },
+  account: async (q: Q<'account'>, { rpc }: CallContext) => {
+    const reply = await rpc.call(RPC.account, { owner: q.owner, networks: q.networks });
+    return { totalQueried: reply.totalQueried, balances: reply.balances.map(toBalance) };
+  },
+  tokenHistory: async (q: Q<'tokenHistory'>, { rpc }: CallContext) =>
+    rpc.call(RPC.tokenHistory, { id: q.id, from: String(q.from ?? 0), page: q.page, resolution: q.resolution }),
+  tokenTransactions: async (q: Q<'tokenTransactions'>, { rpc }: CallContext) => {
+    const reply = await rpc.call(RPC.tokenTransactions, { id: q.id, cursor: q.cursor, limit: q.limit });
+    const pageInfo = reply.pageInfo ?? { hasNextPage: false };
+    return {
+      pageInfo: { hasNextPage: pageInfo.hasNextPage, endCursor: pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null },
+      activities: reply.activities.map(toApiActivity),
+      dailyVolumes: reply.dailyVolumes,
+      dailyDebtFlow: reply.dailyDebtFlow,
+    };
+  },
+  tokenMetrics: async (q: Q<'tokenMetrics'>, { rpc }: CallContext) => {
+    const { windows } = await rpc.call(RPC.tokenMetrics, { id: q.id });
+    const window = (name: MetricWindow): IntervalVolumeMetrics => windows[name] ?? IntervalVolumeMetrics.fromJSON({});
+    return Object.fromEntries(METRIC_WINDOWS.map((w) => [w, window(w)])) as Record<MetricWindow, IntervalVolumeMetrics>;
+  },
+  tokenHolders: async (q: Q<'tokenHolders'>, { rpc }: CallContext) => rpc.call(RPC.tokenHolders, { id: q.id, limit: q.limit, page: q.page }),
+};

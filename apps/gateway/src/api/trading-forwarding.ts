@@ -1,0 +1,47 @@
+import type { Endpoints, ParsedQuery } from '@tokensvc/api';
+import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type TypedData } from '@tokensvc/messages';
+import type { CallContext } from './call-context';
+
+type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
+type Json = Record<string, unknown>;
+
+/** EIP-712 typed data as plain objects (proto carries them as Structs, already plain after fromJSON). */
+function typedData(t: TypedData | undefined): { types: Json; domain: Json; value: Json } | undefined {
+  if (!t) return undefined;
+  return { types: (t.types ?? {}) as Json, domain: (t.domain ?? {}) as Json, value: (t.value ?? {}) as Json };
+}
+
+function approvalQuery(q: Q<'approval'>): { sender: string; inputToken: string; inputAmount: string; outputToken: string | undefined; permitDeadline: string | undefined } {
+  return { sender: q.sender, inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline) };
+}
+
+/**
+ * Same-chain trading endpoints answered by the quote service: the validated query becomes the
+ * request message (same field names), the reply is the spec's shape.
+ */
+export const TRADING_ENDPOINTS = {
+  estimate: async (q: Q<'estimate'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.estimate, { inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage });
+    return { outputToken: r.outputToken, outputAmount: r.outputAmount, minOutputAmount: r.minOutputAmount, outputTokenDecimals: r.outputTokenDecimals, context: r.context ?? EstimateContext.fromJSON({}) };
+  },
+  approval: async (q: Q<'approval'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.approval, approvalQuery(q));
+    return { context: r.context ?? ApprovalContext.fromJSON({}), approve: r.approve, permit: typedData(r.permit) };
+  },
+  portal: async (q: Q<'portal'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.buildOrder, {
+      sender: q.sender,
+      inputToken: q.inputToken,
+      inputAmount: String(q.inputAmount),
+      outputToken: q.outputToken,
+      slippageTolerancePercentage: q.slippageTolerancePercentage,
+      partner: q.partner,
+      feePercentage: q.feePercentage,
+      permitSignature: q.permitSignature,
+      permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
+      validate: q.validate,
+    });
+    const context = r.context ?? OrderContext.fromJSON({});
+    return { context: { ...context, rawParams: context.rawParams as Json | undefined }, tx: r.tx ?? Tx.fromJSON({}), signedOrder: typedData(r.signedOrder) };
+  },
+};

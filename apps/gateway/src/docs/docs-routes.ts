@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../http/errors';
+import { registerEndpoint } from '../http/register-endpoint';
+import { GATEWAY_OPERATIONS as OPS } from './gateway.endpoints';
+import { gatewayOpenApi } from './openapi-document';
+
+/** The Swagger UI files served under /docs/assets (a fixed list: no path from the request reaches the disk). */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tokensvc API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
+<body><div id="ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/docs/json', dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });</script>
+</body></html>`;
+
+function swaggerUiDir(): string {
+  // swagger-ui-dist comes with @nestjs/swagger; resolve it from there.
+  return join(require.resolve('swagger-ui-dist/package.json', { paths: [require.resolve('@nestjs/swagger')] }), '..');
+}
+
+export function registerDocsRoutes(fastify: FastifyInstance): void {
+  const files = new Map<string, Buffer>();
+  registerEndpoint(fastify, OPS.docsUi, async ({ reply }) => reply.type('text/html; charset=utf-8').send(PAGE));
+  registerEndpoint(fastify, OPS.docsJson, async () => gatewayOpenApi());
+  registerEndpoint(fastify, OPS.docsAsset, async ({ req, reply }) => {
+    const name = (req.params as { file?: string }).file ?? '';
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (type === undefined) throw new GatewayError(404, `no docs asset "${name.slice(0, 64)}"`);
+    let body = files.get(name);
+    if (!body) files.set(name, (body = readFileSync(join(swaggerUiDir(), name))));
+    return reply.type(type).header('cache-control', 'public, max-age=86400').send(body);
+  });
+}

@@ -1,0 +1,68 @@
+import { endpoint, query, s } from '@tokensvc/api';
+
+/** The gateway's own routes beyond the public interface: probes, metrics and the docs. */
+const ready = endpoint({
+  method: 'GET',
+  path: '/health/ready',
+  summary: 'Readiness: NATS, Postgres and Redis answer (503 otherwise); services listed',
+  tag: 'Health',
+  access: 'public',
+  query: query({}),
+  response: s.object({ status: s.string(), checks: s.anyObject(), services: s.anyObject() }),
+});
+
+const live = endpoint({
+  method: 'GET',
+  path: '/health/live',
+  summary: 'Liveness (same as /health)',
+  tag: 'Health',
+  access: 'public',
+  query: query({}),
+  response: s.object({ status: s.string(), timestamp: s.dateTime() }),
+});
+
+const metrics = endpoint({
+  method: 'GET',
+  path: '/metrics',
+  summary: 'Prometheus metrics (requests per route and status, limiter and auth counters)',
+  tag: 'Health',
+  access: 'public',
+  query: query({}),
+  response: s.string(),
+  contentType: 'text/plain',
+});
+
+const docsUi = endpoint({
+  method: 'GET',
+  path: '/docs',
+  summary: 'This document in a browser (Swagger UI)',
+  tag: 'Docs',
+  access: 'public',
+  query: query({}),
+  response: s.string(),
+  contentType: 'text/html',
+});
+
+const docsJson = endpoint({
+  method: 'GET',
+  path: '/docs/json',
+  summary: 'This OpenAPI document',
+  tag: 'Docs',
+  access: 'public',
+  query: query({}),
+  response: s.anyObject(),
+});
+
+const docsAsset = endpoint({
+  method: 'GET',
+  path: '/docs/assets/:file',
+  summary: 'Static files of the docs UI',
+  tag: 'Docs',
+  access: 'public',
+  pathParams: { file: 'file name' },
+  query: query({}),
+  response: s.string(),
+  contentType: 'application/octet-stream',
+});
+
+export const GATEWAY_OPERATIONS = { ready, live, metrics, docsUi, docsJson, docsAsset } as const;

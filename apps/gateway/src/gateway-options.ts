@@ -1,0 +1,33 @@
+import { TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
+import type { ServedTable } from './api/served';
+
+/** Tuning that is not deployment config: defaults serve production, tests shorten windows and TTLs. */
+export interface GatewayOptions {
+  /** the rolling rate-limit window (the spec's limits are per minute) */
+  readonly rateWindowMs: number;
+  /** tier x surface limits and monthly quotas */
+  readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
+  /** how long a key lookup is reused in memory; bounds how late a revocation takes effect */
+  readonly keyCacheTtlMs: number;
+  /** how often the per-day usage counters are written to Postgres */
+  readonly usageFlushMs: number;
+  /** Redis key prefix of the limiter and quota counters */
+  readonly redisPrefix: string;
+  /** handlers added over (or instead of) the built-in served table, e.g. a fake upstream in a test */
+  readonly served: ServedTable;
+  /**
+   * false turns auth, limits and query validation off. It exists only so the overhead benchmark
+   * can measure the same route with and without them in one run; never set it in a deployment.
+   */
+  readonly enforcement: boolean;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  rateWindowMs: 60_000,
+  tierPolicy: TIER_POLICY,
+  keyCacheTtlMs: 5_000,
+  usageFlushMs: 5_000,
+  redisPrefix: 'tokensvc:gw',
+  served: {},
+  enforcement: true,
+};

@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AddressInfo } from 'node:net';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import type { Tier } from '@tokensvc/api';
+import { loadGatewayConfig } from '@tokensvc/config';
+import type { RpcContract } from '@tokensvc/messages';
+import { ApiKeysRepository, dropDatabase, migrate, type ApiKeyRecord } from '@tokensvc/persistence';
+import type Redis from 'ioredis';
+import { createGateway } from '../src/bootstrap';
+import { REDIS } from '../src/infra/tokens';
+import type { GatewayOptions } from '../src/gateway-options';
+
+/** Where the harness finds real Postgres, Redis and NATS (tests pass `@tokensvc/testing` values in). */
+export interface HarnessInfra {
+  /** a fresh database URL for this gateway (created, migrated, dropped by the harness) */
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly natsUrl: string;
+}
+
+export interface HarnessSetup {
+  readonly infra: HarnessInfra;
+  readonly options?: Partial<GatewayOptions>;
+  readonly env?: Record<string, string>;
+  /** listen on a port (contract tests over HTTP) or not (inject only) */
+  readonly listen?: boolean;
+}
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** A running gateway on real infrastructure, with a key repository to issue keys directly. */
+export class GatewayHarness {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly baseUrl: string,
+    readonly keys: ApiKeysRepository,
+    readonly pool: Pool,
+    private readonly databaseUrl: string,
+    private readonly redisPrefix: string,
+  ) {}
+
+  static async start(setup: HarnessSetup): Promise<GatewayHarness> {
+    const { databaseUrl, redisUrl, natsUrl } = setup.infra;
+    await migrate(databaseUrl);
+    const config = loadGatewayConfig({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NATS_URL: natsUrl, LOG_LEVEL: 'error', ADMIN_TOKEN, NATS_REQUEST_TIMEOUT_MS: '1000', ...setup.env });
+    const redisPrefix = setup.options?.redisPrefix ?? `tsvc-test:${process.pid}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+    const app = await createGateway(config, { ...setup.options, redisPrefix });
+    let baseUrl = '';
+    if (setup.listen === false) await app.init();
+    else {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    }
+    const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    return new GatewayHarness(app, baseUrl, new ApiKeysRepository(pool), pool, databaseUrl, redisPrefix);
+  }
+
+  async issue(tier: Tier, extra: { expiresAt?: Date; rateLimitPerMinute?: number } = {}): Promise<{ key: string; record: ApiKeyRecord }> {
+    return this.keys.issue({ tier, label: `test-${tier}`, ...extra });
+  }
+
+  /** fetch against the running gateway */
+  request(path: string, init: { method?: string; key?: string; form?: 'bearer' | 'bare'; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key !== undefined) headers['authorization'] = init.form === 'bare' ? init.key : `Bearer ${init.key}`;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${this.baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  }
+
+  async close(): Promise<void> {
+    // The limiter logs expire on their own; the monthly quota counters would linger for weeks.
+    const redis = this.app.get<Redis>(REDIS);
+    if (redis.status === 'ready') {
+      for await (const keys of redis.scanStream({ match: `${this.redisPrefix}:*`, count: 1000 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    }
+    await this.app.close();
+    await this.pool.end();
+    await dropDatabase(this.databaseUrl);
+  }
+}
+
+const json = JSONCodec<unknown>();
+
+/**
+ * A stand-in service on NATS answering one contract the way a Nest microservice does (same packet
+ * shapes), so the gateway's real NATS path is exercised without starting token-data.
+ */
+export async function serveRpc<Req, Rep>(natsUrl: string, contract: RpcContract<Req, Rep>, answer: (req: Req) => Rep | Promise<Rep>): Promise<NatsConnection> {
+  const nc = await connect({ servers: natsUrl });
+  const sub = nc.subscribe(contract.subject, { queue: contract.service });
+  void (async () => {
+    for await (const m of sub) {
+      const packet = json.decode(m.data) as { id: string; data: unknown };
+      void Promise.resolve(answer(contract.request.fromJSON(packet.data))).then((rep) => m.respond(json.encode({ id: packet.id, response: contract.reply.toJSON(rep), isDisposed: true })));
+    }
+  })();
+  await nc.flush();
+  return nc;
+}
+
+/** Rate-limit headers of a response, as numbers and the policy text. */
+export function rateHeaders(res: Response): { limit: number; remaining: number; reset: number; policy: string | null } {
+  return {
+    limit: Number(res.headers.get('ratelimit-limit')),
+    remaining: Number(res.headers.get('ratelimit-remaining')),
+    reset: Number(res.headers.get('ratelimit-reset')),
+    policy: res.headers.get('ratelimit-policy'),
+  };
+}

@@ -1,0 +1,57 @@
+import type { PlatformDefinition, RpcLog } from '@tokensvc/chain';
+import type { Network, PlatformFamily } from '@tokensvc/domain';
+import type { BatchAccumulator } from '../decode/batch-accumulator';
+import type { DiscoverySource } from '../registry/contract-registry';
+import type { Discovery } from '../registry/registry.types';
+
+/** Decodes one hot event into the batch being built (by fixed-offset hex slicing). */
+export type LogHandler = (log: RpcLog, acc: BatchAccumulator) => void;
+
+/** Turns a discovery event of a platform's source contract into the entities it creates. */
+export type DiscoveryHandler = (log: RpcLog, source: DiscoverySource) => Discovery[];
+
+export interface SeedContext {
+  network: Network;
+  /** listed ERC-20 tokens of the network (manifest/config token list) */
+  listedTokens: readonly string[];
+  /** ERC-4626 asset() of each vault, read at the head in one multicall */
+  readVaultAssets(vaults: readonly string[]): Promise<Map<string, string | undefined>>;
+}
+
+export interface StaticContract {
+  address: string;
+  /** `source`: its discovery events create pools/tokens; `market`: its own events are decoded */
+  role: 'source' | 'market';
+}
+
+/**
+ * A protocol family as a plugin: which contracts of a platform to read from the start, what it
+ * knows from configuration alone, how its discovery events create entities, and decoders for its
+ * hot events. Platforms (slug + addresses by role) are data; a fork is a config entry.
+ */
+export interface ProtocolAdapter {
+  readonly family: PlatformFamily;
+  staticContracts(platform: PlatformDefinition): StaticContract[];
+  seed(platform: PlatformDefinition, ctx: SeedContext): Promise<Discovery[]>;
+  readonly discoveryHandlers: Readonly<Record<string, DiscoveryHandler>>;
+  readonly handlers: Readonly<Record<string, LogHandler>>;
+}
+
+/** Address of a platform contract by role (`factory`, `pool`, ...), or undefined. */
+export function roleAddress(platform: PlatformDefinition, role: string): string | undefined {
+  return platform.addresses[role];
+}
+
+/** Values of `role.0`, `role.1`, ... (lists in the manifest are flattened that way). */
+export function roleList(platform: PlatformDefinition, role: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; platform.addresses[`${role}.${i}`] !== undefined; i++) out.push(platform.addresses[`${role}.${i}`]!);
+  return out;
+}
+
+/** A token found as the underlying of a pool/vault/market: registered as a basic token if new. */
+export function underlyingToken(address: string): Discovery {
+  return { kind: 'token', token: { address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: false, metadata: {} } };
+}
+
+export const logPosition = (log: RpcLog): { blockNumber: number; logIndex: number; txHash: string } => ({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash });

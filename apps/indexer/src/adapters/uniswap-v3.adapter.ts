@@ -1,0 +1,106 @@
+import type { RpcLog } from '@tokensvc/chain';
+import type { BatchAccumulator } from '../decode/batch-accumulator';
+import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../decode/hex';
+import { TOPICS } from '../decode/topics';
+import type { PoolInfo } from '../registry/registry.types';
+import { logPosition, roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+
+function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
+  const pool = acc.registry.pools.get(log.address);
+  return pool?.family === 'uniswap-v3' ? pool : undefined;
+}
+
+/**
+ * Liquidity added (sign 1n) or removed (-1n) over [tickLower, tickUpper): tick net/gross deltas
+ * and, when the range holds the current tick, the pool's active liquidity.
+ */
+function applyPosition(log: RpcLog, acc: BatchAccumulator, pool: PoolInfo, tickLower: number, tickUpper: number, amount: bigint, sign: bigint): void {
+  const delta = sign * amount;
+  acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
+  acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
+  const state = acc.registry.poolStates.get(pool.address)!;
+  if (state.tick !== null && tickLower <= state.tick && state.tick < tickUpper) state.liquidity = (state.liquidity ?? 0n) + delta;
+  acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
+  acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
+}
+
+/**
+ * Uniswap V3-style pools: liquidity for routing (no token of their own). PoolCreated creates the
+ * pool and registers both tokens; Initialize/Swap/Mint/Burn keep price, tick, active liquidity
+ * and the tick map.
+ */
+export const uniswapV3Adapter: ProtocolAdapter = {
+  family: 'uniswap-v3',
+  staticContracts: (platform) => {
+    const factory = roleAddress(platform, 'factory');
+    return factory ? [{ address: factory, role: 'source' }] : [];
+  },
+  seed: async () => [],
+  discoveryHandlers: {
+    [TOPICS.v3PoolCreated]: (log, source) => {
+      const token0 = topicAddress(log.topics[1]);
+      const token1 = topicAddress(log.topics[2]);
+      return [
+        underlyingToken(token0),
+        underlyingToken(token1),
+        {
+          kind: 'pool',
+          pool: { address: addressWord(log.data, 1), platform: source.platform, family: 'uniswap-v3', token0, token1, fee: Number(topicUint(log.topics[3])), tickSpacing: smallIntWord(log.data, 0), createdBlock: log.blockNumber },
+        },
+      ];
+    },
+  },
+  handlers: {
+    [TOPICS.v3Initialize]: (log, acc) => {
+      const pool = v3Pool(log, acc);
+      if (!pool) return;
+      const state = acc.registry.poolStates.get(pool.address)!;
+      state.sqrtPriceX96 = uintWord(log.data, 0);
+      state.tick = smallIntWord(log.data, 1);
+      acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
+      acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
+    },
+    [TOPICS.v3Swap]: (log, acc) => {
+      const pool = v3Pool(log, acc);
+      if (!pool) return;
+      const amount0 = intWord(log.data, 0);
+      const amount1 = intWord(log.data, 1);
+      const state = acc.registry.poolStates.get(pool.address)!;
+      state.sqrtPriceX96 = uintWord(log.data, 2);
+      state.liquidity = uintWord(log.data, 3);
+      state.tick = smallIntWord(log.data, 4);
+      // Positive amounts went into the pool.
+      const zeroForOne = amount0 > 0n;
+      acc.swaps.push({
+        ...logPosition(log),
+        pool: pool.address,
+        family: 'uniswap-v3',
+        account: topicAddress(log.topics[2]),
+        tokenIn: zeroForOne ? pool.token0 : pool.token1,
+        tokenOut: zeroForOne ? pool.token1 : pool.token0,
+        amountIn: zeroForOne ? amount0 : amount1,
+        amountOut: zeroForOne ? -amount1 : -amount0,
+      });
+      acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
+      acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
+    },
+    [TOPICS.v3Mint]: (log, acc) => {
+      const pool = v3Pool(log, acc);
+      if (!pool) return;
+      const tickLower = topicSmallInt(log.topics[2]);
+      const tickUpper = topicSmallInt(log.topics[3]);
+      const amount = uintWord(log.data, 1);
+      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v3', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 2), amount1: uintWord(log.data, 3), shares: amount, tickLower, tickUpper });
+      applyPosition(log, acc, pool, tickLower, tickUpper, amount, 1n);
+    },
+    [TOPICS.v3Burn]: (log, acc) => {
+      const pool = v3Pool(log, acc);
+      if (!pool) return;
+      const tickLower = topicSmallInt(log.topics[2]);
+      const tickUpper = topicSmallInt(log.topics[3]);
+      const amount = uintWord(log.data, 0);
+      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v3', kind: 'withdraw', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 1), amount1: uintWord(log.data, 2), shares: amount, tickLower, tickUpper });
+      applyPosition(log, acc, pool, tickLower, tickUpper, amount, -1n);
+    },
+  },
+};

@@ -1,0 +1,85 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { loadManifestNetworks } from '@tokensvc/chain';
+import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
+import { STREAMS } from '@tokensvc/messages';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+
+/** How one network is indexed. */
+export interface NetworkIndexingConfig {
+  network: Network;
+  rpcUrl: string;
+  /** first block to index: manifest `history.deployBlock`, else START_BLOCK_<NETWORK>, else 0 */
+  startBlock: number;
+  /** reorgs deeper than this raise an alert (FINALITY_DEPTH_<NETWORK> overrides the network default) */
+  finalityDepth: number;
+  /** largest eth_getLogs range tried (MAX_LOG_RANGE_<NETWORK> overrides the network default) */
+  maxLogRange: number;
+  /** head polling interval */
+  pollMs: number;
+  /** listed ERC-20 tokens (verified) */
+  listedTokens: string[];
+}
+
+export interface IndexerConfig extends CommonConfig {
+  indexing: NetworkIndexingConfig[];
+  /** this replica's lease holder id */
+  instanceId: string;
+  leaseTtlMs: number;
+  /** eth_getLogs ranges fetched ahead of the writer */
+  prefetch: number;
+  /** adaptive ranges aim at this many logs per request */
+  targetLogsPerRange: number;
+  /** first eth_getLogs range (blocks): small, so a dense chain does not start with huge responses */
+  initialLogRange: number;
+  /** eth_getLogs ranges per written batch (each batch pays per-batch costs: balance upserts, metrics) */
+  rangesPerBatch: number;
+  /** ready when every network's cursor is within this many blocks of its head */
+  readyLagBlocks: number;
+  /** JetStream stream and subject prefix of the indexer's events ('' prefix = the default `chain`) */
+  eventsStream: string;
+  eventsSubjectPrefix: string;
+  publishEvents: boolean;
+  rpcTimeoutMs: number;
+  /** at most this often the derivation stage refreshes head-only state; 0 = never */
+  refreshHeadMs: number;
+}
+
+const suffix = (n: Network): string => n.toUpperCase();
+
+export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
+  const common = loadServiceConfig('indexer', env);
+  const r = new EnvReader(env);
+  const manifest = loadManifestNetworks(common.devnetManifest);
+  const indexing = common.networks.map(({ network, rpcUrl }): NetworkIndexingConfig => {
+    const info = NETWORK_INFO[network];
+    const m = manifest.get(network);
+    return {
+      network,
+      rpcUrl,
+      startBlock: m?.deployBlock ?? r.int(`START_BLOCK_${suffix(network)}`, 0),
+      finalityDepth: r.int(`FINALITY_DEPTH_${suffix(network)}`, info.finalityDepth, 1),
+      maxLogRange: r.int(`MAX_LOG_RANGE_${suffix(network)}`, info.maxLogRange, 1),
+      pollMs: r.int('INDEXER_POLL_MS', Math.max(100, Math.min(250, Math.floor(info.blockTimeMs / 4))), 10, 60_000),
+      listedTokens: m?.tokens ?? [],
+    };
+  });
+  const cfg: IndexerConfig = {
+    ...common,
+    indexing,
+    instanceId: r.string('INDEXER_INSTANCE_ID', `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`),
+    leaseTtlMs: r.int('INDEXER_LEASE_TTL_MS', 15_000, 1_000, 600_000),
+    prefetch: r.int('INDEXER_PREFETCH', 2, 1, 64),
+    targetLogsPerRange: r.int('INDEXER_TARGET_LOGS', 25_000, 100, 1_000_000),
+    initialLogRange: r.int('INDEXER_INITIAL_RANGE', 10, 1, 1_000_000),
+    rangesPerBatch: r.int('INDEXER_BATCH_RANGES', 4, 1, 64),
+    readyLagBlocks: r.int('INDEXER_READY_LAG_BLOCKS', 5, 0),
+    eventsStream: r.string('INDEXER_EVENTS_STREAM', STREAMS.chain.name),
+    eventsSubjectPrefix: r.string('INDEXER_EVENTS_PREFIX', 'chain'),
+    publishEvents: r.oneOf('INDEXER_PUBLISH', ['true', 'false'], 'true') === 'true',
+    rpcTimeoutMs: r.int('RPC_TIMEOUT_MS', 30_000, 100),
+    refreshHeadMs: r.int('INDEXER_REFRESH_HEAD_MS', 15_000, 0),
+  };
+  r.done();
+  return cfg;
+}

@@ -1,0 +1,75 @@
+import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../pipeline/decoded-batch';
+import type { ContractRegistry } from '../registry/contract-registry';
+import type { PoolState } from '../registry/registry.types';
+
+export interface TickDelta {
+  pool: string;
+  tick: number;
+  blockNumber: number;
+  net: bigint;
+  gross: bigint;
+}
+
+/**
+ * What the decoders append to while walking one batch's logs in chain order. Besides the
+ * DecodedBatch event lists it keeps the write sets: pools changed (and their state per block, for
+ * the rollback journal) and V3 tick liquidity deltas per (pool, tick, block).
+ */
+export class BatchAccumulator {
+  readonly transfers: TransferEvent[] = [];
+  readonly poolStates: PoolStateEvent[] = [];
+  readonly swaps: SwapEvent[] = [];
+  readonly liquidity: LiquidityEvent[] = [];
+  readonly vaultFlows: VaultFlowEvent[] = [];
+  readonly lending: LendingEvent[] = [];
+  readonly reserveRates: ReserveRatesEvent[] = [];
+  /** pools whose state changed, by address */
+  readonly changedPools = new Set<string>();
+  /** state of each changed pool at the end of each block it changed in: pool -> block -> state */
+  readonly poolHistory = new Map<string, Map<number, PoolState>>();
+  readonly tickDeltas = new Map<string, TickDelta>();
+
+  constructor(readonly registry: ContractRegistry) {}
+
+  /** Records that `pool`'s cached state changed at this position. */
+  touchPool(pool: string, state: PoolState, blockNumber: number, logIndex: number): void {
+    state.blockNumber = blockNumber;
+    state.logIndex = logIndex;
+    let byBlock = this.poolHistory.get(pool);
+    if (!byBlock) {
+      this.changedPools.add(pool);
+      this.poolHistory.set(pool, (byBlock = new Map()));
+    }
+    // One copy per pool and block, overwritten in place by later changes in the same block.
+    const snapshot = byBlock.get(blockNumber);
+    if (snapshot) Object.assign(snapshot, state);
+    else byBlock.set(blockNumber, { ...state });
+  }
+
+  /** The journal rows: each changed pool's state at the end of each block it changed in. */
+  historyEntries(): Array<{ pool: string; state: PoolState }> {
+    const out: Array<{ pool: string; state: PoolState }> = [];
+    for (const [pool, byBlock] of this.poolHistory) for (const state of byBlock.values()) out.push({ pool, state });
+    return out;
+  }
+
+  addTickDelta(pool: string, tick: number, blockNumber: number, net: bigint, gross: bigint): void {
+    const key = `${pool}|${tick}|${blockNumber}`;
+    const d = this.tickDeltas.get(key);
+    if (d) {
+      d.net += net;
+      d.gross += gross;
+    } else this.tickDeltas.set(key, { pool, tick, blockNumber, net, gross });
+  }
+
+  /** Emits the pool's current (cached) state as a PoolStateEvent at this log. */
+  emitPoolState(pool: string, family: PoolStateEvent['family'], state: PoolState, log: { blockNumber: number; logIndex: number; transactionHash: string }): void {
+    const ev: PoolStateEvent = { blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool, family, reserve0: state.reserve0, reserve1: state.reserve1 };
+    if (family === 'uniswap-v3') {
+      ev.sqrtPriceX96 = state.sqrtPriceX96 ?? 0n;
+      ev.liquidity = state.liquidity ?? 0n;
+      ev.tick = state.tick ?? 0;
+    }
+    this.poolStates.push(ev);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Activities of platform tokens, priced at the end of their block:
+ * - V2 LP token: swaps on its pair (direction 0 = token0 -> token1, 1 = token1 -> token0) and
+ *   liquidity added (deposit) / removed (withdraw);
+ * - vault share: ERC-4626 Deposit / Withdraw; aToken: Aave supply (deposit), withdraw, borrow, repay.
+ * volume_usd is the USD value moved (swap: the input side, or the output side when the input has
+ * no price); volume_raw is the same volume in the platform token's own base units: LP shares
+ * minted/burned, vault shares, aToken amount (1:1 with the asset), and for a swap the LP-token
+ * equivalent of the input, amountIn * lpSupply / (2 * reserveIn).
+ */
+import type { LendingEvent, LiquidityEvent, LogPosition, SwapEvent, VaultFlowEvent } from '../../pipeline/decoded-batch';
+import { toUnits, type Network } from '@tokensvc/domain';
+import { formatNumber } from '../math/decimal';
+
+export type ActivityType = 'swap' | 'deposit' | 'withdraw' | 'borrow' | 'repay';
+
+/** The spec's Flow / Position amount record (all strings; `account` on Position records). */
+export interface AmountRecord {
+  key: string;
+  symbol: string;
+  amount: string;
+  amountUsd: string;
+  account?: string;
+}
+
+export interface ActivityRow {
+  network: Network;
+  blockNumber: number;
+  logIndex: number;
+  tokenKey: string;
+  txHash: string;
+  time: number;
+  type: ActivityType;
+  account: string;
+  direction: number;
+  inputToken: string | null;
+  inputAmount: bigint | null;
+  inputUsd: number | null;
+  outputToken: string | null;
+  outputAmount: bigint | null;
+  outputUsd: number | null;
+  amounts: AmountRecord[];
+  volumeRaw: bigint;
+  volumeUsd: number;
+}
+
+/** What activities need to know about tokens at the end of the block. */
+export interface PriceBook {
+  network: Network;
+  keyOf(address: string): string;
+  symbolOf(address: string): string;
+  decimalsOf(address: string): number;
+  priceOf(address: string): number;
+}
+
+function usd(book: PriceBook, token: string, amount: bigint): number {
+  return toUnits(amount, book.decimalsOf(token)) * book.priceOf(token);
+}
+
+function record(book: PriceBook, token: string, amount: bigint, account?: string): AmountRecord {
+  const r: AmountRecord = { key: book.keyOf(token), symbol: book.symbolOf(token), amount: amount.toString(), amountUsd: formatNumber(usd(book, token, amount)) };
+  if (account !== undefined) r.account = account;
+  return r;
+}
+
+function base(book: PriceBook, e: LogPosition, tokenKey: string, time: number, type: ActivityType, account: string): ActivityRow {
+  return {
+    network: book.network,
+    blockNumber: e.blockNumber,
+    logIndex: e.logIndex,
+    tokenKey,
+    txHash: e.txHash,
+    time,
+    type,
+    account,
+    direction: 0,
+    inputToken: null,
+    inputAmount: null,
+    inputUsd: null,
+    outputToken: null,
+    outputAmount: null,
+    outputUsd: null,
+    amounts: [],
+    volumeRaw: 0n,
+    volumeUsd: 0,
+  };
+}
+
+export interface PairContext {
+  lpAddress: string;
+  token0: string;
+  /** the pair's reserve of the input token and the LP supply at the end of the block */
+  reserveIn: bigint;
+  lpSupply: bigint;
+}
+
+export function swapActivity(book: PriceBook, e: SwapEvent, pair: PairContext, time: number): ActivityRow {
+  const row = base(book, e, book.keyOf(pair.lpAddress), time, 'swap', e.account);
+  const inputUsd = usd(book, e.tokenIn, e.amountIn);
+  const outputUsd = usd(book, e.tokenOut, e.amountOut);
+  return {
+    ...row,
+    direction: e.tokenIn === pair.token0 ? 0 : 1,
+    inputToken: book.keyOf(e.tokenIn),
+    inputAmount: e.amountIn,
+    inputUsd,
+    outputToken: book.keyOf(e.tokenOut),
+    outputAmount: e.amountOut,
+    outputUsd,
+    volumeUsd: inputUsd > 0 ? inputUsd : outputUsd,
+    volumeRaw: pair.reserveIn > 0n ? (e.amountIn * pair.lpSupply) / (2n * pair.reserveIn) : 0n,
+  };
+}
+
+export function liquidityActivity(book: PriceBook, e: LiquidityEvent, lpAddress: string, token0: string, token1: string, time: number): ActivityRow {
+  const row = base(book, e, book.keyOf(lpAddress), time, e.kind, e.account);
+  const amounts = [record(book, token0, e.amount0), record(book, token1, e.amount1)];
+  const lpSide = { token: book.keyOf(lpAddress), amount: e.shares, usd: usd(book, token0, e.amount0) + usd(book, token1, e.amount1) };
+  const sides = e.kind === 'deposit' ? { outputToken: lpSide.token, outputAmount: lpSide.amount, outputUsd: lpSide.usd } : { inputToken: lpSide.token, inputAmount: lpSide.amount, inputUsd: lpSide.usd };
+  return { ...row, ...sides, amounts, volumeRaw: e.shares, volumeUsd: lpSide.usd };
+}
+
+type Side = { token: string; amount: bigint } | null;
+
+/**
+ * A single-asset flow between a composed token and its asset (vault deposit/withdraw, Aave):
+ * deposit = asset in, token out; withdraw = token in, asset out; borrow = asset out; repay = asset in.
+ */
+function assetFlow(book: PriceBook, e: LogPosition, token: string, asset: string, type: Exclude<ActivityType, 'swap'>, account: string, assets: bigint, shares: bigint, time: number, withAccount: boolean): ActivityRow {
+  const value = usd(book, asset, assets);
+  const assetSide: Side = { token: asset, amount: assets };
+  const tokenSide: Side = { token, amount: shares };
+  const sides: Record<typeof type, [Side, Side]> = { deposit: [assetSide, tokenSide], withdraw: [tokenSide, assetSide], borrow: [null, assetSide], repay: [assetSide, null] };
+  const [input, output] = sides[type];
+  return {
+    ...base(book, e, book.keyOf(token), time, type, account),
+    inputToken: input ? book.keyOf(input.token) : null,
+    inputAmount: input ? input.amount : null,
+    inputUsd: input ? value : null,
+    outputToken: output ? book.keyOf(output.token) : null,
+    outputAmount: output ? output.amount : null,
+    outputUsd: output ? value : null,
+    amounts: [record(book, asset, assets, withAccount ? account : undefined)],
+    volumeRaw: shares,
+    volumeUsd: value,
+  };
+}
+
+export function vaultActivity(book: PriceBook, e: VaultFlowEvent, asset: string, time: number): ActivityRow {
+  return assetFlow(book, e, e.vault, asset, e.kind, e.account, e.assets, e.shares, time, false);
+}
+
+/** Borrow and repay are the spec's Position records (with the account); supply/withdraw are Flows. */
+export function lendingActivity(book: PriceBook, e: LendingEvent, aToken: string, time: number): ActivityRow {
+  return assetFlow(book, e, aToken, e.asset, e.kind, e.account, e.amount, e.amount, time, e.kind === 'borrow' || e.kind === 'repay');
+}

@@ -1,0 +1,115 @@
+/**
+ * A token's state at one block from the network's working set: price, TVL, supplies, reserves,
+ * pricePerShare and yields, by role (see README.md for the definitions).
+ */
+import { feeApy, growthApy } from '../math/apy';
+import { aTokenValuation, lpValuation, vaultValuation, type Valuation } from '../math/composed';
+import { poolQuote } from '../math/pool-price';
+import { rayMul, rayRateToApy } from '../math/ray';
+import type { Ledger, TokenMeta, TokenState } from './model';
+import { WEEK_SECONDS, type NetworkState } from './network-state';
+
+interface Parts extends Valuation {
+  totalSupply: bigint;
+  totalBorrow: bigint;
+  circulatingSupply: bigint;
+  reserves: bigint[];
+  apy: number;
+  borrowApy: number;
+}
+
+const NO_YIELD = { totalBorrow: 0n, reserves: [] as bigint[], apy: 0, borrowApy: 0 };
+
+function circulating(l: Ledger): bigint {
+  return l.totalSupply > l.locked ? l.totalSupply - l.locked : 0n;
+}
+
+/** Basic token: graph price; liquidity = value of its side of every pool it is in. */
+function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
+  const price = net.priceOf(meta.address);
+  let liquidity = 0;
+  for (const poolAddress of net.poolsOfToken.get(meta.address) ?? []) {
+    const pool = net.pools.get(poolAddress);
+    const state = net.poolStates.get(poolAddress);
+    const d0 = pool && net.tokens.get(pool.token0)?.decimals;
+    const d1 = pool && net.tokens.get(pool.token1)?.decimals;
+    if (!pool || !state || d0 === undefined || d1 === undefined) continue;
+    const q = poolQuote(state, d0, d1);
+    if (q) liquidity += (pool.token0 === meta.address ? q.depth0 : q.depth1) * price;
+  }
+  return { ...NO_YIELD, price, liquidity, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
+}
+
+function lpParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): Parts {
+  const poolAddress = meta.poolAddress ?? meta.address;
+  const pool = net.pools.get(poolAddress);
+  const state = net.poolStates.get(poolAddress);
+  if (!pool || !state) return { ...NO_YIELD, price: 0, liquidity: 0, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
+  const v = lpValuation({
+    reserve0: state.reserve0,
+    reserve1: state.reserve1,
+    decimals0: net.tokens.get(pool.token0)?.decimals ?? 18,
+    decimals1: net.tokens.get(pool.token1)?.decimals ?? 18,
+    price0: net.priceOf(pool.token0),
+    price1: net.priceOf(pool.token1),
+    totalSupply: l.totalSupply,
+    decimals: meta.decimals,
+  });
+  const span = Math.min(WEEK_SECONDS, time - meta.createdTime);
+  const apy = feeApy(net.swapWindow(meta.address).sumAt(time), pool.fee / 1e6, v.liquidity, span);
+  return { ...v, totalSupply: l.totalSupply, circulatingSupply: circulating(l), totalBorrow: 0n, reserves: [state.reserve0, state.reserve1], apy, borrowApy: 0 };
+}
+
+/** Vault: share price growth over the last 7 days (or since its first share price), annualised. */
+function vaultParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): Parts {
+  const asset = meta.underlying[0] ?? '';
+  const assetDecimals = net.tokens.get(asset)?.decimals ?? meta.decimals;
+  const { sharePriceRaw: _raw, ...v } = vaultValuation({ totalAssets: l.assets, totalSupply: l.totalSupply, decimals: meta.decimals, assetDecimals, assetPrice: net.priceOf(asset), sharePriceRaw: l.sharePriceRaw > 0n ? l.sharePriceRaw : undefined });
+  const series = net.sharePriceSeries(meta.address);
+  // Parsed from the decimal string, like a share price reloaded from price_points.
+  const pps = Number(v.pricePerShare);
+  series.push(time, pps);
+  const weekAgo = series.valueAt(time - WEEK_SECONDS);
+  const first = series.first();
+  const apy = weekAgo !== undefined ? growthApy(weekAgo, pps, WEEK_SECONDS) : first ? growthApy(first.value, pps, time - first.time) : 0;
+  series.prune(time - WEEK_SECONDS);
+  return { ...v, totalSupply: l.totalSupply, circulatingSupply: circulating(l), totalBorrow: 0n, reserves: [l.assets], apy, borrowApy: 0 };
+}
+
+/** aToken: supply and debt from scaled balances x indexes; yields from the market's rates. */
+function aTokenParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
+  const totalSupply = rayMul(l.scaledSupply, l.liquidityIndex);
+  l.totalSupply = totalSupply;
+  const v = aTokenValuation(totalSupply, meta.decimals, net.priceOf(meta.underlying[0] ?? ''));
+  return { ...v, totalSupply, circulatingSupply: totalSupply, totalBorrow: rayMul(l.scaledDebt, l.borrowIndex), reserves: [l.assets], apy: rayRateToApy(l.liquidityRate), borrowApy: rayRateToApy(l.borrowRate) };
+}
+
+function nativeParts(net: NetworkState): Parts {
+  const price = net.wrappedNative ? net.priceOf(net.wrappedNative) : 0;
+  return { ...NO_YIELD, price, liquidity: 0, pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
+}
+
+export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: number, time: number): TokenState {
+  const l = net.ledger(meta.address);
+  let parts: Parts;
+  switch (meta.role) {
+    case 'basic':
+    case 'other':
+      parts = basicParts(net, meta, l);
+      break;
+    case 'native':
+      parts = nativeParts(net);
+      break;
+    case 'lp':
+      parts = lpParts(net, meta, l, time);
+      break;
+    case 'vault':
+      parts = vaultParts(net, meta, l, time);
+      break;
+    case 'atoken':
+      parts = aTokenParts(net, meta, l);
+      break;
+  }
+  const { apy, borrowApy, ...rest } = parts;
+  return { ...rest, tokenKey: meta.key, blockNumber, time, apy, baseApy: apy, rewardApy: 0, borrowApy, baseBorrowApy: borrowApy, ledger: { ...l } };
+}

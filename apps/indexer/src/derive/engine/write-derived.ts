@@ -1,0 +1,51 @@
+/** Writes what a batch (or a head refresh) derived, and rebuilds candles after a rollback. */
+import { DAY_SECONDS, foldCandles, withVolumes, type Candle } from '../math/candles';
+import { TimedAmounts } from '../math/windows';
+import { loadActivityVolumesSince, writeActivities } from '../repo/activities.repo';
+import { upsertCandles, type CandleKey } from '../repo/candles.repo';
+import { loadPointsSince, writePoints } from '../repo/points.repo';
+import type { SqlTx } from '../repo/sql';
+import { writeTokenStates } from '../repo/token-state.repo';
+import type { BatchOutput } from './derive-batch';
+import type { TokenState } from './model';
+
+type VolumesOf = (tokenKey: string) => TimedAmounts | undefined;
+
+/** The last state per token among `points`. */
+export function latestPerToken(points: readonly TokenState[]): TokenState[] {
+  const last = new Map<string, TokenState>();
+  for (const p of points) {
+    const prev = last.get(p.tokenKey);
+    if (!prev || prev.blockNumber <= p.blockNumber) last.set(p.tokenKey, p);
+  }
+  return [...last.values()];
+}
+
+/**
+ * Points, activities, the candles of every bucket the points touch (every activity comes with a
+ * point of its token in the same block) and each token's latest state.
+ */
+export async function writeDerived(tx: SqlTx, out: BatchOutput, volumesOf: VolumesOf): Promise<void> {
+  await writePoints(tx, out.points);
+  await writeActivities(tx, out.activities);
+  await upsertCandles(tx, withVolumes(foldCandles(out.points), volumesOf));
+  await writeTokenStates(tx, latestPerToken(out.points));
+}
+
+const keyOf = (c: CandleKey): string => `${c.tokenKey}|${c.resolution}|${c.bucket}`;
+
+/** Recomputes the given (deleted) candles from the remaining points and activities. */
+export async function rebuildCandles(tx: SqlTx, keys: readonly CandleKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const wanted = new Set(keys.map(keyOf));
+  const tokens = [...new Set(keys.map((k) => k.tokenKey))];
+  const from = keys.reduce((m, k) => Math.min(m, k.bucket), Infinity);
+  const volumes = new Map<string, TimedAmounts>();
+  for (const a of await loadActivityVolumesSince(tx, tokens, from - DAY_SECONDS)) {
+    let v = volumes.get(a.token_key);
+    if (!v) volumes.set(a.token_key, (v = new TimedAmounts()));
+    v.add(a.time, a.volume_usd);
+  }
+  const candles: Candle[] = foldCandles(await loadPointsSince(tx, tokens, from)).filter((c) => wanted.has(keyOf(c)));
+  await upsertCandles(tx, withVolumes(candles, (k) => volumes.get(k)));
+}

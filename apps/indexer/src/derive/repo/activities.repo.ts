@@ -1,0 +1,59 @@
+/** activities: swaps, deposits, withdrawals, borrows and repays of platform tokens. */
+import type { ActivityRow } from '../engine/activities';
+import { columns, text, type SqlTx } from './sql';
+
+export async function writeActivities(tx: SqlTx, rows: readonly ActivityRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const params = columns(rows, [
+    (r) => r.network,
+    (r) => r.blockNumber,
+    (r) => r.logIndex,
+    (r) => r.tokenKey,
+    (r) => r.txHash,
+    (r) => r.time,
+    (r) => r.type,
+    (r) => r.account,
+    (r) => r.direction,
+    (r) => r.inputToken,
+    (r) => text(r.inputAmount),
+    (r) => r.inputUsd,
+    (r) => r.outputToken,
+    (r) => text(r.outputAmount),
+    (r) => r.outputUsd,
+    (r) => JSON.stringify(r.amounts),
+    (r) => r.volumeRaw.toString(),
+    (r) => r.volumeUsd,
+  ]);
+  await tx.query(
+    `INSERT INTO activities (network, block_number, log_index, token_key, tx_hash, time, type, account, direction, input_token, input_amount,
+       input_usd, output_token, output_amount, output_usd, amounts, volume_raw, volume_usd)
+     SELECT n, b, li, k, h, to_timestamp(t), ty, acc, d, it, ia::numeric, iu, ot, oa::numeric, ou, am::jsonb, vr::numeric, vu
+     FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[], $9::smallint[], $10::text[],
+       $11::text[], $12::float8[], $13::text[], $14::text[], $15::float8[], $16::text[], $17::text[], $18::float8[])
+       AS u(n, b, li, k, h, t, ty, acc, d, it, ia, iu, ot, oa, ou, am, vr, vu)
+     ON CONFLICT (network, block_number, log_index, token_key) DO NOTHING`,
+    params,
+  );
+}
+
+export interface ActivityVolume {
+  token_key: string;
+  time: number;
+  type: string;
+  volume_usd: number;
+}
+
+/** Activity volumes (USD) of some tokens from `from` on (and below a block), in chain order. */
+export async function loadActivityVolumesSince(tx: SqlTx, tokenKeys: readonly string[], from: number, beforeBlock = Number.MAX_SAFE_INTEGER): Promise<ActivityVolume[]> {
+  if (tokenKeys.length === 0) return [];
+  return tx.query(
+    `SELECT token_key, extract(epoch from time)::float8 AS time, type, volume_usd FROM activities
+     WHERE token_key = ANY($1::text[]) AND time >= to_timestamp($2) AND block_number < $3
+     ORDER BY block_number, log_index`,
+    [tokenKeys, from, beforeBlock],
+  );
+}
+
+export async function deleteActivitiesAbove(tx: SqlTx, network: string, block: number): Promise<void> {
+  await tx.query(`DELETE FROM activities WHERE network = $1 AND block_number > $2`, [network, block]);
+}

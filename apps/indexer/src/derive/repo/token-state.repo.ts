@@ -1,0 +1,100 @@
+/** The current state columns of `tokens` (the /v2/tokens read model). */
+import type { TokenState } from '../engine/model';
+import { paidMetrics, type MetricSnapshot } from '../math/metrics';
+import { columns, numericArrayLiteral, type SqlTx } from './sql';
+import { POINT_SELECT } from './points.repo';
+
+/** Writes each token's latest state; never overwrites a state from a later block. */
+export async function writeTokenStates(tx: SqlTx, states: readonly TokenState[]): Promise<void> {
+  if (states.length === 0) return;
+  const params = columns(states, [
+    (s) => s.tokenKey,
+    (s) => s.blockNumber,
+    (s) => s.time,
+    (s) => s.price,
+    (s) => s.liquidity,
+    (s) => s.totalSupply.toString(),
+    (s) => s.circulatingSupply.toString(),
+    (s) => s.totalBorrow.toString(),
+    (s) => numericArrayLiteral(s.reserves),
+    (s) => s.pricePerShare,
+    (s) => s.apy,
+    (s) => s.baseApy,
+    (s) => s.rewardApy,
+    (s) => s.borrowApy,
+    (s) => s.baseBorrowApy,
+  ]);
+  await tx.query(
+    `UPDATE tokens t SET price = u.p, liquidity = u.l, total_supply = u.ts::numeric, circulating_supply = u.cs::numeric,
+       total_borrow = u.tb::numeric, reserves = u.r::numeric[], price_per_share = u.pps, apy = u.a, base_apy = u.ba, reward_apy = u.ra,
+       borrow_apy = u.bo, base_borrow_apy = u.bbo, state_block = u.b, updated_at = to_timestamp(u.t)
+     FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::text[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[])
+       AS u(k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo)
+     WHERE t.key = u.k AND t.state_block <= u.b`,
+    params,
+  );
+}
+
+/** After a rollback: every token whose state came from above `block` gets its last remaining point (or defaults). */
+export async function restoreTokenStates(tx: SqlTx, network: string, block: number): Promise<void> {
+  await tx.query(
+    `UPDATE tokens t SET price = coalesce(p.price, 0), liquidity = coalesce(p.liquidity, 0), total_supply = coalesce(p.total_supply::numeric, 0),
+       circulating_supply = coalesce(p.circulating_supply::numeric, 0), total_borrow = coalesce(p.total_borrow::numeric, 0),
+       reserves = coalesce(p.reserves::numeric[], '{}'), price_per_share = coalesce(p.price_per_share, '0'), apy = coalesce(p.apy, 0),
+       base_apy = coalesce(p.base_apy, 0), reward_apy = coalesce(p.reward_apy, 0), borrow_apy = coalesce(p.borrow_apy, 0),
+       base_borrow_apy = coalesce(p.base_borrow_apy, 0), state_block = coalesce(p.block_number, 0)::bigint,
+       updated_at = coalesce(to_timestamp(p.time), t.updated_at)
+     FROM tokens t2 LEFT JOIN LATERAL (
+       SELECT ${POINT_SELECT} FROM price_points pp WHERE pp.token_key = t2.key AND pp.block_number <= $2 ORDER BY pp.block_number DESC LIMIT 1
+     ) p ON true
+     WHERE t.key = t2.key AND t2.network = $1 AND t2.state_block > $2`,
+    [network, block],
+  );
+}
+
+interface MetricRow {
+  key: string;
+  v1: number;
+  v7: number;
+  price: number;
+  liquidity: number;
+  apy: number;
+  borrow_apy: number;
+  d1: MetricSnapshot | null;
+  d7: MetricSnapshot | null;
+  first: MetricSnapshot | null;
+}
+
+const SNAPSHOT = `json_build_object('price', price, 'liquidity', liquidity, 'apy', apy, 'borrowApy', borrow_apy)`;
+const ZERO: MetricSnapshot = { price: 0, liquidity: 0, apy: 0, borrowApy: 0 };
+
+/**
+ * volume_usd_1d/7d (activity volume in the day/week up to `now`) and paid_metrics (figures 1 and
+ * 7 days before `now`; a token younger than that compares with its first point) of every token of
+ * the network. `now` is the latest indexed block's time, not the wall clock.
+ */
+export async function refreshTokenMetrics(tx: SqlTx, network: string, now: number): Promise<void> {
+  const rows = await tx.query<MetricRow>(
+    `SELECT t.key, coalesce(v.v1, 0) AS v1, coalesce(v.v7, 0) AS v7, t.price, t.liquidity, t.apy, t.borrow_apy,
+       (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '1 day' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d1,
+       (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '7 days' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d7,
+       (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key ORDER BY p.time, p.block_number LIMIT 1) AS first
+     FROM tokens t LEFT JOIN LATERAL (
+       SELECT sum(a.volume_usd) FILTER (WHERE a.time > to_timestamp($2) - interval '1 day') AS v1, sum(a.volume_usd) AS v7
+       FROM activities a WHERE a.token_key = t.key AND a.time > to_timestamp($2) - interval '7 days' AND a.time <= to_timestamp($2)
+     ) v ON true
+     WHERE t.network = $1`,
+    [network, now],
+  );
+  if (rows.length === 0) return;
+  const metrics = rows.map((r) => {
+    const current: MetricSnapshot = { price: r.price, liquidity: r.liquidity, apy: r.apy, borrowApy: r.borrow_apy };
+    return JSON.stringify(paidMetrics(current, r.d1 ?? r.first ?? ZERO, r.d7 ?? r.first ?? ZERO));
+  });
+  await tx.query(
+    `UPDATE tokens t SET volume_usd_1d = u.v1, volume_usd_7d = u.v7, paid_metrics = u.m::jsonb
+     FROM unnest($1::text[], $2::float8[], $3::float8[], $4::text[]) AS u(k, v1, v7, m) WHERE t.key = u.k`,
+    [rows.map((r) => r.key), rows.map((r) => r.v1), rows.map((r) => r.v7), metrics],
+  );
+}

@@ -1,0 +1,47 @@
+import { decodeAddressResult, multicall, SELECTORS, type JsonRpcClient, type PlatformDefinition } from '@tokensvc/chain';
+import type { Network } from '@tokensvc/domain';
+import { ADAPTERS } from '../adapters';
+import type { SqlTx } from '../pipeline/derivation.port';
+import { loadPools } from '../store/pools.repo';
+import { loadTokenSeeds } from '../store/tokens.repo';
+import { ContractRegistry } from './contract-registry';
+import type { TokenSeed } from './registry.types';
+
+export interface LoadedRegistry {
+  registry: ContractRegistry;
+  /** tokens known from configuration that are not stored yet: the next batch registers them */
+  pendingSeeds: TokenSeed[];
+}
+
+/**
+ * Builds a network's registry: the platforms' static contracts (factories, configurators,
+ * markets) from config, then every stored token and pool from Postgres, then the seeds
+ * (native token, listed tokens, vault lists) that are not stored yet.
+ */
+export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[]): Promise<LoadedRegistry> {
+  const registry = new ContractRegistry(network);
+  for (const p of platforms) {
+    const adapter = ADAPTERS[p.family];
+    const market = adapter.staticContracts(p).find((c) => c.role === 'market')?.address;
+    for (const c of adapter.staticContracts(p)) {
+      if (c.role === 'source') registry.addSource({ address: c.address, platform: p.slug, family: p.family, market });
+      else registry.addMarket({ address: c.address, platform: p.slug });
+    }
+  }
+  for (const t of await loadTokenSeeds(q, network)) registry.addToken(t);
+  for (const { info, state } of await loadPools(q, network)) registry.addPool(info, state);
+
+  const pendingSeeds: TokenSeed[] = [];
+  const ctx = { network, listedTokens, readVaultAssets: (vaults: readonly string[]) => readVaultAssets(client, vaults) };
+  for (const p of platforms) {
+    for (const d of await ADAPTERS[p.family].seed(p, ctx)) {
+      if (d.kind === 'token' && registry.addToken(d.token)) pendingSeeds.push(d.token);
+    }
+  }
+  return { registry, pendingSeeds };
+}
+
+async function readVaultAssets(client: JsonRpcClient, vaults: readonly string[]): Promise<Map<string, string | undefined>> {
+  const results = await multicall(client, vaults.map((target) => ({ target, data: SELECTORS.asset })));
+  return new Map(vaults.map((v, i) => [v, decodeAddressResult(results[i])]));
+}

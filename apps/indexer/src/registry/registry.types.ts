@@ -1,0 +1,49 @@
+import type { PlatformFamily } from '@tokensvc/domain';
+
+export type PoolFamily = 'uniswap-v2' | 'uniswap-v3';
+
+/** Static facts of a pool, known from its creation event. */
+export interface PoolInfo {
+  address: string;
+  platform: string;
+  family: PoolFamily;
+  token0: string;
+  token1: string;
+  /** hundredths of a bip (V2: 3000) */
+  fee: number;
+  tickSpacing: number | null;
+  createdBlock: number;
+}
+
+/**
+ * A pool's state after the last change applied: V2 reserves from Sync; V3 reserves are the pool's
+ * token balances (from Transfers), price/tick/liquidity from Initialize, Swap, Mint and Burn.
+ */
+export interface PoolState {
+  reserve0: bigint;
+  reserve1: bigint;
+  sqrtPriceX96: bigint | null;
+  liquidity: bigint | null;
+  tick: number | null;
+  blockNumber: number;
+  logIndex: number;
+}
+
+/** A token the pipeline registers (its ERC-20 metadata is read once, in the batch that finds it). */
+export interface TokenSeed {
+  address: string;
+  platform: string;
+  family: PlatformFamily;
+  /** lowercase addresses of the tokens it is made of */
+  underlying: string[];
+  poolAddress: string | null;
+  /** listed in the manifest/config token list (verified) */
+  listed: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export type Discovery =
+  | { kind: 'pool'; pool: PoolInfo }
+  | { kind: 'token'; token: TokenSeed }
+  /** an Aave-style market contract whose events are read from now on */
+  | { kind: 'market'; address: string; platform: string };

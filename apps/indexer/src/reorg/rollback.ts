@@ -1,0 +1,31 @@
+import type { Pool } from 'pg';
+import type { Network } from '@tokensvc/domain';
+import { LeaseLostError } from '../pipeline/batch-writer';
+import type { DerivationStage } from '../pipeline/derivation.port';
+import { deleteBlocksAbove } from '../store/blocks.repo';
+import { rewindCursor } from '../store/cursor.repo';
+import { renewLease } from '../store/lease.repo';
+import { rollbackPools } from '../store/pools.repo';
+import { inTransaction } from '../store/sql-tx';
+import { revertTickDeltasAbove } from '../store/ticks.repo';
+import { deleteTokensAbove } from '../store/tokens.repo';
+import { revertTransfersAbove } from '../store/transfers.repo';
+
+/**
+ * Rolls a network back to `ancestor` in one transaction: balances lose the deltas of the deleted
+ * transfers; blocks, pools created above it, their journals and tokens first seen above it go;
+ * the other pools and ticks get their state at the ancestor back; then the derivation stage
+ * rolls back its rows, and the cursor moves to the ancestor. Re-applying starts from there.
+ */
+export async function rollbackTo(pool: Pool, derive: DerivationStage, network: Network, ancestor: number, ancestorHash: string, lease: { holder: string; ttlMs: number }): Promise<void> {
+  await inTransaction(pool, async (tx) => {
+    if (!(await renewLease(tx, network, lease.holder, lease.ttlMs))) throw new LeaseLostError(`${network}: lease lost to another replica`);
+    await revertTransfersAbove(tx, network, ancestor);
+    await deleteBlocksAbove(tx, network, ancestor);
+    await rollbackPools(tx, network, ancestor);
+    await revertTickDeltasAbove(tx, network, ancestor);
+    await deleteTokensAbove(tx, network, ancestor);
+    await derive.rollback(tx, network, ancestor);
+    await rewindCursor(tx, network, ancestor, ancestorHash);
+  });
+}

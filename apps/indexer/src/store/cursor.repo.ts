@@ -1,0 +1,55 @@
+import type { Network } from '@tokensvc/domain';
+import type { SqlTx } from '../pipeline/derivation.port';
+
+/** Where a network's indexing stands: the last block fully written, and what is published. */
+export interface Cursor {
+  blockNumber: number;
+  /** '' before the first batch */
+  blockHash: string;
+  finalizedBlock: number;
+  publishedSeq: bigint;
+  publishedFinalized: number;
+  /** rollbacks so far (part of published message ids) */
+  reorgEpoch: number;
+}
+
+interface CursorRow {
+  block_number: string;
+  block_hash: string;
+  finalized_block: string;
+  published_seq: string;
+  published_finalized: string;
+  reorg_epoch: number;
+}
+
+export async function readCursor(q: SqlTx, network: Network): Promise<Cursor | undefined> {
+  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch FROM index_cursors WHERE network = $1`, [network]);
+  if (!r) return undefined;
+  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch };
+}
+
+/** Creates the cursor just before `startBlock` unless the network already has one; returns it. */
+export async function ensureCursor(q: SqlTx, network: Network, startBlock: number): Promise<Cursor> {
+  await q.query(`INSERT INTO index_cursors (network, block_number, block_hash) VALUES ($1, $2, '') ON CONFLICT (network) DO NOTHING`, [network, startBlock - 1]);
+  return (await readCursor(q, network))!;
+}
+
+export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null): Promise<void> {
+  await tx.query(
+    `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5, updated_at = now() WHERE network = $1`,
+    [network, blockNumber, blockHash, finalizedBlock, backfillTarget],
+  );
+}
+
+/** After a rollback: the cursor goes back to the ancestor and nothing above it counts as final. */
+export async function rewindCursor(tx: SqlTx, network: Network, ancestor: number, hash: string): Promise<void> {
+  await tx.query(
+    `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST(finalized_block, $2), published_finalized = LEAST(published_finalized, $2),
+       reorg_epoch = reorg_epoch + 1, updated_at = now() WHERE network = $1`,
+    [network, ancestor, hash],
+  );
+}
+
+export async function markPublished(q: SqlTx, network: Network, seq: bigint, finalized: number): Promise<void> {
+  await q.query(`UPDATE index_cursors SET published_seq = GREATEST(published_seq, $2::bigint), published_finalized = GREATEST(published_finalized, $3::bigint) WHERE network = $1`, [network, seq.toString(), finalized]);
+}

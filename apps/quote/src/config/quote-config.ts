@@ -1,0 +1,85 @@
+import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
+import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
+import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
+import { STREAMS } from '@tokensvc/messages';
+
+/** What the quote service needs to know about one network to build orders on it. */
+export interface NetworkDeployment {
+  readonly network: Network;
+  readonly chainId: number;
+  readonly rpcUrl: string;
+  /** the order Router (approval spender, tx.to); lowercase */
+  readonly router: string;
+  /** WETH-like wrapper of the native token; lowercase */
+  readonly wrappedNative: string;
+  /** platform slug -> contract addresses by role (lowercase), e.g. uniswap-v2 -> { router } */
+  readonly platforms: ReadonlyMap<string, Readonly<Record<string, string>>>;
+}
+
+export interface QuoteConfig extends CommonConfig {
+  readonly deployments: readonly NetworkDeployment[];
+  /** JetStream stream and subject prefix of the indexer's pool events */
+  readonly eventsStream: string;
+  readonly eventsSubjectPrefix: string;
+  /** how long a built order stays valid (Router deadline, context.expiry) */
+  readonly quoteValiditySeconds: number;
+  readonly gasPriceTtlMs: number;
+  /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
+  readonly catalogRefreshMs: number;
+}
+
+interface RawManifestNetwork {
+  network?: unknown;
+  contracts?: { router?: unknown };
+}
+
+/** Router addresses of a devnet-style manifest (`networks[].contracts.router`). */
+function manifestRouters(path: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (path === undefined) return out;
+  const json = readJsonFile<{ networks?: RawManifestNetwork[] }>(path);
+  for (const n of json.networks ?? []) {
+    if (typeof n.network === 'string' && typeof n.contracts?.router === 'string') out.set(n.network, n.contracts.router.toLowerCase());
+  }
+  return out;
+}
+
+function addressVar(r: EnvReader, name: string, fallback: string | undefined): string {
+  const v = r.optional(name) ?? fallback;
+  if (v === undefined || !isAddress(v)) {
+    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ' (no devnet manifest names one)' : ''}, got "${v ?? ''}"`);
+    return '';
+  }
+  return v.toLowerCase();
+}
+
+export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
+  const common = loadServiceConfig('quote', env);
+  const r = new EnvReader(env);
+  const routers = manifestRouters(common.devnetManifest);
+  const manifest = loadManifestNetworks(common.devnetManifest);
+  const registry = loadPlatformRegistry(common.devnetManifest, common.networks.map((n) => n.network));
+  const deployments = common.networks.map(({ network, rpcUrl }): NetworkDeployment => {
+    const upper = network.toUpperCase();
+    const platforms = new Map(registry.filter((p) => p.network === network).map((p) => [p.slug, p.addresses]));
+    return {
+      network,
+      chainId: NETWORK_INFO[network].chainId,
+      rpcUrl,
+      router: addressVar(r, `ROUTER_ADDRESS_${upper}`, routers.get(network)),
+      wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, manifest.get(network)?.wrappedNative),
+      platforms,
+    };
+  });
+  const cfg: QuoteConfig = {
+    ...common,
+    deployments,
+    eventsStream: r.string('QUOTE_EVENTS_STREAM', STREAMS.chain.name),
+    eventsSubjectPrefix: r.string('QUOTE_EVENTS_PREFIX', 'chain'),
+    quoteValiditySeconds: r.int('QUOTE_VALIDITY_SECONDS', 20 * 60, 30, 24 * 3600),
+    gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
+    catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
+  };
+  r.done();
+  return cfg;
+}

@@ -1,0 +1,95 @@
+/**
+ * GET /v2/portal: a ready-to-sign Router transaction for a same-chain swap or zap, validated by
+ * simulation unless validate=false, with every context field of the spec. Nothing is stored yet
+ * (orders are stored by the order store); `orderId` is a fresh UUID that also seeds the signed
+ * order's nonce.
+ */
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { MaxUint256 } from 'ethers';
+import { ZERO_ADDRESS } from '@tokensvc/domain';
+import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
+import type { RouterDirectory } from '../chain/router-directory';
+import { orderContext } from './order-context';
+import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
+import type { OrderValidator } from './order-validation';
+import type { Quote, QuoteEngine } from './quote-engine';
+import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parsePair, parsePartnerFee, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
+import { signedVariant } from './signed-order-variant';
+import { autoSlippage, autoSlippageExceeded, bufferedGas, driftPercent, minOutput } from './slippage';
+
+export class BuildOrderUseCase {
+  private readonly logger = new Logger('BuildOrderUseCase');
+
+  constructor(
+    private readonly engine: QuoteEngine,
+    private readonly routers: RouterDirectory,
+    private readonly validator: OrderValidator,
+    private readonly validitySeconds: number,
+  ) {}
+
+  async execute(req: BuildOrderRequest): Promise<OrderReply> {
+    const sender = parseAddress(req.sender, 'sender', { allowZero: false });
+    const pair = parsePair(req.inputToken, req.outputToken);
+    const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
+    const requested = parseSlippage(req.slippageTolerancePercentage);
+    const fee = parsePartnerFee(req.partner, req.feePercentage);
+    const validate = req.validate ?? true;
+    if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS) throw badRequest('permitSignature does not apply to native input (it needs no approval)');
+    const permitDeadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
+    if (requested === undefined && !validate) throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
+
+    const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
+    const quote = await this.engine.quote(pair, amount - feeAmount);
+    const executor = await this.routers.executor(pair.network, quote.deployment.router);
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + this.validitySeconds);
+    const permit = req.permitSignature === undefined ? undefined : permitParams(req.permitSignature, amount, permitDeadline);
+    const build = (slippage: number): OrderTx =>
+      buildOrderTx(quote, { sender, recipient: sender, partner: fee.partner, feeBps: fee.bps, inputAmount: amount, minOutputAmount: minOutput(quote.plan.amountOut, slippage), deadline, executor }, permit);
+
+    let slippage = requested ?? autoSlippage(quote.priceImpact);
+    if (requested === undefined && slippage > AUTO_SLIPPAGE_CAP) throw badRequest(autoSlippageExceeded(slippage));
+    let tx = build(slippage);
+    let outputAmount = quote.plan.amountOut;
+    let gasLimit = bufferedGas(quote.plan.gas);
+    if (validate) {
+      let result = await this.validator.validate(quote, tx, sender, permit !== undefined);
+      if (!result.ok && requested === undefined) {
+        // The chain pays less than the graph predicted: auto slippage absorbs the drift, up to its cap.
+        slippage = autoSlippage(quote.priceImpact, driftPercent(quote.plan.amountOut, result.received));
+        if (slippage > AUTO_SLIPPAGE_CAP) throw badRequest(autoSlippageExceeded(slippage));
+        tx = build(slippage);
+        result = await this.validator.validate(quote, tx, sender, permit !== undefined);
+      }
+      if (!result.ok) {
+        throw badRequest(`execution reverted: slippage exceeded: executing now would deliver ${result.received}, below the minimum ${result.minimum} at ${slippage}% slippage; raise slippageTolerancePercentage or re-quote`);
+      }
+      // The simulation is what executing now pays; a difference means the graph lags the chain.
+      const gap = result.output > quote.plan.amountOut ? result.output - quote.plan.amountOut : quote.plan.amountOut - result.output;
+      if (gap * 1_000_000n > quote.plan.amountOut) this.logger.warn(`${pair.network}: simulated output ${result.output} differs from the graph's ${quote.plan.amountOut} (${quote.input.symbol} -> ${quote.output.symbol})`);
+      outputAmount = result.output;
+      gasLimit = result.gasLimit;
+    }
+    return this.reply(quote, { sender, fee, feeAmount, amount, slippage, deadline, tx, outputAmount, gasLimit, isPermit: permit !== undefined });
+  }
+
+  private reply(quote: Quote, o: Omit<Parameters<typeof orderContext>[1], 'orderId' | 'signed'>): OrderReply {
+    const orderId = randomUUID();
+    const signed = signedVariant(quote, {
+      sender: o.sender,
+      partner: o.fee.partner,
+      feeBps: o.fee.bps,
+      feeAmount: o.feeAmount,
+      inputAmount: o.amount,
+      slippage: o.slippage,
+      deadline: o.deadline,
+      nonce: BigInt(`0x${orderId.replace(/-/g, '')}`),
+      gasLimit: o.gasLimit,
+    });
+    return {
+      context: orderContext(quote, { ...o, orderId, signed }),
+      tx: { to: o.tx.to, from: o.sender, data: o.tx.data, value: o.tx.value.toString(), gasLimit: o.gasLimit.toString() },
+      signedOrder: signed?.typedData,
+    };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The Router transaction of a planned order: the order struct, the executor calls and the
+ * calldata of `execute` (approved input or native) or `executeWithPermit`.
+ */
+import { Signature } from 'ethers';
+import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash } from '@tokensvc/contracts';
+import { ZERO_ADDRESS } from '@tokensvc/domain';
+import { planCalls } from '../planning/executor-calls';
+import type { Quote } from './quote-engine';
+import { badRequest } from './request-parsing';
+
+export interface OrderTerms {
+  sender: string;
+  recipient: string;
+  partner: string;
+  feeBps: number;
+  inputAmount: bigint;
+  minOutputAmount: bigint;
+  deadline: bigint;
+  executor: string;
+}
+
+export interface OrderTx {
+  order: RouterOrder;
+  calls: ExecutorCall[];
+  routeHash: string;
+  to: string;
+  data: string;
+  value: bigint;
+}
+
+export function orderCalls(quote: Quote, terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>): ExecutorCall[] {
+  const platforms = quote.deployment.platforms;
+  return planCalls(
+    quote.plan.steps.map((s) => s.action),
+    {
+      executor: terms.executor,
+      recipient: terms.recipient,
+      deadline: terms.deadline,
+      platformAddress: (slug, role) => {
+        const address = platforms.get(slug)?.[role];
+        if (!address) throw badRequest(`unsupported: platform ${slug} has no ${role} configured on ${quote.network}`);
+        return address;
+      },
+    },
+  );
+}
+
+export function routerOrder(quote: Quote, terms: OrderTerms): RouterOrder {
+  return {
+    inputToken: quote.input.address,
+    inputAmount: terms.inputAmount,
+    outputToken: quote.output.address,
+    minOutputAmount: terms.minOutputAmount,
+    recipient: terms.recipient,
+    partner: terms.partner,
+    feeBps: terms.feeBps,
+    deadline: terms.deadline,
+  };
+}
+
+/** v, r, s of a 65-byte permit signature over `value`/`deadline`. */
+export function permitParams(signature: string, value: bigint, deadline: bigint): PermitParams {
+  try {
+    const sig = Signature.from(signature);
+    return { value, deadline, v: sig.v, r: sig.r, s: sig.s };
+  } catch (e) {
+    throw badRequest(`permitSignature is not a valid 65-byte secp256k1 signature: ${(e as Error).message}`);
+  }
+}
+
+export function buildOrderTx(quote: Quote, terms: OrderTerms, permit?: PermitParams): OrderTx {
+  const calls = orderCalls(quote, terms);
+  const order = routerOrder(quote, terms);
+  const data = permit ? encodeExecuteWithPermit(order, permit, calls) : encodeExecute(order, calls);
+  return { order, calls, routeHash: routeHash(calls), to: quote.deployment.router, data, value: quote.input.address === ZERO_ADDRESS ? terms.inputAmount : 0n };
+}

@@ -1,0 +1,35 @@
+import { Controller, Logger } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { RPC } from '@tokensvc/messages';
+import { handleRpc } from '@tokensvc/transport';
+import { ApprovalUseCase } from './approval.usecase';
+import { BuildOrderUseCase } from './build-order.usecase';
+import { EstimateUseCase } from './estimate.usecase';
+
+/** NATS handlers of the trading endpoints; each is a thin adapter over one use case. */
+@Controller()
+export class QuoteController {
+  private readonly logger = new Logger(QuoteController.name);
+  private readonly onInternal = (e: unknown): void => this.logger.error(e);
+
+  constructor(
+    private readonly estimates: EstimateUseCase,
+    private readonly approvals: ApprovalUseCase,
+    private readonly orders: BuildOrderUseCase,
+  ) {}
+
+  @MessagePattern(RPC.estimate.subject)
+  estimate(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.estimate, raw, (req) => this.estimates.execute(req), this.onInternal);
+  }
+
+  @MessagePattern(RPC.approval.subject)
+  approval(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.approval, raw, (req) => this.approvals.execute(req), this.onInternal);
+  }
+
+  @MessagePattern(RPC.buildOrder.subject)
+  buildOrder(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.buildOrder, raw, (req) => this.orders.execute(req), this.onInternal);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What an order's executor does, step by step, as plain data. Every amount is "the share `bps` of
+ * what the executor holds of a token at that moment" (all of it unless said otherwise), exactly
+ * like the Executor's CallInput, so the simulator predicts the chain to the unit and the same
+ * plan replays for a different input amount (the signed-order variant).
+ */
+import type { PoolFamily } from '@tokensvc/routing';
+
+export interface SwapAction {
+  kind: 'swap';
+  pool: string;
+  family: PoolFamily;
+  platform: string;
+  fee: number;
+  tokenIn: string;
+  tokenOut: string;
+  bps: number;
+}
+
+/** Send all LP tokens to the pair and burn them for both underlying tokens. */
+export interface V2BurnAction {
+  kind: 'v2-burn';
+  pair: string;
+  token0: string;
+  token1: string;
+}
+
+/** Router02.addLiquidity with everything held of both tokens; leftovers stay (swept later). */
+export interface V2AddAction {
+  kind: 'v2-add';
+  pair: string;
+  platform: string;
+  token0: string;
+  token1: string;
+}
+
+export interface VaultDepositAction {
+  kind: 'vault-deposit';
+  vault: string;
+  asset: string;
+}
+
+export interface VaultRedeemAction {
+  kind: 'vault-redeem';
+  vault: string;
+  asset: string;
+}
+
+export interface LendingSupplyAction {
+  kind: 'lending-supply';
+  pool: string;
+  asset: string;
+  aToken: string;
+}
+
+export interface LendingWithdrawAction {
+  kind: 'lending-withdraw';
+  pool: string;
+  asset: string;
+  aToken: string;
+}
+
+/** Return what is left of a token (zap residuals) to the recipient. */
+export interface SweepAction {
+  kind: 'sweep';
+  token: string;
+}
+
+export type Action = SwapAction | V2BurnAction | V2AddAction | VaultDepositAction | VaultRedeemAction | LendingSupplyAction | LendingWithdrawAction | SweepAction;
+
+export const BPS = 10_000;

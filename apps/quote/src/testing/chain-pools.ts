@@ -1,0 +1,104 @@
+/**
+ * Test helper: reads the devnet's pools, LP supplies, vault totals and V3 ticks straight from the
+ * chain (what the indexer would have written), for seeding a test database and for publishing
+ * pool events after a test changed the chain.
+ */
+import { Interface } from 'ethers';
+import { type JsonRpcClient, multicall } from '@tokensvc/chain';
+
+/** The parts of a devnet manifest network these helpers read (structurally typed). */
+export interface DevnetNetworkLike {
+  network: string;
+  weth: string;
+  tokens: Array<{ symbol: string; name: string; decimals: number; address: string; priceUsd: number }>;
+  platforms: Array<{
+    slug: string;
+    family: string;
+    addresses: Record<string, string | string[]>;
+    pools: Array<{ address: string; token0: string; token1: string; fee: number; tickSpacing?: number }>;
+    vaults: Array<{ address: string; name: string; symbol: string; decimals: number; asset: string }>;
+    markets: Array<{ asset: string; symbol: string; aToken: string }>;
+  }>;
+  contracts: { router: string; executor: string };
+}
+
+export interface ChainPool {
+  address: string;
+  platform: string;
+  family: 'uniswap-v2' | 'uniswap-v3';
+  token0: string;
+  token1: string;
+  fee: number;
+  tickSpacing: number | null;
+  reserve0: bigint;
+  reserve1: bigint;
+  sqrtPriceX96: bigint | null;
+  liquidity: bigint | null;
+  tick: number | null;
+  /** V3 initialized ticks: [index, liquidityNet, liquidityGross] */
+  ticks: Array<[number, bigint, bigint]>;
+  /** V2 LP supply */
+  totalSupply: bigint;
+}
+
+const I = new Interface([
+  'function getReserves() view returns (uint112, uint112, uint32)',
+  'function totalSupply() view returns (uint256)',
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
+  'function liquidity() view returns (uint128)',
+  'function tickBitmap(int16) view returns (uint256)',
+  'function ticks(int24) view returns (uint128 liquidityGross, int128 liquidityNet, uint256, uint256, int56, uint160, uint32, bool)',
+  'function totalAssets() view returns (uint256)',
+]);
+const MIN_TICK = -887272;
+const MAX_TICK = 887272;
+
+async function read(client: JsonRpcClient, calls: Array<{ target: string; fn: string; args?: unknown[] }>): Promise<Array<ReturnType<Interface['decodeFunctionResult']>>> {
+  const raw = await multicall(client, calls.map((c) => ({ target: c.target, data: I.encodeFunctionData(c.fn, c.args ?? []) })));
+  return raw.map((r, i) => {
+    if (r === undefined) throw new Error(`${calls[i]!.fn} on ${calls[i]!.target} failed`);
+    return I.decodeFunctionResult(calls[i]!.fn, r);
+  });
+}
+
+async function v3Ticks(client: JsonRpcClient, pool: string, spacing: number): Promise<Array<[number, bigint, bigint]>> {
+  const minWord = Math.floor(Math.floor(MIN_TICK / spacing) / 256);
+  const maxWord = Math.floor(Math.floor(MAX_TICK / spacing) / 256);
+  const words = Array.from({ length: maxWord - minWord + 1 }, (_, i) => minWord + i);
+  const bitmaps = await read(client, words.map((w) => ({ target: pool, fn: 'tickBitmap', args: [w] })));
+  const indexes: number[] = [];
+  bitmaps.forEach((b, i) => {
+    const bits = b[0] as bigint;
+    for (let bit = 0; bit < 256; bit++) if ((bits >> BigInt(bit)) & 1n) indexes.push((words[i]! * 256 + bit) * spacing);
+  });
+  const data = await read(client, indexes.map((t) => ({ target: pool, fn: 'ticks', args: [t] })));
+  return indexes.map((index, i) => [index, data[i]![1] as bigint, data[i]![0] as bigint]);
+}
+
+/** `ticks: false` skips the V3 tick scan (slow for 1-tick-spacing pools) when ticks did not change. */
+export async function readChainPools(client: JsonRpcClient, net: DevnetNetworkLike, opts: { ticks?: boolean } = {}): Promise<ChainPool[]> {
+  const out: ChainPool[] = [];
+  for (const platform of net.platforms) {
+    for (const p of platform.pools) {
+      const base = { address: p.address.toLowerCase(), platform: platform.slug, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), fee: p.fee };
+      if (platform.family === 'uniswap-v2') {
+        const [reserves, supply] = await read(client, [{ target: p.address, fn: 'getReserves' }, { target: p.address, fn: 'totalSupply' }]);
+        out.push({ ...base, family: 'uniswap-v2', tickSpacing: null, reserve0: reserves![0] as bigint, reserve1: reserves![1] as bigint, sqrtPriceX96: null, liquidity: null, tick: null, ticks: [], totalSupply: supply![0] as bigint });
+      } else if (platform.family === 'uniswap-v3') {
+        const [slot0, liquidity] = await read(client, [{ target: p.address, fn: 'slot0' }, { target: p.address, fn: 'liquidity' }]);
+        const ticks = opts.ticks === false ? [] : await v3Ticks(client, p.address, p.tickSpacing!);
+        out.push({ ...base, family: 'uniswap-v3', tickSpacing: p.tickSpacing!, reserve0: 0n, reserve1: 0n, sqrtPriceX96: slot0![0] as bigint, liquidity: liquidity![0] as bigint, tick: Number(slot0![1]), ticks, totalSupply: 0n });
+      }
+    }
+  }
+  return out;
+}
+
+export async function readVaultTotals(client: JsonRpcClient, vaults: readonly string[]): Promise<Map<string, { totalAssets: bigint; totalSupply: bigint }>> {
+  const res = await read(client, vaults.flatMap((v) => [{ target: v, fn: 'totalAssets' }, { target: v, fn: 'totalSupply' }]));
+  return new Map(vaults.map((v, i) => [v.toLowerCase(), { totalAssets: res[2 * i]![0] as bigint, totalSupply: res[2 * i + 1]![0] as bigint }]));
+}
+
+export async function headBlock(client: JsonRpcClient): Promise<number> {
+  return Number(await client.call<string>('eth_blockNumber'));
+}

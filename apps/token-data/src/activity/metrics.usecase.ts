@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { TokenMetricsReply, TokenMetricsRequest } from '@tokensvc/messages';
+import { ChainClock } from '../clock/chain-clock';
+import { requirePlatformToken, requireToken } from '../tokens/token-lookup';
+import { TokensRepository } from '../tokens/tokens.repository';
+import { ActivityRepository } from './activity.repository';
+import { intervalMetrics } from './interval-metrics';
+
+/** GET /v3/tokens/metrics: the eight windows (15m..2d) of a platform token, each vs the prior one. */
+@Injectable()
+export class TokenMetricsUseCase {
+  private readonly tokens: TokensRepository;
+  private readonly activities: ActivityRepository;
+  constructor(ds: DataSource, private readonly clock: ChainClock) {
+    this.tokens = new TokensRepository(ds);
+    this.activities = new ActivityRepository(ds);
+  }
+
+  async execute(req: TokenMetricsRequest): Promise<TokenMetricsReply> {
+    const token = await requireToken(this.tokens, req.id);
+    requirePlatformToken(token);
+    const now = (await this.clock.now(token.network)).getTime();
+    // the 2d window and the 2d before it
+    const rows = await this.activities.flows(token.key, new Date(now - 4 * 86_400_000));
+    const events = rows.map((r) => ({ type: r.type, direction: r.direction, timeMs: r.time.getTime(), volumeUsd: r.volume_usd }));
+    return { windows: intervalMetrics(events, now) };
+  }
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ErrorCode, type HistoryEntry, type TokenHistoryReply, type TokenHistoryRequest } from '@tokensvc/messages';
+import { ServiceError } from '@tokensvc/transport';
+import { ChainClock } from '../clock/chain-clock';
+import { metricString } from '../tokens/token-row';
+import { requireToken } from '../tokens/token-lookup';
+import { TokensRepository } from '../tokens/tokens.repository';
+
+export const RESOLUTION_SECONDS: Readonly<Record<string, number>> = { '15m': 900, '30m': 1800, '1h': 3600, '4h': 14400, '1d': 86400 };
+export const HISTORY_PAGE_SIZE = 100;
+const YEAR_SECONDS = 365 * 86400;
+
+/** `from` truncated down to the start of its resolution bucket (UTC), so one bucket gives one answer. */
+export function bucketStart(fromSeconds: number, resolution: string): number {
+  const size = RESOLUTION_SECONDS[resolution];
+  if (size === undefined) throw new Error(`unknown resolution ${resolution}`);
+  return Math.floor(fromSeconds / size) * size;
+}
+
+/** The spec's bounds on `from`: within the last year (wall clock) and not in the future. */
+export function checkFrom(fromSeconds: number, nowSeconds: number): void {
+  if (fromSeconds < nowSeconds - YEAR_SECONDS) {
+    throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'from: the timestamp is not valid, it must be newer than one year ago');
+  }
+  if (fromSeconds > nowSeconds) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'from: the timestamp is not valid, it must not be in the future');
+}
+
+interface CandleRow {
+  bucket: Date;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  liquidity: number;
+  reserves: string[];
+  total_supply: string;
+  total_borrow: string;
+  circulating_supply: string;
+  price_per_share: string;
+  volume_1d_usd: number;
+  apy: number;
+  base_apy: number;
+  reward_apy: number;
+  borrow_apy: number;
+  base_borrow_apy: number;
+  trending_score: number;
+  total: string;
+}
+
+function toEntry(r: CandleRow): HistoryEntry {
+  return {
+    time: r.bucket.toISOString(),
+    highPrice: metricString(r.high),
+    lowPrice: metricString(r.low),
+    openPrice: metricString(r.open),
+    closePrice: metricString(r.close),
+    liquidity: metricString(r.liquidity),
+    reserves: r.reserves,
+    totalSupply: r.total_supply,
+    totalBorrow: r.total_borrow,
+    circulatingSupply: r.circulating_supply,
+    pricePerShare: r.price_per_share,
+    volume1dUsd: metricString(r.volume_1d_usd),
+    apy: metricString(r.apy),
+    baseApy: metricString(r.base_apy),
+    rewardApy: metricString(r.reward_apy),
+    borrowApy: metricString(r.borrow_apy),
+    baseBorrowApy: metricString(r.base_borrow_apy),
+    trendingScore: r.trending_score,
+  };
+}
+
+/** GET /v2/tokens/history: candles of one resolution from `from` on, oldest first, 100 per page. */
+@Injectable()
+export class TokenHistoryUseCase {
+  private readonly tokens: TokensRepository;
+  constructor(private readonly ds: DataSource, private readonly clock: ChainClock) {
+    this.tokens = new TokensRepository(ds);
+  }
+
+  async execute(req: TokenHistoryRequest, wallNow = Date.now()): Promise<TokenHistoryReply> {
+    const resolution = req.resolution || '1d';
+    if (RESOLUTION_SECONDS[resolution] === undefined) {
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `resolution must be one of ${Object.keys(RESOLUTION_SECONDS).join(', ')}`);
+    }
+    const token = await requireToken(this.tokens, req.id);
+    const requested = Number(req.from);
+    let from: number;
+    if (requested > 0) {
+      checkFrom(requested, Math.floor(wallNow / 1000));
+      from = requested;
+    } else {
+      from = Math.floor((await this.clock.now(token.network)).getTime() / 1000) - 86400;
+    }
+    const page = Math.max(0, req.page);
+    const rows: CandleRow[] = await this.ds.query(
+      `SELECT bucket, open, high, low, close, liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply,
+              total_borrow::text AS total_borrow, circulating_supply::text AS circulating_supply, price_per_share,
+              volume_1d_usd, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, trending_score, count(*) OVER () AS total
+         FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)
+        ORDER BY bucket LIMIT $4 OFFSET $5`,
+      [token.key, resolution, bucketStart(from, resolution), HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE],
+    );
+    const total = rows.length > 0 ? Number(rows[0]!.total) : await this.count(token.key, resolution, bucketStart(from, resolution));
+    return { totalItems: total, pageItems: rows.length, more: page * HISTORY_PAGE_SIZE + rows.length < total, page, history: rows.map(toEntry) };
+  }
+
+  private async count(key: string, resolution: string, from: number): Promise<number> {
+    const [row] = (await this.ds.query(`SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`, [key, resolution, from])) as Array<{ n: number }>;
+    return row?.n ?? 0;
+  }
+}

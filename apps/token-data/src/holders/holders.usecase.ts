@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { toUnits } from '@tokensvc/domain';
+import type { TokenHoldersReply, TokenHoldersRequest } from '@tokensvc/messages';
+import { requireToken } from '../tokens/token-lookup';
+import { TokensRepository } from '../tokens/tokens.repository';
+
+export const DEFAULT_HOLDERS_LIMIT = 100;
+
+/**
+ * GET /v2/tokens/holders: balances from the indexer's Transfer-derived `balances`, largest first.
+ * `percentage` is the share of the total supply (0..100). The native token has no Transfer events:
+ * its holder list is empty.
+ */
+@Injectable()
+export class TokenHoldersUseCase {
+  private readonly tokens: TokensRepository;
+  constructor(private readonly ds: DataSource) {
+    this.tokens = new TokensRepository(ds);
+  }
+
+  async execute(req: TokenHoldersRequest): Promise<TokenHoldersReply> {
+    const token = await requireToken(this.tokens, req.id);
+    const limit = req.limit > 0 ? req.limit : DEFAULT_HOLDERS_LIMIT;
+    const page = Math.max(0, req.page);
+    const rows: Array<{ holder: string; balance: string; total: string }> = await this.ds.query(
+      // ORDER BY names the table column: a bare \`balance\` would sort by the text output column
+      `SELECT b.holder, b.balance::text AS balance, count(*) OVER () AS total FROM balances b
+        WHERE b.network = $1 AND b.token = $2 AND b.balance > 0
+        ORDER BY b.balance DESC, b.holder LIMIT $3 OFFSET $4`,
+      [token.network, token.address, limit, page * limit],
+    );
+    const total = rows.length > 0 ? Number(rows[0]!.total) : await this.count(token.network, token.address);
+    const supplyRaw = BigInt(token.total_supply);
+    const supply = toUnits(supplyRaw, token.decimals);
+    const holders = rows.map((r) => {
+      const raw = BigInt(r.balance);
+      const balance = toUnits(raw, token.decimals);
+      // exact ratio in bigint first, then to a number with 1e-8 % resolution
+      const percentage = supplyRaw > 0n ? Number((raw * 10_000_000_000n) / supplyRaw) / 100_000_000 : 0;
+      return { address: r.holder, balance, rawBalance: r.balance, balanceUsd: balance * token.price, percentage };
+    });
+    return { totalItems: total, pageItems: holders.length, more: page * limit + holders.length < total, page, totalSupply: supply, holders };
+  }
+
+  private async count(network: string, token: string): Promise<number> {
+    const [row] = (await this.ds.query(`SELECT count(*)::int AS n FROM balances WHERE network = $1 AND token = $2 AND balance > 0`, [network, token])) as Array<{ n: number }>;
+    return row?.n ?? 0;
+  }
+}

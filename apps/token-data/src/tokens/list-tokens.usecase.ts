@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ListTokensReply, ListTokensRequest } from '@tokensvc/messages';
+import { toToken } from './token-row';
+import { TokensRepository } from './tokens.repository';
+
+export const DEFAULT_TOKENS_LIMIT = 25;
+
+/** GET /v2/tokens: filtered, sorted, paged Token records. */
+@Injectable()
+export class ListTokensUseCase {
+  private readonly repo: TokensRepository;
+  constructor(ds: DataSource) {
+    this.repo = new TokensRepository(ds);
+  }
+
+  async execute(req: ListTokensRequest): Promise<ListTokensReply> {
+    const limit = req.limit > 0 ? req.limit : DEFAULT_TOKENS_LIMIT;
+    const page = Math.max(0, req.page);
+    const { total, rows } = await this.repo.list(req, limit, page * limit);
+    return { totalItems: total, pageItems: rows.length, more: page * limit + rows.length < total, page, tokens: rows.map(toToken) };
+  }
+}

@@ -1,0 +1,127 @@
+import type { Token, TokenMetrics } from '@tokensvc/messages';
+
+/** Columns of `tokens` that make a Token record (the /v2/tokens read model). */
+export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying,
+  t.pool_address, t.image, t.images, t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.updated_at,
+  t.verified_at, t.price, t.liquidity, t.total_supply::text AS total_supply, t.total_borrow::text AS total_borrow,
+  t.circulating_supply::text AS circulating_supply, t.reserves::text[] AS reserves, t.price_per_share, t.apy, t.base_apy,
+  t.reward_apy, t.borrow_apy, t.base_borrow_apy, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics`;
+
+export interface TokenRow {
+  key: string;
+  network: string;
+  address: string;
+  platform: string;
+  family: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  underlying: string[];
+  pool_address: string | null;
+  image: string;
+  images: string[];
+  tags: string[];
+  metadata: Record<string, unknown>;
+  is_portable: boolean;
+  is_verified: boolean;
+  created_at: Date;
+  updated_at: Date;
+  verified_at: Date | null;
+  price: number;
+  liquidity: number;
+  total_supply: string;
+  total_borrow: string;
+  circulating_supply: string;
+  reserves: string[];
+  price_per_share: string;
+  apy: number;
+  base_apy: number;
+  reward_apy: number;
+  borrow_apy: number;
+  base_borrow_apy: number;
+  volume_usd_1d: number;
+  volume_usd_7d: number;
+  paid_metrics: Record<string, unknown>;
+}
+
+/** The paid-tier metric names of the spec; token-data sends them, the gateway drops them for free keys. */
+export const PAID_METRICS = [
+  'price1d', 'price7d', 'liquidity1d', 'liquidity7d', 'apy1d', 'apy7d', 'borrowApy1d', 'borrowApy7d',
+  'liquidityDelta1d', 'liquidityDelta7d', 'priceDelta1d', 'priceDelta7d', 'apyDelta1d', 'apyDelta7d',
+  'borrowApyDelta1d', 'borrowApyDelta7d',
+] as const satisfies ReadonlyArray<keyof TokenMetrics>;
+
+/**
+ * A float as the spec's metric string: the shortest decimal that reads back as the same double (so
+ * a value shown can be passed back as a filter bound and match itself), never in exponent form.
+ */
+export function metricString(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return '0';
+  const shortest = String(n);
+  if (!/e/i.test(shortest)) return shortest;
+  if (Math.abs(n) >= 1) return BigInt(Math.round(n)).toString();
+  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function stringMap(value: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return out;
+}
+
+/** `underlying` holds token keys or bare addresses; the spec's `tokens` field lists addresses. */
+function underlyingAddress(entry: string): string {
+  const sep = entry.indexOf(':');
+  return (sep < 0 ? entry : entry.slice(sep + 1)).toLowerCase();
+}
+
+export function toMetrics(row: TokenRow): TokenMetrics {
+  const metrics: TokenMetrics = {
+    apy: metricString(row.apy),
+    baseApy: metricString(row.base_apy),
+    rewardApy: metricString(row.reward_apy),
+    borrowApy: metricString(row.borrow_apy),
+    baseBorrowApy: metricString(row.base_borrow_apy),
+    volumeUsd1d: metricString(row.volume_usd_1d),
+    volumeUsd7d: metricString(row.volume_usd_7d),
+  };
+  for (const name of PAID_METRICS) metrics[name] = metricString(row.paid_metrics[name]);
+  return metrics;
+}
+
+export function toToken(row: TokenRow): Token {
+  const images = row.images.length > 0 ? row.images : row.image ? [row.image] : [];
+  return {
+    key: row.key,
+    name: row.name,
+    decimals: row.decimals,
+    symbol: row.symbol,
+    address: row.address,
+    addresses: { [row.network]: row.address },
+    platform: row.platform,
+    network: row.network,
+    price: row.price,
+    images,
+    updatedAt: row.updated_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    // the spec wants a date in every record: a token not verified by the registry (isVerified false)
+    // carries the time the indexer first read and checked its contract
+    verifiedAt: (row.verified_at ?? row.created_at).toISOString(),
+    tokens: row.underlying.map(underlyingAddress),
+    poolAddress: row.pool_address ?? '',
+    liquidity: row.liquidity,
+    metrics: toMetrics(row),
+    metadata: stringMap({ family: row.family, tags: row.tags.join(','), verified: row.is_verified, ...row.metadata }),
+    image: row.image || (images[0] ?? ''),
+    banner: '',
+    customCmsImageUrl: '',
+    totalSupply: row.total_supply,
+    totalBorrow: row.total_borrow,
+    circulatingSupply: row.circulating_supply,
+    reserves: row.reserves,
+    pricePerShare: row.price_per_share,
+    isClaimed: false,
+    isPortable: row.is_portable,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * `npm run bench -- indexer`: backfill throughput of our indexer on a generated chain of >= 1M
+ * real protocol events, next to the raw eth_getLogs + decode rate and Ponder on the same chain in
+ * the same run, then head lag with the indexer following new blocks. See bench/README.md.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runPonder } from './baselines/ponder';
+import { runRawBaseline, type RawResult } from './baselines/raw';
+import { ensureBenchChain, type BenchChain } from './chain/generate';
+import { planChain } from './chain/mix';
+import { BENCH_DIR } from './chain/paths';
+import { measureHeadLag } from './head-lag';
+import { writeBenchManifest } from './manifest';
+import type { IndexerBenchOptions } from './options';
+import { runOurs } from './ours';
+import { median, summarizeHeadLag, type Contender, type IndexerBenchReport } from './stats';
+
+const HEAD_LAG_INTERVAL_MS = 1000;
+
+async function rawRuns(chain: BenchChain, runs: number, log: (s: string) => void): Promise<{ contender: Contender; first: RawResult }> {
+  const results: RawResult[] = [];
+  for (let i = 0; i < Math.max(1, runs); i++) {
+    results.push(await runRawBaseline(chain.rpc, chain.meta.world, chain.meta.head));
+    log(`  raw run ${i + 1}: ${results[i]!.events} events in ${results[i]!.seconds.toFixed(2)} s`);
+  }
+  const first = results[0]!;
+  if (results.some((r) => r.events !== first.events)) throw new Error(`raw runs disagree on the event count: ${results.map((r) => r.events).join(', ')}`);
+  if (first.events < chain.meta.plan.events) throw new Error(`the bench chain holds ${first.events} events, fewer than the ${chain.meta.plan.events} generated: some pump transactions reverted`);
+  const seconds = median(results.map((r) => r.seconds));
+  return { contender: { name: 'raw eth_getLogs + decode (no DB)', ok: true, events: first.events, blocks: first.blocks, seconds, note: `median of ${results.length}` }, first };
+}
+
+function matchNote(label: string, rows: number | undefined, expected: number | undefined): string {
+  if (rows === undefined || expected === undefined) return '';
+  return rows === expected ? `${label} rows = chain (${rows})` : `${label} rows ${rows} != chain ${expected}: MISMATCH`;
+}
+
+export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchOptions): Promise<IndexerBenchReport> {
+  const plan = planChain(o.events, o.eventsPerTx, o.txsPerBlock);
+  const chain = await ensureBenchChain(o.port, plan, log);
+  const runDir = join(BENCH_DIR, `run-${process.pid}`);
+  mkdirSync(runDir, { recursive: true });
+  const report: IndexerBenchReport = { rows: [] };
+  try {
+    const { meta } = chain;
+    const blocks = meta.head - meta.world.deployBlock + 1;
+    log(
+      `bench chain: blocks ${meta.world.deployBlock}..${meta.head}, ${plan.events} pump events (${plan.mix.transfers} transfers, ${plan.mix.swaps} swaps, ${plan.mix.flows} vault flows per tx; ${plan.txsPerBlock} txs per block)` +
+        `; ${chain.generated ? 'generated' : 'reused saved state, generated'} in ${meta.generationSeconds.toFixed(1)} s + ${meta.saveSeconds.toFixed(1)} s to save, loaded in ${chain.loadSeconds.toFixed(1)} s (${(chain.stateBytes / 1e6).toFixed(0)} MB)`,
+    );
+
+    log('raw eth_getLogs + decode');
+    const raw = await rawRuns(chain, o.rawRuns, log);
+    report.raw = raw.contender;
+    report.rows.push(raw.contender);
+    log(`  by kind: ${JSON.stringify(raw.first.byKind)}`);
+
+    if (o.ponder) {
+      log('ponder');
+      const p = await runPonder(chain.anvil.rpcUrl, meta.world, meta.head, runDir, o.ponderTimeoutS * 1000, log);
+      if (p.status === 'ok') log(`  rows: ${JSON.stringify(p.rows)}`);
+      report.ponder =
+        p.status === 'ok'
+          ? { name: 'ponder 1.0.0 (postgres)', ok: true, events: raw.first.events, blocks, seconds: p.seconds, note: `${matchNote('transfer', p.rows['transfer'], raw.first.byKind['transfer'])}; first progress at ${p.firstProgressSeconds.toFixed(1)} s` }
+          : { name: 'ponder 1.0.0 (postgres)', ok: false, reason: p.reason };
+    } else report.ponder = { name: 'ponder 1.0.0 (postgres)', ok: false, reason: 'unavailable: skipped (--no-ponder)' };
+    report.rows.push(report.ponder);
+
+    log('our indexer');
+    const ours = await runOurs(chain.anvil.rpcUrl, writeBenchManifest(meta, join(runDir, 'manifest.json')), meta.head, o.oursTimeoutS * 1000, log);
+    try {
+      const b = ours.backfill;
+      report.ours =
+        b.status === 'ok'
+          ? { name: 'ours (apps/indexer)', ok: true, events: raw.first.events, blocks, seconds: b.seconds, note: `${matchNote('transfers', b.rows['transfers'], raw.first.byKind['transfer'])}; first batch at ${b.firstCursorSeconds.toFixed(1)} s` }
+          : { name: 'ours (apps/indexer)', ok: false, reason: b.reason };
+      report.rows.push(report.ours);
+      if (b.status === 'ok') log(`  rows: ${JSON.stringify(b.rows)}`);
+      if (b.status === 'ok' && o.headLagSeconds > 0) {
+        log(`head lag: ${o.headLagSeconds} blocks, one every ${HEAD_LAG_INTERVAL_MS} ms`);
+        const samples = await measureHeadLag(chain.rpc, meta.world, ours.cursor, { blocks: o.headLagSeconds, intervalMs: HEAD_LAG_INTERVAL_MS, eventsPerBlock: o.headLagEventsPerBlock, settleMs: 15_000 });
+        report.headLag = summarizeHeadLag(samples, HEAD_LAG_INTERVAL_MS, o.headLagEventsPerBlock);
+      } else if (b.status !== 'ok') report.headLag = { failed: 'the indexer did not finish the backfill' };
+    } finally {
+      await ours.stop();
+    }
+    return report;
+  } finally {
+    await chain.anvil.stop();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,68 @@
+/** Child processes of the bench: started with a minimal env, their output kept for error reports. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { REPO_ROOT } from './chain/paths';
+
+export interface BenchProcess {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** the last lines the process printed (stdout and stderr) */
+  tail(): string;
+}
+
+const running = new Set<ChildProcess>();
+let exitHooked = false;
+
+/** An interrupted or crashed bench must not leave its children running: SIGKILL them by PID on exit. */
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  // without a handler these signals end node without 'exit' handlers (anvil's included)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+}
+
+export function startProcess(name: string, args: string[], env: Record<string, string>, onLine: (line: string) => void = () => undefined): BenchProcess {
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  hookExit();
+  running.add(child);
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let buf = '';
+    stream?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        lines.push(line);
+        if (lines.length > 40) lines.shift();
+        onLine(line);
+      }
+    });
+  }
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { name, child, exited, tail: () => lines.join('\n') };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` every `everyMs` until it returns a value, the process exits, or time runs out. */
+export async function waitFor<T>(p: BenchProcess | undefined, timeoutMs: number, everyMs: number, probe: () => Promise<T | undefined>): Promise<{ value?: T; exited?: number | null; timedOut?: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void p?.exited.then((c) => (exitCode = c));
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return { value };
+    if (exitCode !== undefined) return { exited: exitCode };
+    if (Date.now() > deadline) return { timedOut: true };
+    await sleep(everyMs);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The data surface under load, same run: GET /v2/tokens (filtered + sorted, page 0 and page 400),
+ * /v2/tokens/history and /v2/account through gateway (checks on, a paid key) -> NATS -> token-data
+ * -> Postgres, next to a bare Fastify + pg handler running the same SQL with a pool of the same
+ * size (20), over a generated catalogue of 60,000 tokens. Each request is measured rotating over
+ * more distinct parameters than token-data's reply cache holds (every request computed), and the
+ * full path once more with one fixed hot request (served from the per-block cache).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import autocannon from 'autocannon';
+import { Pool } from 'pg';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { ApiKeysRepository, CatalogRepository, createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
+import { createTestDatabaseUrl, freePort, INFRA, startApp, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import type { BenchRow } from './bench-row';
+import { startGatewayTarget, type TargetProcess } from './gateway.bench';
+import { bareServer } from './tokens/bare';
+import { scenarios, type Scenario } from './tokens/scenarios';
+import { SEED, seedCatalogue } from './tokens/seed';
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 8);
+const CONNECTIONS = 32;
+const POOL_SIZE = 20; // token-data's PersistenceModule pool
+
+export interface TokensBenchGroup {
+  readonly title: string;
+  /** bare (rotating), full path (rotating), full path (hot, cached) */
+  readonly rows: BenchRow[];
+}
+
+async function measure(name: string, base: string, path: (i: number) => string, headers: Record<string, string>, seconds: number): Promise<BenchRow> {
+  let i = 0;
+  const requests = [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: path(i++), headers: { ...req.headers, ...headers } }) }];
+  const r = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds, requests });
+  return { name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Both sides must answer the same rows in the same order before their speeds mean anything. */
+async function checkSameAnswer(s: Scenario, bare: string, full: string, auth: Record<string, string>): Promise<void> {
+  for (const path of [s.fixed, s.rotating(7)]) {
+    const [b, f] = await Promise.all([getJson(bare + path, {}), getJson(full + path, auth)]);
+    const [fb, ff] = [s.fingerprint(b), s.fingerprint(f)];
+    if (!isDeepStrictEqual(fb, ff)) throw new Error(`${path}: bare and full path disagree: ${JSON.stringify(fb).slice(0, 300)} vs ${JSON.stringify(ff).slice(0, 300)}`);
+    if (JSON.stringify(fb).length < 40) throw new Error(`${path}: empty answer ${JSON.stringify(fb)}`);
+  }
+}
+
+async function prepareDatabase(dbUrl: string, log: (s: string) => void): Promise<void> {
+  await migrate(dbUrl);
+  const ds = createDataSource({ url: dbUrl, poolSize: 2 });
+  await ds.initialize();
+  try {
+    await new CatalogRepository(ds).syncCatalog(
+      SEED.networks.map((n) => ({ network: n, chainId: NETWORK_INFO[n as Network].chainId, name: NETWORK_INFO[n as Network].name })),
+      SEED.networks.flatMap((n) => SEED.platforms.map(([platform, family]) => ({ network: n, platform, name: platform, image: '', family, category: 'dex' as const, addresses: {} }))),
+    );
+  } finally {
+    await ds.destroy();
+  }
+  const pool = new Pool({ connectionString: dbUrl, max: 1 });
+  try {
+    await seedCatalogue(pool, log);
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function runTokensBench(log: (s: string) => void): Promise<TokensBenchGroup[]> {
+  const dbUrl = createTestDatabaseUrl('bench_tokens');
+  const procs: AppProcess[] = [];
+  let gateway: TargetProcess | undefined;
+  const pool = new Pool({ connectionString: dbUrl, max: POOL_SIZE });
+  const bare = bareServer(pool);
+  try {
+    await prepareDatabase(dbUrl, log);
+    const env = { databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'error' };
+    procs.push(startApp('token-data', env, (_app, line) => void (/"level":"(error|fatal)"/.test(line) && log(`token-data: ${line}`))));
+    const auth = { authorization: `Bearer ${(await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'bench tokens' })).key}` };
+    gateway = await startGatewayTarget(['gateway', 'on'], { PATH: process.env['PATH'], HOME: process.env['HOME'], DATABASE_URL: dbUrl, REDIS_URL: INFRA.redis, NATS_URL: INFRA.nats, LOG_LEVEL: 'error' });
+    await waitForHttp(`http://127.0.0.1:${env.healthPortBase + 1}/health/ready`, 60_000);
+    const barePort = await freePort();
+    await bare.listen({ port: barePort, host: '127.0.0.1' });
+    const [bareUrl, fullUrl] = [`http://127.0.0.1:${barePort}`, `http://127.0.0.1:${gateway.port}`];
+
+    const groups: TokensBenchGroup[] = [];
+    log(`tokens: ${DURATION_S}s per target after 2 s warm-up, ${CONNECTIONS} connections, pg pool ${POOL_SIZE} on both sides`);
+    for (const s of scenarios(Math.floor(Date.now() / 1000))) {
+      await checkSameAnswer(s, bareUrl, fullUrl, auth);
+      const run = async (name: string, base: string, path: (i: number) => string, headers: Record<string, string>): Promise<BenchRow> => {
+        await measure(name, base, path, headers, 2);
+        return measure(name, base, path, headers, DURATION_S);
+      };
+      const rows = [
+        await run('bare fastify + pg (rotating params)', bareUrl, s.rotating, {}),
+        await run('full path, every request computed', fullUrl, s.rotating, auth),
+        await run('full path, hot request (reply cache)', fullUrl, () => s.fixed, auth),
+      ];
+      groups.push({ title: s.title, rows });
+      log(`  ${s.title}: ${rows.map((r) => `${r.name} ${r.reqPerSec.toFixed(0)} req/s p99 ${r.p99} ms`).join('; ')}`);
+    }
+    return groups;
+  } finally {
+    // the gateway first, so requests it still holds are not answered 503 by a stopped token-data
+    await gateway?.stop();
+    await Promise.all(procs.map((p) => stopProcess(p)));
+    await bare.close();
+    await pool.end();
+    await dropDatabase(dbUrl);
+  }
+}

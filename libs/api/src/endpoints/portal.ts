@@ -1,0 +1,116 @@
+import { parseTokenKey } from '@tokensvc/domain';
+import { endpoint } from '../endpoint';
+import { Approval, CrossChainStatus, Estimate, Order, ORDER_PROPS } from '../models/order';
+import { query, requiresWith, type QueryRule } from '../schema/query';
+import { s } from '../schema/shape';
+import { q } from '../schema/values';
+import { orderId, slippage } from './params';
+
+const TAG = 'Trading';
+
+const networkOf = (key: unknown): string | undefined => (typeof key === 'string' ? parseTokenKey(key).network : undefined);
+
+const distinctTokens: QueryRule = (_g, v) => (v['inputToken'] !== undefined && v['inputToken'] === v['outputToken'] ? 'inputToken and outputToken must differ' : undefined);
+
+const noCrossChainPermit: QueryRule = (given, v) =>
+  given.has('permitSignature') && networkOf(v['inputToken']) !== networkOf(v['outputToken']) ? 'permitSignature is not accepted on cross-chain orders (inputToken and outputToken on different networks)' : undefined;
+
+export const portal = endpoint({
+  method: 'GET',
+  path: '/v2/portal',
+  summary: 'Build a validated, unsigned swap or zap order (cross-chain when the token networks differ)',
+  tag: TAG,
+  access: 'trading',
+  query: query(
+    {
+      sender: q.address().required().describe('owner of the input token'),
+      inputToken: q.tokenKey().required().describe('token key; zero address for native'),
+      inputAmount: q.uint256({ positive: true }).required().describe('base units'),
+      outputToken: q.tokenKey().required().describe('token key; zero address for native'),
+      slippageTolerancePercentage: slippage().describe('0.1 to 10 percent; auto slippage when omitted'),
+      partner: q.address().describe('referral address for fee sharing'),
+      feePercentage: q.number({ min: 0, max: 1 }).describe('0 to 1 percent; needs a partner; default 0.3'),
+      permitSignature: q.hex([65], 'a secp256k1 signature').describe('permit signed by sender; same-chain only'),
+      permitDeadline: q.uint256().describe('uint256; unused without permitSignature'),
+      validate: q.boolean().default(true).describe('estimate gas and validate success; ignored for cross-chain'),
+    },
+    requiresWith('feePercentage', 'partner'),
+    distinctTokens,
+    noCrossChainPermit,
+  ),
+  response: Order,
+});
+
+export const portalSubmit = endpoint({
+  method: 'POST',
+  path: '/v2/portal',
+  summary: 'Submit a signed order; the service pays the gas',
+  tag: TAG,
+  access: 'trading',
+  query: query({ orderId: orderId().describe('context.orderId of the quote'), signature: q.hex([64, 65], 'the signed order').required() }),
+  response: s.object({ ...ORDER_PROPS, txHash: s.optional(s.string({ description: 'transaction hash for tracking' })) }),
+});
+
+export const portalStatus = endpoint({
+  method: 'GET',
+  path: '/v2/portal/status',
+  summary: 'A previously generated same-chain order',
+  tag: TAG,
+  access: 'trading',
+  query: query({ orderId: orderId() }),
+  response: Order,
+});
+
+export const crossChainStatus = endpoint({
+  method: 'GET',
+  path: '/v3/portal/status',
+  summary: 'Settlement status of a cross-chain order',
+  tag: TAG,
+  access: 'trading',
+  query: query({ orderId: orderId(), txHash: q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction') }),
+  response: CrossChainStatus,
+  extraErrors: [404],
+});
+
+export const estimate = endpoint({
+  method: 'GET',
+  path: '/v2/portal/estimate',
+  summary: 'Estimate the output of an order (no approvals or balances needed)',
+  tag: TAG,
+  access: 'trading',
+  query: query(
+    {
+      inputToken: q.tokenKey().required(),
+      inputAmount: q.uint256({ positive: true }).required().describe('smallest unit'),
+      outputToken: q.tokenKey().required(),
+      slippageTolerancePercentage: slippage(),
+    },
+    distinctTokens,
+  ),
+  response: Estimate,
+});
+
+const approvalQuery = query({
+  sender: q.address().required().describe('owner'),
+  inputToken: q.tokenKey({ allowNative: false }).required().describe('token key; not for native tokens'),
+  inputAmount: q.uint256().required(),
+  outputToken: q.tokenKey().describe('selects the spender; always send it'),
+  permitDeadline: q.uint256().describe('uint256; default a large value'),
+});
+
+export const approval = endpoint({
+  method: 'GET',
+  path: '/v2/approval',
+  summary: 'Allowance check, with an unsigned approval transaction or a permit when needed',
+  description: 'Approve context.spender, never a hardcoded address.',
+  tag: TAG,
+  access: 'trading',
+  query: approvalQuery,
+  response: Approval,
+});
+
+export const approvalCrossChain = endpoint({
+  ...approval,
+  path: '/v2/approval/cross-chain',
+  summary: 'Allowance check for cross-chain orders (same request shape as /v2/approval)',
+});

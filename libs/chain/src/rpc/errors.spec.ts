@@ -1,0 +1,30 @@
+import { isRangeTooLargeError, isRetryableRpcError, JsonRpcError, RpcTransportError } from './errors';
+
+describe('RPC error classification', () => {
+  it.each([
+    [-32005, 'query returned more than 10000 results'],
+    [-32602, 'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range'],
+    [-32000, 'exceed maximum block range: 5000'],
+    [-32600, 'eth_getLogs is limited to a 10,000 range'],
+    [-32000, 'block range is too large'],
+  ])('code %i "%s" means "ask for a smaller range"', (code, message) => {
+    expect(isRangeTooLargeError(new JsonRpcError('eth_getLogs', code, message))).toBe(true);
+  });
+
+  it('treats timeouts and HTTP 413 as too large, other failures not', () => {
+    expect(isRangeTooLargeError(new RpcTransportError('eth_getLogs', 'timeout after 30000 ms'))).toBe(true);
+    expect(isRangeTooLargeError(new RpcTransportError('eth_getLogs', 'HTTP 413', 413))).toBe(true);
+    expect(isRangeTooLargeError(new JsonRpcError('eth_getLogs', -32602, 'invalid argument 0: hex string has odd length'))).toBe(false);
+    expect(isRangeTooLargeError(new Error('boom'))).toBe(false);
+  });
+
+  it('retries transport failures, 5xx, 429 and node hiccups, not reverts or bad requests', () => {
+    expect(isRetryableRpcError(new RpcTransportError('x', 'fetch failed'))).toBe(true);
+    expect(isRetryableRpcError(new RpcTransportError('x', 'HTTP 503', 503))).toBe(true);
+    expect(isRetryableRpcError(new RpcTransportError('x', 'HTTP 429', 429))).toBe(true);
+    expect(isRetryableRpcError(new RpcTransportError('x', 'HTTP 400', 400))).toBe(false);
+    expect(isRetryableRpcError(new JsonRpcError('eth_call', -32000, 'execution reverted'))).toBe(false);
+    expect(isRetryableRpcError(new JsonRpcError('eth_getLogs', -32000, 'header not found'))).toBe(true);
+    expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'invalid params'))).toBe(false);
+  });
+});

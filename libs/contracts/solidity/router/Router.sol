@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {Executor} from "./Executor.sol";
+import {Call} from "./interfaces/IExecutor.sol";
+import {IRouter, Order, PermitParams, SignedOrder} from "./interfaces/IRouter.sol";
+import {IWETH} from "./interfaces/IWETH.sol";
+
+/// @notice Entry point of every order. Pulls the input once (approval, EIP-2612 permit or EIP-712
+/// signed order), pays the partner fee out of the input, hands the rest to its Executor, and
+/// reverts unless the recipient's balance of the output grew by at least `minOutputAmount`.
+contract Router is IRouter, EIP712, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    address public constant NATIVE = address(0);
+    /// 1 %: the public interface caps feePercentage at 1.
+    uint16 public constant MAX_FEE_BPS = 100;
+    bytes32 public constant SIGNED_ORDER_TYPEHASH = keccak256(
+        "SignedOrder(address sender,address inputToken,uint256 inputAmount,address outputToken,uint256 minOutputAmount,address recipient,address partner,uint16 feeBps,uint256 relayerFee,uint256 nonce,uint256 deadline)"
+    );
+
+    IWETH public immutable weth;
+    Executor public immutable executor;
+
+    /// owner => word (nonce >> 8) => bit (nonce & 255) set when used
+    mapping(address => mapping(uint256 => uint256)) public nonceBitmap;
+
+    constructor(IWETH weth_) EIP712("TokensvcRouter", "1") {
+        weth = weth_;
+        executor = new Executor(weth_);
+    }
+
+    function execute(Order calldata order, Call[] calldata calls) external payable nonReentrant returns (uint256) {
+        _checkDeadline(order.deadline);
+        if (order.inputToken == NATIVE) {
+            if (msg.value != order.inputAmount) revert BadNativeValue();
+        } else {
+            if (msg.value != 0) revert BadNativeValue();
+            _pull(order.inputToken, msg.sender, order.inputAmount);
+        }
+        return _settle(msg.sender, order, 0, calls);
+    }
+
+    function executeWithPermit(Order calldata order, PermitParams calldata permit, Call[] calldata calls)
+        external
+        nonReentrant
+        returns (uint256)
+    {
+        _checkDeadline(order.deadline);
+        if (order.inputToken == NATIVE) revert NativeNotSupported();
+        // A permit seen in the mempool can be submitted by someone else first; the allowance it set
+        // is then already there, so only a missing allowance is an error.
+        try IERC20Permit(order.inputToken).permit(msg.sender, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s) {}
+        catch {
+            if (IERC20(order.inputToken).allowance(msg.sender, address(this)) < order.inputAmount) revert PermitFailed();
+        }
+        _pull(order.inputToken, msg.sender, order.inputAmount);
+        return _settle(msg.sender, order, 0, calls);
+    }
+
+    function executeSignedOrder(SignedOrder calldata order, bytes calldata signature, Call[] calldata calls)
+        external
+        nonReentrant
+        returns (uint256 outputAmount)
+    {
+        _checkDeadline(order.deadline);
+        if (order.inputToken == NATIVE) revert NativeNotSupported();
+        // OpenZeppelin's recover rejects high-s (malleable) signatures and the zero address.
+        (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(hashSignedOrder(order), signature);
+        if (err != ECDSA.RecoverError.NoError || signer != order.sender) revert InvalidSignature();
+        _useNonce(order.sender, order.nonce);
+        _pull(order.inputToken, order.sender, order.inputAmount);
+        Order memory o = Order({
+            inputToken: order.inputToken,
+            inputAmount: order.inputAmount,
+            outputToken: order.outputToken,
+            minOutputAmount: order.minOutputAmount,
+            recipient: order.recipient,
+            partner: order.partner,
+            feeBps: order.feeBps,
+            deadline: order.deadline
+        });
+        outputAmount = _settle(order.sender, o, order.relayerFee, calls);
+        emit SignedOrderExecuted(order.sender, order.nonce, msg.sender, order.relayerFee);
+    }
+
+    /// @notice Cancels an open signed order of the caller.
+    function invalidateNonce(uint256 nonce) external {
+        _useNonce(msg.sender, nonce);
+        emit NonceInvalidated(msg.sender, nonce);
+    }
+
+    function isNonceUsed(address owner, uint256 nonce) public view returns (bool) {
+        return nonceBitmap[owner][nonce >> 8] & (1 << (nonce & 0xff)) != 0;
+    }
+
+    /// @notice EIP-712 digest (domain: this chain id and this router) that `order.sender` signs.
+    function hashSignedOrder(SignedOrder calldata order) public view returns (bytes32) {
+        // All fields are static, so abi.encode of the struct is exactly EIP-712 encodeData.
+        return _hashTypedDataV4(keccak256(abi.encode(SIGNED_ORDER_TYPEHASH, order)));
+    }
+
+    function domainSeparator() external view returns (bytes32) {
+        return _domainSeparatorV4();
+    }
+
+    function _settle(address sender, Order memory order, uint256 relayerFee, Call[] calldata calls) private returns (uint256 outputAmount) {
+        _checkOrder(order);
+        uint256 fee = (order.inputAmount * order.feeBps) / 10_000;
+        if (fee + relayerFee >= order.inputAmount) revert FeesExceedInput();
+        if (fee > 0) {
+            _send(order.inputToken, order.partner, fee);
+            emit PartnerFeePaid(order.partner, order.inputToken, fee);
+        }
+        if (relayerFee > 0) _send(order.inputToken, msg.sender, relayerFee);
+        _fundExecutor(order.inputToken, order.inputAmount - fee - relayerFee);
+
+        uint256 before = _balanceOf(order.outputToken, order.recipient);
+        executor.run(calls, order.outputToken, order.recipient);
+        uint256 afterwards = _balanceOf(order.outputToken, order.recipient);
+        outputAmount = afterwards > before ? afterwards - before : 0;
+        if (outputAmount < order.minOutputAmount) revert InsufficientOutput(outputAmount, order.minOutputAmount);
+        emit OrderExecuted(
+            sender, order.inputToken, order.inputAmount, order.outputToken, outputAmount, order.recipient, fee, keccak256(abi.encode(calls))
+        );
+    }
+
+    function _checkOrder(Order memory order) private view {
+        if (order.inputAmount == 0) revert ZeroAmount();
+        if (order.inputToken == order.outputToken) revert SameToken();
+        if (order.recipient == address(0) || order.recipient == address(this) || order.recipient == address(executor)) {
+            revert InvalidRecipient();
+        }
+        if (order.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        if (order.feeBps > 0 && order.partner == address(0)) revert FeeWithoutPartner();
+    }
+
+    function _checkDeadline(uint256 deadline) private view {
+        if (block.timestamp > deadline) revert Expired();
+    }
+
+    function _pull(address token, address from, uint256 amount) private {
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+    }
+
+    /// @dev Native input reaches the executor as WETH: routes only ever spend ERC-20s.
+    function _fundExecutor(address token, uint256 amount) private {
+        if (token == NATIVE) {
+            weth.deposit{value: amount}();
+            IERC20(address(weth)).safeTransfer(address(executor), amount);
+        } else {
+            IERC20(token).safeTransfer(address(executor), amount);
+        }
+    }
+
+    function _send(address token, address to, uint256 amount) private {
+        if (token == NATIVE) {
+            (bool ok,) = to.call{value: amount}("");
+            if (!ok) revert NativeTransferFailed();
+        } else {
+            IERC20(token).safeTransfer(to, amount);
+        }
+    }
+
+    function _balanceOf(address token, address owner) private view returns (uint256) {
+        return token == NATIVE ? owner.balance : IERC20(token).balanceOf(owner);
+    }
+
+    function _useNonce(address owner, uint256 nonce) private {
+        uint256 bit = 1 << (nonce & 0xff);
+        uint256 word = nonceBitmap[owner][nonce >> 8];
+        if (word & bit != 0) revert NonceUsed();
+        nonceBitmap[owner][nonce >> 8] = word | bit;
+    }
+}

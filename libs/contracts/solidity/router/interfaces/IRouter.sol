@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {Call} from "./IExecutor.sol";
+
+/// @notice What the caller trades. `inputToken`/`outputToken` address(0) = the native token.
+/// The partner fee is `feeBps` of `inputAmount`, taken from the input before the route runs.
+struct Order {
+    address inputToken;
+    uint256 inputAmount;
+    address outputToken;
+    uint256 minOutputAmount;
+    address recipient;
+    address partner;
+    uint16 feeBps;
+    uint256 deadline;
+}
+
+/// @notice EIP-712 order signed by `sender` and submitted by anyone (a relayer).
+/// `relayerFee` (input token units) is paid to the submitter for the gas; `nonce` is single-use per
+/// sender (unordered, like Permit2), so several orders can be open at once.
+struct SignedOrder {
+    address sender;
+    address inputToken;
+    uint256 inputAmount;
+    address outputToken;
+    uint256 minOutputAmount;
+    address recipient;
+    address partner;
+    uint16 feeBps;
+    uint256 relayerFee;
+    uint256 nonce;
+    uint256 deadline;
+}
+
+/// @notice EIP-2612 permit of the input token for the router, signed by the caller.
+struct PermitParams {
+    uint256 value;
+    uint256 deadline;
+    uint8 v;
+    bytes32 r;
+    bytes32 s;
+}
+
+interface IRouter {
+    event OrderExecuted(
+        address indexed sender,
+        address indexed inputToken,
+        uint256 inputAmount,
+        address indexed outputToken,
+        uint256 outputAmount,
+        address recipient,
+        uint256 fee,
+        bytes32 routeHash
+    );
+    event PartnerFeePaid(address indexed partner, address indexed token, uint256 amount);
+    event SignedOrderExecuted(address indexed sender, uint256 indexed nonce, address relayer, uint256 relayerFee);
+    event NonceInvalidated(address indexed owner, uint256 indexed nonce);
+
+    error Expired();
+    error InsufficientOutput(uint256 received, uint256 minimum);
+    error InvalidRecipient();
+    error SameToken();
+    error FeeTooHigh();
+    error FeeWithoutPartner();
+    error FeesExceedInput();
+    error ZeroAmount();
+    error BadNativeValue();
+    error NativeTransferFailed();
+    error NativeNotSupported();
+    error PermitFailed();
+    error InvalidSignature();
+    error NonceUsed();
+
+    function execute(Order calldata order, Call[] calldata calls) external payable returns (uint256 outputAmount);
+
+    function executeWithPermit(Order calldata order, PermitParams calldata permit, Call[] calldata calls) external returns (uint256 outputAmount);
+
+    function executeSignedOrder(SignedOrder calldata order, bytes calldata signature, Call[] calldata calls) external returns (uint256 outputAmount);
+
+    function invalidateNonce(uint256 nonce) external;
+
+    function isNonceUsed(address owner, uint256 nonce) external view returns (bool);
+}

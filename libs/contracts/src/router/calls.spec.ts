@@ -1,0 +1,45 @@
+import { AbiCoder, Interface, getAddress } from 'ethers';
+import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall } from './calls';
+import { CALLS_ABI_TYPE, routeHash } from './abi';
+import { ALL_BPS } from './types';
+
+const T0 = getAddress('0x1000000000000000000000000000000000000001');
+const T1 = getAddress('0x2000000000000000000000000000000000000002');
+const TO = getAddress('0x3000000000000000000000000000000000000003');
+
+/** What the executor does before a call: write the amount at the offset. */
+function patch(data: string, offset: number, amount: bigint): string {
+  const word = amount.toString(16).padStart(64, '0');
+  return `0x${data.slice(2, 2 + offset * 2)}${word}${data.slice(2 + offset * 2 + 64)}`;
+}
+
+describe('executor call builders', () => {
+  it('finds the amount word of a V2 swap (first argument) and of a V3 exactInputSingle (6th struct field)', () => {
+    const v2 = uniswapV2SwapCall({ router02: TO, path: [T0, T1], to: TO, deadline: 1n, bps: 2_500 });
+    expect(v2.inputs).toEqual([{ token: T0, bps: 2_500, amount: 0n, offset: 4, approve: true }]);
+    const v3 = uniswapV3SwapCall({ swapRouter: TO, tokenIn: T1, tokenOut: T0, fee: 500, recipient: TO, deadline: 1n });
+    expect(v3.inputs[0]).toMatchObject({ token: T1, bps: ALL_BPS, offset: 4 + 5 * 32, approve: true });
+  });
+
+  it('writes the amount where the executor will put it: the patched data decodes to that amount', () => {
+    const call = transferAllCall(T0, TO);
+    const iface = new Interface(['function transfer(address to, uint256 amount)']);
+    const patched = patch(call.data, call.inputs[0]!.offset, 123_456n);
+    expect(iface.decodeFunctionData('transfer', patched).toArray()).toEqual([TO, 123_456n]);
+  });
+
+  it('refuses call data without the placeholder or with it twice', () => {
+    const iface = new Interface(['function f(uint256 a, uint256 b)']);
+    expect(() => placeholderOffset(iface.encodeFunctionData('f', [1n, 2n]))).toThrow('found 0');
+    expect(() => placeholderOffset(iface.encodeFunctionData('f', [AMOUNT_PLACEHOLDER, AMOUNT_PLACEHOLDER]))).toThrow('found 2');
+  });
+
+  it('routeHash is keccak256 of abi.encode(Call[]) and changes with any call detail', () => {
+    const calls = [transferAllCall(T0, TO)];
+    const encoded = AbiCoder.defaultAbiCoder().encode([CALLS_ABI_TYPE], [calls]);
+    expect(AbiCoder.defaultAbiCoder().decode([CALLS_ABI_TYPE], encoded)[0]).toHaveLength(1);
+    expect(routeHash(calls)).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(routeHash([transferAllCall(T0, T1)])).not.toBe(routeHash(calls));
+    expect(routeHash([{ ...calls[0]!, inputs: [{ ...calls[0]!.inputs[0]!, bps: 9_999 }] }])).not.toBe(routeHash(calls));
+  });
+});

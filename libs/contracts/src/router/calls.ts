@@ -1,0 +1,87 @@
+/**
+ * Builders of executor calls. An amount that depends on what earlier calls produced is written
+ * into the call data by the executor: encode the call with AMOUNT_PLACEHOLDER where the amount
+ * goes and give the share of the executor's balance to use.
+ */
+import { Interface, zeroPadValue, toBeHex } from 'ethers';
+import { ALL_BPS, type CallInput, type ExecutorCall, NO_OFFSET } from './types';
+
+/** Fits every uint type from uint96 up, and is unlikely to appear in call data by chance. */
+export const AMOUNT_PLACEHOLDER = 0x5a17_cafe_5a17_cafe_5a17_cafen;
+
+const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
+const WETH = new Interface(['function withdraw(uint256 amount)']);
+const V2_ROUTER = new Interface([
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+]);
+const V3_SWAP_ROUTER = new Interface([
+  'function exactInputSingle(tuple(address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
+]);
+
+/** Byte offset of the one 32-byte word of `data` that holds AMOUNT_PLACEHOLDER. */
+export function placeholderOffset(data: string): number {
+  const word = zeroPadValue(toBeHex(AMOUNT_PLACEHOLDER), 32).slice(2);
+  const hex = data.slice(2);
+  const offsets: number[] = [];
+  for (let at = 8; at + 64 <= hex.length; at += 64) if (hex.slice(at, at + 64) === word) offsets.push(at / 2);
+  if (offsets.length !== 1) throw new Error(`call data must hold AMOUNT_PLACEHOLDER exactly once (found ${offsets.length})`);
+  return offsets[0]!;
+}
+
+/** Spends `bps` of the executor's balance of `token` (all of it by default), written where the placeholder is. */
+export function balanceInput(token: string, data: string, opts: { bps?: number; approve: boolean }): CallInput {
+  return { token, bps: opts.bps ?? ALL_BPS, amount: 0n, offset: placeholderOffset(data), approve: opts.approve };
+}
+
+/** Approves a fixed amount for the call without touching its data. */
+export function fixedApproval(token: string, amount: bigint): CallInput {
+  return { token, bps: 0, amount, offset: NO_OFFSET, approve: true };
+}
+
+/** Sends the executor's whole balance of `token` to `to` (e.g. zap residuals back to the user). */
+export function transferAllCall(token: string, to: string): ExecutorCall {
+  const data = ERC20.encodeFunctionData('transfer', [to, AMOUNT_PLACEHOLDER]);
+  return { target: token, value: 0n, data, inputs: [balanceInput(token, data, { approve: false })] };
+}
+
+export function unwrapAllCall(weth: string): ExecutorCall {
+  const data = WETH.encodeFunctionData('withdraw', [AMOUNT_PLACEHOLDER]);
+  return { target: weth, value: 0n, data, inputs: [balanceInput(weth, data, { approve: false })] };
+}
+
+export interface V2SwapCall {
+  router02: string;
+  path: readonly string[];
+  to: string;
+  deadline: bigint;
+  /** share of the executor's balance of path[0] to swap (default all) */
+  bps?: number;
+  amountOutMin?: bigint;
+}
+
+/** Uniswap V2 Router02 swapExactTokensForTokens over `path`. */
+export function uniswapV2SwapCall(p: V2SwapCall): ExecutorCall {
+  const tokenIn = p.path[0];
+  if (!tokenIn || p.path.length < 2) throw new Error('a V2 path needs at least two tokens');
+  const data = V2_ROUTER.encodeFunctionData('swapExactTokensForTokens', [AMOUNT_PLACEHOLDER, p.amountOutMin ?? 0n, p.path, p.to, p.deadline]);
+  return { target: p.router02, value: 0n, data, inputs: [balanceInput(tokenIn, data, { bps: p.bps, approve: true })] };
+}
+
+export interface V3SwapCall {
+  swapRouter: string;
+  tokenIn: string;
+  tokenOut: string;
+  fee: number;
+  recipient: string;
+  deadline: bigint;
+  bps?: number;
+  amountOutMinimum?: bigint;
+}
+
+/** Uniswap V3 SwapRouter exactInputSingle (no price limit). */
+export function uniswapV3SwapCall(p: V3SwapCall): ExecutorCall {
+  const data = V3_SWAP_ROUTER.encodeFunctionData('exactInputSingle', [
+    { tokenIn: p.tokenIn, tokenOut: p.tokenOut, fee: p.fee, recipient: p.recipient, deadline: p.deadline, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: p.amountOutMinimum ?? 0n, sqrtPriceLimitX96: 0n },
+  ]);
+  return { target: p.swapRouter, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
+}

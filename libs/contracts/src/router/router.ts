@@ -1,0 +1,104 @@
+import { ContractFactory, Interface, type Log, type Signer, getAddress } from 'ethers';
+import { loadArtifact } from '../local-artifacts';
+import { executorInterface, routerInterface } from './abi';
+import type { ExecutorCall, PermitParams, RouterOrder, SignedRouterOrder } from './types';
+
+export interface DeployedRouter {
+  router: string;
+  /** created by the Router's constructor; users never approve it */
+  executor: string;
+}
+
+/** Deploys a Router (which deploys its Executor) bound to the chain's WETH. */
+export async function deployRouter(deployer: Signer, weth: string): Promise<DeployedRouter> {
+  const artifact = loadArtifact('Router');
+  const factory = new ContractFactory(artifact.abi, artifact.bytecode, deployer);
+  const contract = await factory.deploy(getAddress(weth));
+  await contract.waitForDeployment();
+  const router = await contract.getAddress();
+  const executor = (await contract.getFunction('executor').staticCall()) as string;
+  return { router, executor };
+}
+
+export function encodeExecute(order: RouterOrder, calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('execute', [order, calls]);
+}
+
+export function encodeExecuteWithPermit(order: RouterOrder, permit: PermitParams, calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('executeWithPermit', [order, permit, calls]);
+}
+
+export function encodeExecuteSignedOrder(order: SignedRouterOrder, signature: string, calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('executeSignedOrder', [order, signature, calls]);
+}
+
+export interface OrderExecutedEvent {
+  sender: string;
+  inputToken: string;
+  inputAmount: bigint;
+  outputToken: string;
+  outputAmount: bigint;
+  recipient: string;
+  fee: bigint;
+  routeHash: string;
+}
+
+/** OrderExecuted events emitted by `router` among `logs` (e.g. a receipt's). */
+export function parseOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string): OrderExecutedEvent[] {
+  const iface = routerInterface();
+  const topic = iface.getEvent('OrderExecuted')!.topicHash;
+  return logs
+    .filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic)
+    .map((l) => {
+      const e = iface.decodeEventLog('OrderExecuted', l.data, l.topics);
+      return {
+        sender: e.getValue('sender') as string,
+        inputToken: e.getValue('inputToken') as string,
+        inputAmount: e.getValue('inputAmount') as bigint,
+        outputToken: e.getValue('outputToken') as string,
+        outputAmount: e.getValue('outputAmount') as bigint,
+        recipient: e.getValue('recipient') as string,
+        fee: e.getValue('fee') as bigint,
+        routeHash: e.getValue('routeHash') as string,
+      };
+    });
+}
+
+export interface DecodedRouterError {
+  name: string;
+  args: unknown[];
+  /** for Executor.CallFailed: what the failing call target reverted with, decoded when known */
+  inner?: DecodedRouterError;
+}
+
+/** Errors a route's call targets commonly revert with (OpenZeppelin 5 tokens and guards). */
+const STANDARD_ERRORS = new Interface([
+  'error Error(string)',
+  'error ReentrancyGuardReentrantCall()',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error SafeERC20FailedOperation(address token)',
+]);
+
+function tryParse(iface: Interface, data: string): DecodedRouterError | undefined {
+  try {
+    const parsed = iface.parseError(data);
+    return parsed ? { name: parsed.name, args: [...parsed.args] as unknown[] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decodes revert data of a Router transaction, following Executor.CallFailed into the reason of
+ * the failing call. Returns undefined for data no known ABI matches.
+ */
+export function decodeRouterError(data: string): DecodedRouterError | undefined {
+  for (const iface of [routerInterface(), executorInterface(), STANDARD_ERRORS]) {
+    const decoded = tryParse(iface, data);
+    if (!decoded) continue;
+    if (decoded.name === 'CallFailed') decoded.inner = decodeRouterError(decoded.args[1] as string);
+    return decoded;
+  }
+  return undefined;
+}

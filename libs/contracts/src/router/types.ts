@@ -1,0 +1,63 @@
+/** TypeScript shapes of the Router/Executor structs (solidity/router/interfaces). Amounts are bigint. */
+
+/** address(0) stands for the native token in orders (the public interface uses it the same way). */
+export const NATIVE_TOKEN = '0x0000000000000000000000000000000000000000';
+/** CallInput.offset meaning "do not write the amount into the call data". */
+export const NO_OFFSET = 0xffffffff;
+/** CallInput.bps of "all of the executor's balance". */
+export const ALL_BPS = 10_000;
+/** Router.MAX_FEE_BPS: the partner fee is at most 1 % of the input. */
+export const MAX_FEE_BPS = 100;
+
+export interface RouterOrder {
+  inputToken: string;
+  inputAmount: bigint;
+  outputToken: string;
+  minOutputAmount: bigint;
+  recipient: string;
+  partner: string;
+  feeBps: number;
+  deadline: bigint;
+}
+
+export interface SignedRouterOrder {
+  sender: string;
+  inputToken: string;
+  inputAmount: bigint;
+  outputToken: string;
+  minOutputAmount: bigint;
+  recipient: string;
+  partner: string;
+  feeBps: number;
+  /** input-token units paid to whoever submits the order (the relayer's gas) */
+  relayerFee: bigint;
+  nonce: bigint;
+  deadline: bigint;
+}
+
+export interface PermitParams {
+  value: bigint;
+  deadline: bigint;
+  v: number;
+  r: string;
+  s: string;
+}
+
+/** An amount a call spends from the executor: fixed, or `bps` of its balance when the call runs. */
+export interface CallInput {
+  token: string;
+  /** 1..10000 share of the executor's balance; 0 = use `amount` */
+  bps: number;
+  amount: bigint;
+  /** byte offset of the 32-byte amount word in `data`, or NO_OFFSET */
+  offset: number;
+  /** approve the call target for the amount during this call only */
+  approve: boolean;
+}
+
+export interface ExecutorCall {
+  target: string;
+  value: bigint;
+  data: string;
+  inputs: CallInput[];
+}

@@ -1,0 +1,16 @@
+export * from './pool';
+export { Q96, mulDiv, mulDivRoundingUp, divRoundingUp, sqrt } from './math/big';
+export * from './swap';
+export * from './v2/v2-math';
+export * from './v2/v2-liquidity';
+export * from './v2/v2-zap';
+export * from './v3/tick-math';
+export * from './v3/sqrt-price-math';
+export * from './v3/swap-math';
+export { nextInitializedTickWithinOneWord } from './v3/tick-bitmap';
+export * from './v3/v3-swap';
+export * from './erc4626/erc4626-math';
+export { buildGraph, type PoolGraph } from './router/graph';
+export { evaluateLegs, type PlannedLeg, type RouteLeg, type Evaluation } from './router/evaluate';
+export { DEFAULT_GAS_MODEL, routeGas, type GasModel } from './router/gas';
+export { findRoute, type Route, type RouteRequest } from './router/find-route';
