@@ -1,6 +1,5 @@
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { Pool } from 'pg';
-import { PersistenceModule } from '@tokensvc/persistence';
+import { Logger, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { createPgPool, PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
 import { chainProviders } from '@tokensvc/chain';
 import { SyncCatalogUseCase } from './catalog/sync-catalog.usecase';
@@ -16,7 +15,7 @@ export class IndexerModule {
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       ...chainProviders(config.networks),
-      { provide: PG_POOL, useFactory: () => new Pool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest' }) },
+      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest' }, (m) => new Logger('postgres').warn(m)) },
       { provide: DERIVATION_STAGE, useClass: Deriver },
       SyncCatalogUseCase,
       IndexerService,

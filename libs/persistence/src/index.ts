@@ -5,3 +5,4 @@ export * from './repositories/catalog.repository';
 export * from './repositories/api-keys.repository';
 export * from './nest/persistence.module';
 export * from './read-models/pool-row';
+export * from './pg-pool';

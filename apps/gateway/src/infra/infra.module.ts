@@ -1,7 +1,8 @@
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { GatewayConfig } from '@tokensvc/config';
+import { createPgPool } from '@tokensvc/persistence';
 import { NatsRpcClient } from '@tokensvc/transport';
 import { GATEWAY_CONFIG, PG_POOL, REDIS } from './tokens';
 
@@ -30,7 +31,7 @@ export class InfraModule implements OnApplicationShutdown {
             return client;
           },
         },
-        { provide: PG_POOL, useFactory: () => new Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' }) },
+        { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' }, (m) => logger.warn(m)) },
         // Offline queue off: while Redis is down commands fail at once instead of piling up.
         // Auto-pipelining sends the limiter calls of one event-loop tick in one write.
         {

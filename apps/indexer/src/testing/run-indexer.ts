@@ -1,4 +1,5 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPgPool } from '@tokensvc/persistence';
 import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
@@ -44,7 +45,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     pollMs: 50,
     listedTokens: manifest?.tokens ?? [],
   };
-  const pool = new Pool({ connectionString: o.databaseUrl, max: 4 });
+  const pool = createPgPool({ connectionString: o.databaseUrl, max: 4 }, (m) => lines.push(m));
   const lines: unknown[] = [];
   const logger: IndexerLogger = o.logger ?? { log: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
   const indexer = new NetworkIndexer({
