@@ -1,5 +1,5 @@
 import { endpointList, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import { ApprovalReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
@@ -28,6 +28,8 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   estimate: 200,
   approval: 200,
   portal: 200,
+  portalSubmit: 200,
+  portalStatus: 200,
   health: 200,
 };
 
@@ -69,6 +71,8 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.estimate, () => EstimateReply.fromJSON({})),
       await serveRpc(nats.url, RPC.approval, () => ApprovalReply.fromJSON({})),
       await serveRpc(nats.url, RPC.buildOrder, () => OrderReply.fromJSON({})),
+      await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
+      await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
     ];
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_auth'), redisUrl: INFRA.redis, natsUrl: nats.url },

@@ -15,8 +15,10 @@ import { EstimateUseCase } from './orders/estimate.usecase';
 import { OrderValidator } from './orders/order-validation';
 import { QuoteController } from './orders/quote.controller';
 import { QuoteEngine } from './orders/quote-engine';
+import { OrderStore } from './relay/order-store';
+import { relayProviders } from './relay/relay.providers';
 
-/** The order builder: liquidity graph (Postgres snapshot + JetStream pool events), routing, tx building, simulation. */
+/** The order builder: liquidity graph (Postgres snapshot + JetStream pool events), routing, tx building, simulation, order store and signed-order relayer. */
 @Module({})
 export class QuoteModule {
   static forRoot(config: QuoteConfig): DynamicModule {
@@ -57,9 +59,10 @@ export class QuoteModule {
         },
         {
           provide: BuildOrderUseCase,
-          inject: [QuoteEngine, RouterDirectory, OrderValidator],
-          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator) => new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds),
+          inject: [QuoteEngine, RouterDirectory, OrderValidator, OrderStore],
+          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, store: OrderStore) => new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, store),
         },
+        ...relayProviders(config),
       ],
     };
   }

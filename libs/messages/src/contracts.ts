@@ -14,7 +14,7 @@ import {
   TokenTransactionsReply,
   TokenTransactionsRequest,
 } from './generated/tokensvc/v1/tokens';
-import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply } from './generated/tokensvc/v1/portal';
+import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -57,6 +57,8 @@ export const RPC = {
   estimate: contract('quote.portal.estimate.v1', 'quote', EstimateRequest, EstimateReply),
   approval: contract('quote.approval.get.v1', 'quote', ApprovalRequest, ApprovalReply),
   buildOrder: contract('quote.portal.build.v1', 'quote', BuildOrderRequest, OrderReply),
+  submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),
+  orderStatus: contract('quote.portal.status.v1', 'quote', OrderStatusRequest, StoredOrderReply),
 } as const;
 
 export type RpcName = keyof typeof RPC;

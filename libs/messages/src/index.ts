@@ -41,4 +41,8 @@ export {
   OrderReply,
   OrderContext,
   FeeCost,
+  RelayState,
+  SubmitOrderRequest,
+  OrderStatusRequest,
+  StoredOrderReply,
 } from './generated/tokensvc/v1/portal';

@@ -22,7 +22,7 @@ export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable,
       async ({ query, req, reply }) => {
         // Answered directly rather than thrown: no stack to capture on a path clients may hit often.
         if (!handle) return sendError(reply, 501, `${def.path} is not served by this deployment yet`);
-        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id });
+        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id, clientIp: req.ip });
         return def.tokenLists ? forTier(body, def.tokenLists, tierPolicy[req.caller?.tier ?? 'anonymous'].paidData) : body;
       },
       validate,

@@ -6,4 +6,6 @@ export interface CallContext {
   readonly rpc: NatsRpcClient;
   readonly caller: CallerInfo | undefined;
   readonly requestId: string;
+  /** the client's address as the gateway resolved it (TRUST_PROXY_HOPS) */
+  readonly clientIp: string;
 }

@@ -1,5 +1,5 @@
 import type { Endpoints, ParsedQuery } from '@tokensvc/api';
-import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type TypedData } from '@tokensvc/messages';
+import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
 import type { CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
@@ -13,6 +13,31 @@ function typedData(t: TypedData | undefined): { types: Json; domain: Json; value
 
 function approvalQuery(q: Q<'approval'>): { sender: string; inputToken: string; inputAmount: string; outputToken: string | undefined; permitDeadline: string | undefined } {
   return { sender: q.sender, inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline) };
+}
+
+/** The spec's Order shape of a reply. */
+function order(r: OrderReply | undefined): { context: Json & OrderContext; tx: Tx; signedOrder: ReturnType<typeof typedData> } {
+  const context = r?.context ?? OrderContext.fromJSON({});
+  return { context: { ...context, rawParams: context.rawParams as Json | undefined }, tx: r?.tx ?? Tx.fromJSON({}), signedOrder: typedData(r?.signedOrder) };
+}
+
+const RELAY_STATUSES = ['quoted', 'pending', 'mined', 'reverted', 'expired'] as const;
+
+/** A stored order plus its relaying state (POST /v2/portal, GET /v2/portal/status). */
+function relayed(r: StoredOrderReply) {
+  const relay = r.relay;
+  const status = RELAY_STATUSES.find((s) => s === relay?.status) ?? 'quoted';
+  return {
+    ...order(r.order),
+    status,
+    statusReason: relay?.statusReason,
+    txHash: relay?.txHash,
+    txHashes: relay?.txHashes ?? [],
+    blockNumber: relay?.blockNumber === undefined ? undefined : Number(relay.blockNumber),
+    gasUsed: relay?.gasUsed,
+    receivedAmount: relay?.receivedAmount,
+    relayer: relay?.relayer,
+  };
 }
 
 /**
@@ -41,7 +66,11 @@ export const TRADING_ENDPOINTS = {
       permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
       validate: q.validate,
     });
-    const context = r.context ?? OrderContext.fromJSON({});
-    return { context: { ...context, rawParams: context.rawParams as Json | undefined }, tx: r.tx ?? Tx.fromJSON({}), signedOrder: typedData(r.signedOrder) };
+    return order(r);
   },
+  portalSubmit: async (q: Q<'portalSubmit'>, { rpc, caller, clientIp }: CallContext) => {
+    const who = caller?.key ? `key:${caller.key.id}` : `ip:${clientIp}`;
+    return relayed(await rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: who }));
+  },
+  portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
 };

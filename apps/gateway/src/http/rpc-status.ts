@@ -10,6 +10,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.ERROR_CODE_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.ERROR_CODE_TIMEOUT]: HttpStatus.GATEWAY_TIMEOUT,
   [ErrorCode.ERROR_CODE_INTERNAL]: HttpStatus.INTERNAL_SERVER_ERROR,
+  [ErrorCode.ERROR_CODE_CONFLICT]: HttpStatus.CONFLICT,
+  [ErrorCode.ERROR_CODE_RATE_LIMITED]: HttpStatus.TOO_MANY_REQUESTS,
 };
 
 export function rpcErrorToHttp(e: RpcCallError): HttpException {

@@ -26,11 +26,38 @@ export interface QuoteConfig extends CommonConfig {
   readonly gasPriceTtlMs: number;
   /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
   readonly catalogRefreshMs: number;
+  readonly relay: RelayConfig;
+}
+
+/** The signed-order relayer (POST /v2/portal). */
+export interface RelayConfig {
+  /** gas wallet private key per network (RELAYER_PRIVATE_KEY_<NET>, else the devnet manifest's relayer) */
+  readonly wallets: ReadonlyMap<Network, string>;
+  readonly replaceAfterMs: number;
+  readonly feeBumpPercent: number;
+  readonly gasBufferPercent: number;
+  readonly maxPendingPerSender: number;
+  readonly submissionsPerCallerPerMinute: number;
+  readonly pollMs: number;
+  readonly lockMs: number;
+  readonly queuePrefix: string;
 }
 
 interface RawManifestNetwork {
   network?: unknown;
   contracts?: { router?: unknown };
+  accounts?: { relayer?: { privateKey?: unknown } };
+}
+
+/** Relayer keys of a devnet manifest (`networks[].accounts.relayer.privateKey`). */
+function manifestRelayerKeys(path: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (path === undefined) return out;
+  for (const n of readJsonFile<{ networks?: RawManifestNetwork[] }>(path).networks ?? []) {
+    const key = n.accounts?.relayer?.privateKey;
+    if (typeof n.network === 'string' && typeof key === 'string') out.set(n.network, key);
+  }
+  return out;
 }
 
 /** Router addresses of a devnet-style manifest (`networks[].contracts.router`). */
@@ -71,6 +98,14 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       platforms,
     };
   });
+  const manifestKeys = manifestRelayerKeys(common.devnetManifest);
+  const wallets = new Map<Network, string>();
+  for (const { network } of common.networks) {
+    const key = r.optional(`RELAYER_PRIVATE_KEY_${network.toUpperCase()}`) ?? manifestKeys.get(network);
+    if (key === undefined) continue;
+    if (!/^0x[0-9a-fA-F]{64}$/.test(key)) r.problems.push(`RELAYER_PRIVATE_KEY_${network.toUpperCase()} must be 0x + 64 hex characters`);
+    else wallets.set(network, key);
+  }
   const cfg: QuoteConfig = {
     ...common,
     deployments,
@@ -79,6 +114,17 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     quoteValiditySeconds: r.int('QUOTE_VALIDITY_SECONDS', 20 * 60, 30, 24 * 3600),
     gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
+    relay: {
+      wallets,
+      replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),
+      feeBumpPercent: r.int('RELAY_FEE_BUMP_PERCENT', 15, 10, 200),
+      gasBufferPercent: r.int('RELAY_GAS_BUFFER_PERCENT', 20, 0, 200),
+      maxPendingPerSender: r.int('RELAY_MAX_PENDING_PER_SENDER', 5, 1, 1_000),
+      submissionsPerCallerPerMinute: r.int('RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE', 60, 1, 100_000),
+      pollMs: r.int('RELAY_POLL_MS', 1_000, 10, 60_000),
+      lockMs: r.int('RELAY_LOCK_MS', 15_000, 1_000, 600_000),
+      queuePrefix: r.string('RELAY_QUEUE_PREFIX', 'bull'),
+    },
   };
   r.done();
   return cfg;

@@ -1,8 +1,8 @@
 /**
  * GET /v2/portal: a ready-to-sign Router transaction for a same-chain swap or zap, validated by
- * simulation unless validate=false, with every context field of the spec. Nothing is stored yet
- * (orders are stored by the order store); `orderId` is a fresh UUID that also seeds the signed
- * order's nonce.
+ * simulation unless validate=false, with every context field of the spec. Every order is stored
+ * (OrderStore) under `orderId`, a fresh UUID that also seeds the signed order's nonce, so POST
+ * /v2/portal can relay it and GET /v2/portal/status return it.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
@@ -10,6 +10,7 @@ import { MaxUint256 } from 'ethers';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { RouterDirectory } from '../chain/router-directory';
+import type { OrderStore } from '../relay/order-store';
 import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
 import type { OrderValidator } from './order-validation';
@@ -26,6 +27,7 @@ export class BuildOrderUseCase {
     private readonly routers: RouterDirectory,
     private readonly validator: OrderValidator,
     private readonly validitySeconds: number,
+    private readonly store?: OrderStore,
   ) {}
 
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
@@ -52,6 +54,7 @@ export class BuildOrderUseCase {
     let tx = build(slippage);
     let outputAmount = quote.plan.amountOut;
     let gasLimit = bufferedGas(quote.plan.gas);
+    let gasShortfall: string | undefined;
     if (validate) {
       let result = await this.validator.validate(quote, tx, sender, permit !== undefined);
       if (!result.ok && requested === undefined) {
@@ -69,8 +72,13 @@ export class BuildOrderUseCase {
       if (gap * 1_000_000n > quote.plan.amountOut) this.logger.warn(`${pair.network}: simulated output ${result.output} differs from the graph's ${quote.plan.amountOut} (${quote.input.symbol} -> ${quote.output.symbol})`);
       outputAmount = result.output;
       gasLimit = result.gasLimit;
+      gasShortfall = result.gasShortfall;
     }
-    return this.reply(quote, { sender, fee, feeAmount, amount, slippage, deadline, tx, outputAmount, gasLimit, isPermit: permit !== undefined });
+    const reply = this.reply(quote, { sender, fee, feeAmount, amount, slippage, deadline, tx, outputAmount, gasLimit, isPermit: permit !== undefined });
+    // A sender without gas can still use the signed order (the relayer pays); without one, it is stuck.
+    if (gasShortfall !== undefined && !reply.signedOrder) throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
+    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, expiresAt: new Date(Number(deadline) * 1000), reply, calls: tx.calls });
+    return reply;
   }
 
   private reply(quote: Quote, o: Omit<Parameters<typeof orderContext>[1], 'orderId' | 'signed'>): OrderReply {

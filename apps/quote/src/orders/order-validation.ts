@@ -15,7 +15,8 @@ import { bufferedGas } from './slippage';
 
 const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
 
-export type Validation = { ok: true; output: bigint; gasLimit: bigint } | { ok: false; received: bigint; minimum: bigint };
+/** `gasShortfall`: the sender cannot pay the gas of `tx` itself (it may still sign the signed-order variant). */
+export type Validation = { ok: true; output: bigint; gasLimit: bigint; gasShortfall?: string } | { ok: false; received: bigint; minimum: bigint };
 
 const TRANSFER_FAILURES = new Set(['ERC20InsufficientAllowance', 'ERC20InsufficientBalance', 'SafeERC20FailedOperation']);
 
@@ -49,7 +50,10 @@ export class OrderValidator {
     const gasLimit = bufferedGas(outcome.gas);
     const gasCost = gasLimit * quote.gasPrice;
     if (nativeBalance < tx.value + gasCost) {
-      throw badRequest(`insufficient funds: the sender holds ${nativeBalance} wei, the order needs ${tx.value} plus about ${gasCost} for gas; reserve gas when sending the maximum`);
+      const message = `insufficient funds: the sender holds ${nativeBalance} wei, the order needs ${tx.value} plus about ${gasCost} for gas; reserve gas when sending the maximum`;
+      // An ERC-20 input can still go as a signed order, whose gas the relayer pays: the caller decides.
+      if (native) throw badRequest(message);
+      return { ok: true, output: outcome.output, gasLimit, gasShortfall: message };
     }
     return { ok: true, output: outcome.output, gasLimit };
   }

@@ -5,6 +5,8 @@ import { handleRpc } from '@tokensvc/transport';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
 import { EstimateUseCase } from './estimate.usecase';
+import { Relayer } from '../relay/relayer';
+import { SubmitOrderUseCase } from '../relay/submit-order.usecase';
 
 /** NATS handlers of the trading endpoints; each is a thin adapter over one use case. */
 @Controller()
@@ -16,6 +18,8 @@ export class QuoteController {
     private readonly estimates: EstimateUseCase,
     private readonly approvals: ApprovalUseCase,
     private readonly orders: BuildOrderUseCase,
+    private readonly submissions: SubmitOrderUseCase,
+    private readonly relayer: Relayer,
   ) {}
 
   @MessagePattern(RPC.estimate.subject)
@@ -31,5 +35,15 @@ export class QuoteController {
   @MessagePattern(RPC.buildOrder.subject)
   buildOrder(@Payload() raw: unknown): Promise<unknown> {
     return handleRpc(RPC.buildOrder, raw, (req) => this.orders.execute(req), this.onInternal);
+  }
+
+  @MessagePattern(RPC.submitOrder.subject)
+  submitOrder(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.submitOrder, raw, (req) => this.submissions.execute(req), this.onInternal);
+  }
+
+  @MessagePattern(RPC.orderStatus.subject)
+  orderStatus(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.orderStatus, raw, (req) => this.relayer.status(req.orderId.toLowerCase()), this.onInternal);
   }
 }

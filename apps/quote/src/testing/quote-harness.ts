@@ -17,6 +17,8 @@ export interface HarnessOptions {
   manifestPath: string;
   stream: string;
   prefix: string;
+  /** more environment (e.g. RELAY_* settings) */
+  env?: Record<string, string>;
 }
 
 export interface QuoteHarness {
@@ -38,6 +40,7 @@ export async function startQuoteHarness(o: HarnessOptions): Promise<QuoteHarness
     QUOTE_EVENTS_PREFIX: o.prefix,
     QUOTE_GAS_PRICE_TTL_MS: '0',
     LOG_LEVEL: 'warn',
+    ...o.env,
   });
   const app = await NestFactory.createApplicationContext(QuoteModule.forRoot(config), { logger: ['error', 'warn'] });
   await app.init();

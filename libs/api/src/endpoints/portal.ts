@@ -1,8 +1,7 @@
 import { parseTokenKey } from '@tokensvc/domain';
 import { endpoint } from '../endpoint';
-import { Approval, CrossChainStatus, Estimate, Order, ORDER_PROPS } from '../models/order';
+import { Approval, CrossChainStatus, Estimate, Order, RelayedOrder } from '../models/order';
 import { query, requiresWith, type QueryRule } from '../schema/query';
-import { s } from '../schema/shape';
 import { q } from '../schema/values';
 import { orderId, slippage } from './params';
 
@@ -48,17 +47,17 @@ export const portalSubmit = endpoint({
   tag: TAG,
   access: 'trading',
   query: query({ orderId: orderId().describe('context.orderId of the quote'), signature: q.hex([64, 65], 'the signed order').required() }),
-  response: s.object({ ...ORDER_PROPS, txHash: s.optional(s.string({ description: 'transaction hash for tracking' })) }),
+  response: RelayedOrder,
 });
 
 export const portalStatus = endpoint({
   method: 'GET',
   path: '/v2/portal/status',
-  summary: 'A previously generated same-chain order',
+  summary: 'A previously generated same-chain order and its relaying status',
   tag: TAG,
   access: 'trading',
   query: query({ orderId: orderId() }),
-  response: Order,
+  response: RelayedOrder,
 });
 
 export const crossChainStatus = endpoint({

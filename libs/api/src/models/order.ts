@@ -58,6 +58,25 @@ export const ORDER_PROPS = { context: OrderContext, tx: Tx, signedOrder: s.optio
 export const Order = s.named('Order', s.object(ORDER_PROPS));
 export type Order = Static<typeof Order>;
 
+export const RELAY_STATUSES = ['quoted', 'pending', 'mined', 'reverted', 'expired'] as const;
+
+/** A stored same-chain order and where relaying its signed variant stands (POST /v2/portal, GET /v2/portal/status). */
+export const RelayedOrder = s.named(
+  'RelayedOrder',
+  s.object({
+    ...ORDER_PROPS,
+    status: s.literal(RELAY_STATUSES, { description: 'quoted: not submitted; pending: sent, not mined; mined; reverted (statusReason says why); expired: not submitted (or not mined) before the deadline' }),
+    statusReason: s.optional(str()),
+    txHash: s.optional(str('transaction hash for tracking: the mined one, else the latest sent')),
+    txHashes: s.array(s.string(), { description: 'every transaction the relayer sent for the order (the first and each fee bump)' }),
+    blockNumber: s.optional(s.integer()),
+    gasUsed: s.optional(str()),
+    receivedAmount: s.optional(str('output token base units the recipient received')),
+    relayer: s.optional(str('the gas wallet that sent it')),
+  }),
+);
+export type RelayedOrder = Static<typeof RelayedOrder>;
+
 export const Estimate = s.named(
   'Estimate',
   s.object({

@@ -19,6 +19,10 @@ export enum ErrorCode {
   ERROR_CODE_UNAVAILABLE = "ERROR_CODE_UNAVAILABLE",
   ERROR_CODE_TIMEOUT = "ERROR_CODE_TIMEOUT",
   ERROR_CODE_INTERNAL = "ERROR_CODE_INTERNAL",
+  /** ERROR_CODE_CONFLICT - the request conflicts with what was done before (e.g. an order submitted with another signature) */
+  ERROR_CODE_CONFLICT = "ERROR_CODE_CONFLICT",
+  /** ERROR_CODE_RATE_LIMITED - a per-caller limit of the answering service (the gateway has its own) */
+  ERROR_CODE_RATE_LIMITED = "ERROR_CODE_RATE_LIMITED",
 }
 
 export function errorCodeFromJSON(object: any): ErrorCode {
@@ -41,6 +45,12 @@ export function errorCodeFromJSON(object: any): ErrorCode {
     case 5:
     case "ERROR_CODE_INTERNAL":
       return ErrorCode.ERROR_CODE_INTERNAL;
+    case 6:
+    case "ERROR_CODE_CONFLICT":
+      return ErrorCode.ERROR_CODE_CONFLICT;
+    case 7:
+    case "ERROR_CODE_RATE_LIMITED":
+      return ErrorCode.ERROR_CODE_RATE_LIMITED;
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ErrorCode");
   }
@@ -60,6 +70,10 @@ export function errorCodeToJSON(object: ErrorCode): string {
       return "ERROR_CODE_TIMEOUT";
     case ErrorCode.ERROR_CODE_INTERNAL:
       return "ERROR_CODE_INTERNAL";
+    case ErrorCode.ERROR_CODE_CONFLICT:
+      return "ERROR_CODE_CONFLICT";
+    case ErrorCode.ERROR_CODE_RATE_LIMITED:
+      return "ERROR_CODE_RATE_LIMITED";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ErrorCode");
   }
@@ -79,6 +93,10 @@ export function errorCodeToNumber(object: ErrorCode): number {
       return 4;
     case ErrorCode.ERROR_CODE_INTERNAL:
       return 5;
+    case ErrorCode.ERROR_CODE_CONFLICT:
+      return 6;
+    case ErrorCode.ERROR_CODE_RATE_LIMITED:
+      return 7;
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ErrorCode");
   }

@@ -154,6 +154,47 @@ export interface OrderReply {
   signedOrder?: TypedData | undefined;
 }
 
+/** Relaying of a stored same-chain order's signed variant (POST /v2/portal, GET /v2/portal/status). */
+export interface RelayState {
+  /** quoted (never submitted), pending (sent, not mined), mined, reverted, expired */
+  status: string;
+  statusReason?:
+    | string
+    | undefined;
+  /** the transaction to track: the mined one once known, else the latest sent */
+  txHash?:
+    | string
+    | undefined;
+  /** every transaction sent for the order (the first and each fee bump) */
+  txHashes: string[];
+  blockNumber?: string | undefined;
+  gasUsed?:
+    | string
+    | undefined;
+  /** what the recipient received (mined orders) */
+  receivedAmount?: string | undefined;
+  relayer?: string | undefined;
+}
+
+/** POST /v2/portal */
+export interface SubmitOrderRequest {
+  orderId: string;
+  signature: string;
+  /** who asks (API key id, or the client IP for anonymous calls): submissions are limited per caller */
+  caller: string;
+}
+
+/** GET /v2/portal/status */
+export interface OrderStatusRequest {
+  orderId: string;
+}
+
+/** The stored order and where its relaying stands (both POST and status answer this). */
+export interface StoredOrderReply {
+  order?: OrderReply | undefined;
+  relay?: RelayState | undefined;
+}
+
 function createBaseTx(): Tx {
   return { to: "", data: "", from: undefined, value: undefined, gasLimit: undefined };
 }
@@ -2458,6 +2499,437 @@ export const OrderReply: MessageFns<OrderReply> = {
     }
     if (message.signedOrder !== undefined) {
       obj.signedOrder = TypedData.toJSON(message.signedOrder);
+    }
+    return obj;
+  },
+};
+
+function createBaseRelayState(): RelayState {
+  return {
+    status: "",
+    statusReason: undefined,
+    txHash: undefined,
+    txHashes: [],
+    blockNumber: undefined,
+    gasUsed: undefined,
+    receivedAmount: undefined,
+    relayer: undefined,
+  };
+}
+
+export const RelayState: MessageFns<RelayState> = {
+  encode(message: RelayState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.statusReason !== undefined) {
+      writer.uint32(18).string(message.statusReason);
+    }
+    if (message.txHash !== undefined) {
+      writer.uint32(26).string(message.txHash);
+    }
+    for (const v of message.txHashes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.blockNumber !== undefined) {
+      writer.uint32(40).int64(message.blockNumber);
+    }
+    if (message.gasUsed !== undefined) {
+      writer.uint32(50).string(message.gasUsed);
+    }
+    if (message.receivedAmount !== undefined) {
+      writer.uint32(58).string(message.receivedAmount);
+    }
+    if (message.relayer !== undefined) {
+      writer.uint32(66).string(message.relayer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelayState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelayState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.statusReason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.txHashes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.blockNumber = reader.int64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.gasUsed = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.receivedAmount = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.relayer = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelayState {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      statusReason: isSet(object.statusReason)
+        ? globalThis.String(object.statusReason)
+        : isSet(object.status_reason)
+        ? globalThis.String(object.status_reason)
+        : undefined,
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : undefined,
+      txHashes: globalThis.Array.isArray(object?.txHashes)
+        ? object.txHashes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tx_hashes)
+        ? object.tx_hashes.map((e: any) => globalThis.String(e))
+        : [],
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : undefined,
+      gasUsed: isSet(object.gasUsed)
+        ? globalThis.String(object.gasUsed)
+        : isSet(object.gas_used)
+        ? globalThis.String(object.gas_used)
+        : undefined,
+      receivedAmount: isSet(object.receivedAmount)
+        ? globalThis.String(object.receivedAmount)
+        : isSet(object.received_amount)
+        ? globalThis.String(object.received_amount)
+        : undefined,
+      relayer: isSet(object.relayer) ? globalThis.String(object.relayer) : undefined,
+    };
+  },
+
+  toJSON(message: RelayState): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.statusReason !== undefined) {
+      obj.statusReason = message.statusReason;
+    }
+    if (message.txHash !== undefined) {
+      obj.txHash = message.txHash;
+    }
+    if (message.txHashes?.length) {
+      obj.txHashes = message.txHashes;
+    }
+    if (message.blockNumber !== undefined) {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.gasUsed !== undefined) {
+      obj.gasUsed = message.gasUsed;
+    }
+    if (message.receivedAmount !== undefined) {
+      obj.receivedAmount = message.receivedAmount;
+    }
+    if (message.relayer !== undefined) {
+      obj.relayer = message.relayer;
+    }
+    return obj;
+  },
+};
+
+function createBaseSubmitOrderRequest(): SubmitOrderRequest {
+  return { orderId: "", signature: "", caller: "" };
+}
+
+export const SubmitOrderRequest: MessageFns<SubmitOrderRequest> = {
+  encode(message: SubmitOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== "") {
+      writer.uint32(10).string(message.orderId);
+    }
+    if (message.signature !== "") {
+      writer.uint32(18).string(message.signature);
+    }
+    if (message.caller !== "") {
+      writer.uint32(26).string(message.caller);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitOrderRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+    };
+  },
+
+  toJSON(message: SubmitOrderRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    return obj;
+  },
+};
+
+function createBaseOrderStatusRequest(): OrderStatusRequest {
+  return { orderId: "" };
+}
+
+export const OrderStatusRequest: MessageFns<OrderStatusRequest> = {
+  encode(message: OrderStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== "") {
+      writer.uint32(10).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrderStatusRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: OrderStatusRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+};
+
+function createBaseStoredOrderReply(): StoredOrderReply {
+  return { order: undefined, relay: undefined };
+}
+
+export const StoredOrderReply: MessageFns<StoredOrderReply> = {
+  encode(message: StoredOrderReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.order !== undefined) {
+      OrderReply.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    if (message.relay !== undefined) {
+      RelayState.encode(message.relay, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoredOrderReply {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoredOrderReply();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.order = OrderReply.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.relay = RelayState.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoredOrderReply {
+    return {
+      order: isSet(object.order) ? OrderReply.fromJSON(object.order) : undefined,
+      relay: isSet(object.relay) ? RelayState.fromJSON(object.relay) : undefined,
+    };
+  },
+
+  toJSON(message: StoredOrderReply): unknown {
+    const obj: any = {};
+    if (message.order !== undefined) {
+      obj.order = OrderReply.toJSON(message.order);
+    }
+    if (message.relay !== undefined) {
+      obj.relay = RelayState.toJSON(message.relay);
     }
     return obj;
   },

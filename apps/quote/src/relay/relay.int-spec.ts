@@ -1,0 +1,334 @@
+/**
+ * Signed orders relayed on a private devnet, through the quote service's real wiring (order store,
+ * relayer, BullMQ worker): a wallet with tokens but no native token signs the quote's typed data
+ * and the service pays the gas; concurrent and replayed submissions execute once; bad signatures
+ * cost nothing; a stuck transaction is replaced; and a relayer process killed (SIGKILL) at four
+ * points loses no order, executes none twice and leaves no nonce gap.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { Interface, JsonRpcProvider, MaxUint256, Signature, Wallet, parseEther, zeroPadValue } from 'ethers';
+import { JsonRpcClient } from '@tokensvc/chain';
+import { routerInterface } from '@tokensvc/contracts';
+import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { ErrorCode, type OrderReply, type StoredOrderReply } from '@tokensvc/messages';
+import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
+import type { ServiceError } from '@tokensvc/transport';
+import { BuildOrderUseCase } from '../orders/build-order.usecase';
+import { TestPoolEvents } from '../testing/pool-events';
+import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
+import { seedReadModels } from '../testing/read-models';
+import type { ChildArgs } from '../testing/relay-child';
+import { RelayQueue } from './relay-queue';
+import type { RelayFaultPoint } from './relayer';
+import { Relayer } from './relayer';
+import { SubmitOrderUseCase } from './submit-order.usecase';
+
+jest.setTimeout(600_000);
+
+const ERC20 = new Interface(['function transfer(address,uint256) returns (bool)', 'function approve(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
+const EXECUTED = routerInterface().getEvent('SignedOrderExecuted')!;
+const ROOT = join(__dirname, '..', '..', '..', '..');
+const KILL_RUNS = 20;
+
+describe('signed-order relaying on a private devnet', () => {
+  let devnet: DevnetHandle;
+  let net: NetworkManifest;
+  let rpc: JsonRpcClient;
+  let provider: JsonRpcProvider;
+  let databaseUrl: string;
+  let db: Client;
+  let events: TestPoolEvents;
+  let harness: QuoteHarness;
+  let orders: BuildOrderUseCase;
+  let submit: SubmitOrderUseCase;
+  let relayer: Relayer;
+  let funder: Wallet;
+  let usdc: string;
+  let weth: string;
+  const key = (address: string): string => `ethereum:${address.toLowerCase()}`;
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ networks: ['ethereum'], basePort: 37545, log: () => undefined });
+    net = networkManifest(devnet.manifest, 'ethereum');
+    rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
+    databaseUrl = createTestDatabaseUrl('quote_relay');
+    await migrate(databaseUrl);
+    await seedReadModels(databaseUrl, rpc, net);
+    db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    events = await TestPoolEvents.create(INFRA.nats, 'relay');
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: devnet.manifestPath,
+      stream: events.stream,
+      prefix: events.prefix,
+      env: {
+        RELAY_REPLACE_AFTER_MS: '500',
+        RELAY_POLL_MS: '50',
+        RELAY_LOCK_MS: '2000',
+        RELAY_QUEUE_PREFIX: `relaytest${Date.now().toString(36)}`,
+        RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE: '100000',
+      },
+    });
+    provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
+    provider.pollingInterval = 20;
+    funder = new Wallet(TEST_ACCOUNTS[1]!.privateKey, provider);
+    orders = harness.app.get(BuildOrderUseCase);
+    submit = harness.app.get(SubmitOrderUseCase);
+    relayer = harness.app.get(Relayer);
+    usdc = manifestToken(net, 'USDC').address.toLowerCase();
+    weth = manifestToken(net, 'WETH').address.toLowerCase();
+  }, 180_000);
+
+  afterAll(async () => {
+    provider?.destroy();
+    await harness?.close();
+    await events?.dispose();
+    await db?.end();
+    await devnet?.stop();
+    if (databaseUrl) await dropDatabase(databaseUrl);
+  });
+
+  const balanceOf = async (token: string, owner: string): Promise<bigint> => BigInt(await provider.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }));
+  const relayerNonce = async (tag: 'latest' | 'pending' = 'latest'): Promise<number> => provider.getTransactionCount(net.accounts.relayer.address, tag);
+  const storedNonce = async (): Promise<number> => Number((await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE relayer = $1`, [net.accounts.relayer.address.toLowerCase()])).rows[0]?.next_nonce ?? 0);
+
+  /** A fresh wallet holding `amount` USDC, the Router approved, and no native token at all. */
+  async function gaslessWallet(amount: bigint): Promise<Wallet> {
+    const w = new Wallet(Wallet.createRandom().privateKey, provider);
+    await (await funder.sendTransaction({ to: w.address, value: parseEther('1') })).wait();
+    await (await funder.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [w.address, amount]) })).wait();
+    await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, MaxUint256]) })).wait();
+    await rpc.call('anvil_setBalance', [w.address, '0x0']);
+    return w;
+  }
+
+  const quote = (w: Wallet, amount = 100_000_000n): Promise<OrderReply> =>
+    orders.execute({ sender: w.address.toLowerCase(), inputToken: key(usdc), inputAmount: amount.toString(), outputToken: key(weth), slippageTolerancePercentage: 2 });
+
+  const sign = (w: Wallet, o: OrderReply, tweak: (t: { domain: Record<string, unknown>; value: Record<string, unknown> }) => void = () => undefined): Promise<string> => {
+    const t = { domain: { ...(o.signedOrder!.domain as Record<string, unknown>) }, value: { ...(o.signedOrder!.value as Record<string, unknown>) } };
+    tweak(t);
+    return w.signTypedData(t.domain, o.signedOrder!.types as never, t.value);
+  };
+
+  async function waitFinal(orderId: string, timeoutMs = 30_000): Promise<StoredOrderReply> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await relayer.status(orderId);
+      if (s.relay!.status !== 'pending' && s.relay!.status !== 'quoted') return s;
+      if (Date.now() > deadline) throw new Error(`order ${orderId} still ${s.relay!.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** SignedOrderExecuted events of `sender` with `nonce` on the whole chain. */
+  async function executions(sender: string, nonce: string): Promise<number> {
+    const logs = await provider.getLogs({ address: net.contracts.router, topics: [EXECUTED.topicHash, zeroPadValue(sender, 32)], fromBlock: 0, toBlock: 'latest' });
+    return logs.filter((l) => (routerInterface().parseLog(l)!.args[1] as bigint).toString() === nonce).length;
+  }
+
+  async function refused(p: Promise<unknown>, code: ErrorCode, message: RegExp): Promise<void> {
+    const e = (await p.then(() => undefined, (err: unknown) => err)) as ServiceError | undefined;
+    expect(e).toBeDefined();
+    expect({ code: e!.code, message: e!.message }).toEqual({ code, message: expect.stringMatching(message) });
+  }
+
+  it('relays a signed order for a wallet without native token; status answers each stage', async () => {
+    const w = await gaslessWallet(500_000_000n);
+    const order = await quote(w);
+    const ctx = order.context!;
+    expect(order.signedOrder).toBeDefined();
+    expect((await relayer.status(ctx.orderId)).relay).toMatchObject({ status: 'quoted', txHashes: [] });
+    expect((await relayer.status(ctx.orderId)).order).toEqual(order);
+
+    const signature = await sign(w, order);
+    const accepted = await submit.execute({ orderId: ctx.orderId, signature, caller: 'test' });
+    expect(accepted.relay).toMatchObject({ status: expect.stringMatching(/^(pending|mined)$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), relayer: net.accounts.relayer.address.toLowerCase() });
+    expect(accepted.order).toEqual(order);
+
+    const final = await waitFinal(ctx.orderId);
+    expect(final.relay).toMatchObject({ status: 'mined', txHash: accepted.relay!.txHash, txHashes: [accepted.relay!.txHash] });
+    const receipt = await provider.getTransactionReceipt(final.relay!.txHash!);
+    expect(receipt!.status).toBe(1);
+    expect(receipt!.from.toLowerCase()).toBe(net.accounts.relayer.address.toLowerCase());
+    expect(String(receipt!.blockNumber)).toBe(final.relay!.blockNumber);
+    const received = await balanceOf(weth, w.address);
+    expect(received).toBeGreaterThanOrEqual(BigInt(ctx.minOutputAmountSignedOrder));
+    expect(final.relay!.receivedAmount).toBe(received.toString());
+    expect(await provider.getBalance(w.address)).toBe(0n);
+    // The relayer got its gas back in the input token.
+    expect(await balanceOf(usdc, w.address)).toBe(400_000_000n);
+    expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+  });
+
+  it('100 concurrent submissions of one signed order: one execution, the same transaction hash for every caller', async () => {
+    const w = await gaslessWallet(200_000_000n);
+    const order = await quote(w);
+    const signature = await sign(w, order);
+    const before = await relayerNonce();
+    const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => submit.execute({ orderId: order.context!.orderId, signature, caller: `caller-${i}` })));
+    const hashes = new Set(replies.map((r) => r.relay!.txHash));
+    expect(hashes.size).toBe(1);
+    const final = await waitFinal(order.context!.orderId);
+    expect(final.relay!.status).toBe('mined');
+    expect(final.relay!.txHash).toBe([...hashes][0]);
+    expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+    expect(await relayerNonce()).toBe(before + 1);
+    // Replayed after it was mined: the same answer, nothing sent.
+    const replay = await submit.execute({ orderId: order.context!.orderId, signature, caller: 'late' });
+    expect(replay.relay).toMatchObject({ status: 'mined', txHash: final.relay!.txHash });
+    expect(await relayerNonce()).toBe(before + 1);
+  });
+
+  it('refuses replayed, altered, expired, wrong-chain and high-s signatures with clear messages and no gas spent', async () => {
+    const w = await gaslessWallet(300_000_000n);
+    const a = await quote(w);
+    const b = await quote(w);
+    const id = a.context!.orderId;
+    const nonceBefore = await relayerNonce('pending');
+    const storedBefore = await storedNonce();
+
+    await refused(submit.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000000', signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_NOT_FOUND, /^order 0b1c8a2e-.* not found/);
+    await refused(submit.execute({ orderId: 'not-an-order', signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /orderId must be the UUID/);
+    // b's signature replayed on a
+    await refused(submit.execute({ orderId: id, signature: await sign(w, b), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/);
+    // altered: a smaller minimum output than quoted
+    await refused(submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.value['minOutputAmount'] = '1')), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /does not match the order/);
+    // wrong chain: the same order signed for arbitrum's chain id
+    await refused(submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.domain['chainId'] = 42161)), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /does not match the order.*same chain id 1,/);
+    // someone else's signature
+    await refused(submit.execute({ orderId: id, signature: await sign(new Wallet(Wallet.createRandom().privateKey), a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /not the sender/);
+    // high-s twin of the valid signature
+    const sig = Signature.from(await sign(w, a));
+    const highS = (0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n - BigInt(sig.s)).toString(16).padStart(64, '0');
+    await refused(submit.execute({ orderId: id, signature: `${sig.r}${highS}${sig.v === 27 ? '1c' : '1b'}`, caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /high s value/);
+    // expired: the chain's clock past the deadline (snapshot: later tests keep the real clock)
+    const snap = await rpc.call<string>('evm_snapshot');
+    try {
+      await rpc.call('evm_increaseTime', [harness.config.quoteValiditySeconds + 60]);
+      await rpc.call('evm_mine');
+      await refused(submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^order .* expired at .*; get a new quote/);
+    } finally {
+      await rpc.call('evm_revert', [snap]);
+    }
+    // a failing simulation (allowance withdrawn) is never paid for
+    await rpc.call('anvil_setBalance', [w.address, '0x16345785d8a0000']);
+    await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, 0]) })).wait();
+    await rpc.call('anvil_setBalance', [w.address, '0x0']);
+    await refused(submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^the order would revert on-chain \(.*\), so the relayer does not send it/);
+
+    expect(await relayerNonce('pending')).toBe(nonceBefore);
+    expect(await storedNonce()).toBe(storedBefore);
+    expect((await db.query(`SELECT count(*)::int AS n FROM relay_submissions WHERE order_id = ANY($1)`, [[id, b.context!.orderId]])).rows[0]).toEqual({ n: 0 });
+  });
+
+  it('refuses a second signature for a submitted order (409) and limits submissions per caller (429)', async () => {
+    const w = await gaslessWallet(100_000_000n);
+    const order = await quote(w, 50_000_000n);
+    const signature = await sign(w, order);
+    await submit.execute({ orderId: order.context!.orderId, signature, caller: 't' });
+    // Re-signing gives the same bytes (RFC 6979): any other signature string is a different submission.
+    const other = `${signature.slice(0, 4)}${signature[4] === 'a' ? 'b' : 'a'}${signature.slice(5)}`;
+    await refused(submit.execute({ orderId: order.context!.orderId, signature: other, caller: 't' }), ErrorCode.ERROR_CODE_CONFLICT, /already submitted with another signature/);
+    await waitFinal(order.context!.orderId);
+
+    const redis = new Redis(INFRA.redis);
+    const limited = new SubmitOrderUseCase(relayer, redis, 2);
+    try {
+      const caller = `limit-${Date.now()}`;
+      for (let i = 0; i < 2; i++) await refused(limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }), ErrorCode.ERROR_CODE_NOT_FOUND, /not found/);
+      await refused(limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }), ErrorCode.ERROR_CODE_RATE_LIMITED, /too many order submissions: 2 per minute per caller/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('replaces a transaction not mined in time with a fee bump; exactly one of them executes', async () => {
+    const w = await gaslessWallet(100_000_000n);
+    const order = await quote(w);
+    const signature = await sign(w, order);
+    await rpc.call('evm_setAutomine', [false]);
+    try {
+      const accepted = await submit.execute({ orderId: order.context!.orderId, signature, caller: 't' });
+      const deadline = Date.now() + 20_000;
+      let status = await relayer.status(order.context!.orderId);
+      while (status.relay!.txHashes.length < 3) {
+        if (Date.now() > deadline) throw new Error(`no replacement: ${JSON.stringify(status.relay)}`);
+        await new Promise((r) => setTimeout(r, 50));
+        status = await relayer.status(order.context!.orderId);
+      }
+      expect(status.relay!.txHashes[0]).toBe(accepted.relay!.txHash);
+      const fees = (await db.query<{ f: string; p: string }>(`SELECT max_fee_per_gas AS f, max_priority_fee_per_gas AS p FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [order.context!.orderId])).rows;
+      for (let i = 1; i < fees.length; i++) {
+        expect(BigInt(fees[i]!.f) * 100n).toBeGreaterThanOrEqual(BigInt(fees[i - 1]!.f) * 110n);
+        expect(BigInt(fees[i]!.p) * 100n).toBeGreaterThanOrEqual(BigInt(fees[i - 1]!.p) * 110n);
+      }
+    } finally {
+      await rpc.call('evm_setAutomine', [true]);
+    }
+    await rpc.call('evm_mine');
+    const final = await waitFinal(order.context!.orderId);
+    expect(final.relay!.status).toBe('mined');
+    expect(final.relay!.txHashes).toContain(final.relay!.txHash);
+    expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+    expect(await relayerNonce('pending')).toBe(await storedNonce());
+  });
+
+  /** Runs the relayer in its own process, which kills itself (SIGKILL) at `crashAt`. */
+  function runChild(args: ChildArgs): Promise<{ signal: NodeJS.Signals | null; code: number | null; out: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'apps/quote/src/testing/relay-child.ts'), JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', (code, signal) => resolve({ code, signal, out }));
+    });
+  }
+
+  describe.each<RelayFaultPoint>(['after-sign', 'after-broadcast', 'after-mined', 'during-replacement'])('relayer killed %s', (point) => {
+    it(`${KILL_RUNS} runs: 0 lost orders, 0 double executions, no nonce gap`, async () => {
+      const w = await gaslessWallet(BigInt(KILL_RUNS) * 10_000_000n);
+      const graph = harness.graphs.get('ethereum');
+      const tokens = Object.fromEntries([ZERO, usdc].map((a) => [a, { priceUsd: graph.token(a)!.priceUsd, decimals: graph.token(a)!.decimals }]));
+      const queue = harness.app.get(RelayQueue);
+      for (let run = 0; run < KILL_RUNS; run++) {
+        const order = await quote(w, 10_000_000n);
+        const id = order.context!.orderId;
+        const signature = await sign(w, order);
+        if (point === 'during-replacement') await rpc.call('evm_setAutomine', [false]);
+        const child = await runChild({
+          databaseUrl, rpcUrl: devnet.rpcUrls['ethereum']!, network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(),
+          relayerKey: net.accounts.relayer.privateKey, orderId: id, signature, crashAt: point, replaceAfterMs: 200, tokens,
+        });
+        expect({ run, signal: child.signal, out: child.signal ? '' : child.out }).toEqual({ run, signal: 'SIGKILL', out: '' });
+        const sent = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
+        expect(sent).toBe(point === 'during-replacement' ? 2 : 1);
+        if (point === 'during-replacement') {
+          await rpc.call('evm_setAutomine', [true]);
+          await rpc.call('evm_mine');
+        }
+        // The client retries its POST and gets the first answer; the restarted worker resumes the rest.
+        const retried = await submit.execute({ orderId: id, signature, caller: 'retry' });
+        expect(retried.relay!.txHashes.length).toBe(sent);
+        await queue.sweep();
+        const final = await waitFinal(id);
+        expect({ run, status: final.relay!.status }).toEqual({ run, status: 'mined' });
+        expect({ run, executions: await executions(w.address, String(order.signedOrder!.value!['nonce'])) }).toEqual({ run, executions: 1 });
+      }
+      // No nonce gap: every nonce taken was mined, and the counter is where the chain is.
+      expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
+      expect(await storedNonce()).toBe(await relayerNonce('latest'));
+      const open = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE state <> 'mined'`)).rows[0]!.n;
+      expect(open).toBe(0);
+    });
+  });
+});
+
+const ZERO = '0x0000000000000000000000000000000000000000';
