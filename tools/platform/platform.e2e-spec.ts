@@ -4,6 +4,7 @@
  * token-data or the bus goes away (within the request timeout), recovery, and graceful stop.
  */
 import { readFileSync } from 'node:fs';
+import { Wallet } from 'ethers';
 import { Pool } from 'pg';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
@@ -122,6 +123,27 @@ describe('platform end to end (five apps over NATS)', () => {
     expect(approval.context.spender.toLowerCase()).toBe(eth.contracts.router.toLowerCase());
     expect(approval.context.shouldApprove).toBe(true);
     expect(approval.approve?.to.toLowerCase()).toBe(usdc);
+  });
+
+  it('stores quotes: GET /v2/portal/status returns the order, POST /v2/portal checks the signature (no chain writes here)', async () => {
+    type Net = { network: string; weth: string; tokens: Array<{ symbol: string; address: string }> };
+    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find((n) => n.network === 'ethereum')!;
+    const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
+    const wallet = Wallet.createRandom();
+    const q = await fetch(`${base}/v2/portal?sender=${wallet.address}&inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}&slippageTolerancePercentage=1&validate=false`);
+    expect(q.status).toBe(200);
+    const order = (await q.json()) as { context: { orderId: string }; tx: unknown; signedOrder: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; value: Record<string, unknown> } };
+    const status = await fetch(`${base}/v2/portal/status?orderId=${order.context.orderId}`);
+    expect(status.status).toBe(200);
+    expect(await status.json()).toEqual({ ...order, status: 'quoted', txHashes: [] });
+    // Signed by someone other than the sender: refused before anything is sent.
+    const stranger = await Wallet.createRandom().signTypedData(order.signedOrder.domain, order.signedOrder.types, order.signedOrder.value);
+    const post = await fetch(`${base}/v2/portal?orderId=${order.context.orderId}&signature=${stranger}`, { method: 'POST' });
+    expect(post.status).toBe(400);
+    expect(await post.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/) });
+    const unknown = await fetch(`${base}/v2/portal/status?orderId=0b1c8a2e-0000-4000-8000-000000000000`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { message: string }).message).toMatch(/not found: it was never quoted/);
   });
 
   it('answers bad input and unknown routes with {statusCode, error, message}', async () => {

@@ -22,6 +22,7 @@ import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
 import { seedReadModels } from '../testing/read-models';
 import type { ChildArgs } from '../testing/relay-child';
+import { OrderStore } from './order-store';
 import { RelayQueue } from './relay-queue';
 import type { RelayFaultPoint } from './relayer';
 import { Relayer } from './relayer';
@@ -102,9 +103,9 @@ describe('signed-order relaying on a private devnet', () => {
   /** A fresh wallet holding `amount` USDC, the Router approved, and no native token at all. */
   async function gaslessWallet(amount: bigint): Promise<Wallet> {
     const w = new Wallet(Wallet.createRandom().privateKey, provider);
-    await (await funder.sendTransaction({ to: w.address, value: parseEther('1') })).wait();
-    await (await funder.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [w.address, amount]) })).wait();
-    await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, MaxUint256]) })).wait();
+    await (await funder.sendTransaction({ to: w.address, value: parseEther('1') })).wait(1, 30_000);
+    await (await funder.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [w.address, amount]) })).wait(1, 30_000);
+    await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, MaxUint256]) })).wait(1, 30_000);
     await rpc.call('anvil_setBalance', [w.address, '0x0']);
     return w;
   }
@@ -281,6 +282,18 @@ describe('signed-order relaying on a private devnet', () => {
     expect(await relayerNonce('pending')).toBe(await storedNonce());
   });
 
+  it('keeps a quote for a week: older ones are not found and are purged', async () => {
+    const store = harness.app.get(OrderStore);
+    const w = await gaslessWallet(10_000_000n);
+    const order = await quote(w, 10_000_000n);
+    const old = { ...order, context: { ...order.context!, orderId: '0b1c8a2e-0000-4000-8000-00000000000a' } };
+    await store.save({ orderId: old.context.orderId, network: 'ethereum', chainId: 1, sender: w.address, expiresAt: new Date(Date.now() - 8 * 86_400_000 + 1_200_000), reply: old, calls: [] }, new Date(Date.now() - 8 * 86_400_000));
+    await refused(relayer.status(old.context.orderId), ErrorCode.ERROR_CODE_NOT_FOUND, /its week of retention is over/);
+    expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect((await db.query(`SELECT count(*)::int AS n FROM orders WHERE order_id = $1`, [old.context.orderId])).rows[0]).toEqual({ n: 0 });
+    expect((await relayer.status(order.context!.orderId)).order).toEqual(order);
+  });
+
   /** Runs the relayer in its own process, which kills itself (SIGKILL) at `crashAt`. */
   function runChild(args: ChildArgs): Promise<{ signal: NodeJS.Signals | null; code: number | null; out: string }> {
     return new Promise((resolve) => {
@@ -302,21 +315,26 @@ describe('signed-order relaying on a private devnet', () => {
         const order = await quote(w, 10_000_000n);
         const id = order.context!.orderId;
         const signature = await sign(w, order);
+        let sent: number;
         if (point === 'during-replacement') await rpc.call('evm_setAutomine', [false]);
-        const child = await runChild({
-          databaseUrl, rpcUrl: devnet.rpcUrls['ethereum']!, network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(),
-          relayerKey: net.accounts.relayer.privateKey, orderId: id, signature, crashAt: point, replaceAfterMs: 200, tokens,
-        });
-        expect({ run, signal: child.signal, out: child.signal ? '' : child.out }).toEqual({ run, signal: 'SIGKILL', out: '' });
-        const sent = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
-        expect(sent).toBe(point === 'during-replacement' ? 2 : 1);
-        if (point === 'during-replacement') {
-          await rpc.call('evm_setAutomine', [true]);
-          await rpc.call('evm_mine');
+        try {
+          const child = await runChild({
+            databaseUrl, rpcUrl: devnet.rpcUrls['ethereum']!, network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(),
+            relayerKey: net.accounts.relayer.privateKey, orderId: id, signature, crashAt: point, replaceAfterMs: 200, tokens,
+          });
+          expect({ run, signal: child.signal, out: child.signal ? '' : child.out }).toEqual({ run, signal: 'SIGKILL', out: '' });
+          sent = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
+          // A slow machine may replace once before the receipt shows (after-mined): at least the first, or first + bump.
+          expect(sent).toBeGreaterThanOrEqual(point === 'during-replacement' ? 2 : 1);
+        } finally {
+          if (point === 'during-replacement') {
+            await rpc.call('evm_setAutomine', [true]);
+            await rpc.call('evm_mine');
+          }
         }
         // The client retries its POST and gets the first answer; the restarted worker resumes the rest.
         const retried = await submit.execute({ orderId: id, signature, caller: 'retry' });
-        expect(retried.relay!.txHashes.length).toBe(sent);
+        expect(retried.relay!.txHashes.length).toBeGreaterThanOrEqual(sent);
         await queue.sweep();
         const final = await waitFinal(id);
         expect({ run, status: final.relay!.status }).toEqual({ run, status: 'mined' });
@@ -327,6 +345,69 @@ describe('signed-order relaying on a private devnet', () => {
       expect(await storedNonce()).toBe(await relayerNonce('latest'));
       const open = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE state <> 'mined'`)).rows[0]!.n;
       expect(open).toBe(0);
+    });
+  });
+
+  // Last: the cancellation moves the chain's clock past every deadline quoted so far.
+  describe('reverted and expired outcomes', () => {
+    it('reports a transaction that reverts on-chain as reverted, with the reason', async () => {
+      const w = await gaslessWallet(20_000_000n);
+      const order = await quote(w, 10_000_000n);
+      const id = order.context!.orderId;
+      await rpc.call('evm_setAutomine', [false]);
+      try {
+        await submit.execute({ orderId: id, signature: await sign(w, order), caller: 't' });
+        // The sender moves its tokens away in the same block, with a higher tip, so it runs first.
+        await rpc.call('anvil_setBalance', [w.address, '0xde0b6b3a7640000']);
+        await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [funder.address, 20_000_000n]), gasLimit: 100_000n, maxPriorityFeePerGas: 100_000_000_000n, maxFeePerGas: 200_000_000_000n });
+        await rpc.call('evm_mine');
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+      }
+      const final = await waitFinal(id);
+      expect(final.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^execution reverted: ERC20InsufficientBalance\(/) });
+      expect(final.relay!.blockNumber).toBeDefined();
+      expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(0);
+      expect(await relayerNonce('pending')).toBe(await storedNonce());
+    });
+
+    it('frees the nonce of an order still pending at its deadline with a 0-value transaction and reports it expired', async () => {
+      const w = await gaslessWallet(20_000_000n);
+      const order = await quote(w, 10_000_000n);
+      const id = order.context!.orderId;
+      await rpc.call('evm_setAutomine', [false]);
+      try {
+        await submit.execute({ orderId: id, signature: await sign(w, order), caller: 't' });
+        // A base fee above what the order's transaction bids keeps it out of the block that moves time on.
+        await rpc.call('anvil_setNextBlockBaseFeePerGas', ['0xe8d4a51000']);
+        await rpc.call('evm_increaseTime', [harness.config.quoteValiditySeconds + 60]);
+        await rpc.call('evm_mine');
+        const deadline = Date.now() + 20_000;
+        while ((await db.query(`SELECT 1 FROM relay_transactions WHERE order_id = $1 AND kind = 'cancel'`, [id])).rowCount === 0) {
+          if (Date.now() > deadline) throw new Error('no cancellation was sent');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await rpc.call('evm_mine');
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+      }
+      const final = await waitFinal(id);
+      expect(final.relay).toMatchObject({ status: 'expired', statusReason: expect.stringMatching(/freed its nonce with a 0-value transaction/) });
+      const receipt = await provider.getTransactionReceipt(final.relay!.txHash!);
+      expect(receipt!.to!.toLowerCase()).toBe(net.accounts.relayer.address.toLowerCase());
+      expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(0);
+      expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
+      expect(await storedNonce()).toBe(await relayerNonce('latest'));
+    });
+
+    it('reports a quote never submitted before its deadline as expired', async () => {
+      const stale = await db.query<{ order_id: string }>(`SELECT order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id) LIMIT 1`);
+      expect(stale.rowCount).toBe(1);
+      const quoted = await relayer.status(stale.rows[0]!.order_id);
+      expect(quoted.relay!.status).toBe('quoted');
+      // Twenty minutes later, as far as the quote's expiry is concerned:
+      await db.query(`UPDATE orders SET expires_at = now() - interval '1 second' WHERE order_id = $1`, [stale.rows[0]!.order_id]);
+      expect((await relayer.status(stale.rows[0]!.order_id)).relay).toMatchObject({ status: 'expired', statusReason: expect.stringMatching(/^the quote expired at .* without being submitted; get a new quote/) });
     });
   });
 });

@@ -16,20 +16,30 @@ import { SubmitOrderUseCase } from './submit-order.usecase';
 export const RELAY_PG_POOL = Symbol('RELAY_PG_POOL');
 export const RELAY_REDIS = Symbol('RELAY_REDIS');
 
-/** Starts the relay worker after the app is up (it resumes open submissions) and stops it first on shutdown. */
+/**
+ * Starts the relay worker after the app is up (it resumes open submissions) and stops it first on
+ * shutdown; deletes orders past their week every hour.
+ */
 @Injectable()
 export class RelayLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private purger?: NodeJS.Timeout;
+
   constructor(
     private readonly queue: RelayQueue,
+    private readonly store: OrderStore,
     @Inject(RELAY_PG_POOL) private readonly pool: Pool,
     @Inject(RELAY_REDIS) private readonly redis: Redis,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.start();
+    const log = new Logger('OrderStore');
+    this.purger = setInterval(() => void this.store.purgeExpired().then((n) => n > 0 && log.log(`${n} orders past their week deleted`), (e: Error) => log.warn(`purge: ${e.message}`)), 3_600_000);
+    this.purger.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.purger) clearInterval(this.purger);
     await this.queue.close();
     this.redis.disconnect();
     await this.pool.end();

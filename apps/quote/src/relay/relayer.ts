@@ -160,10 +160,7 @@ export class Relayer {
     if (!typed) throw bad(`order ${order.orderId} has no signed-order variant (native input, or its input cannot pay the relayer's gas); send context.tx yourself`);
     const value = typed.value as Record<string, string | number>;
     const net = this.net(order.network);
-    // The Router judges the deadline by block time, which may run ahead of this clock (time control, drift).
-    const head = await net.rpc.call<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
-    const now = Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)));
-    if (now >= Number(value['deadline'])) throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
+    if ((await chainNow(net)) >= Number(value['deadline'])) throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
     const check = checkOrderSignature(typed as unknown as SignedOrderTyped, signature, order.sender);
     if (!check.ok) throw bad(check.message);
     const pending = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE sender = $1 AND state = 'pending'`, [order.sender]);
@@ -309,7 +306,7 @@ export class Relayer {
       const deadline = order?.reply.signedOrder ? Number((order.reply.signedOrder.value as Record<string, string>)['deadline']) : 0;
       const previous = Transaction.from(latest.raw);
       // Past the deadline the order can only revert: free the nonce with a 0-value transfer to ourselves instead.
-      const cancel = Date.now() / 1000 >= deadline;
+      const cancel = (await chainNow(net)) >= deadline;
       const raw = await net.wallet.signTransaction(
         cancel
           ? { type: 2, chainId: net.chainId, nonce: previous.nonce, to: net.wallet.address, data: '0x', value: 0n, gasLimit: 21_000n, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
@@ -391,6 +388,12 @@ export class Relayer {
     const txs = sub ? await this.transactions(this.d.pool, order.orderId) : [];
     return { order: order.reply, relay: relayState(order, sub, txs) };
   }
+}
+
+/** Seconds now as the Router judges deadlines: block time, which may run ahead of this clock (time control, drift). */
+async function chainNow(net: RelayNetwork): Promise<number> {
+  const head = await net.rpc.call<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+  return Math.max(Math.floor(Date.now() / 1000), Number(BigInt(head.timestamp)));
 }
 
 function relayState(order: StoredOrder, sub: SubmissionRow | undefined, txs: TxRow[]): RelayState {
