@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { Tier } from '@tokensvc/api';
 import { loadGatewayConfig } from '@tokensvc/config';
 import type { RpcContract } from '@tokensvc/messages';
-import { ApiKeysRepository, dropDatabase, migrate, type ApiKeyRecord } from '@tokensvc/persistence';
+import { ApiKeysRepository, createPgPool, dropDatabase, migrate, type ApiKeyRecord } from '@tokensvc/persistence';
 import type Redis from 'ioredis';
 import { createGateway } from '../src/bootstrap';
 import { REDIS } from '../src/infra/tokens';
@@ -53,7 +53,7 @@ export class GatewayHarness {
       await app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     }
-    const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    const pool = createPgPool({ connectionString: databaseUrl, max: 2 });
     return new GatewayHarness(app, baseUrl, new ApiKeysRepository(pool), pool, databaseUrl, redisPrefix);
   }
 

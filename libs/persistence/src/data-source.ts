@@ -61,6 +61,14 @@ export async function dropDatabase(url: string): Promise<void> {
   const client = new Client({ connectionString: u.toString() });
   await client.connect();
   try {
+    // pg's Pool.end() resolves before its sockets have closed: wait (briefly) for the database's
+    // sessions to go, so FORCE only ends sessions that were really left behind. Ending a session
+    // that is still closing emits an error on its client that nobody listens to any more.
+    for (let waited = 0; waited < 3_000; waited += 50) {
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0]!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await client.end();

@@ -12,6 +12,11 @@ import { minOutput } from './slippage';
 
 /** Signature check, nonce bitmap and the relayer's transfer on top of the plain order. */
 const SIGNED_ORDER_EXTRA_GAS = 45_000n;
+/**
+ * The gas price may rise between the quote and the submission (the relayer refuses an order whose
+ * fee no longer covers its gas): the fee is priced 25 % above the quote's gas price.
+ */
+const GAS_PRICE_HEADROOM_PERCENT = 125n;
 
 export interface SignedVariant {
   relayerFee: bigint;
@@ -43,7 +48,7 @@ function weiInInput(quote: Quote, wei: bigint): bigint | undefined {
 
 export function signedVariant(quote: Quote, t: SignedTerms): SignedVariant | undefined {
   if (quote.input.address === ZERO_ADDRESS) return undefined;
-  const relayerFee = weiInInput(quote, (t.gasLimit + SIGNED_ORDER_EXTRA_GAS) * quote.gasPrice);
+  const relayerFee = weiInInput(quote, ((t.gasLimit + SIGNED_ORDER_EXTRA_GAS) * quote.gasPrice * GAS_PRICE_HEADROOM_PERCENT) / 100n);
   if (relayerFee === undefined || t.feeAmount + relayerFee >= t.inputAmount) return undefined;
   let outputAmount: bigint;
   try {
