@@ -1,10 +1,14 @@
 /**
  * `npm start`: the whole platform on one machine. Devnets (saved state or deploy + seed),
- * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps.
+ * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps and the
+ * devnet bridge's filler (libs/bridge; FILLER_MODE=offline|revert|no-inventory for failure tests).
  * Prints the gateway URL, each devnet RPC URL and the funded test accounts. Ctrl-C stops
  * everything it started.
  */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { rpcVar } from '@tokensvc/config';
+import type { Network } from '@tokensvc/domain';
 import { startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { Pool } from 'pg';
 import { ApiKeysRepository, migrate } from '@tokensvc/persistence';
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
 
   let infra: StartedInfra | undefined;
   let devnet: DevnetHandle | undefined;
-  const apps: AppProcess[] = [];
+  const apps: Array<Pick<AppProcess, 'child' | 'exited'>> = [];
   let stopping = false;
   const shutdown = async (code: number): Promise<void> => {
     if (stopping) return;
@@ -65,13 +69,69 @@ async function main(): Promise<void> {
       });
       apps.push(p);
     }
+    const filler = startFiller(platformEnv, env['FILLER_MODE'] ?? 'normal', (line) => {
+      if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[filler] ${line}\n`);
+    });
+    void filler.exited.then((code) => {
+      if (!stopping) {
+        say(`filler exited with code ${code}; stopping the platform (see its log lines above)`);
+        void shutdown(1);
+      }
+    });
+    apps.push(filler);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForHttp(`${base}/health/ready`, 60_000, (s, body) => s === 200 && !body.includes('"down"'));
-    printSummary(base, devnet, devKey);
+    const fillerStart = await filler.started;
+    printSummary(base, devnet, devKey, fillerStart);
   } catch (e) {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
     await shutdown(1);
   }
+}
+
+interface FillerProcess extends Pick<AppProcess, 'child' | 'exited'> {
+  /** the filler's "filler started" log line (its address, mode and networks) */
+  started: Promise<{ filler: string; mode: string; networks: string[] }>;
+}
+
+/** The devnet bridge filler (libs/bridge/src/filler/main.ts) as a process, with the apps' RPC and manifest settings. */
+function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => void): FillerProcess {
+  const networks = Object.keys(env.rpcUrls) as Network[];
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    NODE_ENV: 'production',
+    NETWORKS: networks.join(','),
+    DEVNET_MANIFEST: env.manifestPath,
+    LOG_LEVEL: env.logLevel ?? 'info',
+    FILLER_MODE: mode,
+  };
+  for (const n of networks) childEnv[rpcVar(n)] = env.rpcUrls[n];
+  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'bridge', 'src', 'filler', 'main.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = new Promise<{ filler: string; mode: string; networks: string[] }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the filler did not report "filler started" within 30 s')), 30_000);
+    void exited.then((code) => reject(new Error(`the filler exited with code ${code} before starting`)));
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream.on('data', (chunk: Buffer) => {
+        buf += chunk.toString();
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          onLine(line);
+          if (line.includes('"msg":"filler started"')) {
+            clearTimeout(timer);
+            resolve(JSON.parse(line) as { filler: string; mode: string; networks: string[] });
+          }
+        }
+      });
+    }
+  });
+  // Awaited only once the apps are ready; an early failure stops the platform through `exited`.
+  started.catch(() => undefined);
+  return { child, exited, started };
 }
 
 /** A paid key for trying the data endpoints (valid 7 days; more with `npm run keys -- create`). */
@@ -85,7 +145,7 @@ async function issueDevKey(databaseUrl: string): Promise<string> {
   }
 }
 
-function printSummary(base: string, devnet: DevnetHandle, devKey: string): void {
+function printSummary(base: string, devnet: DevnetHandle, devKey: string, filler: { filler: string; mode: string; networks: string[] }): void {
   const auth = `-H "Authorization: Bearer ${devKey}"`;
   const lines = [
     '',
@@ -97,6 +157,9 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: string): void 
     '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',
     '  Devnet RPC URLs:',
     ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
+    `  Bridge filler: running as ${filler.filler} on ${filler.networks.join(', ')}, ${
+      filler.mode === 'normal' ? 'filling cross-chain deposits and refunding expired ones' : `in failure mode ${filler.mode} (FILLER_MODE; see libs/bridge/README.md)`
+    }`,
     '  Funded test accounts (anvil dev accounts 5-9; never used by the simulator):',
     ...TEST_ACCOUNTS.map((a) => `    ${a.address}  private key ${a.privateKey}`),
     'Ctrl-C stops everything.',

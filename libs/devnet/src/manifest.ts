@@ -84,6 +84,13 @@ export interface NetworkManifest {
     router: string;
     /** created by the Router; runs routes, never approved by users */
     executor: string;
+    /**
+     * Devnet bridge, origin side: cross-chain deposits lock here until settled to the filler or
+     * refunded. Its attester is `accounts.filler` (the devnet filler confirms its own fills).
+     */
+    bridgeEscrow: string;
+    /** Devnet bridge, destination side: the filler pays recipients through it. */
+    bridgeSettler: string;
   };
   accounts: {
     /** pays gas for relayed transactions */
@@ -148,6 +155,13 @@ export function manifestToken(net: NetworkManifest, symbol: string): ManifestTok
   const token = net.tokens.find((t) => t.symbol === symbol);
   if (!token) throw new Error(`no token ${symbol} on ${net.network}`);
   return token;
+}
+
+/** The bridge contracts of a network; a clear error for a manifest built before they existed. */
+export function manifestBridge(net: NetworkManifest): { escrow: string; settler: string } {
+  const { bridgeEscrow, bridgeSettler } = net.contracts as Partial<NetworkManifest['contracts']>;
+  if (!bridgeEscrow || !bridgeSettler) throw new Error(`${net.network} has no bridge contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
+  return { escrow: bridgeEscrow, settler: bridgeSettler };
 }
 
 export function manifestPlatform(net: NetworkManifest, slug: string): ManifestPlatform {

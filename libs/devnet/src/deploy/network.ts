@@ -1,7 +1,9 @@
 /** Deploys every contract of one network; liquidity and history come afterwards from the seeder. */
+import { deriveAccount } from '../accounts';
 import { AAVE_RESERVES, V2_PLATFORMS, V3_POOLS, VAULTS, tailSymbols, tokenSpecs } from '../config';
 import type { ManifestPlatform, ManifestToken } from '../manifest';
 import { deployAave } from './aave';
+import { type BridgeContracts, deployBridgeContracts } from './bridge';
 import { type BuildContext, mineNext, tokenBySymbol } from './context';
 import { deployTokens, installMulticall3 } from './tokens';
 import { deployV2Platform } from './uniswap-v2';
@@ -14,7 +16,7 @@ export interface NetworkDeployment {
   multicall3: string;
   tokens: ManifestToken[];
   platforms: ManifestPlatform[];
-  contracts: RouterContracts;
+  contracts: RouterContracts & BridgeContracts;
   deployBlock: number;
   deployTimestamp: number;
 }
@@ -39,13 +41,16 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   const aave = await deployAave(ctx, AAVE_RESERVES, tokens, priceOf);
   const weth = tokenBySymbol(tokens, 'WETH').address;
   ctx.log('deploying the order Router');
-  const contracts = await deployRouterContracts(ctx, weth);
+  const router = await deployRouterContracts(ctx, weth);
+  ctx.log('deploying the bridge (escrow and settler)');
+  // The filler attests its own fills on the devnet; the seeder derives the same account (World.actors.filler).
+  const bridge = await deployBridgeContracts(ctx, deriveAccount(ctx.seed, 'filler', 0).address);
   return {
     weth,
     multicall3,
     tokens,
     platforms: [...v2, v3, vaults, aave],
-    contracts,
+    contracts: { ...router, ...bridge },
     deployBlock: first.number,
     deployTimestamp: first.timestamp,
   };

@@ -1,0 +1,150 @@
+/**
+ * The bridge provider interface: what the quote service (order building), the status tracker and
+ * the gateway need from a bridge, whichever bridge it is. Amounts are bigint base units; addresses
+ * are checksummed or lowercase hex; `address(0)` is the native token. One adapter per bridge (the
+ * devnet one: DevnetBridgeProvider).
+ */
+import type { Network } from '@tokensvc/domain';
+
+/** One token the provider moves between two networks (same asset on both sides). */
+export interface BridgeRouteToken {
+  symbol: string;
+  originToken: string;
+  destinationToken: string;
+  originDecimals: number;
+  destinationDecimals: number;
+}
+
+export interface BridgeRoute {
+  originNetwork: Network;
+  destinationNetwork: Network;
+  tokens: BridgeRouteToken[];
+}
+
+export interface BridgeQuoteRequest {
+  originNetwork: Network;
+  destinationNetwork: Network;
+  /** origin token address (one of the route's `originToken`s) */
+  inputToken: string;
+  inputAmount: bigint;
+  /** destination token address (the route's counterpart of `inputToken`) */
+  outputToken: string;
+}
+
+export interface BridgeQuote extends BridgeQuoteRequest {
+  /** the spec's `crossChainProvider` */
+  provider: string;
+  originChainId: number;
+  destinationChainId: number;
+  /** what the recipient receives on the destination (destination token units) */
+  outputAmount: bigint;
+  /** what the bridge keeps, in input-token units (inputAmount - fee is what is bridged) */
+  fee: bigint;
+  /** typical time from the origin deposit to the destination fill */
+  estimatedSeconds: number;
+  /** unix seconds: no fill after it; the deposit is refundable some time later */
+  fillDeadline: number;
+}
+
+export interface BridgeDepositCallRequest {
+  quote: BridgeQuote;
+  /** who sends the deposit: the user's EOA, or the Router's executor after an origin swap */
+  depositor: string;
+  /** who receives `outputAmount` on the destination */
+  recipient: string;
+  /** who gets the input back on the origin when nobody fills */
+  refundTo: string;
+}
+
+/** The origin transaction's body (or the Router executor's call to the bridge). */
+export interface BridgeDepositCall {
+  to: string;
+  data: string;
+  /** native value to send: the input amount for a native deposit, else 0 */
+  value: bigint;
+  /** byte offset of the 32-byte input amount word in `data` (where the Router's executor writes a balance) */
+  amountOffset: number;
+  /** ERC-20 the depositor must approve to `to` first; undefined for a native deposit */
+  approvalToken: string | undefined;
+}
+
+/** A deposit as the origin receipt shows it. */
+export interface BridgeDepositInfo {
+  requestId: string;
+  originNetwork: Network;
+  originChainId: number;
+  /** undefined when the destination chain id is not a network this provider knows */
+  destinationNetwork: Network | undefined;
+  destinationChainId: number;
+  depositor: string;
+  inputToken: string;
+  inputAmount: bigint;
+  outputToken: string;
+  outputAmount: bigint;
+  recipient: string;
+  refundTo: string;
+  /** unix seconds */
+  fillDeadline: number;
+  txHash: string;
+  blockNumber: number;
+  logIndex: number;
+}
+
+export interface BridgeFillInfo {
+  txHash: string;
+  blockNumber: number;
+  logIndex: number;
+  filler: string;
+  /** what the recipient received */
+  amount: bigint;
+  recipient: string;
+  outputToken: string;
+}
+
+export interface BridgeRefundInfo {
+  txHash: string;
+  blockNumber: number;
+  logIndex: number;
+  amount: bigint;
+  refundTo: string;
+  token: string;
+}
+
+/** open: locked, neither repaid to a filler nor refunded; unknown: no such request on that escrow. */
+export type BridgeDepositState = 'open' | 'settled' | 'refunded' | 'unknown';
+
+/** Optional hints for the event look-ups; without them the provider bounds the search itself. */
+export interface BridgeSearchHint {
+  /** first block worth searching on the network being searched */
+  fromBlock?: number;
+}
+
+export interface BridgeProvider {
+  /** the spec's `crossChainProvider` value */
+  readonly name: string;
+  /** the tokens it bridges from `originNetwork` to `destinationNetwork`, or undefined (no route) */
+  route(originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined;
+  /** throws BridgeQuoteError for an unsupported pair or an amount that does not cover the fee */
+  quote(request: BridgeQuoteRequest): Promise<BridgeQuote>;
+  depositCall(request: BridgeDepositCallRequest): BridgeDepositCall;
+  /** the deposits an origin transaction created; [] when it has no receipt (yet), reverted or made none */
+  findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]>;
+  /** the fill of a request on the destination, if there is one */
+  findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint?: BridgeSearchHint): Promise<BridgeFillInfo | undefined>;
+  /** the refund of a request on the origin, if there is one */
+  findRefund(originNetwork: Network, requestId: string, hint?: BridgeSearchHint): Promise<BridgeRefundInfo | undefined>;
+  depositState(originNetwork: Network, requestId: string): Promise<BridgeDepositState>;
+}
+
+export type BridgeQuoteErrorCode = 'NO_ROUTE' | 'UNSUPPORTED_TOKEN' | 'AMOUNT_TOO_SMALL';
+
+/** A quote the bridge cannot give; the message is fit for an API client (a 400). */
+export class BridgeQuoteError extends Error {
+  constructor(
+    readonly code: BridgeQuoteErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BridgeQuoteError';
+  }
+}
