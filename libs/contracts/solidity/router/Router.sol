@@ -47,6 +47,38 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
         return _settle(msg.sender, order, 0, calls);
     }
 
+    /// @notice A cross-chain order's origin leg: the calls end with a bridge deposit, so the output
+    /// leaves this chain. `order.recipient` is the bridge contract the calls deposit into, and its
+    /// balance of `order.outputToken` (the bridged asset) must grow by at least `minOutputAmount`;
+    /// whatever the calls leave of it goes back to the caller.
+    function executeBridge(Order calldata order, Call[] calldata calls) external payable nonReentrant returns (uint256 deposited) {
+        _checkDeadline(order.deadline);
+        if (order.inputAmount == 0) revert ZeroAmount();
+        if (order.recipient.code.length == 0) revert InvalidRecipient();
+        if (order.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        if (order.feeBps > 0 && order.partner == address(0)) revert FeeWithoutPartner();
+        if (order.inputToken == NATIVE) {
+            if (msg.value != order.inputAmount) revert BadNativeValue();
+        } else {
+            if (msg.value != 0) revert BadNativeValue();
+            _pull(order.inputToken, msg.sender, order.inputAmount);
+        }
+        uint256 fee = (order.inputAmount * order.feeBps) / 10_000;
+        if (fee > 0) {
+            _send(order.inputToken, order.partner, fee);
+            emit PartnerFeePaid(order.partner, order.inputToken, fee);
+        }
+        _fundExecutor(order.inputToken, order.inputAmount - fee);
+        uint256 before = _balanceOf(order.outputToken, order.recipient);
+        executor.run(calls, order.outputToken, msg.sender);
+        uint256 afterwards = _balanceOf(order.outputToken, order.recipient);
+        deposited = afterwards > before ? afterwards - before : 0;
+        if (deposited < order.minOutputAmount) revert InsufficientOutput(deposited, order.minOutputAmount);
+        emit OrderExecuted(
+            msg.sender, order.inputToken, order.inputAmount, order.outputToken, deposited, order.recipient, fee, keccak256(abi.encode(calls))
+        );
+    }
+
     function executeWithPermit(Order calldata order, PermitParams calldata permit, Call[] calldata calls)
         external
         nonReentrant

@@ -2,6 +2,7 @@ import { ContractFactory, Interface, type Log, type Provider, type Signer, getAd
 import { loadArtifact } from '../local-artifacts';
 import { BRIDGE_TOPICS, bridgeEscrowInterface, bridgeSettlerInterface } from './abi';
 import { BRIDGE_DEPOSIT_STATUSES, type BridgeDeposit, type BridgeDepositRecord, type BridgeFill, type DeployedBridge } from './types';
+import { ALL_BPS, type ExecutorCall } from '../router/types';
 
 /**
  * Deploys both sides on the signer's network: a BridgeEscrow (owned by the signer, fills confirmed
@@ -182,4 +183,18 @@ export function decodeBridgeError(data: string): DecodedBridgeError | undefined 
     }
   }
   return undefined;
+}
+
+/**
+ * The deposit as the Router executor's last call of a cross-chain order: it deposits all the
+ * executor holds of `d.inputToken` (written into the amount word at run time; approved to the escrow
+ * for this call only). `d.inputAmount` is ignored.
+ */
+export function depositExecutorCall(escrow: string, d: BridgeDeposit): ExecutorCall {
+  return {
+    target: escrow,
+    value: 0n,
+    data: encodeDeposit({ ...d, inputAmount: 0n }),
+    inputs: [{ token: d.inputToken, bps: ALL_BPS, amount: 0n, offset: DEPOSIT_INPUT_AMOUNT_OFFSET, approve: true }],
+  };
 }

@@ -28,6 +28,11 @@ export function encodeExecuteWithPermit(order: RouterOrder, permit: PermitParams
   return routerInterface().encodeFunctionData('executeWithPermit', [order, permit, calls]);
 }
 
+/** A cross-chain origin leg: `order.recipient` is the bridge the calls deposit into, `order.outputToken` the bridged asset. */
+export function encodeExecuteBridge(order: RouterOrder, calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('executeBridge', [order, calls]);
+}
+
 export function encodeExecuteSignedOrder(order: SignedRouterOrder, signature: string, calls: readonly ExecutorCall[]): string {
   return routerInterface().encodeFunctionData('executeSignedOrder', [order, signature, calls]);
 }

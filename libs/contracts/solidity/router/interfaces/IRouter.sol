@@ -74,6 +74,8 @@ interface IRouter {
 
     function execute(Order calldata order, Call[] calldata calls) external payable returns (uint256 outputAmount);
 
+    function executeBridge(Order calldata order, Call[] calldata calls) external payable returns (uint256 deposited);
+
     function executeWithPermit(Order calldata order, PermitParams calldata permit, Call[] calldata calls) external returns (uint256 outputAmount);
 
     function executeSignedOrder(SignedOrder calldata order, bytes calldata signature, Call[] calldata calls) external returns (uint256 outputAmount);
