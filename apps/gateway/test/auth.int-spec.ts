@@ -1,5 +1,5 @@
 import { endpointList, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import { ApprovalReply, CrossChainStatusReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
@@ -30,6 +30,7 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   portal: 200,
   portalSubmit: 200,
   portalStatus: 200,
+  crossChainStatus: 200,
   health: 200,
 };
 
@@ -73,6 +74,7 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.buildOrder, () => OrderReply.fromJSON({})),
       await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
       await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
+      await serveRpc(nats.url, RPC.crossChainStatus, (req) => CrossChainStatusReply.fromJSON({ txHash: req.txHash, status: 'PENDING', crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453' })),
     ];
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_auth'), redisUrl: INFRA.redis, natsUrl: nats.url },

@@ -81,7 +81,7 @@ describe('gateway limits and quotas (real HTTP, Redis, Postgres, NATS)', () => {
 
   it('limits anonymous trading calls per client address, and keyed ones per key', async () => {
     // an endpoint the gateway answers itself (501, not served yet), so only the limiter is under test
-    const path = `/v3/portal/status?${SAMPLE.crossChainStatus.query}`;
+    const path = `/v2/approval/cross-chain?${SAMPLE.approvalCrossChain.query}`;
     const from = (ip: string): Promise<Response> => gw.request(path, { headers: { 'x-forwarded-for': ip } });
     for (let i = 0; i < 3; i++) expect((await from('10.0.0.1')).status).toBe(501);
     const refused = await from('10.0.0.1');

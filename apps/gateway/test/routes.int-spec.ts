@@ -104,9 +104,9 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
   });
 
   it('answers 501 from the served table for declared endpoints no service answers yet', async () => {
-    const res = await gw.request(`/v3/portal/status?${SAMPLE.crossChainStatus.query}`, { key: paid });
+    const res = await gw.request(`/v2/approval/cross-chain?${SAMPLE.approvalCrossChain.query}`, { key: paid });
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ statusCode: 501, error: 'Not Implemented', message: '/v3/portal/status is not served by this deployment yet' });
+    expect(await res.json()).toEqual({ statusCode: 501, error: 'Not Implemented', message: '/v2/approval/cross-chain is not served by this deployment yet' });
   });
 
   it('forwards /v1/networks over NATS, and answers 504 when the service is too slow', async () => {

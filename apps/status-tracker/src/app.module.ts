@@ -1,33 +1,21 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import type { CommonConfig } from '@tokensvc/config';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
+import type { TrackerConfig } from './config/tracker-config';
+import { StatusController } from './status/status.controller';
+import { trackingProviders } from './tracking/tracking.providers';
 
-export const TRACKER_CONFIG = Symbol('TRACKER_CONFIG');
-export const TRACKING_QUEUE = 'cross-chain-tracking';
+export { TRACKING_QUEUE, TrackingQueue } from './tracking/tracking-queue';
 
-/** The BullMQ queue that drives one tracker per cross-chain order (Redis-backed, survives restarts). */
-@Injectable()
-export class TrackingQueue implements OnApplicationShutdown {
-  readonly queue: Queue;
-  constructor(@Inject(TRACKER_CONFIG) config: CommonConfig) {
-    const u = new URL(config.redisUrl);
-    this.queue = new Queue(TRACKING_QUEUE, { connection: { host: u.hostname, port: Number(u.port) || 6379, password: u.password || undefined, maxRetriesPerRequest: null } });
-  }
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close();
-  }
-}
-
+/** The status tracker: one BullMQ job per cross-chain order and origin tx until a terminal state, and `GET /v3/portal/status`. */
 @Module({})
 export class StatusTrackerModule {
-  static forRoot(config: CommonConfig): DynamicModule {
+  static forRoot(config: TrackerConfig): DynamicModule {
     return {
       module: StatusTrackerModule,
-      imports: [PersistenceModule.forRoot(config.databaseUrl, 'status-tracker', 10)],
-      controllers: [pingController('status-tracker')],
-      providers: [{ provide: TRACKER_CONFIG, useValue: config }, TrackingQueue],
+      imports: [PersistenceModule.forRoot(config.databaseUrl, 'status-tracker', 4)],
+      controllers: [StatusController, pingController('status-tracker')],
+      providers: trackingProviders(config),
     };
   }
 }

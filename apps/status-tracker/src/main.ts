@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadServiceConfig } from '@tokensvc/config';
 import { startMicroservice } from '@tokensvc/transport';
 import { StatusTrackerModule, TrackingQueue } from './app.module';
+import { loadTrackerConfig } from './config/tracker-config';
 
 /** status-tracker: tracks cross-chain orders to a terminal state (BullMQ) and answers their status. */
 async function main(): Promise<void> {
-  const config = loadServiceConfig('status-tracker');
+  const config = loadTrackerConfig();
   await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config), config, (app) => ({
     postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
-    redis: async () => typeof (await app.get(TrackingQueue).queue.getJobCounts()).waiting === 'number',
+    redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
   }));
 }
 

@@ -15,6 +15,7 @@ import {
   TokenTransactionsRequest,
 } from './generated/tokensvc/v1/tokens';
 import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
+import { CrossChainStatusReply, CrossChainStatusRequest } from './generated/tokensvc/v1/crosschain';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -59,6 +60,7 @@ export const RPC = {
   buildOrder: contract('quote.portal.build.v1', 'quote', BuildOrderRequest, OrderReply),
   submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),
   orderStatus: contract('quote.portal.status.v1', 'quote', OrderStatusRequest, StoredOrderReply),
+  crossChainStatus: contract('status-tracker.portal.status.v1', 'status-tracker', CrossChainStatusRequest, CrossChainStatusReply),
 } as const;
 
 export type RpcName = keyof typeof RPC;

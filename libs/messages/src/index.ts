@@ -46,3 +46,4 @@ export {
   OrderStatusRequest,
   StoredOrderReply,
 } from './generated/tokensvc/v1/portal';
+export { CrossChainStatusRequest, CrossChainStatusReply } from './generated/tokensvc/v1/crosschain';

@@ -1,4 +1,4 @@
-import type { Endpoints, ParsedQuery } from '@tokensvc/api';
+import { CROSS_CHAIN_STATUSES, type Endpoints, type ParsedQuery } from '@tokensvc/api';
 import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
 import type { CallContext } from './call-context';
 
@@ -73,4 +73,21 @@ export const TRADING_ENDPOINTS = {
     return relayed(await rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: who }));
   },
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
+  /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
+  crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash });
+    return {
+      context: r.context ? order({ context: r.context, tx: r.tx }).context : undefined,
+      tx: r.tx,
+      txHash: r.txHash,
+      status: CROSS_CHAIN_STATUSES.find((s) => s === r.status) ?? 'PENDING',
+      statusReason: r.statusReason,
+      crossChainRequestId: r.crossChainRequestId,
+      crossChainProvider: r.crossChainProvider,
+      destinationTxHashes: r.destinationTxHashes,
+      originTxHashes: r.originTxHashes,
+      fromChainId: Number(r.fromChainId),
+      toChainId: Number(r.toChainId),
+    };
+  },
 };

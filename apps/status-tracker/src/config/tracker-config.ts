@@ -1,0 +1,44 @@
+/**
+ * The status tracker's settings: the common ones (NATS, Postgres, Redis, NETWORKS + RPC_URL_<NET>)
+ * plus the bridge (the devnet bridge of DEVNET_MANIFEST) and the tracking rhythm.
+ */
+import { devnetBridgeConfig, type BridgeManifestLike, type DevnetBridgeConfig } from '@tokensvc/bridge';
+import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
+
+export interface TrackerConfig extends CommonConfig {
+  /** where the bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read) */
+  readonly bridge: DevnetBridgeConfig;
+  /** TRACKER_POLL_MS: pause between two looks at one order's chains */
+  readonly pollMs: number;
+  /** TRACKER_LOCK_MS: a job of a dead worker is taken over after this long */
+  readonly lockMs: number;
+  /** TRACKER_ORIGIN_NOT_FOUND_TIMEOUT_MS: no origin receipt this long after the first request -> FAILED */
+  readonly originNotFoundTimeoutMs: number;
+  /** TRACKER_SWEEP_MS: non-terminal rows are re-queued this often */
+  readonly sweepMs: number;
+  /** TRACKER_CONCURRENCY: orders tracked at once per replica */
+  readonly concurrency: number;
+  /** TRACKER_QUEUE_PREFIX: BullMQ key prefix */
+  readonly queuePrefix: string;
+}
+
+export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig } = {}): TrackerConfig {
+  const common = loadServiceConfig('status-tracker', env);
+  const r = new EnvReader(env);
+  // Without a manifest there is no bridge to follow: the app still runs (health, ping) and every
+  // status request without a stored quote answers 404.
+  const bridge = overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest)));
+  const enabled = new Set(common.networks.map((n) => n.network));
+  const cfg: TrackerConfig = {
+    ...common,
+    bridge: { networks: (bridge?.networks ?? []).filter((n) => enabled.has(n.network)) },
+    pollMs: r.int('TRACKER_POLL_MS', 2_000, 10, 600_000),
+    lockMs: r.int('TRACKER_LOCK_MS', 30_000, 500, 3_600_000),
+    originNotFoundTimeoutMs: r.int('TRACKER_ORIGIN_NOT_FOUND_TIMEOUT_MS', 30 * 60_000, 1_000, 7 * 24 * 3_600_000),
+    sweepMs: r.int('TRACKER_SWEEP_MS', 60_000, 100, 3_600_000),
+    concurrency: r.int('TRACKER_CONCURRENCY', 200, 1, 10_000),
+    queuePrefix: r.string('TRACKER_QUEUE_PREFIX', 'bull'),
+  };
+  r.done();
+  return cfg;
+}
