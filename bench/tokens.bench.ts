@@ -22,15 +22,28 @@ const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 8);
 const CONNECTIONS = 32;
 const POOL_SIZE = 20; // token-data's PersistenceModule pool
 
+export interface TokensBenchOptions {
+  /** run only the scenarios whose path contains one of these (`--only account`, `--only tokens,history`) */
+  readonly only: readonly string[];
+}
+
+export function parseTokensOptions(args: readonly string[]): TokensBenchOptions {
+  const only: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--only' && args[i + 1] !== undefined) only.push(...args[++i]!.split(',').filter(Boolean));
+    else throw new Error(`tokens: unknown option ${args[i]} (have --only <path part>[,...])`);
+  }
+  return { only };
+}
+
 export interface TokensBenchGroup {
   readonly title: string;
   /** bare (rotating), full path (rotating), full path (hot, cached) */
   readonly rows: BenchRow[];
 }
 
-async function measure(name: string, base: string, path: (i: number) => string, headers: Record<string, string>, seconds: number): Promise<BenchRow> {
-  let i = 0;
-  const requests = [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: path(i++), headers: { ...req.headers, ...headers } }) }];
+async function measure(name: string, base: string, next: () => string, headers: Record<string, string>, seconds: number): Promise<BenchRow> {
+  const requests = [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: next(), headers: { ...req.headers, ...headers } }) }];
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds, requests });
   return { name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }
@@ -71,7 +84,7 @@ async function prepareDatabase(dbUrl: string, log: (s: string) => void): Promise
   }
 }
 
-export async function runTokensBench(log: (s: string) => void): Promise<TokensBenchGroup[]> {
+export async function runTokensBench(log: (s: string) => void, options: TokensBenchOptions = { only: [] }): Promise<TokensBenchGroup[]> {
   const dbUrl = createTestDatabaseUrl('bench_tokens');
   const procs: AppProcess[] = [];
   let gateway: TargetProcess | undefined;
@@ -90,11 +103,17 @@ export async function runTokensBench(log: (s: string) => void): Promise<TokensBe
 
     const groups: TokensBenchGroup[] = [];
     log(`tokens: ${DURATION_S}s per target after 2 s warm-up, ${CONNECTIONS} connections, pg pool ${POOL_SIZE} on both sides`);
-    for (const s of scenarios(Math.floor(Date.now() / 1000))) {
+    const chosen = scenarios(Math.floor(Date.now() / 1000)).filter((s) => options.only.length === 0 || options.only.some((part) => s.fixed.includes(part)));
+    if (chosen.length === 0) throw new Error(`tokens: no scenario matches --only ${options.only.join(',')}`);
+    for (const s of chosen) {
       await checkSameAnswer(s, bareUrl, fullUrl, auth);
       const run = async (name: string, base: string, path: (i: number) => string, headers: Record<string, string>): Promise<BenchRow> => {
-        await measure(name, base, path, headers, 2);
-        return measure(name, base, path, headers, DURATION_S);
+        // one rotation across warm-up and measurement: the measured requests are not the warm-up's
+        // again (those would still be in the reply cache, within its TTL)
+        let i = 0;
+        const next = (): string => path(i++);
+        await measure(name, base, next, headers, 2);
+        return measure(name, base, next, headers, DURATION_S);
       };
       const rows = [
         await run('bare fastify + pg (rotating params)', bareUrl, s.rotating, {}),

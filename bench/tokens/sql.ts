@@ -1,6 +1,6 @@
 /**
- * The SQL token-data runs for the benchmarked requests (tokens.repository.ts, history.usecase.ts,
- * account.usecase.ts), for the bare Fastify + pg baseline. The bench checks before measuring that
+ * The SQL token-data runs for the benchmarked requests (tokens.repository.ts, history.usecase.ts;
+ * account.usecase.ts: see ACCOUNT_SQL), for the bare Fastify + pg baseline. The bench checks before measuring that
  * both sides return the same keys, totals and order, so a drift between the two shows up.
  */
 export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying,
@@ -23,6 +23,12 @@ export const HISTORY_SQL = `SELECT bucket, open, high, low, close, liquidity, re
          FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)
         ORDER BY bucket LIMIT $4 OFFSET $5`;
 
+/**
+ * /v2/account as one join reading every token column per request. token-data splits it (account.usecase.ts):
+ * the same join per request for the balances with each token's key and row version only, and the token
+ * columns only for records it has not built for that version yet (TokenRecordCache). The bare handler
+ * keeps the straightforward join: what a server without a record cache reads to answer.
+ */
 export const ACCOUNT_SQL = `SELECT ${TOKEN_COLUMNS}, b.balance::text AS raw_balance FROM balances b
          JOIN tokens t ON t.network = b.network AND t.address = b.token
         WHERE b.holder = $1 AND b.network = ANY($2::text[]) AND b.balance > 0

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainProviders } from '@tokensvc/chain';
-import { ErrorCode, type AccountReply, type AccountRequest, type Balance } from '@tokensvc/messages';
+import { ErrorCode, type AccountReply, type AccountRequest, type Balance, type Token } from '@tokensvc/messages';
 import { isAddress, isNetwork, nativeTokenKey, toUnits, type Network } from '@tokensvc/domain';
 import { ServiceError } from '@tokensvc/transport';
-import { TOKEN_COLUMNS, toToken, type TokenRow } from '../tokens/token-row';
+import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../tokens/token-records';
+import { TOKEN_COLUMNS, toToken } from '../tokens/token-row';
 import { TokensRepository } from '../tokens/tokens.repository';
 
 /**
@@ -18,19 +19,46 @@ export function balanceOfCall(owner: string): string {
   return `0x70a08231${owner.toLowerCase().replace(/^0x/, '').padStart(64, '0')}`;
 }
 
-function toBalance(row: TokenRow, raw: bigint): Balance {
-  const balance = toUnits(raw, row.decimals);
-  return { token: toToken(row), balance, balanceUsd: balance * row.price, rawBalance: raw.toString() };
+/**
+ * Built Token records kept across requests (~3.8 kB of heap each, so ~75 MB when full): a popular
+ * token is held by many accounts, and reading and building its record (pg parsing of ~35 columns,
+ * ~23 number-to-string conversions) was most of a request's cost. Only the records are kept;
+ * balances are read on every request. The reply cache's account replies share these records too.
+ */
+export const ACCOUNT_RECORDS = { maxEntries: 20_000, maxAgeMs: 10 * 60_000 } as const;
+
+/**
+ * The owner's non-zero indexed balances with the key and row version of each token: the token
+ * columns themselves are read only for the records not built for that version yet.
+ */
+const HELD_SQL = `SELECT t.key, ${TOKEN_VERSION}, b.balance::text AS raw_balance FROM balances b
+         JOIN tokens t ON t.network = b.network AND t.address = b.token
+        WHERE b.holder = $1 AND b.network = ANY($2::text[]) AND b.balance > 0
+        ORDER BY b.network, t.key`;
+const RECORDS_SQL = `SELECT ${TOKEN_COLUMNS}, ${TOKEN_VERSION} FROM tokens t WHERE t.key = ANY($1::text[])`;
+
+interface HeldRow {
+  key: string;
+  version: string;
+  raw_balance: string;
+}
+
+function toBalance(token: Token, raw: bigint): Balance {
+  const balance = toUnits(raw, token.decimals);
+  return { token, balance, balanceUsd: balance * token.price, rawBalance: raw.toString() };
 }
 
 /**
  * GET /v2/account: non-zero balances of an address. ERC-20 balances come from the indexer's
- * Transfer-derived `balances` (one indexed query across networks); native balances are not in any
- * event log, so they are read live with eth_getBalance, one call per network, in parallel.
+ * Transfer-derived `balances` (one indexed query across networks, fresh on every request), each with
+ * its token's record built once per row version (TokenRecordCache); native balances are not in any
+ * event log, so they are read live with eth_getBalance, one call per network, in parallel with the
+ * database reads.
  */
 @Injectable()
 export class AccountUseCase {
   private readonly tokens: TokensRepository;
+  private readonly records = new TokenRecordCache(ACCOUNT_RECORDS.maxEntries, ACCOUNT_RECORDS.maxAgeMs);
   constructor(private readonly ds: DataSource, private readonly chains: ChainProviders) {
     this.tokens = new TokensRepository(ds);
   }
@@ -40,19 +68,38 @@ export class AccountUseCase {
     const owner = req.owner.toLowerCase();
     const served = [...this.chains.byNetwork.keys()];
     const networks: Network[] = req.networks.length > 0 ? req.networks.filter(isNetwork) : served;
-    const rows: Array<TokenRow & { raw_balance: string }> = await this.ds.query(
-      `SELECT ${TOKEN_COLUMNS}, b.balance::text AS raw_balance FROM balances b
-         JOIN tokens t ON t.network = b.network AND t.address = b.token
-        WHERE b.holder = $1 AND b.network = ANY($2::text[]) AND b.balance > 0
-        ORDER BY b.network, t.key`,
-      [owner, networks],
+    // the node round trips of native balances overlap the database reads instead of following them
+    const nativesRead = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner)));
+    nativesRead.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
+    const held: HeldRow[] = await this.ds.query(HELD_SQL, [owner, networks]);
+    const records = await this.recordsOf(held);
+    // a token whose row went away between the two statements is left out, as the join would have
+    const rows = held.flatMap((h) => {
+      const record = records.get(h.key);
+      return record ? [{ record, raw: h.raw_balance }] : [];
+    });
+    const raws = await Promise.all(
+      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner) : BigInt(raw))),
     );
-    const raws = await Promise.all(rows.map((r) => (LIVE_BALANCE_FAMILIES.has(r.family) ? this.liveBalanceOf(r.network as Network, r.address, owner) : BigInt(r.raw_balance))));
-    const balances = rows.flatMap((r, i) => (raws[i]! > 0n ? [toBalance(r, raws[i]!)] : []));
-    const natives = await Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner)));
-    for (const b of natives) if (b) balances.push(b);
+    const balances = rows.flatMap((r, i) => (raws[i]! > 0n ? [toBalance(r.record.token, raws[i]!)] : []));
+    for (const b of await nativesRead) if (b) balances.push(b);
     balances.sort((a, b) => b.balanceUsd - a.balanceUsd);
     return { balances, totalQueried: networks.length };
+  }
+
+  /** The records of the held tokens at the versions just read: built ones as they are, the rest read and built in one statement. */
+  private async recordsOf(held: readonly HeldRow[]): Promise<Map<string, TokenRecord>> {
+    const out = new Map<string, TokenRecord>();
+    const missing: string[] = [];
+    for (const h of held) {
+      const record = this.records.get(h.key, h.version);
+      if (record) out.set(h.key, record);
+      else missing.push(h.key);
+    }
+    if (missing.length === 0) return out;
+    const rows: VersionedTokenRow[] = await this.ds.query(RECORDS_SQL, [missing]);
+    for (const row of rows) out.set(row.key, this.records.put(row));
+    return out;
   }
 
   /** balanceOf(owner) at the latest block: for tokens whose balance grows without a Transfer event */
@@ -76,6 +123,6 @@ export class AccountUseCase {
     }
     if (raw === 0n) return undefined;
     const token = await this.tokens.byKey(nativeTokenKey(network));
-    return token ? toBalance(token, raw) : undefined;
+    return token ? toBalance(toToken(token), raw) : undefined;
   }
 }
