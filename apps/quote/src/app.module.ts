@@ -1,5 +1,6 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DevnetBridgeProvider } from '@tokensvc/bridge';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
 import { ChainClients } from './chain/chain-clients';
@@ -11,6 +12,7 @@ import { LiquidityGraphs } from './graph/liquidity-graphs';
 import { PoolEventStream } from './graph/pool-event-stream';
 import { ApprovalUseCase } from './orders/approval.usecase';
 import { BuildOrderUseCase } from './orders/build-order.usecase';
+import { CrossChainOrders } from './orders/cross-chain-orders';
 import { EstimateUseCase } from './orders/estimate.usecase';
 import { OrderValidator } from './orders/order-validation';
 import { QuoteController } from './orders/quote.controller';
@@ -49,8 +51,9 @@ export class QuoteModule {
         { provide: OrderValidator, inject: [ChainClients], useFactory: (chains: ChainClients) => new OrderValidator(chains) },
         {
           provide: EstimateUseCase,
-          inject: [QuoteEngine, ChainClients, RouterDirectory, StateOverrides],
-          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory, overrides: StateOverrides) => new EstimateUseCase(engine, chains, routers, overrides, config.quoteValiditySeconds),
+          inject: [QuoteEngine, ChainClients, RouterDirectory, StateOverrides, CrossChainOrders],
+          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory, overrides: StateOverrides, crossChain: CrossChainOrders) =>
+            new EstimateUseCase(engine, chains, routers, overrides, config.quoteValiditySeconds, crossChain),
         },
         {
           provide: ApprovalUseCase,
@@ -59,8 +62,18 @@ export class QuoteModule {
         },
         {
           provide: BuildOrderUseCase,
-          inject: [QuoteEngine, RouterDirectory, OrderValidator, OrderStore],
-          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, store: OrderStore) => new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, store),
+          inject: [QuoteEngine, RouterDirectory, OrderValidator, OrderStore, CrossChainOrders],
+          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, store: OrderStore, crossChain: CrossChainOrders) =>
+            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, store, crossChain),
+        },
+        {
+          provide: CrossChainOrders,
+          inject: [QuoteEngine, LiquidityGraphs, RouterDirectory, OrderStore],
+          useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, routers: RouterDirectory, store: OrderStore) => {
+            const rpcUrls = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
+            const bridge = config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
+            return new CrossChainOrders(engine, graphs, routers, new Map(config.deployments.map((d) => [d.network, d])), bridge, config.quoteValiditySeconds, store);
+          },
         },
         ...relayProviders(config),
       ],

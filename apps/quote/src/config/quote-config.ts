@@ -2,6 +2,7 @@ import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
+import { type BridgeManifestLike, type DevnetBridgeConfig, devnetBridgeConfig } from '@tokensvc/bridge';
 
 /** What the quote service needs to know about one network to build orders on it. */
 export interface NetworkDeployment {
@@ -27,6 +28,8 @@ export interface QuoteConfig extends CommonConfig {
   /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
   readonly catalogRefreshMs: number;
   readonly relay: RelayConfig;
+  /** the devnet bridge (cross-chain orders), when the manifest has one */
+  readonly bridge: DevnetBridgeConfig | undefined;
 }
 
 /** The signed-order relayer (POST /v2/portal). */
@@ -80,6 +83,14 @@ function addressVar(r: EnvReader, name: string, fallback: string | undefined): s
   return v.toLowerCase();
 }
 
+/** The devnet bridge of the manifest, or undefined when it has none (older manifests, real networks). */
+function manifestBridge(path: string | undefined): DevnetBridgeConfig | undefined {
+  if (path === undefined) return undefined;
+  const manifest = readJsonFile<BridgeManifestLike>(path);
+  if (!manifest.networks?.some((n) => n.contracts?.bridgeEscrow)) return undefined;
+  return devnetBridgeConfig(manifest);
+}
+
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
@@ -114,6 +125,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     quoteValiditySeconds: r.int('QUOTE_VALIDITY_SECONDS', 20 * 60, 30, 24 * 3600),
     gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
+    bridge: manifestBridge(common.devnetManifest),
     relay: {
       wallets,
       replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),

@@ -11,6 +11,7 @@ import type { ChainClients } from '../chain/chain-clients';
 import { PERMIT_TYPES, detectPermit } from '../chain/permit';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import type { QuoteEngine } from './quote-engine';
+import { isCrossChain } from './cross-chain-orders';
 import { badRequest, parseAddress, parseKey, parsePair, parsePositiveAmount, parseUint256 } from './request-parsing';
 
 const ERC20 = new Interface(['function allowance(address owner, address spender) view returns (uint256)', 'function approve(address spender, uint256 amount) returns (bool)']);
@@ -25,8 +26,10 @@ export class ApprovalUseCase {
   async execute(req: ApprovalRequest): Promise<ApprovalReply> {
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const input = parseKey(req.inputToken, 'inputToken');
-    // outputToken selects the spender; the same-chain Router is the only one for now.
-    if (req.outputToken !== undefined) parsePair(req.inputToken, req.outputToken);
+    // outputToken selects the spender: the Router either way (cross-chain orders run its
+    // executeBridge), but a cross-chain order takes no permit.
+    const crossChain = req.outputToken !== undefined && isCrossChain(req.inputToken, req.outputToken);
+    if (req.outputToken !== undefined && !crossChain) parsePair(req.inputToken, req.outputToken);
     if (input.address === ZERO_ADDRESS) throw badRequest('inputToken is the native token, which needs no approval');
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const deadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
@@ -42,19 +45,20 @@ export class ApprovalUseCase {
     const allowance = decodeUintResult(allowanceRet);
     if (allowance === undefined) throw badRequest(`inputToken ${input.network}:${input.address} does not answer allowance(): not an ERC-20`);
     const shouldApprove = allowance < amount;
+    const permitApplies = permit !== undefined && !crossChain;
     return {
       context: {
         network: input.network,
         allowance: allowance.toString(),
         approvalAmount: amount.toString(),
         shouldApprove,
-        canPermit: permit !== undefined,
+        canPermit: permitApplies,
         spender,
         target: input.address,
       },
       approve: shouldApprove ? { to: input.address, from: sender, data: ERC20.encodeFunctionData('approve', [spender, amount]), value: '0' } : undefined,
       permit:
-        shouldApprove && permit
+        shouldApprove && permit && permitApplies
           ? {
               types: PERMIT_TYPES,
               domain: { ...permit.domain },

@@ -11,6 +11,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { RouterDirectory } from '../chain/router-directory';
 import type { OrderStore } from '../relay/order-store';
+import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
 import type { OrderValidator } from './order-validation';
@@ -28,9 +29,11 @@ export class BuildOrderUseCase {
     private readonly validator: OrderValidator,
     private readonly validitySeconds: number,
     private readonly store?: OrderStore,
+    private readonly crossChain?: CrossChainOrders,
   ) {}
 
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
+    if (this.crossChain && isCrossChain(req.inputToken, req.outputToken)) return this.crossChain.build(req);
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const pair = parsePair(req.inputToken, req.outputToken);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');

@@ -12,6 +12,7 @@ import type { StateOverride, StateOverrides } from '../chain/state-overrides';
 import { usdValue } from '../graph/catalog';
 import { buildOrderTx } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
+import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { parsePair, parsePositiveAmount, parseSlippage } from './request-parsing';
 import { SIMULATION_SENDER } from './simulation-sender';
 import { autoSlippage, bufferedGas, minOutput, round6 } from './slippage';
@@ -25,9 +26,11 @@ export class EstimateUseCase {
     private readonly routers: RouterDirectory,
     private readonly overrides: StateOverrides,
     private readonly validitySeconds: number,
+    private readonly crossChain?: CrossChainOrders,
   ) {}
 
   async execute(req: EstimateRequest): Promise<EstimateReply> {
+    if (this.crossChain && isCrossChain(req.inputToken, req.outputToken)) return this.crossChain.estimate(req);
     const pair = parsePair(req.inputToken, req.outputToken);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const requested = parseSlippage(req.slippageTolerancePercentage);
