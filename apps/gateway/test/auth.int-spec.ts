@@ -27,6 +27,7 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   tokenHolders: 200,
   estimate: 200,
   approval: 200,
+  approvalCrossChain: 200,
   portal: 200,
   portalSubmit: 200,
   portalStatus: 200,

@@ -28,6 +28,8 @@ describe('gateway limits and quotas (real HTTP, Redis, Postgres, NATS)', () => {
       infra: { databaseUrl: createTestDatabaseUrl('gw_limits'), redisUrl: INFRA.redis, natsUrl: nats.url },
       env: { TRUST_PROXY_HOPS: '1' },
       options: {
+        // answered by the gateway itself (501), so only the limiter is under test
+        served: { approvalCrossChain: undefined },
         rateWindowMs: WINDOW_MS,
         keyCacheTtlMs: 300,
         usageFlushMs: 200,

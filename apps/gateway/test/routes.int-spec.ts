@@ -33,6 +33,8 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
       env: { LOG_LEVEL: 'info' },
       options: {
         served: {
+          // a deployment that does not serve this route (it answers 501)
+          approvalCrossChain: undefined,
           tokenMetrics: async () => {
             throw new Error('db password=hunter2 leaked into an error');
           },

@@ -53,6 +53,11 @@ export const TRADING_ENDPOINTS = {
     const r = await rpc.call(RPC.approval, approvalQuery(q));
     return { context: r.context ?? ApprovalContext.fromJSON({}), approve: r.approve, permit: typedData(r.permit) };
   },
+  // The published variant's path for cross-chain orders: the same request and the same answer.
+  approvalCrossChain: async (q: Q<'approvalCrossChain'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.approval, approvalQuery(q));
+    return { context: r.context ?? ApprovalContext.fromJSON({}), approve: r.approve, permit: typedData(r.permit) };
+  },
   portal: async (q: Q<'portal'>, { rpc }: CallContext) => {
     const r = await rpc.call(RPC.buildOrder, {
       sender: q.sender,
