@@ -38,6 +38,8 @@ export interface TrackerWorld {
   db: Client;
   /** every transition written by any tracker app this world started */
   events: TrackerEvent[];
+  /** the tracker's settings in this world (database, anvils, the world's queue prefix), `env` on top */
+  trackerEnv(env?: Record<string, string>): Record<string, string>;
   startTracker(env?: Record<string, string>): Promise<TrackerApp>;
   /** the origin deposit call of a USDC order, as the quote service would build it */
   depositCall(amount: bigint, recipient?: string): Promise<BridgeDepositCall>;
@@ -74,6 +76,18 @@ export async function startTrackerWorld(databaseUrl: string): Promise<TrackerWor
   const queuePrefix = `trk${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const events: TrackerEvent[] = [];
   const apps: TrackerApp[] = [];
+  const trackerEnv = (env: Record<string, string> = {}): Record<string, string> => ({
+    DATABASE_URL: databaseUrl,
+    NETWORKS: 'ethereum,base',
+    RPC_URL_ETHEREUM: rpcUrls.ethereum,
+    RPC_URL_BASE: rpcUrls.base,
+    TRACKER_POLL_MS: '100',
+    TRACKER_LOCK_MS: '2000',
+    TRACKER_SWEEP_MS: '1000',
+    TRACKER_QUEUE_PREFIX: queuePrefix,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
 
   return {
     world,
@@ -85,20 +99,10 @@ export async function startTrackerWorld(databaseUrl: string): Promise<TrackerWor
     databaseUrl,
     db,
     events,
+    trackerEnv,
     async startTracker(env = {}) {
       const config = loadTrackerConfig(
-        {
-          DATABASE_URL: databaseUrl,
-          NETWORKS: 'ethereum,base',
-          RPC_URL_ETHEREUM: rpcUrls.ethereum,
-          RPC_URL_BASE: rpcUrls.base,
-          TRACKER_POLL_MS: '100',
-          TRACKER_LOCK_MS: '2000',
-          TRACKER_SWEEP_MS: '1000',
-          TRACKER_QUEUE_PREFIX: queuePrefix,
-          LOG_LEVEL: 'warn',
-          ...env,
-        },
+        trackerEnv(env),
         { bridge },
       );
       const app = await NestFactory.createApplicationContext(StatusTrackerModule.forRoot(config), { logger: ['error'] });

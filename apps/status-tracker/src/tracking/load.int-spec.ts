@@ -1,0 +1,302 @@
+/**
+ * Issue 8 under load: 1,000 orders in flight at once, the tracker (a child process, real Nest
+ * wiring) SIGKILLed mid-way and started again. Every order must reach its correct terminal state
+ * (900 filled -> SUCCESS, 70 deposited with the filler offline and refunded after time travel ->
+ * REFUND_STATUS, 30 reverted origin transactions -> FAILED), each with exactly one terminal write
+ * and no write after it (a trigger on `cross_chain_orders` records every UPDATE), and none stuck.
+ * It also measures the time from each fill (the filler's `eth_sendRawTransaction` returned: the
+ * devnet automines, so the fill is on chain then) to the row's `terminal_at` (SUCCESS), and logs
+ * p50/p99 on one line. Tracker settings: the default poll (2 s), concurrency 1,000 (every order in
+ * flight in one replica), lock 5 s (a dead worker's jobs are taken over after it), sweep 10 s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { MaxUint256, Wallet, type TransactionRequest } from 'ethers';
+import { Filler } from '@tokensvc/bridge';
+import { createTestDatabaseUrl } from '@tokensvc/testing';
+import type { TrackerChildArgs, TrackerChildMessage, TrackerChildRequest } from '../testing/tracker-child';
+import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
+
+jest.setTimeout(600_000);
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+const SUCCESS_COUNT = 900;
+const REFUND_COUNT = 70;
+const FAILED_COUNT = 30;
+const TRACKER_ENV = { TRACKER_POLL_MS: '2000', TRACKER_CONCURRENCY: '1000', TRACKER_LOCK_MS: '5000', TRACKER_SWEEP_MS: '10000' };
+
+type Expected = 'SUCCESS' | 'REFUND_STATUS' | 'FAILED';
+interface LoadOrder {
+  orderId: string;
+  txHash: string;
+  expected: Expected;
+}
+
+interface TrackerChild {
+  child: ChildProcess;
+  status(orderId: string, txHash: string): Promise<string>;
+  /** SIGTERM, then SIGKILL after 10 s; resolves once it exited */
+  stop(): Promise<void>;
+  exited: Promise<void>;
+}
+
+function startChild(tw: TrackerWorld): Promise<TrackerChild> {
+  const args: TrackerChildArgs = { env: tw.trackerEnv(TRACKER_ENV), bridge: tw.bridge };
+  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'status-tracker', 'src', 'testing', 'tracker-child.ts'), JSON.stringify(args)], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waiting = new Map<number, { resolve: (s: string) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tracker child not ready after 60 s: ${stderr}`)), 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tracker child exited (${code}) before it was ready: ${stderr}`));
+    });
+    child.on('message', (m: TrackerChildMessage) => {
+      if (m.type === 'ready') {
+        clearTimeout(timer);
+        resolve({
+          child,
+          exited,
+          status: (orderId, txHash) =>
+            new Promise((res, rej) => {
+              const id = nextId++;
+              waiting.set(id, { resolve: res, reject: rej });
+              child.send({ type: 'status', id, orderId, txHash } satisfies TrackerChildRequest);
+            }),
+          async stop() {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            child.kill('SIGTERM');
+            const hard = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            await exited;
+            clearTimeout(hard);
+          },
+        });
+        return;
+      }
+      const w = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (m.error !== undefined) w?.reject(new Error(m.error));
+      else w?.resolve(m.status!);
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
+  let tw: TrackerWorld;
+  let filler: Filler | undefined;
+  const children: TrackerChild[] = [];
+
+  beforeAll(async () => {
+    tw = await startTrackerWorld(createTestDatabaseUrl('status_tracker_load'));
+    // Every UPDATE of a row, with the state before and after: the proof of "terminal exactly once".
+    await tw.db.query(`CREATE TABLE load_row_updates (order_id uuid, tx_hash text, old_status text, new_status text, old_terminal timestamptz, new_terminal timestamptz, at timestamptz DEFAULT clock_timestamp())`);
+    await tw.db.query(`CREATE FUNCTION load_record_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO load_row_updates (order_id, tx_hash, old_status, new_status, old_terminal, new_terminal) VALUES (NEW.order_id, NEW.tx_hash, OLD.status, NEW.status, OLD.terminal_at, NEW.terminal_at);
+        RETURN NEW;
+      END $$`);
+    await tw.db.query(`CREATE TRIGGER load_record_update AFTER UPDATE ON cross_chain_orders FOR EACH ROW EXECUTE FUNCTION load_record_update()`);
+  });
+
+  afterAll(async () => {
+    await filler?.stop();
+    for (const c of children) await c.stop();
+    await tw?.stop();
+  });
+
+  /** Signs `txs` with explicit nonces, sends them all with automine off, and mines until all are in blocks. */
+  async function sendBatch(wallet: Wallet, txs: TransactionRequest[]): Promise<string[]> {
+    const provider = tw.origin.provider;
+    let nonce = await provider.getTransactionCount(wallet.address, 'pending');
+    const raws: string[] = [];
+    for (const tx of txs) raws.push(await wallet.signTransaction({ type: 2, chainId: tw.origin.chainId, nonce: nonce++, gasLimit: 500_000n, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, value: 0n, ...tx }));
+    await provider.send('evm_setAutomine', [false]);
+    const hashes: string[] = [];
+    try {
+      for (let i = 0; i < raws.length; i += 100) hashes.push(...(await Promise.all(raws.slice(i, i + 100).map((raw) => provider.send('eth_sendRawTransaction', [raw]) as Promise<string>))));
+      for (let i = 0; i < 100; i++) {
+        await provider.send('evm_mine', []);
+        const pool = (await provider.send('txpool_status', [])) as { pending: string };
+        if (Number(pool.pending) === 0) break;
+      }
+    } finally {
+      await provider.send('evm_setAutomine', [true]);
+    }
+    return hashes;
+  }
+
+  /** `n` USDC deposits of one quote (deadline from the chains' clock now), each to its own recipient. */
+  async function depositTxs(n: number): Promise<TransactionRequest[]> {
+    const route = tw.provider.route('ethereum', 'base')!.tokens.find((t) => t.symbol === 'USDC')!;
+    const quote = await tw.provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: route.originToken, inputAmount: 1_000_000n, outputToken: route.destinationToken });
+    const user = tw.world.user.address;
+    return Array.from({ length: n }, () => {
+      const call = tw.provider.depositCall({ quote, depositor: user, recipient: Wallet.createRandom().address, refundTo: user });
+      return { to: call.to, data: call.data };
+    });
+  }
+
+  async function receiptStatuses(hashes: string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (let i = 0; i < hashes.length; i += 100) {
+      const receipts = await Promise.all(hashes.slice(i, i + 100).map((h) => tw.origin.provider.getTransactionReceipt(h)));
+      out.push(...receipts.map((r) => r?.status ?? -1));
+    }
+    return out;
+  }
+
+  async function counts(): Promise<Record<string, number>> {
+    const { rows } = await tw.db.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM cross_chain_orders GROUP BY status`);
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  it('1,000 orders: every one terminal exactly once and correct across a SIGKILL; fill -> SUCCESS latency', async () => {
+    const t0 = Date.now();
+    const user = tw.world.user.on(tw.origin);
+    const escrow = tw.origin.escrow.target as string;
+    await user.sendTransaction({ to: tw.origin.token.target as string, data: tw.origin.token.interface.encodeFunctionData('approve', [escrow, MaxUint256]) }).then((t) => t.wait());
+
+    // Deposits nobody fills before their deadline (the filler is not running yet), and reverted
+    // origin transactions (the stranger never approved the escrow).
+    const refundTxs = await depositTxs(REFUND_COUNT);
+    const refundHashes = await sendBatch(user, refundTxs);
+    const failedHashes = await sendBatch(tw.world.stranger.on(tw.origin), refundTxs.slice(0, FAILED_COUNT));
+    await tw.passTime(1200 + 600 + 60); // fill window + refund grace + slack: the refund deposits are refundable now
+    // Deposits made after the time travel: fresh deadlines, filled.
+    const successHashes = await sendBatch(user, await depositTxs(SUCCESS_COUNT));
+    expect(await receiptStatuses([...refundHashes, ...successHashes])).toEqual(Array(REFUND_COUNT + SUCCESS_COUNT).fill(1));
+    expect(await receiptStatuses(failedHashes)).toEqual(Array(FAILED_COUNT).fill(0));
+
+    const orders: LoadOrder[] = [];
+    for (const [hashes, expected] of [[successHashes, 'SUCCESS'], [refundHashes, 'REFUND_STATUS'], [failedHashes, 'FAILED']] as const) {
+      for (const txHash of hashes) orders.push({ orderId: await tw.storeQuote(), txHash: txHash.toLowerCase(), expected });
+    }
+    const tDeposits = Date.now();
+
+    // The first tracker, and the first status request of every order (creates its row and job).
+    children.push(await startChild(tw));
+    const first = children[0]!;
+    const firstAnswers: Record<string, number> = {};
+    await mapLimit(orders, 50, async (o) => {
+      const s = await first.status(o.orderId, o.txHash);
+      firstAnswers[s] = (firstAnswers[s] ?? 0) + 1;
+    });
+    // A first request answers from the row it just created (the job is queued after it).
+    expect(firstAnswers).toEqual({ PENDING: orders.length });
+    const tRegistered = Date.now();
+
+    // The filler: fills the fresh deposits, refunds the expired ones. `fill sent` = the fill is mined (automine).
+    const fillSentAt = new Map<string, { atMs: number; txHash: string }>();
+    filler = new Filler({
+      provider: tw.provider,
+      privateKey: tw.world.filler.on(tw.origin).privateKey,
+      pollMs: 200,
+      retryDelayMs: 200,
+      concurrency: 16,
+      receiptPollMs: 50,
+      log: (_level, msg, fields) => {
+        if (msg === 'fill sent') fillSentAt.set(String(fields!['requestId']), { atMs: Date.now(), txHash: String(fields!['txHash']).toLowerCase() });
+      },
+    });
+    filler.start();
+
+    // SIGKILL the tracker once about a third of the fills are through to SUCCESS.
+    const killDeadline = Date.now() + 240_000;
+    while (((await counts())['SUCCESS'] ?? 0) < SUCCESS_COUNT / 3) {
+      if (Date.now() > killDeadline) throw new Error(`not a third SUCCESS after 240 s: ${JSON.stringify(await counts())}`);
+      await sleep(100);
+    }
+    first.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await first.exited;
+    const atKill = await counts();
+    const fillsAtKill = fillSentAt.size;
+
+    children.push(await startChild(tw));
+    const restartedAt = Date.now();
+
+    const doneDeadline = Date.now() + 300_000;
+    let now = await counts();
+    while ((now['PENDING'] ?? 0) + (now['ONGOING'] ?? 0) > 0) {
+      if (Date.now() > doneDeadline) break;
+      await sleep(200);
+      now = await counts();
+    }
+    const allTerminalAt = Date.now();
+    // Linger a little: a late second write (a worker that had the job before the kill) would show here.
+    await sleep(3_000);
+    await filler.stop();
+
+    // No order stuck, and the kill really was mid-way.
+    expect(now).toEqual({ SUCCESS: SUCCESS_COUNT, REFUND_STATUS: REFUND_COUNT, FAILED: FAILED_COUNT });
+    expect(atKill['SUCCESS']).toBeGreaterThan(0);
+    expect((atKill['PENDING'] ?? 0) + (atKill['ONGOING'] ?? 0)).toBeGreaterThan(0);
+
+    // Every order in its own correct terminal state.
+    const { rows } = await tw.db.query<{ order_id: string; tx_hash: string; status: string; status_reason: string | null; request_id: string | null; destination_tx_hashes: string[]; terminal_at: Date }>(
+      `SELECT order_id, tx_hash, status, status_reason, request_id, destination_tx_hashes, terminal_at FROM cross_chain_orders`,
+    );
+    const byKey = new Map(rows.map((r) => [`${r.order_id}_${r.tx_hash}`, r]));
+    const wrong: string[] = [];
+    for (const o of orders) {
+      const r = byKey.get(`${o.orderId}_${o.txHash}`);
+      if (!r) wrong.push(`${o.orderId}: no row`);
+      else if (r.status !== o.expected) wrong.push(`${o.orderId}: ${r.status}, expected ${o.expected}`);
+      else if (o.expected === 'SUCCESS' && r.destination_tx_hashes[0] !== fillSentAt.get(r.request_id!)?.txHash) wrong.push(`${o.orderId}: destination ${r.destination_tx_hashes.join()} is not the fill`);
+      else if (o.expected === 'REFUND_STATUS' && (r.destination_tx_hashes.length !== 1 || !r.status_reason?.includes('not filled before the deadline'))) wrong.push(`${o.orderId}: refund record ${JSON.stringify(r)}`);
+      else if (o.expected === 'FAILED' && r.status_reason !== 'the origin transaction reverted; nothing was bridged') wrong.push(`${o.orderId}: ${r.status_reason}`);
+    }
+    expect(wrong).toEqual([]);
+    // Refunded deposits were never filled.
+    expect(rows.filter((r) => r.status === 'REFUND_STATUS' && fillSentAt.has(r.request_id!))).toEqual([]);
+
+    // Exactly one terminal write per order, and nothing written to a row after it was terminal.
+    const { rows: writes } = await tw.db.query<{ order_id: string; tx_hash: string; terminal_writes: string; after_terminal: string }>(
+      `SELECT order_id, tx_hash,
+              count(*) FILTER (WHERE old_terminal IS NULL AND new_terminal IS NOT NULL) AS terminal_writes,
+              count(*) FILTER (WHERE old_terminal IS NOT NULL) AS after_terminal
+         FROM load_row_updates GROUP BY order_id, tx_hash`,
+    );
+    expect(writes).toHaveLength(orders.length);
+    expect(writes.filter((w) => w.terminal_writes !== '1' || w.after_terminal !== '0')).toEqual([]);
+
+    // Fill -> SUCCESS row, per fill, split by when the fill landed relative to the kill.
+    const latencies = { all: [] as number[], trackerUp: [] as number[], outage: [] as number[] };
+    for (const r of rows.filter((x) => x.status === 'SUCCESS')) {
+      const fill = fillSentAt.get(r.request_id!)!;
+      const ms = r.terminal_at.getTime() - fill.atMs;
+      latencies.all.push(ms);
+      (fill.atMs < killedAt || fill.atMs > restartedAt ? latencies.trackerUp : latencies.outage).push(ms);
+    }
+    const fmt = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length === 0 ? 'n=0' : `n=${s.length} p50=${percentile(s, 50)}ms p99=${percentile(s, 99)}ms max=${s[s.length - 1]}ms`;
+    };
+    const { rows: restartWrites } = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM load_row_updates WHERE new_terminal IS NOT NULL AND old_terminal IS NULL AND at >= to_timestamp($1 / 1000.0)`, [restartedAt]);
+    console.log(
+      `[status-tracker load] orders=${orders.length} (SUCCESS ${SUCCESS_COUNT}, REFUND_STATUS ${REFUND_COUNT}, FAILED ${FAILED_COUNT}); ` +
+        `first answers ${JSON.stringify(firstAnswers)}; SIGKILL at ${JSON.stringify(atKill)} (fills sent ${fillsAtKill}); restart ${restartedAt - killedAt}ms after the kill, ` +
+        `${restartWrites[0]!.n} terminal writes by the new tracker; all terminal ${allTerminalAt - restartedAt}ms after the restart; ` +
+        `fill -> SUCCESS: all ${fmt(latencies.all)}; fill while a tracker ran ${fmt(latencies.trackerUp)}; fill during the outage ${fmt(latencies.outage)}; ` +
+        `phases: deposits ${tDeposits - t0}ms, registration ${tRegistered - tDeposits}ms, run ${allTerminalAt - tRegistered}ms`,
+    );
+  });
+});
