@@ -4,7 +4,7 @@
  * picked up again once its lock lapses, and a sweep re-queues every open submission found in
  * Postgres (at start and periodically), so work lost between the commit and the queue resumes too.
  */
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import type { Relayer } from './relayer';
 
 export const RELAY_QUEUE = 'signed-order-relay';
@@ -60,11 +60,16 @@ export class RelayQueue {
 
   /** Queues tracking of one order (idempotent). */
   async add(orderId: string): Promise<void> {
-    await this.queue?.add('track', { orderId }, { jobId: orderId, removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000, backoff: { type: 'fixed', delay: this.o.pollMs * 5 } });
+    await this.queue?.add('track', { orderId }, this.jobOptions(orderId));
+  }
+
+  private jobOptions(orderId: string): JobsOptions {
+    return { jobId: orderId, removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000, backoff: { type: 'fixed', delay: this.o.pollMs * 5 } };
   }
 
   async sweep(): Promise<void> {
-    for (const id of await this.relayer.openOrders()) await this.add(id);
+    const ids = await this.relayer.openOrders();
+    if (ids.length > 0) await this.queue?.addBulk(ids.map((orderId) => ({ name: 'track', data: { orderId }, opts: this.jobOptions(orderId) })));
   }
 
   private async track(orderId: string): Promise<void> {

@@ -157,7 +157,7 @@ export class Relayer {
   /** Checks, simulation, nonce, signing and storing: all or nothing (one database transaction). */
   private async createSubmission(client: PoolClient, order: StoredOrder, signature: string): Promise<void> {
     const typed = order.reply.signedOrder;
-    if (!typed) throw bad(`order ${order.orderId} has no signed-order variant (native input, or its input cannot pay the relayer's gas); send context.tx yourself`);
+    if (!typed) throw bad(`order ${order.orderId} has no signed-order variant (native input, a cross-chain order, or an input too small to pay the relayer's gas); send context.tx yourself`);
     const value = typed.value as Record<string, string | number>;
     const net = this.net(order.network);
     if ((await chainNow(net)) >= Number(value['deadline'])) throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
