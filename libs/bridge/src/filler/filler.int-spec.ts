@@ -75,6 +75,8 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
     expect(await f.provider.findFill('base', 1, usdc.requestId)).toMatchObject({ filler: f.world.filler.address, amount: usdc.outputAmount, recipient: usdc.recipient });
     expect(messagesFor(usdc)).toEqual(['deposit seen', 'fill sent', 'filled', 'settled']);
     expect(lines.find((l) => l.msg === 'settled' && l['requestId'] === eth.requestId)).toMatchObject({ level: 'info', originNetwork: 'ethereum', destinationNetwork: 'base', filler: f.world.filler.address });
+    // The chain shows the outcome a moment before the filler has recorded its receipt.
+    await waitFor('the filler to record it', () => JSON.stringify(filler.stats) === JSON.stringify({ fills: 2, settlements: 2, refunds: 0 }));
     expect(filler.stats).toEqual({ fills: 2, settlements: 2, refunds: 0 });
     expect(filler.failures).toEqual([]);
   });
@@ -98,6 +100,8 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
     expect(await f.provider.findRefund('ethereum', info.requestId)).toMatchObject({ amount: info.inputAmount, refundTo: f.world.user.address });
     expect(await f.provider.findFill('base', 1, info.requestId)).toBeUndefined();
     expect(await f.destination.balanceOf(f.destination.token, info.recipient)).toBe(0n);
+    // The chain shows the outcome a moment before the filler has recorded its receipt.
+    await waitFor('the filler to record it', () => JSON.stringify(filler.stats) === JSON.stringify({ fills: 0, settlements: 0, refunds: 1 }));
     expect(filler.stats).toEqual({ fills: 0, settlements: 0, refunds: 1 });
     expect(lines.find((l) => l.msg === 'mode changed')).toMatchObject({ mode: 'normal', previous: 'offline' });
     expect(messagesFor(info)).toEqual(['deposit seen', 'refunded']);
@@ -119,6 +123,8 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
 
     await pastRefundTime(info);
     await waitFor('the refund', async () => (await stateOf(info)) === 'refunded');
+    // The chain shows the outcome a moment before the filler has recorded its receipt.
+    await waitFor('the filler to record it', () => JSON.stringify(filler.stats) === JSON.stringify({ fills: 0, settlements: 0, refunds: 1 }));
     expect(filler.stats).toEqual({ fills: 0, settlements: 0, refunds: 1 });
     expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['fill reverted']);
     expect(lines.find((l) => l.msg === 'refunded')).toMatchObject({ requestId: info.requestId, reason: 'FillExpired' });
@@ -137,6 +143,8 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
     filler.options.mode = 'normal';
     await waitFor('the settlement', async () => (await stateOf(info)) === 'settled');
     expect(await f.destination.balanceOf(f.destination.token, info.recipient)).toBe(info.outputAmount);
+    // The chain shows the outcome a moment before the filler has recorded its receipt.
+    await waitFor('the filler to record it', () => JSON.stringify(filler.stats) === JSON.stringify({ fills: 1, settlements: 1, refunds: 0 }));
     expect(filler.stats).toEqual({ fills: 1, settlements: 1, refunds: 0 });
   });
 
