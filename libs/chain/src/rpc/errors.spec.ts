@@ -25,6 +25,7 @@ describe('RPC error classification', () => {
     expect(isRetryableRpcError(new RpcTransportError('x', 'HTTP 400', 400))).toBe(false);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32000, 'execution reverted'))).toBe(false);
     expect(isRetryableRpcError(new JsonRpcError('eth_getLogs', -32000, 'header not found'))).toBe(true);
+    expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'BlockOutOfRangeError: block height is 730 but requested was 729'))).toBe(true);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'invalid params'))).toBe(false);
   });
 });

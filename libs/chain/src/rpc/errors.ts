@@ -58,7 +58,9 @@ export function isRetryableRpcError(e: unknown): boolean {
   if (e instanceof RpcTransportError) return e.status === undefined || e.status === 429 || e.status >= 500;
   if (e instanceof JsonRpcError) {
     if (/revert/i.test(e.rpcMessage)) return false;
-    return e.code === -32603 || e.code === -32000 || e.code === 429 || /rate|limit|busy|try again|header not found/i.test(e.rpcMessage);
+    // A node that keeps no history (anvil --prune-history) may answer a `latest` call with the state
+    // of a block it just dropped when a new one lands meanwhile: asking again gets the new block.
+    return e.code === -32603 || e.code === -32000 || e.code === 429 || /rate|limit|busy|try again|header not found|BlockOutOfRange|block height is/i.test(e.rpcMessage);
   }
   return e instanceof RpcResponseError;
 }
