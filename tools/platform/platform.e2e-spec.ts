@@ -52,8 +52,8 @@ describe('platform end to end (five apps over NATS)', () => {
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) start(app);
-    await waitForHttp(`${base}/health/ready`, 90_000, (s, body) => s === 200 && !body.includes('"down"'));
-  }, 150_000);
+    await waitForHttp(`${base}/health/ready`, 180_000, (s, body) => s === 200 && !body.includes('"down"'));
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all([...procs.values()].map((p) => stopProcess(p)));
