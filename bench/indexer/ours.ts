@@ -48,7 +48,9 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
   };
   try {
     const started = performance.now();
-    proc = startProcess('indexer', ['-r', './tools/register.js', 'apps/indexer/src/main.ts'], {
+    // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
+    const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       NETWORKS: 'ethereum',

@@ -44,6 +44,7 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
         targetLogsPerRange: this.config.targetLogsPerRange,
         initialLogRange: this.config.initialLogRange,
         rangesPerBatch: this.config.rangesPerBatch,
+        maxBatchLogs: this.config.maxBatchLogs,
         readyLagBlocks: this.config.readyLagBlocks,
         rpcTimeoutMs: this.config.rpcTimeoutMs,
         refreshHeadMs: this.config.refreshHeadMs,

@@ -4,11 +4,11 @@ import { addressWord, topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
 import type { LendingEvent } from '../pipeline/decoded-batch';
 import type { StaticContract } from './protocol-adapter';
-import { logPosition, roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 function lending(log: RpcLog, acc: BatchAccumulator, kind: LendingEvent['kind'], account: string, amount: bigint): void {
   if (!acc.registry.markets.has(log.address)) return;
-  acc.lending.push({ ...logPosition(log), market: log.address, asset: topicAddress(log.topics[1]), kind, account, amount });
+  acc.lending.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, market: log.address, asset: topicAddress(log.topics[1]), kind, account, amount });
 }
 
 /**
@@ -60,7 +60,7 @@ export const aaveV3Adapter: ProtocolAdapter = {
     [TOPICS.aaveReserveDataUpdated]: (log, acc) => {
       if (!acc.registry.markets.has(log.address)) return;
       acc.reserveRates.push({
-        ...logPosition(log),
+        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
         market: log.address,
         asset: topicAddress(log.topics[1]),
         liquidityRate: uintWord(log.data, 0),

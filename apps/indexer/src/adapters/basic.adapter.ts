@@ -18,31 +18,35 @@ export const basicAdapter: ProtocolAdapter = {
   handlers: {
     [TOPICS.transfer]: (log, acc) => {
       // ERC-721 Transfer shares the topic0 but indexes the token id (4 topics).
-      if (log.topics.length !== 3 || !acc.registry.tokens.has(log.address)) return;
-      addTransfer(log, acc, topicAddress(log.topics[1]), topicAddress(log.topics[2]), uintWord(log.data, 0));
+      const token = log.topics.length === 3 ? acc.registry.tokens.get(log.address) : undefined;
+      if (!token) return;
+      addTransfer(log, acc, token.address, topicAddress(log.topics[1]), topicAddress(log.topics[2]), uintWord(log.data, 0));
     },
     // WETH9 mints and burns without a Transfer event.
     [TOPICS.wethDeposit]: (log, acc) => {
-      if (log.topics.length !== 2 || acc.registry.tokens.get(log.address)?.family !== 'basic') return;
-      addTransfer(log, acc, ZERO_ADDRESS, topicAddress(log.topics[1]), uintWord(log.data, 0));
+      const token = log.topics.length === 2 ? acc.registry.tokens.get(log.address) : undefined;
+      if (token?.family !== 'basic') return;
+      addTransfer(log, acc, token.address, ZERO_ADDRESS, topicAddress(log.topics[1]), uintWord(log.data, 0));
     },
     [TOPICS.wethWithdrawal]: (log, acc) => {
-      if (log.topics.length !== 2 || acc.registry.tokens.get(log.address)?.family !== 'basic') return;
-      addTransfer(log, acc, topicAddress(log.topics[1]), ZERO_ADDRESS, uintWord(log.data, 0));
+      const token = log.topics.length === 2 ? acc.registry.tokens.get(log.address) : undefined;
+      if (token?.family !== 'basic') return;
+      addTransfer(log, acc, token.address, topicAddress(log.topics[1]), ZERO_ADDRESS, uintWord(log.data, 0));
     },
   },
 };
 
-function addTransfer(log: RpcLog, acc: BatchAccumulator, from: string, to: string, value: bigint): void {
-  acc.transfers.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, token: log.address, from, to, value });
+/** `token`: the registry's instance of the address (events keep it until written: one copy, not one per log). */
+function addTransfer(log: RpcLog, acc: BatchAccumulator, token: string, from: string, to: string, value: bigint): void {
+  acc.transfers.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, token, from, to, value });
   // A V3 pool's reserves are its token balances.
-  const pools = acc.registry.v3PoolsByToken.get(log.address);
+  const pools = acc.registry.v3PoolsByToken.get(token);
   if (pools === undefined) return;
   for (const [holder, sign] of [[from, -1n], [to, 1n]] as const) {
     if (!pools.has(holder)) continue;
     const pool = acc.registry.pools.get(holder)!;
     const state = acc.registry.poolStates.get(holder)!;
-    if (pool.token0 === log.address) state.reserve0 += sign * value;
+    if (pool.token0 === token) state.reserve0 += sign * value;
     else state.reserve1 += sign * value;
     acc.touchPool(holder, state, log.blockNumber, log.logIndex);
   }

@@ -3,7 +3,7 @@ import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
 import type { Discovery } from '../registry/registry.types';
-import { logPosition, roleList, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import { roleList, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 const isVault = (log: RpcLog, acc: BatchAccumulator): boolean => acc.registry.tokens.get(log.address)?.family === 'erc4626';
 
@@ -30,11 +30,11 @@ export const erc4626Adapter: ProtocolAdapter = {
   handlers: {
     [TOPICS.vaultDeposit]: (log, acc) => {
       if (!isVault(log, acc)) return;
-      acc.vaultFlows.push({ ...logPosition(log), vault: log.address, kind: 'deposit', account: topicAddress(log.topics[2]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
+      acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'deposit', account: topicAddress(log.topics[2]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
     },
     [TOPICS.vaultWithdraw]: (log, acc) => {
       if (!isVault(log, acc)) return;
-      acc.vaultFlows.push({ ...logPosition(log), vault: log.address, kind: 'withdraw', account: topicAddress(log.topics[3]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
+      acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'withdraw', account: topicAddress(log.topics[3]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
     },
   },
 };

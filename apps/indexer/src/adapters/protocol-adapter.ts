@@ -53,5 +53,3 @@ export function roleList(platform: PlatformDefinition, role: string): string[] {
 export function underlyingToken(address: string): Discovery {
   return { kind: 'token', token: { address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: false, metadata: {} } };
 }
-
-export const logPosition = (log: RpcLog): { blockNumber: number; logIndex: number; txHash: string } => ({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash });

@@ -4,7 +4,7 @@ import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { addressWord, topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
 import type { PoolInfo } from '../registry/registry.types';
-import { logPosition, roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 /** V2 pairs charge 0.3 % (3000 in V3's hundredths of a bip). */
 const V2_FEE = 3000;
@@ -68,7 +68,7 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       // token0 in when more token0 came in than went out (a pair can see both sides in one swap).
       const zeroForOne = in0 - out0 > in1 - out1;
       acc.swaps.push({
-        ...logPosition(log),
+        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
         pool: pool.address,
         family: 'uniswap-v2',
         account: topicAddress(log.topics[2]),
@@ -81,12 +81,12 @@ export const uniswapV2Adapter: ProtocolAdapter = {
     [TOPICS.v2Mint]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
-      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v2', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, true) });
+      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, true) });
     },
     [TOPICS.v2Burn]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
-      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v2', kind: 'withdraw', account: topicAddress(log.topics[2]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, false) });
+      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'withdraw', account: topicAddress(log.topics[2]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, false) });
     },
   },
 };

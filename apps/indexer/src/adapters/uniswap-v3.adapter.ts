@@ -3,7 +3,7 @@ import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
 import type { PoolInfo } from '../registry/registry.types';
-import { logPosition, roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
@@ -72,7 +72,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       // Positive amounts went into the pool.
       const zeroForOne = amount0 > 0n;
       acc.swaps.push({
-        ...logPosition(log),
+        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
         pool: pool.address,
         family: 'uniswap-v3',
         account: topicAddress(log.topics[2]),
@@ -90,7 +90,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       const tickLower = topicSmallInt(log.topics[2]);
       const tickUpper = topicSmallInt(log.topics[3]);
       const amount = uintWord(log.data, 1);
-      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v3', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 2), amount1: uintWord(log.data, 3), shares: amount, tickLower, tickUpper });
+      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 2), amount1: uintWord(log.data, 3), shares: amount, tickLower, tickUpper });
       applyPosition(log, acc, pool, tickLower, tickUpper, amount, 1n);
     },
     [TOPICS.v3Burn]: (log, acc) => {
@@ -99,7 +99,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       const tickLower = topicSmallInt(log.topics[2]);
       const tickUpper = topicSmallInt(log.topics[3]);
       const amount = uintWord(log.data, 0);
-      acc.liquidity.push({ ...logPosition(log), pool: pool.address, family: 'uniswap-v3', kind: 'withdraw', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 1), amount1: uintWord(log.data, 2), shares: amount, tickLower, tickUpper });
+      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind: 'withdraw', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 1), amount1: uintWord(log.data, 2), shares: amount, tickLower, tickUpper });
       applyPosition(log, acc, pool, tickLower, tickUpper, amount, -1n);
     },
   },

@@ -32,8 +32,13 @@ export interface IndexerConfig extends CommonConfig {
   targetLogsPerRange: number;
   /** first eth_getLogs range (blocks): small, so a dense chain does not start with huge responses */
   initialLogRange: number;
-  /** eth_getLogs ranges per written batch (each batch pays per-batch costs: balance upserts, metrics) */
+  /** eth_getLogs ranges per fetched batch */
   rangesPerBatch: number;
+  /**
+   * while Postgres is busy, fetched batches gather in the next written batch up to this many logs
+   * (each written batch pays per-batch costs: balance upserts, statements)
+   */
+  maxBatchLogs: number;
   /** ready when every network's cursor is within this many blocks of its head */
   readyLagBlocks: number;
   /** JetStream stream and subject prefix of the indexer's events ('' prefix = the default `chain`) */
@@ -73,6 +78,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
     targetLogsPerRange: r.int('INDEXER_TARGET_LOGS', 25_000, 100, 1_000_000),
     initialLogRange: r.int('INDEXER_INITIAL_RANGE', 10, 1, 1_000_000),
     rangesPerBatch: r.int('INDEXER_BATCH_RANGES', 4, 1, 64),
+    maxBatchLogs: r.int('INDEXER_BATCH_MAX_LOGS', 250_000, 1, 10_000_000),
     readyLagBlocks: r.int('INDEXER_READY_LAG_BLOCKS', 5, 0),
     eventsStream: r.string('INDEXER_EVENTS_STREAM', STREAMS.chain.name),
     eventsSubjectPrefix: r.string('INDEXER_EVENTS_PREFIX', 'chain'),

@@ -30,23 +30,45 @@ export class LogDecoder {
     return [...this.handlers.keys(), ...this.discoveryHandlers.keys()];
   }
 
+  /** topic0s of the discovery events */
+  get discoveryTopics(): string[] {
+    return [...this.discoveryHandlers.keys()];
+  }
+
+  /** Addresses the discovery events among `logs` would register, without registering anything. */
+  discoveredAddresses(logs: readonly RpcLog[], registry: ContractRegistry): string[] {
+    const out: string[] = [];
+    for (const { discovery } of this.discover(logs, registry)) {
+      if (discovery.kind === 'pool') out.push(discovery.pool.address);
+      else if (discovery.kind === 'token') {
+        if (discovery.token.family !== 'native') out.push(discovery.token.address);
+      } else out.push(discovery.address);
+    }
+    return out;
+  }
+
   discover(logs: readonly RpcLog[], registry: ContractRegistry): FoundDiscovery[] {
     const out: FoundDiscovery[] = [];
     for (const log of logs) {
-      const topic0 = log.topics[0];
-      if (topic0 === undefined) continue;
-      const handler = this.discoveryHandlers.get(topic0);
-      const source = handler && registry.sources.get(log.address);
-      if (!handler || !source) continue;
+      // The source first: a pass over 100k logs is bound by memory reads, and this skips the topics.
+      const source = registry.sources.get(log.address);
+      const topic0 = source && log.topics[0];
+      const handler = topic0 && this.discoveryHandlers.get(topic0);
+      if (!source || !handler) continue;
       for (const discovery of handler(log, source)) out.push({ log, discovery });
     }
     return out;
   }
 
-  /** Decodes every log into `acc`; returns how many were malformed (wrong layout) and skipped. */
-  decode(logs: readonly RpcLog[], acc: BatchAccumulator): number {
+  /** Decodes logs[from, to) into `acc`; returns how many were malformed (wrong layout) and skipped. */
+  decode(logs: readonly RpcLog[], acc: BatchAccumulator, from = 0, to = logs.length): number {
     let malformed = 0;
-    for (const log of logs) {
+    let lastTx = '';
+    for (let i = from; i < to; i++) {
+      const log = logs[i]!;
+      // Events keep it until the batch is written: one instance per transaction, not per log.
+      if (log.transactionHash === lastTx) log.transactionHash = lastTx;
+      else lastTx = log.transactionHash;
       const topic0 = log.topics[0];
       if (topic0 === undefined) continue;
       const handler = this.handlers.get(topic0);

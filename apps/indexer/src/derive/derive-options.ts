@@ -10,6 +10,8 @@ export interface DeriveOptions {
   readonly graphIterations: number;
   /** supply held by these addresses (besides the zero address) is not circulating */
   readonly deadAddresses: readonly string[];
+  /** during a backfill, volumes and paid metrics are refreshed at most this often (and at its end) */
+  readonly backfillMetricsEveryMs: number;
 }
 
 export const DEFAULT_DERIVE_OPTIONS: DeriveOptions = {
@@ -18,6 +20,7 @@ export const DEFAULT_DERIVE_OPTIONS: DeriveOptions = {
   maxPriceDeviation: 0.2,
   graphIterations: 3,
   deadAddresses: ['0x000000000000000000000000000000000000dead'],
+  backfillMetricsEveryMs: 60_000,
 };
 
 /** Optional DI token to override the defaults. */

@@ -5,13 +5,16 @@ import type { CommonConfig } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 import { SERVICE_CONFIG } from '../config.token';
 import type { DecodedBatch } from '../pipeline/decoded-batch';
-import type { DerivationStage, SqlTx } from '../pipeline/derivation.port';
+import type { ApplyOptions, DerivationStage, PrecomputedBatch, SqlTx } from '../pipeline/derivation.port';
+import { TimeSlice } from '../pipeline/time-slice';
 import { DEFAULT_DERIVE_OPTIONS, DERIVE_OPTIONS, type DeriveOptions } from './derive-options';
-import { chainOrder, deriveBatch } from './engine/derive-batch';
+import { deriveBatchSliced, type BatchOutput } from './engine/derive-batch';
 import { NetworkCache } from './engine/network-cache';
-import { rebuildCandles, writeDerived } from './engine/write-derived';
+import { unknownReferences, type NetworkState } from './engine/network-state';
+import { batchCandles, rebuildCandles, writeDerived } from './engine/write-derived';
+import type { Candle } from './math/candles';
 import { refreshHeadState, type DebtTokenBook } from './head/refresh-head';
-import { deleteActivitiesAbove } from './repo/activities.repo';
+import { activitiesPayload, deleteActivitiesAbove } from './repo/activities.repo';
 import { deleteCandlesAbove } from './repo/candles.repo';
 import { deletePointsAbove } from './repo/points.repo';
 import { blockTime } from './repo/registry.repo';
@@ -39,22 +42,76 @@ export class Deriver implements DerivationStage {
     this.cache = new NetworkCache(this.options);
   }
 
-  async applyBatch(tx: SqlTx, batch: DecodedBatch): Promise<void> {
+  async applyBatch(tx: SqlTx, batch: DecodedBatch, opts: ApplyOptions = {}): Promise<void> {
     // A range without stored blocks has nothing to derive (and no time to measure windows at).
-    if (batch.blocks.length === 0 && chainOrder(batch).length === 0) return this.cache.skip(batch);
-    const net = await this.cache.prepare(tx, batch);
+    if (batch.blocks.length === 0 && eventCount(batch) === 0) {
+      opts.onComputed?.();
+      return this.cache.skip(batch);
+    }
+    const pre = opts.precomputed instanceof Precomputed && opts.precomputed.batch === batch && this.cache.current(batch.network) === opts.precomputed.net ? opts.precomputed : undefined;
+    const net = pre?.net ?? (await this.cache.prepare(tx, batch));
     try {
-      const out = deriveBatch(net, batch, this.options);
-      await writeDerived(tx, out, net.volumesByKey());
-      const now = batch.blocks.reduce((m, b) => Math.max(m, b.timestamp), -Infinity);
+      let derived = pre?.derived;
+      if (!derived) {
+        const cpu = (): Promise<Derived> => this.compute(net, batch, tx.copy !== undefined);
+        // First in line on node's thread (the pipeline's background work waits).
+        derived = opts.foreground ? await opts.foreground.hold(cpu) : await cpu();
+      }
+      opts.onComputed?.();
+      const { out, candles, activities } = derived;
+      await writeDerived(tx, out, candles, activities);
+      const now = lastTime(batch);
       if (Number.isFinite(now)) {
-        net.pruneVolumes(now);
-        await refreshTokenMetrics(tx, batch.network, now);
+        for (const p of out.points) net.metricsTouched.add(p.tokenKey);
+        for (const k of batch.newTokens) net.metricsTouched.add(k);
+        // During a backfill the volumes and paid metrics of all tokens (one query over their
+        // activities and points) are refreshed once a minute and at its end, not every batch.
+        const due = !opts.backfilling || net.metricsTime === undefined || Date.now() - net.metricsAt >= this.options.backfillMetricsEveryMs;
+        if (due) {
+          // After a (re)load nothing says when the stored metrics were computed: all tokens then.
+          const scope = net.metricsTime === undefined ? undefined : { since: net.metricsTime, touched: [...net.metricsTouched] };
+          await refreshTokenMetrics(tx, batch.network, now, scope);
+          net.metricsTime = now;
+          net.metricsAt = Date.now();
+          net.metricsTouched.clear();
+        }
       }
     } catch (e) {
       this.cache.drop(batch.network);
       throw e;
     }
+  }
+
+  /**
+   * The batch's CPU phase ahead of its transaction: when the working set in memory is valid right
+   * before the batch and the batch brings no token, reserve or pool it does not know (so nothing
+   * needs the database). The pipeline calls it in batch order while the previous batch is being
+   * written; applyBatch then only writes.
+   */
+  async precompute(batch: DecodedBatch): Promise<PrecomputedBatch | undefined> {
+    if (batch.blocks.length === 0 && eventCount(batch) === 0) return undefined;
+    const net = this.cache.validAt(batch.network, batch.fromBlock - 1);
+    if (!net) return undefined;
+    const unknown = unknownReferences(net, batch);
+    if (unknown.tokens.size > 0 || unknown.pools.length > 0) return undefined;
+    try {
+      return new Precomputed(batch, net, await this.compute(net, batch, true));
+    } catch (e) {
+      this.cache.drop(batch.network);
+      throw e;
+    }
+  }
+
+  /** Derives the batch (advancing the working set to its end) and builds what its writes need. */
+  private async compute(net: NetworkState, batch: DecodedBatch, copy: boolean): Promise<Derived> {
+    const slice = new TimeSlice();
+    const out = await deriveBatchSliced(net, batch, this.options, slice);
+    // Candle volumes as of the end of this batch (before a later batch adds to them).
+    const candles = batchCandles(out, net.volumesByKey());
+    const now = lastTime(batch);
+    if (Number.isFinite(now)) net.pruneVolumes(now);
+    const activities = copy && out.activities.length > 0 ? await activitiesPayload(out.activities, slice) : undefined;
+    return { out, candles, activities };
   }
 
   async rollback(tx: SqlTx, network: Network, ancestor: number): Promise<void> {
@@ -89,4 +146,28 @@ export class Deriver implements DerivationStage {
     }
     return client;
   }
+}
+
+interface Derived {
+  out: BatchOutput;
+  candles: Candle[];
+  /** the activities' COPY payload */
+  activities?: Buffer[];
+}
+
+class Precomputed implements PrecomputedBatch {
+  constructor(
+    readonly batch: DecodedBatch,
+    readonly net: NetworkState,
+    readonly derived: Derived,
+  ) {}
+}
+
+/** the latest block time of the batch (the "now" of windows), -Infinity without blocks */
+function lastTime(b: DecodedBatch): number {
+  return b.blocks.reduce((m, x) => Math.max(m, x.timestamp), -Infinity);
+}
+
+function eventCount(b: DecodedBatch): number {
+  return b.transfers.length + b.poolStates.length + b.swaps.length + b.liquidity.length + b.vaultFlows.length + b.lending.length + b.reserveRates.length;
 }

@@ -6,8 +6,13 @@ import type { ContractRegistry } from '../registry/contract-registry';
 import type { PoolState, TokenSeed } from '../registry/registry.types';
 import type { PoolWithState } from '../store/pools.repo';
 import type { TokenRow } from '../store/tokens.repo';
+import { prepareTransfers, type PreparedTransfers } from '../store/transfers.repo';
 import type { BlockHeader, DecodedBatch } from './decoded-batch';
 import { checkLogsAgainstHeaders, readHeaders, type FetchedRange } from './range-prefetcher';
+import { TimeSlice, type CpuGate } from './time-slice';
+
+/** logs decoded between two looks at the clock */
+const DECODE_SLICE = 2048;
 
 /** One range decoded and ready to write in one transaction. */
 export interface BuiltBatch {
@@ -18,6 +23,8 @@ export interface BuiltBatch {
   toHash: string;
   headers: BlockHeader[];
   acc: BatchAccumulator;
+  /** the transfers' COPY payload and balance deltas */
+  transfers: PreparedTransfers;
   newTokens: TokenRow[];
   newPools: PoolWithState[];
   /** last state of every pool the batch changed (copies: the registry moves on with the next batch) */
@@ -32,7 +39,7 @@ const NATIVE_NAMES: Record<string, string> = { ETH: 'Ether', POL: 'Polygon Ecosy
 export const tokenImage = (network: Network, address: string): string => `/images/tokens/${network}/${address}.svg`;
 
 /**
- * Turns a fetched range into a batch: registers what the range's discovery events create (and
+ * Turns fetched ranges into a batch: registers what each range's discovery events create (and
  * pending configured tokens), reads the logs of contracts registered after the range was
  * requested, reads new tokens' ERC-20 metadata in one multicall, then decodes every log in chain
  * order. Mutates the registry; the caller reloads it from Postgres if the batch is not committed.
@@ -44,9 +51,15 @@ export class BatchBuilder {
     private readonly range: AdaptiveRange,
   ) {}
 
-  async build(fr: FetchedRange, registry: ContractRegistry, pendingSeeds: TokenSeed[]): Promise<BuiltBatch> {
+  /** A batch of consecutive fetched ranges, each decoded as it is added (its raw logs can go); background work behind `gate`. */
+  begin(registry: ContractRegistry, pendingSeeds: TokenSeed[], gate?: CpuGate): BatchDraft {
+    return new BatchDraft(this, registry, pendingSeeds, gate);
+  }
+
+  /** Registers the range's discoveries, completes its logs and headers, and decodes it into `acc`. */
+  async decodeRange(fr: FetchedRange, registry: ContractRegistry, newSeeds: ReadonlyArray<{ seed: TokenSeed; block: number }>, acc: BatchAccumulator, slice: TimeSlice): Promise<DecodedRange> {
     const network = registry.network;
-    const newTokens: Array<{ seed: TokenSeed; block: number }> = pendingSeeds.splice(0).map((seed) => ({ seed, block: fr.from }));
+    const newTokens = [...newSeeds];
     const newPools: PoolWithState[] = [];
     const registeredAt = new Map<string, number>();
     for (const { log, discovery } of this.decoder.discover(fr.logs, registry)) {
@@ -70,41 +83,35 @@ export class BatchBuilder {
     checkLogsAgainstHeaders(logs, fr.headers);
 
     const tokenRows = await this.tokenRows(network, newTokens, fr.headers);
-    const acc = new BatchAccumulator(registry);
-    const malformed = this.decoder.decode(logs, acc);
-    const headers = [...fr.headers.values()].sort((a, b) => a.number - b.number);
-    const toHeader = fr.headers.get(fr.to)!;
-    const decoded: DecodedBatch = {
-      network,
-      fromBlock: fr.from,
-      toBlock: fr.to,
-      blocks: headers,
-      transfers: acc.transfers,
-      poolStates: acc.poolStates,
-      swaps: acc.swaps,
-      liquidity: acc.liquidity,
-      vaultFlows: acc.vaultFlows,
-      lending: acc.lending,
-      reserveRates: acc.reserveRates,
-      newTokens: tokenRows.map((t) => t.key),
-    };
-    const changedPools = [...acc.changedPools].map((pool) => ({ pool, state: { ...registry.poolStates.get(pool)! } }));
-    return { network, from: fr.from, to: fr.to, toHash: toHeader.hash, headers, acc, newTokens: tokenRows, newPools, changedPools, decoded, logCount: logs.length, malformed };
+    let malformed = 0;
+    for (let i = 0; i < logs.length; i += DECODE_SLICE) {
+      malformed += this.decoder.decode(logs, acc, i, Math.min(logs.length, i + DECODE_SLICE));
+      await slice.maybeYield();
+    }
+    return { tokenRows, newPools, logCount: logs.length, malformed };
   }
 
   /**
    * Logs of contracts that joined the watch list after this range was requested (found by an
-   * earlier range, or by this one at block N: read from N on, as a fresh index would).
+   * earlier range, or by this one at block N: from N on, as a fresh index would). The range has
+   * them already when the discovery read-ahead added them to its filter; the others are read now.
    */
   private async withLateContracts(fr: FetchedRange, registry: ContractRegistry, registeredAt: ReadonlyMap<string, number>): Promise<RpcLog[]> {
     const late = registry.addresses.slice(fr.watchedCount);
-    if (late.length === 0) return fr.logs;
+    const startOf = (a: string): number => Math.max(fr.from, registeredAt.get(a) ?? fr.from);
+    let logs = fr.logs;
+    if (fr.extra.size > 0) {
+      const starts = new Map(late.filter((a) => fr.extra.has(a)).map((a) => [a, startOf(a)]));
+      logs = logs.filter((l) => !fr.extra.has(l.address) || (starts.get(l.address) ?? Infinity) <= l.blockNumber);
+    }
+    const unread = late.filter((a) => !fr.extra.has(a));
+    if (unread.length === 0) return logs;
     const byStart = new Map<number, string[]>();
-    for (const a of late) {
-      const start = Math.max(fr.from, registeredAt.get(a) ?? fr.from);
+    for (const a of unread) {
+      const start = startOf(a);
       byStart.set(start, [...(byStart.get(start) ?? []), a]);
     }
-    const logs = [...fr.logs];
+    if (logs === fr.logs) logs = [...fr.logs];
     for (const [start, addresses] of byStart) logs.push(...(await this.reader.logsAdaptive({ addresses, topic0: this.decoder.topics }, start, fr.to, this.range)));
     sortLogs(logs);
     return logs;
@@ -143,4 +150,83 @@ export class BatchBuilder {
 
 function initialState(family: 'uniswap-v2' | 'uniswap-v3', log: RpcLog): PoolState {
   return { reserve0: 0n, reserve1: 0n, sqrtPriceX96: null, liquidity: family === 'uniswap-v3' ? 0n : null, tick: null, blockNumber: log.blockNumber, logIndex: log.logIndex };
+}
+
+interface DecodedRange {
+  tokenRows: TokenRow[];
+  newPools: PoolWithState[];
+  logCount: number;
+  malformed: number;
+}
+
+/**
+ * A batch being built from consecutive fetched ranges: each range is decoded when it is added,
+ * so a batch of several ranges never holds their raw logs at once. Larger batches pay the
+ * per-batch costs (balance upserts, metrics, statements) once for more events.
+ */
+export class BatchDraft {
+  private readonly acc: BatchAccumulator;
+  private readonly slice: TimeSlice;
+  private readonly headers = new Map<number, RpcBlockHeader>();
+  private readonly newTokens: TokenRow[] = [];
+  private readonly newPools: PoolWithState[] = [];
+  private from = -1;
+  private to = -1;
+  /** logs decoded so far */
+  logCount = 0;
+  private malformed = 0;
+
+  constructor(
+    private readonly builder: BatchBuilder,
+    private readonly registry: ContractRegistry,
+    private readonly pendingSeeds: TokenSeed[],
+    gate?: CpuGate,
+  ) {
+    this.acc = new BatchAccumulator(registry);
+    this.slice = new TimeSlice(gate);
+  }
+
+  get empty(): boolean {
+    return this.from < 0;
+  }
+
+  /** Adds the next range (it must start right after the previous one). */
+  async add(fr: FetchedRange): Promise<void> {
+    if (!this.empty && fr.from !== this.to + 1) throw new Error(`range ${fr.from}-${fr.to} does not follow ${this.to}`);
+    // Configured tokens not stored yet are registered at the start of the batch.
+    const seeds = this.empty ? this.pendingSeeds.splice(0).map((seed) => ({ seed, block: fr.from })) : [];
+    if (this.empty) this.from = fr.from;
+    const r = await this.builder.decodeRange(fr, this.registry, seeds, this.acc, this.slice);
+    this.to = fr.to;
+    for (const [n, h] of fr.headers) this.headers.set(n, h);
+    this.newTokens.push(...r.tokenRows);
+    this.newPools.push(...r.newPools);
+    this.logCount += r.logCount;
+    this.malformed += r.malformed;
+  }
+
+  /** The batch, ready to write (`slice`: foreground time slicing when the writer is waiting for it). */
+  async finish(slice: TimeSlice = this.slice): Promise<BuiltBatch> {
+    const { acc, registry } = this;
+    const network = registry.network;
+    const transfers = await prepareTransfers(network, acc.transfers, slice);
+    const headers = [...this.headers.values()].sort((a, b) => a.number - b.number);
+    const decoded: DecodedBatch = {
+      network,
+      fromBlock: this.from,
+      toBlock: this.to,
+      blocks: headers,
+      transfers: acc.transfers,
+      poolStates: acc.poolStates,
+      swaps: acc.swaps,
+      liquidity: acc.liquidity,
+      vaultFlows: acc.vaultFlows,
+      lending: acc.lending,
+      reserveRates: acc.reserveRates,
+      newTokens: this.newTokens.map((t) => t.key),
+    };
+    const changedPools = [...acc.changedPools].map((pool) => ({ pool, state: { ...registry.poolStates.get(pool)! } }));
+    const toHash = this.headers.get(this.to)!.hash;
+    return { network, from: this.from, to: this.to, toHash, headers, acc, transfers, newTokens: this.newTokens, newPools: this.newPools, changedPools, decoded, logCount: this.logCount, malformed: this.malformed };
+  }
 }

@@ -6,9 +6,9 @@ import { insertPoolHistory, insertPools, updatePoolStates } from '../store/pools
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
 import { insertTokens } from '../store/tokens.repo';
-import { insertTransfersAndBalances } from '../store/transfers.repo';
+import { writeTransfersAndBalances } from '../store/transfers.repo';
 import type { BuiltBatch } from './batch-builder';
-import type { DerivationStage } from './derivation.port';
+import type { ApplyOptions, DerivationStage } from './derivation.port';
 
 /** Another replica holds the network's lease now: this one must stop writing. */
 export class LeaseLostError extends Error {}
@@ -25,22 +25,38 @@ export interface WriteOptions {
  * Writes one batch in one transaction: lease check (fencing), blocks, new tokens and pools,
  * transfers + balances, pool states (+ journal), V3 ticks, the derivation stage, then the cursor.
  * A crash anywhere leaves the previous batch's cursor: the batch is redone, never half-applied.
+ *
+ * The ingest statements are queued at once (they run in this order on the transaction's
+ * connection) and the derivation computes while Postgres works through them (unless it did so
+ * ahead, see DerivationStage.precompute); its own statements queue behind them. Nothing commits
+ * unless every statement succeeded and the lease was still ours.
  */
-export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBatch, opts: WriteOptions): Promise<void> {
+export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBatch, opts: WriteOptions, apply: Pick<ApplyOptions, 'foreground' | 'precomputed' | 'onComputed'> = {}): Promise<void> {
   const network = b.network;
   await inTransaction(pool, async (tx) => {
+    const queued: Array<Promise<unknown>> = [];
+    const queue = (p: Promise<unknown>): void => {
+      // Observed here, reported by inTransaction (the first failure, in statement order).
+      p.catch(() => undefined);
+      queued.push(p);
+    };
     // Durability of the last batches is traded for throughput: after a Postgres crash the cursor
     // is lost together with the rows it covers, and those batches are simply indexed again.
-    await tx.query('SET LOCAL synchronous_commit TO OFF');
-    if (!(await renewLease(tx, network, opts.holder, opts.leaseTtlMs))) throw new LeaseLostError(`${network}: lease lost to another replica`);
-    await insertBlocks(tx, network, b.headers);
-    await insertTokens(tx, b.newTokens);
-    await insertPools(tx, network, b.newPools);
-    await insertTransfersAndBalances(tx, network, b.acc.transfers);
-    await updatePoolStates(tx, network, b.changedPools);
-    await insertPoolHistory(tx, network, b.acc.historyEntries());
-    await applyTickDeltas(tx, network, [...b.acc.tickDeltas.values()]);
-    await derive.applyBatch(tx, b.decoded);
-    await moveCursor(tx, network, b.to, b.toHash, opts.finalizedBlock, opts.backfillTarget);
+    queue(tx.query('SET LOCAL synchronous_commit TO OFF'));
+    queue(
+      renewLease(tx, network, opts.holder, opts.leaseTtlMs).then((held) => {
+        if (!held) throw new LeaseLostError(`${network}: lease lost to another replica`);
+      }),
+    );
+    queue(insertBlocks(tx, network, b.headers));
+    queue(insertTokens(tx, b.newTokens));
+    queue(insertPools(tx, network, b.newPools));
+    for (const p of writeTransfersAndBalances(tx, network, b.transfers)) queue(p);
+    queue(updatePoolStates(tx, network, b.changedPools));
+    queue(insertPoolHistory(tx, network, b.acc.historyEntries()));
+    queue(applyTickDeltas(tx, network, [...b.acc.tickDeltas.values()]));
+    await derive.applyBatch(tx, b.decoded, { ...apply, backfilling: opts.backfillTarget !== null && b.to < opts.backfillTarget });
+    queue(moveCursor(tx, network, b.to, b.toHash, opts.finalizedBlock, opts.backfillTarget));
+    await Promise.all(queued);
   });
 }

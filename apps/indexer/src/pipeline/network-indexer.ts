@@ -14,11 +14,12 @@ import { ensureCursor, type Cursor } from '../store/cursor.repo';
 import { prunePoolHistory } from '../store/pools.repo';
 import { poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
-import { BatchBuilder, type BuiltBatch } from './batch-builder';
+import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
 import { LeaseLostError, writeBatch } from './batch-writer';
 import { NetworkLease } from './network-lease';
 import type { DerivationStage } from './derivation.port';
-import { ChainMovedError, RangePrefetcher } from './range-prefetcher';
+import { ChainMovedError, RangePrefetcher, type FetchedRange } from './range-prefetcher';
+import { CpuGate, TimeSlice } from './time-slice';
 
 export interface IndexerLogger {
   log(message: unknown): void;
@@ -37,8 +38,10 @@ export interface NetworkIndexerOptions {
   targetLogsPerRange: number;
   /** first eth_getLogs range tried (blocks); grows from there. Default 10 */
   initialLogRange?: number;
-  /** eth_getLogs ranges per written batch. Default 1 */
+  /** eth_getLogs ranges per fetched batch. Default 1 */
   rangesPerBatch?: number;
+  /** while Postgres is busy, fetched batches gather in the next written batch up to this many logs. Default 250000 */
+  maxBatchLogs?: number;
   readyLagBlocks: number;
   rpcTimeoutMs: number;
   /** how often (at most) the derivation stage's refreshHead runs once caught up; 0 = never */
@@ -47,6 +50,8 @@ export interface NetworkIndexerOptions {
   /** called after each commit (and rollback): the publisher's cue */
   onCommitted?: (network: Network) => void;
 }
+
+const noop = (): void => undefined;
 
 /** A reorg was detected at the batch boundary: repair before going on. */
 class ReorgDetected extends Error {}
@@ -75,6 +80,8 @@ export class NetworkIndexer {
   private readonly builder: BatchBuilder;
   private readonly q: ReturnType<typeof poolQuery>;
   private readonly lease: NetworkLease;
+  /** the write path's CPU phases go before decoding and reading ahead */
+  private readonly gate = new CpuGate();
 
   constructor(private readonly o: NetworkIndexerOptions) {
     this.network = o.cfg.network;
@@ -198,30 +205,88 @@ export class NetworkIndexer {
       depth: this.o.prefetch,
       rangesPerBatch: this.o.rangesPerBatch ?? 1,
       denseFrom: target - this.o.cfg.finalityDepth,
+      lookahead: { topics: this.decoder.discoveryTopics, addressesIn: (logs) => this.decoder.discoveredAddresses(logs, this.registry!) },
     });
     let tipHash = this.cursor!.blockHash;
-    let writing: Promise<void> | undefined;
+    const maxLogs = this.o.maxBatchLogs ?? 250_000;
+    // Written batches: the one Postgres is writing, then at most one more, prepared and waiting.
+    const writes: Array<Promise<void>> = [];
+    let failure: { error: unknown } | undefined;
+    // Settles once the last batch handed to the writer has been derived (its working set is where
+    // the next batch starts), or its write ended.
+    let derived: Promise<void> = Promise.resolve();
+    let draft: BatchDraft | undefined;
+    let started = process.hrtime.bigint();
+
+    const write = async (d: BatchDraft, since: bigint): Promise<void> => {
+      // Ahead of reading ahead and decoding further ranges: the writer may be waiting for it.
+      const built = await this.gate.hold(() => d.finish(new TimeSlice()));
+      // Derived before its transaction when the stage can (no database needed), while the
+      // previous batch is still being written.
+      await derived;
+      const precompute = this.o.derive.precompute?.bind(this.o.derive);
+      const precomputed = precompute ? await this.gate.hold(() => precompute(built.decoded)) : undefined;
+      while (writes.length >= 2) await writes[0];
+      if (failure) throw failure.error;
+      let computed!: () => void;
+      const onComputed = new Promise<void>((resolve) => (computed = resolve));
+      // In order: each write starts when the one before it has committed (and never after a failed one).
+      const previous = writes[writes.length - 1] ?? Promise.resolve();
+      const w = previous.then(() => this.commit(built, target, since, { foreground: this.gate, precomputed, onComputed: computed }));
+      writes.push(w);
+      const done = (): void => {
+        void writes.splice(writes.indexOf(w), 1);
+      };
+      void w.then(done, (error: unknown) => {
+        failure ??= { error };
+        done();
+      });
+      // Precomputed: the working set is already past this batch.
+      derived = precomputed ? Promise.resolve() : Promise.race([onComputed, w.then(noop, noop)]);
+    };
+
+    let next: Promise<FetchedRange | undefined> | undefined;
     try {
-      while (!this.stopped) {
-        const fr = await prefetcher.next();
+      while (!this.stopped && !failure) {
+        if (!next) {
+          next = prefetcher.next();
+          // Awaited below; this only keeps an abandoned read from crashing the process.
+          next.catch(() => undefined);
+        }
+        if (draft) {
+          // A decoded batch goes to the writer once it is large enough, or at once when Postgres
+          // would otherwise be idle. While Postgres is busy, decoded ranges gather in it: the
+          // per-batch costs (the balance upsert above all) are then paid once for more events.
+          if (writes.length === 0 || draft.logCount >= maxLogs) {
+            await write(draft, started);
+            draft = undefined;
+            continue;
+          }
+          const allWritten = writes[writes.length - 1]!.then(noop, noop);
+          if ((await Promise.race([next.then(() => 'range', () => 'range'), allWritten.then(() => 'idle')])) === 'idle') continue;
+        }
+        const fr = await next;
+        next = undefined;
         if (!fr) break;
         if (tipHash !== '' && fr.headers.get(fr.from)!.parentHash !== tipHash) throw new ReorgDetected();
-        const started = process.hrtime.bigint();
-        const built = await this.builder.build(fr, this.registry!, this.pendingSeeds);
-        await writing;
-        tipHash = built.toHash;
-        writing = this.commit(built, target, started);
-        // Awaited on the next round (or below); this only marks it handled meanwhile.
-        writing.catch(() => undefined);
+        if (!draft) {
+          draft = this.builder.begin(this.registry!, this.pendingSeeds, this.gate);
+          started = process.hrtime.bigint();
+        }
+        await draft.add(fr);
+        tipHash = fr.headers.get(fr.to)!.hash;
       }
+      // Stopping (or done): what was decoded is written.
+      if (draft && !failure) await write(draft, started);
     } finally {
-      await writing;
+      await Promise.allSettled(writes);
     }
+    if (failure) throw failure.error;
   }
 
-  private async commit(built: BuiltBatch, target: number, started: bigint): Promise<void> {
+  private async commit(built: BuiltBatch, target: number, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
     const finalizedBlock = Math.max(0, Math.min(built.to, this.head - this.o.cfg.finalityDepth));
-    await writeBatch(this.o.pool, this.o.derive, built, { holder: this.lease.holder, leaseTtlMs: this.lease.ttlMs, finalizedBlock, backfillTarget: target });
+    await writeBatch(this.o.pool, this.o.derive, built, { holder: this.lease.holder, leaseTtlMs: this.lease.ttlMs, finalizedBlock, backfillTarget: target }, apply);
     this.cursor = { ...this.cursor!, blockNumber: built.to, blockHash: built.toHash, finalizedBlock };
     const labels = { network: this.network };
     METRICS.batchSeconds.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);

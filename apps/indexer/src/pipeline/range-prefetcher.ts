@@ -1,4 +1,4 @@
-import type { AdaptiveRange, ChainReader, RpcBlockHeader, RpcLog } from '@tokensvc/chain';
+import { AdaptiveRange, type ChainReader, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
 import type { ContractRegistry } from '../registry/contract-registry';
 
 /** The chain changed while a range was being read (hashes disagree): read it again. */
@@ -11,7 +11,20 @@ export interface FetchedRange {
   logs: RpcLog[];
   /** length of the registry's watch list when the logs were requested */
   watchedCount: number;
+  /**
+   * addresses read besides that watch list, over the whole range: contracts that discovery events
+   * of this or an earlier range will register (the batch keeps their logs from the block it
+   * registers them at, and drops the logs of any it does not register)
+   */
+  extra: ReadonlySet<string>;
   headers: Map<number, RpcBlockHeader>;
+}
+
+/** Discovery read ahead: what the source contracts' events in a range will register. */
+export interface DiscoveryLookahead {
+  topics: readonly string[];
+  /** addresses the discovery events among `logs` will register (nothing is registered here) */
+  addressesIn(logs: readonly RpcLog[]): string[];
 }
 
 export interface PrefetchOptions {
@@ -19,10 +32,19 @@ export interface PrefetchOptions {
   to: number;
   /** ranges in flight ahead of the consumer */
   depth: number;
-  /** a batch spans this many eth_getLogs ranges (read one after the other): fewer, larger batches */
+  /**
+   * a batch spans this many eth_getLogs ranges (read one after the other): fewer, larger batches.
+   * The first batches span 1, 2, 4, ... ranges, so the first write starts early.
+   */
   rangesPerBatch: number;
   /** from this block on every header is read (near the head, for reorg detection) */
   denseFrom: number;
+  /**
+   * Backfill ranges (below denseFrom) first read the source contracts' discovery events and add
+   * what they create to the log filter, so contracts found by a batch need no second eth_getLogs
+   * (for this range and every range already in flight) once it has registered them.
+   */
+  lookahead?: DiscoveryLookahead;
 }
 
 /**
@@ -34,6 +56,9 @@ export interface PrefetchOptions {
 export class RangePrefetcher {
   private readonly queue: Array<Promise<FetchedRange>> = [];
   private nextFrom: number;
+  private batches = 0;
+  /** everything the discovery read-ahead found so far (ranges chain on it, in order) */
+  private discovered: Promise<ReadonlySet<string>> = Promise.resolve(new Set());
 
   constructor(
     private readonly reader: ChainReader,
@@ -58,7 +83,8 @@ export class RangePrefetcher {
   private fill(): void {
     while (this.queue.length < this.opts.depth && this.nextFrom <= this.opts.to) {
       const from = this.nextFrom;
-      const to = Math.min(this.opts.to, from + this.range.size * this.opts.rangesPerBatch - 1);
+      const ranges = Math.min(this.opts.rangesPerBatch, 2 ** this.batches++);
+      const to = Math.min(this.opts.to, from + this.range.size * ranges - 1);
       this.nextFrom = to + 1;
       const p = this.fetch(from, to);
       // Handled when consumed; this only keeps an abandoned prefetch from crashing the process.
@@ -68,14 +94,34 @@ export class RangePrefetcher {
   }
 
   private async fetch(from: number, to: number): Promise<FetchedRange> {
+    const candidates = this.opts.lookahead && to < this.opts.denseFrom ? await this.discoverUpTo(this.opts.lookahead, from, to) : undefined;
+    // Both taken after the read-ahead: the watch list may have grown meanwhile.
     const watchedCount = this.registry.addresses.length;
-    const logs = await this.reader.logsAdaptive({ addresses: this.registry.addresses.slice(0, watchedCount), topic0: this.topics }, from, to, this.range);
+    const extra = candidates ? [...candidates].filter((a) => !this.registry.isWatched(a)) : [];
+    const addresses = this.registry.addresses.slice(0, watchedCount);
+    for (const a of extra) addresses.push(a);
+    const logs = await this.reader.logsAdaptive({ addresses, topic0: this.topics }, from, to, this.range);
     const numbers = new Set<number>([from, to]);
     for (const l of logs) numbers.add(l.blockNumber);
     for (let n = Math.max(from, this.opts.denseFrom); n <= to; n++) numbers.add(n);
     const headers = await readHeaders(this.reader, [...numbers]);
     checkLogsAgainstHeaders(logs, headers);
-    return { from, to, logs, watchedCount, headers };
+    return { from, to, logs, watchedCount, extra: new Set(extra), headers };
+  }
+
+  /** The addresses discovery events up to `to` create (a few logs of the source contracts per range). */
+  private discoverUpTo(lookahead: DiscoveryLookahead, from: number, to: number): Promise<ReadonlySet<string>> {
+    const sources = [...this.registry.sources.keys()];
+    const next = this.discovered.then(async (known) => {
+      if (sources.length === 0) return known;
+      const range = new AdaptiveRange({ max: this.range.max, initial: to - from + 1, targetLogs: this.range.targetLogs });
+      const logs = await this.reader.logsAdaptive({ addresses: sources, topic0: lookahead.topics }, from, to, range);
+      const found = new Set(known);
+      for (const a of lookahead.addressesIn(logs)) found.add(a);
+      return found;
+    });
+    this.discovered = next;
+    return next;
   }
 }
 

@@ -28,7 +28,8 @@ const STATE_UNNEST = `unnest($2::text[], $3::numeric[], $4::numeric[], $5::numer
 /** New pools with their state at creation (also the first row of their history). */
 export async function insertPools(tx: SqlTx, network: Network, pools: readonly PoolWithState[]): Promise<void> {
   if (pools.length === 0) return;
-  await tx.query(
+  // Both statements are queued at once (the transaction runs them in order).
+  const inserted = tx.query(
     `INSERT INTO pools (network, address, platform, family, token0, token1, fee, tick_spacing, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index, created_block, change_seq)
      SELECT $1, v.pool, i.platform, i.family, i.token0, i.token1, i.fee, i.tick_spacing, v.r0, v.r1, v.sp, v.liq, v.tick, v.bn, v.li, v.bn, nextval('pool_change_seq')
      FROM ${STATE_UNNEST}
@@ -40,7 +41,7 @@ export async function insertPools(tx: SqlTx, network: Network, pools: readonly P
       JSON.stringify(pools.map((p) => ({ address: p.info.address, platform: p.info.platform, family: p.info.family, token0: p.info.token0, token1: p.info.token1, fee: p.info.fee, tick_spacing: p.info.tickSpacing }))),
     ],
   );
-  await insertPoolHistory(tx, network, pools.map((p) => ({ pool: p.info.address, state: p.state })));
+  await Promise.all([inserted, insertPoolHistory(tx, network, pools.map((p) => ({ pool: p.info.address, state: p.state })))]);
 }
 
 /** The last state of each changed pool; bumps change_seq so the publisher sends it. */

@@ -2,24 +2,51 @@ import type { Pool, PoolClient } from 'pg';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { copyIn } from './copy-in';
 
-/** The open transaction of one batch, as the derivation stage sees it. */
+/**
+ * The open transaction of one batch, as the derivation stage sees it. Statements may be issued
+ * without awaiting the previous one: they are queued and run in order on the one connection, so
+ * Postgres works through the queue while node computes the next step.
+ */
 export class PgTx implements SqlTx {
-  /** One connection runs one statement at a time; callers may still fire several (Promise.all). */
   private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  /** the first statement that failed: every later one only reports the aborted transaction */
+  firstError: Error | undefined;
 
   constructor(private readonly client: PoolClient) {}
 
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
-    const run = this.tail.then(async () => (await this.client.query(sql, params)).rows as T[]);
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.enqueue(async () => (await this.client.query(sql, params)).rows as T[]);
   }
 
   /** COPY ... FROM STDIN of tab-separated lines; resolves with the rows copied. */
-  copy(text: string, payload: string): Promise<number> {
-    const run = this.tail.then(() => copyIn(this.client, text, payload));
-    this.tail = run.catch(() => undefined);
-    return run;
+  copy(text: string, payload: string | readonly Buffer[]): Promise<number> {
+    return this.enqueue(() => copyIn(this.client, text, payload));
+  }
+
+  /**
+   * Waits until every queued statement has run, then refuses new ones (a statement sent after
+   * COMMIT or ROLLBACK would run outside the transaction). With `abort`, statements not started
+   * yet fail without running.
+   */
+  async settle(abort = false): Promise<void> {
+    if (abort) this.closed = true;
+    for (let t = this.tail; ; t = this.tail) {
+      await t;
+      if (t === this.tail) break;
+    }
+    this.closed = true;
+  }
+
+  private enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const p = this.tail.then(() => {
+      if (this.closed) throw new Error('statement issued after its transaction ended');
+      return run();
+    });
+    this.tail = p.catch((e: Error) => {
+      this.firstError ??= e;
+    });
+    return p;
   }
 }
 
@@ -27,15 +54,20 @@ export class PgTx implements SqlTx {
 export async function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const tx = new PgTx(client);
   try {
     await client.query('BEGIN');
-    const out = await fn(new PgTx(client));
+    const out = await fn(tx);
+    await tx.settle();
+    if (tx.firstError) throw tx.firstError;
     await client.query('COMMIT');
     return out;
   } catch (e) {
+    await tx.settle(true);
     // A connection that cannot even roll back is dropped from the pool.
     await client.query('ROLLBACK').catch((err: Error) => (broken = err));
-    throw e;
+    // The root cause, not "current transaction is aborted" from a statement queued behind it.
+    throw tx.firstError ?? e;
   } finally {
     client.release(broken);
   }

@@ -10,19 +10,21 @@ export async function applyTickDeltas(tx: SqlTx, network: Network, deltas: reado
   if (deltas.length === 0) return;
   const params = [network, deltas.map((d) => d.pool), deltas.map((d) => d.tick), deltas.map((d) => d.blockNumber), deltas.map((d) => d.net.toString()), deltas.map((d) => d.gross.toString())];
   const src = `unnest($2::text[], $3::int[], $4::bigint[], $5::numeric[], $6::numeric[]) AS x(pool, tick, bn, n, g)`;
-  await tx.query(
+  // Queued at once: the transaction runs them in order, and none needs another's result.
+  const journal = tx.query(
     `INSERT INTO pool_tick_deltas (network, pool, tick, block_number, net_delta, gross_delta) SELECT $1, pool, tick, bn, n, g FROM ${src}
      ON CONFLICT (network, pool, tick, block_number) DO UPDATE SET net_delta = pool_tick_deltas.net_delta + EXCLUDED.net_delta, gross_delta = pool_tick_deltas.gross_delta + EXCLUDED.gross_delta`,
     params,
   );
-  await tx.query(
+  const ticks = tx.query(
     `INSERT INTO pool_ticks (network, pool, tick, liquidity_net, liquidity_gross, block_number)
      SELECT $1, pool, tick, sum(n), sum(g), max(bn) FROM ${src} GROUP BY pool, tick
      ON CONFLICT (network, pool, tick) DO UPDATE SET liquidity_net = pool_ticks.liquidity_net + EXCLUDED.liquidity_net,
        liquidity_gross = pool_ticks.liquidity_gross + EXCLUDED.liquidity_gross, block_number = EXCLUDED.block_number`,
     params,
   );
-  await tx.query(`DELETE FROM pool_ticks WHERE network = $1 AND liquidity_gross = 0 AND pool = ANY($2::text[])`, [network, [...new Set(deltas.map((d) => d.pool))]]);
+  const cleared = tx.query(`DELETE FROM pool_ticks WHERE network = $1 AND liquidity_gross = 0 AND pool = ANY($2::text[])`, [network, [...new Set(deltas.map((d) => d.pool))]]);
+  await Promise.all([journal, ticks, cleared]);
 }
 
 /** Rollback: takes the journalled deltas above the ancestor back out of pool_ticks. */

@@ -94,30 +94,41 @@ export interface PairContext {
   lpSupply: bigint;
 }
 
+// Rows are filled in place rather than spread into new objects: `{ ...row, x }` is a slow
+// generic copy in V8, and a batch makes tens of thousands of these.
+
 export function swapActivity(book: PriceBook, e: SwapEvent, pair: PairContext, time: number): ActivityRow {
   const row = base(book, e, book.keyOf(pair.lpAddress), time, 'swap', e.account);
   const inputUsd = usd(book, e.tokenIn, e.amountIn);
   const outputUsd = usd(book, e.tokenOut, e.amountOut);
-  return {
-    ...row,
-    direction: e.tokenIn === pair.token0 ? 0 : 1,
-    inputToken: book.keyOf(e.tokenIn),
-    inputAmount: e.amountIn,
-    inputUsd,
-    outputToken: book.keyOf(e.tokenOut),
-    outputAmount: e.amountOut,
-    outputUsd,
-    volumeUsd: inputUsd > 0 ? inputUsd : outputUsd,
-    volumeRaw: pair.reserveIn > 0n ? (e.amountIn * pair.lpSupply) / (2n * pair.reserveIn) : 0n,
-  };
+  row.direction = e.tokenIn === pair.token0 ? 0 : 1;
+  row.inputToken = book.keyOf(e.tokenIn);
+  row.inputAmount = e.amountIn;
+  row.inputUsd = inputUsd;
+  row.outputToken = book.keyOf(e.tokenOut);
+  row.outputAmount = e.amountOut;
+  row.outputUsd = outputUsd;
+  row.volumeUsd = inputUsd > 0 ? inputUsd : outputUsd;
+  row.volumeRaw = pair.reserveIn > 0n ? (e.amountIn * pair.lpSupply) / (2n * pair.reserveIn) : 0n;
+  return row;
 }
 
 export function liquidityActivity(book: PriceBook, e: LiquidityEvent, lpAddress: string, token0: string, token1: string, time: number): ActivityRow {
   const row = base(book, e, book.keyOf(lpAddress), time, e.kind, e.account);
-  const amounts = [record(book, token0, e.amount0), record(book, token1, e.amount1)];
-  const lpSide = { token: book.keyOf(lpAddress), amount: e.shares, usd: usd(book, token0, e.amount0) + usd(book, token1, e.amount1) };
-  const sides = e.kind === 'deposit' ? { outputToken: lpSide.token, outputAmount: lpSide.amount, outputUsd: lpSide.usd } : { inputToken: lpSide.token, inputAmount: lpSide.amount, inputUsd: lpSide.usd };
-  return { ...row, ...sides, amounts, volumeRaw: e.shares, volumeUsd: lpSide.usd };
+  const lpUsd = usd(book, token0, e.amount0) + usd(book, token1, e.amount1);
+  if (e.kind === 'deposit') {
+    row.outputToken = row.tokenKey;
+    row.outputAmount = e.shares;
+    row.outputUsd = lpUsd;
+  } else {
+    row.inputToken = row.tokenKey;
+    row.inputAmount = e.shares;
+    row.inputUsd = lpUsd;
+  }
+  row.amounts = [record(book, token0, e.amount0), record(book, token1, e.amount1)];
+  row.volumeRaw = e.shares;
+  row.volumeUsd = lpUsd;
+  return row;
 }
 
 type Side = { token: string; amount: bigint } | null;
@@ -130,20 +141,22 @@ function assetFlow(book: PriceBook, e: LogPosition, token: string, asset: string
   const value = usd(book, asset, assets);
   const assetSide: Side = { token: asset, amount: assets };
   const tokenSide: Side = { token, amount: shares };
-  const sides: Record<typeof type, [Side, Side]> = { deposit: [assetSide, tokenSide], withdraw: [tokenSide, assetSide], borrow: [null, assetSide], repay: [assetSide, null] };
-  const [input, output] = sides[type];
-  return {
-    ...base(book, e, book.keyOf(token), time, type, account),
-    inputToken: input ? book.keyOf(input.token) : null,
-    inputAmount: input ? input.amount : null,
-    inputUsd: input ? value : null,
-    outputToken: output ? book.keyOf(output.token) : null,
-    outputAmount: output ? output.amount : null,
-    outputUsd: output ? value : null,
-    amounts: [record(book, asset, assets, withAccount ? account : undefined)],
-    volumeRaw: shares,
-    volumeUsd: value,
-  };
+  const [input, output] = type === 'deposit' ? [assetSide, tokenSide] : type === 'withdraw' ? [tokenSide, assetSide] : type === 'borrow' ? [null, assetSide] : [assetSide, null];
+  const row = base(book, e, book.keyOf(token), time, type, account);
+  if (input) {
+    row.inputToken = book.keyOf(input.token);
+    row.inputAmount = input.amount;
+    row.inputUsd = value;
+  }
+  if (output) {
+    row.outputToken = book.keyOf(output.token);
+    row.outputAmount = output.amount;
+    row.outputUsd = value;
+  }
+  row.amounts = [record(book, asset, assets, withAccount ? account : undefined)];
+  row.volumeRaw = shares;
+  row.volumeUsd = value;
+  return row;
 }
 
 export function vaultActivity(book: PriceBook, e: VaultFlowEvent, asset: string, time: number): ActivityRow {

@@ -134,6 +134,12 @@ describe('deriving a batch', () => {
     expect(deriveBatch(net, next, DEFAULT_DERIVE_OPTIONS)).toEqual({ points: [], activities: [] });
   });
 
+  it('walks the event lists in chain order even when they are not sorted', () => {
+    const shuffled = batch();
+    for (const list of [shuffled.transfers, shuffled.poolStates, shuffled.swaps, shuffled.liquidity, shuffled.vaultFlows, shuffled.lending, shuffled.reserveRates]) list.reverse();
+    expect(deriveBatch(world(), shuffled, DEFAULT_DERIVE_OPTIONS)).toEqual(deriveBatch(world(), batch(), DEFAULT_DERIVE_OPTIONS));
+  });
+
   it('refuses events of a block it has no header for', () => {
     const bad = empty(13, 13);
     bad.transfers.push({ ...pos(13, 0), token: USDC, from: ZERO_ADDRESS, to: BOB, value: 1n });

@@ -4,7 +4,8 @@
  * prices, then the new state of every token that could have changed. A state point is emitted
  * when a token's state differs from its last one, or when it had activity in the block.
  */
-import type { DecodedBatch, LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../pipeline/decoded-batch';
+import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../pipeline/decoded-batch';
+import type { TimeSlice } from '../../pipeline/time-slice';
 import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
 import { propagatePrices, type GraphEdge } from '../math/price-graph';
@@ -14,32 +15,63 @@ import { ROLE_ORDER, sameState, type TokenState } from './model';
 import type { NetworkState } from './network-state';
 import { valueToken } from './valuation';
 
-export type ChainEvent =
-  | { kind: 'transfer'; e: TransferEvent }
-  | { kind: 'pool'; e: PoolStateEvent }
-  | { kind: 'swap'; e: SwapEvent }
-  | { kind: 'liquidity'; e: LiquidityEvent }
-  | { kind: 'vault'; e: VaultFlowEvent }
-  | { kind: 'lending'; e: LendingEvent }
-  | { kind: 'rates'; e: ReserveRatesEvent };
-
 export interface BatchOutput {
   points: TokenState[];
   activities: ActivityRow[];
 }
 
-/** Every event of the batch in chain order (block, log index). */
-export function chainOrder(b: DecodedBatch): ChainEvent[] {
-  const all: ChainEvent[] = [
-    ...b.transfers.map((e) => ({ kind: 'transfer', e }) as const),
-    ...b.poolStates.map((e) => ({ kind: 'pool', e }) as const),
-    ...b.swaps.map((e) => ({ kind: 'swap', e }) as const),
-    ...b.liquidity.map((e) => ({ kind: 'liquidity', e }) as const),
-    ...b.vaultFlows.map((e) => ({ kind: 'vault', e }) as const),
-    ...b.lending.map((e) => ({ kind: 'lending', e }) as const),
-    ...b.reserveRates.map((e) => ({ kind: 'rates', e }) as const),
-  ];
-  return all.sort((x, y) => x.e.blockNumber - y.e.blockNumber || x.e.logIndex - y.e.logIndex);
+/** The event lists of a DecodedBatch, in the order ties at one log position are broken. */
+const TRANSFER = 0;
+const POOL = 1;
+const SWAP = 2;
+const LIQUIDITY = 3;
+const VAULT = 4;
+const LENDING = 5;
+const RATES = 6;
+type Kind = typeof TRANSFER | typeof POOL | typeof SWAP | typeof LIQUIDITY | typeof VAULT | typeof LENDING | typeof RATES;
+
+/** An activity-bearing event of a block, kept until the block's prices are known. */
+type Flow = { kind: typeof SWAP; e: SwapEvent } | { kind: typeof LIQUIDITY; e: LiquidityEvent } | { kind: typeof VAULT; e: VaultFlowEvent } | { kind: typeof LENDING; e: LendingEvent };
+
+const before = (a: LogPosition, b: LogPosition): boolean => a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex < b.logIndex);
+
+function inChainOrder<T extends LogPosition>(list: readonly T[]): readonly T[] {
+  for (let i = 1; i < list.length; i++) if (before(list[i]!, list[i - 1]!)) return [...list].sort((x, y) => x.blockNumber - y.blockNumber || x.logIndex - y.logIndex);
+  return list;
+}
+
+/**
+ * Walks every event of the batch in chain order (block, log index; at one position: transfer,
+ * pool state, swap, liquidity, vault flow, lending, rates) by merging the per-kind lists, which
+ * the decoder fills in chain order: no merged copy of 100k events is built.
+ */
+class ChainWalk {
+  private readonly lists: ReadonlyArray<readonly LogPosition[]>;
+  private readonly at = [0, 0, 0, 0, 0, 0, 0];
+  /** the next event (undefined: none left) and its kind */
+  event: LogPosition | undefined;
+  kind: Kind = TRANSFER;
+
+  constructor(b: DecodedBatch) {
+    this.lists = [b.transfers, b.poolStates, b.swaps, b.liquidity, b.vaultFlows, b.lending, b.reserveRates].map((l) => inChainOrder<LogPosition>(l));
+    this.advance(-1);
+  }
+
+  /** Moves past the current event (of list `taken`, -1 at the start) to the next one. */
+  advance(taken: number): void {
+    if (taken >= 0) this.at[taken]!++;
+    let best: LogPosition | undefined;
+    let kind = 0;
+    for (let k = 0; k < 7; k++) {
+      const e = this.lists[k]![this.at[k]!];
+      if (e !== undefined && (best === undefined || before(e, best))) {
+        best = e;
+        kind = k;
+      }
+    }
+    this.event = best;
+    this.kind = kind as Kind;
+  }
 }
 
 /** Re-runs the price graph over every pool; returns the tokens whose USD price changed. */
@@ -76,29 +108,26 @@ export function priceBook(net: NetworkState): PriceBook {
 }
 
 /** The activity of one event and the platform token it belongs to, if any. */
-function activityOf(net: NetworkState, book: PriceBook, ev: ChainEvent, time: number): { token: string; row: ActivityRow } | undefined {
-  switch (ev.kind) {
-    case 'swap':
-    case 'liquidity': {
-      const pool = net.pools.get(ev.e.pool);
-      if (!pool || net.tokens.get(ev.e.pool)?.role !== 'lp') return undefined;
-      if (ev.kind === 'liquidity') return { token: ev.e.pool, row: liquidityActivity(book, ev.e, ev.e.pool, pool.token0, pool.token1, time) };
-      const state = net.poolStates.get(ev.e.pool);
-      const reserveIn = !state ? 0n : ev.e.tokenIn === pool.token0 ? state.reserve0 : state.reserve1;
-      return { token: ev.e.pool, row: swapActivity(book, ev.e, { lpAddress: ev.e.pool, token0: pool.token0, reserveIn, lpSupply: net.ledger(ev.e.pool).totalSupply }, time) };
+function activityOf(net: NetworkState, book: PriceBook, flow: Flow, time: number): { token: string; row: ActivityRow } | undefined {
+  switch (flow.kind) {
+    case SWAP:
+    case LIQUIDITY: {
+      const e = flow.e;
+      const pool = net.pools.get(e.pool);
+      if (!pool || net.tokens.get(e.pool)?.role !== 'lp') return undefined;
+      if (flow.kind === LIQUIDITY) return { token: e.pool, row: liquidityActivity(book, flow.e, e.pool, pool.token0, pool.token1, time) };
+      const state = net.poolStates.get(e.pool);
+      const reserveIn = !state ? 0n : flow.e.tokenIn === pool.token0 ? state.reserve0 : state.reserve1;
+      return { token: e.pool, row: swapActivity(book, flow.e, { lpAddress: e.pool, token0: pool.token0, reserveIn, lpSupply: net.ledger(e.pool).totalSupply }, time) };
     }
-    case 'vault': {
-      const asset = net.tokens.get(ev.e.vault)?.underlying[0];
-      return asset ? { token: ev.e.vault, row: vaultActivity(book, ev.e, asset, time) } : undefined;
+    case VAULT: {
+      const asset = net.tokens.get(flow.e.vault)?.underlying[0];
+      return asset ? { token: flow.e.vault, row: vaultActivity(book, flow.e, asset, time) } : undefined;
     }
-    case 'lending': {
-      const aToken = net.aTokenByReserve.get(`${ev.e.market}|${ev.e.asset}`);
-      return aToken ? { token: aToken, row: lendingActivity(book, ev.e, aToken, time) } : undefined;
+    case LENDING: {
+      const aToken = net.aTokenByReserve.get(`${flow.e.market}|${flow.e.asset}`);
+      return aToken ? { token: aToken, row: lendingActivity(book, flow.e, aToken, time) } : undefined;
     }
-    case 'transfer':
-    case 'pool':
-    case 'rates':
-      return undefined;
   }
 }
 
@@ -125,42 +154,49 @@ export function revalue(net: NetworkState, tokens: readonly string[], block: num
   }
 }
 
-function processBlock(net: NetworkState, events: readonly ChainEvent[], block: number, time: number, opts: DeriveOptions, out: BatchOutput): void {
+/** Applies the events of `block` (the walk's next ones) and records the states they change. */
+function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: number, opts: DeriveOptions, out: BatchOutput): void {
   const seeds = new Set<string>();
-  const flows: ChainEvent[] = [];
+  const flows: Flow[] = [];
   let poolsMoved = false;
-  for (const ev of events) {
-    switch (ev.kind) {
-      case 'transfer':
-        applyTransfer(net, ev.e).forEach((a) => seeds.add(a));
+  for (let ev = walk.event; ev !== undefined && ev.blockNumber === block; ev = walk.event) {
+    const kind = walk.kind;
+    switch (kind) {
+      case TRANSFER:
+        applyTransfer(net, ev as TransferEvent, seeds);
         break;
-      case 'pool': {
-        const { pool, family, reserve0, reserve1, sqrtPriceX96, liquidity } = ev.e;
+      case POOL: {
+        const { pool, family, reserve0, reserve1, sqrtPriceX96, liquidity } = ev as PoolStateEvent;
         net.poolStates.set(pool, { family, reserve0, reserve1, sqrtPriceX96, liquidity });
         const meta = net.pools.get(pool);
-        if (meta) [pool, meta.token0, meta.token1].forEach((a) => seeds.add(a));
+        if (meta) seeds.add(pool).add(meta.token0).add(meta.token1);
         poolsMoved = true;
         break;
       }
-      case 'rates':
-        applyReserveRates(net, ev.e).forEach((a) => seeds.add(a));
+      case RATES:
+        for (const a of applyReserveRates(net, ev as ReserveRatesEvent)) seeds.add(a);
         break;
-      case 'lending':
-        applyLending(net, ev.e).forEach((a) => seeds.add(a));
-        flows.push(ev);
+      case LENDING:
+        for (const a of applyLending(net, ev as LendingEvent)) seeds.add(a);
+        flows.push({ kind, e: ev as LendingEvent });
         break;
-      case 'swap':
-      case 'liquidity':
-      case 'vault':
-        flows.push(ev);
+      case SWAP:
+        flows.push({ kind, e: ev as SwapEvent });
+        break;
+      case LIQUIDITY:
+        flows.push({ kind, e: ev as LiquidityEvent });
+        break;
+      case VAULT:
+        flows.push({ kind, e: ev as VaultFlowEvent });
         break;
     }
+    walk.advance(kind);
   }
-  if (poolsMoved) updateGraphPrices(net, opts).forEach((a) => seeds.add(a));
+  if (poolsMoved) for (const a of updateGraphPrices(net, opts)) seeds.add(a);
   const book = priceBook(net);
   const active = new Set<string>();
-  for (const ev of flows) {
-    const a = activityOf(net, book, ev, time);
+  for (const flow of flows) {
+    const a = activityOf(net, book, flow, time);
     if (!a) continue;
     out.activities.push(a.row);
     active.add(a.token);
@@ -171,19 +207,45 @@ function processBlock(net: NetworkState, events: readonly ChainEvent[], block: n
   revalue(net, withDependents(net, seeds), block, time, out.points, active);
 }
 
-export function deriveBatch(net: NetworkState, batch: DecodedBatch, opts: DeriveOptions): BatchOutput {
-  const times = new Map(batch.blocks.map((b) => [b.number, b.timestamp]));
-  const events = chainOrder(batch);
-  const out: BatchOutput = { points: [], activities: [] };
-  for (let i = 0; i < events.length; ) {
-    const block = events[i]!.e.blockNumber;
-    let j = i;
-    while (j < events.length && events[j]!.e.blockNumber === block) j++;
-    const time = times.get(block);
-    if (time === undefined) throw new Error(`batch ${batch.network} ${batch.fromBlock}-${batch.toBlock} has events in block ${block} but no header for it`);
-    processBlock(net, events.slice(i, j), block, time, opts, out);
-    i = j;
+/** One batch's derivation, a block per step (so the pipeline can interleave it with I/O). */
+class BatchDerivation {
+  readonly out: BatchOutput = { points: [], activities: [] };
+  private readonly times: Map<number, number>;
+  private readonly walk: ChainWalk;
+
+  constructor(
+    private readonly net: NetworkState,
+    private readonly batch: DecodedBatch,
+    private readonly opts: DeriveOptions,
+  ) {
+    this.times = new Map(batch.blocks.map((b) => [b.number, b.timestamp]));
+    this.walk = new ChainWalk(batch);
   }
-  net.asOfBlock = batch.toBlock;
-  return out;
+
+  /** Derives the next block with events; false once there is none left. */
+  step(): boolean {
+    const next = this.walk.event;
+    if (next === undefined) {
+      this.net.asOfBlock = this.batch.toBlock;
+      return false;
+    }
+    const block = next.blockNumber;
+    const time = this.times.get(block);
+    if (time === undefined) throw new Error(`batch ${this.batch.network} ${this.batch.fromBlock}-${this.batch.toBlock} has events in block ${block} but no header for it`);
+    processBlock(this.net, this.walk, block, time, this.opts, this.out);
+    return true;
+  }
+}
+
+export function deriveBatch(net: NetworkState, batch: DecodedBatch, opts: DeriveOptions): BatchOutput {
+  const d = new BatchDerivation(net, batch, opts);
+  while (d.step());
+  return d.out;
+}
+
+/** deriveBatch handing the event loop a turn between blocks when the time slice is used up. */
+export async function deriveBatchSliced(net: NetworkState, batch: DecodedBatch, opts: DeriveOptions, slice: TimeSlice): Promise<BatchOutput> {
+  const d = new BatchDerivation(net, batch, opts);
+  while (d.step()) await slice.maybeYield();
+  return d.out;
 }

@@ -1,40 +1,47 @@
 /**
  * Events that move a token's ledger: ERC-20 mints/burns (supply), transfers of a vault's or
  * aToken's asset to/from it (its assets), Aave rate updates and flows (scaled supply and debt).
- * Each returns the token addresses whose ledger changed.
+ * Each reports the token addresses whose ledger changed.
  */
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { LendingEvent, ReserveRatesEvent, TransferEvent } from '../../pipeline/decoded-batch';
 import { rayDiv } from '../math/ray';
 import type { NetworkState } from './network-state';
 
-export function applyTransfer(net: NetworkState, e: TransferEvent): string[] {
-  const changed: string[] = [];
+/** A local copy: the library's re-exported binding is a getter call on every use (once per transfer here). */
+const ZERO = ZERO_ADDRESS;
+
+/** Adds the addresses whose ledger a transfer changed to `changed` (the hottest path: no allocations). */
+export function applyTransfer(net: NetworkState, e: TransferEvent, changed: Set<string>): void {
   const meta = net.tokens.get(e.token);
   // aToken supply comes from scaled balances (its Transfer amounts include accrued interest).
   if (meta && meta.role !== 'atoken' && meta.role !== 'native') {
     const l = net.ledger(e.token);
-    const before = [l.totalSupply, l.locked];
-    if (e.from === ZERO_ADDRESS) l.totalSupply += e.value;
-    else if (e.to === ZERO_ADDRESS) l.totalSupply -= e.value;
+    const supplyBefore = l.totalSupply;
+    const lockedBefore = l.locked;
+    if (e.from === ZERO) l.totalSupply += e.value;
+    else if (e.to === ZERO) l.totalSupply -= e.value;
     // Minted straight to the zero address (Uniswap V2's MINIMUM_LIQUIDITY) or sent to a dead address.
-    if (net.lockedHolders.has(e.to) && !(e.to === ZERO_ADDRESS && e.from !== ZERO_ADDRESS)) l.locked += e.value;
-    if (net.lockedHolders.has(e.from) && e.from !== ZERO_ADDRESS) l.locked -= e.value;
-    if (l.totalSupply !== before[0] || l.locked !== before[1]) {
+    if (net.lockedHolders.has(e.to) && !(e.to === ZERO && e.from !== ZERO)) l.locked += e.value;
+    if (net.lockedHolders.has(e.from) && e.from !== ZERO) l.locked -= e.value;
+    if (l.totalSupply !== supplyBefore || l.locked !== lockedBefore) {
       l.sharePriceRaw = 0n;
-      changed.push(e.token);
+      changed.add(e.token);
     }
   }
-  for (const [holder, sign] of [[e.to, 1n], [e.from, -1n]] as const) {
-    const h = net.assetHolders.get(holder);
-    if (h && h.asset === e.token && e.from !== e.to) {
-      const l = net.ledger(h.token);
-      l.assets += sign * e.value;
-      l.sharePriceRaw = 0n;
-      changed.push(h.token);
-    }
-  }
-  return changed;
+  if (e.from === e.to) return;
+  // The token's asset moving into (+) or out of (-) a vault / aToken that holds it.
+  assetMove(net, e, e.to, e.value, changed);
+  assetMove(net, e, e.from, -e.value, changed);
+}
+
+function assetMove(net: NetworkState, e: TransferEvent, holder: string, delta: bigint, changed: Set<string>): void {
+  const h = net.assetHolders.get(holder);
+  if (!h || h.asset !== e.token) return;
+  const l = net.ledger(h.token);
+  l.assets += delta;
+  l.sharePriceRaw = 0n;
+  changed.add(h.token);
 }
 
 export function applyReserveRates(net: NetworkState, e: ReserveRatesEvent): string[] {

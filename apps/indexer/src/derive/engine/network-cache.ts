@@ -85,6 +85,11 @@ export class NetworkCache {
     return net;
   }
 
+  /** The working set of the network, if any. */
+  current(network: Network): NetworkState | undefined {
+    return this.byNetwork.get(network);
+  }
+
   /** The working set if it is valid as of `block`. */
   validAt(network: Network, block: number): NetworkState | undefined {
     const cached = this.byNetwork.get(network);

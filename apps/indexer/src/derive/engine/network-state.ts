@@ -29,6 +29,12 @@ export class NetworkState {
   readonly sharePrices = new Map<string, TrailingSeries>();
   /** activity volume (USD) per platform token since a day before the batch, for candle volumes */
   readonly volumes = new Map<string, TimedAmounts>();
+  /** the `now` every token's volumes and paid metrics were last computed at (unknown after a load) */
+  metricsTime: number | undefined;
+  /** wall-clock ms of that computation */
+  metricsAt = 0;
+  /** keys of tokens with a new state (or new rows) since then */
+  readonly metricsTouched = new Set<string>();
 
   // ---- indexes over the metadata, rebuilt by reindex() ----
   anchors = new Set<string>();
@@ -153,13 +159,20 @@ export class NetworkState {
 export function unknownReferences(net: NetworkState, batch: DecodedBatch): { tokens: Set<string>; pools: string[] } {
   const unknownToken = (address: string): boolean => !net.tokens.has(address) && !net.unregistered.has(address);
   const unknownReserve = (reserve: string): boolean => !net.aTokenByReserve.has(reserve) && !net.unregistered.has(reserve);
-  const tokens = new Set([
+  // Loops rather than map/filter chains: a batch has 100k+ events, most of them known.
+  const tokens = new Set<string>();
+  for (const k of batch.newTokens) {
     // announced tokens are looked up even if once found unregistered (they are registered now)
-    ...batch.newTokens.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()).filter((a) => !net.tokens.has(a)),
-    ...batch.transfers.map((e) => e.token).filter(unknownToken),
-    ...batch.vaultFlows.map((e) => e.vault).filter(unknownToken),
-    ...batch.lending.map((e) => `${e.market}|${e.asset}`).filter(unknownReserve),
-  ]);
-  const pools = new Set([...batch.poolStates, ...batch.swaps, ...batch.liquidity].map((e) => e.pool));
-  return { tokens, pools: [...pools].filter((a) => !net.pools.has(a) && !net.unregistered.has(a)) };
+    const a = k.slice(k.indexOf(':') + 1).toLowerCase();
+    if (!net.tokens.has(a)) tokens.add(a);
+  }
+  for (const e of batch.transfers) if (unknownToken(e.token)) tokens.add(e.token);
+  for (const e of batch.vaultFlows) if (unknownToken(e.vault)) tokens.add(e.vault);
+  for (const e of batch.lending) {
+    const reserve = `${e.market}|${e.asset}`;
+    if (unknownReserve(reserve)) tokens.add(reserve);
+  }
+  const pools = new Set<string>();
+  for (const list of [batch.poolStates, batch.swaps, batch.liquidity]) for (const e of list) if (!net.pools.has(e.pool) && !net.unregistered.has(e.pool)) pools.add(e.pool);
+  return { tokens, pools: [...pools] };
 }

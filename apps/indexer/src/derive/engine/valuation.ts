@@ -110,6 +110,23 @@ export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: numb
       parts = aTokenParts(net, meta, l);
       break;
   }
-  const { apy, borrowApy, ...rest } = parts;
-  return { ...rest, tokenKey: meta.key, blockNumber, time, apy, baseApy: apy, rewardApy: 0, borrowApy, baseBorrowApy: borrowApy, ledger: { ...l } };
+  // Spelled out: a spread into a literal with more fields is a slow generic copy in V8.
+  return {
+    tokenKey: meta.key,
+    blockNumber,
+    time,
+    price: parts.price,
+    liquidity: parts.liquidity,
+    pricePerShare: parts.pricePerShare,
+    totalSupply: parts.totalSupply,
+    totalBorrow: parts.totalBorrow,
+    circulatingSupply: parts.circulatingSupply,
+    reserves: parts.reserves,
+    apy: parts.apy,
+    baseApy: parts.apy,
+    rewardApy: 0,
+    borrowApy: parts.borrowApy,
+    baseBorrowApy: parts.borrowApy,
+    ledger: { ...l },
+  };
 }

@@ -22,14 +22,17 @@ export function latestPerToken(points: readonly TokenState[]): TokenState[] {
 }
 
 /**
- * Points, activities, the candles of every bucket the points touch (every activity comes with a
- * point of its token in the same block) and each token's latest state.
+ * The candles of every bucket the points touch (every activity comes with a point of its token in
+ * the same block), with volumes as of the end of the batch (taken right after deriving it).
  */
-export async function writeDerived(tx: SqlTx, out: BatchOutput, volumesOf: VolumesOf): Promise<void> {
-  await writePoints(tx, out.points);
-  await writeActivities(tx, out.activities);
-  await upsertCandles(tx, withVolumes(foldCandles(out.points), volumesOf));
-  await writeTokenStates(tx, latestPerToken(out.points));
+export function batchCandles(out: BatchOutput, volumesOf: VolumesOf): Candle[] {
+  return withVolumes(foldCandles(out.points), volumesOf);
+}
+
+/** Points, activities (`activities`: their COPY payload when built already), candles and each token's latest state. */
+export async function writeDerived(tx: SqlTx, out: BatchOutput, candles: readonly Candle[], activities?: readonly Buffer[]): Promise<void> {
+  // The four statements queued at once (Postgres runs them in order).
+  await Promise.all([writePoints(tx, out.points), writeActivities(tx, out.activities, activities), upsertCandles(tx, candles), writeTokenStates(tx, latestPerToken(out.points))]);
 }
 
 const keyOf = (c: CandleKey): string => `${c.tokenKey}|${c.resolution}|${c.bucket}`;

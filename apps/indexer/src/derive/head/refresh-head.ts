@@ -10,7 +10,7 @@ import { revalue, withDependents } from '../engine/derive-batch';
 import type { TokenState } from '../engine/model';
 import { loadNetworkState } from '../engine/network-cache';
 import type { NetworkState } from '../engine/network-state';
-import { writeDerived } from '../engine/write-derived';
+import { batchCandles, writeDerived } from '../engine/write-derived';
 import { blockTime } from '../repo/registry.repo';
 import type { SqlTx } from '../repo/sql';
 import { refreshTokenMetrics } from '../repo/token-state.repo';
@@ -52,7 +52,12 @@ export async function refreshHeadState(
 
   const points: TokenState[] = [];
   revalue(net, withDependents(net, new Set(calls.map((c) => c.token))), block, time, points);
-  await writeDerived(tx, { points, activities: [] }, net.volumesByKey());
+  const out = { points, activities: [] };
+  await writeDerived(tx, out, batchCandles(out, net.volumesByKey()));
   await refreshTokenMetrics(tx, network, time);
+  // Every token's metrics are now as of `time` (the next batch refreshes only what changed since).
+  net.metricsTime = time;
+  net.metricsAt = Date.now();
+  net.metricsTouched.clear();
   return { net, changed: points.length };
 }

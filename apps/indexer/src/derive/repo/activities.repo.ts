@@ -1,9 +1,40 @@
 /** activities: swaps, deposits, withdrawals, borrows and repays of platform tokens. */
 import type { ActivityRow } from '../engine/activities';
+import { SLICE_CHECK_EVERY, TimeSlice } from '../../pipeline/time-slice';
+import { CopyWriter } from '../../store/copy-in';
 import { columns, text, type SqlTx } from './sql';
 
-export async function writeActivities(tx: SqlTx, rows: readonly ActivityRow[]): Promise<void> {
+const ACTIVITIES_COPY = `COPY activities (network, block_number, log_index, token_key, tx_hash, time, type, account, direction, input_token, input_amount,
+  input_usd, output_token, output_amount, output_usd, amounts, volume_raw, volume_usd) FROM STDIN`;
+
+/**
+ * Activities as a COPY payload (a batch's tens of thousands of rows: COPY is several times
+ * cheaper than INSERT ... unnest for both node and Postgres), built in time slices.
+ */
+export async function activitiesPayload(rows: readonly ActivityRow[], slice: TimeSlice): Promise<Buffer[]> {
+  const w = new CopyWriter();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    w.text(r.network).plain(r.blockNumber).plain(r.logIndex).text(r.tokenKey).text(r.txHash).time(r.time).text(r.type).text(r.account).plain(r.direction);
+    w.text(r.inputToken).text(text(r.inputAmount)).float(r.inputUsd).text(r.outputToken).text(text(r.outputAmount)).float(r.outputUsd);
+    w.text(JSON.stringify(r.amounts)).plain(r.volumeRaw).float(r.volumeUsd).endRow();
+    if (i % SLICE_CHECK_EVERY === 0) await slice.maybeYield();
+  }
+  return w.finish();
+}
+
+/**
+ * Inserts a batch's activities. The pipeline's transaction COPYs them (a position already stored
+ * is an error, as for transfers: it would mean the batch was applied twice); a plain SqlTx
+ * inserts them through unnest, skipping stored positions.
+ */
+export async function writeActivities(tx: SqlTx, rows: readonly ActivityRow[], payload?: readonly Buffer[]): Promise<void> {
   if (rows.length === 0) return;
+  if (tx.copy) {
+    const copied = await tx.copy(ACTIVITIES_COPY, payload ?? (await activitiesPayload(rows, new TimeSlice())));
+    if (copied !== rows.length) throw new Error(`COPY stored ${copied} of ${rows.length} activities`);
+    return;
+  }
   const params = columns(rows, [
     (r) => r.network,
     (r) => r.blockNumber,

@@ -69,12 +69,30 @@ interface MetricRow {
 const SNAPSHOT = `json_build_object('price', price, 'liquidity', liquidity, 'apy', apy, 'borrowApy', borrow_apy)`;
 const ZERO: MetricSnapshot = { price: 0, liquidity: 0, apy: 0, borrowApy: 0 };
 
+/** Only the tokens whose metrics can have changed since they were computed at `since`. */
+export interface MetricsScope {
+  /** the `now` of the previous refresh of every token of the network */
+  since: number;
+  /** tokens with a new state since then */
+  touched: readonly string[];
+}
+
+/**
+ * Besides the touched tokens (new price, liquidity, APY, first point or activity), a token's
+ * figures change between two refreshes only if one of its points or activities crossed a window
+ * boundary: time in (since - 1d, now - 1d] or (since - 7d, now - 7d].
+ */
+const CROSSED = ['price_points', 'activities']
+  .flatMap((table) => ["interval '1 day'", "interval '7 days'"].map((span) => `EXISTS (SELECT 1 FROM ${table} x WHERE x.token_key = t.key AND x.time > to_timestamp($4) - ${span} AND x.time <= to_timestamp($2) - ${span})`))
+  .join(' OR ');
+
 /**
  * volume_usd_1d/7d (activity volume in the day/week up to `now`) and paid_metrics (figures 1 and
  * 7 days before `now`; a token younger than that compares with its first point) of every token of
- * the network. `now` is the latest indexed block's time, not the wall clock.
+ * the network (or of those `scope` says can have changed: the same figures, for far fewer
+ * tokens). `now` is the latest indexed block's time, not the wall clock.
  */
-export async function refreshTokenMetrics(tx: SqlTx, network: string, now: number): Promise<void> {
+export async function refreshTokenMetrics(tx: SqlTx, network: string, now: number, scope?: MetricsScope): Promise<void> {
   const rows = await tx.query<MetricRow>(
     `SELECT t.key, coalesce(v.v1, 0) AS v1, coalesce(v.v7, 0) AS v7, t.price, t.liquidity, t.apy, t.borrow_apy,
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '1 day' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d1,
@@ -84,8 +102,8 @@ export async function refreshTokenMetrics(tx: SqlTx, network: string, now: numbe
        SELECT sum(a.volume_usd) FILTER (WHERE a.time > to_timestamp($2) - interval '1 day') AS v1, sum(a.volume_usd) AS v7
        FROM activities a WHERE a.token_key = t.key AND a.time > to_timestamp($2) - interval '7 days' AND a.time <= to_timestamp($2)
      ) v ON true
-     WHERE t.network = $1`,
-    [network, now],
+     WHERE t.network = $1${scope ? ` AND (t.key = ANY($3::text[]) OR ${CROSSED})` : ''}`,
+    scope ? [network, now, [...scope.touched], scope.since] : [network, now],
   );
   if (rows.length === 0) return;
   const metrics = rows.map((r) => {
