@@ -105,6 +105,8 @@ function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => v
     DEVNET_MANIFEST: env.manifestPath,
     LOG_LEVEL: env.logLevel ?? 'info',
     FILLER_MODE: mode,
+    // Destination swaps of cross-chain deposits are built by the quote service over NATS.
+    NATS_URL: env.natsUrl,
   };
   for (const n of networks) childEnv[rpcVar(n)] = env.rpcUrls[n];
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'bridge', 'src', 'filler', 'main.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

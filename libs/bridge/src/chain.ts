@@ -19,6 +19,9 @@ export interface RawReceipt {
   blockNumber: string;
   status: string;
   logs: RawReceiptLog[];
+  /** hex quantities, as nodes send them */
+  gasUsed?: string;
+  effectiveGasPrice?: string;
 }
 
 export interface LogQuery {

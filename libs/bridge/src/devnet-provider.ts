@@ -19,6 +19,7 @@ import {
   encodeDeposit,
   parseDepositCreated,
   parseDepositRefunded,
+  parseDepositSettled,
   parseFilled,
 } from '@tokensvc/contracts';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
@@ -29,6 +30,7 @@ import {
   type BridgeDepositCallRequest,
   type BridgeDepositInfo,
   type BridgeDepositState,
+  type BridgeEvent,
   type BridgeFillInfo,
   type BridgeProvider,
   type BridgeQuote,
@@ -129,12 +131,31 @@ export class DevnetBridgeProvider implements BridgeProvider {
     return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
   }
 
-  /** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError. */
-  routeToken(originNetwork: Network, destinationNetwork: Network, inputToken: string, outputToken: string): BridgeRouteToken {
+  /** The route token a deposit of `inputToken` travels as (whatever it asks for on the destination), or a BridgeQuoteError. */
+  bridgedToken(originNetwork: Network, destinationNetwork: Network, inputToken: string): BridgeRouteToken {
     const route = this.route(originNetwork, destinationNetwork);
     if (!route) throw new BridgeQuoteError('NO_ROUTE', `${this.name} does not bridge from ${originNetwork} to ${destinationNetwork}`);
     const token = route.tokens.find((t) => sameAddress(t.originToken, inputToken));
     if (!token) throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${this.name} does not bridge ${inputToken} from ${originNetwork} (it bridges ${route.tokens.map((t) => t.symbol).join(', ')})`);
+    return token;
+  }
+
+  /**
+   * What a deposit of `inputAmount` of `inputToken` brings to the destination: the bridged token's
+   * counterpart there, after the bridge fee, in destination units (the quote's `outputAmount`).
+   * A filler pays this to the recipient, or spends it on the destination swap when the deposit
+   * asks for another token. 0 when the amount does not cover the fee.
+   */
+  bridgedAmount(originNetwork: Network, destinationNetwork: Network, inputToken: string, inputAmount: bigint): { token: BridgeRouteToken; amount: bigint } {
+    const token = this.bridgedToken(originNetwork, destinationNetwork, inputToken);
+    const originToken = this.network(originNetwork).tokens.find((t) => sameAddress(t.address, token.originToken))!;
+    const fee = this.fee(originToken, inputAmount);
+    return { token, amount: inputAmount > fee ? rescale(inputAmount - fee, token.originDecimals, token.destinationDecimals) : 0n };
+  }
+
+  /** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError. */
+  routeToken(originNetwork: Network, destinationNetwork: Network, inputToken: string, outputToken: string): BridgeRouteToken {
+    const token = this.bridgedToken(originNetwork, destinationNetwork, inputToken);
     if (!sameAddress(token.destinationToken, outputToken)) {
       throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${this.name} delivers ${token.symbol} on ${destinationNetwork} as ${token.destinationToken}, not ${outputToken}`);
     }
@@ -249,6 +270,26 @@ export class DevnetBridgeProvider implements BridgeProvider {
     if (!log) throw new Error(`request ${requestId} on ${originNetwork} is refunded, but its DepositRefunded event is not in blocks ${from}..${head.number}`);
     const [event] = parseDepositRefunded([log], origin.escrow);
     return { ...positionOf(log), amount: event!.amount, refundTo: event!.refundTo, token: event!.token };
+  }
+
+  async logs(network: Network, fromBlock: number, toBlock: number): Promise<BridgeEvent[]> {
+    if (toBlock < fromBlock) return [];
+    const { escrow, settler } = this.network(network);
+    const topic0 = [BRIDGE_TOPICS.depositCreated, BRIDGE_TOPICS.depositSettled, BRIDGE_TOPICS.depositRefunded, BRIDGE_TOPICS.filled];
+    const logs = await this.chain(network).reader.logs({ addresses: [escrow, settler], topic0 }, Math.max(0, fromBlock), toBlock);
+    const out: BridgeEvent[] = [];
+    for (const log of logs) {
+      const at = { ...positionOf(log), blockHash: log.blockHash };
+      const [deposit] = parseDepositCreated([log], escrow);
+      if (deposit) out.push({ kind: 'deposit', ...this.depositInfo(network, deposit, at), blockHash: at.blockHash });
+      const [settled] = parseDepositSettled([log], escrow);
+      if (settled) out.push({ kind: 'settled', requestId: settled.requestId, filler: settled.filler, fillTxHash: settled.fillTxHash, ...at });
+      const [refund] = parseDepositRefunded([log], escrow);
+      if (refund) out.push({ kind: 'refund', requestId: refund.requestId, amount: refund.amount, refundTo: refund.refundTo, token: refund.token, ...at });
+      const [fill] = parseFilled([log], settler);
+      if (fill) out.push({ kind: 'fill', originChainId: Number(fill.originChainId), requestId: fill.requestId, filler: fill.filler, amount: fill.outputAmount, recipient: fill.recipient, outputToken: fill.outputToken, ...at });
+    }
+    return out;
   }
 
   async depositState(originNetwork: Network, requestId: string): Promise<BridgeDepositState> {

@@ -119,6 +119,25 @@ export interface BridgeSearchHint {
   fromBlock?: number;
 }
 
+/** Where a bridge event was logged; `blockHash` lets a follower notice that a reorg removed it. */
+export interface BridgeLogPosition {
+  txHash: string;
+  blockNumber: number;
+  blockHash: string;
+  logIndex: number;
+}
+
+/**
+ * One event of the bridge's contracts on one network, as `logs` returns it: a deposit made on this
+ * network (origin), a fill made on it (destination) of a request from `originChainId`, a refund or
+ * a settlement (the filler repaid) of a deposit made on it.
+ */
+export type BridgeEvent =
+  | ({ kind: 'deposit' } & BridgeDepositInfo & BridgeLogPosition)
+  | ({ kind: 'fill'; originChainId: number; requestId: string } & BridgeFillInfo & BridgeLogPosition)
+  | ({ kind: 'refund'; requestId: string } & BridgeRefundInfo & BridgeLogPosition)
+  | ({ kind: 'settled'; requestId: string; filler: string; fillTxHash: string } & BridgeLogPosition);
+
 export interface BridgeProvider {
   /** the spec's `crossChainProvider` value */
   readonly name: string;
@@ -134,6 +153,12 @@ export interface BridgeProvider {
   /** the refund of a request on the origin, if there is one */
   findRefund(originNetwork: Network, requestId: string, hint?: BridgeSearchHint): Promise<BridgeRefundInfo | undefined>;
   depositState(originNetwork: Network, requestId: string): Promise<BridgeDepositState>;
+  /**
+   * Every bridge event logged on `network` in blocks [fromBlock, toBlock] (inclusive), in chain
+   * order (block, log index). Logs a node reports as removed are left out. The caller bounds the
+   * range (one eth_getLogs per contract group; a node may refuse a range that is too large).
+   */
+  logs(network: Network, fromBlock: number, toBlock: number): Promise<BridgeEvent[]>;
 }
 
 export type BridgeQuoteErrorCode = 'NO_ROUTE' | 'UNSUPPORTED_TOKEN' | 'AMOUNT_TOO_SMALL';

@@ -1,26 +1,37 @@
 /**
- * Cross-chain orders (input and output tokens on different networks): the origin leg runs through
- * the Router's `executeBridge` (partner fee, an optional swap into the bridged asset, then a bridge
- * deposit of all of it), and the bridge provider's filler pays the recipient on the destination.
+ * Cross-chain orders (input and output tokens on different networks). Three legs:
  *
- * What the deposit asks the filler to pay is fixed when the order is built: the bridge's quote for
- * the origin leg's *minimum* (after slippage), so `outputAmount` and `minOutputAmount` are both that
- * amount, and the Router reverts unless at least the matching input reaches the bridge. A bridged
- * asset needs no origin swap (exact); native input is wrapped by the Router and bridged as WETH.
- * The destination token must be what the bridge delivers (no destination swap or zap yet).
+ * 1. origin (the user's transaction, Router.executeBridge): partner fee, an optional swap into a
+ *    bridged asset (native input is wrapped by the Router and bridged as WETH), then a bridge
+ *    deposit of all of it;
+ * 2. the bridge: keeps its fee and has a filler pay on the destination;
+ * 3. destination (run by the filler, paid for by the filler): when the output token is not the
+ *    bridged asset itself (another basic token, the native coin, an LP share, a vault share, a
+ *    lending position), the filler swaps or zaps what arrived into it with this service's own
+ *    same-chain orders, and fills with everything it received.
+ *
+ * The deposit names the final token and asks for the order's `minOutputAmount` of it, so the
+ * filler cannot fill with less (it does not fill at all, and the deposit is refunded after its
+ * deadline). The bridged asset is the output when the bridge carries it, else the input when it
+ * does, else every bridged asset is tried and the one that delivers most is kept
+ * (`bridgedAssets`). Amount maths and the one slippage tolerance over both legs:
+ * ./cross-chain-amounts.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
 import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash } from '@tokensvc/contracts';
 import { NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
-import type { BuildOrderRequest, EstimateReply, EstimateRequest, OrderContext, OrderReply } from '@tokensvc/messages';
+import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply } from '@tokensvc/messages';
+import { ServiceError } from '@tokensvc/transport';
 import type { RouterDirectory } from '../chain/router-directory';
-import { type CatalogToken, usdValue } from '../graph/catalog';
+import { type CatalogToken, tokenKind, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
+import { bridgedAssets, combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
+import { routeTokens, stepDescriptions } from './describe-steps';
 import { orderCalls } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
-import { badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
-import { bufferedGas, minOutput, round6 } from './slippage';
+import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
+import { autoSlippageExceeded, bufferedGas, round6 } from './slippage';
 import type { NetworkDeployment } from '../config/quote-config';
 import type { OrderStore } from '../relay/order-store';
 
@@ -30,8 +41,6 @@ import type { OrderStore } from '../relay/order-store';
  * devnet; the static figure keeps headroom because cross-chain orders are not simulated.
  */
 const DEPOSIT_GAS = 420_000;
-/** Default slippage of the origin swap when none is given (cross-chain auto slippage needs no validation). */
-const DEFAULT_SLIPPAGE = 0.5;
 /** Any valid address: only the deposit call's target is used. */
 const PLACEHOLDER = '0x0000000000000000000000000000000000000001';
 
@@ -39,21 +48,37 @@ export function isCrossChain(inputKey: string, outputKey: string): boolean {
   return parseKey(inputKey, 'inputToken').network !== parseKey(outputKey, 'outputToken').network;
 }
 
-interface Leg {
+/** One way through the bridge: a bridged asset, the swaps around it and what it delivers. */
+interface Candidate {
+  bridged: BridgeRouteToken;
+  /** the origin swap into the bridged asset, when the input is not already it */
+  originSwap: Quote | undefined;
+  /** what reaches the bridge if executed now (origin units) */
+  expectedBridged: bigint;
+  /** the bridge's quote for `expectedBridged`: its fee, and what arrives (destination units) */
+  bridgeQuote: BridgeQuote;
+  /** the filler's swap or zap from what arrives into the output token, when they differ */
+  destinationSwap: Quote | undefined;
+  /** output token units, if executed now */
+  expectedOutput: bigint;
+  swaps: number;
+}
+
+interface Leg extends Candidate {
   origin: Network;
   destination: Network;
   input: CatalogToken;
   output: CatalogToken;
-  bridged: BridgeRouteToken;
-  /** the origin swap into the bridged asset, when the input is not already it */
-  swap: Quote | undefined;
   amount: bigint;
   feeAmount: bigint;
   fee: PartnerFee;
   slippage: number;
-  /** what reaches the bridge at least (origin units) */
+  /** what the Router requires to reach the bridge (origin units) */
   minBridged: bigint;
-  bridge: BridgeQuote;
+  /** the bridge's quote for `minBridged` (its fill deadline is the deposit's) */
+  bridgeMin: BridgeQuote;
+  /** the order's minOutputAmount and the deposit's outputAmount (output token units) */
+  minOutput: bigint;
 }
 
 export class CrossChainOrders {
@@ -73,35 +98,66 @@ export class CrossChainOrders {
     if (!this.bridge) throw badRequest('cross-chain orders are not enabled on this deployment (no bridge provider configured)');
     const route = this.bridge.route(from.network, to.network);
     if (!route) throw badRequest(`no bridge route from ${from.network} to ${to.network}`);
-    const bridged = route.tokens.find((t) => t.destinationToken.toLowerCase() === to.address);
-    if (!bridged) {
-      throw badRequest(`cross-chain outputToken must be one of the bridged tokens on ${to.network}: ${route.tokens.map((t) => `${t.symbol} (${tokenKey(to.network, t.destinationToken.toLowerCase())})`).join(', ')}; swaps on the destination are not supported yet`);
-    }
-    if (bridged.originToken === ZERO_ADDRESS) {
-      const weth = route.tokens.find((t) => t.symbol === 'WETH');
-      throw badRequest(`native output across networks is not supported yet${weth ? `: ask for WETH (${tokenKey(to.network, weth.destinationToken.toLowerCase())}) on ${to.network}` : ''}`);
-    }
-    const originGraph = this.graphs.get(from.network);
-    const input = originGraph.token(from.address);
-    if (!input) throw badRequest(`unknown inputToken ${inputKey}`);
+    this.deployment(from.network);
+    this.deployment(to.network);
+    const input = this.graphs.get(from.network).token(from.address);
+    if (!input) throw badRequest(`unknown inputToken ${inputKey}: not a supported token on ${from.network}`);
     const output = this.graphs.get(to.network).token(to.address);
-    if (!output) throw badRequest(`unknown outputToken ${outputKey}`);
-    const bridgedOrigin = bridged.originToken.toLowerCase();
-    const wrapped = this.deployment(from.network).wrappedNative;
-    const direct = from.address === bridgedOrigin || (from.address === ZERO_ADDRESS && bridgedOrigin === wrapped);
+    if (!output) throw badRequest(`unknown outputToken ${outputKey}: not a supported token on ${to.network}`);
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
     const spend = amount - feeAmount;
-    const swap = direct ? undefined : await this.engine.quote({ network: from.network, input: from.address, output: bridgedOrigin }, spend);
-    const slippage = direct ? 0 : (requested ?? DEFAULT_SLIPPAGE);
-    const minBridged = swap ? minOutput(swap.plan.amountOut, slippage) : spend;
-    let bridge: BridgeQuote;
+
+    // The Router deposits ERC-20s (native input travels as WETH); the filler turns them into anything.
+    const carried = route.tokens.filter((t) => t.originToken !== ZERO_ADDRESS && t.destinationToken !== ZERO_ADDRESS);
+    const tried = bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative);
+    if (tried.length === 0) throw badRequest(`the ${this.bridge.name} bridge carries no ERC-20 from ${from.network} to ${to.network}`);
+    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend)));
+    const found: Candidate[] = [];
+    const refusals: string[] = [];
+    outcomes.forEach((o, i) => {
+      if (o.status === 'fulfilled') found.push(o.value);
+      else if (isBadRequest(o.reason)) refusals.push(tried.length === 1 ? o.reason.message : `via ${tried[i]!.symbol}: ${o.reason.message}`);
+      else throw o.reason;
+    });
+    if (found.length === 0) throw badRequest(tried.length === 1 ? refusals[0]! : `no way to ${outputKey} through the ${this.bridge.name} bridge: ${refusals.join('; ')}`);
+    const best = pickRoute(found);
+
+    const swaps = { origin: best.originSwap !== undefined, destination: best.destinationSwap !== undefined };
+    const slippage = crossChainSlippage(requested, swaps, combinedImpact(best.originSwap?.priceImpact, best.destinationSwap?.priceImpact));
+    if (requested === undefined && slippage > AUTO_SLIPPAGE_CAP) throw badRequest(autoSlippageExceeded(slippage));
+    const minBridged = minBridgedAmount(best.expectedBridged, slippage, swaps.origin);
+    const bridgeMin = minBridged === best.expectedBridged ? best.bridgeQuote : await this.bridgeQuote(from.network, to.network, best.bridged, minBridged);
+    const minOutput = minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount);
+    if (minOutput <= 0n) throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
+    return { ...best, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, minOutput };
+  }
+
+  /** The order through one bridged asset: origin swap (if needed), bridge, destination swap (if needed). */
+  private async candidate(origin: Network, destination: Network, input: CatalogToken, output: CatalogToken, bridged: BridgeRouteToken, spend: bigint): Promise<Candidate> {
+    const bridgedOrigin = bridged.originToken.toLowerCase();
+    const bridgedDestination = bridged.destinationToken.toLowerCase();
+    const wrapped = this.deployment(origin).wrappedNative;
+    const direct = input.address === bridgedOrigin || (input.address === ZERO_ADDRESS && bridgedOrigin === wrapped);
+    const originSwap = direct ? undefined : await leg(`origin leg on ${origin} (${input.symbol} -> ${bridged.symbol})`, () => this.engine.quote({ network: origin, input: input.address, output: bridgedOrigin }, spend));
+    const expectedBridged = originSwap ? originSwap.plan.amountOut : spend;
+    const bridgeQuote = await this.bridgeQuote(origin, destination, bridged, expectedBridged);
+    const destinationSwap =
+      bridgedDestination === output.address
+        ? undefined
+        : await leg(`destination leg on ${destination} (${bridged.symbol} -> ${output.symbol})`, () =>
+            this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
+          );
+    const expectedOutput = destinationSwap ? destinationSwap.plan.amountOut : bridgeQuote.outputAmount;
+    return { bridged, originSwap, expectedBridged, bridgeQuote, destinationSwap, expectedOutput, swaps: (originSwap ? 1 : 0) + (destinationSwap ? 1 : 0) };
+  }
+
+  private async bridgeQuote(origin: Network, destination: Network, bridged: BridgeRouteToken, amount: bigint): Promise<BridgeQuote> {
     try {
-      bridge = await this.bridge.quote({ originNetwork: from.network, destinationNetwork: to.network, inputToken: bridgedOrigin, inputAmount: minBridged, outputToken: bridged.destinationToken });
+      return await this.bridge!.quote({ originNetwork: origin, destinationNetwork: destination, inputToken: bridged.originToken, inputAmount: amount, outputToken: bridged.destinationToken });
     } catch (e) {
       if (e instanceof BridgeQuoteError) throw badRequest(e.message);
       throw e;
     }
-    return { origin: from.network, destination: to.network, input, output, bridged, swap, amount, feeAmount, fee, slippage, minBridged, bridge };
   }
 
   private deployment(network: Network): NetworkDeployment {
@@ -110,25 +166,24 @@ export class CrossChainOrders {
     return d;
   }
 
-  /** GET /v2/portal/estimate across networks (off-chain: the bridge pays a fixed amount). */
+  /** GET /v2/portal/estimate across networks (off-chain: quoted from the liquidity graphs and the bridge's fee schedule). */
   async estimate(req: EstimateRequest): Promise<EstimateReply> {
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const leg = await this.leg(req.inputToken, req.outputToken, amount, parsePartnerFee(undefined, undefined), parseSlippage(req.slippageTolerancePercentage));
-    const out = leg.bridge.outputAmount;
     const outputKey = tokenKey(leg.destination, leg.output.address);
     return {
       outputToken: outputKey,
-      outputAmount: out.toString(),
-      minOutputAmount: out.toString(),
+      outputAmount: leg.expectedOutput.toString(),
+      minOutputAmount: leg.minOutput.toString(),
       outputTokenDecimals: leg.output.decimals,
       context: {
         inputToken: tokenKey(leg.origin, leg.input.address),
         inputAmount: amount.toString(),
         inputAmountUsd: round6(usdValue(leg.input, amount)),
         outputToken: outputKey,
-        outputAmount: out.toString(),
-        outputAmountUsd: round6(usdValue(leg.output, out)),
-        minOutputAmountUsd: round6(usdValue(leg.output, out)),
+        outputAmount: leg.expectedOutput.toString(),
+        outputAmountUsd: round6(usdValue(leg.output, leg.expectedOutput)),
+        minOutputAmountUsd: round6(usdValue(leg.output, leg.minOutput)),
         slippageTolerancePercentage: leg.slippage,
         simulated: false,
         gasLimit: this.gasLimit(leg).toString(),
@@ -136,8 +191,9 @@ export class CrossChainOrders {
     };
   }
 
+  /** The user's transaction only: the destination leg's gas is the filler's. */
   private gasLimit(leg: Leg): bigint {
-    return bufferedGas(BigInt((leg.swap?.plan.gas ?? 0) + DEPOSIT_GAS));
+    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS));
   }
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
@@ -150,20 +206,21 @@ export class CrossChainOrders {
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
     const routerDeadline = BigInt(Math.floor(Date.now() / 1000) + this.validitySeconds);
-    const deadline = routerDeadline < BigInt(leg.bridge.fillDeadline) ? routerDeadline : BigInt(leg.bridge.fillDeadline);
-    const escrow = await this.escrow(leg);
+    const deadline = routerDeadline < BigInt(leg.bridgeMin.fillDeadline) ? routerDeadline : BigInt(leg.bridgeMin.fillDeadline);
+    const escrow = this.escrow(leg);
     // Residuals of the origin swap (if any) go back to the sender; the bridged asset stays for the deposit.
-    const swapCalls: ExecutorCall[] = leg.swap ? orderCalls(leg.swap, { executor, recipient: sender, deadline }) : [];
+    const swapCalls: ExecutorCall[] = leg.originSwap ? orderCalls(leg.originSwap, { executor, recipient: sender, deadline }) : [];
     const calls = [
       ...swapCalls,
       depositExecutorCall(escrow, {
         inputToken: leg.bridged.originToken,
         inputAmount: 0n,
         destinationChainId: BigInt(NETWORK_INFO[leg.destination].chainId),
-        outputToken: leg.bridged.destinationToken,
-        outputAmount: leg.bridge.outputAmount,
+        // The final token: the filler delivers it (through its destination swap when it is not the bridged one).
+        outputToken: leg.output.address,
+        outputAmount: leg.minOutput,
         recipient: sender,
-        fillDeadline: BigInt(leg.bridge.fillDeadline),
+        fillDeadline: BigInt(leg.bridgeMin.fillDeadline),
         refundTo: sender,
       }),
     ];
@@ -191,39 +248,68 @@ export class CrossChainOrders {
   }
 
   /** The escrow the provider deposits into on the origin (from its deposit call). */
-  private async escrow(leg: Leg): Promise<string> {
-    const call = this.bridge!.depositCall({ quote: leg.bridge, depositor: PLACEHOLDER, recipient: PLACEHOLDER, refundTo: PLACEHOLDER });
+  private escrow(leg: Leg): string {
+    const call = this.bridge!.depositCall({ quote: leg.bridgeMin, depositor: PLACEHOLDER, recipient: PLACEHOLDER, refundTo: PLACEHOLDER });
     return call.to.toLowerCase();
   }
 
   private context(leg: Leg, o: { orderId: string; sender: string; deadline: bigint; routeHash: string; target: string; value: bigint; gasLimit: bigint; order: RouterOrder; calls: ExecutorCall[] }): OrderContext {
+    const originGraph = this.graphs.get(leg.origin);
+    const destinationGraph = this.graphs.get(leg.destination);
     const inKey = (a: string): string => tokenKey(leg.origin, a);
-    const out = leg.bridge.outputAmount;
+    const outKey = (a: string): string => tokenKey(leg.destination, a);
     const usdIn = (v: bigint): number => round6(usdValue(leg.input, v));
     const usdOut = (v: bigint): number => round6(usdValue(leg.output, v));
-    const bridgedToken = this.graphs.get(leg.origin).token(leg.bridged.originToken.toLowerCase());
-    const bridgeFeeUsd = bridgedToken ? round6(usdValue(bridgedToken, leg.bridge.fee)) : 0;
-    const spentUsd = usdValue(leg.input, leg.amount - leg.feeAmount) - (bridgedToken ? usdValue(bridgedToken, leg.bridge.fee) : 0);
-    const receivedUsd = usdValue(leg.output, out);
+    const bridgedOrigin = leg.bridged.originToken.toLowerCase();
+    const bridgedDestination = leg.bridged.destinationToken.toLowerCase();
+    const bridgedToken = originGraph.token(bridgedOrigin);
+    const bridgeFee = leg.bridgeQuote.fee;
+    const bridgeFeeUsdRaw = bridgedToken ? usdValue(bridgedToken, bridgeFee) : 0;
+    const inputUsd = usdValue(leg.input, leg.amount);
     const hasPartner = leg.fee.partner !== ZERO_ADDRESS;
+    const arrived = leg.bridgeQuote.outputAmount;
+    const dest = leg.destinationSwap;
+    const nativeSymbol = (n: Network): string => NETWORK_INFO[n].nativeSymbol;
+    const units = (v: bigint, decimals: number): string => String(Number(toUnits(v, decimals).toPrecision(8)));
+    const outAmount = (v: bigint): string => `${units(v, leg.output.decimals)} ${leg.output.symbol}`;
     const steps = [
       ...(leg.fee.bps > 0 ? [`The Router pays the partner ${toUnits(leg.feeAmount, leg.input.decimals)} ${leg.input.symbol}`] : []),
-      ...(leg.swap ? [`Swap ${leg.input.symbol} for at least ${toUnits(leg.minBridged, leg.bridged.originDecimals)} ${leg.bridged.symbol} on ${leg.origin}`] : []),
-      `Deposit the ${leg.bridged.symbol} into the ${leg.bridge.provider} bridge on ${leg.origin} (fee ${toUnits(leg.bridge.fee, leg.bridged.originDecimals)} ${leg.bridged.symbol})`,
-      `A filler pays ${toUnits(out, leg.output.decimals)} ${leg.output.symbol} to the recipient on ${leg.destination} (about ${leg.bridge.estimatedSeconds} s); unfilled deposits are refunded on ${leg.origin} after ${new Date(leg.bridge.fillDeadline * 1000).toISOString()}`,
+      ...(leg.originSwap
+        ? [`Swap ${leg.input.symbol} for at least ${toUnits(leg.minBridged, leg.bridged.originDecimals)} ${leg.bridged.symbol} on ${leg.origin}`]
+        : leg.input.address === ZERO_ADDRESS
+          ? [`Wrap ${toUnits(leg.amount - leg.feeAmount, leg.input.decimals)} ${nativeSymbol(leg.origin)} into ${leg.bridged.symbol}`]
+          : []),
+      `Deposit the ${leg.bridged.symbol} into the ${leg.bridgeQuote.provider} bridge on ${leg.origin} (fee ${toUnits(bridgeFee, leg.bridged.originDecimals)} ${leg.bridged.symbol})`,
+      ...(dest
+        ? [
+            `A filler spends the ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} that arrive on ${leg.destination} on a ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} (its own gas):`,
+            ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
+            `The filler pays all it received, about ${outAmount(leg.expectedOutput)} and at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`,
+          ]
+        : [`A filler pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`]),
+      `If no filler delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
     ];
+    const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
+    const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : [bridgedDestination];
+    const priceImpact = routeCostPercent({
+      spentUsd: usdValue(leg.input, leg.amount - leg.feeAmount),
+      bridgeFeeUsd: bridgeFeeUsdRaw,
+      receivedUsd: usdValue(leg.output, leg.expectedOutput),
+      // origin swap residuals come back to the sender; destination ones stay with the filler
+      returnedUsd: leg.originSwap ? sweptUsd(leg.originSwap) : 0,
+    });
     return {
       orderId: o.orderId,
       inputToken: inKey(leg.input.address),
       inputAmount: leg.amount.toString(),
       inputAmountUsd: usdIn(leg.amount),
-      outputToken: tokenKey(leg.destination, leg.output.address),
-      outputAmount: out.toString(),
-      outputAmountUsd: usdOut(out),
+      outputToken: outKey(leg.output.address),
+      outputAmount: leg.expectedOutput.toString(),
+      outputAmountUsd: usdOut(leg.expectedOutput),
       outputAmountSignedOrder: '',
       outputAmountUsdSignedOrder: 0,
-      minOutputAmount: out.toString(),
-      minOutputAmountUsd: usdOut(out),
+      minOutputAmount: leg.minOutput.toString(),
+      minOutputAmountUsd: usdOut(leg.minOutput),
       minOutputAmountSignedOrder: '',
       minOutputAmountUsdSignedOrder: 0,
       slippageTolerancePercentage: leg.slippage,
@@ -232,22 +318,23 @@ export class CrossChainOrders {
       sender: o.sender,
       recipient: o.sender,
       value: o.value.toString(),
-      route: [inKey(leg.input.address), ...(leg.swap ? [inKey(leg.bridged.originToken.toLowerCase())] : []), tokenKey(leg.destination, leg.output.address)],
+      route: [...originRoute.map(inKey), ...destinationRoute.map(outKey)],
       routeHash: o.routeHash,
       steps,
       stepsSignedOrder: [],
       isPermit: false,
-      residualTokens: leg.swap ? leg.swap.plan.residualTokens.map(inKey) : [],
+      residualTokens: leg.originSwap ? leg.originSwap.plan.residualTokens.map(inKey) : [],
       expiry: new Date(Number(o.deadline) * 1000).toISOString(),
       gasLimit: o.gasLimit.toString(),
       feeCosts: [
         ...(hasPartner ? [{ name: 'partner fee', recipient: leg.fee.partner, token: inKey(leg.input.address), amount: leg.feeAmount.toString(), amountUsd: usdIn(leg.feeAmount), percentage: leg.fee.percentage, included: true }] : []),
         {
           name: 'bridge fee',
-          token: inKey(leg.bridged.originToken.toLowerCase()),
-          amount: leg.bridge.fee.toString(),
-          amountUsd: bridgeFeeUsd,
-          percentage: round6(leg.amount > 0n ? (usdValue(leg.input, leg.amount) > 0 ? (bridgeFeeUsd / usdValue(leg.input, leg.amount)) * 100 : 0) : 0),
+          token: inKey(bridgedOrigin),
+          amount: bridgeFee.toString(),
+          amountUsd: round6(bridgeFeeUsdRaw),
+          percentage: round6(percentOfInput(bridgeFeeUsdRaw, inputUsd)),
+          // taken out of what is bridged, so outputAmount is already net of it
           included: true,
         },
       ],
@@ -256,13 +343,55 @@ export class CrossChainOrders {
       feeAmountUsd: hasPartner ? usdIn(leg.feeAmount) : undefined,
       feeAmountSignedOrder: undefined,
       feeAmountUsdSignedOrder: undefined,
-      priceImpactPercentage: spentUsd > 0 ? round6(Math.max(0, ((spentUsd - receivedUsd) / spentUsd) * 100)) : undefined,
+      priceImpactPercentage: priceImpact === undefined ? undefined : round6(priceImpact),
       rawParams: {
         function: 'executeBridge',
         order: Object.fromEntries(Object.entries(o.order).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])),
         calls: o.calls.length,
-        bridge: { provider: leg.bridge.provider, fillDeadline: leg.bridge.fillDeadline, estimatedSeconds: leg.bridge.estimatedSeconds, destinationChainId: leg.bridge.destinationChainId },
+        bridge: {
+          provider: leg.bridgeQuote.provider,
+          fillDeadline: leg.bridgeMin.fillDeadline,
+          estimatedSeconds: leg.bridgeQuote.estimatedSeconds,
+          destinationChainId: leg.bridgeQuote.destinationChainId,
+          bridgedToken: leg.bridged.symbol,
+          depositOutputToken: outKey(leg.output.address),
+          depositOutputAmount: leg.minOutput.toString(),
+        },
+        destination: dest
+          ? {
+              network: leg.destination,
+              inputToken: outKey(bridgedDestination),
+              inputAmount: arrived.toString(),
+              outputToken: outKey(leg.output.address),
+              expectedOutput: leg.expectedOutput.toString(),
+              gasEstimate: bufferedGas(dest.plan.gas).toString(),
+              gasPaidBy: 'filler',
+              priceImpactPercentage: dest.priceImpact === undefined ? null : round6(dest.priceImpact),
+            }
+          : null,
       },
     };
   }
+}
+
+/** Runs one leg's quote, prefixing a 400 with which leg it is. */
+async function leg<T>(name: string, quote: () => Promise<T>): Promise<T> {
+  try {
+    return await quote();
+  } catch (e) {
+    if (isBadRequest(e)) throw badRequest(`${name}: ${e.message}`);
+    throw e;
+  }
+}
+
+function isBadRequest(e: unknown): e is ServiceError {
+  return e instanceof ServiceError && e.code === ErrorCode.ERROR_CODE_BAD_REQUEST;
+}
+
+/** USD value of what an origin swap sweeps back to the sender. */
+function sweptUsd(q: Quote): number {
+  return q.plan.steps
+    .filter((s) => s.action.kind === 'sweep')
+    .flatMap((s) => s.outcome.spent)
+    .reduce((sum, x) => sum + usdValue(q.graph.token(x.token) ?? { priceUsd: 0, decimals: 18 }, x.amount), 0);
 }

@@ -1,7 +1,8 @@
-import { MaxUint256, parseEther } from 'ethers';
-import { BRIDGE_REFUND_GRACE, BRIDGE_TOPICS, encodeFill, fillForDeposit, sendOk } from '@tokensvc/contracts';
+import { MaxUint256, Wallet, parseEther } from 'ethers';
+import { BRIDGE_REFUND_GRACE, BRIDGE_TOPICS, encodeDeposit, encodeFill, fillForDeposit, sendOk } from '@tokensvc/contracts';
 import { uintTopic } from '../chain';
 import type { BridgeDepositInfo, BridgeDepositState } from '../provider';
+import type { DestinationSwapper } from './destination-swapper';
 import { type BridgeFixture, startBridgeFixture } from '../testing/bridge-fixture';
 import { Filler, type FillerMode, toBridgeDeposit } from './filler';
 
@@ -34,8 +35,8 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
     await f.destination.revert(snaps[1]!);
   });
 
-  const startFiller = (mode: FillerMode): Filler => {
-    const filler = new Filler({ provider: f.provider, privateKey: f.fillerKey, mode, pollMs: 100, receiptPollMs: 20, log: (level, msg, fields) => void lines.push({ level, msg, ...fields }) });
+  const startFiller = (mode: FillerMode, swapper?: DestinationSwapper): Filler => {
+    const filler = new Filler({ provider: f.provider, privateKey: f.fillerKey, mode, pollMs: 100, receiptPollMs: 20, retryDelayMs: 200, swapper, log: (level, msg, fields) => void lines.push({ level, msg, ...fields }) });
     filler.start();
     running.push(filler);
     return filler;
@@ -55,6 +56,24 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
   const fillEvents = async (d: BridgeDepositInfo) =>
     f.destination.provider.getLogs({ address: f.destination.settler.target as string, topics: [BRIDGE_TOPICS.filled, uintTopic(1), d.requestId], fromBlock: 0 });
   const pastRefundTime = async (d: BridgeDepositInfo) => f.passTime(d.fillDeadline - Number(await f.origin.now()) + Number(BRIDGE_REFUND_GRACE) + 1);
+  /** A USDC deposit written by hand: any outputToken and outputAmount (the provider's depositCall only makes bridged-token ones). */
+  const depositAsking = async (inputAmount: bigint, outputToken: string, outputAmount: bigint): Promise<BridgeDepositInfo> => {
+    const user = f.world.user.on(f.origin);
+    await sendOk(user, { to: f.origin.token.target as string, data: f.origin.token.interface.encodeFunctionData('approve', [f.origin.escrow.target as string, MaxUint256]) });
+    const data = encodeDeposit({
+      inputToken: f.origin.token.target as string,
+      inputAmount,
+      destinationChainId: f.destination.chainId,
+      outputToken,
+      outputAmount,
+      recipient: Wallet.createRandom().address,
+      fillDeadline: (await f.origin.now()) + 1200n,
+      refundTo: f.world.user.address,
+    });
+    const receipt = await sendOk(user, { to: f.origin.escrow.target as string, data });
+    const [info] = await f.provider.findDeposit('ethereum', receipt.hash);
+    return info!;
+  };
 
   it('fills an ERC-20 and a native deposit from inventory and settles both within a few seconds', async () => {
     const filler = startFiller('normal');
@@ -188,5 +207,70 @@ describe('the devnet filler on two anvils (ethereum = chain 1, base = chain 8453
       expect((await fillEvents(d)).length).toBe(1);
       expect(await f.destination.balanceOf(f.destination.token, d.recipient)).toBe(d.outputAmount);
     }
+  });
+
+  it('pays everything a deposit brings, not only its outputAmount, and the attester settles a fill above the asked amount', async () => {
+    const filler = startFiller('normal');
+    // Asks for 90 USDC of the 100 it deposits: the bridge keeps 0.05 USDC, the recipient gets the other 99.95.
+    const info = await depositAsking(100_000_000n, f.destination.token.target as string, 90_000_000n);
+    await waitFor('the settlement', async () => (await stateOf(info)) === 'settled');
+    expect(await f.destination.balanceOf(f.destination.token, info.recipient)).toBe(99_950_000n);
+    expect(await f.provider.findFill('base', 1, info.requestId)).toMatchObject({ amount: 99_950_000n, recipient: info.recipient });
+    expect(lines.find((l) => l.msg === 'fill sent' && l['requestId'] === info.requestId)).toMatchObject({ outputAmount: 99_950_000n, minimum: 90_000_000n });
+    await waitFor('the filler to record it', () => filler.stats.settlements === 1);
+  });
+
+  it('a deposit asking for a token the bridge does not carry: without a swapper, or when the swap cannot be had or would deliver too little, no fill and a refund after the deadline', async () => {
+    const other = Wallet.createRandom().address; // some token on the destination the filler would have to swap into
+    const calls: string[] = [];
+    let expected = 0n;
+    const router = Wallet.createRandom().address;
+    const swapper: DestinationSwapper = {
+      spender: async () => router,
+      build: async (r) => {
+        calls.push(`${r.network} ${r.inputToken} ${r.inputAmount} -> ${r.outputToken} for ${r.recipient}, at least ${r.minOutputAmount}`);
+        if (expected === 0n) throw new Error('no route: nothing trades that token');
+        return { to: other, data: '0x', value: 0n, gasLimit: 100_000n, expectedOutput: expected, minOutput: expected, route: [] };
+      },
+    };
+    // Without a swapper: says so once, leaves it to the refund.
+    const bare = startFiller('normal');
+    const d1 = await depositAsking(40_000_000n, other, 1_000n);
+    await waitFor('the note', () => messagesFor(d1).includes('no destination swapper configured; not filling'));
+    await bare.stop();
+    running = [];
+
+    // With one: it spends what the deposit brought (40 USDC less the 0.03 USDC minimum fee) and
+    // asks for at least the deposit's outputAmount; a failure to build is retried, a short quote is refused.
+    lines = [];
+    const filler = startFiller('normal', swapper);
+    await waitFor('a swap request', () => calls.length > 0);
+    expect(calls[0]).toBe(`base ${f.destination.token.target as string} 39970000 -> ${other} for ${filler.address}, at least 1000`);
+    await waitFor('a retry', () => calls.length > 1);
+    expect(messagesFor(d1).filter((m) => m === 'no destination swap now; will retry').length).toBe(1); // logged once
+    expected = 999n;
+    await waitFor('the refusal', () => messagesFor(d1).includes('destination swap would deliver less than the deposit asks; not filling'));
+    expect(lines.find((l) => l.msg.startsWith('destination swap would deliver less'))).toMatchObject({ expected: 999n, needed: 1_000n });
+    expect(await stateOf(d1)).toBe('open');
+    expect((await fillEvents(d1)).length).toBe(0);
+    expect(filler.swaps).toEqual([]);
+    // The swap router was approved for the bridged token before the first build.
+    expect(lines.filter((l) => l.msg === 'approved the swap router').length).toBe(1);
+
+    const userBefore = await f.origin.balanceOf(f.origin.token, f.world.user.address);
+    await pastRefundTime(d1);
+    await waitFor('the refund', async () => (await stateOf(d1)) === 'refunded');
+    expect((await f.origin.balanceOf(f.origin.token, f.world.user.address)) - userBefore).toBe(40_000_000n);
+    expect(lines.find((l) => l.msg === 'refunded' && l['requestId'] === d1.requestId)).toMatchObject({ reason: 'destination swap would deliver less than the deposit asks; not filling' });
+  });
+
+  it('revert mode does not swap before its doomed fill', async () => {
+    const calls: unknown[] = [];
+    const swapper: DestinationSwapper = { spender: async () => Wallet.createRandom().address, build: async (r) => (calls.push(r), Promise.reject(new Error('not expected'))) };
+    const filler = startFiller('revert', swapper);
+    const info = await depositAsking(20_000_000n, Wallet.createRandom().address, 1_000n);
+    await waitFor('a recorded failure', () => filler.failures.length > 0);
+    expect(filler.failures[0]).toMatchObject({ requestId: info.requestId, error: 'FillExpired' });
+    expect(calls).toEqual([]);
   });
 });

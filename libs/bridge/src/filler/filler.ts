@@ -4,18 +4,37 @@
  * the Filled event against the deposit and settles, which repays it the escrowed input on the
  * origin. Deposits nobody filled are refunded once `fillDeadline + REFUND_GRACE` has passed.
  *
+ * A deposit that asks for another token than the bridged one (a basic token, the native coin, a
+ * composed token) is filled through a destination swap: the filler spends what the deposit brings
+ * (its bridged amount less the bridge fee) from its inventory on a swap or zap built by a
+ * DestinationSwapper, then fills with everything the swap delivered; when the swap would deliver
+ * less than the deposit's outputAmount it does not fill, and the deposit is refunded.
+ *
  * It persists nothing: on start it re-reads the last `lookbackSeconds` of blocks and asks the
  * chains what is already filled, settled or refunded, so a restart never fills twice (and the
  * settler refuses a second fill of a request anyway).
  */
 import { Interface, MaxUint256, Wallet } from 'ethers';
 import { JsonRpcError, type RpcBlockHeader } from '@tokensvc/chain';
-import { BRIDGE_REFUND_GRACE, type BridgeDeposit, bridgeEscrowInterface, decodeBridgeError, encodeFill, encodeRefund, encodeSettle, fillForDeposit, parseFilled } from '@tokensvc/contracts';
+import {
+  BRIDGE_REFUND_GRACE,
+  type BridgeDeposit,
+  bridgeEscrowInterface,
+  decodeBridgeError,
+  decodeRouterError,
+  encodeFill,
+  encodeRefund,
+  encodeSettle,
+  fillForDeposit,
+  parseFilled,
+  parseOrderExecuted,
+} from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { type BridgeChainClient, type RawReceipt, chainNow, hexToNumber } from '../chain';
 import { NATIVE_TOKEN } from '../devnet-config';
 import { type DevnetBridgeProvider, rescale, sameAddress } from '../devnet-provider';
 import type { BridgeDepositInfo } from '../provider';
+import type { DestinationSwap, DestinationSwapper } from './destination-swapper';
 import { type FillerLog, jsonFillerLog } from './log';
 import { TxSender } from './tx-sender';
 
@@ -57,8 +76,29 @@ export interface FillerOptions {
   /** after a failed step, the deposit waits this long before the next try (default 3 s) */
   retryDelayMs?: number;
   receiptPollMs?: number;
+  /** builds destination swaps and zaps; without one, deposits asking for a token the bridge does not carry are left to the refund */
+  swapper?: DestinationSwapper;
   log?: FillerLog;
 }
+
+/** One destination swap the filler ran (kept for reporting and tests). */
+export interface SwapRecord {
+  originNetwork: Network;
+  destinationNetwork: Network;
+  requestId: string;
+  txHash: string;
+  inputToken: string;
+  inputAmount: bigint;
+  outputToken: string;
+  /** what the swap delivered to the filler (all of it goes to the recipient) */
+  received: bigint;
+  /** what the deposit asks at least */
+  needed: bigint;
+  gasUsed: bigint;
+}
+
+/** How a deposit is filled: the bridged token itself from inventory, or through a destination swap. */
+export type FillPlan = { kind: 'direct'; amount: bigint } | { kind: 'swap'; bridgedToken: string; spend: bigint };
 
 export interface FillFailure {
   originNetwork: Network;
@@ -80,6 +120,8 @@ interface PendingDeposit {
   settleRejected?: string;
   /** last reason logged for waiting, so each is logged once */
   noted?: string;
+  /** what this instance's destination swap delivered for it (filled from that, never swapped twice) */
+  swapped?: bigint;
   retryAt?: number;
 }
 
@@ -89,9 +131,11 @@ const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)
 export class Filler {
   readonly options: FillerRuntimeOptions;
   readonly failures: FillFailure[] = [];
+  readonly swaps: SwapRecord[] = [];
   readonly stats = { fills: 0, settlements: 0, refunds: 0 };
   readonly address: string;
   private readonly provider: DevnetBridgeProvider;
+  private readonly swapper: DestinationSwapper | undefined;
   private readonly wallet: Wallet;
   private readonly log: FillerLog;
   private readonly pollMs: number;
@@ -108,6 +152,8 @@ export class Filler {
   /** origin networks whose escrow names this filler as attester */
   private readonly attester = new Map<Network, boolean>();
   private readonly approvals = new Map<string, Promise<void>>();
+  /** destination swaps run one at a time per network: each is quoted on the state the previous one left */
+  private readonly swapLocks = new Map<Network, Promise<unknown>>();
   /** output amounts of fills in flight, per network:token (not yet visible in balances) */
   private readonly reserved = new Map<string, bigint>();
   private lastMode: FillerMode | undefined;
@@ -117,6 +163,7 @@ export class Filler {
 
   constructor(o: FillerOptions) {
     this.provider = o.provider;
+    this.swapper = o.swapper;
     this.wallet = new Wallet(o.privateKey);
     this.address = this.wallet.address;
     this.options = { mode: o.mode ?? 'normal' };
@@ -142,7 +189,7 @@ export class Filler {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.log('info', 'filler started', { filler: this.address, mode: this.options.mode, networks: this.provider.networks.map((n) => n.network), pollMs: this.pollMs, lookbackSeconds: this.lookbackSeconds });
+    this.log('info', 'filler started', { filler: this.address, mode: this.options.mode, networks: this.provider.networks.map((n) => n.network), pollMs: this.pollMs, lookbackSeconds: this.lookbackSeconds, destinationSwaps: this.swapper !== undefined });
     this.loop = this.run();
   }
 
@@ -267,44 +314,61 @@ export class Filler {
     if (!this.attester.get(d.originNetwork)) return this.note(e, 'origin escrow has another attester; waiting for the refund');
     if (e.fillFailed !== undefined) return this.note(e, 'fill failed; waiting for the refund', { error: e.fillFailed });
     if (chainNow(destinationHead) + this.fillMarginSeconds >= d.fillDeadline) return this.note(e, 'too close to the fill deadline; waiting for the refund', { fillDeadline: d.fillDeadline });
-    const unacceptable = this.unacceptable(d);
-    if (unacceptable) return this.note(e, `not filling: ${unacceptable}`);
-    await this.fill(e, destination);
+    const plan = this.fillPlan(d);
+    if (typeof plan === 'string') return this.note(e, `not filling: ${plan}`);
+    await this.fill(e, destination, plan);
   }
 
-  /** Why the filler will not take this deposit, or undefined. */
-  private unacceptable(d: BridgeDepositInfo): string | undefined {
+  /**
+   * How the filler takes this deposit, or why it will not. What a deposit brings is its bridged
+   * amount less the bridge fee (the provider's fee schedule): paid as is when the deposit asks for
+   * the bridged token (at least its outputAmount), else spent on a destination swap.
+   */
+  fillPlan(d: BridgeDepositInfo): FillPlan | string {
     try {
-      const token = this.provider.routeToken(d.originNetwork, d.destinationNetwork!, d.inputToken, d.outputToken);
-      const covered = rescale(d.inputAmount, token.originDecimals, token.destinationDecimals);
-      if (covered < d.outputAmount) return `asks for ${d.outputAmount} ${token.symbol} base units for ${covered}`;
-      return undefined;
+      const { token, amount } = this.provider.bridgedAmount(d.originNetwork, d.destinationNetwork!, d.inputToken, d.inputAmount);
+      if (sameAddress(token.destinationToken, d.outputToken)) {
+        const covered = rescale(d.inputAmount, token.originDecimals, token.destinationDecimals);
+        if (covered < d.outputAmount) return `asks for ${d.outputAmount} ${token.symbol} base units for ${covered}`;
+        return { kind: 'direct', amount: amount > d.outputAmount ? amount : d.outputAmount };
+      }
+      if (amount === 0n) return `${d.inputAmount} base units of ${token.symbol} do not cover the bridge fee`;
+      return { kind: 'swap', bridgedToken: token.destinationToken, spend: amount };
     } catch (err) {
       return (err as Error).message;
     }
   }
 
-  private async fill(e: PendingDeposit, destination: Network): Promise<void> {
+  private async fill(e: PendingDeposit, destination: Network, plan: FillPlan): Promise<void> {
     const d = e.info;
     const mode = this.options.mode;
+    // revert mode sends its doomed fill without swapping first: nothing would come of the swap.
+    if (plan.kind === 'swap' && e.swapped === undefined && mode !== 'revert') {
+      if (!(await this.swap(e, destination, plan))) return;
+    }
+    const amount = plan.kind === 'direct' ? plan.amount : (e.swapped ?? d.outputAmount);
     const native = sameAddress(d.outputToken, NATIVE_TOKEN);
     const key = `${destination}:${d.outputToken.toLowerCase()}`;
-    const balance = mode === 'no-inventory' ? 0n : await this.balance(destination, d.outputToken);
-    const available = balance - (this.reserved.get(key) ?? 0n) - (native ? this.nativeReserve : 0n);
-    if (available < d.outputAmount) {
-      return this.note(e, 'insufficient inventory; not filling', { token: d.outputToken, needed: d.outputAmount, available: available < 0n ? 0n : available, simulated: mode === 'no-inventory' });
+    // revert mode's fill fails before any transfer: it needs no inventory or approval (nor the token to exist).
+    if (mode !== 'revert') {
+      const balance = mode === 'no-inventory' ? 0n : await this.balance(destination, d.outputToken);
+      const available = balance - (this.reserved.get(key) ?? 0n) - (native ? this.nativeReserve : 0n);
+      if (available < amount) {
+        return this.note(e, 'insufficient inventory; not filling', { token: d.outputToken, needed: amount, available: available < 0n ? 0n : available, simulated: mode === 'no-inventory' });
+      }
+      if (!native) await this.ensureApproval(destination, d.outputToken, this.provider.network(destination).settler);
     }
-    if (!native) await this.ensureApproval(destination, d.outputToken);
-    this.reserved.set(key, (this.reserved.get(key) ?? 0n) + d.outputAmount);
+    this.reserved.set(key, (this.reserved.get(key) ?? 0n) + amount);
     try {
       const { settler } = this.provider.network(destination);
-      const fill = fillForDeposit(BigInt(d.originChainId), d.requestId, toBridgeDeposit(d));
+      // Everything the deposit brought (or the swap delivered) goes to the recipient: at least outputAmount.
+      const fill = { ...fillForDeposit(BigInt(d.originChainId), d.requestId, toBridgeDeposit(d)), outputAmount: amount };
       // revert mode: a deadline long past, so the settler reverts (FillExpired) and nothing moves.
       const data = encodeFill(mode === 'revert' ? { ...fill, fillDeadline: 1n } : fill);
-      const value = native ? d.outputAmount : 0n;
+      const value = native ? amount : 0n;
       const sender = this.sender(destination);
       const sent = await sender.send({ to: settler, data, value, gasLimit: GAS.fill });
-      this.log('info', 'fill sent', { ...depositFields(d), txHash: sent.hash, outputToken: d.outputToken, outputAmount: d.outputAmount, recipient: d.recipient, sabotaged: mode === 'revert' });
+      this.log('info', 'fill sent', { ...depositFields(d), txHash: sent.hash, outputToken: d.outputToken, outputAmount: amount, minimum: d.outputAmount, recipient: d.recipient, sabotaged: mode === 'revert' });
       const receipt = await sender.wait(sent.hash);
       if (receipt.status !== '0x1') {
         const error = await this.revertReason(destination, { to: settler, data, value }, receipt);
@@ -315,11 +379,88 @@ export class Filler {
       }
       e.fillTxHash = sent.hash;
       this.stats.fills += 1;
-      this.log('info', 'filled', { ...depositFields(d), txHash: sent.hash, block: hexToNumber(receipt.blockNumber) });
+      this.log('info', 'filled', { ...depositFields(d), txHash: sent.hash, block: hexToNumber(receipt.blockNumber), outputAmount: amount, gasUsed: BigInt(receipt.gasUsed ?? '0x0') });
     } finally {
-      this.reserved.set(key, (this.reserved.get(key) ?? 0n) - d.outputAmount);
+      this.reserved.set(key, (this.reserved.get(key) ?? 0n) - amount);
     }
     await this.settle(e);
+  }
+
+  /**
+   * The destination swap of a deposit: spends `plan.spend` of the bridged token from inventory on
+   * the swapper's transaction (paid to the filler), and records what it delivered in `e.swapped`.
+   * Returns false when the deposit is not filled now: no swapper, no inventory, no swap to be had,
+   * a swap that would deliver or delivered less than the deposit asks, a reverted swap.
+   */
+  private async swap(e: PendingDeposit, destination: Network, plan: Extract<FillPlan, { kind: 'swap' }>): Promise<boolean> {
+    const d = e.info;
+    const swapper = this.swapper;
+    if (!swapper) {
+      this.note(e, 'no destination swapper configured; not filling', { outputToken: d.outputToken });
+      return false;
+    }
+    return this.exclusive(destination, async () => {
+      const mode = this.options.mode;
+      const token = plan.bridgedToken;
+      const native = sameAddress(token, NATIVE_TOKEN);
+      const key = `${destination}:${token.toLowerCase()}`;
+      const balance = mode === 'no-inventory' ? 0n : await this.balance(destination, token);
+      const available = balance - (this.reserved.get(key) ?? 0n) - (native ? this.nativeReserve : 0n);
+      if (available < plan.spend) {
+        this.note(e, 'insufficient inventory; not filling', { token, needed: plan.spend, available: available < 0n ? 0n : available, simulated: mode === 'no-inventory' });
+        return false;
+      }
+      let swap: DestinationSwap;
+      try {
+        if (!native) await this.ensureApproval(destination, token, await swapper.spender(destination, token));
+        swap = await swapper.build({ network: destination, inputToken: token, inputAmount: plan.spend, outputToken: d.outputToken, recipient: this.address, minOutputAmount: d.outputAmount });
+      } catch (err) {
+        e.retryAt = Date.now() + this.retryDelayMs;
+        this.note(e, 'no destination swap now; will retry', { inputToken: token, inputAmount: plan.spend, outputToken: d.outputToken, error: (err as Error).message });
+        return false;
+      }
+      if (swap.expectedOutput < d.outputAmount) {
+        // Prices may come back before the deadline: asked again after the retry delay.
+        e.retryAt = Date.now() + this.retryDelayMs;
+        this.note(e, 'destination swap would deliver less than the deposit asks; not filling', { expected: swap.expectedOutput, needed: d.outputAmount, inputToken: token, inputAmount: plan.spend, outputToken: d.outputToken });
+        return false;
+      }
+      this.reserved.set(key, (this.reserved.get(key) ?? 0n) + plan.spend);
+      try {
+        const sender = this.sender(destination);
+        const sent = await sender.send({ to: swap.to, data: swap.data, value: swap.value, gasLimit: swap.gasLimit });
+        this.log('info', 'swap sent', { ...depositFields(d), txHash: sent.hash, inputToken: token, inputAmount: plan.spend, outputToken: d.outputToken, expected: swap.expectedOutput, minimum: swap.minOutput, needed: d.outputAmount, route: swap.route });
+        const receipt = await sender.wait(sent.hash);
+        const gasUsed = BigInt(receipt.gasUsed ?? '0x0');
+        if (receipt.status !== '0x1') {
+          const error = await this.revertReason(destination, { to: swap.to, data: swap.data, value: swap.value }, receipt);
+          e.retryAt = Date.now() + this.retryDelayMs;
+          this.log('error', 'destination swap reverted; will retry', { ...depositFields(d), txHash: sent.hash, error, gasUsed });
+          return false;
+        }
+        const executed = parseOrderExecuted(receipt.logs, swap.to).find((x) => sameAddress(x.recipient, this.address));
+        if (!executed) throw new Error(`destination swap ${sent.hash} emitted no OrderExecuted to the filler`);
+        const received = executed.outputAmount;
+        this.swaps.push({ originNetwork: d.originNetwork, destinationNetwork: destination, requestId: d.requestId, txHash: sent.hash, inputToken: token, inputAmount: plan.spend, outputToken: d.outputToken, received, needed: d.outputAmount, gasUsed });
+        this.log('info', 'swapped', { ...depositFields(d), txHash: sent.hash, outputToken: d.outputToken, received, needed: d.outputAmount, gasUsed });
+        if (received < d.outputAmount) {
+          // Kept as inventory; the deposit goes back to its depositor after the deadline.
+          e.fillFailed = `the destination swap delivered ${received}, below the ${d.outputAmount} the deposit asks`;
+          this.log('warn', 'destination swap delivered less than the deposit asks; not filling', { ...depositFields(d), txHash: sent.hash, received, needed: d.outputAmount });
+          return false;
+        }
+        e.swapped = received;
+        return true;
+      } finally {
+        this.reserved.set(key, (this.reserved.get(key) ?? 0n) - plan.spend);
+      }
+    });
+  }
+
+  private exclusive<T>(network: Network, fn: () => Promise<T>): Promise<T> {
+    const run = (this.swapLocks.get(network) ?? Promise.resolve()).then(fn);
+    this.swapLocks.set(network, run.catch(() => undefined));
+    return run;
   }
 
   /** Checks the Filled event against the deposit, then repays its filler from the escrow. */
@@ -397,28 +538,29 @@ export class Filler {
     return ERC20.decodeFunctionResult('balanceOf', await chain.ethCall(token, ERC20.encodeFunctionData('balanceOf', [this.address])))[0] as bigint;
   }
 
-  /** Approves the settler once per token (unlimited), before the first fill with it. */
-  private ensureApproval(network: Network, token: string): Promise<void> {
-    const key = `${network}:${token.toLowerCase()}`;
+  /** Approves `spender` (the settler, or the swapper's Router) once per token (unlimited), before the first use. */
+  private ensureApproval(network: Network, token: string, spender: string): Promise<void> {
+    const key = `${network}:${token.toLowerCase()}:${spender.toLowerCase()}`;
     let done = this.approvals.get(key);
     if (!done) {
-      done = this.approve(network, token);
+      done = this.approve(network, token, spender);
       this.approvals.set(key, done);
       done.catch(() => this.approvals.delete(key));
     }
     return done;
   }
 
-  private async approve(network: Network, token: string): Promise<void> {
+  private async approve(network: Network, token: string, spender: string): Promise<void> {
     const { settler } = this.provider.network(network);
     const chain = this.provider.chain(network);
-    const allowance = ERC20.decodeFunctionResult('allowance', await chain.ethCall(token, ERC20.encodeFunctionData('allowance', [this.address, settler])))[0] as bigint;
+    const allowance = ERC20.decodeFunctionResult('allowance', await chain.ethCall(token, ERC20.encodeFunctionData('allowance', [this.address, spender])))[0] as bigint;
     if (allowance >= MaxUint256 / 2n) return;
     const sender = this.sender(network);
-    const sent = await sender.send({ to: token, data: ERC20.encodeFunctionData('approve', [settler, MaxUint256]), gasLimit: GAS.approve });
+    const sent = await sender.send({ to: token, data: ERC20.encodeFunctionData('approve', [spender, MaxUint256]), gasLimit: GAS.approve });
     const receipt = await sender.wait(sent.hash);
-    if (receipt.status !== '0x1') throw new Error(`approving ${token} to the settler reverted (${sent.hash})`);
-    this.log('info', 'approved the settler', { network, token, settler, txHash: sent.hash });
+    const what = sameAddress(spender, settler) ? 'the settler' : `the swap router ${spender}`;
+    if (receipt.status !== '0x1') throw new Error(`approving ${token} to ${what} reverted (${sent.hash})`);
+    this.log('info', sameAddress(spender, settler) ? 'approved the settler' : 'approved the swap router', { network, token, spender, txHash: sent.hash });
   }
 
   private sender(network: Network): TxSender {
@@ -438,8 +580,12 @@ export class Filler {
       return 'reverted on chain (succeeds when replayed)';
     } catch (err) {
       const data = err instanceof JsonRpcError && typeof err.data === 'string' ? err.data : undefined;
-      const decoded = data ? decodeBridgeError(data) : undefined;
-      return decoded ? decoded.name : (err as Error).message;
+      if (!data) return (err as Error).message;
+      const bridge = decodeBridgeError(data);
+      if (bridge) return bridge.name;
+      const router = decodeRouterError(data);
+      if (router) return router.inner ? `${router.name}: ${router.inner.name}` : router.name;
+      return (err as Error).message;
     }
   }
 }
