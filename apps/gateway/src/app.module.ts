@@ -5,6 +5,7 @@ import type { GatewayOptions } from './gateway-options';
 import { HealthController } from './health/health.controller';
 import { InfraModule } from './infra/infra.module';
 import { MetricsController } from './http/metrics.controller';
+import { SseModule } from './sse/sse.module';
 
 /**
  * Nest holds the clients and their lifecycle; the public routes are registered on Fastify from
@@ -15,7 +16,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, options: GatewayOptions): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [InfraModule.forRoot(config), AccessModule.forRoot(config, options)],
+      imports: [InfraModule.forRoot(config), AccessModule.forRoot(config, options), SseModule.forRoot(config, options.sse)],
       controllers: [HealthController, MetricsController],
     };
   }

@@ -18,6 +18,7 @@ import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options'
 import { ErrorFilter } from './http/error.filter';
 import { observeResponse } from './http/request-log';
 import { REDIS } from './infra/tokens';
+import { StatusStreams } from './sse/status-stream';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -73,7 +74,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   }
   fastify.addHook('onResponse', observeResponse(logger));
 
-  registerApiRoutes(fastify, { ...SERVED, ...options.served }, app.get(NatsRpcClient), options.tierPolicy, options.enforcement);
+  registerApiRoutes(fastify, { ...SERVED, crossChainStatusStream: app.get(StatusStreams).handler, ...options.served }, app.get(NatsRpcClient), options.tierPolicy, options.enforcement);
   registerAdminRoutes(fastify, app.get(ApiKeysRepository), app.get(KeyStore));
   registerDocsRoutes(fastify);
   await redisReady(app.get<Redis>(REDIS));

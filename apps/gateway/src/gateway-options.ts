@@ -1,5 +1,6 @@
 import { TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
 import type { ServedTable } from './api/served';
+import { DEFAULT_SSE_SETTINGS, type SseSettings } from './sse/sse-settings';
 
 /** Tuning that is not deployment config: defaults serve production, tests shorten windows and TTLs. */
 export interface GatewayOptions {
@@ -20,6 +21,8 @@ export interface GatewayOptions {
    * can measure the same route with and without them in one run; never set it in a deployment.
    */
   readonly enforcement: boolean;
+  /** the status stream (SSE): where the events come from, heartbeat, bounds (main.ts reads them from the environment) */
+  readonly sse: SseSettings;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -30,4 +33,5 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   redisPrefix: 'tokensvc:gw',
   served: {},
   enforcement: true,
+  sse: DEFAULT_SSE_SETTINGS,
 };

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { loadGatewayConfig } from '@tokensvc/config';
 import { createGateway } from './bootstrap';
+import { loadSseSettings } from './sse/sse-settings';
 
 /** gateway: the only public HTTP surface. */
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
-  const app = await createGateway(config);
+  const app = await createGateway(config, { sse: loadSseSettings(process.env) });
   // Graceful stop: stop accepting, finish in-flight requests, close NATS/Postgres/Redis, exit 0.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.once(sig, () => {

@@ -1,8 +1,9 @@
 import { endpointList, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, CrossChainStatusReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import { ApprovalReply, CrossChainStatusReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
+import type { ServedTable } from '../src/api/served';
 import { BALANCE, SAMPLE, TOKEN } from './fixtures';
 import { GatewayHarness, rateHeaders, serveRpc } from './harness';
 
@@ -32,6 +33,8 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   portalSubmit: 200,
   portalStatus: 200,
   crossChainStatus: 200,
+  crossChainStatusStream: 200,
+  webhookRegister: 201,
   health: 200,
 };
 
@@ -76,6 +79,7 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
       await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
       await serveRpc(nats.url, RPC.crossChainStatus, (req) => CrossChainStatusReply.fromJSON({ txHash: req.txHash, status: 'PENDING', crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453' })),
+      await serveRpc(nats.url, RPC.registerWebhook, (req) => RegisterWebhookReply.fromJSON({ id: 'w-1', secret: 'whsec_x', orderId: req.orderId, txHash: req.txHash, url: req.url, status: 'PENDING', createdAt: new Date().toISOString() })),
     ];
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_auth'), redisUrl: INFRA.redis, natsUrl: nats.url },
@@ -84,6 +88,8 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
         served: {
           listTokens: async () => ({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [TOKEN] }),
           account: async () => ({ totalQueried: 1, balances: [BALANCE] }),
+          // the SSE stream answers JSON here: the matrix reads every body as JSON (the stream itself: sse/status-stream.int-spec.ts)
+          crossChainStatusStream: (async () => ({ standIn: 'stream' })) as unknown as ServedTable['crossChainStatusStream'],
         },
       },
     });

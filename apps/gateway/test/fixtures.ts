@@ -52,6 +52,8 @@ export const SAMPLE: Record<EndpointId, { method?: 'POST'; query: string }> = {
   portalSubmit: { method: 'POST', query: `orderId=order-1&signature=0x${'ab'.repeat(65)}` },
   portalStatus: { query: 'orderId=order-1' },
   crossChainStatus: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
+  crossChainStatusStream: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
+  webhookRegister: { method: 'POST', query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}&url=${encodeURIComponent('https://hooks.example.com/tokensvc')}` },
   estimate: { query: `inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
   approval: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
   approvalCrossChain: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913` },

@@ -62,17 +62,17 @@ export class QuoteModule {
         },
         {
           provide: BuildOrderUseCase,
-          inject: [QuoteEngine, RouterDirectory, OrderValidator, OrderStore, CrossChainOrders],
-          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, store: OrderStore, crossChain: CrossChainOrders) =>
-            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, store, crossChain),
+          inject: [QuoteEngine, RouterDirectory, OrderValidator, ChainClients, OrderStore, CrossChainOrders],
+          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore, crossChain: CrossChainOrders) =>
+            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, crossChain),
         },
         {
           provide: CrossChainOrders,
-          inject: [QuoteEngine, LiquidityGraphs, RouterDirectory, OrderStore],
-          useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, routers: RouterDirectory, store: OrderStore) => {
+          inject: [QuoteEngine, LiquidityGraphs, RouterDirectory, ChainClients, OrderStore],
+          useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, routers: RouterDirectory, chains: ChainClients, store: OrderStore) => {
             const rpcUrls = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
             const bridge = config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
-            return new CrossChainOrders(engine, graphs, routers, new Map(config.deployments.map((d) => [d.network, d])), bridge, config.quoteValiditySeconds, store);
+            return new CrossChainOrders(engine, graphs, routers, new Map(config.deployments.map((d) => [d.network, d])), bridge, config.quoteValiditySeconds, chains, store);
           },
         },
         ...relayProviders(config),

@@ -3,11 +3,12 @@ import { DataSource } from 'typeorm';
 import { startMicroservice } from '@tokensvc/transport';
 import { StatusTrackerModule, TrackingQueue } from './app.module';
 import { loadTrackerConfig } from './config/tracker-config';
+import { loadPushConfig } from './push/push-config';
 
 /** status-tracker: tracks cross-chain orders to a terminal state (BullMQ) and answers their status. */
 async function main(): Promise<void> {
   const config = loadTrackerConfig();
-  await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config), config, (app) => ({
+  await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config, loadPushConfig(process.env)), config, (app) => ({
     postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
     redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
   }));

@@ -5,7 +5,10 @@
  * counts against SQL over the read models.
  */
 import { readFileSync } from 'node:fs';
+import { RPC } from '@tokensvc/messages';
 import * as testing from '@tokensvc/testing';
+import { NatsRpcClient } from '@tokensvc/transport';
+import { gatewayAccount, gatewayHistory } from './gateway-mapping';
 import { balanceOf, ethBalance, startDataSurface, type DataSurface } from './harness';
 import { shapeProblems, tokenProblems } from './token-shape';
 
@@ -100,6 +103,25 @@ describe('token detail endpoints over indexed devnet data', () => {
       expect(balances.some((b) => b.address === NATIVE)).toBe(true);
     });
 
+    it('free key: the same balances without the paid metrics; both bodies are the gateway mapping of the reply message, byte for byte', async () => {
+      const owner: string = net('ethereum').accounts.traders[0];
+      const path = `/v2/account?owner=${owner}&networks=ethereum&networks=base`;
+      const [paid, free] = [await s.paid(path), await s.free(path)];
+      expect(free.status).toBe(200);
+      expect(free.body.balances.flatMap((b: Rec) => tokenProblems(b, false, { balance: 'number', balanceUSD: 'number', rawBalance: 'uint' }))).toEqual([]);
+      expect(free.body.balances.map((b: Rec) => [b.key, b.rawBalance])).toEqual(paid.body.balances.map((b: Rec) => [b.key, b.rawBalance]));
+      const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-account-bodies');
+      await rpc.start();
+      try {
+        const reply = await rpc.call(RPC.account, { owner, networks: ['ethereum', 'base'] });
+        expect(reply.balances.length).toBeGreaterThan(2);
+        expect(JSON.stringify(paid.body)).toBe(gatewayAccount(reply, 'paid'));
+        expect(JSON.stringify(free.body)).toBe(gatewayAccount(reply, 'free'));
+      } finally {
+        await rpc.close();
+      }
+    });
+
     it('no listed token with a non-zero balanceOf is missing', async () => {
       const owner: string = net('base').accounts.traders[1];
       const r = await s.paid(`/v2/account?owner=${owner.toLowerCase()}&networks=base`);
@@ -126,6 +148,20 @@ describe('token detail endpoints over indexed devnet data', () => {
   });
 
   describe('GET /v2/tokens/history', () => {
+    it('the body token-data encodes is, byte for byte, the reply message as the gateway sent it', async () => {
+      const id = weth('ethereum');
+      const from = (await chainNow('ethereum')) - 3 * 86400;
+      const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-history-bodies');
+      await rpc.start();
+      try {
+        const reply = await rpc.call(RPC.tokenHistory, { id, from: String(from), page: 0, resolution: '1h' });
+        expect(reply.history.length).toBeGreaterThan(10);
+        expect(JSON.stringify((await s.paid(`/v2/tokens/history?id=${id}&resolution=1h&from=${from}`)).body)).toBe(gatewayHistory(reply));
+      } finally {
+        await rpc.close();
+      }
+    });
+
     it('every resolution: aligned candles of that size from the bucket of `from`, every field, OHLC consistent', async () => {
       const id = weth('ethereum');
       const now = await chainNow('ethereum');

@@ -3,7 +3,10 @@
  * indexer built from the shared devnet. Filters are checked against the full catalogue fetched once
  * (the expected set is computed here from the returned records, not from SQL).
  */
+import { ListTokensRequest, RPC } from '@tokensvc/messages';
 import * as testing from '@tokensvc/testing';
+import { NatsRpcClient } from '@tokensvc/transport';
+import { gatewayList } from './gateway-mapping';
 import { startDataSurface, type DataSurface } from './harness';
 import { PAID_METRICS, tokenProblems } from './token-shape';
 
@@ -62,6 +65,24 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
       const f = await s.free(path);
       expect({ path, status: f.status }).toEqual({ path, status: 403 });
       expect(f.body.message).toMatch(/plan does not allow access/i);
+    }
+  });
+
+  it('the bodies token-data encodes for the gateway are, byte for byte, its mapping of the reply message (paid and free)', async () => {
+    const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-list-bodies');
+    await rpc.start();
+    try {
+      for (const [path, req] of [
+        ['/v2/tokens?limit=250', { limit: 250 }],
+        ['/v2/tokens?limit=30&page=1&sortBy=liquidity&sortDirection=desc&networks=base,ethereum', { limit: 30, page: 1, sortBy: 'liquidity', sortDirection: 'desc', networks: ['base', 'ethereum'] }],
+      ] as const) {
+        const reply = await rpc.call(RPC.listTokens, ListTokensRequest.fromJSON({ sortDirection: 'asc', page: 0, maxApy: 1e6, ...req }));
+        expect(reply.tokens.length).toBeGreaterThan(0);
+        expect(JSON.stringify((await s.paid(path)).body)).toBe(gatewayList(reply, 'paid'));
+        expect(JSON.stringify((await s.free(path)).body)).toBe(gatewayList(reply, 'free'));
+      }
+    } finally {
+      await rpc.close();
     }
   });
 

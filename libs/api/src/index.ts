@@ -13,4 +13,5 @@ export * from './models/common';
 export * from './models/token';
 export * from './models/market';
 export * from './models/order';
+export * from './models/push';
 export * from './admin';

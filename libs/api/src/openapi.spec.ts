@@ -19,6 +19,8 @@ describe('OpenAPI document of the public interface', () => {
       'get /v2/tokens', 'get /v1/networks', 'get /v2/platforms', 'get /v2/tokens/history', 'get /v3/tokens/transactions', 'get /v3/tokens/metrics',
       'get /v2/tokens/holders', 'get /v2/account', 'get /v2/portal', 'post /v2/portal', 'get /v2/portal/status', 'get /v3/portal/status',
       'get /v2/portal/estimate', 'get /v2/approval', 'get /v2/approval/cross-chain', 'get /health',
+      // beyond the spec (beta): push delivery of cross-chain status
+      'post /v3/portal/webhooks', 'get /v3/portal/status/stream',
     ];
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.sort()).toEqual(spec.sort());
@@ -96,5 +98,19 @@ describe('OpenAPI document of the public interface', () => {
     expect(schema('Error').required).toEqual(['statusCode', 'error', 'message']);
     expect(ENDPOINTS.tokenHolders.beta).toBe(true);
     expect(op('get', '/v2/tokens/holders')['x-beta']).toBe(true);
+  });
+
+  it('documents push delivery: the event stream and the webhook registration', () => {
+    const stream = op('get', '/v3/portal/status/stream');
+    expect(stream.responses['200']!.content!['text/event-stream']!.schema).toEqual({ $ref: '#/components/schemas/CrossChainStatusEvent' });
+    expect(stream.responses['404']).toBeDefined();
+    expect(stream.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['lastEventId', false]]);
+    const hook = op('post', '/v3/portal/webhooks');
+    expect(hook.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookRegistration' });
+    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true]]);
+    expect(hook.security).toEqual([{}, { authorization: [] }]);
+    expect(schema('WebhookRegistration').required).toEqual(['id', 'secret', 'orderId', 'txHash', 'url', 'status', 'recordedEvents', 'createdAt']);
+    expect(schema('CrossChainStatusEvent').properties!['record']).toEqual({ $ref: '#/components/schemas/CrossChainStatus' });
+    expect(hook['x-beta']).toBe(true);
   });
 });

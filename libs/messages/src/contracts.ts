@@ -16,6 +16,7 @@ import {
 } from './generated/tokensvc/v1/tokens';
 import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
 import { CrossChainStatusReply, CrossChainStatusRequest } from './generated/tokensvc/v1/crosschain';
+import { CrossChainStatusEventsReply, CrossChainStatusEventsRequest, RegisterWebhookReply, RegisterWebhookRequest } from './generated/tokensvc/v1/push';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -61,6 +62,8 @@ export const RPC = {
   submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),
   orderStatus: contract('quote.portal.status.v1', 'quote', OrderStatusRequest, StoredOrderReply),
   crossChainStatus: contract('status-tracker.portal.status.v1', 'status-tracker', CrossChainStatusRequest, CrossChainStatusReply),
+  crossChainStatusEvents: contract('status-tracker.portal.status-events.v1', 'status-tracker', CrossChainStatusEventsRequest, CrossChainStatusEventsReply),
+  registerWebhook: contract('status-tracker.webhooks.register.v1', 'status-tracker', RegisterWebhookRequest, RegisterWebhookReply),
 } as const;
 
 export type RpcName = keyof typeof RPC;
@@ -77,6 +80,7 @@ export const PING_BY_SERVICE: Record<ServiceName, RpcContract<PingRequest, PingR
 /** JetStream streams and subjects for events that must not be lost (de-duplicated by message id). */
 export const STREAMS = {
   chain: { name: 'CHAIN_EVENTS', subjects: ['chain.>'] },
+  crossChainStatus: { name: 'CROSS_CHAIN_STATUS', subjects: ['cross-chain-status.>'] },
 } as const;
 
 /**
@@ -86,4 +90,22 @@ export const STREAMS = {
 export const CHAIN_EVENT_SUBJECTS = {
   poolState: (network: string, prefix = 'chain'): string => `${prefix}.${network}.pool-state.v1`,
   blockFinalized: (network: string, prefix = 'chain'): string => `${prefix}.${network}.block-finalized.v1`,
+} as const;
+
+/**
+ * Subject of one cross-chain order's status events inside STREAMS.crossChainStatus (`prefix` is
+ * `cross-chain-status` unless a test isolates itself). Payload: CrossChainStatusEvent. Order ids
+ * (UUIDs) and tx hashes (0x + hex) hold no `.`, `*` or `>`, so each pair is one subject.
+ */
+/** Limits of STREAMS.crossChainStatus, the same for whichever side creates it (tracker or gateway). */
+export const CROSS_CHAIN_STATUS_STREAM_LIMITS = {
+  /** a relay re-publishing after a crash within this window is de-duplicated by message id */
+  duplicateWindowMs: 10 * 60_000,
+  /** events are kept a week (a stream is followed live; the outbox table keeps them too) */
+  maxAgeMs: 7 * 24 * 3_600_000,
+} as const;
+
+export const CROSS_CHAIN_STATUS_SUBJECTS = {
+  event: (orderId: string, txHash: string, prefix = 'cross-chain-status'): string => `${prefix}.v1.${orderId}.${txHash}`,
+  all: (prefix = 'cross-chain-status'): string => `${prefix}.v1.>`,
 } as const;

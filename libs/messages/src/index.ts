@@ -47,3 +47,4 @@ export {
   StoredOrderReply,
 } from './generated/tokensvc/v1/portal';
 export { CrossChainStatusRequest, CrossChainStatusReply } from './generated/tokensvc/v1/crosschain';
+export { CrossChainStatusEvent, CrossChainStatusEventsRequest, CrossChainStatusEventsReply, RegisterWebhookRequest, RegisterWebhookReply } from './generated/tokensvc/v1/push';

@@ -4,3 +4,4 @@ export * from './devnet-env';
 export * from './processes';
 export * from './nats-server';
 export * from './net';
+export * from './filler-process';

@@ -19,6 +19,8 @@ export interface PlatformEnv {
   healthPortBase?: number;
   natsRequestTimeoutMs?: number;
   logLevel?: string;
+  /** more variables for every app (and the filler), applied last: private queue prefixes, streams, tracker rhythm */
+  extraEnv?: Record<string, string>;
 }
 
 export interface AppProcess {
@@ -49,7 +51,7 @@ export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
     const base = env.healthPortBase;
     out['HEALTH_PORT'] = String(base === undefined ? DEFAULT_HEALTH_PORTS[app] : base + 1 + ['token-data', 'indexer', 'quote', 'status-tracker'].indexOf(app));
   }
-  return out;
+  return { ...out, ...env.extraEnv };
 }
 
 /** Starts one app from its TypeScript sources; its output lines go to `onLine`. */

@@ -1,6 +1,7 @@
 export * from './logger';
 export * from './rpc-client';
 export * from './rpc-handler';
+export * from './reply-body';
 export * from './health-server';
 export * from './microservice';
 export * from './ping.controller';

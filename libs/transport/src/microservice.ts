@@ -1,10 +1,12 @@
 import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { NatsConnection } from 'nats';
 import type { CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
 import { HealthServer, type ReadinessCheck } from './health-server';
 import { JsonLogger } from './logger';
+import { RpcReplySerializer } from './reply-body';
 
 export interface MicroserviceHandle {
   app: INestMicroservice;
@@ -25,11 +27,15 @@ export async function startMicroservice(
   readiness: (app: INestMicroservice) => Record<string, ReadinessCheck>,
 ): Promise<MicroserviceHandle> {
   const logger = new JsonLogger(service, config.logLevel);
+  // the serializer reads the connected server's max_payload (known once the app is listening)
+  const bus: { nc?: NatsConnection } = {};
+  const serializer = new RpcReplySerializer(() => bus.nc?.info?.max_payload);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     logger,
     bufferLogs: false,
     transport: Transport.NATS,
-    options: { servers: [config.natsUrl], queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250 },
+    // the usual packets, plus replies that are a response body as it is (reply-body.ts)
+    options: { servers: [config.natsUrl], queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250, serializer },
   });
   // Nest reports the NATS server status; readiness follows it.
   let natsUp = false;
@@ -37,6 +43,7 @@ export async function startMicroservice(
     natsUp = s === 'connected';
   });
   await app.listen();
+  bus.nc = app.unwrap<NatsConnection>();
   natsUp = true;
   const health = new HealthServer(service, { nats: async () => natsUp, ...readiness(app) });
   await health.listen(config.healthPort);

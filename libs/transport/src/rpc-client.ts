@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { connect, ErrorCode as NatsErrorCode, JSONCodec, type NatsConnection, type NatsError } from 'nats';
+import { connect, ErrorCode as NatsErrorCode, JSONCodec, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
 import { ErrorCode, isRpcErrorPayload, type RpcContract } from '@tokensvc/messages';
+import { bodyOfReply, bodyViewHeaders, type BodyView, type EncodedBody } from './reply-body';
 
 /** A failed call, with a code from the closed set the gateway maps to HTTP statuses. */
 export class RpcCallError extends Error {
@@ -65,19 +66,36 @@ export class NatsRpcClient {
   }
 
   async call<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, timeoutMs = this.defaultTimeoutMs): Promise<Rep> {
+    return this.replyOf(contract, await this.request(contract, request, timeoutMs));
+  }
+
+  /**
+   * A call whose answer goes to an HTTP client as it is: asks the service for the response body in
+   * `view` (see reply-body.ts) and gives it as bytes, or the decoded reply when the service answered
+   * the usual packet instead (one that does not encode bodies). Errors are thrown as by `call`.
+   */
+  async callBody<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, view: BodyView, timeoutMs = this.defaultTimeoutMs): Promise<{ body: EncodedBody } | { reply: Rep }> {
+    const msg = await this.request(contract, request, timeoutMs, bodyViewHeaders(view));
+    const body = bodyOfReply(msg.data, msg.headers);
+    return body ? { body } : { reply: this.replyOf(contract, msg) };
+  }
+
+  private async request(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, headers?: MsgHdrs): Promise<Msg> {
     const nc = this.nc;
     if (!nc || !this.connected) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus unavailable: cannot reach NATS for ${contract.service}; retry shortly`);
     const packet = { pattern: contract.subject, data: contract.request.toJSON(request), id: randomUUID() };
-    let reply: NestReply;
     try {
-      const msg = await nc.request(contract.subject, json.encode(packet), { timeout: timeoutMs });
-      reply = json.decode(msg.data) as NestReply;
+      return await nc.request(contract.subject, json.encode(packet), { timeout: timeoutMs, headers });
     } catch (e) {
       const code = (e as NatsError).code;
       if (code === NatsErrorCode.NoResponders) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${contract.service} service unavailable: no replica is answering; retry shortly`);
       if (code === NatsErrorCode.Timeout) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
       throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus error calling ${contract.service}: ${(e as Error).message}`);
     }
+  }
+
+  private replyOf<Rep>(contract: RpcContract<unknown, Rep>, msg: Msg): Rep {
+    const reply = json.decode(msg.data) as NestReply;
     if (reply.err !== undefined && reply.err !== null) {
       if (isRpcErrorPayload(reply.err)) throw new RpcCallError(reply.err.code, reply.err.message);
       throw new RpcCallError(ErrorCode.ERROR_CODE_INTERNAL, `${contract.service} failed to answer`);

@@ -1,5 +1,6 @@
 import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, type RpcContract, type RpcErrorPayload } from '@tokensvc/messages';
+import type { EncodedBody } from './reply-body';
 
 /** A domain error a handler raises on purpose; it crosses NATS with its code and message. */
 export class ServiceError extends Error {
@@ -18,8 +19,24 @@ export async function handleRpc<Req, Rep>(contract: RpcContract<Req, Rep>, raw: 
     const reply = await run(contract.request.fromJSON(raw ?? {}));
     return contract.reply.toJSON(reply);
   } catch (e) {
-    if (e instanceof ServiceError) throw new RpcException({ code: e.code, message: e.message } satisfies RpcErrorPayload);
-    onInternal?.(e);
-    throw new RpcException({ code: ErrorCode.ERROR_CODE_INTERNAL, message: `${contract.service} failed on ${contract.subject}` } satisfies RpcErrorPayload);
+    throw rpcFailure(contract, e, onInternal);
   }
+}
+
+/**
+ * handleRpc for a request that asked for the response body itself (bodyViewOf): `run` answers the
+ * JSON bytes of the HTTP body (RpcReplySerializer sends them as they are); failures cross as usual.
+ */
+export async function handleRpcBody<Req, Rep>(contract: RpcContract<Req, Rep>, raw: unknown, run: (req: Req) => Promise<EncodedBody>, onInternal?: (e: unknown) => void): Promise<EncodedBody> {
+  try {
+    return await run(contract.request.fromJSON(raw ?? {}));
+  } catch (e) {
+    throw rpcFailure(contract, e, onInternal);
+  }
+}
+
+function rpcFailure(contract: Pick<RpcContract<unknown, unknown>, 'service' | 'subject'>, e: unknown, onInternal?: (e: unknown) => void): RpcException {
+  if (e instanceof ServiceError) return new RpcException({ code: e.code, message: e.message } satisfies RpcErrorPayload);
+  onInternal?.(e);
+  return new RpcException({ code: ErrorCode.ERROR_CODE_INTERNAL, message: `${contract.service} failed on ${contract.subject}` } satisfies RpcErrorPayload);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endpointList, type Caller, type TierPolicy } from '@tokensvc/api';
-import type { NatsRpcClient } from '@tokensvc/transport';
+import { EncodedBody, type NatsRpcClient } from '@tokensvc/transport';
+import { sendEncodedBody } from '../http/encoded-body';
 import { sendError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
 import type { CallContext, ServedTable } from './served';
@@ -11,7 +12,8 @@ type AnyHandler = (query: unknown, ctx: CallContext) => Promise<unknown>;
 /**
  * Registers every operation of the public interface. Access and limits ran before (onRequest
  * hook); here the query is validated, then the served table answers, or 501 says the endpoint is
- * declared but no service answers it in this deployment yet.
+ * declared but no service answers it in this deployment yet. Token lists are cut to the caller's
+ * tier here, unless the service already encoded the body for it (EncodedBody).
  */
 export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable, rpc: NatsRpcClient, tierPolicy: Readonly<Record<Caller, TierPolicy>>, validate: boolean): void {
   for (const { id, def } of endpointList()) {
@@ -22,8 +24,11 @@ export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable,
       async ({ query, req, reply }) => {
         // Answered directly rather than thrown: no stack to capture on a path clients may hit often.
         if (!handle) return sendError(reply, 501, `${def.path} is not served by this deployment yet`);
-        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id, clientIp: req.ip });
-        return def.tokenLists ? forTier(body, def.tokenLists, tierPolicy[req.caller?.tier ?? 'anonymous'].paidData) : body;
+        const paidData = tierPolicy[req.caller?.tier ?? 'anonymous'].paidData;
+        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id, clientIp: req.ip, paidData, req, reply });
+        // a body token-data encoded for this caller's view goes out as it is
+        if (body instanceof EncodedBody) return sendEncodedBody(req, reply, body);
+        return def.tokenLists ? forTier(body, def.tokenLists, paidData) : body;
       },
       validate,
     );

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsRpcClient } from '@tokensvc/transport';
 import type { CallerInfo } from '../access/access-policy';
 
@@ -8,4 +9,9 @@ export interface CallContext {
   readonly requestId: string;
   /** the client's address as the gateway resolved it (TRUST_PROXY_HOPS) */
   readonly clientIp: string;
+  /** the raw exchange, for the few handlers that answer other than JSON (the SSE stream) */
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+  /** whether the caller's tier sees the paid-only token metrics (absent: it does not) */
+  readonly paidData?: boolean;
 }

@@ -10,7 +10,9 @@ type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
 /**
  * Maps between the validated public query and token-data's NATS request, and between its reply
  * and the spec's response shape. Token records cross NATS as generated `Token` messages and leave
- * the gateway as the spec's Token records (the paid-only metrics are removed afterwards by tier).
+ * the gateway as the spec's Token records (the paid-only metrics are removed afterwards by tier);
+ * /v2/tokens, /v2/account and /v2/tokens/history normally come back already encoded (DATA_ENDPOINTS
+ * below), and this mapping serves a token-data that answers the message instead.
  */
 export function toApiToken(t: Token | undefined): ApiToken {
   const token = t ?? Token.fromJSON({});
@@ -61,9 +63,15 @@ export function toApiActivity(a: Activity): ApiActivity {
   return { type: a.type === 'withdraw' ? 'withdraw' : 'deposit', ...base, amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd })) };
 }
 
+/**
+ * The large replies (tokens, account: a /v2/account answer is ~130 kB; history) are asked for as the
+ * finished HTTP body of the caller's view: token-data encodes it, the gateway sends the bytes
+ * (reply-body.ts in @tokensvc/transport). A token-data that answers the reply message instead is
+ * mapped here as before.
+ */
 export const DATA_ENDPOINTS = {
-  listTokens: async (q: Q<'listTokens'>, { rpc }: CallContext) => {
-    const reply = await rpc.call(RPC.listTokens, {
+  listTokens: async (q: Q<'listTokens'>, { rpc, paidData }: CallContext) => {
+    const answer = await rpc.callBody(RPC.listTokens, {
       search: q.search,
       ids: q.ids ?? [],
       platforms: q.platforms ?? [],
@@ -79,15 +87,19 @@ export const DATA_ENDPOINTS = {
       maxApy: q.maxApy,
       isPortable: q.isPortable,
       isVerified: q.isVerified,
-    });
-    return { ...reply, tokens: reply.tokens.map(toApiToken) };
+    }, paidData ? 'paid' : 'free');
+    if ('body' in answer) return answer.body;
+    return { ...answer.reply, tokens: answer.reply.tokens.map(toApiToken) };
   },
-  account: async (q: Q<'account'>, { rpc }: CallContext) => {
-    const reply = await rpc.call(RPC.account, { owner: q.owner, networks: q.networks });
-    return { totalQueried: reply.totalQueried, balances: reply.balances.map(toBalance) };
+  account: async (q: Q<'account'>, { rpc, paidData }: CallContext) => {
+    const answer = await rpc.callBody(RPC.account, { owner: q.owner, networks: q.networks }, paidData ? 'paid' : 'free');
+    if ('body' in answer) return answer.body;
+    return { totalQueried: answer.reply.totalQueried, balances: answer.reply.balances.map(toBalance) };
   },
-  tokenHistory: async (q: Q<'tokenHistory'>, { rpc }: CallContext) =>
-    rpc.call(RPC.tokenHistory, { id: q.id, from: String(q.from ?? 0), page: q.page, resolution: q.resolution }),
+  tokenHistory: async (q: Q<'tokenHistory'>, { rpc, paidData }: CallContext) => {
+    const answer = await rpc.callBody(RPC.tokenHistory, { id: q.id, from: String(q.from ?? 0), page: q.page, resolution: q.resolution }, paidData ? 'paid' : 'free');
+    return 'body' in answer ? answer.body : answer.reply;
+  },
   tokenTransactions: async (q: Q<'tokenTransactions'>, { rpc }: CallContext) => {
     const reply = await rpc.call(RPC.tokenTransactions, { id: q.id, cursor: q.cursor, limit: q.limit });
     const pageInfo = reply.pageInfo ?? { hasNextPage: false };

@@ -1,12 +1,15 @@
 import type { EndpointDef, EndpointId, Endpoints, ParsedQuery } from '@tokensvc/api';
 import { RPC } from '@tokensvc/messages';
+import type { EncodedBody } from '@tokensvc/transport';
 import type { CallContext } from './call-context';
 import { DATA_ENDPOINTS } from './data-forwarding';
 import { TRADING_ENDPOINTS } from './trading-forwarding';
+import { PUSH_ENDPOINTS } from '../sse/webhook-forwarding';
 
 export type { CallContext } from './call-context';
 
-export type ServedHandler<E> = E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<R> : never;
+/** A handler answers the response object, or the encoded body a service made for the caller's view (sent as it is). */
+export type ServedHandler<E> = E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<R | EncodedBody> : never;
 
 /** Endpoint id -> how this deployment answers it. An endpoint missing here answers 501. */
 export type ServedTable = { readonly [K in EndpointId]?: ServedHandler<Endpoints[K]> };
@@ -21,4 +24,6 @@ export const SERVED: ServedTable = {
   listPlatforms: async (q, { rpc }) => (await rpc.call(RPC.listPlatforms, { type: q.type })).platforms,
   ...DATA_ENDPOINTS,
   ...TRADING_ENDPOINTS,
+  // webhooks; the SSE status stream is added by bootstrap.ts (it needs the gateway's event hub)
+  ...PUSH_ENDPOINTS,
 };

@@ -1,5 +1,5 @@
-import { CROSS_CHAIN_STATUSES, type Endpoints, type ParsedQuery } from '@tokensvc/api';
-import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
+import { crossChainStatusRecord, type Endpoints, type ParsedQuery } from '@tokensvc/api';
+import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
 import type { CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
@@ -19,6 +19,11 @@ function approvalQuery(q: Q<'approval'>): { sender: string; inputToken: string; 
 function order(r: OrderReply | undefined): { context: Json & OrderContext; tx: Tx; signedOrder: ReturnType<typeof typedData> } {
   const context = r?.context ?? OrderContext.fromJSON({});
   return { context: { ...context, rawParams: context.rawParams as Json | undefined }, tx: r?.tx ?? Tx.fromJSON({}), signedOrder: typedData(r?.signedOrder) };
+}
+
+/** The public record of a cross-chain status reply (also what the SSE stream sends). */
+export function crossChainStatusBody(r: CrossChainStatusReply) {
+  return crossChainStatusRecord({ ...r, context: r.context ? order({ context: r.context, tx: r.tx }).context : undefined });
 }
 
 const RELAY_STATUSES = ['quoted', 'pending', 'mined', 'reverted', 'expired'] as const;
@@ -79,20 +84,5 @@ export const TRADING_ENDPOINTS = {
   },
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
   /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
-  crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash });
-    return {
-      context: r.context ? order({ context: r.context, tx: r.tx }).context : undefined,
-      tx: r.tx,
-      txHash: r.txHash,
-      status: CROSS_CHAIN_STATUSES.find((s) => s === r.status) ?? 'PENDING',
-      statusReason: r.statusReason,
-      crossChainRequestId: r.crossChainRequestId,
-      crossChainProvider: r.crossChainProvider,
-      destinationTxHashes: r.destinationTxHashes,
-      originTxHashes: r.originTxHashes,
-      fromChainId: Number(r.fromChainId),
-      toChainId: Number(r.toChainId),
-    };
-  },
+  crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => crossChainStatusBody(await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash })),
 };

@@ -1,12 +1,18 @@
-/** One fetch JSON-RPC client per enabled network, plus a short-lived gas price cache. */
+/** One fetch JSON-RPC client per enabled network, plus short-lived gas price and chain clock caches. */
 import { JsonRpcClient } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { ErrorCode } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 
-export class ChainClients {
+/** What deadlines are computed from: a network's clock (see `ChainClients.now`). */
+export interface ChainClock {
+  now(network: Network): Promise<number>;
+}
+
+export class ChainClients implements ChainClock {
   private readonly clients = new Map<Network, JsonRpcClient>();
   private readonly gasPrices = new Map<Network, { value: bigint; at: number; pending?: Promise<bigint> }>();
+  private readonly heads = new Map<Network, { timestamp: number; at: number; pending?: Promise<number> }>();
 
   constructor(endpoints: ReadonlyArray<{ network: Network; rpcUrl: string }>, private readonly gasPriceTtlMs: number) {
     for (const e of endpoints) this.clients.set(e.network, new JsonRpcClient(e.rpcUrl, { timeoutMs: 10_000, retry: { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 } }));
@@ -37,4 +43,37 @@ export class ChainClients {
     this.gasPrices.set(network, { value: cached?.value ?? 0n, at: cached?.at ?? 0, pending });
     return pending;
   }
+
+  /**
+   * Unix seconds on the network's clock: its latest block's timestamp, advanced by the wall time
+   * since it was read, or ours, whichever is later. Contracts check deadlines against block time,
+   * and a devnet under time control (evm_increaseTime) runs ahead of the wall clock: a deadline
+   * from the wall clock alone would be in the past there. Read at most once per `CLOCK_TTL_MS`;
+   * when the node cannot answer, the wall clock is used (a quote does not fail on this).
+   */
+  async now(network: Network): Promise<number> {
+    const wall = Date.now();
+    const cached = this.heads.get(network);
+    let timestamp: number;
+    if (cached && wall - cached.at < CLOCK_TTL_MS) timestamp = cached.timestamp + Math.floor((wall - cached.at) / 1000);
+    else if (cached?.pending) timestamp = await cached.pending;
+    else {
+      const pending = this.get(network)
+        .call<{ timestamp: string } | null>('eth_getBlockByNumber', ['latest', false])
+        .then((b) => {
+          const t = b ? Number(BigInt(b.timestamp)) : 0;
+          this.heads.set(network, { timestamp: t, at: Date.now() });
+          return t;
+        })
+        .catch(() => {
+          this.heads.delete(network);
+          return 0;
+        });
+      this.heads.set(network, { timestamp: cached?.timestamp ?? 0, at: cached?.at ?? 0, pending });
+      timestamp = await pending;
+    }
+    return Math.max(timestamp, Math.floor(wall / 1000));
+  }
 }
+
+const CLOCK_TTL_MS = 2_000;

@@ -9,6 +9,7 @@ import { Logger } from '@nestjs/common';
 import { MaxUint256 } from 'ethers';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
+import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
 import type { OrderStore } from '../relay/order-store';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
@@ -28,6 +29,7 @@ export class BuildOrderUseCase {
     private readonly routers: RouterDirectory,
     private readonly validator: OrderValidator,
     private readonly validitySeconds: number,
+    private readonly clock: ChainClock,
     private readonly store?: OrderStore,
     private readonly crossChain?: CrossChainOrders,
   ) {}
@@ -47,7 +49,7 @@ export class BuildOrderUseCase {
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
     const quote = await this.engine.quote(pair, amount - feeAmount);
     const executor = await this.routers.executor(pair.network, quote.deployment.router);
-    const deadline = BigInt(Math.floor(Date.now() / 1000) + this.validitySeconds);
+    const deadline = BigInt((await this.clock.now(pair.network)) + this.validitySeconds);
     const permit = req.permitSignature === undefined ? undefined : permitParams(req.permitSignature, amount, permitDeadline);
     const build = (slippage: number): OrderTx =>
       buildOrderTx(quote, { sender, recipient: sender, partner: fee.partner, feeBps: fee.bps, inputAmount: amount, minOutputAmount: minOutput(quote.plan.amountOut, slippage), deadline, executor }, permit);

@@ -23,6 +23,7 @@ import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecute
 import { NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
 import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
+import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
 import { type CatalogToken, tokenKind, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
@@ -89,6 +90,7 @@ export class CrossChainOrders {
     private readonly deployments: ReadonlyMap<Network, NetworkDeployment>,
     private readonly bridge: BridgeProvider | undefined,
     private readonly validitySeconds: number,
+    private readonly clock: ChainClock,
     private readonly store?: OrderStore,
   ) {}
 
@@ -98,8 +100,9 @@ export class CrossChainOrders {
     if (!this.bridge) throw badRequest('cross-chain orders are not enabled on this deployment (no bridge provider configured)');
     const route = this.bridge.route(from.network, to.network);
     if (!route) throw badRequest(`no bridge route from ${from.network} to ${to.network}`);
-    this.deployment(from.network);
-    this.deployment(to.network);
+    for (const n of [from.network, to.network]) {
+      if (!this.deployments.has(n)) throw badRequest(`cross-chain order from ${from.network} to ${to.network}: network ${n} is not enabled on this service`);
+    }
     const input = this.graphs.get(from.network).token(from.address);
     if (!input) throw badRequest(`unknown inputToken ${inputKey}: not a supported token on ${from.network}`);
     const output = this.graphs.get(to.network).token(to.address);
@@ -205,7 +208,8 @@ export class CrossChainOrders {
     const leg = await this.leg(req.inputToken, req.outputToken, amount, fee, parseSlippage(req.slippageTolerancePercentage));
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
-    const routerDeadline = BigInt(Math.floor(Date.now() / 1000) + this.validitySeconds);
+    // the origin's clock: the Router checks the deadline against its block time
+    const routerDeadline = BigInt((await this.clock.now(leg.origin)) + this.validitySeconds);
     const deadline = routerDeadline < BigInt(leg.bridgeMin.fillDeadline) ? routerDeadline : BigInt(leg.bridgeMin.fillDeadline);
     const escrow = this.escrow(leg);
     // Residuals of the origin swap (if any) go back to the sender; the bridged asset stays for the deposit.

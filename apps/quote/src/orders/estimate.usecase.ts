@@ -71,7 +71,7 @@ export class EstimateUseCase {
       overrides = native ? this.overrides.native(SIMULATION_SENDER, amount + NATIVE_HEADROOM) : await this.overrides.forToken(client, quote.input.address, SIMULATION_SENDER, router, amount);
       if (!overrides) return undefined;
       const executor = await this.routers.executor(quote.network, router);
-      const deadline = BigInt(Math.floor(Date.now() / 1000) + this.validitySeconds);
+      const deadline = BigInt((await this.chains.now(quote.network)) + this.validitySeconds);
       const tx = buildOrderTx(quote, { sender: SIMULATION_SENDER, recipient: SIMULATION_SENDER, partner: ZERO_ADDRESS, feeBps: 0, inputAmount: amount, minOutputAmount: 0n, deadline, executor });
       const outcome = await simulateTx(client, { from: SIMULATION_SENDER, to: tx.to, data: tx.data, value: tx.value }, overrides);
       return outcome.ok ? { output: outcome.output, gas: outcome.gas } : undefined;

@@ -8,15 +8,23 @@ import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env
 export interface TrackerConfig extends CommonConfig {
   /** where the bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read) */
   readonly bridge: DevnetBridgeConfig;
-  /** TRACKER_POLL_MS: pause between two looks at one order's chains */
+  /** TRACKER_POLL_MS: safety net: pause between two looks at one ONGOING order's chains (its events wake it sooner) */
   readonly pollMs: number;
+  /** TRACKER_PENDING_POLL_MS: pause between two looks at a PENDING order's origin receipt (a reverted one logs no event) */
+  readonly pendingPollMs: number;
+  /** TRACKER_FOLLOW_MS: pause between two reads of a network's new bridge logs once the follower is at the head */
+  readonly followMs: number;
+  /** TRACKER_FOLLOW_CONFIRMATIONS: the followers read logs only this many blocks below the head */
+  readonly followConfirmations: number;
+  /** TRACKER_FOLLOW_START_BLOCKS: a network followed for the first time is read from this many blocks below its head */
+  readonly followStartBlocks: number;
   /** TRACKER_LOCK_MS: a job of a dead worker is taken over after this long */
   readonly lockMs: number;
   /** TRACKER_ORIGIN_NOT_FOUND_TIMEOUT_MS: no origin receipt this long after the first request -> FAILED */
   readonly originNotFoundTimeoutMs: number;
   /** TRACKER_SWEEP_MS: non-terminal rows are re-queued this often */
   readonly sweepMs: number;
-  /** TRACKER_CONCURRENCY: orders tracked at once per replica */
+  /** TRACKER_CONCURRENCY: tracking steps (safety-net polls) run at once per replica; a step is short, an order holds no slot between steps */
   readonly concurrency: number;
   /** TRACKER_QUEUE_PREFIX: BullMQ key prefix */
   readonly queuePrefix: string;
@@ -29,14 +37,19 @@ export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: 
   // status request without a stored quote answers 404.
   const bridge = overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest)));
   const enabled = new Set(common.networks.map((n) => n.network));
+  const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);
   const cfg: TrackerConfig = {
     ...common,
     bridge: { networks: (bridge?.networks ?? []).filter((n) => enabled.has(n.network)) },
-    pollMs: r.int('TRACKER_POLL_MS', 2_000, 10, 600_000),
+    pollMs,
+    pendingPollMs: r.int('TRACKER_PENDING_POLL_MS', Math.min(5_000, pollMs), 10, 600_000),
+    followMs: r.int('TRACKER_FOLLOW_MS', 1_000, 10, 600_000),
+    followConfirmations: r.int('TRACKER_FOLLOW_CONFIRMATIONS', 0, 0, 10_000),
+    followStartBlocks: r.int('TRACKER_FOLLOW_START_BLOCKS', 0, 0, 10_000_000),
     lockMs: r.int('TRACKER_LOCK_MS', 30_000, 500, 3_600_000),
     originNotFoundTimeoutMs: r.int('TRACKER_ORIGIN_NOT_FOUND_TIMEOUT_MS', 30 * 60_000, 1_000, 7 * 24 * 3_600_000),
     sweepMs: r.int('TRACKER_SWEEP_MS', 60_000, 100, 3_600_000),
-    concurrency: r.int('TRACKER_CONCURRENCY', 200, 1, 10_000),
+    concurrency: r.int('TRACKER_CONCURRENCY', 50, 1, 10_000),
     queuePrefix: r.string('TRACKER_QUEUE_PREFIX', 'bull'),
   };
   r.done();

@@ -7,10 +7,11 @@
  */
 import { isNetwork, NETWORK_INFO, type Network } from '@tokensvc/domain';
 import type { BridgeProvider } from '@tokensvc/bridge';
-import { ErrorCode, type CrossChainStatusReply, OrderContext, Tx, type CrossChainStatusRequest } from '@tokensvc/messages';
+import { ErrorCode, type CrossChainStatusReply, type CrossChainStatusRequest } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import type { CrossChainOrder, CrossChainOrderStore, NewCrossChainOrder, StoredQuote } from '../tracking/cross-chain-order-store';
 import type { CrossChainTracker } from '../tracking/tracker';
+import { statusReply } from '../push/status-record';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TX_HASH = /^0x[0-9a-f]{64}$/;
@@ -74,19 +75,8 @@ export class CrossChainStatusUseCase {
     return undefined;
   }
 
+  /** The record (shared with the status events of the push module, so both say the same). */
   private reply(row: CrossChainOrder, quote: StoredQuote | undefined): CrossChainStatusReply {
-    return {
-      context: quote ? OrderContext.fromJSON(quote.context) : undefined,
-      tx: quote ? Tx.fromJSON(quote.tx) : undefined,
-      txHash: row.txHash,
-      status: row.status,
-      statusReason: row.statusReason,
-      crossChainRequestId: row.requestId ?? '',
-      crossChainProvider: row.provider,
-      destinationTxHashes: row.destinationTxHashes,
-      originTxHashes: row.originTxHashes,
-      fromChainId: String(row.fromChainId),
-      toChainId: String(row.toChainId ?? 0),
-    };
+    return statusReply(row, quote);
   }
 }

@@ -4,8 +4,9 @@
  * are written with `WHERE terminal_at IS NULL`, so whichever worker gets there first writes it and
  * every later attempt (a second worker after a lock takeover, a replay) changes nothing.
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
+import { appendStatusEvent } from '../push/status-outbox';
 import type { CrossChainStatus, SeenDeposit, TerminalStatus } from './transition';
 
 export interface CrossChainOrder {
@@ -26,6 +27,8 @@ export interface CrossChainOrder {
   createdAt: Date;
   updatedAt: Date;
   terminalAt: Date | undefined;
+  /** transitions written so far (status_events seq of the latest; 0 while PENDING) */
+  eventSeq: number;
 }
 
 interface Row {
@@ -46,6 +49,7 @@ interface Row {
   created_at: Date;
   updated_at: Date;
   terminal_at: Date | null;
+  event_seq: number;
 }
 
 const num = (v: string | null): number | undefined => (v === null ? undefined : Number(v));
@@ -69,6 +73,7 @@ function fromRow(r: Row): CrossChainOrder {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     terminalAt: r.terminal_at ?? undefined,
+    eventSeq: r.event_seq,
   };
 }
 
@@ -111,26 +116,109 @@ export class CrossChainOrderStore {
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  /** PENDING -> ONGOING with what the deposit says; false when the row had moved on already. */
-  async markOngoing(orderId: string, txHash: string, d: SeenDeposit): Promise<boolean> {
+  /**
+   * Creates the PENDING rows among `orders` that do not exist yet, on `db` (the bridge follower
+   * writes them in its batch transaction); returns the ones it created.
+   */
+  async createMany(orders: readonly NewCrossChainOrder[], db: Pick<PoolClient, 'query'> = this.pool): Promise<Array<{ orderId: string; txHash: string }>> {
+    if (orders.length === 0) return [];
+    const { rows } = await db.query<{ order_id: string; tx_hash: string }>(
+      `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
+       SELECT o, t, 'PENDING', p, fn, fc, tn, tc, ARRAY[t]
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[]) AS x(o, t, p, fn, fc, tn, tc)
+       ON CONFLICT (order_id, tx_hash) DO NOTHING
+       RETURNING order_id, tx_hash`,
+      [
+        orders.map((o) => o.orderId),
+        orders.map((o) => o.txHash),
+        orders.map((o) => o.provider),
+        orders.map((o) => o.fromNetwork),
+        orders.map((o) => o.fromChainId),
+        orders.map((o) => o.toNetwork ?? null),
+        orders.map((o) => o.toChainId ?? null),
+      ],
+    );
+    return rows.map((r) => ({ orderId: r.order_id, txHash: r.tx_hash }));
+  }
+
+  /**
+   * An ONGOING order whose origin transaction now makes another deposit than `fromRequestId` (it
+   * was mined again after a reorg): the order follows that deposit. The status does not change (no
+   * transition, no status event); false when the row moved on meanwhile.
+   */
+  async rebindDeposit(orderId: string, txHash: string, fromRequestId: string, d: SeenDeposit): Promise<boolean> {
     const r = await this.pool.query(
       `UPDATE cross_chain_orders
-          SET status = 'ONGOING', request_id = $3, to_network = COALESCE($4, to_network), to_chain_id = $5, deposit_block = $6, fill_deadline = $7, updated_at = now()
-        WHERE order_id = $1 AND tx_hash = $2 AND status = 'PENDING' AND terminal_at IS NULL`,
-      [orderId, txHash, d.requestId, d.destinationNetwork ?? null, d.destinationChainId, d.blockNumber, d.fillDeadline],
+          SET request_id = $4, to_network = COALESCE($5, to_network), to_chain_id = $6, deposit_block = $7, fill_deadline = $8, updated_at = now()
+        WHERE order_id = $1 AND tx_hash = $2 AND status = 'ONGOING' AND terminal_at IS NULL AND request_id = $3`,
+      [orderId, txHash, fromRequestId, d.requestId, d.destinationNetwork ?? null, d.destinationChainId, d.blockNumber, d.fillDeadline],
     );
     return (r.rowCount ?? 0) === 1;
   }
 
-  /** Writes the terminal state once; true only for the call that wrote it. */
-  async finish(orderId: string, txHash: string, status: TerminalStatus, statusReason: string | undefined, destinationTxHashes: readonly string[]): Promise<boolean> {
-    const r = await this.pool.query(
+  /**
+   * The kept cross-chain quotes of `network` whose `tx.data` has one of the md5 digests `dataMd5s`
+   * (of the lowercase hex; `orders_cross_chain_tx_data_idx`). The caller compares the data itself.
+   */
+  async crossChainQuotesByTxData(network: Network, dataMd5s: readonly string[], limit = 1_000): Promise<Array<StoredQuote & { orderId: string }>> {
+    if (dataMd5s.length === 0) return [];
+    const { rows } = await this.pool.query<{ order_id: string; network: string; chain_id: number; context: unknown; tx: unknown }>(
+      `SELECT order_id, network, chain_id, context, tx FROM orders
+        WHERE md5(lower(tx->>'data')) = ANY($2::text[]) AND split_part(context->>'outputToken', ':', 1) <> network
+          AND network = $1 AND keep_until > now()
+        ORDER BY created_at LIMIT $3`,
+      [network, dataMd5s, limit],
+    );
+    return rows.map((r) => ({ orderId: r.order_id, network: r.network as Network, chainId: r.chain_id, context: r.context, tx: r.tx }));
+  }
+
+  /**
+   * PENDING -> ONGOING with what the deposit says; false when the row had moved on already.
+   * The status event (outbox) is written in the same transaction.
+   */
+  async markOngoing(orderId: string, txHash: string, d: SeenDeposit): Promise<boolean> {
+    return this.transition(
       `UPDATE cross_chain_orders
-          SET status = $3, status_reason = $4, destination_tx_hashes = $5, terminal_at = now(), updated_at = now()
-        WHERE order_id = $1 AND tx_hash = $2 AND terminal_at IS NULL`,
+          SET status = 'ONGOING', request_id = $3, to_network = COALESCE($4, to_network), to_chain_id = $5, deposit_block = $6, fill_deadline = $7, updated_at = now(), event_seq = event_seq + 1
+        WHERE order_id = $1 AND tx_hash = $2 AND status = 'PENDING' AND terminal_at IS NULL
+        RETURNING *`,
+      [orderId, txHash, d.requestId, d.destinationNetwork ?? null, d.destinationChainId, d.blockNumber, d.fillDeadline],
+    );
+  }
+
+  /** Writes the terminal state once, with its status event; true only for the call that wrote it. */
+  async finish(orderId: string, txHash: string, status: TerminalStatus, statusReason: string | undefined, destinationTxHashes: readonly string[]): Promise<boolean> {
+    return this.transition(
+      `UPDATE cross_chain_orders
+          SET status = $3, status_reason = $4, destination_tx_hashes = $5, terminal_at = now(), updated_at = now(), event_seq = event_seq + 1
+        WHERE order_id = $1 AND tx_hash = $2 AND terminal_at IS NULL
+        RETURNING *`,
       [orderId, txHash, status, statusReason ?? null, destinationTxHashes],
     );
-    return (r.rowCount ?? 0) === 1;
+  }
+
+  /**
+   * One guarded state change (`UPDATE ... RETURNING *` that bumps `event_seq`) and its row in the
+   * `status_events` outbox, in one transaction: a transition is never written without its event,
+   * nor an event without its transition. The row lock taken by the UPDATE orders two writers of
+   * the same order, so the second sees the first's seq (or, guarded, changes nothing).
+   */
+  private async transition(sql: string, params: unknown[]): Promise<boolean> {
+    const client: PoolClient = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<Row>(sql, params);
+      if (rows[0]) await appendStatusEvent(client, fromRow(rows[0]));
+      await client.query('COMMIT');
+      return rows.length === 1;
+    } catch (e) {
+      // A connection that cannot even roll back is dropped rather than handed back to the pool.
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw e;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** Every order not yet terminal (the queue is re-filled from these). */

@@ -6,8 +6,10 @@
  * and no write after it (a trigger on `cross_chain_orders` records every UPDATE), and none stuck.
  * It also measures the time from each fill (the filler's `eth_sendRawTransaction` returned: the
  * devnet automines, so the fill is on chain then) to the row's `terminal_at` (SUCCESS), and logs
- * p50/p99 on one line. Tracker settings: the default poll (2 s), concurrency 1,000 (every order in
- * flight in one replica), lock 5 s (a dead worker's jobs are taken over after it), sweep 10 s.
+ * p50/p99 on one line. Tracker settings: the defaults for the bridge followers (read every 1 s)
+ * and the safety-net poll (30 s; PENDING 5 s), 50 tracking steps at once (the default: a step is
+ * short, so one replica drives all 1,000 orders), lock 5 s (a dead worker's jobs are taken over
+ * after it), sweep 10 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 const SUCCESS_COUNT = 900;
 const REFUND_COUNT = 70;
 const FAILED_COUNT = 30;
-const TRACKER_ENV = { TRACKER_POLL_MS: '2000', TRACKER_CONCURRENCY: '1000', TRACKER_LOCK_MS: '5000', TRACKER_SWEEP_MS: '10000' };
+const TRACKER_ENV = { TRACKER_POLL_MS: '30000', TRACKER_PENDING_POLL_MS: '5000', TRACKER_FOLLOW_MS: '1000', TRACKER_CONCURRENCY: '50', TRACKER_LOCK_MS: '5000', TRACKER_SWEEP_MS: '10000' };
 
 type Expected = 'SUCCESS' | 'REFUND_STATUS' | 'FAILED';
 interface LoadOrder {

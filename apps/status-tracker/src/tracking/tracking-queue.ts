@@ -1,13 +1,17 @@
 /**
- * BullMQ drives the tracking: one job per (order id, origin tx hash) (job id derived from both, so
- * adding it twice is a no-op) that calls `CrossChainTracker.advance` until the order is terminal.
- * A crashed worker's job is taken over once its lock lapses, and a sweep re-queues every
- * non-terminal row found in Postgres (at start and periodically), so a job lost with Redis, or
- * between the row's insert and the queue, resumes too.
+ * BullMQ is the tracking's safety net: one job per (order id, origin tx hash) (job id derived from
+ * both, so adding it twice is a no-op). Each run is one `CrossChainTracker.step`; an order not yet
+ * terminal is put back as a delayed job, due again after `pendingPollMs` (PENDING: a reverted
+ * origin transaction logs no event) or `pollMs` (ONGOING: its fill or refund event normally wakes
+ * it long before; the poll catches an event that was missed). Runs are short, so a slot is never
+ * held while an order waits. A crashed worker's job is taken over once its lock lapses, and a sweep
+ * re-queues every non-terminal row found in Postgres (at start and periodically), so a job lost
+ * with Redis, or between the row's insert and the queue, resumes too.
  */
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { CrossChainOrderStore } from './cross-chain-order-store';
 import type { CrossChainTracker } from './tracker';
+import { isTerminal } from './transition';
 
 export const TRACKING_QUEUE = 'cross-chain-tracking';
 
@@ -15,15 +19,15 @@ export interface TrackingQueueOptions {
   redisUrl: string;
   /** BullMQ key prefix (tests isolate themselves with their own) */
   prefix: string;
-  /** pause between two tracking steps of one order */
+  /** pause between two steps of one ONGOING order (the safety net under its events) */
   pollMs: number;
+  /** pause between two steps of one PENDING order */
+  pendingPollMs: number;
   /** a job whose worker died is taken over after this long */
   lockMs: number;
   concurrency: number;
   /** open orders are re-queued from Postgres this often */
   sweepMs: number;
-  /** a job gives its slot back after this long and is retried (long waits for a deadline) */
-  sliceMs: number;
 }
 
 interface TrackJob {
@@ -54,7 +58,7 @@ export class TrackingQueue {
 
   async start(): Promise<void> {
     this.queue = new Queue(TRACKING_QUEUE, { connection: connection(this.o.redisUrl), prefix: this.o.prefix });
-    this.worker = new Worker(TRACKING_QUEUE, (job: Job<TrackJob>) => this.track(job.data), {
+    this.worker = new Worker(TRACKING_QUEUE, (job: Job<TrackJob>, token?: string) => this.track(job, token), {
       connection: connection(this.o.redisUrl),
       prefix: this.o.prefix,
       concurrency: this.o.concurrency,
@@ -74,26 +78,33 @@ export class TrackingQueue {
   /** Queues tracking of one order and transaction (idempotent). */
   async add(orderId: string, txHash: string): Promise<void> {
     if (!this.queue) throw new Error('the tracking queue is not started');
-    await this.queue.add('track', { orderId, txHash }, { jobId: trackingJobId(orderId, txHash), removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000_000, backoff: { type: 'fixed', delay: this.o.pollMs } });
+    await this.queue.add('track', { orderId, txHash }, this.jobOptions(orderId, txHash));
   }
 
   async sweep(): Promise<void> {
-    for (const o of await this.store.open()) await this.add(o.orderId, o.txHash);
+    if (!this.queue) throw new Error('the tracking queue is not started');
+    const open = await this.store.open();
+    for (let i = 0; i < open.length; i += 500) {
+      await this.queue.addBulk(open.slice(i, i + 500).map((o) => ({ name: 'track', data: { orderId: o.orderId, txHash: o.txHash }, opts: this.jobOptions(o.orderId, o.txHash) })));
+    }
+  }
+
+  private jobOptions(orderId: string, txHash: string) {
+    // A failing step (an RPC or Postgres error) is retried after the PENDING pause.
+    return { jobId: trackingJobId(orderId, txHash), removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000_000, backoff: { type: 'fixed', delay: this.o.pendingPollMs } };
   }
 
   async counts(): Promise<Record<string, number>> {
     return (await this.queue?.getJobCounts()) ?? {};
   }
 
-  private async track(job: TrackJob): Promise<void> {
-    const started = Date.now();
-    while (!this.closing) {
-      if (await this.tracker.advance(job.orderId, job.txHash)) return;
-      // Give the slot back now and then: an order waiting for its deadline must not starve others.
-      if (Date.now() - started > this.o.sliceMs) throw new Error(`order ${job.orderId}/${job.txHash} not terminal after ${this.o.sliceMs} ms; retrying`);
-      await new Promise((r) => setTimeout(r, this.o.pollMs));
-    }
-    throw new Error('tracking worker closing');
+  private async track(job: Job<TrackJob>, token: string | undefined): Promise<void> {
+    const status = await this.tracker.step(job.data.orderId, job.data.txHash, 'poll');
+    if (status === undefined || isTerminal(status)) return;
+    // Spread over 0.5-1.5 times the pause: orders registered together must not all poll together.
+    const pause = (status === 'PENDING' ? this.o.pendingPollMs : this.o.pollMs) * (0.5 + Math.random());
+    await job.moveToDelayed(Date.now() + Math.round(pause), token);
+    throw new DelayedError();
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-/** Nest wiring of the tracker: pg pool, bridge provider, RPC clients, store, tracker, queue and its lifecycle. */
+/** Nest wiring of the tracker: pg pool, bridge provider, RPC clients, store, tracker, queue, bridge event followers and their lifecycle. */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DevnetBridgeProvider } from '@tokensvc/bridge';
@@ -6,6 +6,9 @@ import { JsonRpcClient } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { createPgPool } from '@tokensvc/persistence';
 import type { TrackerConfig } from '../config/tracker-config';
+import { BridgeEventStore } from '../events/bridge-event-store';
+import { BridgeEventFollowing } from '../events/event-following';
+import { QuoteMatcher } from '../events/quote-matcher';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainOrderStore } from './cross-chain-order-store';
 import { CrossChainTracker } from './tracker';
@@ -13,22 +16,29 @@ import { TrackingQueue } from './tracking-queue';
 
 export const TRACKER_PG_POOL = Symbol('TRACKER_PG_POOL');
 export const BRIDGE_PROVIDER = Symbol('BRIDGE_PROVIDER');
+/** The bridge followers' own connections: their commits and event wakes never queue behind the safety-net polls. */
+export const TRACKER_EVENTS_PG_POOL = Symbol('TRACKER_EVENTS_PG_POOL');
 
-/** Starts the worker once the app is up (it re-queues the open rows) and stops it first on shutdown. */
+/** Starts the worker (it re-queues the open rows), then the bridge followers, once the app is up; stops them first on shutdown. */
 @Injectable()
 export class TrackingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly queue: TrackingQueue,
+    private readonly following: BridgeEventFollowing,
     @Inject(TRACKER_PG_POOL) private readonly pool: Pool,
+    @Inject(TRACKER_EVENTS_PG_POOL) private readonly eventsPool: Pool,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.start();
+    this.following.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.following.stop();
     await this.queue.close();
     await this.pool.end();
+    await this.eventsPool.end();
   }
 }
 
@@ -39,17 +49,40 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
     { provide: TRACKER_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)) },
     { provide: BRIDGE_PROVIDER, useFactory: () => new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) },
     { provide: CrossChainOrderStore, inject: [TRACKER_PG_POOL], useFactory: (pool: Pool) => new CrossChainOrderStore(pool) },
+    { provide: TRACKER_EVENTS_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 8, application_name: 'status-tracker-events' }, (m) => log.warn(m)) },
+    { provide: BridgeEventStore, inject: [TRACKER_EVENTS_PG_POOL], useFactory: (pool: Pool) => new BridgeEventStore(pool, new CrossChainOrderStore(pool)) },
     {
       provide: CrossChainTracker,
-      inject: [CrossChainOrderStore, BRIDGE_PROVIDER],
-      useFactory: (store: CrossChainOrderStore, provider: DevnetBridgeProvider) =>
-        new CrossChainTracker(store, provider, new Map(config.networks.map((n) => [n.network, new JsonRpcClient(n.rpcUrl, { timeoutMs: 10_000 })])), { originNotFoundTimeoutMs: config.originNotFoundTimeoutMs }),
+      inject: [CrossChainOrderStore, BRIDGE_PROVIDER, TRACKER_PG_POOL],
+      useFactory: (store: CrossChainOrderStore, provider: DevnetBridgeProvider, pool: Pool) =>
+        new CrossChainTracker(
+          store,
+          provider,
+          new Map(config.networks.map((n) => [n.network, new JsonRpcClient(n.rpcUrl, { timeoutMs: 10_000 })])),
+          { originNotFoundTimeoutMs: config.originNotFoundTimeoutMs },
+          new BridgeEventStore(pool, store),
+        ),
     },
     {
       provide: TrackingQueue,
       inject: [CrossChainTracker, CrossChainOrderStore],
       useFactory: (tracker: CrossChainTracker, store: CrossChainOrderStore) =>
-        new TrackingQueue(tracker, store, { redisUrl: config.redisUrl, prefix: config.queuePrefix, pollMs: config.pollMs, lockMs: config.lockMs, concurrency: config.concurrency, sweepMs: config.sweepMs, sliceMs: 5 * 60_000 }, (m) => log.warn(m)),
+        new TrackingQueue(tracker, store, { redisUrl: config.redisUrl, prefix: config.queuePrefix, pollMs: config.pollMs, pendingPollMs: config.pendingPollMs, lockMs: config.lockMs, concurrency: config.concurrency, sweepMs: config.sweepMs }, (m) => log.warn(m)),
+    },
+    {
+      provide: BridgeEventFollowing,
+      inject: [BRIDGE_PROVIDER, BridgeEventStore, TRACKER_EVENTS_PG_POOL, CrossChainTracker, TrackingQueue],
+      useFactory: (provider: DevnetBridgeProvider, events: BridgeEventStore, eventsPool: Pool, tracker: CrossChainTracker, queue: TrackingQueue) =>
+        new BridgeEventFollowing(
+          provider.networks.map((n) => ({ network: n.network, rpc: new JsonRpcClient(rpcUrls[n.network]!, { timeoutMs: 10_000 }) })),
+          provider,
+          new QuoteMatcher(new CrossChainOrderStore(eventsPool), provider.name),
+          events,
+          tracker.withStores(new CrossChainOrderStore(eventsPool), events),
+          (orderId, txHash) => queue.add(orderId, txHash),
+          { databaseUrl: config.databaseUrl, confirmations: config.followConfirmations, startBlocks: config.followStartBlocks, followMs: config.followMs, wakeConcurrency: 16 },
+          (level, m) => (level === 'error' ? log.error(m) : log.warn(m)),
+        ),
     },
     {
       provide: CrossChainStatusUseCase,

@@ -1,6 +1,7 @@
 import type { EndpointDef } from '../endpoint';
 import { account, health, listNetworks, listPlatforms } from './catalog';
 import { approval, approvalCrossChain, crossChainStatus, estimate, portal, portalStatus, portalSubmit } from './portal';
+import { crossChainStatusStream, webhookRegister } from './push';
 import { listTokens, tokenHistory, tokenHolders, tokenMetrics, tokenTransactions } from './tokens';
 
 /** Every operation of the public interface (spec "Endpoints"), by id. */
@@ -17,6 +18,8 @@ export const ENDPOINTS = {
   portalSubmit,
   portalStatus,
   crossChainStatus,
+  crossChainStatusStream,
+  webhookRegister,
   estimate,
   approval,
   approvalCrossChain,

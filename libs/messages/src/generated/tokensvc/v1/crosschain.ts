@@ -37,6 +37,11 @@ export interface CrossChainStatusReply {
   originTxHashes: string[];
   fromChainId: string;
   toChainId: string;
+  /**
+   * transitions the order has been through (0 while PENDING); the record is the one right after
+   * status event `event_seq` (see push.proto). Not part of the public record.
+   */
+  eventSeq: string;
 }
 
 function createBaseCrossChainStatusRequest(): CrossChainStatusRequest {
@@ -135,6 +140,7 @@ function createBaseCrossChainStatusReply(): CrossChainStatusReply {
     originTxHashes: [],
     fromChainId: "0",
     toChainId: "0",
+    eventSeq: "0",
   };
 }
 
@@ -172,6 +178,9 @@ export const CrossChainStatusReply: MessageFns<CrossChainStatusReply> = {
     }
     if (message.toChainId !== "0") {
       writer.uint32(88).int64(message.toChainId);
+    }
+    if (message.eventSeq !== "0") {
+      writer.uint32(96).int64(message.eventSeq);
     }
     return writer;
   },
@@ -277,6 +286,14 @@ export const CrossChainStatusReply: MessageFns<CrossChainStatusReply> = {
             message.toChainId = reader.int64().toString();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.eventSeq = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -334,6 +351,11 @@ export const CrossChainStatusReply: MessageFns<CrossChainStatusReply> = {
         : isSet(object.to_chain_id)
         ? globalThis.String(object.to_chain_id)
         : "0",
+      eventSeq: isSet(object.eventSeq)
+        ? globalThis.String(object.eventSeq)
+        : isSet(object.event_seq)
+        ? globalThis.String(object.event_seq)
+        : "0",
     };
   },
 
@@ -371,6 +393,9 @@ export const CrossChainStatusReply: MessageFns<CrossChainStatusReply> = {
     }
     if (message.toChainId !== "0") {
       obj.toChainId = message.toChainId;
+    }
+    if (message.eventSeq !== "0") {
+      obj.eventSeq = message.eventSeq;
     }
     return obj;
   },

@@ -1,0 +1,115 @@
+/**
+ * BullMQ drives webhook delivery: one job per webhook (job id `wh_<webhookId>`, so queueing it
+ * twice is a no-op) that delivers the order's recorded events after the webhook's
+ * `delivered_seq`, one at a time in seq order. A failed attempt reschedules the same job with
+ * exponential backoff (`backoffMs` * 2^(failures - 1)); after `maxAttempts` consecutive failures
+ * the webhook is given up (state failed). Each success is recorded once per (webhook, seq)
+ * before the next event is sent. New events while a job waits for its retry go out after the
+ * failing one, in order. The relay queues jobs for new events; a sweep re-queues any active
+ * webhook still behind its order (a job lost with Redis, an event recorded while its job was
+ * finishing).
+ */
+import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { StatusEventStore } from './status-event-store';
+import type { WebhookSender } from './webhook-sender';
+
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+
+const TERMINAL = new Set(['SUCCESS', 'REFUND_STATUS', 'FAILED']);
+
+export interface WebhookQueueOptions {
+  redisUrl: string;
+  prefix: string;
+  maxAttempts: number;
+  backoffMs: number;
+  concurrency: number;
+  sweepMs: number;
+}
+
+interface DeliverJob {
+  webhookId: string;
+}
+
+function connection(url: string): ConnectionOptions {
+  const u = new URL(url);
+  return { host: u.hostname, port: Number(u.port) || 6379, password: u.password || undefined, db: Number(u.pathname.slice(1)) || 0, maxRetriesPerRequest: null };
+}
+
+export const webhookJobId = (webhookId: string): string => `wh_${webhookId}`;
+
+export class WebhookQueue {
+  private queue?: Queue;
+  private worker?: Worker;
+  private sweeper?: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly store: StatusEventStore,
+    private readonly sender: WebhookSender,
+    private readonly o: WebhookQueueOptions,
+    private readonly log: (msg: string) => void = () => undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    this.queue = new Queue(WEBHOOK_QUEUE, { connection: connection(this.o.redisUrl), prefix: this.o.prefix });
+    this.worker = new Worker(WEBHOOK_QUEUE, (job: Job<DeliverJob>, token?: string) => this.deliver(job, token), {
+      connection: connection(this.o.redisUrl),
+      prefix: this.o.prefix,
+      concurrency: this.o.concurrency,
+      maxStalledCount: 1_000,
+    });
+    this.worker.on('failed', (job, e) => {
+      if (!this.closing) this.log(`webhook job ${job?.id ?? '?'} failed: ${e.message}`);
+    });
+    this.worker.on('error', (e) => this.log(`webhook worker: ${e.message}`));
+    await this.sweep();
+    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`webhook sweep: ${e.message}`)), this.o.sweepMs);
+    this.sweeper.unref();
+  }
+
+  /** Queues delivery for these webhooks (idempotent per webhook). */
+  async add(webhookIds: readonly string[]): Promise<void> {
+    if (!this.queue) throw new Error('the webhook queue is not started');
+    if (webhookIds.length === 0) return;
+    await this.queue.addBulk(webhookIds.map((webhookId) => ({ name: 'deliver', data: { webhookId }, opts: { jobId: webhookJobId(webhookId), removeOnComplete: true, removeOnFail: true, attempts: 1 } })));
+  }
+
+  async sweep(): Promise<void> {
+    await this.add(await this.store.behind());
+  }
+
+  private async deliver(job: Job<DeliverJob>, token: string | undefined): Promise<void> {
+    const hook = await this.store.webhook(job.data.webhookId);
+    if (!hook || hook.state !== 'active') return;
+    let after = hook.deliveredSeq;
+    while (!this.closing) {
+      const events = await this.store.eventsAfter(hook.orderId, hook.txHash, after, 20);
+      if (events.length === 0) return;
+      for (const e of events) {
+        const seq = Number(e.seq);
+        const r = await this.sender.send(hook, e);
+        if (!r.ok) {
+          const { failedAttempts, gaveUp } = await this.store.recordFailure(hook.id, `event ${seq}: ${r.error}`, this.o.maxAttempts);
+          if (gaveUp) {
+            this.log(`webhook ${hook.id} given up after ${failedAttempts} failed attempts (${r.error})`);
+            return;
+          }
+          // Same job, later: nothing after this event goes out before it (order per webhook).
+          await job.moveToDelayed(Date.now() + this.o.backoffMs * 2 ** (failedAttempts - 1), token);
+          throw new DelayedError();
+        }
+        await this.store.recordDelivery(hook.id, seq, r.statusCode, TERMINAL.has(e.status));
+        after = seq;
+      }
+    }
+    // Failed and removed (removeOnFail): the sweep of the next worker queues it again.
+    throw new Error('webhook worker closing');
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.worker?.close();
+    await this.queue?.close();
+  }
+}

@@ -1,0 +1,158 @@
+import type { AccountReply, Balance, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
+import type { BodyView } from '@tokensvc/transport';
+
+/**
+ * The public HTTP bodies of GET /v2/account, /v2/tokens and /v2/tokens/history, encoded here so the
+ * gateway can send them to the client as they are (see @tokensvc/transport reply-body.ts). They are
+ * byte for byte what the gateway makes of the usual reply: the proto3 JSON of the reply decoded with
+ * the generated codec, each Token laid out in the message's field order with `metrics` defaulted,
+ * the paid-only metrics left out for the `free` view, the balance fields after the token's (history
+ * entries as decoded; the endpoint is paid-only, so it has one view).
+ * `response-body.spec.ts` checks that against that round trip, odd values included.
+ *
+ * Each Token's JSON is built once per Token object and view and kept beside it (WeakMap): the
+ * account use case shares one Token object per row version across requests (TokenRecordCache) and
+ * the reply cache keeps the list replies' tokens, so a reply is mostly a concatenation of fragments.
+ * Fragments and bodies are Buffers: outside the V8 heap, no 100 kB+ strings in large-object space.
+ */
+
+type Fragments = { paid?: Buffer; free?: Buffer };
+const FRAGMENTS = new WeakMap<Token, Fragments>();
+const EMPTY_TOKEN = {} as Token;
+const EMPTY_METRICS = {} as TokenMetrics;
+
+// The proto3 JSON round trip (toJSON, JSON text, fromJSON) of each field type, written out.
+// Values of the declared type pass through as they are; anything else goes the long way.
+/** a value that is not of its declared type, as the JSON text gives it back (null: absent) */
+const viaText = (v: unknown): unknown => (JSON.parse(JSON.stringify([v])) as unknown[])[0];
+const str = (v: unknown): string => {
+  if (typeof v === 'string') return v;
+  const back = v === undefined ? null : viaText(v);
+  return back === null ? '' : String(back);
+};
+const optStr = (v: unknown): string | undefined => {
+  if (typeof v === 'string') return v;
+  const back = v === undefined ? null : viaText(v);
+  return back === null ? undefined : String(back);
+};
+/** double: non-finite values cross as "NaN"/"Infinity" strings and come back as such numbers */
+const dbl = (v: unknown): number => (typeof v === 'number' ? v : v === undefined || v === null ? 0 : Number(viaText(v)));
+/** int32: rounded by toJSON; a non-finite result is null on the wire and 0 after decoding */
+const int32 = (v: unknown): number => {
+  const r = Math.round(v as number);
+  return Number.isFinite(r) ? r : 0;
+};
+const bool = (v: unknown): boolean => (typeof v === 'boolean' ? v : v === undefined ? false : Boolean(viaText(v)));
+/** a JSON array element as the decoder reads it back (String of the parsed value) */
+const element = (e: unknown): string => (typeof e === 'string' ? e : String(viaText(e)));
+const strList = (v: unknown): string[] => (Array.isArray(v) && v.length > 0 ? (v.every((e) => typeof e === 'string') ? (v as string[]) : v.map(element)) : []);
+/** a map<string, string>: entries copied by assignment (so `__proto__` is lost), then decoded with String() */
+function strMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v) return out;
+  for (const [k, x] of Object.entries(v)) {
+    if (k === '__proto__') continue;
+    if (typeof x === 'string') {
+      out[k] = x;
+      continue;
+    }
+    const text = JSON.stringify(x);
+    if (text !== undefined) out[k] = String(JSON.parse(text));
+  }
+  return out;
+}
+
+function metricsOf(m: TokenMetrics | undefined, view: BodyView): Record<string, string | undefined> {
+  const x = m ?? EMPTY_METRICS;
+  if (view === 'free') {
+    return {
+      apy: str(x.apy), baseApy: str(x.baseApy), rewardApy: str(x.rewardApy), borrowApy: str(x.borrowApy), baseBorrowApy: str(x.baseBorrowApy),
+      volumeUsd1d: str(x.volumeUsd1d), volumeUsd7d: str(x.volumeUsd7d),
+    };
+  }
+  // one literal of the message's 23 fields (a spread of the public ones would build a slow object)
+  return {
+    apy: str(x.apy), baseApy: str(x.baseApy), rewardApy: str(x.rewardApy), borrowApy: str(x.borrowApy), baseBorrowApy: str(x.baseBorrowApy),
+    volumeUsd1d: str(x.volumeUsd1d), volumeUsd7d: str(x.volumeUsd7d),
+    price1d: optStr(x.price1d), price7d: optStr(x.price7d), liquidity1d: optStr(x.liquidity1d), liquidity7d: optStr(x.liquidity7d),
+    apy1d: optStr(x.apy1d), apy7d: optStr(x.apy7d), borrowApy1d: optStr(x.borrowApy1d), borrowApy7d: optStr(x.borrowApy7d),
+    liquidityDelta1d: optStr(x.liquidityDelta1d), liquidityDelta7d: optStr(x.liquidityDelta7d), priceDelta1d: optStr(x.priceDelta1d),
+    priceDelta7d: optStr(x.priceDelta7d), apyDelta1d: optStr(x.apyDelta1d), apyDelta7d: optStr(x.apyDelta7d),
+    borrowApyDelta1d: optStr(x.borrowApyDelta1d), borrowApyDelta7d: optStr(x.borrowApyDelta7d),
+  };
+}
+
+/** The spec's Token record of a message, in the message's field order (an object literal of known shape). */
+function tokenRecord(t: Token, view: BodyView): Record<string, unknown> {
+  return {
+    key: str(t.key), name: str(t.name), decimals: int32(t.decimals), symbol: str(t.symbol), address: str(t.address), addresses: strMap(t.addresses),
+    platform: str(t.platform), network: str(t.network), price: dbl(t.price), images: strList(t.images), updatedAt: str(t.updatedAt),
+    createdAt: str(t.createdAt), verifiedAt: str(t.verifiedAt), tokens: strList(t.tokens), poolAddress: str(t.poolAddress), liquidity: dbl(t.liquidity),
+    metrics: metricsOf(t.metrics, view), metadata: strMap(t.metadata), image: str(t.image), banner: str(t.banner), customCmsImageUrl: str(t.customCmsImageUrl),
+    totalSupply: str(t.totalSupply), totalBorrow: str(t.totalBorrow), circulatingSupply: str(t.circulatingSupply), reserves: strList(t.reserves),
+    pricePerShare: str(t.pricePerShare), isClaimed: bool(t.isClaimed), isPortable: bool(t.isPortable),
+  };
+}
+
+/** A Buffer of its own (not a slice of Node's shared 8 kB pool, which one kept fragment would pin). */
+function ownBuffer(text: string): Buffer {
+  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  b.write(text);
+  return b;
+}
+
+/** The JSON of one Token record for a view, built once per Token object. */
+export function tokenJson(token: Token | undefined, view: BodyView): Buffer {
+  const t = token ?? EMPTY_TOKEN;
+  let f = FRAGMENTS.get(t);
+  if (!f) FRAGMENTS.set(t, (f = {}));
+  return (f[view] ??= ownBuffer(JSON.stringify(tokenRecord(t, view))));
+}
+
+const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
+const CLOSE = ascii(']}');
+const COMMA = ascii(',');
+
+function balanceTail(b: Balance): string {
+  return `,"balance":${JSON.stringify(dbl(b.balance))},"balanceUSD":${JSON.stringify(dbl(b.balanceUsd))},"rawBalance":${JSON.stringify(str(b.rawBalance))}}`;
+}
+
+/** `{"totalQueried":…,"balances":[…]}`: each balance is its token's record with balance, balanceUSD, rawBalance after it. */
+export function accountBody(reply: AccountReply, view: BodyView): Buffer {
+  const parts: Buffer[] = [ascii(`{"totalQueried":${int32(reply.totalQueried)},"balances":[`)];
+  reply.balances.forEach((b, i) => {
+    if (i > 0) parts.push(COMMA);
+    const record = tokenJson(b.token, view);
+    parts.push(record.subarray(0, record.length - 1), Buffer.from(balanceTail(b)));
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+/** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"tokens":[…]}` */
+export function listTokensBody(reply: ListTokensReply, view: BodyView): Buffer {
+  const head = `{"totalItems":${int32(reply.totalItems)},"pageItems":${int32(reply.pageItems)},"more":${bool(reply.more)},"page":${int32(reply.page)},"tokens":[`;
+  const parts: Buffer[] = [ascii(head)];
+  reply.tokens.forEach((t, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(tokenJson(t, view));
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+/** One candle in the message's field order (the decoded HistoryEntry, as the gateway sent it). */
+function historyEntry(e: HistoryEntry): string {
+  return JSON.stringify({
+    time: str(e.time), highPrice: str(e.highPrice), lowPrice: str(e.lowPrice), openPrice: str(e.openPrice), closePrice: str(e.closePrice),
+    liquidity: str(e.liquidity), reserves: strList(e.reserves), totalSupply: str(e.totalSupply), totalBorrow: str(e.totalBorrow),
+    circulatingSupply: str(e.circulatingSupply), pricePerShare: str(e.pricePerShare), volume1dUsd: str(e.volume1dUsd), apy: str(e.apy),
+    baseApy: str(e.baseApy), rewardApy: str(e.rewardApy), borrowApy: str(e.borrowApy), baseBorrowApy: str(e.baseBorrowApy), trendingScore: dbl(e.trendingScore),
+  });
+}
+
+/** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"history":[…]}` */
+export function historyBody(reply: TokenHistoryReply): Buffer {
+  const head = `{"totalItems":${int32(reply.totalItems)},"pageItems":${int32(reply.pageItems)},"more":${bool(reply.more)},"page":${int32(reply.page)},"history":[`;
+  return Buffer.from(`${head}${reply.history.map(historyEntry).join(',')}]}`);
+}

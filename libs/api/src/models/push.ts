@@ -1,0 +1,85 @@
+import { s, type Static } from '../schema/shape';
+import { CROSS_CHAIN_STATUSES, CrossChainStatus } from './order';
+
+/**
+ * Push delivery of cross-chain order status (webhooks and Server-Sent Events): the event
+ * envelope both deliver, the webhook registration, and the one mapping from the status
+ * tracker's record to the public record of GET /v3/portal/status that the gateway and the
+ * tracker's webhook sender share (so a pushed record is byte for byte what the poll answers).
+ */
+
+/** `status.current`: the record an SSE stream opens with; the others: the status a transition entered. */
+export const STATUS_EVENT_TYPES = ['status.current', 'status.ongoing', 'status.success', 'status.refund_status', 'status.failed'] as const;
+export type StatusEventType = (typeof STATUS_EVENT_TYPES)[number];
+
+/** The event type of a transition into `status` (ONGOING -> status.ongoing, ...). */
+export function transitionEventType(status: string): StatusEventType {
+  const t = `status.${status.toLowerCase()}`;
+  const found = STATUS_EVENT_TYPES.find((x) => x === t && x !== 'status.current');
+  if (!found) throw new Error(`no status event type for a transition into "${status}"`);
+  return found;
+}
+
+/** The event id of transition `seq` of (order, tx): the same on JetStream, webhooks and SSE. */
+export const statusEventId = (orderId: string, txHash: string, seq: number): string => `${orderId}:${txHash}:${seq}`;
+
+export const StatusEvent = s.named(
+  'CrossChainStatusEvent',
+  s.object({
+    id: s.string({ description: '<orderId>:<txHash>:<seq>; the same event always has the same id (deduplicate on it)' }),
+    type: s.literal(STATUS_EVENT_TYPES, { description: 'status.current: the record an SSE stream opens with; otherwise the status the transition entered' }),
+    seq: s.integer({ description: 'per order and transaction: 1, 2, ... in transition order (0: no transition yet)' }),
+    orderId: s.string(),
+    txHash: s.string(),
+    createdAt: s.dateTime({ description: 'when the transition was written (status.current: when the record was read)' }),
+    record: CrossChainStatus,
+  }),
+);
+export type StatusEvent = Static<typeof StatusEvent>;
+
+export const WebhookRegistration = s.named(
+  'WebhookRegistration',
+  s.object({
+    id: s.string({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
+    secret: s.string({ description: 'HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it' }),
+    orderId: s.string(),
+    txHash: s.string(),
+    url: s.string(),
+    status: s.literal(CROSS_CHAIN_STATUSES, { description: 'the order status at registration' }),
+    recordedEvents: s.integer({ description: 'transitions that happened before the registration; they are delivered at once' }),
+    createdAt: s.dateTime(),
+  }),
+);
+export type WebhookRegistration = Static<typeof WebhookRegistration>;
+
+/** The status tracker's record (proto CrossChainStatusReply, structurally). */
+export interface CrossChainStatusSource<C, T> {
+  readonly context?: C | undefined;
+  readonly tx?: T | undefined;
+  readonly txHash: string;
+  readonly status: string;
+  readonly statusReason?: string | undefined;
+  readonly crossChainRequestId: string;
+  readonly crossChainProvider: string;
+  readonly destinationTxHashes: string[];
+  readonly originTxHashes: string[];
+  readonly fromChainId: string | number;
+  readonly toChainId: string | number;
+}
+
+/** The public record of GET /v3/portal/status (chain ids as numbers, the status from the closed set). */
+export function crossChainStatusRecord<C, T>(r: CrossChainStatusSource<C, T>) {
+  return {
+    context: r.context,
+    tx: r.tx,
+    txHash: r.txHash,
+    status: CROSS_CHAIN_STATUSES.find((x) => x === r.status) ?? 'PENDING',
+    statusReason: r.statusReason,
+    crossChainRequestId: r.crossChainRequestId,
+    crossChainProvider: r.crossChainProvider,
+    destinationTxHashes: r.destinationTxHashes,
+    originTxHashes: r.originTxHashes,
+    fromChainId: Number(r.fromChainId),
+    toChainId: Number(r.toChainId),
+  };
+}

@@ -1,0 +1,508 @@
+/**
+ * Cross-chain orders end to end (issue 8, "What must be shown"): the whole platform as `npm start`
+ * runs it -- gateway, token-data, indexer, quote and status-tracker as processes, and the devnet
+ * bridge's filler as a process -- on PRIVATE devnets (ethereum and base: the test moves their
+ * clocks, so never the shared test devnet), its own database and a private nats-server.
+ *
+ * Through the gateway only: GET /v2/approval (with outputToken), the approval sent when
+ * shouldApprove, GET /v2/portal, the order's `tx` sent as it is by a test wallet, then
+ * GET /v3/portal/status polled until a terminal state. The states seen must be a valid sequence
+ * (PENDING / ONGOING, then one terminal state, never back), and so must the transitions the tracker
+ * recorded (its status_events outbox); the outcome is checked on chain.
+ *
+ *   1. USDC on ethereum -> USDC on base: SUCCESS, the full record, the recipient paid on base
+ *   2. USDC on ethereum -> a vault share on base (the filler's destination zap): SUCCESS
+ *   3. native ETH on ethereum -> USDC on base (the filler's destination swap): SUCCESS
+ *   4. the filler restarted offline, the deadline + refund grace passed (anvil time control), the
+ *      filler back: it refunds; REFUND_STATUS, the refund on the origin balance
+ *   5. an order sent after its expiry reverts on the origin: FAILED; a txHash that made no deposit: FAILED
+ *   6. 404 for an order found nowhere, 400 for a malformed txHash
+ * 4 and 5 move the chains' clocks, so they run after 1-3 (and 5 after 4).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Interface, JsonRpcProvider, Wallet, parseEther, toBeHex } from 'ethers';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { DevnetBridgeProvider, devnetBridgeConfig, type BridgeDepositInfo } from '@tokensvc/bridge';
+import { JsonRpcClient } from '@tokensvc/chain';
+import { BRIDGE_REFUND_GRACE } from '@tokensvc/contracts';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
+import {
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, hasBinary, startApp, startFillerProcess, stopProcess, waitForHttp,
+  type AppName, type AppProcess, type FillerProcess, type PlatformEnv,
+} from '@tokensvc/testing';
+
+/** Private devnet ports of this file (ethereum, base): outside every other test's range. */
+const DEVNET_BASE_PORT = 42545;
+const NATIVE = '0x0000000000000000000000000000000000000000';
+const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)']);
+const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'] as const;
+type Status = 'PENDING' | 'ONGOING' | (typeof TERMINAL)[number];
+/** A state may only be followed by one of a higher rank: PENDING, ONGOING, then one terminal state. */
+const RANK: Record<Status, number> = { PENDING: 0, ONGOING: 1, SUCCESS: 2, REFUND_STATUS: 2, FAILED: 2 };
+const POLL_MS = 1000;
+
+interface Order {
+  context: Record<string, any> & { orderId: string; minOutputAmount: string; outputAmount: string; expiry: string; target: string };
+  tx: { to: string; data: string; from?: string; value?: string; gasLimit?: string };
+}
+interface StatusRecord {
+  context?: Record<string, unknown>;
+  tx?: Record<string, unknown>;
+  txHash: string;
+  status: Status;
+  statusReason?: string;
+  crossChainRequestId?: string;
+  crossChainProvider?: string;
+  destinationTxHashes: string[];
+  originTxHashes: string[];
+  fromChainId: number;
+  toChainId: number;
+}
+
+describe('cross-chain orders end to end through the gateway (whole platform + filler on private devnets)', () => {
+  const fileStarted = Date.now();
+  const dbUrl = createTestDatabaseUrl('xchain_e2e');
+  const queuePrefix = `xce2e${randomBytes(3).toString('hex')}`;
+  let nats: PrivateNatsServer | undefined;
+  let devnet: DevnetHandle;
+  let eth: NetworkManifest;
+  let base: NetworkManifest;
+  let env: PlatformEnv;
+  let gateway: string;
+  let db: Pool;
+  let bridge: DevnetBridgeProvider;
+  let origin: JsonRpcProvider;
+  let destination: JsonRpcProvider;
+  const procs = new Map<AppName, AppProcess>();
+  let filler: FillerProcess | undefined;
+  const logs: string[] = [];
+  const fillerLogs: string[] = [];
+  /** one paid key per scenario: trading calls are limited to 100 a minute per key */
+  const keys: string[] = [];
+  const timings: string[] = [];
+
+  const tail = (lines: string[], n = 25): string => lines.slice(-n).join('\n');
+  const startFiller = async (mode: string): Promise<void> => {
+    fillerLogs.push(`--- filler started in mode ${mode} ---`);
+    filler = startFillerProcess(env, { mode, logLevel: 'info' }, (line) => fillerLogs.push(line));
+    const started = await filler.started.catch((e: unknown) => {
+      throw new Error(`${(e as Error).message}\n${tail(fillerLogs)}`);
+    });
+    expect(started.mode).toBe(mode);
+  };
+  const stopFiller = async (): Promise<void> => {
+    if (filler) await stopProcess(filler);
+    filler = undefined;
+  };
+
+  const tokenKey = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
+  const vaultKey = (n: NetworkManifest, symbol: string): string => {
+    const v = manifestPlatform(n, 'erc4626-vaults').vaults.find((x) => x.symbol === symbol);
+    if (!v) throw new Error(`no vault ${symbol} on ${n.network}`);
+    return `${n.network}:${v.address.toLowerCase()}`;
+  };
+
+  async function call(path: string, key: string): Promise<{ status: number; body: any; headers: Headers }> {
+    const res = await fetch(`${gateway}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: kept as text for the failure message
+    }
+    return { status: res.status, body, headers: res.headers };
+  }
+  async function ok(path: string, key: string): Promise<any> {
+    const r = await call(path, key);
+    if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+
+  /** Balances through the project's RPC client (it retries what a history-less anvil answers while a block lands). */
+  async function balance(n: NetworkManifest, token: string, owner: string): Promise<bigint> {
+    const rpc = new JsonRpcClient(devnet.rpcUrls[n.network]!);
+    if (token.toLowerCase() === NATIVE) return BigInt(await rpc.call<string>('eth_getBalance', [owner, 'latest']));
+    return BigInt(await rpc.call<string>('eth_call', [{ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }, 'latest']));
+  }
+  async function chainNow(p: JsonRpcProvider): Promise<number> {
+    return (await p.getBlock('latest'))!.timestamp;
+  }
+  async function passTime(seconds: number, chains: JsonRpcProvider[]): Promise<void> {
+    for (const p of chains) {
+      await p.send('evm_increaseTime', [toBeHex(seconds)]);
+      await p.send('evm_mine', []);
+    }
+  }
+
+  /** The wallet sends a transaction as the API returned it; the receipt whatever its status. */
+  async function send(wallet: Wallet, tx: Order['tx']): Promise<{ hash: string; status: number }> {
+    if (tx.from !== undefined) expect(tx.from.toLowerCase()).toBe(wallet.address.toLowerCase());
+    const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit) });
+    return { hash: sent.hash, status: await minedStatus(sent.hash) };
+  }
+
+  /**
+   * The receipt's status, polled (not ethers' waitForTransaction: it waits for a next block when the
+   * automining anvil mined the transaction between its first look and its block listener, and on a
+   * quiet chain no next block comes).
+   */
+  async function minedStatus(hash: string): Promise<number> {
+    const rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const receipt = await rpc.call<{ status: string } | null>('eth_getTransactionReceipt', [hash]);
+      if (receipt) return Number(receipt.status);
+      if (Date.now() > until) throw new Error(`transaction ${hash} not mined within 60 s`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+
+  /**
+   * GET /v2/approval with outputToken (ERC-20 input only: the API takes no native input there),
+   * the approval sent when shouldApprove, then GET /v2/portal. The spender is the order's target.
+   */
+  async function quote(wallet: Wallet, key: string, inputToken: string, inputAmount: bigint, outputToken: string): Promise<Order> {
+    const sender = wallet.address.toLowerCase();
+    const params = `sender=${sender}&inputToken=${inputToken}&inputAmount=${inputAmount}&outputToken=${outputToken}`;
+    let spender: string | undefined;
+    if (!inputToken.endsWith(NATIVE)) {
+      const approval = await ok(`/v2/approval?${params}`, key);
+      expect(approval.context).toMatchObject({ canPermit: false, network: 'ethereum' });
+      spender = approval.context.spender;
+      if (approval.context.shouldApprove) {
+        expect(approval.approve.to.toLowerCase()).toBe(inputToken.split(':')[1]);
+        const r = await send(wallet, approval.approve);
+        expect(r.status).toBe(1);
+      }
+    }
+    const order = (await ok(`/v2/portal?${params}&slippageTolerancePercentage=1`, key)) as Order;
+    expect(order.context.target).toBe(order.tx.to);
+    if (spender !== undefined) expect(spender).toBe(order.context.target);
+    expect(order).not.toHaveProperty('signedOrder');
+    return order;
+  }
+
+  /** Polls GET /v3/portal/status; every answer is recorded, so the whole sequence is checked at the end. */
+  class StatusWatch {
+    readonly seen: Status[] = [];
+    last: StatusRecord | undefined;
+    constructor(
+      readonly orderId: string,
+      readonly txHash: string,
+      private readonly key: string,
+    ) {}
+
+    async poll(): Promise<StatusRecord> {
+      for (;;) {
+        const r = await call(`/v3/portal/status?orderId=${this.orderId}&txHash=${this.txHash}`, this.key);
+        if (r.status === 429) {
+          // a client waits as told
+          await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after') ?? '1') * 1000));
+          continue;
+        }
+        if (r.status !== 200) throw new Error(`GET /v3/portal/status for ${this.orderId} ${this.txHash} answered ${r.status}: ${JSON.stringify(r.body)}`);
+        const rec = r.body as StatusRecord;
+        if (!(rec.status in RANK)) throw new Error(`unknown status ${JSON.stringify(rec.status)}`);
+        this.seen.push(rec.status);
+        this.last = rec;
+        return rec;
+      }
+    }
+
+    async until(what: string, done: (r: StatusRecord) => boolean, timeoutMs: number): Promise<StatusRecord> {
+      const started = Date.now();
+      for (;;) {
+        const r = await this.poll();
+        if (done(r)) return r;
+        if (Date.now() - started > timeoutMs) {
+          throw new Error(`order ${this.orderId}: still ${r.status} after ${timeoutMs} ms waiting for ${what} (seen: ${this.distinct().join(' -> ')})\nfiller:\n${tail(fillerLogs)}\nplatform:\n${tail(logs)}`);
+        }
+        await new Promise((res) => setTimeout(res, POLL_MS));
+      }
+    }
+
+    terminal(timeoutMs: number): Promise<StatusRecord> {
+      return this.until('a terminal state', (r) => (TERMINAL as readonly string[]).includes(r.status), timeoutMs);
+    }
+
+    distinct(): Status[] {
+      return this.seen.filter((s, i) => i === 0 || s !== this.seen[i - 1]);
+    }
+
+    /** PENDING / ONGOING, then the expected terminal state, never back; and the record stays final. */
+    async expectValid(terminal: Status): Promise<void> {
+      for (let i = 0; i < 2; i++) {
+        await new Promise((res) => setTimeout(res, 300));
+        expect(await this.poll()).toEqual(this.last);
+      }
+      const d = this.distinct();
+      const valid = d.every((s, i) => i === 0 || RANK[s] > RANK[d[i - 1]!]) && d[d.length - 1] === terminal;
+      expect({ sequence: d, valid }).toEqual({ sequence: d, valid: true });
+      // The tracker's own record of the transitions (its outbox, one event per transition): the same order, one terminal event, last.
+      const { rows } = await db.query<{ status: Status }>(`SELECT status FROM status_events WHERE order_id = $1 AND lower(tx_hash) = lower($2) ORDER BY seq`, [this.orderId, this.txHash]);
+      const events = rows.map((r) => r.status);
+      expect(events.filter((s) => (TERMINAL as readonly string[]).includes(s))).toEqual([terminal]);
+      expect(events[events.length - 1]).toBe(terminal);
+      expect(events.every((s, i) => i === 0 || RANK[s] > RANK[events[i - 1]!])).toBe(true);
+    }
+  }
+
+  const timed = (name: string, startedAt: number, seq: Status[]): void => {
+    timings.push(`${name}: ${((Date.now() - startedAt) / 1000).toFixed(1)} s (seen ${seq.join(' -> ')})`);
+  };
+
+  beforeAll(async () => {
+    // A private nats-server keeps this platform's requests, pool events and status events to itself.
+    if (hasBinary('nats-server')) {
+      nats = new PrivateNatsServer(await freePort());
+      await nats.start();
+    }
+    devnet = await startDevnet({ networks: ['ethereum', 'base'], basePort: DEVNET_BASE_PORT, log: () => undefined });
+    eth = networkManifest(devnet.manifest, 'ethereum');
+    base = networkManifest(devnet.manifest, 'base');
+    await migrate(dbUrl);
+    db = new Pool({ connectionString: dbUrl, max: 2 });
+    const repo = new ApiKeysRepository(db);
+    for (let i = 0; i < 6; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
+    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
+    if (!nats) {
+      // On the shared bus the streams at least must be this platform's own (its request subjects are not).
+      Object.assign(extraEnv, {
+        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
+        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
+      });
+    }
+    env = {
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
+    };
+    gateway = `http://127.0.0.1:${env.gatewayPort}`;
+    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    await startFiller('normal');
+    await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
+      throw new Error(`${(e as Error).message}\n${tail(logs, 40)}`);
+    });
+    // The quote service routes once the indexer has written and published the pools of both networks.
+    const pairs = [
+      [tokenKey(eth, 'USDC'), tokenKey(base, 'USDC')],
+      [tokenKey(eth, 'USDC'), vaultKey(base, 'steakUSDC')],
+      [`ethereum:${NATIVE}`, tokenKey(base, 'USDC')],
+    ];
+    const until = Date.now() + 180_000;
+    for (const [input, output] of pairs) {
+      const amount = input!.endsWith(NATIVE) ? parseEther('1') : 1_000_000_000n;
+      for (;;) {
+        const r = await call(`/v2/portal/estimate?inputToken=${input}&inputAmount=${amount}&outputToken=${output}`, keys[5]!);
+        if (r.status === 200) break;
+        if (Date.now() > until) throw new Error(`no estimate for ${input} -> ${output} within 180 s: ${r.status} ${JSON.stringify(r.body)}\n${tail(logs, 40)}`);
+        await new Promise((res) => setTimeout(res, 2000));
+      }
+    }
+    const manifest = devnet.manifest as unknown as Parameters<typeof devnetBridgeConfig>[0];
+    bridge = new DevnetBridgeProvider({ config: devnetBridgeConfig(manifest), rpcUrls: devnet.rpcUrls });
+    origin = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
+    destination = new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 });
+    origin.pollingInterval = 50;
+    destination.pollingInterval = 50;
+    timings.push(`platform ready (devnets, migrations, five apps + filler, indexer backfill, quote graph): ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
+  }, 480_000);
+
+  afterAll(async () => {
+    origin?.destroy();
+    destination?.destroy();
+    await stopFiller();
+    await Promise.all([...procs.values()].map((p) => stopProcess(p)));
+    await db?.end();
+    await nats?.dispose();
+    await devnet?.stop();
+    await dropDatabase(dbUrl);
+    // This file's BullMQ keys (tracker, webhooks, relay) in the shared Redis.
+    const redis = new Redis(INFRA.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, found] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 500);
+        cursor = next;
+        if (found.length > 0) await redis.del(...found);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+    timings.push(`whole file: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
+    // Error lines of the platform and the filler, for the record (the assertions above decide the result).
+    const errors = [...logs, ...fillerLogs].filter((l) => /"level":"error"/.test(l));
+    timings.push(`error log lines: ${errors.length}${errors.length ? `\n    ${errors.slice(0, 10).join('\n    ')}` : ''}`);
+    process.stderr.write(`[cross-chain e2e wall times]\n  ${timings.join('\n  ')}\n`);
+  }, 60_000);
+
+  /** Scenarios 1-3: the order, the wallet's transaction, the status to SUCCESS, the recipient paid on base. */
+  async function runToSuccess(name: string, account: number, key: string, inputToken: string, inputAmount: bigint, outputToken: string, outputOnBase: string) {
+    const startedAt = Date.now();
+    const wallet = new Wallet(TEST_ACCOUNTS[account]!.privateKey, origin);
+    const order = await quote(wallet, key, inputToken, inputAmount, outputToken);
+    const before = await balance(base, outputOnBase, wallet.address);
+    const sent = await send(wallet, order.tx);
+    expect(sent.status).toBe(1);
+    const watch = new StatusWatch(order.context.orderId, sent.hash, key);
+    const done = await watch.terminal(120_000);
+    timed(name, startedAt, watch.distinct());
+    expect(done.status).toBe('SUCCESS');
+    await watch.expectValid('SUCCESS');
+    const received = (await balance(base, outputOnBase, wallet.address)) - before;
+    expect(received).toBeGreaterThanOrEqual(BigInt(order.context.minOutputAmount));
+    expect(received).toBeGreaterThan(0n);
+    // The record's destination transaction is the bridge's fill of this order's deposit, which paid what arrived.
+    const [deposit] = await bridge.findDeposit('ethereum', sent.hash);
+    expect(deposit).toBeDefined();
+    const fill = await bridge.findFill('base', 1, deposit!.requestId);
+    expect(fill).toMatchObject({ txHash: done.destinationTxHashes[0], amount: received });
+    expect(fill!.recipient.toLowerCase()).toBe(wallet.address.toLowerCase());
+    return { order, done, deposit: deposit!, received, wallet, hash: sent.hash };
+  }
+
+  it('1. USDC on ethereum -> USDC on base: SUCCESS with the full record; the recipient received at least minOutputAmount on base', async () => {
+    const { order, done, deposit, hash } = await runToSuccess('1. USDC -> USDC', 0, keys[0]!, tokenKey(eth, 'USDC'), 1_000_000_000n, tokenKey(base, 'USDC'), manifestToken(base, 'USDC').address);
+    expect(done).toEqual({
+      context: order.context,
+      tx: order.tx,
+      txHash: hash,
+      status: 'SUCCESS',
+      crossChainRequestId: deposit.requestId,
+      crossChainProvider: 'devnet-bridge',
+      destinationTxHashes: [expect.stringMatching(/^0x[0-9a-f]{64}$/)],
+      originTxHashes: [hash],
+      fromChainId: 1,
+      toChainId: 8453,
+    });
+    expect(done).not.toHaveProperty('statusReason');
+  });
+
+  it('2. USDC on ethereum -> a vault share (steakUSDC) on base: SUCCESS, the recipient holds the shares', async () => {
+    const vault = vaultKey(base, 'steakUSDC');
+    const { order, done } = await runToSuccess('2. USDC -> steakUSDC vault share on base', 1, keys[1]!, tokenKey(eth, 'USDC'), 2_000_000_000n, vault, vault.split(':')[1]!);
+    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: vault, gasPaidBy: 'filler' });
+    expect(done).toMatchObject({ status: 'SUCCESS', fromChainId: 1, toChainId: 8453, crossChainProvider: 'devnet-bridge', context: { orderId: order.context.orderId, outputToken: vault } });
+  });
+
+  it('3. native ETH on ethereum -> USDC on base: SUCCESS; the ETH left the wallet on ethereum', async () => {
+    const wallet = new Wallet(TEST_ACCOUNTS[2]!.privateKey, origin);
+    const ethBefore = await balance(eth, NATIVE, wallet.address);
+    const { order, done } = await runToSuccess('3. native ETH -> USDC on base', 2, keys[2]!, `ethereum:${NATIVE}`, parseEther('0.5'), tokenKey(base, 'USDC'), manifestToken(base, 'USDC').address);
+    expect(order.tx.value).toBe(parseEther('0.5').toString());
+    expect(done).toMatchObject({ status: 'SUCCESS', context: { inputToken: `ethereum:${NATIVE}` } });
+    expect(ethBefore - (await balance(eth, NATIVE, wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
+  });
+
+  it('4. filler offline past the deadline + refund grace (anvil time control), then back: REFUND_STATUS with statusReason, refunded on ethereum', async () => {
+    const startedAt = Date.now();
+    await stopFiller();
+    await startFiller('offline');
+    const wallet = new Wallet(TEST_ACCOUNTS[3]!.privateKey, origin);
+    const usdcEth = manifestToken(eth, 'USDC').address;
+    const usdcBase = manifestToken(base, 'USDC').address;
+    const order = await quote(wallet, keys[3]!, tokenKey(eth, 'USDC'), 700_000_000n, tokenKey(base, 'USDC'));
+    const baseBefore = await balance(base, usdcBase, wallet.address);
+    const sent = await send(wallet, order.tx);
+    expect(sent.status).toBe(1);
+    const afterSend = await balance(eth, usdcEth, wallet.address);
+    const watch = new StatusWatch(order.context.orderId, sent.hash, keys[3]!);
+    await watch.until('ONGOING', (r) => r.status !== 'PENDING', 60_000);
+    const [deposit] = (await bridge.findDeposit('ethereum', sent.hash)) as [BridgeDepositInfo];
+    expect(deposit.refundTo.toLowerCase()).toBe(wallet.address.toLowerCase());
+
+    // Nobody fills while the filler is offline; the order is in flight, nothing terminal.
+    await new Promise((res) => setTimeout(res, 3000));
+    expect(await bridge.depositState('ethereum', deposit.requestId)).toBe('open');
+    expect((await watch.poll()).status).toBe('ONGOING');
+
+    // Past fillDeadline + the escrow's refund grace on both chains.
+    const ahead = deposit.fillDeadline - (await chainNow(origin)) + Number(BRIDGE_REFUND_GRACE) + 5;
+    await passTime(ahead, [origin, destination]);
+    // Refundable now, but not refunded: still ONGOING (no terminal state on a guess).
+    await new Promise((res) => setTimeout(res, 2000));
+    expect(await bridge.depositState('ethereum', deposit.requestId)).toBe('open');
+    expect((await watch.poll()).status).toBe('ONGOING');
+
+    // The filler comes back in normal mode: its refund loop refunds what can no longer be filled.
+    await stopFiller();
+    await startFiller('normal');
+    const done = await watch.terminal(120_000);
+    timed('4. filler offline -> deadline passed -> refund', startedAt, watch.distinct());
+    expect(done.status).toBe('REFUND_STATUS');
+    await watch.expectValid('REFUND_STATUS');
+    const refund = await bridge.findRefund('ethereum', deposit.requestId);
+    expect(refund).toBeDefined();
+    expect(done).toMatchObject({
+      context: { orderId: order.context.orderId },
+      txHash: sent.hash,
+      crossChainRequestId: deposit.requestId,
+      crossChainProvider: 'devnet-bridge',
+      destinationTxHashes: [refund!.txHash],
+      originTxHashes: [sent.hash],
+      fromChainId: 1,
+      toChainId: 8453,
+    });
+    expect(done.statusReason).toMatch(/^not filled before the deadline \(.+\); refunded on the origin chain to /);
+    expect(done.statusReason!.toLowerCase()).toContain(`to ${wallet.address.toLowerCase()} (${deposit.inputAmount} of token ${usdcEth.toLowerCase()})`);
+    // On chain: the escrowed input is back in the wallet on ethereum; nothing arrived on base.
+    expect(refund).toMatchObject({ amount: deposit.inputAmount });
+    expect((await balance(eth, usdcEth, wallet.address)) - afterSend).toBe(deposit.inputAmount);
+    expect(deposit.inputAmount).toBeGreaterThan(0n);
+    expect(deposit.inputAmount).toBeLessThanOrEqual(700_000_000n);
+    expect(await balance(base, usdcBase, wallet.address)).toBe(baseBefore);
+    expect(await bridge.findFill('base', 1, deposit.requestId)).toBeUndefined();
+  }, 300_000);
+
+  it('5. FAILED: an order sent after its expiry reverts on ethereum; a txHash that made no deposit', async () => {
+    const startedAt = Date.now();
+    const wallet = new Wallet(TEST_ACCOUNTS[4]!.privateKey, origin);
+    const usdcEth = manifestToken(eth, 'USDC').address;
+    const order = await quote(wallet, keys[4]!, tokenKey(eth, 'USDC'), 300_000_000n, tokenKey(base, 'USDC'));
+    // The user signs too late: the origin chain's clock is past the order's expiry when it is sent.
+    const expiry = Math.floor(new Date(order.context.expiry).getTime() / 1000);
+    const now = await chainNow(origin);
+    // After scenario 4's time travel the chain is usually past it already (the order's deadline
+    // follows the wall clock); otherwise the clock is moved past it here.
+    if (now <= expiry) await passTime(expiry - now + 1, [origin]);
+    timings.push(`5. origin clock vs the order's expiry when sent: ${now - expiry} s past it${now <= expiry ? ' (moved past it by the test)' : ' already (no time moved)'}`);
+    expect(await chainNow(origin)).toBeGreaterThan(expiry);
+    const before = await balance(eth, usdcEth, wallet.address);
+    const sent = await send(wallet, order.tx);
+    expect(sent.status).toBe(0);
+    expect(await balance(eth, usdcEth, wallet.address)).toBe(before);
+    const reverted = new StatusWatch(order.context.orderId, sent.hash, keys[4]!);
+    // The status request made before the transaction was known to the tracker: PENDING first, then FAILED.
+    const done = await reverted.terminal(60_000);
+    timed('5. expired order, reverted on the origin', startedAt, reverted.distinct());
+    expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction reverted; nothing was bridged', txHash: sent.hash, destinationTxHashes: [], originTxHashes: [sent.hash], fromChainId: 1, toChainId: 8453, context: { orderId: order.context.orderId } });
+    expect(done.crossChainRequestId ?? '').toBe('');
+    await reverted.expectValid('FAILED');
+
+    // The client reports a transaction that is no deposit (a plain transfer) for its order.
+    const startedWrong = Date.now();
+    const stray = await wallet.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
+    expect(await minedStatus(stray.hash)).toBe(1);
+    const wrong = new StatusWatch(order.context.orderId, stray.hash, keys[4]!);
+    const failed = await wrong.terminal(60_000);
+    timed('5. txHash without a deposit', startedWrong, wrong.distinct());
+    expect(failed.status).toBe('FAILED');
+    expect(failed.statusReason).toMatch(/made no bridge deposit \(wrong target\)/);
+    await wrong.expectValid('FAILED');
+  }, 180_000);
+
+  it('6. 404 for an order found nowhere; 400 naming txHash for a malformed one', async () => {
+    const key = keys[5]!;
+    const unknown = await call(`/v3/portal/status?orderId=${randomUUID()}&txHash=0x${randomBytes(32).toString('hex')}`, key);
+    expect(unknown).toMatchObject({ status: 404, body: { statusCode: 404, error: 'Not Found', message: expect.any(String) } });
+    const malformed = await call(`/v3/portal/status?orderId=${randomUUID()}&txHash=0x1234`, key);
+    expect(malformed).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('txHash') } });
+    const missing = await call(`/v3/portal/status?orderId=${randomUUID()}`, key);
+    expect(missing).toMatchObject({ status: 400, body: { statusCode: 400, message: expect.stringContaining('txHash') } });
+    const badOrder = await call(`/v3/portal/status?orderId=not-a-uuid&txHash=0x${randomBytes(32).toString('hex')}`, key);
+    expect(badOrder).toMatchObject({ status: 400, body: { statusCode: 400, message: expect.stringContaining('orderId') } });
+  });
+});
