@@ -7,29 +7,10 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { appendStatusEvent } from '../push/status-outbox';
+import type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 import type { CrossChainStatus, SeenDeposit, TerminalStatus } from './transition';
 
-export interface CrossChainOrder {
-  orderId: string;
-  txHash: string;
-  status: CrossChainStatus;
-  statusReason: string | undefined;
-  provider: string;
-  requestId: string | undefined;
-  fromNetwork: Network;
-  fromChainId: number;
-  toNetwork: Network | undefined;
-  toChainId: number | undefined;
-  originTxHashes: string[];
-  destinationTxHashes: string[];
-  depositBlock: number | undefined;
-  fillDeadline: number | undefined;
-  createdAt: Date;
-  updatedAt: Date;
-  terminalAt: Date | undefined;
-  /** transitions written so far (status_events seq of the latest; 0 while PENDING) */
-  eventSeq: number;
-}
+export type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 
 interface Row {
   order_id: string;
@@ -85,14 +66,6 @@ export interface NewCrossChainOrder {
   fromChainId: number;
   toNetwork: Network | undefined;
   toChainId: number | undefined;
-}
-
-/** The quote of `GET /v2/portal` while it is kept (context and tx as stored, proto3 JSON). */
-export interface StoredQuote {
-  network: Network;
-  chainId: number;
-  context: unknown;
-  tx: unknown;
 }
 
 export class CrossChainOrderStore {
