@@ -47,6 +47,8 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
         maxBatchLogs: this.config.maxBatchLogs,
         readyLagBlocks: this.config.readyLagBlocks,
         rpcTimeoutMs: this.config.rpcTimeoutMs,
+        logsWorker: this.config.logsWorker,
+        heldBalancePairs: this.config.heldBalancePairs,
         refreshHeadMs: this.config.refreshHeadMs,
         logger: this.logger,
         onCommitted: (n) => this.publishLoop?.kick(n),

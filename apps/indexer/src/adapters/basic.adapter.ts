@@ -3,6 +3,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
+import type { LogList } from '../rpc/log-list';
 import type { ProtocolAdapter } from './protocol-adapter';
 
 /**
@@ -15,6 +16,17 @@ export const basicAdapter: ProtocolAdapter = {
   seed: async (platform, ctx) =>
     ctx.listedTokens.map((address) => ({ kind: 'token', token: { address, platform: platform.slug, family: 'basic', underlying: [], poolAddress: null, listed: true, metadata: {} } })),
   discoveryHandlers: {},
+  fastHandlers: {
+    // The Transfer handler below, from the scanned columns: same checks (three 32-byte topics
+    // and a first data word of hex digits: else no columns), same event.
+    [TOPICS.transfer]: (logs, i, acc) => {
+      const h = logs.transferAt(i);
+      if (h < 0) return false;
+      const token = acc.registry.tokens.get(logs.address(i));
+      if (token) recordTransfer(acc, logs.blockNumber(i), logs.logIndex(i), logs.txHash(i), token.address, logs.transferFrom(h), logs.transferTo(h), logs.transferValue(h), logs, h);
+      return true;
+    },
+  },
   handlers: {
     [TOPICS.transfer]: (log, acc) => {
       // ERC-721 Transfer shares the topic0 but indexes the token id (4 topics).
@@ -38,7 +50,12 @@ export const basicAdapter: ProtocolAdapter = {
 
 /** `token`: the registry's instance of the address (events keep it until written: one copy, not one per log). */
 function addTransfer(log: RpcLog, acc: BatchAccumulator, token: string, from: string, to: string, value: bigint): void {
-  acc.transfers.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, token, from, to, value });
+  recordTransfer(acc, log.blockNumber, log.logIndex, log.transactionHash, token, from, to, value);
+}
+
+/** `row`: the list and handle of a transfer whose COPY row the logs scanner built. */
+function recordTransfer(acc: BatchAccumulator, blockNumber: number, logIndex: number, txHash: string, token: string, from: string, to: string, value: bigint, row?: LogList, handle = -1): void {
+  acc.addTransfer({ blockNumber, logIndex, txHash, token, from, to, value }, row, handle);
   // A V3 pool's reserves are its token balances.
   const pools = acc.registry.v3PoolsByToken.get(token);
   if (pools === undefined) return;
@@ -48,6 +65,6 @@ function addTransfer(log: RpcLog, acc: BatchAccumulator, token: string, from: st
     const state = acc.registry.poolStates.get(holder)!;
     if (pool.token0 === token) state.reserve0 += sign * value;
     else state.reserve1 += sign * value;
-    acc.touchPool(holder, state, log.blockNumber, log.logIndex);
+    acc.touchPool(holder, state, blockNumber, logIndex);
   }
 }

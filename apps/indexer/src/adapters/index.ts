@@ -17,4 +17,4 @@ export const ADAPTERS: Record<PlatformFamily, ProtocolAdapter> = {
   'aave-v3': aaveV3Adapter,
 };
 
-export type { ProtocolAdapter, LogHandler, DiscoveryHandler, SeedContext } from './protocol-adapter';
+export type { ProtocolAdapter, LogHandler, FastLogHandler, DiscoveryHandler, SeedContext } from './protocol-adapter';

@@ -1,11 +1,19 @@
 import type { PlatformDefinition, RpcLog } from '@tokensvc/chain';
 import type { Network, PlatformFamily } from '@tokensvc/domain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
+import type { LogList } from '../rpc/log-list';
 import type { DiscoverySource } from '../registry/contract-registry';
 import type { Discovery } from '../registry/registry.types';
 
 /** Decodes one hot event into the batch being built (by fixed-offset hex slicing). */
 export type LogHandler = (log: RpcLog, acc: BatchAccumulator) => void;
+
+/**
+ * Decodes log `i` of a list straight from the columns the logs scanner worked out (no RpcLog
+ * object); returns false to leave the log to the LogHandler of its topic (no columns for it).
+ * Must decode exactly as that handler would.
+ */
+export type FastLogHandler = (logs: LogList, i: number, acc: BatchAccumulator) => boolean;
 
 /** Turns a discovery event of a platform's source contract into the entities it creates. */
 export type DiscoveryHandler = (log: RpcLog, source: DiscoverySource) => Discovery[];
@@ -35,6 +43,8 @@ export interface ProtocolAdapter {
   seed(platform: PlatformDefinition, ctx: SeedContext): Promise<Discovery[]>;
   readonly discoveryHandlers: Readonly<Record<string, DiscoveryHandler>>;
   readonly handlers: Readonly<Record<string, LogHandler>>;
+  /** optional fast paths of some of `handlers` (same topics) */
+  readonly fastHandlers?: Readonly<Record<string, FastLogHandler>>;
 }
 
 /** Address of a platform contract by role (`factory`, `pool`, ...), or undefined. */

@@ -46,6 +46,10 @@ export interface IndexerConfig extends CommonConfig {
   eventsSubjectPrefix: string;
   publishEvents: boolean;
   rpcTimeoutMs: number;
+  /** eth_getLogs replies are fetched and parsed in a worker thread */
+  logsWorker: boolean;
+  /** during a backfill, balance changes of at most this many (token, holder) pairs are held in memory */
+  heldBalancePairs: number;
   /** at most this often the derivation stage refreshes head-only state; 0 = never */
   refreshHeadMs: number;
 }
@@ -84,6 +88,8 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
     eventsSubjectPrefix: r.string('INDEXER_EVENTS_PREFIX', 'chain'),
     publishEvents: r.oneOf('INDEXER_PUBLISH', ['true', 'false'], 'true') === 'true',
     rpcTimeoutMs: r.int('RPC_TIMEOUT_MS', 30_000, 100),
+    logsWorker: r.oneOf('INDEXER_LOGS_WORKER', ['true', 'false'], 'true') === 'true',
+    heldBalancePairs: r.int('INDEXER_HELD_BALANCE_PAIRS', 500_000, 1),
     refreshHeadMs: r.int('INDEXER_REFRESH_HEAD_MS', 15_000, 0),
   };
   r.done();

@@ -1,6 +1,8 @@
 import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../pipeline/decoded-batch';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { PoolState } from '../registry/registry.types';
+import type { LogList } from '../rpc/log-list';
+import { CopyWriter } from '../store/copy-in';
 
 export interface TickDelta {
   pool: string;
@@ -29,7 +31,58 @@ export class BatchAccumulator {
   readonly poolHistory = new Map<string, Map<number, PoolState>>();
   readonly tickDeltas = new Map<string, TickDelta>();
 
+  /** the transfers' COPY payload, row by row as they are added (see addTransfer) */
+  private copy: CopyWriter | undefined;
+  /** scanned rows not copied yet: [start, end) of `src`, `count` rows */
+  private readonly run: { src: Uint8Array | undefined; start: number; end: number; count: number } = { src: undefined, start: 0, end: 0, count: 0 };
+
   constructor(readonly registry: ContractRegistry) {}
+
+  /**
+   * Adds a transfer and its COPY row (`rows`: the list holding the row the logs scanner built
+   * for it, and its handle; else written here). Every transfer goes through here, so the payload
+   * holds exactly `transfers`, in order. Scanned rows that follow each other in their buffer
+   * are copied as one run.
+   */
+  addTransfer(t: TransferEvent, rows?: LogList, handle = -1): void {
+    this.transfers.push(t);
+    if (rows && handle >= 0) {
+      const src = rows.transferRows(handle);
+      const start = rows.transferRowStart(handle);
+      const run = this.run;
+      if (run.src === src && run.end === start) {
+        run.end = rows.transferRowEnd(handle);
+        run.count++;
+      } else {
+        this.flushRun();
+        run.src = src;
+        run.start = start;
+        run.end = rows.transferRowEnd(handle);
+        run.count = 1;
+      }
+      return;
+    }
+    this.flushRun();
+    const w = (this.copy ??= new CopyWriter());
+    // Hashes repeat for a transaction's transfers, the network always, tokens often.
+    w.plainRepeating(0, this.registry.network).plain(t.blockNumber).plain(t.logIndex).plainRepeating(1, t.txHash).plainRepeating(2, t.token).plain(t.from).plain(t.to).plain(t.value).endRow();
+  }
+
+  /** The transfers' COPY payload (once: the writer is done after this). */
+  transfersCopy(): { rows: number; payload: Buffer[] } {
+    this.flushRun();
+    const w = this.copy;
+    this.copy = undefined;
+    return w ? { rows: w.rows, payload: w.finish() } : { rows: 0, payload: [] };
+  }
+
+  private flushRun(): void {
+    const run = this.run;
+    if (run.count === 0) return;
+    (this.copy ??= new CopyWriter()).rowsFrom(run.src!, run.start, run.end, run.count);
+    run.src = undefined;
+    run.count = 0;
+  }
 
   /** Records that `pool`'s cached state changed at this position. */
   touchPool(pool: string, state: PoolState, blockNumber: number, logIndex: number): void {

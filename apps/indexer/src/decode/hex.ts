@@ -30,10 +30,23 @@ export function addressWord(data: string, i: number): string {
   return `0x${data.slice(start + 24, start + 64)}`.toLowerCase();
 }
 
+/**
+ * Addresses of recent address topics: logs read through the scanner share their topic strings,
+ * so a Transfer's holders cost a lookup (the topic's hash is cached in the string), not two
+ * fresh strings, and their events share one instance per holder.
+ */
+const TOPIC_ADDRESSES = new Map<string, string>();
+const TOPIC_ADDRESSES_MAX = 100_000;
+
 /** an indexed address topic (lowercase) */
 export function topicAddress(topic: string | undefined): string {
   if (topic === undefined || topic.length !== 66) throw new RangeError('missing indexed address topic');
-  return `0x${topic.slice(26)}`.toLowerCase();
+  const known = TOPIC_ADDRESSES.get(topic);
+  if (known !== undefined) return known;
+  const address = `0x${topic.slice(26)}`.toLowerCase();
+  if (TOPIC_ADDRESSES.size >= TOPIC_ADDRESSES_MAX) TOPIC_ADDRESSES.clear();
+  TOPIC_ADDRESSES.set(topic, address);
+  return address;
 }
 
 /** an indexed int24 topic */

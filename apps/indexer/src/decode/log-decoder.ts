@@ -1,5 +1,6 @@
 import type { RpcLog } from '@tokensvc/chain';
-import type { DiscoveryHandler, LogHandler, ProtocolAdapter } from '../adapters';
+import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from '../adapters';
+import { asLogList, type LogList } from '../rpc/log-list';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { Discovery } from '../registry/registry.types';
 import type { BatchAccumulator } from './batch-accumulator';
@@ -16,11 +17,16 @@ export interface FoundDiscovery {
  */
 export class LogDecoder {
   private readonly handlers = new Map<string, LogHandler>();
+  private readonly fastHandlers = new Map<string, FastLogHandler>();
   private readonly discoveryHandlers = new Map<string, DiscoveryHandler>();
 
   constructor(adapters: readonly ProtocolAdapter[]) {
     for (const a of adapters) {
       for (const [topic, h] of Object.entries(a.handlers)) add(this.handlers, topic, h, a.family);
+      for (const [topic, h] of Object.entries(a.fastHandlers ?? {})) {
+        if (!(topic in a.handlers)) throw new Error(`${a.family}: a fast handler for ${topic} without a handler`);
+        add(this.fastHandlers, topic, h, a.family);
+      }
       for (const [topic, h] of Object.entries(a.discoveryHandlers)) add(this.discoveryHandlers, topic, h, a.family);
     }
   }
@@ -36,7 +42,7 @@ export class LogDecoder {
   }
 
   /** Addresses the discovery events among `logs` would register, without registering anything. */
-  discoveredAddresses(logs: readonly RpcLog[], registry: ContractRegistry): string[] {
+  discoveredAddresses(logs: readonly RpcLog[] | LogList, registry: ContractRegistry): string[] {
     const out: string[] = [];
     for (const { discovery } of this.discover(logs, registry)) {
       if (discovery.kind === 'pool') out.push(discovery.pool.address);
@@ -47,33 +53,43 @@ export class LogDecoder {
     return out;
   }
 
-  discover(logs: readonly RpcLog[], registry: ContractRegistry): FoundDiscovery[] {
+  discover(logs: readonly RpcLog[] | LogList, registry: ContractRegistry): FoundDiscovery[] {
+    const list = asLogList(logs);
     const out: FoundDiscovery[] = [];
-    for (const log of logs) {
+    for (let i = 0; i < list.length; i++) {
       // The source first: a pass over 100k logs is bound by memory reads, and this skips the topics.
-      const source = registry.sources.get(log.address);
-      const topic0 = source && log.topics[0];
+      const source = registry.sources.get(list.address(i));
+      if (!source) continue;
+      const topic0 = list.topic0(i);
       const handler = topic0 && this.discoveryHandlers.get(topic0);
-      if (!source || !handler) continue;
+      if (!handler) continue;
+      const log = list.log(i);
       for (const discovery of handler(log, source)) out.push({ log, discovery });
     }
     return out;
   }
 
-  /** Decodes logs[from, to) into `acc`; returns how many were malformed (wrong layout) and skipped. */
-  decode(logs: readonly RpcLog[], acc: BatchAccumulator, from = 0, to = logs.length): number {
+  /**
+   * Decodes logs[from, to) into `acc`; returns how many were malformed (wrong layout) and skipped.
+   * A topic's fast handler decodes from the scanned columns when it can; else an RpcLog object is
+   * made (for a scanned list) and its handler decodes that.
+   */
+  decode(logs: readonly RpcLog[] | LogList, acc: BatchAccumulator, from = 0, to = logs.length): number {
+    const list = asLogList(logs);
     let malformed = 0;
     let lastTx = '';
     for (let i = from; i < to; i++) {
-      const log = logs[i]!;
-      // Events keep it until the batch is written: one instance per transaction, not per log.
-      if (log.transactionHash === lastTx) log.transactionHash = lastTx;
-      else lastTx = log.transactionHash;
-      const topic0 = log.topics[0];
+      const topic0 = list.topic0(i);
       if (topic0 === undefined) continue;
       const handler = this.handlers.get(topic0);
       if (!handler) continue;
       try {
+        const fast = this.fastHandlers.get(topic0);
+        if (fast !== undefined && fast(list, i, acc)) continue;
+        const log = list.log(i);
+        // Events keep it until the batch is written: one instance per transaction, not per log.
+        if (log.transactionHash === lastTx) log.transactionHash = lastTx;
+        else lastTx = log.transactionHash;
         handler(log, acc);
       } catch (e) {
         // A registered contract emitting a same-signature event with another layout: skip it.

@@ -8,7 +8,8 @@ import type { PoolWithState } from '../store/pools.repo';
 import type { TokenRow } from '../store/tokens.repo';
 import { prepareTransfers, type PreparedTransfers } from '../store/transfers.repo';
 import type { BlockHeader, DecodedBatch } from './decoded-batch';
-import { checkLogsAgainstHeaders, readHeaders, type FetchedRange } from './range-prefetcher';
+import { ArrayLogList, SubsetLogList, logsOf, type LogList } from '../rpc/log-list';
+import { checkLogsAgainstHeaders, readHeaders, readLogs, type FetchedRange } from './range-prefetcher';
 import { TimeSlice, type CpuGate } from './time-slice';
 
 /** logs decoded between two looks at the clock */
@@ -78,7 +79,9 @@ export class BatchBuilder {
     }
 
     const logs = await this.withLateContracts(fr, registry, registeredAt);
-    const missing = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => !fr.headers.has(n));
+    const blocks = new Set<number>();
+    logs.forEachBlock((n) => blocks.add(n));
+    const missing = [...blocks].filter((n) => !fr.headers.has(n));
     if (missing.length > 0) for (const [n, h] of await readHeaders(this.reader, missing)) fr.headers.set(n, h);
     checkLogsAgainstHeaders(logs, fr.headers);
 
@@ -96,13 +99,18 @@ export class BatchBuilder {
    * earlier range, or by this one at block N: from N on, as a fresh index would). The range has
    * them already when the discovery read-ahead added them to its filter; the others are read now.
    */
-  private async withLateContracts(fr: FetchedRange, registry: ContractRegistry, registeredAt: ReadonlyMap<string, number>): Promise<RpcLog[]> {
+  private async withLateContracts(fr: FetchedRange, registry: ContractRegistry, registeredAt: ReadonlyMap<string, number>): Promise<LogList> {
     const late = registry.addresses.slice(fr.watchedCount);
     const startOf = (a: string): number => Math.max(fr.from, registeredAt.get(a) ?? fr.from);
     let logs = fr.logs;
     if (fr.extra.size > 0) {
       const starts = new Map(late.filter((a) => fr.extra.has(a)).map((a) => [a, startOf(a)]));
-      logs = logs.filter((l) => !fr.extra.has(l.address) || (starts.get(l.address) ?? Infinity) <= l.blockNumber);
+      const keep: number[] = [];
+      for (let i = 0; i < logs.length; i++) {
+        const a = logs.address(i);
+        if (!fr.extra.has(a) || (starts.get(a) ?? Infinity) <= logs.blockNumber(i)) keep.push(i);
+      }
+      if (keep.length < logs.length) logs = new SubsetLogList(logs, keep);
     }
     const unread = late.filter((a) => !fr.extra.has(a));
     if (unread.length === 0) return logs;
@@ -111,10 +119,13 @@ export class BatchBuilder {
       const start = startOf(a);
       byStart.set(start, [...(byStart.get(start) ?? []), a]);
     }
-    if (logs === fr.logs) logs = [...fr.logs];
-    for (const [start, addresses] of byStart) logs.push(...(await this.reader.logsAdaptive({ addresses, topic0: this.decoder.topics }, start, fr.to, this.range)));
-    sortLogs(logs);
-    return logs;
+    const all = logsOf(logs);
+    for (const [start, addresses] of byStart) {
+      const more = await readLogs(this.reader, { addresses, topic0: this.decoder.topics }, start, fr.to, this.range);
+      for (const l of logsOf(more)) all.push(l);
+    }
+    sortLogs(all);
+    return new ArrayLogList(all);
   }
 
   private async tokenRows(network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
@@ -209,7 +220,7 @@ export class BatchDraft {
   async finish(slice: TimeSlice = this.slice): Promise<BuiltBatch> {
     const { acc, registry } = this;
     const network = registry.network;
-    const transfers = await prepareTransfers(network, acc.transfers, slice);
+    const transfers = await prepareTransfers(network, acc.transfers, slice, acc.transfersCopy());
     const headers = [...this.headers.values()].sort((a, b) => a.number - b.number);
     const decoded: DecodedBatch = {
       network,

@@ -6,7 +6,8 @@ import { insertPoolHistory, insertPools, updatePoolStates } from '../store/pools
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
 import { insertTokens } from '../store/tokens.repo';
-import { writeTransfersAndBalances } from '../store/transfers.repo';
+import type { BalanceArrays } from '../store/balance-deltas';
+import { copyTransfers, upsertBalances } from '../store/transfers.repo';
 import type { BuiltBatch } from './batch-builder';
 import type { ApplyOptions, DerivationStage } from './derivation.port';
 
@@ -19,11 +20,18 @@ export interface WriteOptions {
   /** highest block older than the finality depth */
   finalizedBlock: number;
   backfillTarget: number | null;
+  /**
+   * The balance changes written with this batch: by default its own; during a backfill, its own
+   * and those held back from the batches before it (the balances are then up to date at its end),
+   * or null to hold this batch's back as well (the balances stay behind the cursor; see
+   * catchUpBalances).
+   */
+  balances?: BalanceArrays | null;
 }
 
 /**
  * Writes one batch in one transaction: lease check (fencing), blocks, new tokens and pools,
- * transfers + balances, pool states (+ journal), V3 ticks, the derivation stage, then the cursor.
+ * transfers (+ balances), pool states (+ journal), V3 ticks, the derivation stage, then the cursor.
  * A crash anywhere leaves the previous batch's cursor: the batch is redone, never half-applied.
  *
  * The ingest statements are queued at once (they run in this order on the transaction's
@@ -51,12 +59,14 @@ export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBa
     queue(insertBlocks(tx, network, b.headers));
     queue(insertTokens(tx, b.newTokens));
     queue(insertPools(tx, network, b.newPools));
-    for (const p of writeTransfersAndBalances(tx, network, b.transfers)) queue(p);
+    queue(copyTransfers(tx, b.transfers));
+    const balances = opts.balances === undefined ? b.transfers.deltas.arrays() : opts.balances;
+    if (balances) queue(upsertBalances(tx, network, balances));
     queue(updatePoolStates(tx, network, b.changedPools));
     queue(insertPoolHistory(tx, network, b.acc.historyEntries()));
     queue(applyTickDeltas(tx, network, [...b.acc.tickDeltas.values()]));
     await derive.applyBatch(tx, b.decoded, { ...apply, backfilling: opts.backfillTarget !== null && b.to < opts.backfillTarget });
-    queue(moveCursor(tx, network, b.to, b.toHash, opts.finalizedBlock, opts.backfillTarget));
+    queue(moveCursor(tx, network, b.to, b.toHash, opts.finalizedBlock, opts.backfillTarget, balances !== null));
     await Promise.all(queued);
   });
 }

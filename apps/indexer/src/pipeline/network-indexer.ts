@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { AdaptiveRange, ChainReader, JsonRpcClient, sleep, type PlatformDefinition } from '@tokensvc/chain';
+import { AdaptiveRange, JsonRpcClient, sleep, type PlatformDefinition } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { ADAPTERS } from '../adapters';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
@@ -10,14 +10,18 @@ import { rollbackTo } from '../reorg/rollback';
 import type { ContractRegistry } from '../registry/contract-registry';
 import { loadRegistry } from '../registry/registry-loader';
 import type { TokenSeed } from '../registry/registry.types';
+import { BalanceDeltas, type BalanceArrays } from '../store/balance-deltas';
 import { ensureCursor, type Cursor } from '../store/cursor.repo';
+import { renewLease } from '../store/lease.repo';
 import { prunePoolHistory } from '../store/pools.repo';
-import { poolQuery } from '../store/sql-tx';
+import { inTransaction, poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
+import { catchUpBalances } from '../store/transfers.repo';
 import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
 import { LeaseLostError, writeBatch } from './batch-writer';
 import { NetworkLease } from './network-lease';
 import type { DerivationStage } from './derivation.port';
+import { IndexerChainReader } from '../rpc/logs-reader';
 import { ChainMovedError, RangePrefetcher, type FetchedRange } from './range-prefetcher';
 import { CpuGate, TimeSlice } from './time-slice';
 
@@ -44,6 +48,10 @@ export interface NetworkIndexerOptions {
   maxBatchLogs?: number;
   readyLagBlocks: number;
   rpcTimeoutMs: number;
+  /** eth_getLogs replies are read in a worker thread (default true) */
+  logsWorker?: boolean;
+  /** during a backfill, balance changes of at most this many (token, holder) pairs are held back in memory (default HELD_BALANCE_PAIRS) */
+  heldBalancePairs?: number;
   /** how often (at most) the derivation stage's refreshHead runs once caught up; 0 = never */
   refreshHeadMs: number;
   logger: IndexerLogger;
@@ -52,7 +60,8 @@ export interface NetworkIndexerOptions {
 }
 
 const noop = (): void => undefined;
-
+/** default NetworkIndexerOptions.heldBalancePairs */
+export const HELD_BALANCE_PAIRS = 500_000;
 /** A reorg was detected at the batch boundary: repair before going on. */
 class ReorgDetected extends Error {}
 
@@ -74,7 +83,9 @@ export class NetworkIndexer {
   private caughtUp = false;
   private lastPrune = 0;
   private lastRefresh = 0;
-  private readonly reader: ChainReader;
+  /** balance changes of written batches not in the balances yet (see balancesFor) */
+  private heldBalances = new BalanceDeltas();
+  private readonly reader: IndexerChainReader;
   private readonly range: AdaptiveRange;
   private readonly decoder: LogDecoder;
   private readonly builder: BatchBuilder;
@@ -85,14 +96,12 @@ export class NetworkIndexer {
 
   constructor(private readonly o: NetworkIndexerOptions) {
     this.network = o.cfg.network;
-    const client = new JsonRpcClient(o.cfg.rpcUrl, {
-      timeoutMs: o.rpcTimeoutMs,
-      onRetry: (method, e) => {
-        METRICS.rpcRetries.inc({ network: this.network, method });
-        o.logger.warn(`${this.network}: retrying ${method}: ${(e as Error).message}`);
-      },
-    });
-    this.reader = new ChainReader(client);
+    const onRetry = (method: string, e: unknown): void => {
+      METRICS.rpcRetries.inc({ network: this.network, method });
+      o.logger.warn(`${this.network}: retrying ${method}: ${(e as Error).message}`);
+    };
+    const client = new JsonRpcClient(o.cfg.rpcUrl, { timeoutMs: o.rpcTimeoutMs, onRetry });
+    this.reader = new IndexerChainReader(client, { network: this.network, worker: o.logsWorker ?? true, timeoutMs: o.rpcTimeoutMs, onRetry });
     this.range = new AdaptiveRange({ max: o.cfg.maxLogRange, targetLogs: o.targetLogsPerRange, initial: o.initialLogRange ?? 10 });
     this.decoder = new LogDecoder(Object.values(ADAPTERS));
     this.builder = new BatchBuilder(this.reader, this.decoder, this.range);
@@ -117,6 +126,7 @@ export class NetworkIndexer {
     this.stopped = true;
     this.wake?.();
     await this.running;
+    this.reader.close();
     await this.lease.release();
   }
 
@@ -146,9 +156,19 @@ export class NetworkIndexer {
     }
   }
 
-  /** (Re)loads the cursor and the registry from Postgres. */
+  /** (Re)loads the cursor and the registry from Postgres; the balances catch up with the cursor. */
   private async init(): Promise<void> {
     this.cursor = await ensureCursor(this.q, this.network, this.o.cfg.startBlock);
+    this.heldBalances = new BalanceDeltas();
+    if (this.cursor.balancesBlock !== null) {
+      // Balance changes held in memory were lost (a stop or crash during a backfill, or a failed batch).
+      await inTransaction(this.o.pool, async (tx) => {
+        if (!(await renewLease(tx, this.network, this.lease.holder, this.lease.ttlMs))) throw new LeaseLostError(`${this.network}: lease lost to another replica`);
+        await catchUpBalances(tx, this.network);
+      });
+      this.o.logger.log(`${this.network}: balances caught up from block ${this.cursor.balancesBlock} to the cursor (${this.cursor.blockNumber})`);
+      this.cursor = { ...this.cursor, balancesBlock: null };
+    }
     const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
     this.registry = loaded.registry;
     this.pendingSeeds = loaded.pendingSeeds;
@@ -221,6 +241,7 @@ export class NetworkIndexer {
     const write = async (d: BatchDraft, since: bigint): Promise<void> => {
       // Ahead of reading ahead and decoding further ranges: the writer may be waiting for it.
       const built = await this.gate.hold(() => d.finish(new TimeSlice()));
+      const balances = this.balancesFor(built, target);
       // Derived before its transaction when the stage can (no database needed), while the
       // previous batch is still being written.
       await derived;
@@ -232,7 +253,7 @@ export class NetworkIndexer {
       const onComputed = new Promise<void>((resolve) => (computed = resolve));
       // In order: each write starts when the one before it has committed (and never after a failed one).
       const previous = writes[writes.length - 1] ?? Promise.resolve();
-      const w = previous.then(() => this.commit(built, target, since, { foreground: this.gate, precomputed, onComputed: computed }));
+      const w = previous.then(() => this.commit(built, target, balances, since, { foreground: this.gate, precomputed, onComputed: computed }));
       writes.push(w);
       const done = (): void => {
         void writes.splice(writes.indexOf(w), 1);
@@ -284,10 +305,28 @@ export class NetworkIndexer {
     if (failure) throw failure.error;
   }
 
-  private async commit(built: BuiltBatch, target: number, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
+  /**
+   * The balance changes written with a batch (WriteOptions.balances). During a backfill they are
+   * held back in memory and written with a later batch: the one that reaches the target, the last
+   * one before a stop, or the one that brings them to `heldBalancePairs` (token, holder) pairs.
+   * Every holder's row is then upserted once per backfill, not once per batch. Called in batch
+   * order. A batch that fails takes them with it: init() folds the stored transfers in instead.
+   */
+  private balancesFor(built: BuiltBatch, target: number): BalanceArrays | null {
+    const own = built.transfers.deltas;
+    if (this.heldBalances.size === 0) this.heldBalances = own;
+    else this.heldBalances.absorb(own);
+    if (built.to < target && !this.stopped && this.heldBalances.size < (this.o.heldBalancePairs ?? HELD_BALANCE_PAIRS)) return null;
+    const arrays = this.heldBalances.arrays();
+    this.heldBalances = new BalanceDeltas();
+    return arrays;
+  }
+
+  private async commit(built: BuiltBatch, target: number, balances: BalanceArrays | null, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
     const finalizedBlock = Math.max(0, Math.min(built.to, this.head - this.o.cfg.finalityDepth));
-    await writeBatch(this.o.pool, this.o.derive, built, { holder: this.lease.holder, leaseTtlMs: this.lease.ttlMs, finalizedBlock, backfillTarget: target }, apply);
-    this.cursor = { ...this.cursor!, blockNumber: built.to, blockHash: built.toHash, finalizedBlock };
+    await writeBatch(this.o.pool, this.o.derive, built, { holder: this.lease.holder, leaseTtlMs: this.lease.ttlMs, finalizedBlock, backfillTarget: target, balances }, apply);
+    const before = this.cursor!;
+    this.cursor = { ...before, blockNumber: built.to, blockHash: built.toHash, finalizedBlock, balancesBlock: balances ? null : (before.balancesBlock ?? before.blockNumber) };
     const labels = { network: this.network };
     METRICS.batchSeconds.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     METRICS.blocks.inc(labels, built.to - built.from + 1);

@@ -1,5 +1,7 @@
-import { AdaptiveRange, type ChainReader, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
+import { AdaptiveRange, type ChainReader, type LogFilter, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
 import type { ContractRegistry } from '../registry/contract-registry';
+import { asLogList, type LogList } from '../rpc/log-list';
+import { IndexerChainReader } from '../rpc/logs-reader';
 
 /** The chain changed while a range was being read (hashes disagree): read it again. */
 export class ChainMovedError extends Error {}
@@ -8,7 +10,7 @@ export class ChainMovedError extends Error {}
 export interface FetchedRange {
   from: number;
   to: number;
-  logs: RpcLog[];
+  logs: LogList;
   /** length of the registry's watch list when the logs were requested */
   watchedCount: number;
   /**
@@ -24,7 +26,7 @@ export interface FetchedRange {
 export interface DiscoveryLookahead {
   topics: readonly string[];
   /** addresses the discovery events among `logs` will register (nothing is registered here) */
-  addressesIn(logs: readonly RpcLog[]): string[];
+  addressesIn(logs: readonly RpcLog[] | LogList): string[];
 }
 
 export interface PrefetchOptions {
@@ -100,9 +102,9 @@ export class RangePrefetcher {
     const extra = candidates ? [...candidates].filter((a) => !this.registry.isWatched(a)) : [];
     const addresses = this.registry.addresses.slice(0, watchedCount);
     for (const a of extra) addresses.push(a);
-    const logs = await this.reader.logsAdaptive({ addresses, topic0: this.topics }, from, to, this.range);
+    const logs = await readLogs(this.reader, { addresses, topic0: this.topics }, from, to, this.range);
     const numbers = new Set<number>([from, to]);
-    for (const l of logs) numbers.add(l.blockNumber);
+    logs.forEachBlock((n) => numbers.add(n));
     for (let n = Math.max(from, this.opts.denseFrom); n <= to; n++) numbers.add(n);
     const headers = await readHeaders(this.reader, [...numbers]);
     checkLogsAgainstHeaders(logs, headers);
@@ -138,9 +140,15 @@ export async function readHeaders(reader: ChainReader, numbers: readonly number[
   return out;
 }
 
-export function checkLogsAgainstHeaders(logs: readonly RpcLog[], headers: ReadonlyMap<number, RpcBlockHeader>): void {
-  for (const l of logs) {
-    const h = headers.get(l.blockNumber);
-    if (h && h.hash !== l.blockHash) throw new ChainMovedError(`log of block ${l.blockNumber} has hash ${l.blockHash}, the header ${h.hash} (chain moved while reading)`);
-  }
+export function checkLogsAgainstHeaders(logs: readonly RpcLog[] | LogList, headers: ReadonlyMap<number, RpcBlockHeader>): void {
+  asLogList(logs).forEachBlock((n, hash) => {
+    const h = headers.get(n);
+    if (h && h.hash !== hash) throw new ChainMovedError(`log of block ${n} has hash ${hash}, the header ${h.hash} (chain moved while reading)`);
+  });
+}
+
+/** logsAdaptive as a LogList (scanned, without RpcLog objects, when the reader is the indexer's). */
+export async function readLogs(reader: ChainReader, filter: LogFilter, from: number, to: number, range: AdaptiveRange): Promise<LogList> {
+  if (reader instanceof IndexerChainReader) return reader.logListAdaptive(filter, from, to, range);
+  return asLogList(await reader.logsAdaptive(filter, from, to, range));
 }

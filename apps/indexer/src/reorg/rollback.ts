@@ -9,10 +9,11 @@ import { rollbackPools } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { revertTickDeltasAbove } from '../store/ticks.repo';
 import { deleteTokensAbove } from '../store/tokens.repo';
-import { revertTransfersAbove } from '../store/transfers.repo';
+import { catchUpBalances, revertTransfersAbove } from '../store/transfers.repo';
 
 /**
- * Rolls a network back to `ancestor` in one transaction: balances lose the deltas of the deleted
+ * Rolls a network back to `ancestor` in one transaction: balances (brought up to the cursor first)
+ * lose the deltas of the deleted
  * transfers; blocks, pools created above it, their journals and tokens first seen above it go;
  * the other pools and ticks get their state at the ancestor back; then the derivation stage
  * rolls back its rows, and the cursor moves to the ancestor. Re-applying starts from there.
@@ -20,6 +21,8 @@ import { revertTransfersAbove } from '../store/transfers.repo';
 export async function rollbackTo(pool: Pool, derive: DerivationStage, network: Network, ancestor: number, ancestorHash: string, lease: { holder: string; ttlMs: number }): Promise<void> {
   await inTransaction(pool, async (tx) => {
     if (!(await renewLease(tx, network, lease.holder, lease.ttlMs))) throw new LeaseLostError(`${network}: lease lost to another replica`);
+    // Balance changes a backfill still held in memory are in the balances first.
+    await catchUpBalances(tx, network);
     await revertTransfersAbove(tx, network, ancestor);
     await deleteBlocksAbove(tx, network, ancestor);
     await rollbackPools(tx, network, ancestor);

@@ -1,4 +1,5 @@
-import { CopyWriter } from './copy-in';
+import fc from 'fast-check';
+import { CopyWriter, copyField } from './copy-in';
 
 const text = (w: CopyWriter): string => Buffer.concat(w.finish()).toString('utf8');
 
@@ -30,6 +31,26 @@ describe('CopyWriter', () => {
     const lines = Buffer.concat(chunks).toString('latin1').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toEqual(Array.from({ length: 3000 }, (_, i) => `${i}\t${value}`));
+  });
+
+  it('writes numbers and bigints as String() prints them, and repeated fields byte for byte the same', () => {
+    const hexes = ['0x' + 'ab'.repeat(32), '0x' + 'cd'.repeat(20), 'ethereum'];
+    const texts = ['ethereum:0x' + 'ef'.repeat(20), 'with\ttab and \\ backslash of some length', 'Ωmega token symbol longer than 16'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -1e6, max: 1e6 }), fc.bigInt({ min: -(1n << 256n), max: 1n << 256n }), fc.constantFrom(...hexes), fc.constantFrom(...texts)), { maxLength: 50 }),
+        (rows) => {
+          const w = new CopyWriter();
+          for (const [n, i, b, h, t] of rows) w.plain(n).plain(i).plain(b).plain(h).text(t).endRow();
+          expect(text(w)).toBe(rows.map(([n, i, b, h, t]) => `${n}\t${i}\t${b}\t${h}\t${copyField(t)}\n`).join(''));
+        },
+      ),
+    );
+  });
+
+  it('refuses numbers whose String() is not plain (fractions, exponents)', () => {
+    for (const bad of [1.5, 1e21, -0.5]) expect(() => new CopyWriter().plain(bad)).toThrow('cannot go into COPY');
+    expect(() => new CopyWriter().plain('0x' + 'ab'.repeat(30) + ' x')).toThrow('cannot go into COPY');
   });
 
   it('refuses a time that is not a whole second', () => {

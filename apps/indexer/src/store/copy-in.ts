@@ -66,6 +66,16 @@ const NATIVE_FROM = 16;
 /** what text fields need escaped */
 const SPECIAL = /[\\\n\r\t]/;
 
+function plainBytesOf(value: string): Uint8Array {
+  if (!PLAIN_TEXT.test(value)) throw unescaped(value);
+  return Uint8Array.from(Buffer.from(value, 'latin1'));
+}
+
+/** values kept per textRepeating column */
+const MEMO_MAX = 4096;
+
+const textBytesOf = (value: string): Uint8Array => Uint8Array.from(Buffer.from(SPECIAL.test(value) ? copyField(value) : value, 'utf8'));
+
 const unescaped = (s: string): Error => new Error(`value "${s.slice(0, 80)}" cannot go into COPY text format unescaped`);
 
 /**
@@ -80,28 +90,118 @@ export class CopyWriter {
   private buf = Buffer.allocUnsafe(CHUNK_BYTES);
   private pos = 0;
   private lastSeconds = NaN;
+  private readonly memoValues: Array<string | undefined> = [];
+  private readonly memoBytes: Uint8Array[] = [];
+  private readonly textMemos: Array<Map<string, Uint8Array> | undefined> = [];
   private lastTime = '';
 
   /** a field of [0-9a-zA-Z-] only (hex, addresses, integers, bigints); anything else throws */
   plain(value: string | number | bigint): this {
-    const s = typeof value === 'string' ? value : String(value);
-    this.room(s.length + 1);
+    if (typeof value === 'number') return this.int(value);
+    // [-0-9] only
+    if (typeof value === 'bigint') return this.digits(String(value));
+    return this.plainString(value);
+  }
+
+  /**
+   * A plain string field of a column whose value often repeats from one row to the next
+   * (`slot` names the column): the same string as last time costs one comparison.
+   */
+  plainRepeating(slot: number, value: string): this {
+    if (this.memoValues[slot] !== value) {
+      this.memoBytes[slot] = plainBytesOf(value);
+      this.memoValues[slot] = value;
+    }
+    return this.bytes(this.memoBytes[slot]!);
+  }
+
+  /**
+   * text(), for a column with few distinct values (token keys, types): their bytes are kept per
+   * column (`slot`: its own numbers, shared with plainRepeating), up to MEMO_MAX values each.
+   */
+  textRepeating(slot: number, value: string): this {
+    if (this.memoValues[slot] !== value) {
+      const memo = (this.textMemos[slot] ??= new Map());
+      let b = memo.get(value);
+      if (b === undefined) {
+        b = textBytesOf(value);
+        if (memo.size >= MEMO_MAX) memo.clear();
+        memo.set(value, b);
+      }
+      this.memoBytes[slot] = b;
+      this.memoValues[slot] = value;
+    }
+    return this.bytes(this.memoBytes[slot]!);
+  }
+
+  private plainString(value: string): this {
+    this.room(value.length + 1);
     const buf = this.buf;
     let pos = this.pos;
-    if (s.length > NATIVE_FROM) {
+    if (value.length > NATIVE_FROM) {
       // Hashes and addresses: one regex and one native copy beat a loop over their characters.
-      if (!PLAIN_TEXT.test(s)) throw unescaped(s);
-      pos += buf.write(s, pos, 'latin1');
+      if (!PLAIN_TEXT.test(value)) throw unescaped(value);
+      pos += buf.write(value, pos, 'latin1');
     } else {
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 128 || PLAIN[c] === 0) throw unescaped(s);
+      for (let i = 0; i < value.length; i++) {
+        const c = value.charCodeAt(i);
+        if (c >= 128 || PLAIN[c] === 0) throw unescaped(value);
         buf[pos++] = c;
       }
     }
     buf[pos++] = TAB;
     this.pos = pos;
     return this;
+  }
+
+  /** an integer as String() prints it, digits written straight into the buffer (other numbers: checked as text) */
+  private int(value: number): this {
+    if (!Number.isSafeInteger(value) || value < 0) return this.plainString(String(value));
+    let digits = 1;
+    for (let v = value; v >= 10; v = Math.floor(v / 10)) digits++;
+    this.room(digits + 1);
+    const buf = this.buf;
+    let at = this.pos + digits;
+    buf[at] = TAB;
+    let v = value;
+    do {
+      buf[--at] = 48 + (v % 10);
+      v = Math.floor(v / 10);
+    } while (v > 0);
+    this.pos += digits + 1;
+    return this;
+  }
+
+  /** String() of a bigint ([-0-9]): plain as it is */
+  private digits(s: string): this {
+    this.room(s.length + 1);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
+    buf[pos++] = TAB;
+    this.pos = pos;
+    return this;
+  }
+
+  /** a field's bytes, checked already */
+  private bytes(b: Uint8Array): this {
+    this.room(b.length + 1);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    this.buf[this.pos++] = TAB;
+    return this;
+  }
+
+  /**
+   * Whole rows already in COPY text format, built elsewhere (the logs scanner builds transfers'
+   * rows): bytes [start, end) of `src`, `count` rows ending with their line breaks.
+   */
+  rowsFrom(src: Uint8Array, start: number, end: number, count: number): void {
+    if (end <= start || src[end - 1] !== NEWLINE) throw new Error('COPY rows must end with a line break');
+    this.room(end - start);
+    this.buf.set(src.subarray(start, end), this.pos);
+    this.pos += end - start;
+    this.rows += count;
   }
 
   /** a double (or null as \N), written as JS prints it (what pg sends for a number parameter) */

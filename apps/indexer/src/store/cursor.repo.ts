@@ -11,6 +11,8 @@ export interface Cursor {
   publishedFinalized: number;
   /** rollbacks so far (part of published message ids) */
   reorgEpoch: number;
+  /** null: the balances hold every stored transfer; else only those up to this block (see catchUpBalances) */
+  balancesBlock: number | null;
 }
 
 interface CursorRow {
@@ -20,12 +22,13 @@ interface CursorRow {
   published_seq: string;
   published_finalized: string;
   reorg_epoch: number;
+  balances_block: string | null;
 }
 
 export async function readCursor(q: SqlTx, network: Network): Promise<Cursor | undefined> {
-  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch FROM index_cursors WHERE network = $1`, [network]);
+  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block FROM index_cursors WHERE network = $1`, [network]);
   if (!r) return undefined;
-  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch };
+  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch, balancesBlock: r.balances_block === null ? null : Number(r.balances_block) };
 }
 
 /** Creates the cursor just before `startBlock` unless the network already has one; returns it. */
@@ -34,10 +37,12 @@ export async function ensureCursor(q: SqlTx, network: Network, startBlock: numbe
   return (await readCursor(q, network))!;
 }
 
-export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null): Promise<void> {
+/** `balancesUpToDate`: the batch brought the balances up to its end (else they stay where they were: balances_block). */
+export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null, balancesUpToDate = true): Promise<void> {
   await tx.query(
-    `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5, updated_at = now() WHERE network = $1`,
-    [network, blockNumber, blockHash, finalizedBlock, backfillTarget],
+    `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5,
+       balances_block = CASE WHEN $6::boolean THEN NULL ELSE coalesce(balances_block, block_number) END, updated_at = now() WHERE network = $1`,
+    [network, blockNumber, blockHash, finalizedBlock, backfillTarget, balancesUpToDate],
   );
 }
 

@@ -2,88 +2,78 @@ import { ZERO_ADDRESS, type Network } from '@tokensvc/domain';
 import type { TransferEvent } from '../pipeline/decoded-batch';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { SLICE_CHECK_EVERY, type TimeSlice } from '../pipeline/time-slice';
+import { BalanceDeltas, type BalanceArrays } from './balance-deltas';
 import { CopyWriter } from './copy-in';
-import { pgArray } from './pg-array';
 import type { PgTx } from './sql-tx';
 
-/** A local copy: the library's re-exported binding is a getter call on every use in the hot loop below. */
-const ZERO = ZERO_ADDRESS;
-
-/** A batch's transfers as a COPY payload and its net balance deltas, built before the transaction. */
+/** A batch's transfers as a COPY payload and their net balance changes, built before the transaction. */
 export interface PreparedTransfers {
   count: number;
   copy: Buffer[];
-  /** one entry per (token, holder): column arrays as Postgres array literals */
-  balances: { tokens: string; holders: string; deltas: string; blocks: string };
+  deltas: BalanceDeltas;
 }
 
 /**
- * Builds the transfers' COPY payload and their net balance deltas, summed per (token, holder).
- * The zero address is not a holder (mints and burns), so a token's balances sum to its supply
- * outside the zero address. Pure CPU: done while the previous batch is being written, in time
- * slices.
+ * Builds the transfers' COPY payload (unless the decoder built it: `built`) and sums their net
+ * balance changes per (token, holder). Pure CPU: done while the previous batch is being written,
+ * in time slices.
  */
-export async function prepareTransfers(network: Network, transfers: readonly TransferEvent[], slice: TimeSlice): Promise<PreparedTransfers> {
-  const payload = new CopyWriter();
-  // token -> holder -> net delta (nested maps: no key strings to build per transfer)
-  const deltas = new Map<string, Map<string, { delta: bigint; block: number }>>();
-  const add = (token: string, holder: string, value: bigint, incoming: boolean, block: number): void => {
-    if (holder === ZERO) return;
-    let byHolder = deltas.get(token);
-    if (!byHolder) deltas.set(token, (byHolder = new Map()));
-    const d = byHolder.get(holder);
-    if (d) {
-      d.delta = incoming ? d.delta + value : d.delta - value;
-      d.block = block;
-    } else byHolder.set(holder, { delta: incoming ? value : -value, block });
-  };
+export async function prepareTransfers(network: Network, transfers: readonly TransferEvent[], slice: TimeSlice, built?: { rows: number; payload: Buffer[] }): Promise<PreparedTransfers> {
+  if (built && built.rows !== transfers.length) throw new Error(`transfers COPY payload has ${built.rows} rows for ${transfers.length} transfers`);
+  const payload = built ? undefined : new CopyWriter();
+  const deltas = new BalanceDeltas();
   for (let i = 0; i < transfers.length; i++) {
     const t = transfers[i]!;
-    payload.plain(network).plain(t.blockNumber).plain(t.logIndex).plain(t.txHash).plain(t.token).plain(t.from).plain(t.to).plain(t.value).endRow();
-    add(t.token, t.from, t.value, false, t.blockNumber);
-    add(t.token, t.to, t.value, true, t.blockNumber);
+    // Hashes repeat for a transaction's transfers, the network always, tokens often.
+    payload?.plainRepeating(0, network).plain(t.blockNumber).plain(t.logIndex).plainRepeating(1, t.txHash).plainRepeating(2, t.token).plain(t.from).plain(t.to).plain(t.value).endRow();
+    deltas.transfer(t.token, t.from, t.to, t.value, t.blockNumber);
     if (i % SLICE_CHECK_EVERY === 0) await slice.maybeYield();
   }
-  const tokens: string[] = [];
-  const holders: string[] = [];
-  const values: bigint[] = [];
-  const blocks: number[] = [];
-  // In key order: Postgres then walks the balances index in order (a quarter less upsert time
-  // than in arrival order, measured on 27k rows).
-  for (const token of [...deltas.keys()].sort()) {
-    const byHolder = deltas.get(token)!;
-    for (const holder of [...byHolder.keys()].sort()) {
-      const x = byHolder.get(holder)!;
-      tokens.push(token);
-      holders.push(holder);
-      values.push(x.delta);
-      blocks.push(x.block);
-    }
-  }
   await slice.maybeYield();
-  return {
-    count: transfers.length,
-    copy: payload.finish(),
-    balances: { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks) },
-  };
+  return { count: transfers.length, copy: payload ? payload.finish() : built!.payload, deltas };
 }
 
-/**
- * Inserts a batch's transfers (COPY; a position already stored is an error, never skipped: it
- * would mean the batch was applied twice) and adds their net balance deltas in one upsert.
- */
-export function writeTransfersAndBalances(tx: PgTx, network: Network, p: PreparedTransfers): Array<Promise<unknown>> {
-  if (p.count === 0) return [];
-  const copied = tx.copy(`COPY transfers (network, block_number, log_index, tx_hash, token, from_address, to_address, value) FROM STDIN`, p.copy).then((n) => {
+/** Inserts a batch's transfers (COPY; a position already stored is an error, never skipped: it would mean the batch was applied twice). */
+export function copyTransfers(tx: PgTx, p: PreparedTransfers): Promise<void> {
+  if (p.count === 0) return Promise.resolve();
+  return tx.copy(`COPY transfers (network, block_number, log_index, tx_hash, token, from_address, to_address, value) FROM STDIN`, p.copy).then((n) => {
     if (n !== p.count) throw new Error(`COPY stored ${n} of ${p.count} transfers`);
   });
-  const upserted = tx.query(
+}
+
+/** Adds net balance changes to the balances, in one upsert. */
+export function upsertBalances(tx: SqlTx, network: Network, b: BalanceArrays): Promise<unknown> {
+  if (b.rows === 0) return Promise.resolve();
+  return tx.query(
     `INSERT INTO balances (network, token, holder, balance, block_number)
      SELECT $1, t, h, v, b FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS x(t, h, v, b)
      ON CONFLICT (network, token, holder) DO UPDATE SET balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number`,
-    [network, p.balances.tokens, p.balances.holders, p.balances.deltas, p.balances.blocks],
+    [network, b.tokens, b.holders, b.deltas, b.blocks],
   );
-  return [copied, upserted];
+}
+
+/**
+ * Folds the stored transfers the balances do not hold yet (above `index_cursors.balances_block`,
+ * up to the cursor: batches whose balance changes were still in memory when the process stopped
+ * or a batch failed) into the balances, in Postgres, and marks them up to date. Run in a
+ * transaction that holds the network's lease.
+ */
+export async function catchUpBalances(tx: SqlTx, network: Network): Promise<void> {
+  await tx.query(
+    `WITH c AS (SELECT balances_block AS since, block_number AS upto FROM index_cursors WHERE network = $1 AND balances_block IS NOT NULL),
+     d AS (
+       SELECT t.token, t.to_address AS holder, t.value AS delta, t.block_number FROM transfers t, c
+       WHERE t.network = $1 AND t.block_number > c.since AND t.block_number <= c.upto AND t.to_address <> $2
+       UNION ALL
+       SELECT t.token, t.from_address, -t.value, t.block_number FROM transfers t, c
+       WHERE t.network = $1 AND t.block_number > c.since AND t.block_number <= c.upto AND t.from_address <> $2
+     )
+     INSERT INTO balances (network, token, holder, balance, block_number)
+     SELECT $1, token, holder, sum(delta), max(block_number) FROM d GROUP BY token, holder
+     ON CONFLICT (network, token, holder) DO UPDATE SET balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number`,
+    [network, ZERO_ADDRESS],
+  );
+  await tx.query(`UPDATE index_cursors SET balances_block = NULL WHERE network = $1 AND balances_block IS NOT NULL`, [network]);
 }
 
 /**

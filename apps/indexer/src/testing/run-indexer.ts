@@ -22,6 +22,9 @@ export interface TestIndexerOptions {
   logger?: IndexerLogger;
   leaseTtlMs?: number;
   instanceId?: string;
+  /** see NetworkIndexerOptions */
+  logsWorker?: boolean;
+  heldBalancePairs?: number;
 }
 
 export interface TestIndexer {
@@ -61,6 +64,8 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     readyLagBlocks: 0,
     rpcTimeoutMs: 30_000,
     refreshHeadMs: 0,
+    logsWorker: o.logsWorker,
+    heldBalancePairs: o.heldBalancePairs,
     logger,
     onCommitted: o.onCommitted,
   });

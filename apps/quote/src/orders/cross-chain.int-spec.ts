@@ -191,6 +191,8 @@ describe('cross-chain orders on two devnet networks', () => {
     });
     timings.push({ name, ms: Date.now() - sentAt });
     await waitFor('the settlement', async () => (await provider.depositState('ethereum', deposit.requestId)) === 'settled');
+    // The chain shows the settlement as soon as it is mined; the filler logs it once its receipt is back.
+    await waitFor('the filler to log the settlement', () => messagesFor(deposit).includes('settled'));
     // What the recipient got is what the fill says, at least the minimum.
     const fill = await provider.findFill('base', 1, deposit.requestId);
     expect(fill).toMatchObject({ amount: received, recipient: wallet.address });

@@ -1,5 +1,5 @@
 /** activities: swaps, deposits, withdrawals, borrows and repays of platform tokens. */
-import type { ActivityRow } from '../engine/activities';
+import type { ActivityRow, AmountRecord } from '../engine/activities';
 import { SLICE_CHECK_EVERY, TimeSlice } from '../../pipeline/time-slice';
 import { CopyWriter } from '../../store/copy-in';
 import { columns, text, type SqlTx } from './sql';
@@ -15,13 +15,47 @@ export async function activitiesPayload(rows: readonly ActivityRow[], slice: Tim
   const w = new CopyWriter();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    w.text(r.network).plain(r.blockNumber).plain(r.logIndex).text(r.tokenKey).text(r.txHash).time(r.time).text(r.type).text(r.account).plain(r.direction);
-    w.text(r.inputToken).text(text(r.inputAmount)).float(r.inputUsd).text(r.outputToken).text(text(r.outputAmount)).float(r.outputUsd);
-    w.text(JSON.stringify(r.amounts)).plain(r.volumeRaw).float(r.volumeUsd).endRow();
+    // Network, token keys, hashes and types repeat from row to row; amounts are digits only.
+    w.textRepeating(0, r.network).plain(r.blockNumber).plain(r.logIndex).textRepeating(1, r.tokenKey).textRepeating(2, r.txHash).time(r.time).textRepeating(3, r.type).text(r.account).plain(r.direction);
+    nullable(w, 4, r.inputToken).amount(w, r.inputAmount).float(r.inputUsd);
+    nullable(w, 5, r.outputToken).amount(w, r.outputAmount).float(r.outputUsd);
+    w.text(amountsJson(r.amounts)).plain(r.volumeRaw).float(r.volumeUsd).endRow();
     if (i % SLICE_CHECK_EVERY === 0) await slice.maybeYield();
   }
   return w.finish();
 }
+
+/** JSON text safe without escapes: printable ASCII but quote and backslash */
+const JSON_SAFE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const jsonString = (s: string): string => (JSON_SAFE.test(s) ? `"${s}"` : JSON.stringify(s));
+
+/**
+ * JSON.stringify(amounts), byte for byte, for the records activities make (key, symbol, amount,
+ * amountUsd, then account when set; other shapes go through JSON.stringify).
+ */
+export function amountsJson(amounts: readonly AmountRecord[]): string {
+  let out = '[';
+  for (let i = 0; i < amounts.length; i++) {
+    const a = amounts[i]!;
+    const keys = Object.keys(a);
+    if (keys.length !== (a.account === undefined ? 4 : 5) || keys[0] !== 'key' || keys[1] !== 'symbol' || keys[2] !== 'amount' || keys[3] !== 'amountUsd') return JSON.stringify(amounts);
+    if (typeof a.key !== 'string' || typeof a.symbol !== 'string' || typeof a.amount !== 'string' || typeof a.amountUsd !== 'string' || (a.account !== undefined && typeof a.account !== 'string')) return JSON.stringify(amounts);
+    if (i > 0) out += ',';
+    out += `{"key":${jsonString(a.key)},"symbol":${jsonString(a.symbol)},"amount":${jsonString(a.amount)},"amountUsd":${jsonString(a.amountUsd)}`;
+    out += a.account === undefined ? '}' : `,"account":${jsonString(a.account)}}`;
+  }
+  return `${out}]`;
+}
+
+/** a token key (or null) of a column whose value often repeats */
+function nullable(w: CopyWriter, slot: number, key: string | null): { amount(w: CopyWriter, v: bigint | null): CopyWriter } {
+  if (key === null) w.nullField();
+  else w.textRepeating(slot, key);
+  return AMOUNT;
+}
+
+/** a base-unit amount (or null): its digits */
+const AMOUNT = { amount: (w: CopyWriter, v: bigint | null): CopyWriter => (v === null ? w.nullField() : w.plain(v)) };
 
 /**
  * Inserts a batch's activities. The pipeline's transaction COPYs them (a position already stored

@@ -1,0 +1,45 @@
+import { ZERO_ADDRESS } from '@tokensvc/domain';
+import { BalanceDeltas } from './balance-deltas';
+
+const T1 = '0x1111111111111111111111111111111111111111';
+const T2 = '0x2222222222222222222222222222222222222222';
+const A = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const B = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+
+describe('BalanceDeltas', () => {
+  it('nets transfers per (token, holder), skips the zero address, keeps the last block and zero nets', () => {
+    const d = new BalanceDeltas();
+    d.transfer(T1, ZERO_ADDRESS, A, 100n, 5); // mint
+    d.transfer(T1, A, B, 30n, 6);
+    d.transfer(T2, B, B, 7n, 6); // to itself: nets to 0, the row still moves to block 6
+    d.transfer(T1, B, ZERO_ADDRESS, 10n, 8); // burn
+    expect(d.size).toBe(3);
+    expect(d.arrays()).toEqual({ tokens: `{${T1},${T1},${T2}}`, holders: `{${A},${B},${B}}`, deltas: '{70,20,0}', blocks: '{6,8,6}', rows: 3 });
+  });
+
+  it('absorbs a later batch as if its transfers had been added in order', () => {
+    const first = new BalanceDeltas();
+    const later = new BalanceDeltas();
+    const all = new BalanceDeltas();
+    const transfers: Array<[string, string, string, bigint, number]> = [
+      [T1, ZERO_ADDRESS, A, 1000n, 1],
+      [T1, A, B, 400n, 2],
+      [T2, ZERO_ADDRESS, B, 5n, 2],
+      [T1, B, A, 100n, 3],
+      [T2, B, A, 5n, 4],
+      [T1, A, B, 1n, 4],
+    ];
+    transfers.forEach((t, i) => {
+      (i < 3 ? first : later).transfer(...t);
+      all.transfer(...t);
+    });
+    first.absorb(later);
+    expect(first.size).toBe(all.size);
+    expect(first.arrays()).toEqual(all.arrays());
+    expect(first.arrays()).toEqual({ tokens: `{${T1},${T1},${T2},${T2}}`, holders: `{${A},${B},${A},${B}}`, deltas: '{699,301,5,0}', blocks: '{4,4,4,4}', rows: 4 });
+  });
+
+  it('is empty without transfers', () => {
+    expect(new BalanceDeltas().arrays()).toEqual({ tokens: '{}', holders: '{}', deltas: '{}', blocks: '{}', rows: 0 });
+  });
+});
