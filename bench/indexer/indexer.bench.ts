@@ -68,12 +68,32 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     report.rows.push(report.ponder);
 
     log('our indexer');
-    const ours = await runOurs(chain.anvil.rpcUrl, writeBenchManifest(meta, join(runDir, 'manifest.json')), meta.head, o.oursTimeoutS * 1000, log);
+    const manifest = writeBenchManifest(meta, join(runDir, 'manifest.json'));
+    // Runs 1..n-1 are stopped after their backfill; the last one stays up for the head-lag phase.
+    const seconds: number[] = [];
+    let ours = await runOurs(chain.anvil.rpcUrl, manifest, meta.head, o.oursTimeoutS * 1000, log);
+    for (let run = 1; run < Math.max(1, o.oursRuns) && ours.backfill.status === 'ok'; run++) {
+      seconds.push(ours.backfill.seconds);
+      log(`  run ${run}: ${ours.backfill.seconds.toFixed(2)} s`);
+      await ours.stop();
+      ours = await runOurs(chain.anvil.rpcUrl, manifest, meta.head, o.oursTimeoutS * 1000, log);
+    }
     try {
       const b = ours.backfill;
+      if (b.status === 'ok') {
+        seconds.push(b.seconds);
+        log(`  run ${seconds.length}: ${b.seconds.toFixed(2)} s`);
+      }
       report.ours =
         b.status === 'ok'
-          ? { name: 'ours (apps/indexer)', ok: true, events: raw.first.events, blocks, seconds: b.seconds, note: `${matchNote('transfers', b.rows['transfers'], raw.first.byKind['transfer'])}; first batch at ${b.firstCursorSeconds.toFixed(1)} s` }
+          ? {
+              name: 'ours (apps/indexer)',
+              ok: true,
+              events: raw.first.events,
+              blocks,
+              seconds: median(seconds),
+              note: `median of ${seconds.length}; ${matchNote('transfers', b.rows['transfers'], raw.first.byKind['transfer'])}; first batch at ${b.firstCursorSeconds.toFixed(1)} s`,
+            }
           : { name: 'ours (apps/indexer)', ok: false, reason: b.reason };
       report.rows.push(report.ours);
       if (b.status === 'ok') log(`  rows: ${JSON.stringify(b.rows)}`);

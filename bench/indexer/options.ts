@@ -10,6 +10,8 @@ export interface IndexerBenchOptions {
   headLagSeconds: number;
   headLagEventsPerBlock: number;
   rawRuns: number;
+  /** backfills by our indexer (fresh database each; the median is reported, the last one goes on to the head-lag phase) */
+  oursRuns: number;
   /** anvil port of the bench chain */
   port: number;
   ponderTimeoutS: number;
@@ -24,6 +26,7 @@ export const DEFAULT_OPTIONS: IndexerBenchOptions = {
   headLagSeconds: 30,
   headLagEventsPerBlock: 300,
   rawRuns: 3,
+  oursRuns: 3,
   port: 48545,
   ponderTimeoutS: 1200,
   oursTimeoutS: 600,
@@ -36,6 +39,7 @@ const NUMERIC: Record<string, keyof IndexerBenchOptions> = {
   '--head-lag-seconds': 'headLagSeconds',
   '--head-lag-events': 'headLagEventsPerBlock',
   '--raw-runs': 'rawRuns',
+  '--ours-runs': 'oursRuns',
   '--port': 'port',
   '--ponder-timeout': 'ponderTimeoutS',
   '--ours-timeout': 'oursTimeoutS',
