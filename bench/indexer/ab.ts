@@ -18,12 +18,13 @@ import { join, resolve } from 'node:path';
 import { connect } from 'nats';
 import { Client } from 'pg';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { INFRA, createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
+import { INFRA, createTestDatabaseUrl, stopProcess } from '@tokensvc/testing';
 import { ensureBenchChain } from './chain/generate';
 import { planChain } from './chain/mix';
 import { BENCH_DIR } from './chain/paths';
 import { writeBenchManifest } from './manifest';
 import { DEFAULT_OPTIONS } from './options';
+import { benchIndexerEnv } from './ours';
 import { sleep, startProcess, type BenchProcess } from './proc';
 
 /** Columns that record when or in which batch a row was written, not what it says. */
@@ -155,7 +156,7 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const tag = randomBytes(4).toString('hex');
-  const stream = `BENCH_AB_${tag}`;
+  const stream = `BENCH_INDEXER_${tag}`; // benchIndexerEnv's
   let proc: BenchProcess | undefined;
   try {
     const backendCpu = new Map<number, number>();
@@ -169,21 +170,7 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
     const load = loadAvg();
     const anvil0 = cpuSeconds(anvilPid) ?? 0;
     const started = performance.now();
-    proc = startProcess(`indexer-${v.name}`, [...v.nodeArgs, '-r', join(v.root, 'tools', 'register.js'), join(v.root, 'apps', 'indexer', 'src', 'main.ts')], {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      NETWORKS: 'ethereum',
-      RPC_URL_ETHEREUM: rpcUrl,
-      DEVNET_MANIFEST: manifest,
-      DATABASE_URL: dbUrl,
-      NATS_URL: INFRA.nats,
-      REDIS_URL: INFRA.redis,
-      HEALTH_PORT: String(await freePort()),
-      INDEXER_EVENTS_STREAM: stream,
-      INDEXER_EVENTS_PREFIX: `bench_${tag}`,
-      INDEXER_REFRESH_HEAD_MS: '0',
-      ...v.env,
-    }, outputFile ? (line) => appendFileSync(outputFile, `${line}\n`) : undefined);
+    proc = startProcess(`indexer-${v.name}`, [...v.nodeArgs, '-r', join(v.root, 'tools', 'register.js'), join(v.root, 'apps', 'indexer', 'src', 'main.ts')], { ...(await benchIndexerEnv(rpcUrl, manifest, dbUrl, tag)), INDEXER_REFRESH_HEAD_MS: '0', ...v.env }, outputFile ? (line) => appendFileSync(outputFile, `${line}\n`) : undefined);
     const pid = proc.child.pid!;
     let nodeCpu = 0;
     let exited: number | null | undefined;

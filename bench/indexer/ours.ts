@@ -29,6 +29,23 @@ async function rowCounts(db: Client): Promise<Record<string, number>> {
   return rows;
 }
 
+/** The environment of the indexer process on the bench chain (`tag`: its own JetStream stream and subjects). */
+export async function benchIndexerEnv(rpcUrl: string, manifestPath: string, dbUrl: string, tag: string): Promise<Record<string, string>> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    NETWORKS: 'ethereum',
+    RPC_URL_ETHEREUM: rpcUrl,
+    DEVNET_MANIFEST: manifestPath,
+    DATABASE_URL: dbUrl,
+    NATS_URL: INFRA.nats,
+    REDIS_URL: INFRA.redis,
+    HEALTH_PORT: String(await freePort()),
+    INDEXER_EVENTS_STREAM: `BENCH_INDEXER_${tag}`,
+    INDEXER_EVENTS_PREFIX: `bench_${tag}`,
+  };
+}
+
 export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void): Promise<OursRun> {
   const dbUrl = createTestDatabaseUrl('bench_indexer');
   await migrate(dbUrl);
@@ -50,19 +67,7 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
     const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      NETWORKS: 'ethereum',
-      RPC_URL_ETHEREUM: rpcUrl,
-      DEVNET_MANIFEST: manifestPath,
-      DATABASE_URL: dbUrl,
-      NATS_URL: INFRA.nats,
-      REDIS_URL: INFRA.redis,
-      HEALTH_PORT: String(await freePort()),
-      INDEXER_EVENTS_STREAM: stream,
-      INDEXER_EVENTS_PREFIX: `bench_${tag}`,
-    });
+    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag));
     let firstCursorSeconds = 0;
     let last = -1;
     const outcome = await waitFor(proc, timeoutMs, 50, async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { RpcResponseError, standardizeLogs, type RpcLog } from '@tokensvc/chain';
-import { StringTable, scanLogsReply } from './logs-scanner';
+import { TOPICS } from '../decode/topics';
+import { ERC20_TRANSFER_TOPIC, StringTable, scanLogsReply } from './logs-scanner';
 import { logsOf } from './log-list';
 import { StringMirror, receive } from './logs-wire';
 
@@ -138,5 +139,11 @@ describe('scanLogsReply (vs JSON.parse + standardizeLogs)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the Transfer topic', () => {
+  it('is the decoder\'s', () => {
+    expect(ERC20_TRANSFER_TOPIC).toBe(TOPICS.transfer);
   });
 });

@@ -16,7 +16,6 @@
  * generic path, so every odd reply gets exactly the old handling and error messages.
  */
 
-import { TOPICS } from '../decode/topics';
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -32,6 +31,8 @@ const K_RESULT = bytes('result');
 const K_ERROR = bytes('error');
 const K_ADDRESS = bytes('address');
 const K_TOPICS = bytes('topics');
+/** keccak256('Transfer(address,address,uint256)'): the ERC-20 Transfer, whose rows the scanner builds (decode/topics.ts has it too; a test keeps them equal) */
+export const ERC20_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const K_DATA = bytes('data');
 const K_BLOCK_HASH = bytes('blockHash');
 const K_BLOCK_NUMBER = bytes('blockNumber');
@@ -215,7 +216,7 @@ export class StringTable {
   private add(body: Buffer, start: number, end: number, lower: boolean, h: number, collided: boolean): number {
     const s = body.toString('latin1', start, end);
     const id = this.push(Uint8Array.prototype.slice.call(body, start, end), lower ? s.toLowerCase() : s);
-    if (!lower && s === TOPICS.transfer) this.transferTopic = id;
+    if (!lower && s === ERC20_TRANSFER_TOPIC) this.transferTopic = id;
     if (!collided) this.first.set(h, id);
     else {
       const others = this.more.get(h);

@@ -99,7 +99,7 @@ export class CopyWriter {
   plain(value: string | number | bigint): this {
     if (typeof value === 'number') return this.int(value);
     // [-0-9] only
-    if (typeof value === 'bigint') return this.digits(String(value));
+    if (typeof value === 'bigint') return this.ascii(String(value));
     return this.plainString(value);
   }
 
@@ -172,17 +172,6 @@ export class CopyWriter {
     return this;
   }
 
-  /** String() of a bigint ([-0-9]): plain as it is */
-  private digits(s: string): this {
-    this.room(s.length + 1);
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
-    buf[pos++] = TAB;
-    this.pos = pos;
-    return this;
-  }
-
   /** a field's bytes, checked already */
   private bytes(b: Uint8Array): this {
     this.room(b.length + 1);
@@ -250,7 +239,7 @@ export class CopyWriter {
     return this.chunks;
   }
 
-  /** trusted ASCII without tabs, line breaks or backslashes (numbers, ISO times) */
+  /** trusted ASCII without tabs, line breaks or backslashes (numbers, String() of a bigint, ISO times) */
   private ascii(s: string): this {
     this.room(s.length + 1);
     const buf = this.buf;
