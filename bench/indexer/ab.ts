@@ -15,16 +15,15 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connect } from 'nats';
 import { Client } from 'pg';
-import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { INFRA, createTestDatabaseUrl, stopProcess } from '@tokensvc/testing';
+import { migrate } from '@tokensvc/persistence';
+import { createTestDatabaseUrl, stopProcess } from '@tokensvc/testing';
 import { ensureBenchChain } from './chain/generate';
 import { planChain } from './chain/mix';
 import { BENCH_DIR } from './chain/paths';
 import { writeBenchManifest } from './manifest';
 import { DEFAULT_OPTIONS } from './options';
-import { benchIndexerEnv } from './ours';
+import { benchIndexerEnv, endBenchIndexer } from './ours';
 import { sleep, startProcess, type BenchProcess } from './proc';
 
 /** Columns that record when or in which batch a row was written, not what it says. */
@@ -156,7 +155,6 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const tag = randomBytes(4).toString('hex');
-  const stream = `BENCH_INDEXER_${tag}`; // benchIndexerEnv's
   let proc: BenchProcess | undefined;
   try {
     const backendCpu = new Map<number, number>();
@@ -197,12 +195,7 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
     log(`  ${v.name}: ${seconds.toFixed(2)} s, node CPU ${nodeCpu.toFixed(1)} s, postgres ${pgCpu.toFixed(1)} s, anvil ${anvilCpu.toFixed(1)} s, peak RSS ${rssMb.toFixed(0)} MB, load ${r.load}`);
     return r;
   } finally {
-    if (proc) await stopProcess(proc, 15_000);
-    await db.end().catch(() => undefined);
-    await dropDatabase(dbUrl);
-    const nc = await connect({ servers: INFRA.nats });
-    await (await nc.jetstreamManager()).streams.delete(stream).catch(() => false);
-    await nc.close();
+    await endBenchIndexer(proc, db, dbUrl, tag);
   }
 }
 

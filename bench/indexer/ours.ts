@@ -46,23 +46,25 @@ export async function benchIndexerEnv(rpcUrl: string, manifestPath: string, dbUr
   };
 }
 
+/** Stops the indexer process (if any) and drops what benchIndexerEnv gave it: its database (after closing `db`) and its stream. */
+export async function endBenchIndexer(proc: BenchProcess | undefined, db: Client, dbUrl: string, tag: string): Promise<void> {
+  if (proc) await stopProcess(proc, 15_000);
+  await db.end().catch(() => undefined);
+  await dropDatabase(dbUrl);
+  const nc = await connect({ servers: INFRA.nats });
+  await (await nc.jetstreamManager()).streams.delete(`BENCH_INDEXER_${tag}`).catch(() => false);
+  await nc.close();
+}
+
 export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void): Promise<OursRun> {
   const dbUrl = createTestDatabaseUrl('bench_indexer');
   await migrate(dbUrl);
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const tag = randomBytes(4).toString('hex');
-  const stream = `BENCH_INDEXER_${tag}`;
   let proc: BenchProcess | undefined;
   const cursor = async (): Promise<number> => Number((await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1);
-  const stop = async (): Promise<void> => {
-    if (proc) await stopProcess(proc, 15_000);
-    await db.end().catch(() => undefined);
-    await dropDatabase(dbUrl);
-    const nc = await connect({ servers: INFRA.nats });
-    await (await nc.jetstreamManager()).streams.delete(stream).catch(() => false);
-    await nc.close();
-  };
+  const stop = (): Promise<void> => endBenchIndexer(proc, db, dbUrl, tag);
   try {
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
