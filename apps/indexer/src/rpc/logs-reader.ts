@@ -12,6 +12,7 @@ import {
   JsonRpcError,
   RpcTransportError,
   isRangeTooLargeError,
+  readInRanges,
   isRetryableRpcError,
   sortLogs,
   standardizeLogs,
@@ -194,21 +195,7 @@ export class IndexerChainReader extends ChainReader {
 
   /** ChainReader.logsAdaptive as a LogList: the sub-ranges' lists are concatenated, not copied. */
   async logListAdaptive(filter: LogFilter, from: number, to: number, range: AdaptiveRange): Promise<LogList> {
-    const parts: LogList[] = [];
-    let start = from;
-    while (start <= to) {
-      const end = Math.min(to, start + range.size - 1);
-      const blocks = end - start + 1;
-      try {
-        const logs = await this.logList(filter, start, end);
-        parts.push(logs);
-        range.onSuccess(blocks, logs.length);
-        start = end + 1;
-      } catch (e) {
-        if (!isRangeTooLargeError(e) || !range.onTooLarge(blocks)) throw e;
-      }
-    }
-    return concatLogLists(parts);
+    return concatLogLists(await readInRanges(from, to, range, (start, end) => this.logList(filter, start, end)));
   }
 
   close(): void {

@@ -64,21 +64,32 @@ export class ChainReader {
    */
   async logsAdaptive(filter: LogFilter, from: number, to: number, range: AdaptiveRange): Promise<RpcLog[]> {
     const out: RpcLog[] = [];
-    let start = from;
-    while (start <= to) {
-      const end = Math.min(to, start + range.size - 1);
-      const blocks = end - start + 1;
-      try {
-        const logs = await this.logs(filter, start, end);
-        for (const l of logs) out.push(l);
-        range.onSuccess(blocks, logs.length);
-        start = end + 1;
-      } catch (e) {
-        if (!isRangeTooLargeError(e) || !range.onTooLarge(blocks)) throw e;
-      }
-    }
+    for (const logs of await readInRanges(from, to, range, (start, end) => this.logs(filter, start, end))) for (const l of logs) out.push(l);
     return out;
   }
 }
 
 const retryUnlessRangeError = (e: unknown): boolean => isRetryableRpcError(e) && !isRangeTooLargeError(e);
+
+/**
+ * Reads [from, to] in consecutive ranges sized by `range` (each result's length is its log
+ * count): a range the node refuses is halved and tried again, an accepted one lets the range
+ * grow. Returns the ranges' results in chain order.
+ */
+export async function readInRanges<T extends { length: number }>(from: number, to: number, range: AdaptiveRange, read: (start: number, end: number) => Promise<T>): Promise<T[]> {
+  const parts: T[] = [];
+  let start = from;
+  while (start <= to) {
+    const end = Math.min(to, start + range.size - 1);
+    const blocks = end - start + 1;
+    try {
+      const part = await read(start, end);
+      parts.push(part);
+      range.onSuccess(blocks, part.length);
+      start = end + 1;
+    } catch (e) {
+      if (!isRangeTooLargeError(e) || !range.onTooLarge(blocks)) throw e;
+    }
+  }
+  return parts;
+}
