@@ -4,7 +4,7 @@
 # development, so there is no compile stage: the image is node_modules + sources.
 # For production pin the base image by digest (node:20-bookworm-slim@sha256:...).
 
-# --- deps: production node_modules only (swc and its register hook are runtime dependencies).
+# --- deps: production node_modules only (@swc/core and source-map-support are runtime dependencies).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -26,6 +26,9 @@ COPY tools/register.js ./tools/register.js
 COPY libs ./libs
 COPY apps ./apps
 COPY deploy/docker/healthcheck.js ./deploy/docker/healthcheck.js
+# Transpiled once here, into node_modules/.cache (root-owned at run time): each start then loads
+# the cached output and neither SWC nor TypeScript.
+RUN node tools/register.js --warm apps libs
 
 # APP comes last so the five images share every layer above; only this one differs.
 ARG APP
@@ -38,7 +41,7 @@ RUN if [ -z "$APP" ]; then \
 ENV APP=${APP}
 
 # The stock `node` user (uid 1000). Sources stay root-owned, so the app cannot rewrite
-# itself; it only writes to /tmp (SWC's transform cache).
+# itself (nor its transpile cache, filled above).
 USER node
 
 # Docker/compose only; Kubernetes ignores this and uses the probes in deploy/k8s.
