@@ -1,6 +1,6 @@
 /**
  * A/B runs of two (or more) indexer source trees on the saved bench chain, alternately, each on a
- * fresh migrated database: wall time to the head, CPU seconds of the indexer process, of its
+ * fresh database migrated by the tree itself: wall time to the head, CPU seconds of the indexer process, of its
  * Postgres backends and of anvil (from /proc), peak RSS, the load average around each run, and a
  * digest of every table the indexer writes, so the trees' outputs can be compared byte for byte.
  *
@@ -12,11 +12,11 @@
  * tar -x -C /tmp/orig && ln -s $PWD/node_modules /tmp/orig/`). The chain must have been generated
  * by `npm run bench -- indexer` with the same `--events` (it is loaded from .bench/indexer/).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, stopProcess } from '@tokensvc/testing';
 import { ensureBenchChain } from './chain/generate';
 import { planChain } from './chain/mix';
@@ -42,7 +42,7 @@ const ROWS: Record<string, string> = {
   blocks: `WHERE t.number IN (SELECT block_number FROM transfers UNION SELECT block_number FROM activities)`,
 };
 /** Tables that are not the indexer's output. */
-const SKIPPED = new Set(['migrations', 'typeorm_metadata', 'indexer_leases']);
+const SKIPPED = new Set(['migrations', 'schema_migrations', 'typeorm_metadata', 'indexer_leases']);
 
 const CLK_TCK = 100;
 
@@ -150,7 +150,8 @@ async function tableDigests(db: Client): Promise<Record<string, string>> {
 
 async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number, anvilPid: number, log: (s: string) => void, outputFile?: string): Promise<RunResult> {
   const dbUrl = createTestDatabaseUrl('bench_ab');
-  await migrate(dbUrl);
+  // With the variant's own migrations: a tree may change the schema.
+  execFileSync(process.execPath, ['-r', './tools/register.js', 'libs/persistence/src/cli.ts', 'migrate'], { cwd: v.root, env: { ...process.env, DATABASE_URL: dbUrl }, stdio: 'ignore' });
   const dbName = new URL(dbUrl).pathname.slice(1);
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
