@@ -4,8 +4,8 @@
  */
 import type { HttpPoster } from './http-post';
 import { PostError } from './http-post';
-import { scanLogsReply, type StringTable } from './logs-scanner';
-import { transferList, type LogsReply, type LogsRequest } from './logs-wire';
+import { scanLogsReply, transferList, type StringTable } from './logs-scanner';
+import type { LogsReply, LogsRequest } from './logs-wire';
 
 /**
  * POSTs the request and hands the reply (with the buffers to transfer) to `send`. A scanned

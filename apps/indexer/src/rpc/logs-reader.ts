@@ -96,6 +96,11 @@ class WorkerChannel implements LogsChannel {
     });
   }
 
+  /** Starts the worker ahead of the first request (it loads its modules meanwhile). */
+  warm(): void {
+    this.worker ??= this.start();
+  }
+
   close(): void {
     const w = this.worker;
     this.worker = undefined;
@@ -162,6 +167,7 @@ export class IndexerChainReader extends ChainReader {
     if (o.worker) {
       shared ??= { channel: new WorkerChannel(), users: 0 };
       shared.users++;
+      shared.channel.warm();
       this.channel = shared.channel;
     } else this.channel = new InlineChannel();
   }
