@@ -11,6 +11,7 @@
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { threadId } = require('node:worker_threads');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -92,8 +93,9 @@ function compile(source, filename) {
   if (cacheWritable) {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      // Written under a temporary name and renamed: a concurrent reader never sees half a file.
-      const tmp = `${file}.${process.pid}.tmp`;
+      // Written under a name of its own (process and thread) and renamed: a concurrent reader
+      // never sees half a file.
+      const tmp = `${file}.${process.pid}-${threadId}.tmp`;
       fs.writeFileSync(`${tmp}.map`, out.map ?? '');
       fs.renameSync(`${tmp}.map`, `${file}.map`);
       fs.writeFileSync(tmp, out.code);
