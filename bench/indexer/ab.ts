@@ -151,7 +151,7 @@ async function tableDigests(db: Client): Promise<Record<string, string>> {
 async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number, anvilPid: number, log: (s: string) => void, outputFile?: string): Promise<RunResult> {
   const dbUrl = createTestDatabaseUrl('bench_ab');
   // With the variant's own migrations: a tree may change the schema.
-  execFileSync(process.execPath, ['-r', './tools/register.js', 'libs/persistence/src/cli.ts', 'migrate'], { cwd: v.root, env: { ...process.env, DATABASE_URL: dbUrl }, stdio: 'ignore' });
+  execFileSync(process.execPath, ['-r', './tools/register.js', 'libs/persistence/src/cli.ts', 'migrate'], { cwd: v.root, env: { ...process.env, DATABASE_URL: dbUrl }, stdio: ['ignore', 'ignore', 'inherit'] });
   const dbName = new URL(dbUrl).pathname.slice(1);
   const db = new Client({ connectionString: dbUrl });
   await db.connect();

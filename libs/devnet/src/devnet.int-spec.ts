@@ -217,7 +217,16 @@ describe('devnet', () => {
 
       const usdcBefore = await balance(usdcMarket.asset);
       const borrowed = parseUnits('1000', 6);
-      await (await pool.getFunction('borrow')(usdcMarket.asset, borrowed, 2, 0, wallet.address)).wait();
+      // This step failed intermittently in CI (the borrow transaction reverted right after a
+      // supply that the checks above saw land): a failure now says what Aave and the chain saw.
+      const borrow = pool.getFunction('borrow');
+      const diagnose = async (e: unknown): Promise<never> => {
+        const account = (await pool.getFunction('getUserAccountData').staticCall(wallet.address)) as bigint[];
+        const latest = await p.getBlock('latest');
+        throw new Error(`borrow reverted: ${(e as Error).message.slice(0, 400)}; account data (collateral, debt, available, threshold, ltv, health) ${account.join(', ')}; latest block ${latest?.number} at ${latest?.timestamp}`);
+      };
+      await borrow.staticCall(usdcMarket.asset, borrowed, 2, 0, wallet.address).catch(diagnose);
+      await (await borrow(usdcMarket.asset, borrowed, 2, 0, wallet.address)).wait().catch(diagnose);
       expect((await balance(usdcMarket.asset)) - usdcBefore).toBe(borrowed);
       expectNear(await balance(usdcMarket.variableDebtToken), borrowed, 0.001);
       const [collateralBase, debtBase, , , , healthFactor] = (await pool.getFunction('getUserAccountData').staticCall(wallet.address)) as bigint[];
