@@ -5,6 +5,7 @@ import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import { Deriver } from '../derive';
+import { PRIOR_BLOCKS } from '../store/balance-deltas';
 import { METRICS } from '../metrics';
 import { reorg, send, txs } from '../testing/activity';
 import { differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
@@ -134,6 +135,18 @@ describe('reorg repair (private anvil)', () => {
     expect(reorgLines().at(-1)).toMatchObject({ alert: 'deep_reorg', depth: FINALITY + 2, finalityDepth: FINALITY });
     const deepAfter = (await METRICS.deepReorgs.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value ?? 0;
     expect(deepAfter).toBe(deepBefore + 1);
+    await expectEqualToFreshIndex();
+  });
+
+  it('repairs a reorg deeper than the change blocks a balance row keeps (reads them back from transfers)', async () => {
+    // 5 rounds of 3 blocks: alice's balances change in more than PRIOR_BLOCKS + 1 blocks above the ancestor.
+    for (let i = 0; i < 5; i++) await activity();
+    await waitForTip(ti);
+    const depth = 3 * 5;
+    expect(depth).toBeGreaterThan(PRIOR_BLOCKS + 1);
+    await reorg(anvil.client, depth, [[txs.transfer(bob!, token('USDC'), alice!, 4343n), 2]]);
+    await waitForTip(ti);
+    expect(reorgLines().at(-1)).toMatchObject({ alert: 'deep_reorg', depth });
     await expectEqualToFreshIndex();
   });
 });

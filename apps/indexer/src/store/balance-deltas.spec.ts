@@ -1,5 +1,5 @@
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { BalanceDeltas } from './balance-deltas';
+import { BalanceDeltas, PRIOR_BLOCKS } from './balance-deltas';
 
 const T1 = '0x1111111111111111111111111111111111111111';
 const T2 = '0x2222222222222222222222222222222222222222';
@@ -14,7 +14,7 @@ describe('BalanceDeltas', () => {
     d.transfer(T2, B, B, 7n, 6); // to itself: nets to 0, the row still moves to block 6
     d.transfer(T1, B, ZERO_ADDRESS, 10n, 8); // burn
     expect(d.size).toBe(3);
-    expect(d.arrays()).toEqual({ tokens: `{${T1},${T1},${T2}}`, holders: `{${A},${B},${B}}`, deltas: '{70,20,0}', blocks: '{6,8,6}', rows: 3 });
+    expect(d.arrays()).toEqual({ tokens: `{${T1},${T1},${T2}}`, holders: `{${A},${B},${B}}`, deltas: '{70,20,0}', blocks: '{6,8,6}', priors: '{"{5}","{6}","{}"}', rows: 3 });
   });
 
   it('absorbs a later batch as if its transfers had been added in order', () => {
@@ -36,10 +36,25 @@ describe('BalanceDeltas', () => {
     first.absorb(later);
     expect(first.size).toBe(all.size);
     expect(first.arrays()).toEqual(all.arrays());
-    expect(first.arrays()).toEqual({ tokens: `{${T1},${T1},${T2},${T2}}`, holders: `{${A},${B},${A},${B}}`, deltas: '{699,301,5,0}', blocks: '{4,4,4,4}', rows: 4 });
+    expect(first.arrays()).toEqual({ tokens: `{${T1},${T1},${T2},${T2}}`, holders: `{${A},${B},${A},${B}}`, deltas: '{699,301,5,0}', blocks: '{4,4,4,4}', priors: '{"{3,2,1}","{3,2}","{}","{2}"}', rows: 4 });
   });
 
   it('is empty without transfers', () => {
-    expect(new BalanceDeltas().arrays()).toEqual({ tokens: '{}', holders: '{}', deltas: '{}', blocks: '{}', rows: 0 });
+    expect(new BalanceDeltas().arrays()).toEqual({ tokens: '{}', holders: '{}', deltas: '{}', blocks: '{}', priors: '{}', rows: 0 });
+  });
+
+  it('keeps the latest PRIOR_BLOCKS + 1 earlier change blocks of a row, across absorbed batches too', () => {
+    const first = new BalanceDeltas();
+    const later = new BalanceDeltas();
+    const all = new BalanceDeltas();
+    for (let block = 1; block <= 12; block++) {
+      (block <= 5 ? first : later).transfer(T1, A, B, 1n, block);
+      all.transfer(T1, A, B, 1n, block);
+      all.transfer(T1, A, B, 1n, block); // twice in a block: one change block
+    }
+    first.absorb(later);
+    const earlier = [11, 10, 9, 8, 7, 6, 5, 4, 3].slice(0, PRIOR_BLOCKS + 1).join(',');
+    expect(first.arrays().priors).toBe(`{"{${earlier}}","{${earlier}}"}`);
+    expect(all.arrays().priors).toBe(first.arrays().priors);
   });
 });

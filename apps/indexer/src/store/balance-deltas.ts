@@ -4,10 +4,19 @@ import { pgArray } from './pg-array';
 /** A local copy: the library's re-exported binding is a getter call on every use in the hot loop below. */
 const ZERO = ZERO_ADDRESS;
 
+/**
+ * How many earlier change blocks a balance row keeps (`balances.prior_blocks`): a rollback of up
+ * to this many blocks finds a row's new block there. In memory one more is kept, so the upsert
+ * can tell a complete list from a cut one.
+ */
+export const PRIOR_BLOCKS = 8;
+
 interface Delta {
   delta: bigint;
   /** block of the last transfer that moved this balance */
   block: number;
+  /** the blocks of its earlier changes, latest first (at most PRIOR_BLOCKS + 1) */
+  prior: number[] | undefined;
 }
 
 /** Column arrays (Postgres array literals) of balance deltas, one entry per (token, holder). */
@@ -16,6 +25,8 @@ export interface BalanceArrays {
   holders: string;
   deltas: string;
   blocks: string;
+  /** each row's prior blocks as an array literal (text[] of bigint[] literals) */
+  priors: string;
   rows: number;
 }
 
@@ -47,7 +58,20 @@ export class BalanceDeltas {
     for (const [token, theirs] of later.byToken) {
       let byHolder = this.byToken.get(token);
       if (!byHolder) this.byToken.set(token, (byHolder = new Map()));
-      for (const [holder, d] of theirs) this.add(byHolder, holder, d.delta, d.block);
+      for (const [holder, d] of theirs) {
+        const mine = byHolder.get(holder);
+        if (!mine) {
+          byHolder.set(holder, { delta: d.delta, block: d.block, prior: d.prior?.slice() });
+          this.pairs++;
+          continue;
+        }
+        // Every block of `later` comes after every block summed here.
+        const prior = [...(d.prior ?? []), ...(mine.block === d.block ? [] : [mine.block]), ...(mine.prior ?? [])];
+        if (prior.length > PRIOR_BLOCKS + 1) prior.length = PRIOR_BLOCKS + 1;
+        mine.delta += d.delta;
+        mine.block = d.block;
+        mine.prior = prior;
+      }
     }
   }
 
@@ -60,6 +84,7 @@ export class BalanceDeltas {
     const holders: string[] = [];
     const values: bigint[] = [];
     const blocks: number[] = [];
+    const priors: string[] = [];
     for (const token of [...this.byToken.keys()].sort()) {
       const byHolder = this.byToken.get(token)!;
       for (const holder of [...byHolder.keys()].sort()) {
@@ -68,18 +93,24 @@ export class BalanceDeltas {
         holders.push(holder);
         values.push(x.delta);
         blocks.push(x.block);
+        priors.push(x.prior ? `"{${x.prior.join(',')}}"` : '"{}"');
       }
     }
-    return { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks), rows: tokens.length };
+    return { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks), priors: `{${priors.join(',')}}`, rows: tokens.length };
   }
 
   private add(byHolder: Map<string, Delta>, holder: string, delta: bigint, block: number): void {
     const d = byHolder.get(holder);
     if (d) {
       d.delta += delta;
-      d.block = block;
+      if (d.block !== block) {
+        const prior = (d.prior ??= []);
+        prior.unshift(d.block);
+        if (prior.length > PRIOR_BLOCKS + 1) prior.pop();
+        d.block = block;
+      }
     } else {
-      byHolder.set(holder, { delta, block });
+      byHolder.set(holder, { delta, block, prior: undefined });
       this.pairs++;
     }
   }

@@ -2,7 +2,7 @@ import { ZERO_ADDRESS, type Network } from '@tokensvc/domain';
 import type { TransferEvent } from '../pipeline/decoded-batch';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { SLICE_CHECK_EVERY, type TimeSlice } from '../pipeline/time-slice';
-import { BalanceDeltas, type BalanceArrays } from './balance-deltas';
+import { BalanceDeltas, PRIOR_BLOCKS, type BalanceArrays } from './balance-deltas';
 import { CopyWriter } from './copy-in';
 import type { PgTx } from './sql-tx';
 
@@ -41,14 +41,24 @@ export function copyTransfers(tx: PgTx, p: PreparedTransfers): Promise<void> {
   });
 }
 
+/**
+ * A row's new change blocks on top of the stored ones (`EXCLUDED`: the later changes, with their
+ * own earlier blocks): `prior_blocks` keeps the latest PRIOR_BLOCKS blocks before `block_number`,
+ * `prior_all` whether that is every one of them (so a rollback knows when a holder had none left).
+ */
+const MERGE_BALANCE = `balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number,
+  prior_blocks = (EXCLUDED.prior_blocks || balances.block_number || balances.prior_blocks)[1:${PRIOR_BLOCKS}],
+  prior_all = EXCLUDED.prior_all AND balances.prior_all AND cardinality(EXCLUDED.prior_blocks) + 1 + cardinality(balances.prior_blocks) <= ${PRIOR_BLOCKS}`;
+
 /** Adds net balance changes to the balances, in one upsert. */
 export function upsertBalances(tx: SqlTx, network: Network, b: BalanceArrays): Promise<unknown> {
   if (b.rows === 0) return Promise.resolve();
   return tx.query(
-    `INSERT INTO balances (network, token, holder, balance, block_number)
-     SELECT $1, t, h, v, b FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS x(t, h, v, b)
-     ON CONFLICT (network, token, holder) DO UPDATE SET balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number`,
-    [network, b.tokens, b.holders, b.deltas, b.blocks],
+    `INSERT INTO balances (network, token, holder, balance, block_number, prior_blocks, prior_all)
+     SELECT $1, t, h, v, b, p.a[1:${PRIOR_BLOCKS}], cardinality(p.a) <= ${PRIOR_BLOCKS}
+     FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[], $6::text[]) AS x(t, h, v, b, pt), LATERAL (SELECT pt::bigint[] AS a) p
+     ON CONFLICT (network, token, holder) DO UPDATE SET ${MERGE_BALANCE}`,
+    [network, b.tokens, b.holders, b.deltas, b.blocks, b.priors],
   );
 }
 
@@ -68,9 +78,11 @@ export async function catchUpBalances(tx: SqlTx, network: Network): Promise<void
        SELECT t.token, t.from_address, -t.value, t.block_number FROM transfers t, c
        WHERE t.network = $1 AND t.block_number > c.since AND t.block_number <= c.upto AND t.from_address <> $2
      )
-     INSERT INTO balances (network, token, holder, balance, block_number)
-     SELECT $1, token, holder, sum(delta), max(block_number) FROM d GROUP BY token, holder
-     ON CONFLICT (network, token, holder) DO UPDATE SET balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number`,
+     INSERT INTO balances (network, token, holder, balance, block_number, prior_blocks, prior_all)
+     SELECT $1, token, holder, sum(delta), max(block_number),
+       (array_agg(DISTINCT block_number ORDER BY block_number DESC))[2:${PRIOR_BLOCKS + 1}], count(DISTINCT block_number) <= ${PRIOR_BLOCKS + 1}
+     FROM d GROUP BY token, holder
+     ON CONFLICT (network, token, holder) DO UPDATE SET ${MERGE_BALANCE}`,
     [network, ZERO_ADDRESS],
   );
   await tx.query(`UPDATE index_cursors SET balances_block = NULL WHERE network = $1 AND balances_block IS NOT NULL`, [network]);
@@ -79,6 +91,8 @@ export async function catchUpBalances(tx: SqlTx, network: Network): Promise<void
 /**
  * Rollback: deletes transfers above the ancestor and takes their deltas out of the balances; a
  * balance row keeps the block of its last remaining transfer, and disappears when none is left.
+ * That block comes from the row's `prior_blocks`; only a holder whose balance changed in more
+ * than PRIOR_BLOCKS blocks above the ancestor (a reorg that deep) needs its transfers read back.
  */
 export async function revertTransfersAbove(tx: SqlTx, network: Network, ancestor: number): Promise<void> {
   await tx.query(
@@ -92,13 +106,29 @@ export async function revertTransfersAbove(tx: SqlTx, network: Network, ancestor
      UPDATE balances b SET balance = b.balance + s.delta FROM s WHERE b.network = $1 AND b.token = s.token AND b.holder = s.holder`,
     [network, ancestor, ZERO_ADDRESS],
   );
+  // The latest earlier change at or below the ancestor; -1: none (the row goes), -2: not known.
   await tx.query(
-    `UPDATE balances b SET block_number = coalesce((
-       SELECT t.block_number FROM transfers t
-       WHERE t.network = b.network AND t.token = b.token AND (t.from_address = b.holder OR t.to_address = b.holder)
-       ORDER BY t.block_number DESC LIMIT 1), -1)
-     WHERE b.network = $1 AND b.block_number > $2`,
+    `WITH r AS (
+       SELECT token, holder, prior_all, (SELECT max(x) FROM unnest(prior_blocks) x WHERE x <= $2) AS nb, prior_blocks
+       FROM balances WHERE network = $1 AND block_number > $2
+     )
+     UPDATE balances b SET
+       block_number = CASE WHEN r.nb IS NOT NULL THEN r.nb WHEN r.prior_all THEN -1 ELSE -2 END,
+       prior_blocks = ARRAY(SELECT x FROM unnest(r.prior_blocks) x WHERE x < r.nb ORDER BY x DESC)
+     FROM r WHERE b.network = $1 AND b.token = r.token AND b.holder = r.holder`,
     [network, ancestor],
   );
-  await tx.query(`DELETE FROM balances WHERE network = $1 AND block_number = -1`, [network]);
+  // Not known: read the holder's change blocks back from the remaining transfers.
+  await tx.query(
+    `WITH p AS (SELECT token, holder FROM balances WHERE network = $1 AND block_number = -2),
+     t AS (
+       SELECT t.token, t.from_address AS holder, t.block_number FROM transfers t JOIN p ON p.token = t.token AND p.holder = t.from_address WHERE t.network = $1
+       UNION
+       SELECT t.token, t.to_address, t.block_number FROM transfers t JOIN p ON p.token = t.token AND p.holder = t.to_address WHERE t.network = $1
+     ), g AS (SELECT token, holder, array_agg(block_number ORDER BY block_number DESC) AS blocks FROM t GROUP BY token, holder)
+     UPDATE balances b SET block_number = g.blocks[1], prior_blocks = g.blocks[2:${PRIOR_BLOCKS + 1}], prior_all = cardinality(g.blocks) <= ${PRIOR_BLOCKS + 1}
+     FROM g WHERE b.network = $1 AND b.block_number = -2 AND b.token = g.token AND b.holder = g.holder`,
+    [network],
+  );
+  await tx.query(`DELETE FROM balances WHERE network = $1 AND block_number < 0`, [network]);
 }
