@@ -5,6 +5,7 @@ import type { LogDecoder } from '../decode/log-decoder';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { PoolState, TokenSeed } from '../registry/registry.types';
 import type { PoolWithState } from '../store/pools.repo';
+import type { BalanceDeltas } from '../store/balance-deltas';
 import type { TokenRow } from '../store/tokens.repo';
 import { prepareTransfers, type PreparedTransfers } from '../store/transfers.repo';
 import type { BlockHeader, DecodedBatch } from './decoded-batch';
@@ -216,11 +217,14 @@ export class BatchDraft {
     this.malformed += r.malformed;
   }
 
-  /** The batch, ready to write (`slice`: foreground time slicing when the writer is waiting for it). */
-  async finish(slice: TimeSlice = this.slice): Promise<BuiltBatch> {
+  /**
+   * The batch, ready to write (`slice`: foreground time slicing when the writer is waiting for it;
+   * `deltas`: where its balance changes are summed, by default a BalanceDeltas of its own).
+   */
+  async finish(slice: TimeSlice = this.slice, deltas?: BalanceDeltas): Promise<BuiltBatch> {
     const { acc, registry } = this;
     const network = registry.network;
-    const transfers = await prepareTransfers(network, acc.transfers, slice, acc.transfersCopy());
+    const transfers = await prepareTransfers(network, acc.transfers, slice, acc.transfersCopy(), deltas);
     const headers = [...this.headers.values()].sort((a, b) => a.number - b.number);
     const decoded: DecodedBatch = {
       network,

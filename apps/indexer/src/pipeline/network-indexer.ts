@@ -240,7 +240,9 @@ export class NetworkIndexer {
 
     const write = async (d: BatchDraft, since: bigint): Promise<void> => {
       // Ahead of reading ahead and decoding further ranges: the writer may be waiting for it.
-      const built = await this.gate.hold(() => d.finish(new TimeSlice()));
+      // Its balance changes are summed straight into the held ones (balancesFor then decides
+      // whether they are written with it).
+      const built = await this.gate.hold(() => d.finish(new TimeSlice(), this.heldBalances));
       const balances = this.balancesFor(built, target);
       // Derived before its transaction when the stage can (no database needed), while the
       // previous batch is still being written.
@@ -310,12 +312,12 @@ export class NetworkIndexer {
    * held back in memory and written with a later batch: the one that reaches the target, the last
    * one before a stop, or the one that brings them to `heldBalancePairs` (token, holder) pairs.
    * Every holder's row is then upserted once per backfill, not once per batch. Called in batch
-   * order. A batch that fails takes them with it: init() folds the stored transfers in instead.
+   * order, right after the batch was finished into `heldBalances` (so a batch's changes are never
+   * copied from a map of its own). A batch that fails takes them with it: init() folds the stored
+   * transfers in instead.
    */
   private balancesFor(built: BuiltBatch, target: number): BalanceArrays | null {
-    const own = built.transfers.deltas;
-    if (this.heldBalances.size === 0) this.heldBalances = own;
-    else this.heldBalances.absorb(own);
+    if (built.transfers.deltas !== this.heldBalances) throw new Error('batch balance changes were not summed into the held ones');
     if (built.to < target && !this.stopped && this.heldBalances.size < (this.o.heldBalancePairs ?? HELD_BALANCE_PAIRS)) return null;
     const arrays = this.heldBalances.arrays();
     this.heldBalances = new BalanceDeltas();

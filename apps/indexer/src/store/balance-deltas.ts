@@ -53,28 +53,6 @@ export class BalanceDeltas {
     if (to !== ZERO) this.add(byHolder, to, value, block);
   }
 
-  /** Adds `later` (deltas of transfers after every one summed here) into this. */
-  absorb(later: BalanceDeltas): void {
-    for (const [token, theirs] of later.byToken) {
-      let byHolder = this.byToken.get(token);
-      if (!byHolder) this.byToken.set(token, (byHolder = new Map()));
-      for (const [holder, d] of theirs) {
-        const mine = byHolder.get(holder);
-        if (!mine) {
-          byHolder.set(holder, { delta: d.delta, block: d.block, prior: d.prior?.slice() });
-          this.pairs++;
-          continue;
-        }
-        // Every block of `later` comes after every block summed here.
-        const prior = [...(d.prior ?? []), ...(mine.block === d.block ? [] : [mine.block]), ...(mine.prior ?? [])];
-        if (prior.length > PRIOR_BLOCKS + 1) prior.length = PRIOR_BLOCKS + 1;
-        mine.delta += d.delta;
-        mine.block = d.block;
-        mine.prior = prior;
-      }
-    }
-  }
-
   /**
    * The upsert's arrays, in key order: Postgres then walks the balances index in order (a quarter
    * less upsert time than in arrival order, measured on 27k rows).

@@ -10,18 +10,25 @@ import type { PgTx } from './sql-tx';
 export interface PreparedTransfers {
   count: number;
   copy: Buffer[];
+  /** where their balance changes were summed (with earlier batches' when the caller passed its own) */
   deltas: BalanceDeltas;
 }
 
 /**
  * Builds the transfers' COPY payload (unless the decoder built it: `built`) and sums their net
- * balance changes per (token, holder). Pure CPU: done while the previous batch is being written,
- * in time slices.
+ * balance changes per (token, holder) into `deltas` (by default a new BalanceDeltas; the indexer
+ * passes the changes it holds from earlier batches, so they are summed in place). Pure CPU: done
+ * while the previous batch is being written, in time slices.
  */
-export async function prepareTransfers(network: Network, transfers: readonly TransferEvent[], slice: TimeSlice, built?: { rows: number; payload: Buffer[] }): Promise<PreparedTransfers> {
+export async function prepareTransfers(
+  network: Network,
+  transfers: readonly TransferEvent[],
+  slice: TimeSlice,
+  built?: { rows: number; payload: Buffer[] },
+  deltas: BalanceDeltas = new BalanceDeltas(),
+): Promise<PreparedTransfers> {
   if (built && built.rows !== transfers.length) throw new Error(`transfers COPY payload has ${built.rows} rows for ${transfers.length} transfers`);
   const payload = built ? undefined : new CopyWriter();
-  const deltas = new BalanceDeltas();
   for (let i = 0; i < transfers.length; i++) {
     const t = transfers[i]!;
     // Hashes repeat for a transaction's transfers, the network always, tokens often.
