@@ -6,8 +6,8 @@ import { insertPoolHistory, insertPools, updatePoolStates } from '../store/pools
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
 import { insertTokens } from '../store/tokens.repo';
-import type { BalanceArrays } from '../store/balance-deltas';
-import { copyTransfers, upsertBalances } from '../store/transfers.repo';
+import type { BalanceWrite } from '../store/balance-deltas';
+import { copyTransfers, writeBalances } from '../store/transfers.repo';
 import type { BuiltBatch } from './batch-builder';
 import type { ApplyOptions, DerivationStage } from './derivation.port';
 
@@ -26,7 +26,7 @@ export interface WriteOptions {
    * or null to hold this batch's back as well (the balances stay behind the cursor; see
    * catchUpBalances).
    */
-  balances?: BalanceArrays | null;
+  balances?: BalanceWrite | null;
 }
 
 /**
@@ -60,8 +60,8 @@ export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBa
     queue(insertTokens(tx, b.newTokens));
     queue(insertPools(tx, network, b.newPools));
     queue(copyTransfers(tx, b.transfers));
-    const balances = opts.balances === undefined ? b.transfers.deltas.arrays() : opts.balances;
-    if (balances) queue(upsertBalances(tx, network, balances));
+    const balances = opts.balances === undefined ? b.transfers.deltas.write(network, false) : opts.balances;
+    if (balances) queue(writeBalances(tx, network, balances));
     queue(updatePoolStates(tx, network, b.changedPools));
     queue(insertPoolHistory(tx, network, b.acc.historyEntries()));
     queue(applyTickDeltas(tx, network, [...b.acc.tickDeltas.values()]));

@@ -10,13 +10,13 @@ import { rollbackTo } from '../reorg/rollback';
 import type { ContractRegistry } from '../registry/contract-registry';
 import { loadRegistry } from '../registry/registry-loader';
 import type { TokenSeed } from '../registry/registry.types';
-import { BalanceDeltas, type BalanceArrays } from '../store/balance-deltas';
+import { BalanceDeltas, type BalanceWrite } from '../store/balance-deltas';
 import { ensureCursor, type Cursor } from '../store/cursor.repo';
 import { renewLease } from '../store/lease.repo';
 import { prunePoolHistory } from '../store/pools.repo';
 import { inTransaction, poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
-import { catchUpBalances } from '../store/transfers.repo';
+import { catchUpBalances, hasBalances } from '../store/transfers.repo';
 import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
 import { LeaseLostError, writeBatch } from './batch-writer';
 import { NetworkLease } from './network-lease';
@@ -85,6 +85,8 @@ export class NetworkIndexer {
   private lastRefresh = 0;
   /** balance changes of written batches not in the balances yet (see balancesFor) */
   private heldBalances = new BalanceDeltas();
+  /** the network has no balance rows yet, nor a batch on its way that writes some: the next balance write is a COPY */
+  private balancesFresh = false;
   private readonly reader: IndexerChainReader;
   private readonly range: AdaptiveRange;
   private readonly decoder: LogDecoder;
@@ -169,6 +171,7 @@ export class NetworkIndexer {
       this.o.logger.log(`${this.network}: balances caught up from block ${this.cursor.balancesBlock} to the cursor (${this.cursor.blockNumber})`);
       this.cursor = { ...this.cursor, balancesBlock: null };
     }
+    this.balancesFresh = !(await hasBalances(this.q, this.network));
     const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
     this.registry = loaded.registry;
     this.pendingSeeds = loaded.pendingSeeds;
@@ -316,15 +319,17 @@ export class NetworkIndexer {
    * copied from a map of its own). A batch that fails takes them with it: init() folds the stored
    * transfers in instead.
    */
-  private balancesFor(built: BuiltBatch, target: number): BalanceArrays | null {
+  private balancesFor(built: BuiltBatch, target: number): BalanceWrite | null {
     if (built.transfers.deltas !== this.heldBalances) throw new Error('batch balance changes were not summed into the held ones');
     if (built.to < target && !this.stopped && this.heldBalances.size < (this.o.heldBalancePairs ?? HELD_BALANCE_PAIRS)) return null;
-    const arrays = this.heldBalances.arrays();
+    const write = this.heldBalances.write(this.network, this.balancesFresh);
+    // The batches after this one find its rows (if it fails, init() looks again).
+    if (write.rows > 0) this.balancesFresh = false;
     this.heldBalances = new BalanceDeltas();
-    return arrays;
+    return write;
   }
 
-  private async commit(built: BuiltBatch, target: number, balances: BalanceArrays | null, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
+  private async commit(built: BuiltBatch, target: number, balances: BalanceWrite | null, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
     const finalizedBlock = Math.max(0, Math.min(built.to, this.head - this.o.cfg.finalityDepth));
     await writeBatch(this.o.pool, this.o.derive, built, { holder: this.lease.holder, leaseTtlMs: this.lease.ttlMs, finalizedBlock, backfillTarget: target, balances }, apply);
     const before = this.cursor!;

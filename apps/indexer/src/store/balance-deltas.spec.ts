@@ -32,6 +32,21 @@ describe('BalanceDeltas', () => {
     expect(all.arrays()).toEqual({ tokens: `{${T1},${T1},${T2},${T2}}`, holders: `{${A},${B},${A},${B}}`, deltas: '{699,301,5,0}', blocks: '{4,4,4,4}', priors: '{"{3,2,1}","{3,2}","{}","{2}"}', rows: 4 });
   });
 
+  it('writes the rows the upsert would insert as COPY rows when the network has none (fresh), else the upsert arrays', () => {
+    const d = new BalanceDeltas();
+    for (let block = 1; block <= 11; block++) d.transfer(T1, A, B, 1n, block);
+    d.transfer(T2, ZERO_ADDRESS, A, 5n, 3);
+    const fresh = d.write('ethereum', true);
+    expect(fresh.kind).toBe('insert');
+    expect(fresh.rows).toBe(3);
+    const earlier = [10, 9, 8, 7, 6, 5, 4, 3].slice(0, PRIOR_BLOCKS).join(',');
+    // A and B changed in 11 blocks: the latest 8 earlier ones are kept, and not all of them (f)
+    expect(Buffer.concat(fresh.kind === 'insert' ? fresh.copy : []).toString()).toBe(
+      [`ethereum\t${T1}\t${A}\t-11\t11\t{${earlier}}\tf`, `ethereum\t${T1}\t${B}\t11\t11\t{${earlier}}\tf`, `ethereum\t${T2}\t${A}\t5\t3\t{}\tt`, ''].join('\n'),
+    );
+    expect(d.write('ethereum', false)).toEqual({ kind: 'upsert', arrays: d.arrays(), rows: 3 });
+  });
+
   it('is empty without transfers', () => {
     expect(new BalanceDeltas().arrays()).toEqual({ tokens: '{}', holders: '{}', deltas: '{}', blocks: '{}', priors: '{}', rows: 0 });
   });

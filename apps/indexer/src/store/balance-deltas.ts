@@ -1,4 +1,5 @@
 import { ZERO_ADDRESS } from '@tokensvc/domain';
+import { CopyWriter } from './copy-in';
 import { pgArray } from './pg-array';
 
 /** A local copy: the library's re-exported binding is a getter call on every use in the hot loop below. */
@@ -29,6 +30,14 @@ export interface BalanceArrays {
   priors: string;
   rows: number;
 }
+
+/**
+ * How a batch writes balance changes: added to the stored rows (`upsert`), or, when the network
+ * has no balance rows yet (the first write of a backfill from scratch), inserted with COPY
+ * (`insert`: about a third cheaper for Postgres than the upsert; a row that exists after all
+ * fails the batch, which is then redone with the upsert).
+ */
+export type BalanceWrite = { kind: 'upsert'; arrays: BalanceArrays; rows: number } | { kind: 'insert'; copy: Buffer[]; rows: number };
 
 /**
  * Net balance changes per (token, holder), summed from Transfers in chain order. The zero address
@@ -75,6 +84,30 @@ export class BalanceDeltas {
       }
     }
     return { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks), priors: `{${priors.join(',')}}`, rows: tokens.length };
+  }
+
+  /**
+   * The rows as the balances table's new rows (COPY text: network, token, holder, balance, block,
+   * prior blocks, all of them?), in key order: what the upsert inserts for a (token, holder) it
+   * does not find.
+   */
+  newRows(network: string): Buffer[] {
+    const w = new CopyWriter();
+    for (const token of [...this.byToken.keys()].sort()) {
+      const byHolder = this.byToken.get(token)!;
+      for (const holder of [...byHolder.keys()].sort()) {
+        const x = byHolder.get(holder)!;
+        const prior = x.prior ?? [];
+        w.plainRepeating(0, network).plainRepeating(1, token).plain(holder).plain(x.delta).plain(x.block);
+        w.text(`{${prior.slice(0, PRIOR_BLOCKS).join(',')}}`).plain(prior.length <= PRIOR_BLOCKS ? 't' : 'f').endRow();
+      }
+    }
+    return w.finish();
+  }
+
+  /** The write of these changes: COPY of new rows when the network has no balance rows (`fresh`), else the upsert. */
+  write(network: string, fresh: boolean): BalanceWrite {
+    return fresh ? { kind: 'insert', copy: this.newRows(network), rows: this.pairs } : { kind: 'upsert', arrays: this.arrays(), rows: this.pairs };
   }
 
   private add(byHolder: Map<string, Delta>, holder: string, delta: bigint, block: number): void {

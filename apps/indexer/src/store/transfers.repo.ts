@@ -2,7 +2,7 @@ import { ZERO_ADDRESS, type Network } from '@tokensvc/domain';
 import type { TransferEvent } from '../pipeline/decoded-batch';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { SLICE_CHECK_EVERY, type TimeSlice } from '../pipeline/time-slice';
-import { BalanceDeltas, PRIOR_BLOCKS, type BalanceArrays } from './balance-deltas';
+import { BalanceDeltas, PRIOR_BLOCKS, type BalanceArrays, type BalanceWrite } from './balance-deltas';
 import { CopyWriter } from './copy-in';
 import type { PgTx } from './sql-tx';
 
@@ -56,6 +56,23 @@ export function copyTransfers(tx: PgTx, p: PreparedTransfers): Promise<void> {
 const MERGE_BALANCE = `balance = balances.balance + EXCLUDED.balance, block_number = EXCLUDED.block_number,
   prior_blocks = (EXCLUDED.prior_blocks || balances.block_number || balances.prior_blocks)[1:${PRIOR_BLOCKS}],
   prior_all = EXCLUDED.prior_all AND balances.prior_all AND cardinality(EXCLUDED.prior_blocks) + 1 + cardinality(balances.prior_blocks) <= ${PRIOR_BLOCKS}`;
+
+/**
+ * Writes net balance changes: one upsert, or, for a network without balance rows, one COPY of
+ * new rows (a row that exists after all is an error: the batch fails and is redone with the upsert).
+ */
+export function writeBalances(tx: PgTx, network: Network, w: BalanceWrite): Promise<unknown> {
+  if (w.rows === 0) return Promise.resolve();
+  if (w.kind === 'upsert') return upsertBalances(tx, network, w.arrays);
+  return tx.copy(`COPY balances (network, token, holder, balance, block_number, prior_blocks, prior_all) FROM STDIN`, w.copy).then((n) => {
+    if (n !== w.rows) throw new Error(`COPY stored ${n} of ${w.rows} balances`);
+  });
+}
+
+/** Whether the network has any balance row (else its first balance write can be a COPY). */
+export async function hasBalances(q: SqlTx, network: Network): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM balances WHERE network = $1 LIMIT 1`, [network])).length > 0;
+}
 
 /** Adds net balance changes to the balances, in one upsert. */
 export function upsertBalances(tx: SqlTx, network: Network, b: BalanceArrays): Promise<unknown> {
