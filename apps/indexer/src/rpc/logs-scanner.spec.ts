@@ -142,6 +142,29 @@ describe('scanLogsReply (vs JSON.parse + standardizeLogs)', () => {
   });
 });
 
+describe('StringTable', () => {
+  it('gives the same text the same id and other texts other ids, past many strings and hash collisions', () => {
+    // more strings in one reply than a quarter of its slots: the table grows
+    const table = new StringTable(1);
+    const texts = Array.from({ length: 3000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
+    // same last 12 characters (the hashed part), so same hashes: told apart by their bytes
+    for (let i = 0; i < 50; i++) texts.push(`0x${i.toString(16).padStart(12, '0')}${'e'.repeat(52)}`);
+    const body = Buffer.from(texts.join(''));
+    const span = (i: number): [number, number] => {
+      const start = texts.slice(0, i).reduce((n, t) => n + t.length, 0);
+      return [start, start + texts[i]!.length];
+    };
+    const ids = texts.map((_, i) => table.id(body, ...span(i), false));
+    expect(new Set(ids).size).toBe(texts.length);
+    texts.forEach((t, i) => {
+      expect(table.text(ids[i]!)).toBe(t);
+      expect(table.id(body, ...span(i), false)).toBe(ids[i]);
+    });
+    // the lowercased form of a text is a string of its own
+    expect(table.id(body, ...span(0), true)).not.toBe(ids[0]);
+  });
+});
+
 describe('the Transfer topic', () => {
   it('is the decoder\'s', () => {
     expect(ERC20_TRANSFER_TOPIC).toBe(TOPICS.transfer);

@@ -111,9 +111,16 @@ export interface ScannedLogs {
  * receiver) when it holds `max` strings, between replies.
  */
 export class StringTable {
-  /** hash -> the first id with it; further ids with the same hash in `more` */
-  private readonly first = new Map<number, number>();
-  private readonly more = new Map<number, number[]>();
+  /**
+   * Open addressing over the ids (linear probing; a slot holds an id or -1), twice as many slots
+   * as the table holds strings at most: a typed-array probe instead of a Map lookup per string.
+   */
+  private slots: Int32Array;
+  private mask: number;
+  /** ids in `slots` */
+  private slotted = 0;
+  /** each id's hash (probes compare it before the bytes) */
+  private hashes: number[] = [];
   /** each id's bytes as they appear in replies (address forms: none) */
   private raw: Array<Uint8Array | undefined> = [];
   /** each id's string (as the receiver gets it) */
@@ -129,13 +136,19 @@ export class StringTable {
   private added: string[] = [];
   private resetPending = false;
 
-  constructor(private readonly max = 200_000) {}
+  constructor(private readonly max = 200_000) {
+    let size = 1024;
+    while (size < 2 * max) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+  }
 
   /** Called before each reply: the table starts over only between replies (their ids stay valid). */
   beginReply(): void {
     if (this.raw.length < this.max) return;
-    this.first.clear();
-    this.more.clear();
+    this.slots.fill(-1);
+    this.slotted = 0;
+    this.hashes = [];
     this.formIds.clear();
     this.raw = [];
     this.strings = [];
@@ -152,12 +165,37 @@ export class StringTable {
     // the length, the case flag and the last (up to) 12 bytes: hex of addresses and hashes is random there
     let h = lower ? ~len : len;
     for (let i = end - 1, stop = Math.max(start, end - 12); i >= stop; i--) h = (Math.imul(h, 0x01000193) ^ body[i]!) | 0;
-    const id = this.first.get(h);
-    if (id === undefined) return this.add(body, start, end, lower, h, false);
-    if (this.same(id, body, start, len)) return id;
-    const others = this.more.get(h);
-    if (others) for (const other of others) if (this.same(other, body, start, len)) return other;
-    return this.add(body, start, end, lower, h, true);
+    const slots = this.slots;
+    const mask = this.mask;
+    // Fibonacci hashing spreads the hash's bits over the slot index.
+    let slot = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
+    for (;;) {
+      const id = slots[slot]!;
+      if (id < 0) {
+        const added = this.add(body, start, end, lower, h);
+        slots[slot] = added;
+        // At most three quarters full, so a probe always ends at a free slot (one huge reply can
+        // add more strings than `max` before the table may start over).
+        if (++this.slotted * 4 > slots.length * 3) this.grow();
+        return added;
+      }
+      if (this.hashes[id] === h && this.same(id, body, start, len)) return id;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Twice the slots, every slotted id placed again. */
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.raw.length; id++) {
+      if (this.raw[id] === undefined) continue;
+      let slot = (Math.imul(this.hashes[id]!, 0x9e3779b1) >>> 0) & mask;
+      while (slots[slot]! >= 0) slot = (slot + 1) & mask;
+      slots[slot] = id;
+    }
+    this.slots = slots;
+    this.mask = mask;
   }
 
   /** what the receiver needs to mirror the table since the last call */
@@ -204,8 +242,9 @@ export class StringTable {
     return true;
   }
 
-  private push(raw: Uint8Array | undefined, value: string): number {
+  private push(raw: Uint8Array | undefined, value: string, hash = 0): number {
     const id = this.raw.length;
+    this.hashes.push(hash);
     this.raw.push(raw);
     this.strings.push(value);
     this.plainBytes.push(plainBytesOf(value));
@@ -213,16 +252,10 @@ export class StringTable {
     return id;
   }
 
-  private add(body: Buffer, start: number, end: number, lower: boolean, h: number, collided: boolean): number {
+  private add(body: Buffer, start: number, end: number, lower: boolean, h: number): number {
     const s = body.toString('latin1', start, end);
-    const id = this.push(Uint8Array.prototype.slice.call(body, start, end), lower ? s.toLowerCase() : s);
+    const id = this.push(Uint8Array.prototype.slice.call(body, start, end), lower ? s.toLowerCase() : s, h);
     if (!lower && s === ERC20_TRANSFER_TOPIC) this.transferTopic = id;
-    if (!collided) this.first.set(h, id);
-    else {
-      const others = this.more.get(h);
-      if (others) others.push(id);
-      else this.more.set(h, [id]);
-    }
     return id;
   }
 }
@@ -270,12 +303,15 @@ function copyBytes(r: Uint8Array, p: number, b: Uint8Array): number {
   return p + b.length;
 }
 
-/** The decimal digits of a 256-bit value (8 limbs at `at`; its hex digits at data[dataFrom + 2, + 66)). */
-function decimal(limbs: Uint32Array, at: number, data: Uint8Array, dataFrom: number): string {
-  // Below 2^53 a double holds it exactly.
+/** A 256-bit value (8 limbs at `at`) as a number when it is below 2^53 (a double holds it exactly), else -1. */
+function safeValue(limbs: Uint32Array, at: number): number {
   let high = 0;
   for (let limb = 2; limb < 8; limb++) high |= limbs[at + limb]!;
-  if (high === 0 && limbs[at + 1]! < 0x200000) return String(limbs[at + 1]! * 0x100000000 + limbs[at]!);
+  return high === 0 && limbs[at + 1]! < 0x200000 ? limbs[at + 1]! * 0x100000000 + limbs[at]! : -1;
+}
+
+/** The decimal digits of a 256-bit value from its hex digits at data[dataFrom + 2, + 66). */
+function bigDecimal(data: Uint8Array, dataFrom: number): string {
   return BigInt(`0x${Buffer.from(data.buffer, data.byteOffset + dataFrom + 2, 64).toString('latin1')}`).toString();
 }
 
@@ -499,10 +535,12 @@ class Scanner {
     this.transferFrom.length++;
     this.transferTo.room(1)[k] = to;
     this.transferTo.length++;
-    const value = decimal(limbs, at, data, dataFrom);
+    // Below 2^53 its digits are written straight into the row (no string per transfer).
+    const small = safeValue(limbs, at);
+    const big = small < 0 ? bigDecimal(data, dataFrom) : '';
     // network, block, log index, tx hash, token, from, to, value (decimal): the COPY writer's bytes
     const rows = this.rows;
-    const r = rows.room(40 + network.length + tx.length + token.length + fromBytes.length + toBytes.length + value.length);
+    const r = rows.room(56 + network.length + tx.length + token.length + fromBytes.length + toBytes.length + big.length);
     let p = copyBytes(r, rows.length, network);
     r[p++] = TAB;
     p = writeInt(r, p, blockNumber);
@@ -517,7 +555,8 @@ class Scanner {
     r[p++] = TAB;
     p = copyBytes(r, p, toBytes);
     r[p++] = TAB;
-    for (let i = 0; i < value.length; i++) r[p++] = value.charCodeAt(i);
+    if (small >= 0) p = writeInt(r, p, small);
+    else for (let i = 0; i < big.length; i++) r[p++] = big.charCodeAt(i);
     r[p++] = NEWLINE;
     rows.length = p;
     this.rowEnds.room(1)[k] = p;
