@@ -23,7 +23,14 @@ export class PostError extends Error {
   }
 }
 
+/** bodies kept for reuse (release()): a backfill's replies are tens of MB each, two or three in flight */
+const SPARE_BODIES = 3;
+
 export class HttpPoster {
+  /** body buffers handed back by release(), reused for replies that fit */
+  private readonly spare: Buffer[] = [];
+  /** the full buffers this poster allocated for bodies (only those go back to `spare`) */
+  private readonly owned = new WeakSet<ArrayBufferLike>();
   private readonly url: URL;
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
@@ -66,14 +73,23 @@ export class HttpPoster {
           }
           const chunks: Buffer[] = [];
           let size = 0;
+          // An uncompressed body of a known length is copied straight into one (reused) buffer:
+          // no list of socket chunks to concatenate, and no new tens-of-MB buffer per reply
+          // (whose external memory made V8 run a full GC every few replies).
+          const length = encoding === 'identity' ? Number(res.headers['content-length'] ?? NaN) : NaN;
+          const into = Number.isSafeInteger(length) && length > 0 ? this.bodyBuffer(length) : undefined;
           body.on('data', (c: Buffer) => {
-            chunks.push(c);
+            if (into && size + c.length <= into.length) into.set(c, size);
+            else chunks.push(c);
             size += c.length;
           });
           body.on('end', () => {
             if (settled) return;
             settled = true;
-            resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+            if (into && size === length) return resolve({ status: res.statusCode ?? 0, body: into.subarray(0, size) });
+            // not the announced length: the bytes as they came (the caller sees the mismatch)
+            const parts = into ? [into.subarray(0, Math.min(size, into.length)), ...chunks] : chunks;
+            resolve({ status: res.statusCode ?? 0, body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size) });
           });
           body.on('error', fail);
           res.on('error', fail);
@@ -88,7 +104,27 @@ export class HttpPoster {
     });
   }
 
+  /**
+   * Hands a body back once nothing refers to it any more (not after its bytes were transferred to
+   * another thread): the next reply that fits is read into it.
+   */
+  release(body: Buffer): void {
+    const full = body.buffer;
+    if (!this.owned.has(full) || full.byteLength === 0 || this.spare.length >= SPARE_BODIES) return;
+    if (this.spare.some((b) => b.buffer === full)) return;
+    this.spare.push(Buffer.from(full, 0, full.byteLength));
+  }
+
   close(): void {
     this.agent.destroy();
+  }
+
+  /** A buffer of at least `length` bytes: a spare one that fits, else a new one (a little larger, so later replies fit too). */
+  private bodyBuffer(length: number): Buffer {
+    const i = this.spare.findIndex((b) => b.length >= length);
+    if (i >= 0) return this.spare.splice(i, 1)[0]!;
+    const b = Buffer.allocUnsafeSlow(Math.ceil(length * 1.25));
+    this.owned.add(b.buffer);
+    return b;
   }
 }

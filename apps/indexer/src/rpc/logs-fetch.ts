@@ -24,15 +24,18 @@ export async function fetchLogsReply(req: LogsRequest, poster: HttpPoster, strin
   }
   if (status < 200 || status >= 300) {
     send({ id: req.id, kind: 'http', status, text: body.toString('utf8', 0, Math.min(body.length, 1000)) }, []);
+    poster.release(body);
     return;
   }
+  // The scanned logs keep no reference into the body (they copy what they need): it can be reused.
   const logs = scanLogsReply(body, strings, req.network);
   if (logs) {
     send({ id: req.id, kind: 'logs', logs }, transferList(logs));
+    poster.release(body);
     return;
   }
-  // A body sharing Buffer's pool must be copied, not transferred (that would detach the pool).
-  const own = body.byteOffset === 0 && body.buffer.byteLength === body.length;
-  const bytes = own ? body : Uint8Array.prototype.slice.call(body);
+  // The generic path gets its own copy of the bytes (transferred to the receiving thread).
+  const bytes: Uint8Array = Uint8Array.prototype.slice.call(body);
+  poster.release(body);
   send({ id: req.id, kind: 'raw', body: bytes }, [bytes.buffer as ArrayBuffer]);
 }
