@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runPonder } from './baselines/ponder';
-import { runRawBaseline, type RawResult } from './baselines/raw';
+import { runNodeFloor, runRawBaseline, type RawResult } from './baselines/raw';
 import { ensureBenchChain, type BenchChain } from './chain/generate';
 import { planChain } from './chain/mix';
 import { BENCH_DIR } from './chain/paths';
@@ -55,6 +55,16 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     report.raw = raw.contender;
     report.rows.push(raw.contender);
     log(`  by kind: ${JSON.stringify(raw.first.byKind)}`);
+
+    log('node floor: the same eth_getLogs requests, replies read and dropped');
+    const floors: number[] = [];
+    for (let i = 0; i < Math.max(1, o.rawRuns); i++) {
+      const f = await runNodeFloor(chain.anvil.rpcUrl, meta.world, raw.first.spans);
+      floors.push(f.seconds);
+      log(`  floor run ${i + 1}: ${(f.bytes / 1e6).toFixed(0)} MB in ${f.seconds.toFixed(2)} s`);
+    }
+    report.floor = { name: 'node floor (eth_getLogs, no parse)', ok: true, events: raw.first.events, blocks, seconds: median(floors), note: `median of ${floors.length}` };
+    report.rows.push(report.floor);
 
     if (o.ponder) {
       log('ponder');

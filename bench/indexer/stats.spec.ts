@@ -48,6 +48,12 @@ describe('formatReport', () => {
     expect(text).toContain('target p50 < 1000 ms: met');
   });
 
+  it('prints the ceilings the node allows: raw and node floor against Ponder', () => {
+    const floor: Contender = { name: 'floor', ok: true, events: 1_000_000, blocks: 600, seconds: 8 };
+    expect(formatReport({ rows: [raw, floor, ponder, ours], raw, floor, ponder, ours })).toContain('ceilings    raw/ponder 40.0x, node floor/ponder 50.0x');
+    expect(formatReport({ rows: [raw, ours], raw, ours })).not.toContain('ceilings');
+  });
+
   it('prints a failure instead of a number and marks targets n/a', () => {
     const failed: Contender = { name: 'ours', ok: false, reason: 'cursor did not reach block 600' };
     const unavailable: Contender = { name: 'ponder', ok: false, reason: 'unavailable: skipped (--no-ponder)' };

@@ -20,6 +20,8 @@ export interface RawResult {
   byKind: Record<string, number>;
   /** sum of decoded amounts, so the decode cannot be optimised away */
   checksum: bigint;
+  /** the eth_getLogs ranges read, in order (the node floor replays them) */
+  spans: Array<[number, number]>;
 }
 
 const IN_FLIGHT = 2;
@@ -60,12 +62,14 @@ export async function runRawBaseline(rpc: BenchRpc, world: BenchWorld, toBlock: 
   const acc = { sum: 0n, holders: new Set<string>() };
   let events = 0;
   const started = performance.now();
+  const spans: Array<[number, number]> = [];
   const fetchRange = async ([from, to]: [number, number]): Promise<RawLog[]> => rpc.call<RawLog[]>('eth_getLogs', [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }]);
   const inFlight: Array<{ span: [number, number]; logs: Promise<RawLog[]> }> = [];
   const fill = (): void => {
     while (inFlight.length < IN_FLIGHT) {
       const span = range.next();
       if (!span) return;
+      spans.push(span);
       inFlight.push({ span, logs: fetchRange(span) });
     }
   };
@@ -81,5 +85,27 @@ export async function runRawBaseline(rpc: BenchRpc, world: BenchWorld, toBlock: 
     }
     events += logs.length;
   }
-  return { events, blocks: toBlock - world.deployBlock + 1, seconds: (performance.now() - started) / 1000, byKind, checksum: acc.sum };
+  return { events, blocks: toBlock - world.deployBlock + 1, seconds: (performance.now() - started) / 1000, byKind, checksum: acc.sum, spans };
+}
+
+/**
+ * The node's floor: the same eth_getLogs requests as a raw run (its ranges, two in flight), each
+ * reply's bytes read and dropped, nothing parsed. What no indexer reading this node over JSON-RPC
+ * can beat; every contender's time includes it.
+ */
+export async function runNodeFloor(url: string, world: BenchWorld, spans: ReadonlyArray<[number, number]>): Promise<{ seconds: number; bytes: number }> {
+  const filter = { address: emitters(world), topics: [Object.values(TOPICS)] };
+  let bytes = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < spans.length) {
+      const [from, to] = spans[next++]!;
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }] }) });
+      if (!res.ok) throw new Error(`eth_getLogs ${from}-${to}: HTTP ${res.status}`);
+      bytes += (await res.arrayBuffer()).byteLength;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return { seconds: (performance.now() - started) / 1000, bytes };
 }
