@@ -103,7 +103,9 @@ export async function runNodeFloor(url: string, world: BenchWorld, spans: Readon
       const [from, to] = spans[next++]!;
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }] }) });
       if (!res.ok) throw new Error(`eth_getLogs ${from}-${to}: HTTP ${res.status}`);
-      bytes += (await res.arrayBuffer()).byteLength;
+      // read first, then added (`bytes += await ...` would add to the value read before the await)
+      const n = (await res.arrayBuffer()).byteLength;
+      bytes += n;
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
