@@ -109,7 +109,8 @@ describe('platform end to end (five apps over NATS)', () => {
       await new Promise((ok) => setTimeout(ok, 2000));
       r = await fetch(`${base}${path}`);
     }
-    expect(r.status).toBe(200);
+    // A refusal says why, with what the indexer and the quote service logged.
+    if (r.status !== 200) throw new Error(`estimate answered ${r.status}: ${await r.text()}\nindexer and quote log tail:\n${logs.filter((l) => /^\[(indexer|quote)\]/.test(l)).slice(-40).join('\n')}`);
     const estimate = (await r.json()) as { outputAmount: string; minOutputAmount: string };
     // 1,000 USDC at the devnet's ~3,000 USD per ETH
     const weth = Number(BigInt(estimate.outputAmount)) / 1e18;
@@ -131,7 +132,7 @@ describe('platform end to end (five apps over NATS)', () => {
     const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
     const wallet = Wallet.createRandom();
     const q = await fetch(`${base}/v2/portal?sender=${wallet.address}&inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}&slippageTolerancePercentage=1&validate=false`);
-    expect(q.status).toBe(200);
+    if (q.status !== 200) throw new Error(`/v2/portal answered ${q.status}: ${await q.text()}`);
     const order = (await q.json()) as { context: { orderId: string }; tx: unknown; signedOrder: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; value: Record<string, unknown> } };
     const status = await fetch(`${base}/v2/portal/status?orderId=${order.context.orderId}`);
     expect(status.status).toBe(200);
