@@ -24,7 +24,7 @@ import { BENCH_DIR } from './chain/paths';
 import { writeBenchManifest } from './manifest';
 import { DEFAULT_OPTIONS } from './options';
 import { benchIndexerEnv, endBenchIndexer } from './ours';
-import { sleep, startProcess, type BenchProcess } from './proc';
+import { settlePostgres, sleep, startProcess, type BenchProcess } from './proc';
 
 /** Columns that record when or in which batch a row was written, not what it says. */
 const BOOKKEEPING: Record<string, readonly string[]> = {
@@ -166,6 +166,7 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
         if (s !== undefined) backendCpu.set(pid, s);
       }
     };
+    await settlePostgres();
     const load = loadAvg();
     const anvil0 = cpuSeconds(anvilPid) ?? 0;
     const started = performance.now();

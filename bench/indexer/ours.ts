@@ -8,7 +8,7 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
-import { startProcess, waitFor, type BenchProcess } from './proc';
+import { settlePostgres, startProcess, waitFor, type BenchProcess } from './proc';
 
 export type OursBackfill =
   | { status: 'ok'; seconds: number; firstCursorSeconds: number; rows: Record<string, number> }
@@ -66,6 +66,7 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
   const cursor = async (): Promise<number> => Number((await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1);
   const stop = (): Promise<void> => endBenchIndexer(proc, db, dbUrl, tag);
   try {
+    await settlePostgres();
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
     const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');

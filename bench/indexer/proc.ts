@@ -1,5 +1,7 @@
 /** Child processes of the bench: started with a minimal env, their output kept for error reports. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
+import { INFRA } from '@tokensvc/testing';
 import { REPO_ROOT } from './chain/paths';
 
 export interface BenchProcess {
@@ -64,5 +66,19 @@ export async function waitFor<T>(p: BenchProcess | undefined, timeoutMs: number,
     if (exitCode !== undefined) return { exited: exitCode };
     if (Date.now() > deadline) return { timedOut: true };
     await sleep(everyMs);
+  }
+}
+
+/**
+ * Writes out what Postgres still holds of earlier runs (CHECKPOINT) before a contender starts, so
+ * no contender pays for the previous one's writes (Ponder's 1M rows, a run of ours before it).
+ */
+export async function settlePostgres(): Promise<void> {
+  const db = new Client({ connectionString: INFRA.postgres });
+  await db.connect();
+  try {
+    await db.query('CHECKPOINT');
+  } finally {
+    await db.end();
   }
 }

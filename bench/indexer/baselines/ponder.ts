@@ -10,7 +10,7 @@ import { dropDatabase, ensureDatabase } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
 import { REPO_ROOT } from '../chain/paths';
 import type { BenchWorld } from '../chain/world';
-import { startProcess, waitFor } from '../proc';
+import { settlePostgres, startProcess, waitFor } from '../proc';
 
 export type PonderResult =
   | { status: 'ok'; seconds: number; blocks: number; rows: Record<string, number>; firstProgressSeconds: number }
@@ -41,6 +41,7 @@ export async function runPonder(rpcUrl: string, world: BenchWorld, head: number,
   const specFile = join(runDir, 'ponder-spec.json');
   writeFileSync(specFile, JSON.stringify({ rpcUrl, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
   const port = await freePort();
+  await settlePostgres();
   const started = performance.now();
   const proc = startProcess('ponder', [PONDER_BIN, 'start', '--root', PONDER_ROOT, '--port', String(port), '--schema', SCHEMA, '--log-format', 'json', '--log-level', 'warn'], {
     DATABASE_URL: dbUrl,
