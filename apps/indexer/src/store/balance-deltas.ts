@@ -72,16 +72,12 @@ export class BalanceDeltas {
     const values: bigint[] = [];
     const blocks: number[] = [];
     const priors: string[] = [];
-    for (const token of [...this.byToken.keys()].sort()) {
-      const byHolder = this.byToken.get(token)!;
-      for (const holder of [...byHolder.keys()].sort()) {
-        const x = byHolder.get(holder)!;
-        tokens.push(token);
-        holders.push(holder);
-        values.push(x.delta);
-        blocks.push(x.block);
-        priors.push(x.prior ? `"{${x.prior.join(',')}}"` : '"{}"');
-      }
+    for (const [token, holder, x] of this.inKeyOrder()) {
+      tokens.push(token);
+      holders.push(holder);
+      values.push(x.delta);
+      blocks.push(x.block);
+      priors.push(x.prior ? `"{${x.prior.join(',')}}"` : '"{}"');
     }
     return { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks), priors: `{${priors.join(',')}}`, rows: tokens.length };
   }
@@ -93,16 +89,20 @@ export class BalanceDeltas {
    */
   newRows(network: string): Buffer[] {
     const w = new CopyWriter();
-    for (const token of [...this.byToken.keys()].sort()) {
-      const byHolder = this.byToken.get(token)!;
-      for (const holder of [...byHolder.keys()].sort()) {
-        const x = byHolder.get(holder)!;
-        const prior = x.prior ?? [];
-        w.plainRepeating(0, network).plainRepeating(1, token).plain(holder).plain(x.delta).plain(x.block);
-        w.text(`{${prior.slice(0, PRIOR_BLOCKS).join(',')}}`).plain(prior.length <= PRIOR_BLOCKS ? 't' : 'f').endRow();
-      }
+    for (const [token, holder, x] of this.inKeyOrder()) {
+      const prior = x.prior ?? [];
+      w.plainRepeating(0, network).plainRepeating(1, token).plain(holder).plain(x.delta).plain(x.block);
+      w.text(`{${prior.slice(0, PRIOR_BLOCKS).join(',')}}`).plain(prior.length <= PRIOR_BLOCKS ? 't' : 'f').endRow();
     }
     return w.finish();
+  }
+
+  /** Every (token, holder) entry, sorted by token then holder: the balances index's order. */
+  private *inKeyOrder(): Generator<[string, string, Delta]> {
+    for (const token of [...this.byToken.keys()].sort()) {
+      const byHolder = this.byToken.get(token)!;
+      for (const holder of [...byHolder.keys()].sort()) yield [token, holder, byHolder.get(holder)!];
+    }
   }
 
   /** The write of these changes: COPY of new rows when the network has no balance rows (`fresh`), else the upsert. */
