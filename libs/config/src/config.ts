@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { isNetwork, NETWORKS, type Network } from '@tokensvc/domain';
 import { EnvReader, type Env } from './env';
+import { readNatsUrl, readRedisUrl } from './urls';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -62,9 +63,10 @@ function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonCo
   const manifest = r.optional('DEVNET_MANIFEST');
   if (manifest !== undefined && !existsSync(manifest)) r.problems.push(`DEVNET_MANIFEST points to "${manifest}", which does not exist; run \`npm start\` or \`npm run devnet -- up\` first`);
   return {
-    natsUrl: r.url('NATS_URL', 'nats://127.0.0.1:4222', ['nats:', 'tls:']),
+    // credentials in the URL, or NATS_USER/NATS_PASSWORD and REDIS_PASSWORD (urls.ts)
+    natsUrl: readNatsUrl(r),
     databaseUrl: r.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/tokensvc', ['postgres:', 'postgresql:']),
-    redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisUrl: readRedisUrl(r),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     networks: readNetworks(r, env),
     devnetManifest: manifest,

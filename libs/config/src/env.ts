@@ -2,6 +2,8 @@
  * Tiny typed readers over an env map. Each app builds its config once at boot from these;
  * nothing else in the code reads process.env. Errors name the variable and what is accepted.
  */
+import { redactUrl } from './urls';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {
@@ -44,7 +46,8 @@ export class EnvReader {
       const u = new URL(v);
       if (!protocols.includes(u.protocol)) this.problems.push(`${name} must use ${protocols.join(' or ')}, got "${u.protocol}"`);
     } catch {
-      this.problems.push(`${name} must be a URL (${protocols.join(' or ')}), got "${v}"`);
+      // never print the user:password a URL may carry
+      this.problems.push(`${name} must be a URL (${protocols.join(' or ')}), got "${redactUrl(v)}"`);
     }
     return v;
   }
