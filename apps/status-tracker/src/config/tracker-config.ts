@@ -28,6 +28,8 @@ export interface TrackerConfig extends CommonConfig {
   readonly concurrency: number;
   /** TRACKER_QUEUE_PREFIX: BullMQ key prefix */
   readonly queuePrefix: string;
+  /** TRACKER_MAX_TXS_PER_ORDER: tracking rows (origin transactions) one order id may have; a status request beyond it is 409 */
+  readonly maxTxsPerOrder: number;
 }
 
 export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig } = {}): TrackerConfig {
@@ -51,6 +53,7 @@ export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: 
     sweepMs: r.int('TRACKER_SWEEP_MS', 60_000, 100, 3_600_000),
     concurrency: r.int('TRACKER_CONCURRENCY', 50, 1, 10_000),
     queuePrefix: r.string('TRACKER_QUEUE_PREFIX', 'bull'),
+    maxTxsPerOrder: r.int('TRACKER_MAX_TXS_PER_ORDER', 4, 1, 100),
   };
   r.done();
   return cfg;

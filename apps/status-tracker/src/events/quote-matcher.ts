@@ -32,6 +32,16 @@ export function orderFromQuote(orderId: string, txHash: string, providerName: st
   return { orderId, txHash, provider: providerName, fromNetwork: quote.network, fromChainId: quote.chainId, toNetwork: to, toChainId: to && NETWORK_INFO[to].chainId };
 }
 
+/**
+ * Whether `tx` is the quote's own transaction: sent to its `tx.to` with exactly its `tx.data`
+ * (the status request checks a reported transaction with the same rule the follower matches by).
+ */
+export function isQuoteTransaction(quote: Pick<StoredQuote, 'tx'>, tx: ChainTx): boolean {
+  const qtx = quote.tx as { to?: unknown; data?: unknown } | null;
+  if (typeof qtx?.to !== 'string' || typeof qtx.data !== 'string' || !tx.to) return false;
+  return tx.input.toLowerCase() === qtx.data.toLowerCase() && tx.to.toLowerCase() === qtx.to.toLowerCase();
+}
+
 export class QuoteMatcher {
   constructor(
     private readonly orders: CrossChainOrderStore,

@@ -3,6 +3,12 @@
  * SUCCESS, REFUND_STATUS and FAILED through the real Nest wiring (Postgres rows, BullMQ jobs),
  * terminal states are written once, a tracker restarted mid-way resumes from Postgres, an expired
  * quote still resolves from the transaction, and only an order found nowhere is NOT_FOUND.
+ * A row is created only for a transaction on chain that is the order's (issue 16): unknown,
+ * pending, foreign or deposit-less transactions are 404 with nothing stored, and an order has at
+ * most TRACKER_MAX_TXS_PER_ORDER rows, also under concurrent requests.
+ *
+ * The bridge followers read nothing here (logs 10,000 blocks deep only): every row is the status
+ * request's own, so what a request creates is what is asserted.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
@@ -14,6 +20,8 @@ import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testin
 jest.setTimeout(300_000);
 
 const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'];
+const NO_FOLLOW = { TRACKER_FOLLOW_CONFIRMATIONS: '10000' };
+const randomHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 
 describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () => {
   let tw: TrackerWorld;
@@ -21,7 +29,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
 
   beforeAll(async () => {
     tw = await startTrackerWorld(createTestDatabaseUrl('status_tracker'));
-    tracker = await tw.startTracker();
+    tracker = await tw.startTracker(NO_FOLLOW);
     tw.filler.start();
   });
 
@@ -41,12 +49,15 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     }
   }
   const terminal = (r: CrossChainStatusReply): boolean => TERMINAL.includes(r.status);
+  const rowCount = async (orderId: string): Promise<number> => Number((await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM cross_chain_orders WHERE order_id = $1`, [orderId])).rows[0]!.n);
+  const notFound = (p: Promise<unknown>, message: RegExp) => expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND, message: expect.stringMatching(message) });
   const terminalEvents = (orderId: string): string[] => tw.events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
 
   it('PENDING -> ONGOING -> SUCCESS with the fill as destination transaction, and the stored quote', async () => {
     tw.filler.setMode('offline');
-    const orderId = await tw.storeQuote();
-    const receipt = await tw.sendDeposit(await tw.depositCall(1_000_000n));
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     const first = await ask(orderId, receipt.hash);
     expect(first).toMatchObject({ status: 'PENDING', txHash: receipt.hash, crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash], destinationTxHashes: [] });
@@ -64,33 +75,102 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     expect(await ask(orderId, receipt.hash)).toEqual(done);
   });
 
-  it('FAILED when the origin transaction reverts (deposit without approval)', async () => {
-    const orderId = await tw.storeQuote();
-    const receipt = await tw.sendDeposit(await tw.depositCall(1_000_000n), { approve: false, from: tw.world.stranger.on(tw.origin) });
+  it("FAILED when the order's origin transaction reverts (deposit without approval), at the first request", async () => {
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const receipt = await tw.sendDeposit(call, { approve: false, from: tw.world.stranger.on(tw.origin) });
     expect(receipt.status).toBe(0);
-    await ask(orderId, receipt.hash);
+    // The order's own transaction, reverted: FAILED at once, never polled.
+    expect((await ask(orderId, receipt.hash)).status).toBe('FAILED');
     const done = await until(orderId, receipt.hash, terminal);
     expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction reverted; nothing was bridged', destinationTxHashes: [], crossChainRequestId: '' });
     expect(terminalEvents(orderId)).toEqual(['FAILED']);
   });
 
-  it('FAILED when the origin transaction succeeded but made no deposit (wrong target)', async () => {
-    const orderId = await tw.storeQuote();
-    const sent = await tw.world.user.on(tw.origin).sendTransaction({ to: Wallet.createRandom().address, value: 1n });
-    const receipt = (await tw.origin.provider.waitForTransaction(sent.hash))!;
-    await ask(orderId, receipt.hash);
-    const done = await until(orderId, receipt.hash, terminal);
-    expect(done.status).toBe('FAILED');
-    expect(done.statusReason).toMatch(/made no bridge deposit \(wrong target\)/);
+  it('404 and nothing stored for a random txHash with a quoted orderId (issue 16)', async () => {
+    const orderId = await tw.storeQuote({ call: await tw.depositCall(1_000_000n) });
+    await notFound(ask(orderId, randomHash()), /was not found on ethereum, the origin network of order/);
+    await notFound(ask(orderId, randomHash()), /was not found on ethereum/);
+    expect(await rowCount(orderId)).toBe(0);
   });
 
-  it('FAILED once the origin transaction has not been found for the configured time, not before', async () => {
+  it('404 and nothing stored for a mined transaction that is not a deposit of this order (issue 16)', async () => {
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    // A plain transfer: no deposit at all.
+    const sent = await tw.world.user.on(tw.origin).sendTransaction({ to: Wallet.createRandom().address, value: 1n });
+    const transfer = (await tw.origin.provider.waitForTransaction(sent.hash))!;
+    await notFound(ask(orderId, transfer.hash), /made no devnet-bridge deposit/);
+    // A real deposit, but of another quote (other calldata).
+    const other = await tw.sendDeposit(await tw.depositCall(1_100_000n));
+    expect(other.status).toBe(1);
+    expect(await tw.provider.findDeposit('ethereum', other.hash)).toHaveLength(1);
+    await notFound(ask(orderId, other.hash), /is a devnet-bridge deposit on ethereum, but it is not the transaction of order/);
+    // A reverted transaction that is not the order's either.
+    const reverted = await tw.sendDeposit(await tw.depositCall(1_200_000n), { approve: false, from: tw.world.stranger.on(tw.origin) });
+    expect(reverted.status).toBe(0);
+    await notFound(ask(orderId, reverted.hash), /reverted on ethereum and it is not the transaction of order/);
+    expect(await rowCount(orderId)).toBe(0);
+    // The order's own deposit is tracked.
+    const own = await tw.sendDeposit(call);
+    expect((await ask(orderId, own.hash)).status).toBe('PENDING');
+    expect(await rowCount(orderId)).toBe(1);
+    expect((await until(orderId, own.hash, (r) => r.status !== 'PENDING')).status).toMatch(/ONGOING|SUCCESS/);
+  });
+
+  it('404 "not mined yet" for a transaction still in the mempool, nothing stored; tracked once mined', async () => {
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const wallet = tw.world.user.on(tw.origin);
+    await tw.origin.provider.send('evm_setAutomine', [false]);
+    try {
+      const sent = await wallet.sendTransaction({ to: call.to, data: call.data, value: call.value, gasLimit: 500_000n });
+      await notFound(ask(orderId, sent.hash), /is not mined on ethereum yet: retry once it is mined/);
+      expect(await rowCount(orderId)).toBe(0);
+      await tw.origin.provider.send('evm_mine', []);
+      expect((await tw.origin.provider.getTransactionReceipt(sent.hash))?.status).toBe(1);
+      expect((await ask(orderId, sent.hash)).status).toBe('PENDING');
+      expect(await rowCount(orderId)).toBe(1);
+    } finally {
+      await tw.origin.provider.send('evm_setAutomine', [true]);
+    }
+  });
+
+  it('an order has at most TRACKER_MAX_TXS_PER_ORDER rows (default 4), also for concurrent requests: 409 beyond', async () => {
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const stranger = tw.world.stranger.on(tw.origin);
+    // Six real attempts of the order's transaction (reverted: the stranger never approved).
+    const hashes: string[] = [];
+    for (let i = 0; i < 6; i++) hashes.push((await tw.sendDeposit(call, { approve: false, from: stranger })).hash);
+    const answers = await Promise.allSettled(hashes.map((h) => ask(orderId, h)));
+    const ok = answers.filter((a) => a.status === 'fulfilled');
+    const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+    expect(ok).toHaveLength(4);
+    expect(refused).toHaveLength(2);
+    for (const r of refused) expect(r.reason).toMatchObject({ code: ErrorCode.ERROR_CODE_CONFLICT, message: expect.stringContaining('already tracks 4 transactions') });
+    expect(await rowCount(orderId)).toBe(4);
+    // The tracked ones still answer; another transaction does not get in.
+    const tracked = hashes.filter((_, i) => answers[i]!.status === 'fulfilled');
+    expect((await ask(orderId, tracked[0]!)).status).toBe('FAILED');
+    const late = await tw.sendDeposit(call, { approve: false, from: stranger });
+    await expect(ask(orderId, late.hash)).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_CONFLICT });
+    expect(await rowCount(orderId)).toBe(4);
+  });
+
+  it('FAILED once a row whose transaction vanished (a reorg) has not been found for the configured time, not before', async () => {
+    // Only the follower creates such a row (a deposit a reorg then removed); a status request never does.
     const orderId = await tw.storeQuote();
-    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    const txHash = randomHash();
+    await tw.db.query(
+      `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
+       VALUES ($1, $2, 'PENDING', 'devnet-bridge', 'ethereum', 1, 'base', 8453, ARRAY[$2])`,
+      [orderId, txHash],
+    );
     expect((await ask(orderId, txHash)).status).toBe('PENDING');
     await new Promise((r) => setTimeout(r, 500));
     expect((await ask(orderId, txHash)).status).toBe('PENDING');
-    // As if tracking had begun 31 minutes ago (default timeout 30 minutes).
+    // As if tracking had begun 31 minutes ago (default timeout 30 minutes); the sweep queues it.
     await tw.db.query(`UPDATE cross_chain_orders SET created_at = now() - interval '31 minutes' WHERE order_id = $1`, [orderId]);
     const done = await until(orderId, txHash, terminal);
     expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction was not found on chain within 30 minutes; nothing was bridged' });
@@ -98,8 +178,9 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
 
   it('a tracker closed mid-way and started again brings the order to SUCCESS exactly once', async () => {
     tw.filler.setMode('offline');
-    const orderId = await tw.storeQuote();
-    const receipt = await tw.sendDeposit(await tw.depositCall(2_000_000n));
+    const call = await tw.depositCall(2_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     await ask(orderId, receipt.hash);
     await until(orderId, receipt.hash, (r) => r.status === 'ONGOING');
@@ -110,7 +191,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     // Nobody tracks it now: the row still says ONGOING.
     const row = await tw.db.query<{ status: string }>(`SELECT status FROM cross_chain_orders WHERE order_id = $1`, [orderId]);
     expect(row.rows[0]!.status).toBe('ONGOING');
-    tracker = await tw.startTracker();
+    tracker = await tw.startTracker(NO_FOLLOW);
     // The new tracker's start-up sweep resumes it without any request.
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -125,8 +206,9 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
 
   it('answers without context and tx once the stored quote is past its week, resolving from the transaction', async () => {
     // A quote that expired while the order was tracked.
-    const kept = await tw.storeQuote();
-    const r1 = await tw.sendDeposit(await tw.depositCall(1_500_000n));
+    const call1 = await tw.depositCall(1_500_000n);
+    const kept = await tw.storeQuote({ call: call1 });
+    const r1 = await tw.sendDeposit(call1);
     expect((await ask(kept, r1.hash)).context?.orderId).toBe(kept);
     await tw.db.query(`UPDATE orders SET keep_until = now() - interval '1 second' WHERE order_id = $1`, [kept]);
     const later = await until(kept, r1.hash, terminal);
@@ -142,6 +224,10 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     expect(['ONGOING', 'SUCCESS']).toContain(first.status);
     expect(first).toMatchObject({ fromChainId: '1', toChainId: '8453', crossChainProvider: 'devnet-bridge' });
     expect((await until(old, r2.hash, terminal)).status).toBe('SUCCESS');
+    // Without a quote the order id cannot be checked: another id for the same deposit gets no row.
+    const stranger = randomUUID();
+    await notFound(ask(stranger, r2.hash), /the transaction is tracked for another order/);
+    expect(await rowCount(stranger)).toBe(0);
   });
 
   it('NOT_FOUND only for an order found nowhere; BAD_REQUEST for malformed ids', async () => {
@@ -158,8 +244,9 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   // Last: it moves both chains' clocks 31 minutes ahead.
   it('REFUND_STATUS with the filler offline past the deadline, the refund as destination transaction', async () => {
     tw.filler.setMode('offline');
-    const orderId = await tw.storeQuote();
-    const receipt = await tw.sendDeposit(await tw.depositCall(3_000_000n));
+    const call = await tw.depositCall(3_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     await ask(orderId, receipt.hash);
     await until(orderId, receipt.hash, (r) => r.status === 'ONGOING');

@@ -45,8 +45,11 @@ export interface TrackerWorld {
   depositCall(amount: bigint, recipient?: string): Promise<BridgeDepositCall>;
   /** sends the deposit (after the approval unless `approve` is false); returns the receipt, reverted or not */
   sendDeposit(call: BridgeDepositCall, opts?: { approve?: boolean; from?: Wallet }): Promise<TransactionReceipt>;
-  /** the `orders` row of a cross-chain quote, as the quote service stores it */
-  storeQuote(o?: { orderId?: string; keepUntil?: Date; createdAt?: Date }): Promise<string>;
+  /**
+   * the `orders` row of a cross-chain quote, as the quote service stores it; its `tx` is `call`
+   * (the transaction a status request must match), or a placeholder no transaction matches
+   */
+  storeQuote(o?: { orderId?: string; keepUntil?: Date; createdAt?: Date; call?: Pick<BridgeDepositCall, 'to' | 'data' | 'value'> }): Promise<string>;
   passTime(seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -139,7 +142,7 @@ export async function startTrackerWorld(databaseUrl: string): Promise<TrackerWor
       const createdAt = o.createdAt ?? new Date();
       const keepUntil = o.keepUntil ?? new Date(createdAt.getTime() + 7 * 24 * 3600_000);
       const context = { orderId, inputToken: `ethereum:${addr(origin.token).toLowerCase()}`, inputAmount: '1000000', outputToken: `base:${addr(destination.token).toLowerCase()}`, outputAmount: '999500', sender: world.user.address.toLowerCase() };
-      const tx = { to: addr(origin.escrow).toLowerCase(), data: '0x', from: world.user.address.toLowerCase(), value: '0' };
+      const tx = { to: (o.call?.to ?? addr(origin.escrow)).toLowerCase(), data: o.call?.data ?? '0x', from: world.user.address.toLowerCase(), value: (o.call?.value ?? 0n).toString() };
       await db.query(
         `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
          VALUES ($1, 'ethereum', 1, $2, $3, $4, $5, $6, $7, NULL, '[]')`,

@@ -68,6 +68,9 @@ export interface NewCrossChainOrder {
   toChainId: number | undefined;
 }
 
+/** `createBounded`: the row, or why none was created (the order has its most rows; the transaction is another order's). */
+export type CreateOutcome = { row: CrossChainOrder } | { refused: 'order-full' | 'tx-taken'; count: number };
+
 export class CrossChainOrderStore {
   constructor(private readonly pool: Pool) {}
 
@@ -82,6 +85,52 @@ export class CrossChainOrderStore {
     const row = await this.get(o.orderId, o.txHash);
     if (!row) throw new Error(`cross-chain order ${o.orderId}/${o.txHash} vanished after its insert`);
     return row;
+  }
+
+  /**
+   * A status request's row, bounded (issue 16): created only while the order has fewer than
+   * `maxPerOrder` rows and, with `txUnclaimed` (no stored quote vouches for the order id), only
+   * while no other order tracks the transaction. The checks and the insert hold transaction
+   * advisory locks on the order (then the transaction), so concurrent requests cannot pass a
+   * bound together. An existing (order, tx) row is returned as it is.
+   */
+  async createBounded(o: NewCrossChainOrder, maxPerOrder: number, opts: { txUnclaimed?: boolean } = {}): Promise<CreateOutcome> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:order:' || $1, 0))`, [o.orderId]);
+      if (opts.txUnclaimed) await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:tx:' || $1, 0))`, [o.txHash]);
+      const { rows } = await client.query<{ n: string; mine: boolean; other: boolean }>(
+        `SELECT count(*) FILTER (WHERE order_id = $1) AS n,
+                bool_or(order_id = $1 AND tx_hash = $2) AS mine,
+                bool_or(order_id <> $1 AND tx_hash = $2) AS other
+           FROM cross_chain_orders WHERE order_id = $1 OR tx_hash = $2`,
+        [o.orderId, o.txHash],
+      );
+      const seen = rows[0]!;
+      let outcome: CreateOutcome | undefined;
+      if (!seen.mine) {
+        if (Number(seen.n) >= maxPerOrder) outcome = { refused: 'order-full', count: Number(seen.n) };
+        else if (opts.txUnclaimed && seen.other) outcome = { refused: 'tx-taken', count: Number(seen.n) };
+        else
+          await client.query(
+            `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
+             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8)`,
+            [o.orderId, o.txHash, o.provider, o.fromNetwork, o.fromChainId, o.toNetwork ?? null, o.toChainId ?? null, [o.txHash]],
+          );
+      }
+      await client.query('COMMIT');
+      if (outcome) return outcome;
+    } catch (e) {
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+    const row = await this.get(o.orderId, o.txHash);
+    if (!row) throw new Error(`cross-chain order ${o.orderId}/${o.txHash} vanished after its insert`);
+    return { row };
   }
 
   async get(orderId: string, txHash: string): Promise<CrossChainOrder | undefined> {

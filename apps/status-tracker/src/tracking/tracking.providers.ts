@@ -10,6 +10,7 @@ import { BridgeEventStore } from '../events/bridge-event-store';
 import { BridgeEventFollowing } from '../events/event-following';
 import { QuoteMatcher } from '../events/quote-matcher';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
+import { OriginTransactionReader } from '../status/origin-transaction';
 import { CrossChainOrderStore } from './cross-chain-order-store';
 import { CrossChainTracker } from './tracker';
 import { TrackingQueue } from './tracking-queue';
@@ -88,7 +89,15 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
       provide: CrossChainStatusUseCase,
       inject: [CrossChainOrderStore, BRIDGE_PROVIDER, CrossChainTracker, TrackingQueue],
       useFactory: (store: CrossChainOrderStore, provider: DevnetBridgeProvider, tracker: CrossChainTracker, queue: TrackingQueue) =>
-        new CrossChainStatusUseCase(store, provider, tracker, (orderId, txHash) => queue.add(orderId, txHash), provider.networks.map((n) => n.network)),
+        new CrossChainStatusUseCase(
+          store,
+          provider,
+          tracker,
+          (orderId, txHash) => queue.add(orderId, txHash),
+          provider.networks.map((n) => n.network),
+          new OriginTransactionReader(new Map(config.networks.map((n) => [n.network, new JsonRpcClient(n.rpcUrl, { timeoutMs: 10_000 })])), provider),
+          { maxTxsPerOrder: config.maxTxsPerOrder },
+        ),
     },
     TrackingLifecycle,
   ];
