@@ -16,7 +16,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, options: GatewayOptions): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [InfraModule.forRoot(config), AccessModule.forRoot(config, options), SseModule.forRoot(config, options.sse)],
+      imports: [InfraModule.forRoot(config), AccessModule.forRoot(options), SseModule.forRoot(config, options.sse)],
       controllers: [HealthController, MetricsController],
     };
   }

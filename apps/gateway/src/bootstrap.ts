@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
@@ -9,7 +10,7 @@ import { JsonLogger, NatsRpcClient } from '@tokensvc/transport';
 import { AccessPolicy } from './access/access-policy';
 import { KeyStore } from './access/key-store';
 import { accessOf } from './access/operations';
-import { registerAdminRoutes } from './admin/admin-routes';
+import { createAdminServer } from './admin/admin-server';
 import { registerApiRoutes } from './api/api-routes';
 import { SERVED } from './api/served';
 import { GatewayModule } from './app.module';
@@ -18,6 +19,8 @@ import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options'
 import { ErrorFilter } from './http/error.filter';
 import { observeResponse } from './http/request-log';
 import { REDIS } from './infra/tokens';
+import { decorateClientKey } from './limits/client-address';
+import { RateLimiter } from './limits/rate-limiter';
 import { StatusStreams } from './sse/status-stream';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -28,10 +31,18 @@ export interface RouteEntry {
 }
 
 const ROUTES = new WeakMap<object, RouteEntry[]>();
+const ADMIN = new WeakMap<object, FastifyInstance>();
 
 /** Every route Fastify holds (Nest controllers and declared operations), as registered. */
 export function routeTable(app: NestFastifyApplication): readonly RouteEntry[] {
   return ROUTES.get(app) ?? [];
+}
+
+/** The admin API's own Fastify instance (not listening until main.ts or a test binds it). */
+export function adminServer(app: NestFastifyApplication): FastifyInstance {
+  const admin = ADMIN.get(app);
+  if (!admin) throw new Error('not a gateway built by createGateway');
+  return admin;
 }
 
 /** Builds the gateway (Fastify) without listening, so tests, benchmarks and main share one setup. */
@@ -45,8 +56,10 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     },
     routerOptions: { maxParamLength: 512 },
     bodyLimit: 64 * 1024,
-    // Only X-Forwarded-For hops the operator vouches for: anonymous trading limits key on the client IP.
-    trustProxy: config.trustProxyHops > 0 ? config.trustProxyHops : false,
+    // X-Forwarded-For is believed only from the proxies the operator lists (CIDRs): req.ip is the
+    // right-most entry not sent by one of them (Fastify's proxy-addr), so a client cannot pick the
+    // address its anonymous limits and failed-auth budget are keyed on.
+    trustProxy: config.trustedProxies.length ? [...config.trustedProxies] : false,
   });
   const logger = new JsonLogger('gateway', config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, options), adapter, { logger });
@@ -65,6 +78,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   });
 
   fastify.decorateRequest('caller', undefined);
+  decorateClientKey(fastify, config.rateLimitIpv6Prefix);
   fastify.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
@@ -75,7 +89,22 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   fastify.addHook('onResponse', observeResponse(logger));
 
   registerApiRoutes(fastify, { ...SERVED, crossChainStatusStream: app.get(StatusStreams).handler, ...options.served }, app.get(NatsRpcClient), options.tierPolicy, options.enforcement);
-  registerAdminRoutes(fastify, app.get(ApiKeysRepository), app.get(KeyStore));
+  const admin = createAdminServer({
+    repo: app.get(ApiKeysRepository),
+    keys: app.get(KeyStore),
+    limiter: app.get(RateLimiter),
+    token: config.adminToken,
+    failureLimit: options.adminFailureLimit,
+    trustedProxies: config.trustedProxies,
+    ipv6PrefixBits: config.rateLimitIpv6Prefix,
+    logger,
+    onLimiterError: (e) => logger.error(`rate limiter failed (admin API): ${(e as Error).message}`),
+  });
+  ADMIN.set(app, admin);
+  // Closing the gateway (SIGTERM, tests) closes the admin listener too, before the pools it uses.
+  fastify.addHook('onClose', async () => {
+    await admin.close();
+  });
   registerDocsRoutes(fastify);
   await redisReady(app.get<Redis>(REDIS));
   return app;

@@ -1,4 +1,5 @@
 import { TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
+import { DEFAULT_KEY_CACHE_SIZES, type KeyCacheSizes } from './access/key-store';
 import type { ServedTable } from './api/served';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './sse/sse-settings';
 
@@ -10,6 +11,15 @@ export interface GatewayOptions {
   readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
   /** how long a key lookup is reused in memory; bounds how late a revocation takes effect */
   readonly keyCacheTtlMs: number;
+  /** bounds of the key cache: found keys and unknown keys apart */
+  readonly keyCacheSizes: KeyCacheSizes;
+  /**
+   * failed authentications (unknown, malformed, revoked or expired key) per client address (IPv6:
+   * per prefix) and window; past it the client's uncached keys answer 429 without a key lookup
+   */
+  readonly failedAuthLimit: number;
+  /** wrong or missing admin tokens per client address and window; past it the admin API answers 429 */
+  readonly adminFailureLimit: number;
   /** how often the per-day usage counters are written to Postgres */
   readonly usageFlushMs: number;
   /** Redis key prefix of the limiter and quota counters */
@@ -29,6 +39,9 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   rateWindowMs: 60_000,
   tierPolicy: TIER_POLICY,
   keyCacheTtlMs: 5_000,
+  keyCacheSizes: DEFAULT_KEY_CACHE_SIZES,
+  failedAuthLimit: 20,
+  adminFailureLimit: 10,
   usageFlushMs: 5_000,
   redisPrefix: 'tokensvc:gw',
   served: {},

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadGatewayConfig } from '@tokensvc/config';
-import { createGateway } from './bootstrap';
+import { adminServer, createGateway } from './bootstrap';
 import { loadSseSettings } from './sse/sse-settings';
 
 /** gateway: the only public HTTP surface. */
@@ -17,7 +17,14 @@ async function main(): Promise<void> {
     });
   }
   await app.listen({ port: config.port, host: config.host });
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'gateway', msg: `gateway listening on http://${config.host}:${config.port}` })}\n`);
+  const say = (msg: string): boolean => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'gateway', msg })}\n`);
+  say(`gateway listening on http://${config.host}:${config.port}`);
+  // The admin API on its own listener (loopback unless ADMIN_HOST says otherwise), never the public
+  // one; without ADMIN_TOKEN there is nothing to serve, so no port is bound.
+  if (config.adminToken !== undefined) {
+    await adminServer(app).listen({ port: config.adminPort, host: config.adminHost });
+    say(`admin API listening on http://${config.adminHost}:${config.adminPort}`);
+  } else say('admin API off: ADMIN_TOKEN is not set');
 }
 
 main().catch((e: unknown) => {

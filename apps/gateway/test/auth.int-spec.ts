@@ -85,6 +85,8 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       infra: { databaseUrl: createTestDatabaseUrl('gw_auth'), redisUrl: INFRA.redis, natsUrl: nats.url },
       // Stand-ins for token-data's answers: the gateway's transform and headers are what is tested.
       options: {
+        // the matrix sends ~100 invalid keys from one address: the failed-auth throttle has tests of its own (client-limits.int-spec.ts)
+        failedAuthLimit: 100_000,
         served: {
           listTokens: async () => ({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [TOKEN] }),
           account: async () => ({ totalQueried: 1, balances: [BALANCE] }),

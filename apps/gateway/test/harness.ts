@@ -8,7 +8,7 @@ import { loadGatewayConfig } from '@tokensvc/config';
 import type { RpcContract } from '@tokensvc/messages';
 import { ApiKeysRepository, createPgPool, dropDatabase, migrate, type ApiKeyRecord } from '@tokensvc/persistence';
 import type Redis from 'ioredis';
-import { createGateway } from '../src/bootstrap';
+import { adminServer, createGateway } from '../src/bootstrap';
 import { REDIS } from '../src/infra/tokens';
 import type { GatewayOptions } from '../src/gateway-options';
 
@@ -30,11 +30,22 @@ export interface HarnessSetup {
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
+/** One request of the harness: an API key (as a Bearer or a bare header), headers, a JSON body. */
+export interface HarnessRequest {
+  readonly method?: string;
+  readonly key?: string;
+  readonly form?: 'bearer' | 'bare';
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+}
+
 /** A running gateway on real infrastructure, with a key repository to issue keys directly. */
 export class GatewayHarness {
   private constructor(
     readonly app: NestFastifyApplication,
     readonly baseUrl: string,
+    /** the admin API's own listener (empty when not listening) */
+    readonly adminUrl: string,
     readonly keys: ApiKeysRepository,
     readonly pool: Pool,
     private readonly databaseUrl: string,
@@ -48,25 +59,38 @@ export class GatewayHarness {
     const redisPrefix = setup.options?.redisPrefix ?? `tsvc-test:${process.pid}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
     const app = await createGateway(config, { ...setup.options, redisPrefix });
     let baseUrl = '';
+    let adminUrl = '';
     if (setup.listen === false) await app.init();
     else {
       await app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      const admin = adminServer(app);
+      await admin.listen({ port: 0, host: '127.0.0.1' });
+      adminUrl = `http://127.0.0.1:${(admin.server.address() as AddressInfo).port}`;
     }
     const pool = createPgPool({ connectionString: databaseUrl, max: 2 });
-    return new GatewayHarness(app, baseUrl, new ApiKeysRepository(pool), pool, databaseUrl, redisPrefix);
+    return new GatewayHarness(app, baseUrl, adminUrl, new ApiKeysRepository(pool), pool, databaseUrl, redisPrefix);
   }
 
   async issue(tier: Tier, extra: { expiresAt?: Date; rateLimitPerMinute?: number } = {}): Promise<{ key: string; record: ApiKeyRecord }> {
     return this.keys.issue({ tier, label: `test-${tier}`, ...extra });
   }
 
-  /** fetch against the running gateway */
-  request(path: string, init: { method?: string; key?: string; form?: 'bearer' | 'bare'; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+  /** fetch against the running gateway's public listener */
+  request(path: string, init: HarnessRequest = {}): Promise<Response> {
+    return GatewayHarness.send(this.baseUrl, path, init);
+  }
+
+  /** fetch against the admin API's listener */
+  admin(path: string, init: HarnessRequest = {}): Promise<Response> {
+    return GatewayHarness.send(this.adminUrl, path, init);
+  }
+
+  private static send(base: string, path: string, init: HarnessRequest): Promise<Response> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== undefined) headers['authorization'] = init.form === 'bare' ? init.key : `Bearer ${init.key}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${this.baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    return fetch(`${base}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   }
 
   async close(): Promise<void> {

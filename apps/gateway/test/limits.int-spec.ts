@@ -26,7 +26,7 @@ describe('gateway limits and quotas (real HTTP, Redis, Postgres, NATS)', () => {
     responder = await serveRpc(nats.url, RPC.listNetworks, () => ListNetworksReply.fromJSON({ networks: ['ethereum'] }));
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_limits'), redisUrl: INFRA.redis, natsUrl: nats.url },
-      env: { TRUST_PROXY_HOPS: '1' },
+      env: { TRUSTED_PROXIES: '127.0.0.1' }, // the test client is the proxy: X-Forwarded-For names the caller
       options: {
         // answered by the gateway itself (501), so only the limiter is under test
         served: { approvalCrossChain: undefined },

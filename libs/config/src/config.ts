@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { isNetwork, NETWORKS, type Network } from '@tokensvc/domain';
 import { EnvReader, type Env } from './env';
+import { readGatewayAccess, type GatewayAccessConfig } from './gateway-access';
 import { readNatsUrl, readRedisUrl } from './urls';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -25,13 +26,10 @@ export interface NetworkEndpoint {
   readonly rpcUrl: string;
 }
 
-export interface GatewayConfig extends CommonConfig {
+export interface GatewayConfig extends CommonConfig, GatewayAccessConfig {
   readonly host: string;
   readonly port: number;
   readonly natsRequestTimeoutMs: number;
-  readonly adminToken: string | undefined;
-  /** proxies in front of the gateway whose X-Forwarded-For is trusted (0: use the socket address) */
-  readonly trustProxyHops: number;
 }
 
 export const DEFAULT_HEALTH_PORTS = { 'token-data': 3101, indexer: 3102, quote: 3103, 'status-tracker': 3104 } as const;
@@ -89,8 +87,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     host: r.string('HOST', '0.0.0.0'),
     port: r.int('PORT', 3000, 0, 65535),
     natsRequestTimeoutMs: r.int('NATS_REQUEST_TIMEOUT_MS', 5000, 50, 120_000),
-    adminToken: r.optional('ADMIN_TOKEN'),
-    trustProxyHops: r.int('TRUST_PROXY_HOPS', 0, 0, 10),
+    ...readGatewayAccess(r),
   };
   r.done();
   return cfg;

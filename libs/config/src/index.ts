@@ -1,3 +1,4 @@
 export * from './env';
 export * from './config';
 export * from './urls';
+export * from './gateway-access';

@@ -3,9 +3,9 @@ import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type Caller, 
 import { sendError } from '../http/errors';
 import { httpMetrics } from '../http/metrics';
 import { nextMonth, setRateHeaders } from '../limits/headers';
-import type { Decision, RateLimiter } from '../limits/rate-limiter';
+import type { Decision, RateLimiter, Reservation } from '../limits/rate-limiter';
 import type { UsageRecorder } from '../limits/usage-recorder';
-import { credentialFrom, safeEqual } from './credentials';
+import { credentialFrom } from './credentials';
 import type { KeyIdentity, KeyStore } from './key-store';
 import { accessOf } from './operations';
 
@@ -29,14 +29,16 @@ export interface AccessDeps {
   readonly limiter: RateLimiter;
   readonly usage: UsageRecorder;
   readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
-  readonly adminToken: string | undefined;
+  /** failed authentications (unknown, revoked, expired, malformed keys) allowed per client and window */
+  readonly failedAuthLimit: number;
   readonly onLimiterError: (e: unknown) => void;
 }
 
 /**
- * The one place access is decided, as an `onRequest` hook on every route: the route's declared
- * class picks authentication (none, optional, key, paid key, admin token), then the rate limit and
+ * The one place access is decided, as an `onRequest` hook on every public route: the route's
+ * declared class picks authentication (none, optional, key, paid key), then the rate limit and
  * monthly quota are spent. Refusals (401/403) spend nothing. A route without a class is refused.
+ * Admin routes are not served on the public listener (admin/admin-server.ts guards its own).
  */
 export class AccessPolicy {
   private readonly windowSeconds: number;
@@ -57,21 +59,12 @@ export class AccessPolicy {
       case 'public':
         return undefined;
       case 'admin':
-        return this.admin(req, reply);
+        return sendError(reply, 404, `no route ${req.method} ${req.url.split('?')[0]}; see /docs for the routes`);
       case 'data':
       case 'data-paid':
       case 'trading':
         return this.limited(req, reply, access);
     }
-  }
-
-  private admin(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-    const token = this.deps.adminToken;
-    if (token === undefined) return sendError(reply, 403, 'the admin API is disabled: set ADMIN_TOKEN to enable it');
-    const given = credentialFrom(req.headers.authorization);
-    if (given !== undefined && safeEqual(given, token)) return undefined;
-    httpMetrics.authRejections.inc({ reason: 'admin' });
-    return sendError(reply, 401, 'admin token missing or wrong: send "Authorization: Bearer <ADMIN_TOKEN>"');
   }
 
   private async limited(req: FastifyRequest, reply: FastifyReply, access: 'data' | 'data-paid' | 'trading'): Promise<FastifyReply | undefined> {
@@ -82,7 +75,7 @@ export class AccessPolicy {
     const surface = SURFACE_OF[access] as Surface;
     const limit = this.limitFor(key, policy, surface);
     req.caller = { tier, key };
-    const subject = key ? `key:${key.id}` : `ip:${req.ip}`;
+    const subject = key ? `key:${key.id}` : `ip:${req.clientKey}`;
     if (limit === undefined || (access === 'data-paid' && !policy.paidData)) {
       httpMetrics.authRejections.inc({ reason: 'plan' });
       if (limit !== undefined && (await this.withLimiter(reply, () => this.deps.limiter.peek(subject, surface, limit))) === undefined) return reply;
@@ -122,13 +115,41 @@ export class AccessPolicy {
       sendError(reply, 401, KEY_REQUIRED);
       return null;
     }
-    const found = await this.deps.keys.lookup(credential);
-    if (found.status === 'valid') return found.key;
+    const cached = this.deps.keys.cached(credential);
+    if (cached?.status === 'valid') return cached.key;
+    // Anything else may fail. A slot of the client's failed-auth budget is taken before the lookup
+    // (and given back if the key turns out valid), so a burst of invented keys, concurrent or not,
+    // reaches the key table at most `failedAuthLimit` times per window per client.
+    const slot = await this.failedAuthSlot(req, reply);
+    if (slot === undefined) return null;
+    const found = cached ?? (await this.deps.keys.lookup(credential));
+    if (found.status === 'valid') {
+      slot.release().catch(this.deps.onLimiterError);
+      return found.key;
+    }
     httpMetrics.authRejections.inc({ reason: found.status });
     const which = found.displayPrefix ? `API key ${found.displayPrefix}…` : 'API key';
     const why = found.status === 'unknown' ? 'invalid API key: it is not a key this service issued' : `${which} ${found.status === 'revoked' ? 'has been revoked' : 'has expired'}`;
     sendError(reply, 401, `${why}; send a valid key as "Authorization: Bearer <API_KEY>"`);
     return null;
+  }
+
+  /** A slot of the client's failed-auth budget; undefined when a 429 (or 503) was sent instead. */
+  private async failedAuthSlot(req: FastifyRequest, reply: FastifyReply): Promise<Reservation | undefined> {
+    let slot: Reservation;
+    try {
+      slot = await this.deps.limiter.reserve(`ip:${req.clientKey}`, 'auth', this.deps.failedAuthLimit);
+    } catch (e) {
+      this.deps.onLimiterError(e);
+      sendError(reply, 503, 'rate limiter unavailable (Redis); retry shortly');
+      return undefined;
+    }
+    if (slot.decision.verdict === 'admitted') return slot;
+    httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
+    const retry = slot.decision.resetSeconds;
+    void reply.header('retry-after', retry);
+    sendError(reply, 429, `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key`);
+    return undefined;
   }
 
   private limitFor(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {

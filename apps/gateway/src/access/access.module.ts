@@ -1,7 +1,6 @@
 import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import type { GatewayConfig } from '@tokensvc/config';
 import { ApiKeysRepository } from '@tokensvc/persistence';
 import type { GatewayOptions } from '../gateway-options';
 import { PG_POOL, REDIS } from '../infra/tokens';
@@ -12,17 +11,17 @@ import { KeyStore } from './key-store';
 
 const logger = new Logger('access');
 
-/** Keys, limits, quotas and usage: what the access hook needs, built from config and options. */
+/** Keys, limits, quotas and usage: what the access hook needs, built from the options. */
 @Module({})
 export class AccessModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(UsageRecorder) private readonly usage: UsageRecorder) {}
 
-  static forRoot(config: GatewayConfig, options: GatewayOptions): DynamicModule {
+  static forRoot(options: GatewayOptions): DynamicModule {
     return {
       module: AccessModule,
       providers: [
         { provide: ApiKeysRepository, useFactory: (pg: Pool) => new ApiKeysRepository(pg), inject: [PG_POOL] },
-        { provide: KeyStore, useFactory: (repo: ApiKeysRepository) => new KeyStore(repo, options.keyCacheTtlMs), inject: [ApiKeysRepository] },
+        { provide: KeyStore, useFactory: (repo: ApiKeysRepository) => new KeyStore(repo, options.keyCacheTtlMs, Date.now, options.keyCacheSizes), inject: [ApiKeysRepository] },
         { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis, options.redisPrefix, options.rateWindowMs), inject: [REDIS] },
         {
           provide: UsageRecorder,
@@ -32,7 +31,7 @@ export class AccessModule implements OnApplicationBootstrap, BeforeApplicationSh
         {
           provide: AccessPolicy,
           useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder) =>
-            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, adminToken: config.adminToken, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`) }),
+            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`) }),
           inject: [KeyStore, RateLimiter, UsageRecorder],
         },
       ],

@@ -60,6 +60,32 @@ describe('KeyStore', () => {
     expect(src.lookups).toBe(1);
   });
 
+  it('keeps the keys in use cached while a flood of unknown keys is tried', async () => {
+    const src = new FakeKeys();
+    const key = generateApiKey();
+    src.add(key);
+    const store = new KeyStore(src, 60_000, clock);
+    await store.lookup(key);
+    // twice the default bound of each cache: in one shared map the valid key would be evicted
+    const base = generateApiKey().slice(0, -5);
+    let unknown = 0;
+    for (let i = 0; i < 20_000; i++) if ((await store.lookup(`${base}${i.toString(36).padStart(5, '0')}`)).status === 'unknown') unknown += 1;
+    expect(unknown).toBe(20_000);
+    expect(src.lookups).toBe(20_001);
+    expect((await store.lookup(key)).status).toBe('valid');
+    expect(src.lookups).toBe(20_001); // the valid key came from the cache
+    expect(store.cached(key)?.status).toBe('valid');
+  });
+
+  it('bounds the unknown-key cache on its own', async () => {
+    const src = new FakeKeys();
+    const store = new KeyStore(src, 60_000, clock, { known: 2, unknown: 3 });
+    const strangers = Array.from({ length: 4 }, () => generateApiKey());
+    for (const k of strangers) await store.lookup(k);
+    expect(store.cached(strangers[0]!)).toBeUndefined(); // the oldest went out
+    for (const k of strangers.slice(1)) expect(store.cached(k)).toEqual({ status: 'unknown' });
+  });
+
   it('forgets a key on invalidate', async () => {
     const src = new FakeKeys();
     const key = generateApiKey();

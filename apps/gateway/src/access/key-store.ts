@@ -22,40 +22,66 @@ interface Entry {
   readonly fetchedAt: number;
 }
 
-const MAX_ENTRIES = 10_000;
+export interface KeyCacheSizes {
+  /** keys found in the table (valid, revoked, expired) */
+  readonly known: number;
+  /** keys the table does not hold: kept apart, so a flood of them cannot evict the keys in use */
+  readonly unknown: number;
+}
+
+export const DEFAULT_KEY_CACHE_SIZES: KeyCacheSizes = { known: 10_000, unknown: 10_000 };
 
 /**
  * Key lookups with a short in-memory cache (hits and misses), so authentication is not a database
  * query per request. A revocation reaches every gateway within `ttlMs` (the admin API also drops
  * the entry at once on the replica that revoked). Expiry is checked on every request.
+ *
+ * Found and unknown keys live in two bounded maps: anyone can invent unknown keys at no cost, and
+ * in one shared map each would push out a real key (the next request of its owner then waits for
+ * the database). The failed-auth throttle bounds how many unknown keys one client can try.
  */
 export class KeyStore {
-  private readonly cache = new Map<string, Entry>();
+  private readonly known = new Map<string, Entry>();
+  private readonly unknown = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
 
-  constructor(private readonly source: KeySource, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly source: KeySource,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+    private readonly sizes: KeyCacheSizes = DEFAULT_KEY_CACHE_SIZES,
+  ) {}
 
   async lookup(key: string): Promise<KeyLookup> {
+    return this.cached(key) ?? this.judge((await this.entry(key)).record);
+  }
+
+  /**
+   * The answer without asking the database: malformed keys and fresh cache entries; undefined
+   * when only a query can tell.
+   */
+  cached(key: string): KeyLookup | undefined {
     // Malformed keys never reach the database.
     if (!isApiKeyFormat(key)) return { status: 'unknown' };
-    // The cache is keyed by the key as sent (this process sees it in every request anyway), so a
+    // The caches are keyed by the key as sent (this process sees it in every request anyway), so a
     // hit costs no hashing; the database is only ever asked by hash.
-    const entry = await this.entry(key);
-    const r = entry.record;
+    const hit = this.known.get(key) ?? this.unknown.get(key);
+    return hit && this.now() - hit.fetchedAt < this.ttlMs ? this.judge(hit.record) : undefined;
+  }
+
+  /** Forgets a key (after a revocation or rotation through this gateway). */
+  invalidate(id: string): void {
+    for (const [key, e] of this.known) if (e.record?.id === id) this.known.delete(key);
+  }
+
+  private judge(r: ApiKeyRecord | undefined): KeyLookup {
     if (!r) return { status: 'unknown' };
     if (r.revokedAt && r.revokedAt.getTime() <= this.now()) return { status: 'revoked', displayPrefix: r.displayPrefix };
     if (r.expiresAt && r.expiresAt.getTime() <= this.now()) return { status: 'expired', displayPrefix: r.displayPrefix };
     return { status: 'valid', key: { id: r.id, displayPrefix: r.displayPrefix, tier: r.tier, rateLimitPerMinute: r.rateLimitPerMinute } };
   }
 
-  /** Forgets a key (after a revocation or rotation through this gateway). */
-  invalidate(id: string): void {
-    for (const [key, e] of this.cache) if (e.record?.id === id) this.cache.delete(key);
-  }
-
   private async entry(key: string): Promise<Entry> {
-    const hit = this.cache.get(key);
-    if (hit && this.now() - hit.fetchedAt < this.ttlMs) return hit;
     let pending = this.inflight.get(key);
     if (!pending) {
       // Concurrent misses for one key share one query.
@@ -67,9 +93,12 @@ export class KeyStore {
 
   private async fetch(key: string): Promise<Entry> {
     const entry = { record: await this.source.findByHash(hashApiKey(key)), fetchedAt: this.now() };
-    this.cache.delete(key);
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, entry);
+    this.known.delete(key);
+    this.unknown.delete(key);
+    const [map, max] = entry.record ? [this.known, this.sizes.known] : [this.unknown, this.sizes.unknown];
+    // Oldest first out: entries are re-inserted on every fetch, so insertion order is fetch order.
+    if (map.size >= max) map.delete(map.keys().next().value as string);
+    map.set(key, entry);
     return entry;
   }
 }

@@ -6,7 +6,7 @@ import { errorBody, GatewayError } from './errors';
 import { rpcErrorToHttp } from './rpc-status';
 
 /** Status and client-facing message of any thrown value; internal failures reveal only the request id. */
-function describe(exception: unknown, req: FastifyRequest): { status: number; message: string } {
+export function describeError(exception: unknown, req: FastifyRequest): { status: number; message: string } {
   if (exception instanceof QueryError) return { status: HttpStatus.BAD_REQUEST, message: exception.message };
   if (exception instanceof GatewayError) return { status: exception.status, message: exception.message };
   const http = exception instanceof RpcCallError ? rpcErrorToHttp(exception) : exception;
@@ -34,7 +34,7 @@ export class ErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const req = ctx.getRequest<FastifyRequest>();
-    const { status, message } = describe(exception, req);
+    const { status, message } = describeError(exception, req);
     // 501 is a declared-but-unserved endpoint, not a failure.
     if (status >= 500 && status !== 501) this.logger.error({ msg: 'request failed', requestId: req.id, status, err: exception instanceof Error ? exception.message : String(exception) });
     void reply.status(status).send(errorBody(status, message));

@@ -84,19 +84,29 @@ export interface Quota {
 
 const VERDICTS: Record<number, Verdict> = { 0: 'rate', 1: 'admitted', 2: 'quota' };
 
+/** A budget of its own per subject: the two surfaces, failed API-key and admin-token attempts. */
+export type Bucket = Surface | 'auth' | 'admin';
+
+/** A slot taken from a budget, and the way to give it back. */
+export interface Reservation {
+  readonly decision: Decision;
+  /** returns the slot (the attempt turned out not to count), only if it was admitted */
+  release(): Promise<void>;
+}
+
 export class RateLimiter {
   private seq = 0;
   private readonly tag = `${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   private readonly cmd: LimiterCommands;
 
-  constructor(redis: Redis, private readonly prefix: string, readonly windowMs: number) {
+  constructor(private readonly redis: Redis, private readonly prefix: string, readonly windowMs: number) {
     redis.defineCommand('tsvcConsume', { numberOfKeys: 2, lua: CONSUME });
     redis.defineCommand('tsvcPeek', { numberOfKeys: 1, lua: PEEK });
     this.cmd = redis as unknown as LimiterCommands;
   }
 
   /** The hash tag `{subject}` keeps a subject's log and quota in one Redis Cluster slot. */
-  private logKey(subject: string, surface: Surface): string {
+  private logKey(subject: string, surface: Bucket): string {
     return `${this.prefix}:rl:{${subject}}:${surface}`;
   }
 
@@ -105,6 +115,18 @@ export class RateLimiter {
     const quotaKey = `${this.prefix}:quota:{${subject}}:${quota?.period ?? 'none'}`;
     const r = await this.cmd.tsvcConsume(this.logKey(subject, surface), quotaKey, this.windowMs * 1000, limit, quota?.limit ?? 0, member, quota?.ttlSeconds ?? 0);
     return this.decision(r, limit, quota);
+  }
+
+  /**
+   * Takes a slot of `bucket` before the outcome is known, so concurrent attempts cannot all pass a
+   * check made before any of them is counted; the caller releases it when the attempt succeeded.
+   */
+  async reserve(subject: string, bucket: Bucket, limit: number): Promise<Reservation> {
+    const member = `${this.tag}.${(this.seq = (this.seq + 1) % 1e9)}`;
+    const log = this.logKey(subject, bucket);
+    const decision = this.decision(await this.cmd.tsvcConsume(log, `${log}:none`, this.windowMs * 1000, limit, 0, member, 0), limit);
+    const admitted = decision.verdict === 'admitted';
+    return { decision, release: async () => void (admitted && (await this.redis.zrem(log, member))) };
   }
 
   async peek(subject: string, surface: Surface, limit: number): Promise<Decision> {

@@ -1,0 +1,37 @@
+import { ConfigError, loadGatewayConfig } from './index';
+
+const problems = (env: Record<string, string>): string => {
+  try {
+    loadGatewayConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems.join('\n');
+    throw e;
+  }
+  return '';
+};
+
+describe('gateway access config', () => {
+  it('defaults: no trusted proxies, IPv6 per /64, admin API on loopback:3001 and off', () => {
+    expect(loadGatewayConfig({})).toMatchObject({ trustedProxies: [], rateLimitIpv6Prefix: 64, adminHost: '127.0.0.1', adminPort: 3001, adminToken: undefined });
+  });
+
+  it('reads trusted proxies as CIDRs or addresses, and refuses anything else', () => {
+    expect(loadGatewayConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, fd00::/8,192.168.1.7 ' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.1.7']);
+    const p = problems({ TRUSTED_PROXIES: '10.0.0.0/33,proxy.local,10.1/8,::1/129' });
+    for (const bad of ['10.0.0.0/33', 'proxy.local', '10.1/8', '::1/129']) expect(p).toContain(`TRUSTED_PROXIES entry "${bad}"`);
+  });
+
+  it('refuses the old hop count with what replaced it', () => {
+    expect(problems({ TRUST_PROXY_HOPS: '1' })).toMatch(/TRUST_PROXY_HOPS is no longer read: list the proxies in TRUSTED_PROXIES/);
+  });
+
+  it('refuses an admin token shorter than 32 characters at boot', () => {
+    expect(problems({ ADMIN_TOKEN: 'a'.repeat(31) })).toMatch(/ADMIN_TOKEN must be at least 32 characters \(got 31\)/);
+    expect(loadGatewayConfig({ ADMIN_TOKEN: 'a'.repeat(32) }).adminToken).toBe('a'.repeat(32));
+  });
+
+  it('bounds the IPv6 prefix', () => {
+    expect(loadGatewayConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimitIpv6Prefix).toBe(56);
+    expect(problems({ RATE_LIMIT_IPV6_PREFIX: '129' })).toMatch(/RATE_LIMIT_IPV6_PREFIX must be an integer between 16 and 128/);
+  });
+});
