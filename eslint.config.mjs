@@ -1,6 +1,7 @@
 // Lint: module boundaries (Nx tags on two axes: scope and type), banned imports per lib type,
 // and the habits that catch real bugs (floating promises, non-exhaustive switches, `any`).
 import nx from '@nx/eslint-plugin';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 const INFRA_PACKAGES = ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis', '@nestjs/*', 'nats'];
@@ -45,6 +46,26 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { patterns: [{ group: ['../../libs/*', '../../../libs/*', '@tokensvc/*/src/*'], message: 'import libs by their @tokensvc/* name, never by a deep or relative path' }] }],
+    },
+  },
+  {
+    // Regular expressions run on untrusted input (queries, headers, RPC replies): none may backtrack
+    // super-linearly or scan super-linearly from each start position (ReDoS), and none may hide an
+    // ambiguity that makes it slow or wrong. Checked everywhere, so a pattern cannot move into a
+    // request path unchecked.
+    files: ['**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
+      'regexp/no-dupe-disjunctions': ['error', { report: 'all' }],
+      'regexp/no-misleading-capturing-group': ['error', { reportBacktrackingEnds: true }],
+      'regexp/optimal-quantifier-concatenation': 'error',
+      'regexp/no-trivially-nested-quantifier': 'error',
+      'regexp/no-useless-quantifier': 'error',
+      'regexp/confusing-quantifier': 'error',
+      'regexp/no-empty-alternative': 'error',
+      'regexp/no-invalid-regexp': 'error',
     },
   },
   {

@@ -88,7 +88,7 @@ function k8sEnv(c: Container, objects: readonly K8sObject[]): Record<string, str
   return env;
 }
 
-const imageName = (image: string): string => image.replace(/@.*$/, '').replace(/:[^/:]+$/, '');
+const imageName = (image: string): string => image.split('@', 1)[0]!.replace(/:[^/:]+$/, '');
 
 function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Problem[]): void {
   const d = objects.find((o) => o.kind === 'Deployment' && o.name === app);
@@ -133,7 +133,7 @@ function checkAppService(app: string, services: readonly ComposeService[], file:
 function checkHealthcheckPorts(file: SourceFile | undefined, out: Problem[]): void {
   if (!file) return void out.push(problem('deploy/docker/healthcheck.js', '(file)', 'missing: the Dockerfile HEALTHCHECK runs it'));
   const literal = /DEFAULT_HEALTH_PORTS\s*=\s*\{([^}]*)\}/.exec(file.text)?.[1] ?? '';
-  const ports = Object.fromEntries([...literal.matchAll(/['"]?([\w-]+)['"]?\s*:\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
+  const ports = Object.fromEntries([...literal.matchAll(/(?<![\w-])['"]?([\w-]+)['"]?\s*:\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]));
   const expected: Record<string, number> = DEFAULT_HEALTH_PORTS;
   const same = Object.keys(ports).length === Object.keys(expected).length && Object.entries(expected).every(([k, v]) => ports[k] === v);
   if (!same) {

@@ -24,7 +24,7 @@ export function finalStage(text: string): Instruction[] {
     if (buf === '') start = i + 1;
     buf += line.endsWith('\\') ? `${line.slice(0, -1)} ` : line;
     if (line.endsWith('\\')) return;
-    const m = /^\s*(\S+)\s*(.*)$/s.exec(buf);
+    const m = /^\s*(\S+)(?:\s(.*))?$/s.exec(buf);
     if (m) all.push({ line: start, op: (m[1] ?? '').toUpperCase(), args: (m[2] ?? '').trim() });
     buf = '';
   });
@@ -38,7 +38,7 @@ export function isIgnored(path: string, dockerignore: string): boolean {
   for (const raw of dockerignore.split('\n').map((l) => l.trim())) {
     if (raw === '' || raw.startsWith('#')) continue;
     const negate = raw.startsWith('!');
-    const re = globToRegExp(posix.normalize(negate ? raw.slice(1) : raw).replace(/^\/+|\/+$/g, ''));
+    const re = globToRegExp(posix.normalize(negate ? raw.slice(1) : raw).replace(/^\/+|(?<!\/)\/+$/g, ''));
     const segments = path.split('/');
     if (segments.some((_, i) => re.test(segments.slice(0, i + 1).join('/')))) ignored = !negate;
   }
@@ -65,7 +65,7 @@ function contextSources(stage: readonly Instruction[]): string[] {
     .filter((x) => (x.op === 'COPY' || x.op === 'ADD') && !/(^|\s)--from=/.test(x.args))
     .flatMap((x) => {
       const words = x.args.startsWith('[') ? (JSON.parse(x.args) as string[]) : x.args.split(/\s+/).filter((w) => !w.startsWith('--'));
-      return words.slice(0, -1).map((s) => posix.normalize(s).replace(/\/+$/, ''));
+      return words.slice(0, -1).map((s) => posix.normalize(s).replace(/(?<!\/)\/+$/, ''));
     });
 }
 
@@ -113,7 +113,7 @@ export function checkDockerfile(input: DockerfileInput, apps: readonly string[])
   const hc = [...stage].reverse().find((x) => x.op === 'HEALTHCHECK');
   const hasHealthcheck = hc !== undefined && !/^NONE\b/i.test(hc.args);
   // A script the HEALTHCHECK runs must be in the image too (the check would fail forever otherwise).
-  for (const script of hc?.args.match(/[\w./-]+\.js\b/g) ?? []) {
+  for (const script of hc?.args.match(/(?<![\w./-])[\w./-]+\.js\b/g) ?? []) {
     const why = missing(posix.normalize(script));
     if (why) problems.push(problem(file, `line ${hc?.line ?? 0}`, `HEALTHCHECK runs ${script}, which ${why}`));
   }

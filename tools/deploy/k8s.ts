@@ -235,7 +235,7 @@ function checkKustomization(k: K8sObject, objects: readonly K8sObject[], files: 
     if (!resources.includes(f.path)) out.push(problem(k.file, 'resources', `${posix.basename(f.path)} is not listed (name it *.example.yaml if it is a template)`));
   }
   // An images entry whose name matches no container image silently changes nothing.
-  const images = objects.flatMap((o) => template(o)?.spec.containers.map((c) => c.image.replace(/@.*$/, '').replace(/:[^/:]+$/, '')) ?? []);
+  const images = objects.flatMap((o) => template(o)?.spec.containers.map((c) => c.image.split('@', 1)[0]!.replace(/:[^/:]+$/, '')) ?? []);
   for (const img of (k.raw['images'] as { name: string }[] | undefined) ?? []) {
     if (!images.includes(img.name)) out.push(problem(k.file, 'images', `"${img.name}" matches no container image`));
   }

@@ -138,7 +138,7 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     expect(res.headers.get('x-request-id')).toBe('req-test-500');
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; quote request id req-test-500 when reporting it' });
-    expect(text).not.toMatch(/hunter2|\s+at\s/);
+    expect(text).not.toMatch(/hunter2|\sat\s/);
     const logs = lines.join('');
     expect(logs).toContain('"requestId":"req-test-500"');
     expect(logs).toContain('"route":"/v3/tokens/metrics"');

@@ -43,7 +43,7 @@ export function decodeStringResult(ret: string | undefined): string | undefined 
   } catch {
     if (ret.length !== 66) return undefined;
     try {
-      return toUtf8String(ret).replace(/\0+$/, '');
+      return toUtf8String(ret).replace(/(?<!\0)\0+$/, '');
     } catch {
       return undefined;
     }

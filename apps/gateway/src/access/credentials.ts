@@ -8,7 +8,8 @@ export function credentialFrom(header: string | string[] | undefined): string | 
   if (typeof header !== 'string') return undefined;
   const value = header.trim();
   if (value === '') return undefined;
-  const m = /^bearer\s+(.+)$/i.exec(value);
+  // One whitespace then the rest (trimmed below): `\s+(.+)` could split a run of spaces many ways.
+  const m = /^bearer\s(.*)$/i.exec(value);
   return m ? m[1]!.trim() : value;
 }
 

@@ -80,7 +80,7 @@ export function parseIpv6(ip: string): number[] | undefined {
   if (isIP(ip) !== 6) return undefined;
   let text = ip.toLowerCase();
   let tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const dotted = /(?<!\d)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const b = parseIpv4(dotted[1]!);
     if (!b) return undefined;

@@ -61,7 +61,7 @@ export function metricString(value: unknown): string {
   const shortest = String(n);
   if (!/e/i.test(shortest)) return shortest;
   if (Math.abs(n) >= 1) return BigInt(Math.round(n)).toString();
-  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+  return n.toFixed(20).replace(/(?<!0)0+$/, '').replace(/\.$/, '');
 }
 
 function stringMap(value: Record<string, unknown>): Record<string, string> {

@@ -9,7 +9,7 @@ export function formatRatio(num: bigint, den: bigint, digits = 18): string {
   const scaled = (n * 10n ** BigInt(digits)) / d;
   const text = scaled.toString().padStart(digits + 1, '0');
   const whole = text.slice(0, text.length - digits);
-  const frac = text.slice(text.length - digits).replace(/0+$/, '');
+  const frac = text.slice(text.length - digits).replace(/(?<!0)0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
 
@@ -29,5 +29,5 @@ export function formatNumber(x: number): string {
 }
 
 function trimZeros(text: string): string {
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  return text.includes('.') ? text.replace(/(?<!0)0+$/, '').replace(/\.$/, '') : text;
 }
