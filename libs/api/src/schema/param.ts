@@ -108,7 +108,12 @@ export class Param<T, P extends Presence = 'optional'> implements ParamSpec<T> {
   }
 }
 
-/** A single-valued parameter from a value parser. */
+/**
+ * A single-valued parameter from a value parser. Whitespace rule, the same for every parameter:
+ * a single value is taken exactly as sent, so one with leading or trailing whitespace is refused
+ * (`limit=%2010`); only list elements are trimmed, the spaces belonging to the separator
+ * (`networks=ethereum,%20base`, `networks=ethereum%20`).
+ */
 export function single<T>(parse: ValueParser<T>, accepts: string, schema: JsonSchema): Param<T> {
   return new Param<T>({
     presence: 'optional',
@@ -119,7 +124,9 @@ export function single<T>(parse: ValueParser<T>, accepts: string, schema: JsonSc
     deprecated: false,
     parse: (values, name) => {
       if (values.length > 1) throw new ParamError(`${name} must be given once, got it ${values.length} times`);
-      return parse(values[0]!);
+      const raw = values[0]!;
+      if (raw !== raw.trim()) throw new ParamError(`must be ${accepts}, without leading or trailing whitespace`);
+      return parse(raw);
     },
   });
 }

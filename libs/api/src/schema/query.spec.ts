@@ -114,6 +114,45 @@ describe('parseQuery', () => {
     expect(parseQuery(tokens, { search: 'Ünïcødé 💥' }).search).toBe('Ünïcødé 💥');
   });
 
+  it('takes a single value exactly as sent and trims only list elements', () => {
+    // One rule for every parameter: whitespace around list separators is dropped, any other is refused with a message.
+    expect(parseQuery(tokens, { networks: 'ethereum ' }).networks).toEqual(['ethereum']);
+    expect(parseQuery(tokens, { networks: 'ethereum, base', ids: ` ${USDC} , ${WETH}` })).toMatchObject({ networks: ['ethereum', 'base'], ids: [USDC, WETH] });
+    expect(problem(() => parseQuery(tokens, { limit: ' 10' }))).toBe('invalid limit " 10": must be an integer from 1 to 250, without leading or trailing whitespace');
+    expect(problem(() => parseQuery(tokens, { sortDirection: 'desc ' }))).toMatch(/^invalid sortDirection "desc ": must be one of asc, desc, without leading or trailing whitespace$/);
+    expect(problem(() => parseQuery(ENDPOINTS.tokenMetrics.query, { id: ` ${USDC}` }))).toMatch(/^invalid id .*without leading or trailing whitespace$/);
+    expect(problem(() => parseQuery(ENDPOINTS.account.query, { owner: `${ADDR}\t`, networks: 'base' }))).toMatch(/^invalid owner .*without leading or trailing whitespace$/);
+    expect(problem(() => parseQuery(tokens, { search: 'usd ' }))).toMatch(/without leading or trailing whitespace/);
+  });
+
+  it('refuses an address with a wrong EIP-55 checksum and accepts all-lower and all-upper ones', () => {
+    const good = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'; // USDC, checksummed
+    const bad = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48'; // one letter's case flipped
+    const owner = (o: string) => parseQuery(ENDPOINTS.account.query, { owner: o, networks: 'base' }).owner;
+    expect(owner(good)).toBe(good.toLowerCase());
+    expect(owner(good.toLowerCase())).toBe(good.toLowerCase());
+    expect(owner(`0x${good.slice(2).toUpperCase()}`)).toBe(good.toLowerCase());
+    expect(problem(() => owner(bad))).toBe(`invalid owner "${bad}": has a wrong EIP-55 checksum (mixed case); the checksummed form is 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48, or send it all in lower case`);
+    // Token keys carry an address too, single or in a list.
+    expect(parseQuery(ENDPOINTS.tokenMetrics.query, { id: `ethereum:${good}` }).id).toBe(USDC);
+    expect(problem(() => parseQuery(ENDPOINTS.tokenMetrics.query, { id: `ethereum:${bad}` }))).toMatch(/^invalid id ".*": address has a wrong EIP-55 checksum/);
+    expect(problem(() => parseQuery(tokens, { ids: `${USDC},ethereum:${bad}` }))).toMatch(/element ".*" address has a wrong EIP-55 checksum/);
+    const base = { sender: good, inputToken: USDC, inputAmount: '1', outputToken: WETH };
+    expect(problem(() => parseQuery(ENDPOINTS.portal.query, { ...base, partner: bad }))).toMatch(/^invalid partner .*wrong EIP-55 checksum/);
+  });
+
+  it('caps every value before a pattern runs: 16 kB adversarial values are refused in linear time', () => {
+    const adversarial = ['1'.repeat(16_000) + 'x', `0x${'a'.repeat(16_000)}`, `${'1.'.repeat(8_000)}x`, `.${'1'.repeat(16_000)}e`, `ethereum:${'0x'.repeat(8000)}`, `2024-01-01T${'1'.repeat(16_000)}`];
+    const started = process.cpuUsage();
+    for (const v of adversarial) {
+      expect(problem(() => parseQuery(tokens, { minApy: v }))).toMatch(/^invalid minApy/);
+      expect(problem(() => parseQuery(ENDPOINTS.estimate.query, { inputToken: USDC, outputToken: WETH, inputAmount: '1', slippageTolerancePercentage: v }))).toMatch(/^invalid slippageTolerancePercentage/);
+    }
+    const used = process.cpuUsage(started);
+    // The quadratic number pattern took ~1 s on the first string alone.
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
+  });
+
   it('takes numbers and booleans from a JSON body but not objects', () => {
     expect(parseQuery(tokens, { limit: 10, isPortable: true })).toMatchObject({ limit: 10, isPortable: true });
     expect(problem(() => parseQuery(tokens, { limit: { $gt: 1 } }))).toBe('invalid limit: must be an integer from 1 to 250');

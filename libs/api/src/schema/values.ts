@@ -1,15 +1,26 @@
 import { isAddress, isNativeAddress, NETWORKS, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import { checksumProblem } from './eip55';
 import { list, ParamError, single, type ListStyle, type Param } from './param';
 
+// Every pattern here runs on raw client input, so each is linear (no two quantifiers that can
+// trade characters; lint's regexp/no-super-linear-* rules hold them to it), and each value's
+// length is capped before any pattern or conversion runs on it.
 const INT_RE = /^[+-]?\d{1,16}$/;
-const NUM_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$/;
+const NUM_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?$/;
 const UINT_RE = /^\d{1,78}$/;
 const HEX_RE = /^0x[0-9a-fA-F]*$/;
 // Control characters (NUL above all) never reach a service: Postgres text refuses NUL.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
-const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 const MAX_UINT256 = (1n << 256n) - 1n;
+
+/** Longest raw values: sign, 16 digits; a decimal with exponent; 2^256-1; an ISO date-time with micros and offset. */
+const MAX_INT_LENGTH = 17;
+const MAX_NUMBER_LENGTH = 64;
+const MAX_DATE_LENGTH = 32;
+const ADDRESS_LENGTH = 42;
+const MAX_TOKEN_KEY_LENGTH = Math.max(...NETWORKS.map((n) => n.length)) + 1 + ADDRESS_LENGTH;
 
 function range(min: number | undefined, max: number | undefined): string {
   if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
@@ -47,8 +58,9 @@ export const q = {
     const accepts = `an integer${range(min, max)}`;
     return single(
       (raw) => {
+        if (raw.length > MAX_INT_LENGTH || !INT_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
         const n = Number(raw);
-        if (!INT_RE.test(raw) || !Number.isSafeInteger(n) || !inRange(n, min, max)) throw new ParamError(`must be ${accepts}`);
+        if (!Number.isSafeInteger(n) || !inRange(n, min, max)) throw new ParamError(`must be ${accepts}`);
         return n;
       },
       accepts,
@@ -60,8 +72,9 @@ export const q = {
     const accepts = `a number${range(min, max)}`;
     return single(
       (raw) => {
+        if (raw.length > MAX_NUMBER_LENGTH || !NUM_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
         const n = Number(raw);
-        if (!NUM_RE.test(raw) || !Number.isFinite(n) || !inRange(n, min, max)) throw new ParamError(`must be ${accepts}`);
+        if (!Number.isFinite(n) || !inRange(n, min, max)) throw new ParamError(`must be ${accepts}`);
         return n;
       },
       accepts,
@@ -104,10 +117,14 @@ export const q = {
       (raw) => {
         let id;
         try {
+          if (raw.length > MAX_TOKEN_KEY_LENGTH) throw new Error('too long');
           id = parseTokenKey(raw);
         } catch {
           throw new ParamError(`must be ${accepts}`);
         }
+        // parseTokenKey lowercases; the checksum is judged on the address as sent.
+        const problem = checksumProblem(raw.slice(raw.indexOf(':') + 1));
+        if (problem !== undefined) throw new ParamError(`address ${problem}`);
         if (!allowNative && isNativeAddress(id.address)) throw new ParamError('is the native token, which needs no approval; give an ERC-20 token key');
         return tokenKey(id.network, id.address);
       },
@@ -120,7 +137,9 @@ export const q = {
     const accepts = 'an address: 0x followed by 40 hex characters';
     return single(
       (raw) => {
-        if (!isAddress(raw)) throw new ParamError(`must be ${accepts}`);
+        if (raw.length !== ADDRESS_LENGTH || !isAddress(raw)) throw new ParamError(`must be ${accepts}`);
+        const problem = checksumProblem(raw);
+        if (problem !== undefined) throw new ParamError(problem);
         return raw.toLowerCase();
       },
       accepts,
@@ -133,7 +152,7 @@ export const q = {
     const accepts = `a ${positive ? 'positive ' : ''}whole number in base units (decimal digits, at most 2^256-1)`;
     return single(
       (raw) => {
-        if (!UINT_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
+        if (raw.length > 78 || !UINT_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
         const n = BigInt(raw);
         if (n > MAX_UINT256 || (positive && n === 0n)) throw new ParamError(`must be ${accepts}`);
         return n;
@@ -148,7 +167,7 @@ export const q = {
     const accepts = `${what}: 0x followed by ${bytes.map((b) => b * 2).join(' or ')} hex characters`;
     return single(
       (raw) => {
-        if (!HEX_RE.test(raw) || !bytes.includes((raw.length - 2) / 2)) throw new ParamError(`must be ${accepts}`);
+        if (!bytes.includes((raw.length - 2) / 2) || !HEX_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
         return raw.toLowerCase();
       },
       accepts,
@@ -161,7 +180,7 @@ export const q = {
     const accepts = 'an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z';
     return single(
       (raw) => {
-        const t = ISO_RE.test(raw) ? Date.parse(raw) : NaN;
+        const t = raw.length <= MAX_DATE_LENGTH && ISO_RE.test(raw) ? Date.parse(raw) : NaN;
         if (!Number.isFinite(t)) throw new ParamError(`must be ${accepts}`);
         return new Date(t);
       },
