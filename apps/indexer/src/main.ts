@@ -12,6 +12,8 @@ async function main(): Promise<void> {
   const { health } = await startMicroservice('indexer', IndexerModule.forRoot(config), config, (a) => ({
     postgres: async () => (await a.get(DataSource).query('SELECT 1')).length === 1,
     caughtUp: async () => a.get(IndexerService).ready,
+    // Down while the network's indexed data holds blocks its node no longer has (until the rollback).
+    ...Object.fromEntries(config.indexing.map(({ network }) => [`${network}DataOnChain`, async () => !a.get(IndexerService).indexers.get(network)?.dataAheadOfChainNow])),
   }));
   registerIndexerMetrics(health.registry);
 }

@@ -18,6 +18,7 @@ export const METRICS = {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [],
   }),
+  aheadOfChain: new Gauge({ name: 'indexer_data_ahead_of_chain', help: '1 while the indexed data holds blocks the node no longer has (until the rollback)', labelNames: ['network'], registers: [] }),
   reorgs: new Counter({ name: 'indexer_reorgs_total', help: 'reorgs repaired', labelNames: ['network'], registers: [] }),
   deepReorgs: new Counter({ name: 'indexer_deep_reorgs_total', help: 'reorgs deeper than the finality depth (alert)', labelNames: ['network'], registers: [] }),
   published: new Counter({ name: 'indexer_events_published_total', help: 'JetStream messages published', labelNames: ['network', 'kind'], registers: [] }),

@@ -1,4 +1,5 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { computeAddress } from 'ethers';
 import { DataSource } from 'typeorm';
 import { DevnetBridgeProvider } from '@tokensvc/bridge';
 import { PersistenceModule } from '@tokensvc/persistence';
@@ -64,7 +65,8 @@ export class QuoteModule {
           provide: BuildOrderUseCase,
           inject: [QuoteEngine, RouterDirectory, OrderValidator, ChainClients, OrderStore, CrossChainOrders],
           useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore, crossChain: CrossChainOrders) =>
-            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, crossChain),
+            // Signed orders name the network's relayer wallet as their only submitter.
+            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, crossChain, new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()]))),
         },
         {
           provide: CrossChainOrders,

@@ -9,6 +9,11 @@ import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 export interface NetworkIndexingConfig {
   network: Network;
   rpcUrl: string;
+  /**
+   * other RPC URLs of the network (RPC_FALLBACK_URLS_<NETWORK>, comma-separated): asked only when
+   * `rpcUrl`'s head is below the cursor, so a node merely behind does not cause a rollback
+   */
+  fallbackRpcUrls?: string[];
   /** first block to index: manifest `history.deployBlock`, else START_BLOCK_<NETWORK>, else 0 */
   startBlock: number;
   /** reorgs deeper than this raise an alert (FINALITY_DEPTH_<NETWORK> overrides the network default) */
@@ -56,6 +61,19 @@ export interface IndexerConfig extends CommonConfig {
 
 const suffix = (n: Network): string => n.toUpperCase();
 
+/** A comma-separated list of http(s) URLs (empty when unset). */
+function urlList(r: EnvReader, name: string): string[] {
+  const urls = (r.optional(name) ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  for (const u of urls) {
+    const protocol = URL.canParse(u) ? new URL(u).protocol : '';
+    if (protocol !== 'http:' && protocol !== 'https:') r.problems.push(`${name} must be comma-separated http or https URLs, got "${u}"`);
+  }
+  return urls;
+}
+
 export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const common = loadServiceConfig('indexer', env);
   const r = new EnvReader(env);
@@ -66,6 +84,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
     return {
       network,
       rpcUrl,
+      fallbackRpcUrls: urlList(r, `RPC_FALLBACK_URLS_${suffix(network)}`),
       startBlock: m?.deployBlock ?? r.int(`START_BLOCK_${suffix(network)}`, 0),
       finalityDepth: r.int(`FINALITY_DEPTH_${suffix(network)}`, info.finalityDepth, 1),
       maxLogRange: r.int(`MAX_LOG_RANGE_${suffix(network)}`, info.maxLogRange, 1),

@@ -5,6 +5,7 @@ import { ADAPTERS } from '../adapters';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
 import { LogDecoder } from '../decode/log-decoder';
 import { METRICS } from '../metrics';
+import { FallbackNodes } from '../reorg/chain-behind';
 import { findCommonAncestor } from '../reorg/common-ancestor';
 import { rollbackTo } from '../reorg/rollback';
 import type { ContractRegistry } from '../registry/contract-registry';
@@ -81,6 +82,11 @@ export class NetworkIndexer {
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private caughtUp = false;
+  /** see dataAheadOfChainNow */
+  private aheadOfChain = false;
+  /** the main node was found behind the cursor while a fallback URL had the cursor's block (logged once) */
+  private nodeBehind = false;
+  private readonly fallbacks: FallbackNodes;
   private lastPrune = 0;
   private lastRefresh = 0;
   /** balance changes of written batches not in the balances yet (see balancesFor) */
@@ -103,6 +109,7 @@ export class NetworkIndexer {
       o.logger.warn(`${this.network}: retrying ${method}: ${(e as Error).message}`);
     };
     const client = new JsonRpcClient(o.cfg.rpcUrl, { timeoutMs: o.rpcTimeoutMs, onRetry });
+    this.fallbacks = new FallbackNodes(o.cfg.fallbackRpcUrls ?? [], o.rpcTimeoutMs);
     this.reader = new IndexerChainReader(client, { network: this.network, worker: o.logsWorker ?? true, timeoutMs: o.rpcTimeoutMs, onRetry });
     this.range = new AdaptiveRange({ max: o.cfg.maxLogRange, targetLogs: o.targetLogsPerRange, initial: o.initialLogRange ?? 10 });
     this.decoder = new LogDecoder(Object.values(ADAPTERS));
@@ -115,9 +122,17 @@ export class NetworkIndexer {
     return this.cursor?.blockNumber ?? -1;
   }
 
-  /** caught up within the readiness lag */
+  /** caught up within the readiness lag, and not ahead of the chain the node serves */
   get ready(): boolean {
-    return this.cursor !== undefined && this.head >= 0 && this.head - this.cursor.blockNumber <= this.o.readyLagBlocks;
+    return this.cursor !== undefined && this.head >= 0 && !this.aheadOfChain && this.head - this.cursor.blockNumber <= this.o.readyLagBlocks;
+  }
+
+  /**
+   * The indexed data holds blocks the node's chain does not have (found below the cursor, not
+   * rolled back yet): what the API serves for this network is not the chain's current state.
+   */
+  get dataAheadOfChainNow(): boolean {
+    return this.aheadOfChain;
   }
 
   start(): void {
@@ -185,6 +200,7 @@ export class NetworkIndexer {
       const latest = await this.reader.latestHeader();
       this.setHead(latest.number);
       const cursor = this.cursor!;
+      if (latest.number >= cursor.blockNumber) this.nodeBehind = false;
       if (cursor.blockNumber < latest.number) {
         try {
           await this.sync(latest.number);
@@ -199,8 +215,13 @@ export class NetworkIndexer {
         await this.repairReorg();
         continue;
       }
-      if (latest.number < cursor.blockNumber && (await this.tipReplaced(latest.number, latest.hash))) {
-        await this.repairReorg();
+      if (latest.number < cursor.blockNumber) {
+        // The node serves a chain below the cursor: a reloaded or resynced node, a reorg onto a
+        // shorter chain, or a node merely behind. Rolled back at once unless another URL still has
+        // the cursor's block; waiting for the chain to pass the old height would serve blocks that
+        // no longer exist until then.
+        if (await this.dataAheadOfChain(latest.number)) await this.repairReorg();
+        else await this.pause(this.o.cfg.pollMs);
         continue;
       }
       this.markCaughtUp();
@@ -211,10 +232,30 @@ export class NetworkIndexer {
     }
   }
 
-  /** The node is behind our cursor: a shorter reorged chain, or just a lagging node? */
-  private async tipReplaced(height: number, hash: string): Promise<boolean> {
-    const [row] = await this.q.query<{ hash: string }>(`SELECT hash FROM blocks WHERE network = $1 AND number = $2`, [this.network, height]);
-    return row !== undefined && row.hash !== hash;
+  /**
+   * The main node's head is below the cursor. True when the indexed data is ahead of the chain
+   * (no fallback URL has the cursor's block): `aheadOfChain` is then set until the rollback.
+   * False when a fallback URL vouches for the cursor (the main node is only behind) or nothing
+   * is indexed yet.
+   */
+  private async dataAheadOfChain(head: number): Promise<boolean> {
+    const cursor = this.cursor!;
+    if (cursor.blockHash === '') return false;
+    const vouching = this.fallbacks.size > 0 ? await this.fallbacks.vouchFor(cursor) : undefined;
+    if (vouching !== undefined) {
+      if (!this.nodeBehind) this.o.logger.warn({ msg: 'RPC node behind the cursor; another URL has the cursor block, waiting', network: this.network, head, cursor: cursor.blockNumber, fallback: vouching });
+      this.nodeBehind = true;
+      this.setAheadOfChain(false);
+      return false;
+    }
+    this.setAheadOfChain(true);
+    this.o.logger.warn({ msg: 'chain below the indexed data; rolling back now', network: this.network, head, cursor: cursor.blockNumber });
+    return true;
+  }
+
+  private setAheadOfChain(ahead: boolean): void {
+    this.aheadOfChain = ahead;
+    METRICS.aheadOfChain.set({ network: this.network }, ahead ? 1 : 0);
   }
 
   /**
@@ -348,7 +389,8 @@ export class NetworkIndexer {
 
   private async repairReorg(): Promise<void> {
     const cursor = this.cursor!;
-    const found = await findCommonAncestor(this.q, this.reader, this.network, cursor.blockNumber);
+    // Blocks above the node's head cannot be the ancestor (some nodes refuse to be asked for them).
+    const found = await findCommonAncestor(this.q, this.reader, this.network, this.head >= 0 ? Math.min(cursor.blockNumber, this.head) : cursor.blockNumber);
     const ancestor = found ?? { number: this.o.cfg.startBlock - 1, hash: '' };
     const depth = cursor.blockNumber - ancestor.number;
     const detail = { network: this.network, from: cursor.blockNumber, ancestor: ancestor.number, depth, finalityDepth: this.o.cfg.finalityDepth };
@@ -359,6 +401,7 @@ export class NetworkIndexer {
     await rollbackTo(this.o.pool, this.o.derive, this.network, ancestor.number, ancestor.hash, { holder: this.lease.holder, ttlMs: this.lease.ttlMs });
     METRICS.reorgs.inc({ network: this.network });
     this.caughtUp = false;
+    this.setAheadOfChain(false);
     await this.init();
   }
 

@@ -9,6 +9,8 @@ import { NetworkIndexer, type IndexerLogger } from '../pipeline/network-indexer'
 export interface TestIndexerOptions {
   network: Network;
   rpcUrl: string;
+  /** see NetworkIndexingConfig.fallbackRpcUrls */
+  fallbackRpcUrls?: string[];
   databaseUrl: string;
   manifestPath: string;
   derive: DerivationStage;
@@ -25,6 +27,8 @@ export interface TestIndexerOptions {
   /** see NetworkIndexerOptions */
   logsWorker?: boolean;
   heldBalancePairs?: number;
+  /** see NetworkIndexerOptions (default 0: no head refresh) */
+  refreshHeadMs?: number;
 }
 
 export interface TestIndexer {
@@ -42,6 +46,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
   const cfg: NetworkIndexingConfig = {
     network: o.network,
     rpcUrl: o.rpcUrl,
+    fallbackRpcUrls: o.fallbackRpcUrls,
     startBlock: manifest?.deployBlock ?? 0,
     finalityDepth: o.finalityDepth ?? NETWORK_INFO[o.network].finalityDepth,
     maxLogRange: o.maxLogRange ?? NETWORK_INFO[o.network].maxLogRange,
@@ -63,7 +68,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     rangesPerBatch: o.rangesPerBatch ?? 2,
     readyLagBlocks: 0,
     rpcTimeoutMs: 30_000,
-    refreshHeadMs: 0,
+    refreshHeadMs: o.refreshHeadMs ?? 0,
     logsWorker: o.logsWorker,
     heldBalancePairs: o.heldBalancePairs,
     logger,

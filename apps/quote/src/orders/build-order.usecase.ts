@@ -2,12 +2,13 @@
  * GET /v2/portal: a ready-to-sign Router transaction for a same-chain swap or zap, validated by
  * simulation unless validate=false, with every context field of the spec. Every order is stored
  * (OrderStore) under `orderId`, a fresh UUID that also seeds the signed order's nonce, so POST
- * /v2/portal can relay it and GET /v2/portal/status return it.
+ * /v2/portal can relay it and GET /v2/portal/status return it. The signed order names the relayer
+ * (`relayers`, lowercase address per network) as its only submitter.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { MaxUint256 } from 'ethers';
-import { ZERO_ADDRESS } from '@tokensvc/domain';
+import { type Network, ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
@@ -32,6 +33,7 @@ export class BuildOrderUseCase {
     private readonly clock: ChainClock,
     private readonly store?: OrderStore,
     private readonly crossChain?: CrossChainOrders,
+    private readonly relayers: ReadonlyMap<Network, string> = new Map(),
   ) {}
 
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
@@ -98,6 +100,8 @@ export class BuildOrderUseCase {
       deadline: o.deadline,
       nonce: BigInt(`0x${orderId.replace(/-/g, '')}`),
       gasLimit: o.gasLimit,
+      routeHash: o.tx.routeHash,
+      submitter: this.relayers.get(quote.network) ?? ZERO_ADDRESS,
     });
     return {
       context: orderContext(quote, { ...o, orderId, signed }),

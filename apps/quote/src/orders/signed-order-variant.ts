@@ -2,6 +2,9 @@
  * The same order as an EIP-712 signed order: the relayer submits it and takes its gas back in
  * the input token (`relayerFee`), so the route runs on a little less input. Absent for native
  * input (a signature cannot move native tokens) and when prices to convert the gas are unknown.
+ * The signature covers the route (`routeHash` of the stored calls, the same as context.routeHash)
+ * and the submitter (the service's relayer), so a copy seen in the mempool cannot be run through
+ * other calls or by someone else.
  */
 import { signedOrderTypedData, type SignedRouterOrder } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
@@ -10,7 +13,7 @@ import { replayPlan } from '../planning/plan-order';
 import type { Quote } from './quote-engine';
 import { minOutput } from './slippage';
 
-/** Signature check, nonce bitmap and the relayer's transfer on top of the plain order. */
+/** Signature check, route hash (~3k gas for a one-hop route), nonce bitmap and the relayer's transfer on top of the plain order. */
 const SIGNED_ORDER_EXTRA_GAS = 45_000n;
 /**
  * The gas price may rise between the quote and the submission (the relayer refuses an order whose
@@ -35,6 +38,10 @@ export interface SignedTerms {
   deadline: bigint;
   nonce: bigint;
   gasLimit: bigint;
+  /** routeHash(calls) of the calls stored with the order: the only ones the Router will run for it */
+  routeHash: string;
+  /** the relayer's address on this network; the zero address (anyone) when no relayer is configured */
+  submitter: string;
 }
 
 /** Native wei into input-token base units at USD prices; undefined when a price is missing. */
@@ -67,6 +74,8 @@ export function signedVariant(quote: Quote, t: SignedTerms): SignedVariant | und
     partner: t.partner,
     feeBps: t.feeBps,
     relayerFee,
+    submitter: t.submitter,
+    routeHash: t.routeHash,
     nonce: t.nonce,
     deadline: t.deadline,
   };

@@ -23,6 +23,7 @@ import { ServiceError } from '@tokensvc/transport';
 import { simulateTx } from '../chain/simulate';
 import type { OrderStore, StoredOrder } from './order-store';
 import { checkOrderSignature, type SignedOrderTyped } from './signature-check';
+import { signedOrderOf } from './signed-order-value';
 
 export interface RelayNetwork {
   network: Network;
@@ -167,7 +168,7 @@ export class Relayer {
     if (pending.rows[0]!.n >= this.d.options.maxPendingPerSender) {
       throw new ServiceError(ErrorCode.ERROR_CODE_RATE_LIMITED, `sender ${order.sender} already has ${pending.rows[0]!.n} relayed orders pending (limit ${this.d.options.maxPendingPerSender}); wait until they are mined`);
     }
-    const signed = signedOrderOf(value);
+    const signed = signedOrderOf(value, order.calls, net.wallet.address);
     const data = encodeExecuteSignedOrder(signed, signature, order.calls);
     const relayer = net.wallet.address.toLowerCase();
     const sim = await simulateTx(net.rpc, { from: relayer, to: net.router, data, value: 0n });
@@ -415,21 +416,5 @@ function relayState(order: StoredOrder, sub: SubmissionRow | undefined, txs: TxR
     gasUsed: sub.gas_used ?? undefined,
     receivedAmount: sub.output_amount ?? undefined,
     relayer: sub.relayer,
-  };
-}
-
-function signedOrderOf(v: Record<string, string | number>): SignedRouterOrder {
-  return {
-    sender: String(v['sender']),
-    inputToken: String(v['inputToken']),
-    inputAmount: BigInt(v['inputAmount']!),
-    outputToken: String(v['outputToken']),
-    minOutputAmount: BigInt(v['minOutputAmount']!),
-    recipient: String(v['recipient']),
-    partner: String(v['partner']),
-    feeBps: Number(v['feeBps']),
-    relayerFee: BigInt(v['relayerFee']!),
-    nonce: BigInt(v['nonce']!),
-    deadline: BigInt(v['deadline']!),
   };
 }

@@ -17,6 +17,8 @@ describe('checkOrderSignature', () => {
     partner: '0x0000000000000000000000000000000000000000',
     feeBps: 0,
     relayerFee: 100n,
+    submitter: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    routeHash: `0x${'ab'.repeat(32)}`,
     nonce: 42n,
     deadline: 2_000_000_000n,
   };
@@ -43,6 +45,10 @@ describe('checkOrderSignature', () => {
     const signed = await sign(typed(1));
     const altered = typed(1, { ...order, minOutputAmount: 1n });
     expect(checkOrderSignature(altered, signed, wallet.address)).toEqual({ ok: false, message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/) });
+    // The route and the submitter are signed terms like any other.
+    for (const other of [{ routeHash: `0x${'cd'.repeat(32)}` }, { submitter: '0x0000000000000000000000000000000000000000' }]) {
+      expect(checkOrderSignature(typed(1, { ...order, ...other }), signed, wallet.address)).toEqual({ ok: false, message: expect.stringMatching(/^signature does not match the order/) });
+    }
     const otherChain = await sign(typed(42161));
     expect(checkOrderSignature(typed(1), otherChain, wallet.address)).toEqual({ ok: false, message: expect.stringContaining('same chain id 1') });
   });

@@ -44,6 +44,8 @@ export const portalSubmit = endpoint({
   method: 'POST',
   path: '/v2/portal',
   summary: 'Submit a signed order; the service pays the gas',
+  description:
+    "Relays the signedOrder of a quote from GET /v2/portal, signed by its sender (eth_signTypedData_v4). The signed value binds the route (routeHash: context.routeHash, keccak256 of the ABI-encoded executor calls) and the submitter (submitter: this service's relayer), so the Router refuses anyone who runs the order through other calls or sends it from another account.",
   tag: TAG,
   access: 'trading',
   query: query({ orderId: orderId().describe('context.orderId of the quote'), signature: q.hex([64, 65], 'the signed order').required() }),

@@ -5,7 +5,7 @@ const num = (description?: string): ReturnType<typeof s.number> => s.number(desc
 
 export const Tx = s.named('Tx', s.object({ to: str(), data: str(), from: s.optional(str()), value: s.optional(str()), gasLimit: s.optional(str()) }));
 
-export const TypedData = s.named('TypedData', s.object({ types: s.anyObject(), domain: s.anyObject(), value: s.anyObject() }, { description: 'EIP-712 typed-data message' }));
+export const TypedData = s.named('TypedData', s.object({ types: s.anyObject(), domain: s.anyObject(), value: s.anyObject() }, { description: "EIP-712 typed-data message. A signed order's value also carries routeHash (context.routeHash: the only executor calls it may run) and submitter (the only account that may send it; the zero address: anyone)" }));
 
 export const FeeCost = s.named(
   'FeeCost',

@@ -22,7 +22,7 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
     /// 1 %: the public interface caps feePercentage at 1.
     uint16 public constant MAX_FEE_BPS = 100;
     bytes32 public constant SIGNED_ORDER_TYPEHASH = keccak256(
-        "SignedOrder(address sender,address inputToken,uint256 inputAmount,address outputToken,uint256 minOutputAmount,address recipient,address partner,uint16 feeBps,uint256 relayerFee,uint256 nonce,uint256 deadline)"
+        "SignedOrder(address sender,address inputToken,uint256 inputAmount,address outputToken,uint256 minOutputAmount,address recipient,address partner,uint16 feeBps,uint256 relayerFee,address submitter,bytes32 routeHash,uint256 nonce,uint256 deadline)"
     );
 
     IWETH public immutable weth;
@@ -103,6 +103,10 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
     {
         _checkDeadline(order.deadline);
         if (order.inputToken == NATIVE) revert NativeNotSupported();
+        if (order.submitter != address(0) && msg.sender != order.submitter) revert SubmitterNotAllowed(msg.sender, order.submitter);
+        // The calls are part of what was signed: another route for the same terms is refused.
+        bytes32 route = keccak256(abi.encode(calls));
+        if (route != order.routeHash) revert RouteMismatch(order.routeHash, route);
         // OpenZeppelin's recover rejects high-s (malleable) signatures and the zero address.
         (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(hashSignedOrder(order), signature);
         if (err != ECDSA.RecoverError.NoError || signer != order.sender) revert InvalidSignature();

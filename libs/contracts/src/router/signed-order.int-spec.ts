@@ -1,6 +1,6 @@
 import { AbiCoder, MaxUint256, Signature, concat, getAddress, parseEther, toBeHex } from 'ethers';
-import { uniswapV2SwapCall } from './calls';
-import { encodeExecuteSignedOrder, routerInterface } from './index';
+import { transferAllCall, uniswapV2SwapCall } from './calls';
+import { type ExecutorCall, encodeExecuteSignedOrder, routeHash, routerInterface } from './index';
 import { SIGNED_ORDER_TYPES, signedOrderDigest, signedOrderDomain } from './signed-order';
 import { NATIVE_TOKEN, type SignedRouterOrder } from './types';
 import { revertOf, send, sendRaw } from './testing/reverts';
@@ -41,13 +41,15 @@ describe('Router on anvil: EIP-712 signed orders', () => {
     partner: w.partner,
     feeBps: 30,
     relayerFee,
+    submitter: w.relayer.address,
+    routeHash: routeHash(calls()),
     nonce: 7n,
     deadline: FAR_DEADLINE,
     ...o,
   });
   const sign = (o: SignedRouterOrder, router = ROUTER) => w.trader.signTypedData(signedOrderDomain(w.chainId, router), SIGNED_ORDER_TYPES, o);
   const calls = () => [uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE })];
-  const submit = (o: SignedRouterOrder, signature: string) => ({ from: w.relayer.address, to: ROUTER, data: encodeExecuteSignedOrder(o, signature, calls()) });
+  const submit = (o: SignedRouterOrder, signature: string, route: ExecutorCall[] = calls(), from = w.relayer.address) => ({ from, to: ROUTER, data: encodeExecuteSignedOrder(o, signature, route) });
 
   it('executes an order signed by the sender and submitted by a relayer, once', async () => {
     const fee = (amountIn * 30n) / 10_000n;
@@ -102,6 +104,59 @@ describe('Router on anvil: EIP-712 signed orders', () => {
     expect((await revertOf(w.provider, submit(order, byAttacker))).name).toBe('InvalidSignature');
     const native = signedOrder({ inputToken: NATIVE_TOKEN });
     expect((await revertOf(w.provider, submit(native, await sign(native)))).name).toBe('NativeNotSupported');
+  });
+
+  /**
+   * Front-running: whoever sees an order and its signature (the mempool, a log) submits it first
+   * with calls of its own that pay the recipient just over minOutputAmount and keep the rest.
+   */
+  describe('the signature binds the route and the submitter', () => {
+    const slippageOrder = async (o: Partial<SignedRouterOrder>): Promise<{ order: SignedRouterOrder; expected: bigint }> => {
+      const fee = (amountIn * 30n) / 10_000n;
+      const expected = await w.quoteV2(amountIn - fee - relayerFee, [A, B]);
+      return { order: signedOrder({ minOutputAmount: (expected * 95n) / 100n, ...o }), expected };
+    };
+    /** 96 % of the input swapped into the executor (it pays the recipient), the other 4 % to the attacker. */
+    const stealing = (): ExecutorCall[] => [
+      uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE, bps: 9_600 }),
+      transferAllCall(A, w.attacker.address),
+    ];
+
+    it('refuses the order run through other calls (RouteMismatch), even open to any submitter; the signed route still executes', async () => {
+      const { order, expected } = await slippageOrder({ submitter: NATIVE_TOKEN });
+      const signature = await sign(order);
+      // The stealing route satisfies every other check: it would pay the recipient above the minimum.
+      expect((await w.quoteV2(((amountIn - (amountIn * 30n) / 10_000n - relayerFee) * 9_600n) / 10_000n, [A, B])) >= order.minOutputAmount).toBe(true);
+
+      const err = await revertOf(w.provider, submit(order, signature, stealing(), w.attacker.address));
+      expect({ name: err.name, args: err.args }).toEqual({ name: 'RouteMismatch', args: [order.routeHash, routeHash(stealing())] });
+      expect((await sendRaw(w.attacker, submit(order, signature, stealing(), w.attacker.address))).status).toBe(0);
+      // Claiming the stealing route's hash breaks the signature instead.
+      expect((await revertOf(w.provider, submit({ ...order, routeHash: routeHash(stealing()) }, signature, stealing(), w.attacker.address))).name).toBe('InvalidSignature');
+      expect(await w.balanceOf(w.tokenA, w.attacker.address)).toBe(0n);
+      expect(await w.router.getFunction('isNonceUsed')(w.trader.address, order.nonce)).toBe(false);
+
+      // Anyone may submit it with the signed calls (submitter 0), and the recipient gets the whole quote.
+      await send(w.attacker, submit(order, signature, calls(), w.attacker.address));
+      expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
+      expect(await w.balanceOf(w.tokenA, w.attacker.address)).toBe(relayerFee);
+    });
+
+    it('refuses the signed route from anyone but the named submitter (SubmitterNotAllowed); the submitter executes it', async () => {
+      const { order, expected } = await slippageOrder({});
+      const signature = await sign(order);
+      const err = await revertOf(w.provider, submit(order, signature, calls(), w.attacker.address));
+      expect({ name: err.name, args: err.args }).toEqual({ name: 'SubmitterNotAllowed', args: [w.attacker.address, w.relayer.address] });
+      expect((await sendRaw(w.attacker, submit(order, signature, calls(), w.attacker.address))).status).toBe(0);
+      // Naming itself the submitter breaks the signature.
+      expect((await revertOf(w.provider, submit({ ...order, submitter: w.attacker.address }, signature, calls(), w.attacker.address))).name).toBe('InvalidSignature');
+      expect((await revertOf(w.provider, submit(order, signature, stealing()))).name).toBe('RouteMismatch');
+
+      await send(w.relayer, submit(order, signature));
+      expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
+      expect(await w.balanceOf(w.tokenA, w.relayer.address)).toBe(relayerFee);
+      expect(await w.balanceOf(w.tokenA, w.attacker.address)).toBe(0n);
+    });
   });
 
   it('lets the sender cancel an open order by invalidating its nonce', async () => {

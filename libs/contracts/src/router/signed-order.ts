@@ -16,6 +16,8 @@ export const SIGNED_ORDER_TYPES: Record<string, TypedDataField[]> = {
     { name: 'partner', type: 'address' },
     { name: 'feeBps', type: 'uint16' },
     { name: 'relayerFee', type: 'uint256' },
+    { name: 'submitter', type: 'address' },
+    { name: 'routeHash', type: 'bytes32' },
     { name: 'nonce', type: 'uint256' },
     { name: 'deadline', type: 'uint256' },
   ],

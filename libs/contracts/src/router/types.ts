@@ -31,6 +31,10 @@ export interface SignedRouterOrder {
   feeBps: number;
   /** input-token units paid to whoever submits the order (the relayer's gas) */
   relayerFee: bigint;
+  /** the only account allowed to submit the order (the service's relayer); the zero address = anyone */
+  submitter: string;
+  /** `routeHash(calls)` of the only calls the order may run: the signature covers the route too */
+  routeHash: string;
   nonce: bigint;
   deadline: bigint;
 }

@@ -16,9 +16,13 @@ struct Order {
     uint256 deadline;
 }
 
-/// @notice EIP-712 order signed by `sender` and submitted by anyone (a relayer).
+/// @notice EIP-712 order signed by `sender` and submitted by a relayer.
 /// `relayerFee` (input token units) is paid to the submitter for the gas; `nonce` is single-use per
 /// sender (unordered, like Permit2), so several orders can be open at once.
+/// The signature also binds the route: `routeHash` is keccak256(abi.encode(calls)) of the only calls
+/// the order may run, so whoever sees the order cannot run it through calls of their own that pay
+/// the recipient just `minOutputAmount` and keep the rest. `submitter` is the only account that may
+/// submit it (and so take `relayerFee`); address(0) lets anyone.
 struct SignedOrder {
     address sender;
     address inputToken;
@@ -29,6 +33,8 @@ struct SignedOrder {
     address partner;
     uint16 feeBps;
     uint256 relayerFee;
+    address submitter;
+    bytes32 routeHash;
     uint256 nonce;
     uint256 deadline;
 }
@@ -71,6 +77,10 @@ interface IRouter {
     error PermitFailed();
     error InvalidSignature();
     error NonceUsed();
+    /// the calls submitted with a signed order are not the ones its signature covers
+    error RouteMismatch(bytes32 signed, bytes32 submitted);
+    /// a signed order bound to one submitter was sent by another account
+    error SubmitterNotAllowed(address caller, address allowed);
 
     function execute(Order calldata order, Call[] calldata calls) external payable returns (uint256 outputAmount);
 
