@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from '@tokensvc/api';
 import { AccountReply, ErrorCode, ListTokensReply, RPC, Token, type RpcContract } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
-import { BODY_ENCODING_HEADER, BODY_MEDIA_TYPE, BODY_REPLY_HEADER, BODY_VIEW_HEADER } from '@tokensvc/transport';
-import { connect, headers as natsHeaders, JSONCodec, type NatsConnection } from 'nats';
+import { BODY_ENCODING_HEADER, BODY_MEDIA_TYPE, BODY_REPLY_HEADER, bodySubjects } from '@tokensvc/transport';
+import { connect, headers as natsHeaders, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { acceptsGzip } from '../src/http/encoded-body';
 import { TOKEN } from './fixtures';
 import { GatewayHarness } from './harness';
@@ -27,31 +27,33 @@ const LARGE = JSON.stringify({ totalQueried: 1, balances: Array.from({ length: 3
  */
 async function standIn(natsUrl: string, contract: RpcContract<unknown, unknown>, seen: string[]): Promise<NatsConnection> {
   const nc = await connect({ servers: natsUrl });
-  const sub = nc.subscribe(contract.subject, { queue: contract.service });
-  void (async () => {
-    for await (const m of sub) {
-      const packet = json.decode(m.data);
-      const view = m.headers?.get(BODY_VIEW_HEADER) ?? '';
-      seen.push(view);
-      const which = Number(BigInt((packet.data['owner'] as string | undefined) ?? (packet.data['search'] as string | undefined) ?? '0'));
-      const h = natsHeaders();
-      h.set(BODY_REPLY_HEADER, BODY_MEDIA_TYPE);
-      if (which === 1) m.respond(Buffer.from(JSON.stringify({ view, standIn: true })), { headers: h });
-      else if (which === 2) {
-        h.set(BODY_ENCODING_HEADER, 'gzip');
-        m.respond(gzipSync(LARGE), { headers: h });
-      } else if (which === 3) m.respond(JSONCodec().encode({ id: packet.id, err: { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: 'unknown owner' }, isDisposed: true }));
-      else {
-        const token = Token.fromJSON(TOKEN);
-        const response = contract === RPC.account
-          ? AccountReply.toJSON({ totalQueried: 1, balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }] })
-          : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token] });
-        m.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true }));
-      }
-    }
-  })();
+  // the view is asked for on the subject (`<subject>.view.<view>`)
+  for (const subject of bodySubjects(contract.subject)) void answer(nc.subscribe(subject, { queue: contract.service }), contract, seen);
   await nc.flush();
   return nc;
+}
+
+async function answer(sub: Subscription, contract: RpcContract<unknown, unknown>, seen: string[]): Promise<void> {
+  for await (const m of sub) {
+    const packet = json.decode(m.data);
+    const view = /\.view\.(\w+)$/.exec(m.subject)?.[1] ?? '';
+    seen.push(view);
+    const which = Number(BigInt((packet.data['owner'] as string | undefined) ?? (packet.data['search'] as string | undefined) ?? '0'));
+    const h = natsHeaders();
+    h.set(BODY_REPLY_HEADER, BODY_MEDIA_TYPE);
+    if (which === 1) m.respond(Buffer.from(JSON.stringify({ view, standIn: true })), { headers: h });
+    else if (which === 2) {
+      h.set(BODY_ENCODING_HEADER, 'gzip');
+      m.respond(gzipSync(LARGE), { headers: h });
+    } else if (which === 3) m.respond(JSONCodec().encode({ id: packet.id, err: { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: 'unknown owner' }, isDisposed: true }));
+    else {
+      const token = Token.fromJSON(TOKEN);
+      const response = contract === RPC.account
+        ? AccountReply.toJSON({ totalQueried: 1, balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }] })
+        : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token] });
+      m.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true }));
+    }
+  }
 }
 
 /** GET without the fetch API's automatic inflation: status, headers and the raw bytes */

@@ -5,3 +5,4 @@ export * from './reply-body';
 export * from './health-server';
 export * from './microservice';
 export * from './ping.controller';
+export * from './nats-permissions';

@@ -2,7 +2,7 @@ import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
-import type { CommonConfig } from '@tokensvc/config';
+import { natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
 import { HealthServer, type ReadinessCheck } from './health-server';
 import { JsonLogger } from './logger';
@@ -35,7 +35,7 @@ export async function startMicroservice(
     bufferLogs: false,
     transport: Transport.NATS,
     // the usual packets, plus replies that are a response body as it is (reply-body.ts)
-    options: { servers: [config.natsUrl], queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250, serializer },
+    options: { ...natsConnectOptions(config.natsUrl), queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250, serializer },
   });
   // Nest reports the NATS server status; readiness follows it.
   let natsUp = false;
@@ -47,7 +47,7 @@ export async function startMicroservice(
   natsUp = true;
   const health = new HealthServer(service, { nats: async () => natsUp, ...readiness(app) });
   await health.listen(config.healthPort);
-  logger.info(`${service} listening on NATS ${config.natsUrl} (queue group ${service})`, { healthPort: config.healthPort });
+  logger.info(`${service} listening on NATS ${redactUrl(config.natsUrl)} (queue group ${service})`, { healthPort: config.healthPort });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {

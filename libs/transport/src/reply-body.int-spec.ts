@@ -4,7 +4,7 @@ import { Controller, Module } from '@nestjs/common';
 import { Ctx, MessagePattern, NatsContext, Payload } from '@nestjs/microservices';
 import { AccountRequest, ErrorCode, ListNetworksReply, type RpcContract } from '@tokensvc/messages';
 import { startMicroservice, type MicroserviceHandle } from './microservice';
-import { BODY_GZIP_ABOVE_BYTES, bodyViewOf, EncodedBody, jsonBody } from './reply-body';
+import { BODY_GZIP_ABOVE_BYTES, bodySubjects, bodyViewOf, EncodedBody, jsonBody } from './reply-body';
 import { RpcCallError, NatsRpcClient } from './rpc-client';
 import { handleRpc, handleRpcBody, ServiceError } from './rpc-handler';
 
@@ -34,14 +34,14 @@ const bodyOf = (owner: string, view: string): Buffer =>
 
 @Controller()
 class TestController {
-  @MessagePattern(BODY.subject)
+  @MessagePattern(bodySubjects(BODY.subject))
   body(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const view = bodyViewOf(ctx);
     if (view) return handleRpcBody(BODY, raw, (req) => jsonBody(bodyOf(req.owner, view)));
     return handleRpc(BODY, raw, (req) => answer(req.owner));
   }
 
-  /** a service that does not encode bodies: whatever the caller asks, the reply message */
+  /** a service that does not encode bodies (no view subjects): whatever the caller asks, the reply message */
   @MessagePattern(LEGACY.subject)
   legacy(@Payload() raw: unknown): Promise<unknown> {
     return handleRpc(LEGACY, raw, (req) => answer(req.owner));

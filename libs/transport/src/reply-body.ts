@@ -12,14 +12,17 @@ import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 /**
  * Replies that cross NATS as the final HTTP body. A large data reply (a /v2/account answer is ~130 kB
  * of JSON) used to be encoded by the service, parsed and mapped by the gateway and encoded again for
- * the client. A caller that wants the body itself says so with a request header naming the view it
- * is entitled to (`paid`: every field; `free`: token records without the paid-only metrics); a
- * service that can answer so replies with the bytes of the JSON response body and a reply header
- * saying so, and the gateway sends them to the client untouched. Errors still cross as the usual
- * Nest packet (`{ err: { code, message } }`), and a service that does not know the header answers the
- * usual packet, so either side can be upgraded first.
+ * the client. A caller that wants the body itself sends its request to the endpoint's subject with
+ * the view it is entitled to appended (`<subject>.view.paid`: every field; `<subject>.view.free`:
+ * token records without the paid-only metrics); a service that can answer so replies with the bytes
+ * of the JSON response body and a reply header saying so, and the gateway sends them to the client
+ * untouched. Errors still cross as the usual Nest packet (`{ err: { code, message } }`).
+ *
+ * The view is on the subject, not in a header, because the bus permissions are per subject: only
+ * the gateway's NATS user may publish to the view subjects (nats-permissions.ts), so no other
+ * publisher can ask for the paid view, whatever it puts in its headers. With or without
+ * credentials on the bus the code path is the same.
  */
-export const BODY_VIEW_HEADER = 'Tokensvc-Body-View';
 /** on a reply: the payload is the response body, of this media type */
 export const BODY_REPLY_HEADER = 'Tokensvc-Body';
 /** on a reply: the body is compressed (`gzip`) */
@@ -49,16 +52,23 @@ export async function jsonBody(bytes: Buffer, gzipAbove = BODY_GZIP_ABOVE_BYTES)
   return new EncodedBody(await gzipAsync(bytes, { level: zlib.Z_BEST_SPEED }), 'gzip');
 }
 
-/** The view a request asked its body for (header `Tokensvc-Body-View`), or undefined for the usual reply. */
-export function bodyViewOf(ctx: NatsContext | undefined): BodyView | undefined {
-  const value = ctx?.getHeaders()?.get(BODY_VIEW_HEADER);
-  return value === 'paid' || value === 'free' ? value : undefined;
+/** The subject a request for the body in `view` goes to. */
+export function bodyViewSubject(subject: string, view: BodyView): string {
+  return `${subject}.view.${view}`;
 }
 
-export function bodyViewHeaders(view: BodyView): MsgHdrs {
-  const h = natsHeaders();
-  h.set(BODY_VIEW_HEADER, view);
-  return h;
+/** Every subject a handler that answers bodies listens on: the plain one (the reply message) and one per view. */
+export function bodySubjects(subject: string): string[] {
+  return [subject, ...BODY_VIEWS.map((v) => bodyViewSubject(subject, v))];
+}
+
+/** The view a request asked its body for (its subject's `.view.<view>` suffix), or undefined for the usual reply. */
+export function bodyViewOf(ctx: NatsContext | undefined): BodyView | undefined {
+  const subject = ctx?.getSubject() ?? '';
+  const at = subject.lastIndexOf('.view.');
+  if (at < 0) return undefined;
+  const value = subject.slice(at + '.view.'.length);
+  return value === 'paid' || value === 'free' ? value : undefined;
 }
 
 /** What a reply that is a body says about it in its headers (undefined: the usual packet). */

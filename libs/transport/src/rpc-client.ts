@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { connect, ErrorCode as NatsErrorCode, JSONCodec, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
+import { connect, ErrorCode as NatsErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError } from 'nats';
+import { natsConnectOptions } from '@tokensvc/config';
 import { ErrorCode, isRpcErrorPayload, type RpcContract } from '@tokensvc/messages';
-import { bodyOfReply, bodyViewHeaders, type BodyView, type EncodedBody } from './reply-body';
+import { bodyOfReply, bodyViewSubject, type BodyView, type EncodedBody } from './reply-body';
 
 /** A failed call, with a code from the closed set the gateway maps to HTTP statuses. */
 export class RpcCallError extends Error {
@@ -9,6 +10,9 @@ export class RpcCallError extends Error {
     super(message);
   }
 }
+
+/** Nobody listens on the subject (NATS "no responders"). */
+class NoResponders extends RpcCallError {}
 
 const json = JSONCodec<unknown>();
 
@@ -47,7 +51,7 @@ export class NatsRpcClient {
   private async connectLoop(): Promise<void> {
     while (!this.closed) {
       try {
-        const nc = await connect({ servers: this.url, name: this.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000, pingInterval: 5000 });
+        const nc = await connect({ ...natsConnectOptions(this.url), name: this.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000, pingInterval: 5000 });
         this.nc = nc;
         this.up = true;
         void this.watch(nc);
@@ -71,24 +75,31 @@ export class NatsRpcClient {
 
   /**
    * A call whose answer goes to an HTTP client as it is: asks the service for the response body in
-   * `view` (see reply-body.ts) and gives it as bytes, or the decoded reply when the service answered
-   * the usual packet instead (one that does not encode bodies). Errors are thrown as by `call`.
+   * `view` on the view's subject (see reply-body.ts) and gives it as bytes, or the decoded reply
+   * when the service answered the usual packet instead. A service that does not listen on the view
+   * subjects (a replica older than them) is asked on the plain subject. Errors are thrown as by `call`.
    */
   async callBody<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, view: BodyView, timeoutMs = this.defaultTimeoutMs): Promise<{ body: EncodedBody } | { reply: Rep }> {
-    const msg = await this.request(contract, request, timeoutMs, bodyViewHeaders(view));
+    let msg: Msg;
+    try {
+      msg = await this.request(contract, request, timeoutMs, bodyViewSubject(contract.subject, view));
+    } catch (e) {
+      if (!(e instanceof NoResponders)) throw e;
+      msg = await this.request(contract, request, timeoutMs);
+    }
     const body = bodyOfReply(msg.data, msg.headers);
     return body ? { body } : { reply: this.replyOf(contract, msg) };
   }
 
-  private async request(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, headers?: MsgHdrs): Promise<Msg> {
+  private async request(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, subject = contract.subject): Promise<Msg> {
     const nc = this.nc;
     if (!nc || !this.connected) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus unavailable: cannot reach NATS for ${contract.service}; retry shortly`);
     const packet = { pattern: contract.subject, data: contract.request.toJSON(request), id: randomUUID() };
     try {
-      return await nc.request(contract.subject, json.encode(packet), { timeout: timeoutMs, headers });
+      return await nc.request(subject, json.encode(packet), { timeout: timeoutMs });
     } catch (e) {
       const code = (e as NatsError).code;
-      if (code === NatsErrorCode.NoResponders) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${contract.service} service unavailable: no replica is answering; retry shortly`);
+      if (code === NatsErrorCode.NoResponders) throw new NoResponders(ErrorCode.ERROR_CODE_UNAVAILABLE, `${contract.service} service unavailable: no replica is answering; retry shortly`);
       if (code === NatsErrorCode.Timeout) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
       throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus error calling ${contract.service}: ${(e as Error).message}`);
     }

@@ -7,6 +7,7 @@
  * is told to re-read what it may have missed.
  */
 import { connect, DeliverPolicy, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
+import { natsConnectOptions } from '@tokensvc/config';
 import { CROSS_CHAIN_STATUS_STREAM_LIMITS, CROSS_CHAIN_STATUS_SUBJECTS, CrossChainStatusEvent } from '@tokensvc/messages';
 import { GatewayError } from '../http/errors';
 
@@ -61,7 +62,7 @@ export class StatusEventHub {
   }
 
   private async start(): Promise<void> {
-    this.nc ??= await connect({ servers: this.natsUrl, name: 'gateway-status-events', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2_000 });
+    this.nc ??= await connect({ ...natsConnectOptions(this.natsUrl), name: 'gateway-status-events', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2_000 });
     const jsm = await this.nc.jetstreamManager();
     let lastSeq: number;
     try {

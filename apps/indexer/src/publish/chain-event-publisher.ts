@@ -1,4 +1,5 @@
 import { connect, nanos, type JetStreamClient, type NatsConnection } from 'nats';
+import { natsConnectOptions } from '@tokensvc/config';
 import { BlockFinalized, CHAIN_EVENT_SUBJECTS, PoolStateChanged } from '@tokensvc/messages';
 import type { Network } from '@tokensvc/domain';
 
@@ -22,7 +23,7 @@ export class ChainEventPublisher {
   constructor(private readonly opts: PublisherOptions) {}
 
   async connect(): Promise<void> {
-    const nc = await connect({ servers: this.opts.natsUrl, name: 'indexer-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const nc = await connect({ ...natsConnectOptions(this.opts.natsUrl), name: 'indexer-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const jsm = await nc.jetstreamManager();
     const config = { name: this.opts.stream, subjects: [`${this.opts.subjectPrefix}.>`], duplicate_window: nanos(this.opts.duplicateWindowMs ?? 120_000) };
     try {

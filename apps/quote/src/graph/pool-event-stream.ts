@@ -5,6 +5,7 @@
  * that sequence is already in the snapshot, and replays after it are filtered by block position.
  */
 import { DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import { natsConnectOptions } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 import { CHAIN_EVENT_SUBJECTS, PoolStateChanged } from '@tokensvc/messages';
 
@@ -29,7 +30,7 @@ export class PoolEventStream {
   constructor(private readonly opts: PoolEventStreamOptions, private readonly log: (msg: string, extra?: Record<string, unknown>) => void) {}
 
   private async connection(): Promise<NatsConnection> {
-    this.nc ??= await connect({ servers: this.opts.natsUrl, name: 'quote-pool-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    this.nc ??= await connect({ ...natsConnectOptions(this.opts.natsUrl), name: 'quote-pool-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     return this.nc;
   }
 

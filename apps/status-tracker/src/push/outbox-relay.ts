@@ -8,6 +8,7 @@
  */
 import { Client } from 'pg';
 import { connect, nanos, type JetStreamClient, type NatsConnection } from 'nats';
+import { natsConnectOptions } from '@tokensvc/config';
 import { CROSS_CHAIN_STATUS_STREAM_LIMITS, CROSS_CHAIN_STATUS_SUBJECTS, CrossChainStatusEvent } from '@tokensvc/messages';
 import { statusEventId } from '@tokensvc/api';
 import { STATUS_EVENTS_CHANNEL } from './status-outbox';
@@ -106,7 +107,7 @@ export class StatusOutboxRelay {
     for (let attempt = 0; !this.closed; attempt++) {
       let nc: NatsConnection | undefined;
       try {
-        nc = await connect({ servers: this.o.natsUrl, name: 'status-tracker-outbox', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+        nc = await connect({ ...natsConnectOptions(this.o.natsUrl), name: 'status-tracker-outbox', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
         if (this.closed) return void (await nc.close());
         const jsm = await nc.jetstreamManager();
         const config = {

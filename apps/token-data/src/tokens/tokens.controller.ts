@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, MessagePattern, NatsContext, Payload } from '@nestjs/microservices';
 import { RPC, type AccountReply, type AccountRequest, type ListTokensReply, type ListTokensRequest, type TokenHistoryReply, type TokenHistoryRequest } from '@tokensvc/messages';
-import { bodyViewOf, handleRpc, handleRpcBody, jsonBody } from '@tokensvc/transport';
+import { bodySubjects, bodyViewOf, handleRpc, handleRpcBody, jsonBody } from '@tokensvc/transport';
 import { AccountUseCase } from '../account/account.usecase';
 import { TokenMetricsUseCase } from '../activity/metrics.usecase';
 import { TokenTransactionsUseCase } from '../activity/transactions.usecase';
@@ -32,8 +32,11 @@ export class TokensController {
     private readonly cache: ReplyCache,
   ) {}
 
-  /** The gateway asks for the HTTP body of its caller's view (bodyViewOf); other callers get the reply message. */
-  @MessagePattern(RPC.listTokens.subject)
+  /**
+   * The gateway asks for the HTTP body of its caller's view on the view's subject (bodySubjects,
+   * bodyViewOf; only its bus user may publish there); a request on the plain subject gets the reply message.
+   */
+  @MessagePattern(bodySubjects(RPC.listTokens.subject))
   listTokens(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const view = bodyViewOf(ctx);
     const reply = (req: ListTokensRequest): Promise<ListTokensReply> => this.cache.get('list', listTokensKey(req), () => this.list.execute(req));
@@ -41,7 +44,7 @@ export class TokensController {
     return handleRpc(RPC.listTokens, raw, reply, this.onInternal);
   }
 
-  @MessagePattern(RPC.account.subject)
+  @MessagePattern(bodySubjects(RPC.account.subject))
   getAccount(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const view = bodyViewOf(ctx);
     const reply = (req: AccountRequest): Promise<AccountReply> => this.cache.get('account', accountKey(req), () => this.account.execute(req));
@@ -49,7 +52,7 @@ export class TokensController {
     return handleRpc(RPC.account, raw, reply, this.onInternal);
   }
 
-  @MessagePattern(RPC.tokenHistory.subject)
+  @MessagePattern(bodySubjects(RPC.tokenHistory.subject))
   getHistory(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const reply = (req: TokenHistoryRequest): Promise<TokenHistoryReply> => this.cache.get('history', historyKey(req), () => this.history.execute(req));
     // paid-only endpoint: one body whatever the view

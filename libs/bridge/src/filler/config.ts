@@ -4,7 +4,7 @@
  * the filler needs no database, queue or health port. NATS reaches the quote service, which builds
  * the destination swaps of deposits asking for a token the bridge does not carry.
  */
-import { EnvReader, type Env, LOG_LEVELS, type LogLevel, rpcVar } from '@tokensvc/config';
+import { EnvReader, type Env, LOG_LEVELS, type LogLevel, readNatsUrl, rpcVar } from '@tokensvc/config';
 import { NETWORKS, type Network, isNetwork } from '@tokensvc/domain';
 import { FILLER_MODES, type FillerMode } from './filler';
 
@@ -54,7 +54,7 @@ export function loadFillerConfig(env: Env = process.env): FillerConfig {
     lookbackSeconds: r.int('FILLER_LOOKBACK_SECONDS', 2_400, 60, 86_400 * 2),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     privateKey: key,
-    natsUrl: r.url('NATS_URL', 'nats://127.0.0.1:4222', ['nats:', 'tls:']),
+    natsUrl: readNatsUrl(r),
     swaps: r.oneOf('FILLER_SWAPS', FILLER_SWAP_SETTINGS, 'on'),
     swapSlippagePercent: percent(r, env, 'FILLER_SWAP_SLIPPAGE', 0.5, 0.1, 10),
     quoteTimeoutMs: r.int('FILLER_QUOTE_TIMEOUT_MS', 10_000, 100, 120_000),

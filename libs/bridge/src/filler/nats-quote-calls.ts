@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect, ErrorCode as NatsErrorCode, JSONCodec, type NatsConnection, type NatsError } from 'nats';
+import { natsConnectOptions, redactUrl } from '@tokensvc/config';
 import { RPC, type RpcContract, isRpcErrorPayload } from '@tokensvc/messages';
 import type { QuoteCalls } from './destination-swapper';
 
@@ -23,7 +24,7 @@ export function natsQuoteCalls(url: string, timeoutMs = 10_000): NatsQuoteCalls 
   const connecting = (async () => {
     while (!closed) {
       try {
-        nc = await connect({ servers: url, name: 'filler', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000 });
+        nc = await connect({ ...natsConnectOptions(url), name: 'filler', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000 });
         return;
       } catch {
         await new Promise((r) => setTimeout(r, 500));
@@ -33,7 +34,7 @@ export function natsQuoteCalls(url: string, timeoutMs = 10_000): NatsQuoteCalls 
 
   async function call<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req): Promise<Rep> {
     const conn = nc;
-    if (!conn || conn.isClosed()) throw new Error(`quote service unreachable: not connected to NATS at ${url}`);
+    if (!conn || conn.isClosed()) throw new Error(`quote service unreachable: not connected to NATS at ${redactUrl(url)}`);
     let reply: { response?: unknown; err?: unknown };
     try {
       const msg = await conn.request(contract.subject, json.encode({ pattern: contract.subject, data: contract.request.toJSON(request), id: randomUUID() }), { timeout: timeoutMs });
