@@ -37,8 +37,9 @@ describe('platform end to end (five apps over NATS)', () => {
 
   beforeAll(async () => {
     // A private nats-server lets the test stop the bus; without the binary the shared one is used.
+    // It runs the production bus permissions: every app connects as its own NATS user.
     if (hasBinary('nats-server')) {
-      nats = new PrivateNatsServer(await freePort());
+      nats = new PrivateNatsServer(await freePort(), { auth: true });
       await nats.start();
     }
     await migrate(dbUrl);
@@ -47,7 +48,7 @@ describe('platform end to end (five apps over NATS)', () => {
     await pool.end();
     const devnet = testDevnet();
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: TIMEOUT_MS, logLevel: 'warn',
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;

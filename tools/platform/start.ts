@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { rpcVar } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 import { startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
-import { Pool } from 'pg';
-import { ApiKeysRepository, migrate } from '@tokensvc/persistence';
-import { APPS, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { migrate } from '@tokensvc/persistence';
+import { APPS, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { ensureInfra, type StartedInfra } from './infra';
 
 const ROOT = join(__dirname, '..', '..');
@@ -50,13 +50,13 @@ async function main(): Promise<void> {
 
   try {
     infra = await ensureInfra(urls, STATE_DIR, say);
-    say('services: Postgres, Redis and NATS reachable');
+    say(`services: Postgres, Redis and NATS reachable${infra.natsPasswords ? ' (NATS with one user per app)' : ''}`);
     devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, log: (l) => say(`devnet: ${l}`) });
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
-    const devKey = await issueDevKey(urls.databaseUrl);
+    const devKey = await ensureDevKey(urls.databaseUrl, STATE_DIR);
 
-    const platformEnv: PlatformEnv = { ...urls, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, logLevel: env['LOG_LEVEL'] ?? 'info' };
+    const platformEnv: PlatformEnv = { ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, logLevel: env['LOG_LEVEL'] ?? 'info' };
     for (const app of APPS) {
       const p = startApp(app, platformEnv, (name, line) => {
         if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
@@ -107,6 +107,7 @@ function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => v
     FILLER_MODE: mode,
     // Destination swaps of cross-chain deposits are built by the quote service over NATS.
     NATS_URL: env.natsUrl,
+    ...natsCredentialsEnv('filler', env),
   };
   for (const n of networks) childEnv[rpcVar(n)] = env.rpcUrls[n];
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'bridge', 'src', 'filler', 'main.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -136,24 +137,13 @@ function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => v
   return { child, exited, started };
 }
 
-/** A paid key for trying the data endpoints (valid 7 days; more with `npm run keys -- create`). */
-async function issueDevKey(databaseUrl: string): Promise<string> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
-  try {
-    const issued = await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'npm start (development)', expiresAt: new Date(Date.now() + 7 * 86_400_000), rateLimitPerMinute: null });
-    return issued.key;
-  } finally {
-    await pool.end();
-  }
-}
-
-function printSummary(base: string, devnet: DevnetHandle, devKey: string, filler: { filler: string; mode: string; networks: string[] }): void {
-  const auth = `-H "Authorization: Bearer ${devKey}"`;
+function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, filler: { filler: string; mode: string; networks: string[] }): void {
+  const auth = `-H "Authorization: Bearer ${devKey.key}"`;
   const lines = [
     '',
     `Platform ready in ${elapsed()}.`,
     `  Gateway:  ${base}   (API docs: ${base}/docs)`,
-    `  Paid development key (7 days): ${devKey}`,
+    `  Paid development key (${devKey.reused ? 'kept in .devnet/dev-key.json' : 'new, kept in .devnet/dev-key.json'}; valid until ${devKey.expiresAt.toISOString().slice(0, 10)}): ${devKey.key}`,
     `    curl ${auth} ${base}/v1/networks`,
     `    curl ${auth} '${base}/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=5'`,
     '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',

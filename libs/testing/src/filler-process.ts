@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { rpcVar } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
-import type { PlatformEnv } from './processes';
+import { natsCredentialsEnv, type PlatformEnv } from './processes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -46,6 +46,7 @@ export function fillerEnv(env: PlatformEnv, opts: FillerProcessOptions = {}): No
     LOG_LEVEL: opts.logLevel ?? env.logLevel ?? 'info',
     FILLER_MODE: opts.mode ?? 'normal',
     NATS_URL: env.natsUrl,
+    ...natsCredentialsEnv('filler', env),
   };
   if (env.manifestPath) out['DEVNET_MANIFEST'] = env.manifestPath;
   for (const n of networks) out[rpcVar(n)] = env.rpcUrls[n];

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUS_USERS, natsServerConfig, type BusUser } from '@tokensvc/transport';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -18,19 +20,37 @@ export function freePort(): Promise<number> {
 
 /**
  * A private nats-server (JetStream on) on its own port, so a test can stop and restart the bus
- * without touching the machine's shared one.
+ * without touching the machine's shared one. With `auth`, it runs the production permissions
+ * (natsServerConfig: one user per app, random passwords) and the apps connect as their own users
+ * (`passwords` into PlatformEnv.natsPasswords).
  */
 export class PrivateNatsServer {
   private child: ChildProcess | undefined;
   private readonly storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
-  constructor(readonly port: number) {}
+  /** each app's password when started with `auth` */
+  readonly passwords: Record<BusUser, string> | undefined;
+  constructor(readonly port: number, opts: { auth?: boolean } = {}) {
+    this.passwords = opts.auth ? (Object.fromEntries(BUS_USERS.map((u) => [u, randomBytes(12).toString('hex')])) as Record<BusUser, string>) : undefined;
+  }
 
+  /** the server's URL, without credentials */
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
   }
 
+  /** the URL with a user's credentials (the plain URL when the server has no users) */
+  urlFor(user: BusUser): string {
+    return this.passwords ? `nats://${user}:${this.passwords[user]}@127.0.0.1:${this.port}` : this.url;
+  }
+
   async start(): Promise<void> {
-    this.child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: 'ignore' });
+    let args = ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir];
+    if (this.passwords) {
+      const conf = join(this.storeDir, 'nats.conf');
+      writeFileSync(conf, natsServerConfig({ passwords: this.passwords, listen: `127.0.0.1:${this.port}`, storeDir: this.storeDir }), { mode: 0o600 });
+      args = ['-c', conf];
+    }
+    this.child = spawn('nats-server', args, { stdio: 'ignore' });
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (await canConnect(this.port)) return;

@@ -19,6 +19,8 @@ export interface PlatformEnv {
   healthPortBase?: number;
   natsRequestTimeoutMs?: number;
   logLevel?: string;
+  /** per app (and `filler`): its NATS password, the user being the app's name (a bus with permissions: PrivateNatsServer auth, npm start) */
+  natsPasswords?: Partial<Record<string, string>>;
   /** more variables for every app (and the filler), applied last: private queue prefixes, streams, tracker rhythm */
   extraEnv?: Record<string, string>;
 }
@@ -47,11 +49,18 @@ export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
   };
   for (const n of networks) out[rpcVar(n)] = env.rpcUrls[n];
   if (env.manifestPath) out['DEVNET_MANIFEST'] = env.manifestPath;
+  Object.assign(out, natsCredentialsEnv(app, env));
   if (app !== 'gateway') {
     const base = env.healthPortBase;
     out['HEALTH_PORT'] = String(base === undefined ? DEFAULT_HEALTH_PORTS[app] : base + 1 + ['token-data', 'indexer', 'quote', 'status-tracker'].indexOf(app));
   }
   return { ...out, ...env.extraEnv };
+}
+
+/** NATS_USER / NATS_PASSWORD of one bus user, when the platform's bus has users. */
+export function natsCredentialsEnv(user: string, env: Pick<PlatformEnv, 'natsPasswords'>): Record<string, string> {
+  const password = env.natsPasswords?.[user];
+  return password === undefined ? {} : { NATS_USER: user, NATS_PASSWORD: password };
 }
 
 /** Starts one app from its TypeScript sources; its output lines go to `onLine`. */
