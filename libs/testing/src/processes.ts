@@ -48,7 +48,11 @@ export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
     NATS_REQUEST_TIMEOUT_MS: String(env.natsRequestTimeoutMs ?? 5000),
   };
   for (const n of networks) out[rpcVar(n)] = env.rpcUrls[n];
-  if (env.manifestPath) out['DEVNET_MANIFEST'] = env.manifestPath;
+  if (env.manifestPath) {
+    out['DEVNET_MANIFEST'] = env.manifestPath;
+    // a devnet: the relayer's gas wallet is the manifest's (quote never takes it unasked)
+    out['RELAYER_KEYS_FROM_DEVNET'] = 'on';
+  }
   Object.assign(out, natsCredentialsEnv(app, env));
   if (app !== 'gateway') {
     const base = env.healthPortBase;

@@ -34,7 +34,7 @@ export interface QuoteConfig extends CommonConfig {
 
 /** The signed-order relayer (POST /v2/portal). */
 export interface RelayConfig {
-  /** gas wallet private key per network (RELAYER_PRIVATE_KEY_<NET>, else the devnet manifest's relayer) */
+  /** gas wallet private key per network (RELAYER_PRIVATE_KEY_<NET>, else the devnet manifest's relayer when RELAYER_KEYS_FROM_DEVNET=on) */
   readonly wallets: ReadonlyMap<Network, string>;
   readonly replaceAfterMs: number;
   readonly feeBumpPercent: number;
@@ -109,7 +109,11 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       platforms,
     };
   });
-  const manifestKeys = manifestRelayerKeys(common.devnetManifest);
+  // A devnet manifest's relayer keys are well known (anvil accounts): they are used only when asked
+  // for (RELAYER_KEYS_FROM_DEVNET=on, set by the devnet tooling), never because a manifest holds one.
+  const fromDevnet = r.oneOf('RELAYER_KEYS_FROM_DEVNET', ['on', 'off'] as const, 'off') === 'on';
+  if (fromDevnet && common.devnetManifest === undefined) r.problems.push('RELAYER_KEYS_FROM_DEVNET=on needs DEVNET_MANIFEST (the devnet manifest holding the relayer keys)');
+  const manifestKeys = fromDevnet ? manifestRelayerKeys(common.devnetManifest) : new Map<string, string>();
   const wallets = new Map<Network, string>();
   for (const { network } of common.networks) {
     const key = r.optional(`RELAYER_PRIVATE_KEY_${network.toUpperCase()}`) ?? manifestKeys.get(network);

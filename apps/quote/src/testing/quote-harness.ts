@@ -36,6 +36,7 @@ export async function startQuoteHarness(o: HarnessOptions): Promise<QuoteHarness
     NETWORKS: 'ethereum',
     RPC_URL_ETHEREUM: o.rpcUrl,
     DEVNET_MANIFEST: o.manifestPath,
+    RELAYER_KEYS_FROM_DEVNET: 'on',
     QUOTE_EVENTS_STREAM: o.stream,
     QUOTE_EVENTS_PREFIX: o.prefix,
     QUOTE_GAS_PRICE_TTL_MS: '0',
