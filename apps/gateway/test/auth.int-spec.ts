@@ -1,5 +1,5 @@
 import { endpointList, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, CrossChainStatusReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import { ApprovalReply, CrossChainStatusReply, DeleteWebhookReply, ListWebhooksReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
@@ -35,6 +35,8 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   crossChainStatus: 200,
   crossChainStatusStream: 200,
   webhookRegister: 201,
+  webhookList: 200,
+  webhookDelete: 200,
   health: 200,
 };
 
@@ -79,6 +81,8 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
       await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
       await serveRpc(nats.url, RPC.crossChainStatus, (req) => CrossChainStatusReply.fromJSON({ txHash: req.txHash, status: 'PENDING', crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453' })),
+      await serveRpc(nats.url, RPC.listWebhooks, () => ListWebhooksReply.fromJSON({ webhooks: [] })),
+      await serveRpc(nats.url, RPC.deleteWebhook, (req) => DeleteWebhookReply.fromJSON({ id: req.id })),
       await serveRpc(nats.url, RPC.registerWebhook, (req) => RegisterWebhookReply.fromJSON({ id: 'w-1', secret: 'whsec_x', orderId: req.orderId, txHash: req.txHash, url: req.url, status: 'PENDING', createdAt: new Date().toISOString() })),
     ];
     gw = await GatewayHarness.start({

@@ -39,7 +39,7 @@ export const TOKEN: Token = {
 export const BALANCE: Balance = { ...TOKEN, balance: 1.5, balanceUSD: 1.5, rawBalance: '1500000' };
 
 /** A valid request per endpoint (method and query), so every route can be driven. */
-export const SAMPLE: Record<EndpointId, { method?: 'POST'; query: string }> = {
+export const SAMPLE: Record<EndpointId, { method?: 'POST' | 'DELETE'; query: string }> = {
   listTokens: { query: 'limit=10&networks=ethereum' },
   listNetworks: { query: '' },
   listPlatforms: { query: 'type=dex' },
@@ -54,6 +54,8 @@ export const SAMPLE: Record<EndpointId, { method?: 'POST'; query: string }> = {
   crossChainStatus: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
   crossChainStatusStream: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
   webhookRegister: { method: 'POST', query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}&url=${encodeURIComponent('https://hooks.example.com/tokensvc')}` },
+  webhookList: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
+  webhookDelete: { method: 'DELETE', query: 'id=0b5e4d3c-2a19-4f08-9e7d-6c5b4a392817' },
   estimate: { query: `inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
   approval: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
   approvalCrossChain: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913` },

@@ -20,7 +20,7 @@ describe('OpenAPI document of the public interface', () => {
       'get /v2/tokens/holders', 'get /v2/account', 'get /v2/portal', 'post /v2/portal', 'get /v2/portal/status', 'get /v3/portal/status',
       'get /v2/portal/estimate', 'get /v2/approval', 'get /v2/approval/cross-chain', 'get /health',
       // beyond the spec (beta): push delivery of cross-chain status
-      'post /v3/portal/webhooks', 'get /v3/portal/status/stream',
+      'post /v3/portal/webhooks', 'get /v3/portal/webhooks', 'delete /v3/portal/webhooks', 'get /v3/portal/status/stream',
     ];
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.sort()).toEqual(spec.sort());
@@ -107,7 +107,12 @@ describe('OpenAPI document of the public interface', () => {
     expect(stream.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['lastEventId', false]]);
     const hook = op('post', '/v3/portal/webhooks');
     expect(hook.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookRegistration' });
-    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true]]);
+    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true], ['replaces', false]]);
+    // Listing and deleting: the caller's own webhooks only.
+    expect(op('get', '/v3/portal/webhooks').responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookList' });
+    expect(op('delete', '/v3/portal/webhooks').parameters.map((p) => [p.name, p.required])).toEqual([['id', true]]);
+    expect(Object.keys(op('delete', '/v3/portal/webhooks').responses)).toContain('404');
+    expect(Object.keys(hook.responses)).toContain('409');
     expect(hook.security).toEqual([{}, { authorization: [] }]);
     expect(schema('WebhookRegistration').required).toEqual(['id', 'secret', 'orderId', 'txHash', 'url', 'status', 'recordedEvents', 'createdAt']);
     expect(schema('CrossChainStatusEvent').properties!['record']).toEqual({ $ref: '#/components/schemas/CrossChainStatus' });

@@ -16,7 +16,7 @@ import {
 } from './generated/tokensvc/v1/tokens';
 import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
 import { CrossChainStatusReply, CrossChainStatusRequest } from './generated/tokensvc/v1/crosschain';
-import { CrossChainStatusEventsReply, CrossChainStatusEventsRequest, RegisterWebhookReply, RegisterWebhookRequest } from './generated/tokensvc/v1/push';
+import { CrossChainStatusEventsReply, CrossChainStatusEventsRequest, DeleteWebhookReply, DeleteWebhookRequest, ListWebhooksReply, ListWebhooksRequest, RegisterWebhookReply, RegisterWebhookRequest } from './generated/tokensvc/v1/push';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -64,6 +64,8 @@ export const RPC = {
   crossChainStatus: contract('status-tracker.portal.status.v1', 'status-tracker', CrossChainStatusRequest, CrossChainStatusReply),
   crossChainStatusEvents: contract('status-tracker.portal.status-events.v1', 'status-tracker', CrossChainStatusEventsRequest, CrossChainStatusEventsReply),
   registerWebhook: contract('status-tracker.webhooks.register.v1', 'status-tracker', RegisterWebhookRequest, RegisterWebhookReply),
+  listWebhooks: contract('status-tracker.webhooks.list.v1', 'status-tracker', ListWebhooksRequest, ListWebhooksReply),
+  deleteWebhook: contract('status-tracker.webhooks.delete.v1', 'status-tracker', DeleteWebhookRequest, DeleteWebhookReply),
 } as const;
 
 export type RpcName = keyof typeof RPC;

@@ -47,4 +47,15 @@ export {
   StoredOrderReply,
 } from './generated/tokensvc/v1/portal';
 export { CrossChainStatusRequest, CrossChainStatusReply } from './generated/tokensvc/v1/crosschain';
-export { CrossChainStatusEvent, CrossChainStatusEventsRequest, CrossChainStatusEventsReply, RegisterWebhookRequest, RegisterWebhookReply } from './generated/tokensvc/v1/push';
+export {
+  CrossChainStatusEvent,
+  CrossChainStatusEventsRequest,
+  CrossChainStatusEventsReply,
+  RegisterWebhookRequest,
+  RegisterWebhookReply,
+  WebhookInfo,
+  ListWebhooksRequest,
+  ListWebhooksReply,
+  DeleteWebhookRequest,
+  DeleteWebhookReply,
+} from './generated/tokensvc/v1/push';

@@ -26,7 +26,7 @@ export interface PushConfig {
   readonly backoffMs: number;
   /** WEBHOOK_TIMEOUT_MS: connect + response headers, per attempt */
   readonly timeoutMs: number;
-  /** WEBHOOK_MAX_PER_ORDER: webhooks one (order, tx) may have */
+  /** WEBHOOK_MAX_PER_ORDER: webhooks one order may have (over all its transactions and owners) */
   readonly maxPerOrder: number;
   /** WEBHOOK_CONCURRENCY: deliveries in flight per replica */
   readonly concurrency: number;

@@ -8,6 +8,8 @@
  * gets each event on retry exactly once, in order; private destinations are a 400; the SSE stream
  * sends the current record then every transition and closes at the terminal one; Last-Event-ID
  * resumes without loss or repeat (204 when nothing is left); streams per client are bounded.
+ * A webhook belongs to the API key (or anonymous client address) that registered it: another key
+ * neither sees, replaces nor deletes it; concurrent registrations never pass WEBHOOK_MAX_PER_ORDER.
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +19,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { connect } from 'nats';
+import { Pool } from 'pg';
+import { ApiKeysRepository } from '@tokensvc/persistence';
 import type { INestMicroservice } from '@nestjs/common';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { appEnv, createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, stopProcess, waitForHttp } from '@tokensvc/testing';
@@ -142,6 +146,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
       WEBHOOK_MAX_ATTEMPTS: '3',
       WEBHOOK_SWEEP_MS: '1000',
       WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_MAX_PER_ORDER: '10',
       STATUS_RELAY_POLL_MS: '500',
     });
     tracker = await NestFactory.createMicroservice<MicroserviceOptions>(StatusTrackerModule.forRoot(config, push), {
@@ -169,9 +174,29 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
   });
 
   const get = async (path: string, headers: Record<string, string> = {}): Promise<Response> => fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(30_000) });
-  const register = async (orderId: string, txHash: string, url: string): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams({ orderId, txHash, url })}`, { method: 'POST', signal: AbortSignal.timeout(30_000) });
+  const register = async (orderId: string, txHash: string, url: string, key?: string, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams({ orderId, txHash, url, ...extra })}`, {
+      method: 'POST',
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(30_000),
+    });
     return { status: res.status, body: await res.json() };
+  };
+  /** GET or DELETE /v3/portal/webhooks as `key` (anonymous without). */
+  const hooksCall = async (method: 'GET' | 'DELETE', query: Record<string, string>, key?: string): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams(query)}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(30_000) });
+    return { status: res.status, body: await res.json() };
+  };
+  const issueKeys = async (n: number): Promise<string[]> => {
+    const pool = new Pool({ connectionString: tw.databaseUrl, max: 1 });
+    try {
+      const repo = new ApiKeysRepository(pool);
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push((await repo.issue({ tier: 'paid', label: `push test ${i}` })).key);
+      return out;
+    } finally {
+      await pool.end();
+    }
   };
   const status = async (orderId: string, txHash: string): Promise<any> => (await get(`/v3/portal/status?orderId=${orderId}&txHash=${txHash}`)).json();
   async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
@@ -186,8 +211,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
   /** An order whose deposit is mined with the filler offline (stays ONGOING until the filler is back). */
   async function heldOrder(): Promise<{ orderId: string; txHash: string }> {
     tw.filler.setMode('offline');
-    const orderId = await tw.storeQuote();
-    const receipt = await tw.sendDeposit(await tw.depositCall(1_000_000n));
+    const call = await tw.depositCall(1_000_000n);
+    const orderId = await tw.storeQuote({ call });
+    const receipt = await tw.sendDeposit(call);
     return { orderId, txHash: receipt.hash };
   }
 
@@ -355,6 +381,56 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(receiver.received.filter((r) => r.path === '/ok/never')).toEqual([]);
   });
 
+  it('a webhook belongs to the key that registered it: another key neither sees, replaces nor deletes it (404); anonymous ones to the client address', async () => {
+    const { orderId, txHash } = await heldOrder();
+    const [a, b] = await issueKeys(2);
+    const regA = await register(orderId, txHash, receiver.url('/ok/owned-a'), a);
+    expect(regA.status).toBe(201);
+    const idA = regA.body.id as string;
+    // Key A sees it (no secret); key B and an anonymous caller see nothing.
+    const listA = await hooksCall('GET', { orderId, txHash }, a);
+    expect(listA).toMatchObject({ status: 200, body: { webhooks: [{ id: idA, orderId, txHash, url: receiver.url('/ok/owned-a'), state: 'active', deliveredEvents: expect.any(Number), createdAt: expect.any(String) }] } });
+    expect(listA.body.webhooks[0]).not.toHaveProperty('secret');
+    expect(await hooksCall('GET', { orderId, txHash }, b)).toEqual({ status: 200, body: { webhooks: [] } });
+    expect(await hooksCall('GET', { orderId, txHash })).toEqual({ status: 200, body: { webhooks: [] } });
+    // Key B can neither delete nor replace it: answered as a webhook that does not exist.
+    const delB = await hooksCall('DELETE', { id: idA }, b);
+    expect(delB).toMatchObject({ status: 404, body: { message: expect.stringContaining(`no webhook ${idA} registered by this caller`) } });
+    expect((await hooksCall('DELETE', { id: idA })).status).toBe(404);
+    const replB = await register(orderId, txHash, receiver.url('/ok/owned-b'), b, { replaces: idA });
+    expect(replB).toMatchObject({ status: 404, body: { message: expect.stringContaining(`no webhook ${idA} of yours`) } });
+    expect((await tw.db.query(`SELECT owner FROM webhooks WHERE order_id = $1`, [orderId])).rows).toHaveLength(1);
+    // Key A replaces it (the old one goes in the same transaction), then deletes the new one.
+    const replA = await register(orderId, txHash, receiver.url('/ok/owned-a2'), a, { replaces: idA });
+    expect(replA.status).toBe(201);
+    const listA2 = await hooksCall('GET', { orderId, txHash }, a);
+    expect(listA2.body.webhooks.map((w: { id: string; url: string }) => [w.id, w.url])).toEqual([[replA.body.id, receiver.url('/ok/owned-a2')]]);
+    expect((await hooksCall('DELETE', { id: idA }, a)).status).toBe(404); // replaced: gone
+    expect(await hooksCall('DELETE', { id: replA.body.id }, a)).toEqual({ status: 200, body: { id: replA.body.id } });
+    expect(await hooksCall('GET', { orderId, txHash }, a)).toEqual({ status: 200, body: { webhooks: [] } });
+    // An anonymous registration is the client address's: listed and deleted anonymously, not by a key.
+    const anon = await register(orderId, txHash, receiver.url('/ok/owned-anon'));
+    expect(anon.status).toBe(201);
+    expect((await hooksCall('GET', { orderId, txHash })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([anon.body.id]);
+    expect((await hooksCall('GET', { orderId, txHash }, a)).body.webhooks).toEqual([]);
+    expect((await hooksCall('DELETE', { id: anon.body.id }, a)).status).toBe(404);
+    expect((await hooksCall('DELETE', { id: anon.body.id })).status).toBe(200);
+    const owners = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhooks WHERE order_id = $1`, [orderId]);
+    expect(Number(owners.rows[0]!.n)).toBe(0);
+  });
+
+  it('concurrent registrations never pass WEBHOOK_MAX_PER_ORDER (10): exactly 10 of 30 created, the rest 409', async () => {
+    const { orderId, txHash } = await heldOrder();
+    const [k1, k2, k3] = await issueKeys(3);
+    const keys = [k1!, k2!, k3!];
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => register(orderId, txHash, receiver.url(`/ok/cap-${i}`), keys[i % 3])));
+    const byStatus = answers.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+    expect(byStatus).toEqual({ 201: 10, 409: 20 });
+    for (const r of answers.filter((x) => x.status === 409)) expect(r.body.message).toMatch(new RegExp(`order ${orderId} has 10 webhooks already`));
+    const { rows } = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhooks WHERE order_id = $1`, [orderId]);
+    expect(Number(rows[0]!.n)).toBe(10);
+  });
+
   let streamed: SseMessage[] = [];
   let sseOrder: { orderId: string; txHash: string } | undefined;
 
@@ -416,9 +492,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(unknown.status).toBe(404);
     expect((await get(`/v3/portal/status/stream?orderId=${randomUUID()}`)).status).toBe(400);
     expect((await get(`/v3/portal/status/stream?orderId=not-a-uuid&txHash=0x${'ab'.repeat(32)}`)).status).toBe(400);
-    // An order that stays PENDING (its transaction is never mined): streams stay open.
-    const orderId = await tw.storeQuote();
-    const q = `/v3/portal/status/stream?orderId=${orderId}&txHash=0x${randomBytes(32).toString('hex')}`;
+    // An order that stays ONGOING (the filler is offline): streams stay open.
+    const { orderId, txHash } = await heldOrder();
+    const q = `/v3/portal/status/stream?orderId=${orderId}&txHash=${txHash}`;
     const streams = [await openRaw(q), await openRaw(q), await openRaw(q)];
     expect(streams.map((s) => s.res.statusCode)).toEqual([200, 200, 200]);
     const fourth = await openRaw(q);

@@ -7,6 +7,7 @@ import { TRACKER_PG_POOL } from '../tracking/tracking.providers';
 import { DestinationPolicy } from './destination-policy';
 import { StatusOutboxRelay } from './outbox-relay';
 import type { PushConfig } from './push-config';
+import { ManageWebhooksUseCase } from './manage-webhooks.usecase';
 import { RegisterWebhookUseCase } from './register-webhook.usecase';
 import { StatusEventStore } from './status-event-store';
 import { StatusEventsUseCase } from './status-events.usecase';
@@ -55,6 +56,7 @@ export function pushProviders(config: TrackerConfig, push: PushConfig): Provider
       inject: [CrossChainStatusUseCase, StatusEventStore, DestinationPolicy, WebhookQueue],
       useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore, policy: DestinationPolicy, queue: WebhookQueue) => new RegisterWebhookUseCase(status, store, policy, (ids) => queue.add(ids), push.maxPerOrder),
     },
+    { provide: ManageWebhooksUseCase, inject: [StatusEventStore], useFactory: (store: StatusEventStore) => new ManageWebhooksUseCase(store) },
     { provide: StatusEventsUseCase, inject: [CrossChainStatusUseCase, StatusEventStore], useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore) => new StatusEventsUseCase(status, store) },
     PushLifecycle,
   ];

@@ -29,6 +29,8 @@ const toEvent = (r: EventRow): StoredStatusEvent => ({
 
 export interface Webhook {
   id: string;
+  /** who registered it ("key:<api key id>" or "ip:<address>"); only that owner lists, replaces or deletes it */
+  owner: string;
   orderId: string;
   txHash: string;
   url: string;
@@ -42,6 +44,7 @@ export interface Webhook {
 
 interface WebhookRow {
   id: string;
+  owner: string;
   order_id: string;
   tx_hash: string;
   url: string;
@@ -55,6 +58,7 @@ interface WebhookRow {
 
 const toWebhook = (r: WebhookRow): Webhook => ({
   id: r.id,
+  owner: r.owner,
   orderId: r.order_id,
   txHash: r.tx_hash,
   url: r.url,
@@ -120,15 +124,59 @@ export class StatusEventStore {
     return ids.length;
   }
 
-  /** Creates a webhook unless (order, tx) has `maxPerOrder` already; undefined then. */
-  async insertWebhook(w: { id: string; orderId: string; txHash: string; url: string; secret: string }, maxPerOrder: number): Promise<Webhook | undefined> {
+  /**
+   * Creates `owner`'s webhook unless the order (all its transactions) has `maxPerOrder` already
+   * ('full'); with `replaces`, that webhook of the same owner and (order, tx) is deleted in the
+   * same transaction and does not count ('not-found' when there is no such webhook). A
+   * transaction-scoped advisory lock on the order serializes registrations, so concurrent ones
+   * cannot pass the bound together (a bare `INSERT ... WHERE (SELECT count(*)) < n` can: each
+   * statement counts without the others' uncommitted rows).
+   */
+  async insertWebhook(
+    w: { id: string; owner: string; orderId: string; txHash: string; url: string; secret: string; replaces?: string },
+    maxPerOrder: number,
+  ): Promise<Webhook | 'full' | 'not-found'> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:order:' || $1, 0))`, [w.orderId]);
+      let outcome: Webhook | 'full' | 'not-found';
+      const replaced = w.replaces === undefined ? 1 : (await client.query(`DELETE FROM webhooks WHERE id = $1 AND owner = $2 AND order_id = $3 AND tx_hash = $4`, [w.replaces, w.owner, w.orderId, w.txHash])).rowCount;
+      if (replaced !== 1) outcome = 'not-found';
+      else {
+        const { rows } = await client.query<WebhookRow>(
+          `INSERT INTO webhooks (id, owner, order_id, tx_hash, url, secret)
+           SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT count(*) FROM webhooks WHERE order_id = $3) < $7
+           RETURNING *`,
+          [w.id, w.owner, w.orderId, w.txHash, w.url, w.secret, maxPerOrder],
+        );
+        outcome = rows[0] ? toWebhook(rows[0]) : 'full';
+      }
+      // Nothing half done: a refused replacement keeps the old webhook.
+      await client.query(typeof outcome === 'string' ? 'ROLLBACK' : 'COMMIT');
+      return outcome;
+    } catch (e) {
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** `owner`'s webhooks of (order, tx), oldest first (another owner's are not returned). */
+  async ownedWebhooks(owner: string, orderId: string, txHash: string): Promise<Webhook[]> {
     const { rows } = await this.pool.query<WebhookRow>(
-      `INSERT INTO webhooks (id, order_id, tx_hash, url, secret)
-       SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhooks WHERE order_id = $2 AND tx_hash = $3) < $6
-       RETURNING *`,
-      [w.id, w.orderId, w.txHash, w.url, w.secret, maxPerOrder],
+      `SELECT * FROM webhooks WHERE owner = $1 AND order_id = $2 AND tx_hash = $3 ORDER BY created_at, id LIMIT 100`,
+      [owner, orderId, txHash],
     );
-    return rows[0] ? toWebhook(rows[0]) : undefined;
+    return rows.map(toWebhook);
+  }
+
+  /** Deletes the webhook if it is `owner`'s; false otherwise (unknown, or another owner's). */
+  async deleteOwnedWebhook(owner: string, id: string): Promise<boolean> {
+    const r = await this.pool.query(`DELETE FROM webhooks WHERE id = $1 AND owner = $2`, [id, owner]);
+    return (r.rowCount ?? 0) === 1;
   }
 
   async webhook(id: string): Promise<Webhook | undefined> {

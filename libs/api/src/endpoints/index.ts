@@ -1,7 +1,7 @@
 import type { EndpointDef } from '../endpoint';
 import { account, health, listNetworks, listPlatforms } from './catalog';
 import { approval, approvalCrossChain, crossChainStatus, estimate, portal, portalStatus, portalSubmit } from './portal';
-import { crossChainStatusStream, webhookRegister } from './push';
+import { crossChainStatusStream, webhookDelete, webhookList, webhookRegister } from './push';
 import { listTokens, tokenHistory, tokenHolders, tokenMetrics, tokenTransactions } from './tokens';
 
 /** Every operation of the public interface (spec "Endpoints"), by id. */
@@ -20,6 +20,8 @@ export const ENDPOINTS = {
   crossChainStatus,
   crossChainStatusStream,
   webhookRegister,
+  webhookList,
+  webhookDelete,
   estimate,
   approval,
   approvalCrossChain,

@@ -1,5 +1,5 @@
 import { endpoint } from '../endpoint';
-import { StatusEvent, WebhookRegistration } from '../models/push';
+import { StatusEvent, WebhookDeleted, WebhookList, WebhookRegistration } from '../models/push';
 import { query } from '../schema/query';
 import { q } from '../schema/values';
 import { orderId } from './params';
@@ -11,6 +11,10 @@ import { orderId } from './params';
 const TAG = 'Trading';
 
 const txHash = () => q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction');
+const webhookId = () => q.string({ maxLength: 36, pattern: /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/, hint: 'a webhook id (UUID)' });
+const OWNED =
+  'A webhook belongs to the caller that registered it (its API key; without a key, the client address): only that caller lists, replaces or deletes it, ' +
+  "and another caller's webhook is answered as one that does not exist.";
 
 export const webhookRegister = endpoint({
   method: 'POST',
@@ -21,7 +25,8 @@ export const webhookRegister = endpoint({
     'is delivered once, in order, as a CrossChainStatusEvent JSON body with the headers x-tokensvc-event-id, x-tokensvc-webhook-id, x-tokensvc-timestamp and ' +
     'x-tokensvc-signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the secret). Transitions recorded before the registration are delivered at once. ' +
     'Failed deliveries (no 2xx within the timeout; redirects are not followed) are retried with exponential backoff. The URL must be https, its host on the ' +
-    "operator's allow-list, and resolve only to public addresses.",
+    "operator's allow-list, and resolve only to public addresses. At most WEBHOOK_MAX_PER_ORDER webhooks per order (409 beyond). " +
+    OWNED,
   tag: TAG,
   access: 'trading',
   query: query({
@@ -31,9 +36,38 @@ export const webhookRegister = endpoint({
       .string({ maxLength: 2048, pattern: /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/, hint: 'an absolute URL of at most 2048 characters (https, on the allowed hosts)' })
       .required()
       .describe('where the events are POSTed'),
+    replaces: webhookId().describe('id of one of your webhooks of this order and transaction that the new one replaces (deleted at once; it does not count against the limit)'),
   }),
   response: WebhookRegistration,
   status: 201,
+  extraErrors: [404, 409],
+  beta: true,
+});
+
+export const webhookList = endpoint({
+  method: 'GET',
+  path: '/v3/portal/webhooks',
+  summary: 'List your webhooks of a cross-chain order (without their secrets)',
+  description: OWNED,
+  tag: TAG,
+  access: 'trading',
+  query: query({
+    orderId: orderId().describe('context.orderId of the quote'),
+    txHash: txHash(),
+  }),
+  response: WebhookList,
+  beta: true,
+});
+
+export const webhookDelete = endpoint({
+  method: 'DELETE',
+  path: '/v3/portal/webhooks',
+  summary: 'Delete one of your webhooks: nothing more is delivered to it',
+  description: OWNED,
+  tag: TAG,
+  access: 'trading',
+  query: query({ id: webhookId().required().describe('the webhook id (from the registration)') }),
+  response: WebhookDeleted,
   extraErrors: [404],
   beta: true,
 });

@@ -52,6 +52,26 @@ export const WebhookRegistration = s.named(
 );
 export type WebhookRegistration = Static<typeof WebhookRegistration>;
 
+export const WebhookSummary = s.named(
+  'Webhook',
+  s.object({
+    id: s.string({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
+    orderId: s.string(),
+    txHash: s.string(),
+    url: s.string(),
+    state: s.literal(['active', 'done', 'failed'] as const, { description: 'active; done: the terminal event was delivered; failed: given up after its retries' }),
+    deliveredEvents: s.integer({ description: 'transitions delivered so far' }),
+    createdAt: s.dateTime(),
+  }),
+);
+export type WebhookSummary = Static<typeof WebhookSummary>;
+
+export const WebhookList = s.named('WebhookList', s.object({ webhooks: s.array(WebhookSummary) }));
+export type WebhookList = Static<typeof WebhookList>;
+
+export const WebhookDeleted = s.named('WebhookDeleted', s.object({ id: s.string({ description: 'the deleted webhook' }) }));
+export type WebhookDeleted = Static<typeof WebhookDeleted>;
+
 /** The status tracker's record (proto CrossChainStatusReply, structurally). */
 export interface CrossChainStatusSource<C, T> {
   readonly context?: C | undefined;

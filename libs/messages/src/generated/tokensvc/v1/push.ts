@@ -53,6 +53,16 @@ export interface RegisterWebhookRequest {
   orderId: string;
   txHash: string;
   url: string;
+  /**
+   * who the webhook belongs to, set by the gateway from the caller: "key:<api key id>", or
+   * "ip:<client address>" for an anonymous caller. Only the same owner lists, replaces or deletes it.
+   */
+  owner: string;
+  /**
+   * the id of a webhook of the same owner and (order, tx) that the new one replaces (deleted in
+   * the same transaction); empty: a new one
+   */
+  replaces: string;
 }
 
 export interface RegisterWebhookReply {
@@ -68,6 +78,41 @@ export interface RegisterWebhookReply {
   recordedEvents: string;
   /** the order's status at registration */
   status: string;
+}
+
+/** One registered webhook, without its secret. */
+export interface WebhookInfo {
+  id: string;
+  orderId: string;
+  txHash: string;
+  url: string;
+  /** active, done (the terminal event was delivered) or failed (given up) */
+  state: string;
+  /** transitions delivered so far */
+  deliveredEvents: string;
+  /** ISO 8601 */
+  createdAt: string;
+}
+
+/** GET /v3/portal/webhooks: the owner's webhooks of one (order, tx); another owner's are not shown. */
+export interface ListWebhooksRequest {
+  orderId: string;
+  txHash: string;
+  owner: string;
+}
+
+export interface ListWebhooksReply {
+  webhooks: WebhookInfo[];
+}
+
+/** DELETE /v3/portal/webhooks: NOT_FOUND unless the webhook exists and belongs to `owner`. */
+export interface DeleteWebhookRequest {
+  id: string;
+  owner: string;
+}
+
+export interface DeleteWebhookReply {
+  id: string;
 }
 
 function createBaseCrossChainStatusEvent(): CrossChainStatusEvent {
@@ -397,7 +442,7 @@ export const CrossChainStatusEventsReply: MessageFns<CrossChainStatusEventsReply
 };
 
 function createBaseRegisterWebhookRequest(): RegisterWebhookRequest {
-  return { orderId: "", txHash: "", url: "" };
+  return { orderId: "", txHash: "", url: "", owner: "", replaces: "" };
 }
 
 export const RegisterWebhookRequest: MessageFns<RegisterWebhookRequest> = {
@@ -410,6 +455,12 @@ export const RegisterWebhookRequest: MessageFns<RegisterWebhookRequest> = {
     }
     if (message.url !== "") {
       writer.uint32(26).string(message.url);
+    }
+    if (message.owner !== "") {
+      writer.uint32(34).string(message.owner);
+    }
+    if (message.replaces !== "") {
+      writer.uint32(42).string(message.replaces);
     }
     return writer;
   },
@@ -451,6 +502,22 @@ export const RegisterWebhookRequest: MessageFns<RegisterWebhookRequest> = {
             message.url = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.replaces = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -476,6 +543,8 @@ export const RegisterWebhookRequest: MessageFns<RegisterWebhookRequest> = {
         ? globalThis.String(object.tx_hash)
         : "",
       url: isSet(object.url) ? globalThis.String(object.url) : "",
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+      replaces: isSet(object.replaces) ? globalThis.String(object.replaces) : "",
     };
   },
 
@@ -489,6 +558,12 @@ export const RegisterWebhookRequest: MessageFns<RegisterWebhookRequest> = {
     }
     if (message.url !== "") {
       obj.url = message.url;
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    if (message.replaces !== "") {
+      obj.replaces = message.replaces;
     }
     return obj;
   },
@@ -670,6 +745,465 @@ export const RegisterWebhookReply: MessageFns<RegisterWebhookReply> = {
     }
     if (message.status !== "") {
       obj.status = message.status;
+    }
+    return obj;
+  },
+};
+
+function createBaseWebhookInfo(): WebhookInfo {
+  return { id: "", orderId: "", txHash: "", url: "", state: "", deliveredEvents: "0", createdAt: "" };
+}
+
+export const WebhookInfo: MessageFns<WebhookInfo> = {
+  encode(message: WebhookInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(18).string(message.orderId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(26).string(message.txHash);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.deliveredEvents !== "0") {
+      writer.uint32(48).int64(message.deliveredEvents);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.deliveredEvents = reader.int64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookInfo {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      deliveredEvents: isSet(object.deliveredEvents)
+        ? globalThis.String(object.deliveredEvents)
+        : isSet(object.delivered_events)
+        ? globalThis.String(object.delivered_events)
+        : "0",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: WebhookInfo): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.deliveredEvents !== "0") {
+      obj.deliveredEvents = message.deliveredEvents;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+};
+
+function createBaseListWebhooksRequest(): ListWebhooksRequest {
+  return { orderId: "", txHash: "", owner: "" };
+}
+
+export const ListWebhooksRequest: MessageFns<ListWebhooksRequest> = {
+  encode(message: ListWebhooksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== "") {
+      writer.uint32(10).string(message.orderId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.owner !== "") {
+      writer.uint32(26).string(message.owner);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhooksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhooksRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+    };
+  },
+
+  toJSON(message: ListWebhooksRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    return obj;
+  },
+};
+
+function createBaseListWebhooksReply(): ListWebhooksReply {
+  return { webhooks: [] };
+}
+
+export const ListWebhooksReply: MessageFns<ListWebhooksReply> = {
+  encode(message: ListWebhooksReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.webhooks) {
+      WebhookInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksReply {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhooksReply();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhooks.push(WebhookInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhooksReply {
+    return {
+      webhooks: globalThis.Array.isArray(object?.webhooks)
+        ? object.webhooks.map((e: any) => WebhookInfo.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListWebhooksReply): unknown {
+    const obj: any = {};
+    if (message.webhooks?.length) {
+      obj.webhooks = message.webhooks.map((e) => WebhookInfo.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
+  return { id: "", owner: "" };
+}
+
+export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
+  encode(message: DeleteWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.owner !== "") {
+      writer.uint32(18).string(message.owner);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+    };
+  },
+
+  toJSON(message: DeleteWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteWebhookReply(): DeleteWebhookReply {
+  return { id: "" };
+}
+
+export const DeleteWebhookReply: MessageFns<DeleteWebhookReply> = {
+  encode(message: DeleteWebhookReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookReply {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookReply();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookReply {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteWebhookReply): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
     }
     return obj;
   },
