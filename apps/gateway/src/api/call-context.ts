@@ -7,8 +7,10 @@ export interface CallContext {
   readonly rpc: NatsRpcClient;
   readonly caller: CallerInfo | undefined;
   readonly requestId: string;
-  /** the client's address as the gateway resolved it (TRUST_PROXY_HOPS) */
+  /** the client's address as the gateway resolved it (TRUSTED_PROXIES) */
   readonly clientIp: string;
+  /** the anonymous client's budget key: its IPv4 address or IPv6 prefix (limits/client-address.ts) */
+  readonly clientKey: string;
   /** the raw exchange, for the few handlers that answer other than JSON (the SSE stream) */
   readonly req: FastifyRequest;
   readonly reply: FastifyReply;

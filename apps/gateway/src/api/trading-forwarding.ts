@@ -78,8 +78,9 @@ export const TRADING_ENDPOINTS = {
     });
     return order(r);
   },
-  portalSubmit: async (q: Q<'portalSubmit'>, { rpc, caller, clientIp }: CallContext) => {
-    const who = caller?.key ? `key:${caller.key.id}` : `ip:${clientIp}`;
+  portalSubmit: async (q: Q<'portalSubmit'>, { rpc, caller, clientKey }: CallContext) => {
+    // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
+    const who = caller?.key ? `key:${caller.key.id}` : `ip:${clientKey}`;
     return relayed(await rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: who }));
   },
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),

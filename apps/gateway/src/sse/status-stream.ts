@@ -142,7 +142,8 @@ export class StatusStreams {
   readonly handler = async (q: Query, ctx: CallContext): Promise<StatusEvent> => {
     const resume = lastEventId(ctx.req.headers['last-event-id'], q.lastEventId);
     if (!resume.ok) throw new GatewayError(400, resume.message);
-    const slot = this.slots.take(ctx.caller?.key ? `key:${ctx.caller.key.id}` : `ip:${ctx.clientIp}`);
+    // anonymous streams per client: an IPv6 client is its whole prefix, not each of its addresses
+    const slot = this.slots.take(ctx.caller?.key ? `key:${ctx.caller.key.id}` : `ip:${ctx.clientKey}`);
     if ('refused' in slot) throw new GatewayError(429, slot.refused);
     const stream = new StatusStream(q.orderId.toLowerCase(), q.txHash, ctx.rpc, () => {
       this.open.delete(stream);

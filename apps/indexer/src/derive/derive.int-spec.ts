@@ -205,9 +205,12 @@ describe('derived from the devnet history', () => {
   it('builds every candle OHLC exactly as recomputed from the price points', async () => {
     for (const resolution of RESOLUTIONS) {
       const size = RESOLUTION_SECONDS[resolution];
+      // Over the priced points of the bucket (price 0: the token had no price yet); 0 without any.
       const recomputed = await tx.query<Record<string, unknown>>(
-        `SELECT token_key, floor(extract(epoch from time) / $1) * $1 AS bucket, (array_agg(price ORDER BY block_number))[1] AS open,
-           max(price) AS high, min(price) AS low, (array_agg(price ORDER BY block_number DESC))[1] AS close
+        `SELECT token_key, floor(extract(epoch from time) / $1) * $1 AS bucket,
+           coalesce((array_agg(price ORDER BY block_number) FILTER (WHERE price > 0))[1], 0) AS open,
+           coalesce(max(price) FILTER (WHERE price > 0), 0) AS high, coalesce(min(price) FILTER (WHERE price > 0), 0) AS low,
+           coalesce((array_agg(price ORDER BY block_number DESC) FILTER (WHERE price > 0))[1], 0) AS close
          FROM price_points GROUP BY 1, 2 ORDER BY 1, 2`,
         [size],
       );
@@ -217,6 +220,24 @@ describe('derived from the devnet history', () => {
       );
       expect(candles.length).toBeGreaterThan(0);
       expect(candles.map((c) => ({ ...c, bucket: Number(c['bucket']) }))).toEqual(recomputed.map((c) => ({ ...c, bucket: Number(c['bucket']) })));
+    }
+  });
+
+  it('opens the first candle of WETH and of every V2 LP token at a price, at every resolution', async () => {
+    // WETH is minted (wrapped) before any pool prices it: those first points have price 0.
+    const weth = world.tokens.find((x) => x.symbol === 'WETH')!;
+    const [unpriced] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM price_points WHERE token_key = $1 AND price = 0`, [key(weth.address)]);
+    expect(unpriced!.n).toBeGreaterThan(0);
+    const tokens = [weth.address, ...platformsOf(world, 'uniswap-v2').flatMap((p) => p.pools.map((x) => x.address))];
+    for (const resolution of RESOLUTIONS) {
+      for (const address of tokens) {
+        const [first] = await tx.query<{ open: number; high: number; low: number; close: number }>(
+          `SELECT open, high, low, close FROM candles WHERE token_key = $1 AND resolution = $2 ORDER BY bucket LIMIT 1`,
+          [key(address), resolution],
+        );
+        expect({ address, resolution, first }).toEqual({ address, resolution, first: expect.objectContaining({ open: expect.any(Number), low: expect.any(Number) }) });
+        expect({ address, resolution, positive: first!.open > 0 && first!.low > 0 && first!.low <= first!.open && first!.open <= first!.high }).toEqual({ address, resolution, positive: true });
+      }
     }
   });
 

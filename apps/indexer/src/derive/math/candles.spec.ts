@@ -45,6 +45,28 @@ describe('folding points into candles', () => {
     const [whole] = foldCandles([point(t, 1, 10), point(t + 60, 2, 20), point(t + 120, 3, 5), point(t + 180, 4, 7)], ['1h']);
     expect(mergeCandle(a!, b!)).toEqual(whole);
   });
+  it('opens, lowers and closes a candle only at priced points (price 0 = the token had no price yet)', () => {
+    // WETH seen (minted) before any pool priced it, then priced in the same bucket.
+    const t = utc('2024-03-10T10:00:00Z');
+    const points = [point(t, 1, 0), point(t + 60, 2, 2_000), point(t + 120, 3, 1_990), point(t + 180, 4, 2_010), { ...point(t + 240, 5, 0), liquidity: 7 }];
+    for (const c of foldCandles(points)) expect(c).toMatchObject({ open: 2_000, high: 2_010, low: 1_990, close: 2_010, blockNumber: 5, liquidity: 7 });
+    // A bucket with no priced point at all says so with OHLC 0.
+    const [unpriced] = foldCandles([point(t, 1, 0), point(t + 60, 2, 0)], ['1h']);
+    expect(unpriced).toMatchObject({ open: 0, high: 0, low: 0, close: 0, blockNumber: 2 });
+  });
+  it('merges partial candles with unpriced parts like folding all the points (any split)', () => {
+    const t = utc('2024-03-10T10:00:00Z');
+    const prices = [0, 0, 10, 20, 0, 5, 7, 0];
+    const points = prices.map((p, i) => point(t + 60 * i, i + 1, p));
+    const [whole] = foldCandles(points, ['1h']);
+    expect(whole).toMatchObject({ open: 10, high: 20, low: 5, close: 7 });
+    for (let cut = 1; cut < points.length; cut++) {
+      for (let cut2 = cut + 1; cut2 <= points.length; cut2++) {
+        const parts = [points.slice(0, cut), points.slice(cut, cut2), points.slice(cut2)].filter((x) => x.length > 0).map((x) => foldCandles(x, ['1h'])[0]!);
+        expect({ cut, cut2, merged: parts.reduce((a, b) => mergeCandle(a, b)) }).toEqual({ cut, cut2, merged: whole });
+      }
+    }
+  });
   it('adds volumes in the bucket and over the day ending at its end, and the trending score', () => {
     const t = utc('2024-03-10T10:00:00Z');
     const v = new TimedAmounts();

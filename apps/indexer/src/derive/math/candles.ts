@@ -1,7 +1,11 @@
 /**
  * Candles: UTC-aligned buckets (every size divides a day, so 4h buckets start at 00, 04, ... UTC
- * and 1d buckets at midnight UTC). A candle's OHLC comes from the token's state points inside
- * the bucket; the other History fields are the state at the bucket's last point.
+ * and 1d buckets at midnight UTC). A candle's OHLC comes from the token's priced state points
+ * inside the bucket; the other History fields are the state at the bucket's last point.
+ *
+ * A price of 0 means the token had no price at that block (a token seen before any pool could
+ * price it, an LP token without supply): such points carry supply and ledger changes but are no
+ * price, so they never open, close or lower a candle. A bucket with no priced point has OHLC 0.
  */
 import { trendingScore } from './metrics';
 import type { TimedAmounts } from './windows';
@@ -58,15 +62,23 @@ export interface Candle extends CandleState {
   trendingScore: number;
 }
 
-function candleOf(resolution: Resolution, bucket: number, first: CandlePoint, last: CandlePoint, high: number, low: number): Candle {
+/** The price range of a bucket's priced points (all 0 when it has none: see above). */
+interface Ohlc {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+function candleOf(resolution: Resolution, bucket: number, first: CandlePoint, last: CandlePoint, range: Ohlc): Candle {
   return {
     tokenKey: first.tokenKey,
     resolution,
     bucket,
-    open: first.price,
-    high,
-    low,
-    close: last.price,
+    open: range.open,
+    high: range.high,
+    low: range.low,
+    close: range.close,
     blockNumber: last.blockNumber,
     liquidity: last.liquidity,
     reserves: last.reserves,
@@ -95,17 +107,24 @@ export function foldCandles(points: readonly CandlePoint[], resolutions: readonl
       const first = sorted[i]!;
       const bucket = bucketStart(first.time, resolution);
       let last = first;
-      let high = first.price;
-      let low = first.price;
+      // Locals, not an object per point: this runs over every point of a batch, per resolution.
+      let open = first.price > 0 ? first.price : 0;
+      let high = open;
+      let low = open;
+      let close = open;
       // Points of one token are in block order, so a bucket's points are consecutive.
       for (i++; i < sorted.length; i++) {
         const p = sorted[i]!;
         if (p.tokenKey !== first.tokenKey || bucketStart(p.time, resolution) !== bucket) break;
         last = p;
-        if (p.price > high) high = p.price;
-        if (p.price < low) low = p.price;
+        const price = p.price;
+        if (!(price > 0)) continue;
+        if (open === 0) open = high = low = price;
+        else if (price > high) high = price;
+        else if (price < low) low = price;
+        close = price;
       }
-      out.push(candleOf(resolution, bucket, first, last, high, low));
+      out.push(candleOf(resolution, bucket, first, last, { open, high, low, close }));
     }
   }
   return out;
@@ -124,5 +143,6 @@ export function withVolumes(candles: readonly Candle[], volumesOf: (tokenKey: st
 
 /** A later partial candle of the same bucket merged into an earlier one (what the SQL upsert does). */
 export function mergeCandle(earlier: Candle, later: Candle): Candle {
-  return { ...later, open: earlier.open, high: Math.max(earlier.high, later.high), low: Math.min(earlier.low, later.low), blockNumber: Math.max(earlier.blockNumber, later.blockNumber) };
+  const range = earlier.open === 0 ? later : later.open === 0 ? earlier : { open: earlier.open, high: Math.max(earlier.high, later.high), low: Math.min(earlier.low, later.low), close: later.close };
+  return { ...later, open: range.open, high: range.high, low: range.low, close: range.close, blockNumber: Math.max(earlier.blockNumber, later.blockNumber) };
 }

@@ -1,13 +1,20 @@
 /**
  * candles: upserted from the points of a batch (an existing bucket keeps its open, widens
  * high/low, and takes the later state and volumes, which are computed over all its activities).
+ * OHLC 0 is a bucket part without a priced point (see math/candles.ts): it neither opens, closes
+ * nor lowers the merged candle, so the upsert gives what folding all the bucket's points gives.
  */
 import type { Candle, Resolution } from '../math/candles';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
-const STATE_COLUMNS = ['close', 'liquidity', 'reserves', 'total_supply', 'total_borrow', 'circulating_supply', 'price_per_share', 'apy', 'base_apy', 'reward_apy', 'borrow_apy', 'base_borrow_apy', 'volume_usd', 'volume_1d_usd', 'trending_score'];
+const STATE_COLUMNS = ['liquidity', 'reserves', 'total_supply', 'total_borrow', 'circulating_supply', 'price_per_share', 'apy', 'base_apy', 'reward_apy', 'borrow_apy', 'base_borrow_apy', 'volume_usd', 'volume_1d_usd', 'trending_score'];
 /** A later (or same-block) row's state wins; an earlier one never overwrites. */
 const TAKE_LATER = STATE_COLUMNS.map((c) => `${c} = CASE WHEN EXCLUDED.block_number >= candles.block_number THEN EXCLUDED.${c} ELSE candles.${c} END`).join(', ');
+/** mergeCandle in SQL: an unpriced side (open 0) gives way to the other; else open kept, range widened, later close. */
+const MERGE_PRICES = `open = CASE WHEN candles.open = 0 THEN EXCLUDED.open ELSE candles.open END,
+  high = GREATEST(candles.high, EXCLUDED.high),
+  low = CASE WHEN candles.open = 0 THEN EXCLUDED.low WHEN EXCLUDED.open = 0 THEN candles.low ELSE LEAST(candles.low, EXCLUDED.low) END,
+  close = CASE WHEN EXCLUDED.open = 0 OR (candles.open <> 0 AND EXCLUDED.block_number < candles.block_number) THEN candles.close ELSE EXCLUDED.close END`;
 
 export interface CandleKey {
   tokenKey: string;
@@ -50,7 +57,7 @@ export async function upsertCandles(tx: SqlTx, candles: readonly Candle[]): Prom
        $20::float8[], $21::float8[], $22::float8[])
        AS u(k, r, b, o, h, l, c, liq, res, ts, tb, cs, pps, a, ba, ra, bo, bbo, bn, v, v1, tr)
      ON CONFLICT (token_key, resolution, bucket) DO UPDATE SET
-       high = GREATEST(candles.high, EXCLUDED.high), low = LEAST(candles.low, EXCLUDED.low), ${TAKE_LATER},
+       ${MERGE_PRICES}, ${TAKE_LATER},
        block_number = GREATEST(candles.block_number, EXCLUDED.block_number)`,
     params,
   );

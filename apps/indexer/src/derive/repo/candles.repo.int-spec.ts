@@ -1,0 +1,51 @@
+import { Client } from 'pg';
+import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { createTestDatabaseUrl } from '@tokensvc/testing';
+import { foldCandles, RESOLUTIONS, type CandlePoint } from '../math/candles';
+import type { SqlTx } from './sql';
+import { upsertCandles } from './candles.repo';
+
+/**
+ * The candle upsert merges a bucket written in parts (one per batch, or per block when indexing
+ * live) into what one write of all its points gives, also when a part has no priced point (a token
+ * minted before any pool priced it): such a part never opens, lowers or closes the candle.
+ */
+describe('candle upsert', () => {
+  const url = createTestDatabaseUrl('candles_repo');
+  let client: Client;
+  const tx: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
+  const t0 = Date.parse('2026-03-10T10:00:00Z') / 1000;
+  const state = { liquidity: 100, reserves: [1n, 2n], totalSupply: 10n, totalBorrow: 0n, circulatingSupply: 10n, pricePerShare: '1', apy: 1, baseApy: 1, rewardApy: 0, borrowApy: 0, baseBorrowApy: 0 };
+  /** WETH-like: minted (price 0) twice before its pool priced it, later priced in the same buckets */
+  const prices = [0, 0, 2_000, 2_050, 1_980, 0, 2_010];
+  const points: CandlePoint[] = prices.map((price, i) => ({ ...state, tokenKey: 'ethereum:0xa', blockNumber: 10 + i, time: t0 + 60 * i, price, totalSupply: BigInt(i + 1) }));
+  const rows = async (): Promise<unknown[]> => (await client.query(`SELECT * FROM candles ORDER BY token_key, resolution, bucket`)).rows;
+
+  beforeAll(async () => {
+    await migrate(url);
+    client = new Client({ connectionString: url });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await dropDatabase(url);
+  });
+
+  it('opens each candle at the first priced point, whatever the parts it is written in', async () => {
+    await upsertCandles(tx, foldCandles(points));
+    const whole = await rows();
+    expect(whole).toHaveLength(RESOLUTIONS.length);
+    for (const c of whole) expect(c).toMatchObject({ open: 2_000, high: 2_050, low: 1_980, close: 2_010, block_number: '16' });
+    // Two writes (e.g. a backfill's last batch, then the blocks after it indexed live) ...
+    for (let cut = 1; cut < points.length; cut++) {
+      await client.query(`DELETE FROM candles`);
+      for (const part of [points.slice(0, cut), points.slice(cut)]) await upsertCandles(tx, foldCandles(part));
+      expect({ cut, rows: await rows() }).toEqual({ cut, rows: whole });
+    }
+    // ... and one write per block.
+    await client.query(`DELETE FROM candles`);
+    for (const p of points) await upsertCandles(tx, foldCandles([p]));
+    expect(await rows()).toEqual(whole);
+  });
+});
