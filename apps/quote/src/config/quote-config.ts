@@ -39,6 +39,8 @@ export interface RelayConfig {
   readonly replaceAfterMs: number;
   readonly feeBumpPercent: number;
   readonly gasBufferPercent: number;
+  /** bids stay under this many times the gas price the order's relayer fee pays for */
+  readonly maxFeeMultiplier: number;
   readonly maxPendingPerSender: number;
   readonly submissionsPerCallerPerMinute: number;
   readonly pollMs: number;
@@ -81,6 +83,18 @@ function addressVar(r: EnvReader, name: string, fallback: string | undefined): s
     return '';
   }
   return v.toLowerCase();
+}
+
+/** A decimal number within [min, max] (EnvReader reads integers only). */
+function decimalVar(r: EnvReader, name: string, fallback: number, min: number, max: number): number {
+  const raw = r.optional(name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || n < min || n > max) {
+    r.problems.push(`${name} must be a number between ${min} and ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return n;
 }
 
 /** The devnet bridge of the manifest, or undefined when it has none (older manifests, real networks). */
@@ -135,6 +149,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),
       feeBumpPercent: r.int('RELAY_FEE_BUMP_PERCENT', 15, 10, 200),
       gasBufferPercent: r.int('RELAY_GAS_BUFFER_PERCENT', 20, 0, 200),
+      maxFeeMultiplier: decimalVar(r, 'RELAY_MAX_FEE_MULTIPLIER', 3, 1, 100),
       maxPendingPerSender: r.int('RELAY_MAX_PENDING_PER_SENDER', 5, 1, 1_000),
       submissionsPerCallerPerMinute: r.int('RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE', 60, 1, 100_000),
       pollMs: r.int('RELAY_POLL_MS', 1_000, 10, 60_000),

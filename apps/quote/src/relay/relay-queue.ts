@@ -53,6 +53,8 @@ export class RelayQueue {
     });
     this.worker.on('failed', (job, e) => this.log(`relay job ${job?.id ?? '?'} failed: ${e.message}`));
     this.worker.on('error', (e) => this.log(`relay worker: ${e.message}`));
+    // The chain may have lost transactions while we were stopped (a reloaded devnet, a resynced node).
+    await this.relayer.reconcile().catch((e: Error) => this.log(`relayer nonce reconciliation: ${e.message}; retried when a transaction waits behind a gap`));
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`relay sweep: ${e.message}`)), this.o.sweepMs);
     this.sweeper.unref();

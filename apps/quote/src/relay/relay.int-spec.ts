@@ -9,12 +9,12 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { Interface, JsonRpcProvider, MaxUint256, Signature, Wallet, parseEther, zeroPadValue } from 'ethers';
+import { Interface, JsonRpcProvider, MaxUint256, Signature, Transaction, Wallet, parseEther, zeroPadValue } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { routerInterface } from '@tokensvc/contracts';
 import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ErrorCode, type OrderReply, type StoredOrderReply } from '@tokensvc/messages';
-import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
 import { BuildOrderUseCase } from '../orders/build-order.usecase';
@@ -75,6 +75,7 @@ describe('signed-order relaying on a private devnet', () => {
         RELAY_LOCK_MS: '2000',
         RELAY_QUEUE_PREFIX: `relaytest${Date.now().toString(36)}`,
         RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE: '100000',
+        RELAY_MAX_FEE_MULTIPLIER: '3',
       },
     });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
@@ -345,6 +346,173 @@ describe('signed-order relaying on a private devnet', () => {
       expect(await storedNonce()).toBe(await relayerNonce('latest'));
       const open = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE state <> 'mined'`)).rows[0]!.n;
       expect(open).toBe(0);
+    });
+  });
+
+  describe('griefing and a chain that lost transactions', () => {
+    const relayerAddress = (): string => net.accounts.relayer.address.toLowerCase();
+    const receiptOf = (hash: string): Promise<{ status: string; to: string } | null> => rpc.call('eth_getTransactionReceipt', [hash]);
+
+    /** Waits until `cond` holds (polling the database or chain), or fails naming `what`. */
+    async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!(await cond())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+
+    it('50 concurrent orders of one sender with a pending cap of 7: exactly 7 accepted, the other 43 refused as too many pending', async () => {
+      const cap = 7;
+      const w = await gaslessWallet(50n * 10_000_000n);
+      const quoted: OrderReply[] = [];
+      for (let i = 0; i < 50; i++) quoted.push(await quote(w, 10_000_000n));
+      const signatures = await Promise.all(quoted.map((o) => sign(w, o)));
+      const pool = createPgPool({ connectionString: databaseUrl, max: 50 });
+      const graph = harness.graphs.get('ethereum');
+      const capped = new Relayer({
+        pool,
+        store: new OrderStore(pool),
+        networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc, wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+        token: (_n, address) => graph.token(address),
+        options: { ...harness.config.relay, maxPendingPerSender: cap },
+      });
+      // Nothing is mined meanwhile, so every accepted order stays pending and counts.
+      await rpc.call('evm_setAutomine', [false]);
+      let results: Array<PromiseSettledResult<StoredOrderReply>>;
+      try {
+        results = await Promise.allSettled(quoted.map((o, i) => capped.submit(o.context!.orderId, signatures[i]!)));
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+        await pool.end();
+      }
+      await rpc.call('evm_mine');
+      const accepted = results.filter((r) => r.status === 'fulfilled');
+      const refusals = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => ({ code: (r.reason as ServiceError).code, message: (r.reason as ServiceError).message }));
+      expect({ accepted: accepted.length, refused: refusals.length }).toEqual({ accepted: cap, refused: 50 - cap });
+      for (const r of refusals) expect(r).toEqual({ code: ErrorCode.ERROR_CODE_RATE_LIMITED, message: expect.stringMatching(/already has 7 relayed orders pending \(limit 7\)/) });
+      // The accepted ones are relayed as usual.
+      await harness.app.get(RelayQueue).sweep();
+      const submitted = (await db.query<{ order_id: string }>(`SELECT order_id FROM relay_submissions WHERE sender = $1`, [w.address.toLowerCase()])).rows;
+      expect(submitted).toHaveLength(cap);
+      for (const s of submitted) expect((await waitFinal(s.order_id)).relay!.status).toBe('mined');
+      expect(await relayerNonce('pending')).toBe(await storedNonce());
+    });
+
+    it('simulates again before each broadcast: an approval revoked after acceptance ends in a 0-value cancellation, not a paid revert', async () => {
+      const w = await gaslessWallet(20_000_000n);
+      const order = await quote(w, 10_000_000n);
+      const id = order.context!.orderId;
+      const baseFee = (await rpc.call<{ baseFeePerGas: string }>('eth_getBlockByNumber', ['latest', false])).baseFeePerGas;
+      await rpc.call('evm_setAutomine', [false]);
+      try {
+        await submit.execute({ orderId: id, signature: await sign(w, order), caller: 't' });
+        // A base fee above the relayer's bid keeps its transaction out of the next block, which
+        // carries the sender's revocation: what the relayer sends next would revert.
+        await rpc.call('anvil_setNextBlockBaseFeePerGas', ['0xe8d4a51000']);
+        await rpc.call('anvil_setBalance', [w.address, '0xde0b6b3a7640000']);
+        await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, 0]), gasLimit: 100_000n, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 3_000_000_000_000n });
+        await rpc.call('evm_mine');
+        expect(await rpc.call('eth_getTransactionReceipt', [(await relayer.status(id)).relay!.txHash])).toBeNull();
+        await until('the relayer to cancel the order', async () => (await db.query(`SELECT 1 FROM relay_transactions WHERE order_id = $1 AND kind = 'cancel'`, [id])).rowCount === 1);
+        await rpc.call('evm_mine');
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+        await rpc.call('anvil_setNextBlockBaseFeePerGas', [baseFee]);
+        await rpc.call('evm_mine');
+      }
+      const final = await waitFinal(id);
+      expect(final.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^not sent: the order would now revert on-chain \(.+\); .* freed its nonce with a 0-value transaction/) });
+      // What was mined is the relayer's 0-value transaction to itself; no order transaction was mined at all.
+      const mined = (await Promise.all(final.relay!.txHashes.map(receiptOf))).filter((r) => r !== null);
+      expect(mined).toEqual([expect.objectContaining({ status: '0x1', to: relayerAddress() })]);
+      expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(0);
+      expect(await relayerNonce('pending')).toBe(await storedNonce());
+    });
+
+    it('stops bumping a stuck order at RELAY_MAX_FEE_MULTIPLIER times the gas price its relayer fee pays for', async () => {
+      const w = await gaslessWallet(20_000_000n);
+      const order = await quote(w, 10_000_000n);
+      const id = order.context!.orderId;
+      const graph = harness.graphs.get('ethereum');
+      const input = graph.token(usdc)!;
+      const native = graph.token(ZERO)!;
+      const feeWei = (Number(order.signedOrder!.value!['relayerFee']) / 10 ** input.decimals) * (input.priceUsd / native.priceUsd) * 1e18;
+      const txs = async (): Promise<Array<{ raw: string; f: string; kind: string }>> =>
+        (await db.query<{ raw: string; f: string; kind: string }>(`SELECT raw, max_fee_per_gas AS f, kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [id])).rows;
+      await rpc.call('evm_setAutomine', [false]);
+      let sent: Array<{ raw: string; f: string; kind: string }>;
+      try {
+        await submit.execute({ orderId: id, signature: await sign(w, order), caller: 't' });
+        // Replacements every 500 ms at +15 %: without a ceiling, 30 s would reach 2^40 times the fee.
+        let count = 0;
+        let stableSince = Date.now();
+        const deadline = Date.now() + 30_000;
+        while (Date.now() < deadline && Date.now() - stableSince < 3_000) {
+          await new Promise((r) => setTimeout(r, 100));
+          const n = (await txs()).length;
+          if (n !== count) [count, stableSince] = [n, Date.now()];
+        }
+        sent = await txs();
+        expect(Date.now() - stableSince).toBeGreaterThanOrEqual(3_000);
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+      }
+      await rpc.call('evm_mine');
+      expect(sent.length).toBeGreaterThanOrEqual(3);
+      expect(sent.every((t) => t.kind === 'order')).toBe(true);
+      const multiplier = harness.config.relay.maxFeeMultiplier;
+      for (const t of sent) {
+        // The worst case of each transaction (its gas limit at its maxFeePerGas) within the multiple of the fee.
+        const worst = Number(Transaction.from(t.raw).gasLimit * BigInt(t.f));
+        expect(worst).toBeLessThanOrEqual(feeWei * multiplier * 1.001);
+      }
+      const last = sent.at(-1)!;
+      expect(Number(Transaction.from(last.raw).gasLimit * BigInt(last.f)) * 1.15).toBeGreaterThan(feeWei * multiplier * 0.999);
+      expect((await waitFinal(id)).relay).toMatchObject({ status: 'mined' });
+      expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+    });
+
+    /** Relays an order of `w` to the end; returns its id and signature nonce. */
+    async function relayed(w: Wallet): Promise<{ id: string; nonce: string }> {
+      const order = await quote(w, 10_000_000n);
+      await submit.execute({ orderId: order.context!.orderId, signature: await sign(w, order), caller: 't' });
+      expect((await waitFinal(order.context!.orderId)).relay!.status).toBe('mined');
+      return { id: order.context!.orderId, nonce: String(order.signedOrder!.value!['nonce']) };
+    }
+
+    it.each(['a new order', 'the start'])('a chain reverted below the stored nonce, found by %s: the nonce comes back, lost orders are sent again exactly once, nothing waits behind a gap', async (by) => {
+      const [w1, w2] = [await gaslessWallet(40_000_000n), await gaslessWallet(40_000_000n)];
+      const snap = await rpc.call<string>('evm_snapshot');
+      // Funded after the snapshot: on the reverted chain it has nothing, so its order can only revert.
+      const late = await gaslessWallet(20_000_000n);
+      const a = await relayed(w1);
+      const b = await relayed(w2);
+      const c = await relayed(late);
+      const stored = await storedNonce();
+      await rpc.call('evm_revert', [snap]);
+      expect(await relayerNonce('latest')).toBe(stored - 3);
+
+      let d: { id: string; nonce: string } | undefined;
+      if (by === 'a new order') {
+        const order = await quote(w1, 10_000_000n);
+        d = { id: order.context!.orderId, nonce: String(order.signedOrder!.value!['nonce']) };
+        await submit.execute({ orderId: d.id, signature: await sign(w1, order), caller: 't' });
+      } else {
+        // What RelayQueue.start runs before its first sweep.
+        expect((await relayer.reconcile()).sort()).toEqual([a.id, b.id, c.id].sort());
+      }
+      for (const [w, o] of [[w1, a], [w2, b], ...(d ? [[w1, d] as const] : [])] as const) {
+        expect({ id: o.id, status: (await waitFinal(o.id)).relay!.status }).toEqual({ id: o.id, status: 'mined' });
+        expect(await executions(w.address, o.nonce)).toBe(1);
+      }
+      const lost = await waitFinal(c.id);
+      expect(lost.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^not sent: the order would now revert on-chain/) });
+      expect(await executions(late.address, c.nonce)).toBe(0);
+      // No gap: every nonce taken is mined, and the stored counter is the chain's.
+      expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
+      expect(await storedNonce()).toBe(await relayerNonce('latest'));
+      expect(await storedNonce()).toBe(stored + (d ? 1 : 0));
     });
   });
 

@@ -21,7 +21,9 @@ import type { Network } from '@tokensvc/domain';
 import { ErrorCode, type RelayState, type StoredOrderReply } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { simulateTx } from '../chain/simulate';
+import { fillHoles, reconcileLocked, type Reconciled } from './nonce-reconciler';
 import type { OrderStore, StoredOrder } from './order-store';
+import { feeCeilingPerGas, notSentReason, recheckOrderTx } from './relay-guards';
 import { checkOrderSignature, type SignedOrderTyped } from './signature-check';
 import { signedOrderOf } from './signed-order-value';
 
@@ -43,6 +45,11 @@ export interface RelayOptions {
   maxPendingPerSender: number;
   /** gas limit = estimate * (100 + this) / 100 */
   gasBufferPercent: number;
+  /**
+   * no order transaction bids a maxFeePerGas above this many times the gas price its relayer fee
+   * pays for (fee / gas limit): a bump that would is not sent (see relay-guards.ts)
+   */
+  maxFeeMultiplier: number;
 }
 
 /** Where a test may kill the relayer (SIGKILL) to prove nothing is lost. */
@@ -124,7 +131,7 @@ export class Relayer {
   async submit(orderId: string, signature: string): Promise<StoredOrderReply> {
     const client = await this.d.pool.connect();
     let order: StoredOrder | undefined;
-    let created = false;
+    let created: Reconciled | undefined;
     try {
       await client.query('BEGIN');
       order = await this.d.store.find(orderId, client, { forUpdate: true });
@@ -136,9 +143,9 @@ export class Relayer {
           throw new ServiceError(ErrorCode.ERROR_CODE_CONFLICT, `order ${orderId} was already submitted with another signature (transaction ${(await this.latestHash(orderId)) ?? 'pending'}); a new order needs a new quote`);
         }
       } else {
-        await this.createSubmission(client, order, signature);
+        const reconciled = await this.createSubmission(client, order, signature);
         await client.query('COMMIT');
-        created = true;
+        created = reconciled;
         this.d.fault?.('after-sign');
       }
     } catch (e) {
@@ -148,6 +155,7 @@ export class Relayer {
       client.release();
     }
     if (created) {
+      await this.afterReconcile(this.net(order.network), created);
       await this.broadcastLatest(orderId);
       this.d.fault?.('after-broadcast');
       for (const fn of this.submitted) fn(orderId);
@@ -156,7 +164,7 @@ export class Relayer {
   }
 
   /** Checks, simulation, nonce, signing and storing: all or nothing (one database transaction). */
-  private async createSubmission(client: PoolClient, order: StoredOrder, signature: string): Promise<void> {
+  private async createSubmission(client: PoolClient, order: StoredOrder, signature: string): Promise<Reconciled> {
     const typed = order.reply.signedOrder;
     if (!typed) throw bad(`order ${order.orderId} has no signed-order variant (native input, a cross-chain order, or an input too small to pay the relayer's gas); send context.tx yourself`);
     const value = typed.value as Record<string, string | number>;
@@ -164,6 +172,9 @@ export class Relayer {
     if ((await chainNow(net)) >= Number(value['deadline'])) throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
     const check = checkOrderSignature(typed as unknown as SignedOrderTyped, signature, order.sender);
     if (!check.ok) throw bad(check.message);
+    // One sender's submissions take turns (a lock held to the commit): counted one at a time, the
+    // cap holds however many arrive at once (each would otherwise count before any other commits).
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`relay-sender:${order.sender}`]);
     const pending = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE sender = $1 AND state = 'pending'`, [order.sender]);
     if (pending.rows[0]!.n >= this.d.options.maxPendingPerSender) {
       throw new ServiceError(ErrorCode.ERROR_CODE_RATE_LIMITED, `sender ${order.sender} already has ${pending.rows[0]!.n} relayed orders pending (limit ${this.d.options.maxPendingPerSender}); wait until they are mined`);
@@ -176,14 +187,18 @@ export class Relayer {
     const gasLimit = (sim.gas * BigInt(100 + this.d.options.gasBufferPercent)) / 100n;
     const fees = await this.fees(net);
     this.checkFeeCoversGas(order, signed, sim.gas, fees.expected);
+    // The first bid stays under the fee ceiling too, but never below what the next block needs.
+    const ceiling = feeCeilingPerGas(net.network, signed, gasLimit, this.d.options.maxFeeMultiplier, this.d.token);
+    const maxFee = ceiling !== undefined && ceiling < fees.maxFee ? max(ceiling, fees.expected) : fees.maxFee;
 
     await client.query(`INSERT INTO relayer_nonces (network, relayer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`, [net.network, relayer]);
     const { rows } = await client.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2 FOR UPDATE`, [net.network, relayer]);
-    const chainNonce = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'pending']));
     const stored = BigInt(rows[0]!.next_nonce);
-    const nonce = stored > chainNonce ? stored : chainNonce;
-    if (nonce > stored) this.log('relayer nonce raised to the chain', { network: net.network, relayer, stored: stored.toString(), chain: chainNonce.toString() });
-    const raw = await net.wallet.signTransaction({ type: 2, chainId: net.chainId, nonce: Number(nonce), to: net.router, data, value: 0n, gasLimit, maxFeePerGas: fees.maxFee, maxPriorityFeePerGas: fees.priority });
+    // Raised to the chain's count if behind, brought back (and the gap closed) if ahead of it.
+    const reconciled = await reconcileLocked(client, net, relayer, stored);
+    const nonce = reconciled.next;
+    if (nonce !== stored) this.log('relayer nonce reconciled with the chain', { network: net.network, relayer, stored: stored.toString(), next: nonce.toString(), reopened: reconciled.reopened, holes: reconciled.holes.map(String) });
+    const raw = await net.wallet.signTransaction({ type: 2, chainId: net.chainId, nonce: Number(nonce), to: net.router, data, value: 0n, gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: min(fees.priority, maxFee) });
     const hash = Transaction.from(raw).hash!;
     await client.query(
       `INSERT INTO relay_submissions (order_id, network, sender, signature, relayer, nonce, state) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`,
@@ -191,10 +206,11 @@ export class Relayer {
     );
     await client.query(
       `INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind) VALUES ($1, $2, 0, $3, $4, $5, 'order')`,
-      [hash, order.orderId, raw, fees.maxFee.toString(), fees.priority.toString()],
+      [hash, order.orderId, raw, maxFee.toString(), min(fees.priority, maxFee).toString()],
     );
     await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [net.network, relayer, (nonce + 1n).toString()]);
     this.log('signed order accepted', { orderId: order.orderId, network: net.network, nonce: nonce.toString(), txHash: hash });
+    return reconciled;
   }
 
   /** The relayer takes its gas back in the input token: refuse when that no longer pays for it. */
@@ -232,12 +248,70 @@ export class Relayer {
     return txs.at(-1)?.tx_hash;
   }
 
-  /** Sends the latest signed transaction; "already known" and "nonce too low" are not errors here. */
+  /** Sends the latest signed transaction (checked first, see `send`). */
   private async broadcastLatest(orderId: string): Promise<void> {
     const sub = await this.submission(this.d.pool, orderId);
     const tx = (await this.transactions(this.d.pool, orderId)).at(-1);
-    if (!sub || !tx) return;
-    await this.broadcast(this.net(sub.network as Network), tx);
+    if (!sub || !tx || sub.state !== 'pending') return;
+    await this.send(this.net(sub.network as Network), sub, tx);
+  }
+
+  /**
+   * Broadcasts `tx`, an order only after simulating it again: one that would now revert is never
+   * sent (a 0-value replacement frees its nonce, for 21,000 gas instead of a paid revert), one that
+   * now needs more gas than its limit is replaced at once with a higher limit.
+   */
+  private async send(net: RelayNetwork, sub: SubmissionRow, tx: TxRow): Promise<void> {
+    if (tx.kind === 'order') {
+      const check = await recheckOrderTx(net, Transaction.from(tx.raw));
+      if (!check.ok) {
+        this.log('order would now revert: not broadcast, its nonce is freed', { orderId: sub.order_id, reason: check.reason });
+        await this.replace(net, sub, tx, { abandon: notSentReason(check.reason) });
+        return;
+      }
+      if (check.gas > Transaction.from(tx.raw).gasLimit) {
+        await this.replace(net, sub, tx, { gas: check.gas });
+        return;
+      }
+    }
+    await this.broadcast(net, tx);
+  }
+
+  /**
+   * Reconciles the stored nonce of every network (or one) with its chain (see nonce-reconciler.ts):
+   * at start, and when a transaction waits behind a gap. Returns the orders opened again.
+   */
+  async reconcile(only?: RelayNetwork): Promise<string[]> {
+    const reopened: string[] = [];
+    for (const net of only ? [only] : [...this.d.networks.values()]) {
+      const relayer = net.wallet.address.toLowerCase();
+      const client = await this.d.pool.connect();
+      let r: Reconciled;
+      let stored: bigint;
+      try {
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO relayer_nonces (network, relayer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`, [net.network, relayer]);
+        const { rows } = await client.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2 FOR UPDATE`, [net.network, relayer]);
+        stored = BigInt(rows[0]!.next_nonce);
+        r = await reconcileLocked(client, net, relayer, stored);
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+      if (r.next < stored) this.log('relayer nonce brought back to the chain', { network: net.network, relayer, stored: stored.toString(), next: r.next.toString(), reopened: r.reopened, holes: r.holes.map(String) });
+      await this.afterReconcile(net, r);
+      reopened.push(...r.reopened);
+    }
+    return reopened;
+  }
+
+  /** After the commit: gaps filled, reopened orders handed to the tracker. */
+  private async afterReconcile(net: RelayNetwork, r: Reconciled): Promise<void> {
+    if (r.holes.length > 0) await fillHoles(net, r.holes, await this.fees(net));
+    for (const id of r.reopened) for (const fn of this.submitted) fn(id);
   }
 
   private async broadcast(net: RelayNetwork, tx: TxRow): Promise<void> {
@@ -247,7 +321,8 @@ export class Relayer {
       if (!(e instanceof JsonRpcError)) throw e;
       const m = e.rpcMessage.toLowerCase();
       // Known, already mined (nonce used), or underpriced next to our own newer replacement: the receipt check settles it.
-      if (!/already known|already imported|nonce too low|nonce has already been used|underpriced|replacement/.test(m)) throw e;
+      // Below the current base fee (a node that refuses rather than queues): the replacement bumps it.
+      if (!/already known|already imported|nonce too low|nonce has already been used|underpriced|replacement|less than block base fee/.test(m)) throw e;
     }
     await this.d.pool.query(`UPDATE relay_transactions SET broadcast_at = coalesce(broadcast_at, now()) WHERE tx_hash = $1`, [tx.tx_hash]);
   }
@@ -280,47 +355,81 @@ export class Relayer {
       return false;
     }
     const latest = txs.at(-1)!;
-    if (Date.now() - latest.created_at.getTime() >= this.d.options.replaceAfterMs) {
-      await this.replace(net, sub, latest);
+    // Never sent yet (just signed, crashed before the broadcast, or opened again after the chain lost it): send it first.
+    if (latest.broadcast_at && Date.now() - latest.broadcast_at.getTime() >= this.d.options.replaceAfterMs) {
+      // Waiting behind a nonce that nothing pending will fill: close the gap rather than bid higher behind it.
+      if (mined < BigInt(sub.nonce)) await this.reconcile(net);
+      await this.replace(net, sub, latest, {});
       return false;
     }
-    await this.broadcast(net, latest);
+    await this.send(net, sub, latest);
     return false;
   }
 
-  private async replace(net: RelayNetwork, sub: SubmissionRow, latest: TxRow): Promise<void> {
+  /**
+   * Replaces `latest` at its nonce: with the same order at higher fees (and gas limit if needed), or
+   * with a 0-value transaction to the relayer itself once the order can only revert (deadline
+   * passed, or `abandon`: the re-simulation failed). Checks run before the row lock (no RPC under
+   * it but the signing); an order bump above the fee ceiling is not sent (the old bid stays).
+   */
+  private async replace(net: RelayNetwork, sub: SubmissionRow, latest: TxRow, o: { abandon?: string; gas?: bigint }): Promise<void> {
+    const order = await this.d.store.find(sub.order_id);
+    const value = order?.reply.signedOrder?.value as Record<string, string> | undefined;
+    const deadline = value ? Number(value['deadline']) : 0;
+    const previous = Transaction.from(latest.raw);
+    let reason = o.abandon;
+    let gas = o.gas;
+    // Past the deadline the order can only revert: free the nonce with a 0-value transfer to ourselves instead.
+    const expired = (await chainNow(net)) >= deadline;
+    if (!expired && reason === undefined && latest.kind === 'order' && gas === undefined) {
+      const check = await recheckOrderTx(net, previous);
+      if (check.ok) gas = check.gas;
+      else reason = notSentReason(check.reason);
+    }
+    const cancel = expired || reason !== undefined || latest.kind === 'cancel';
+    const gasLimit = cancel ? 21_000n : max(previous.gasLimit, ((gas ?? 0n) * BigInt(100 + this.d.options.gasBufferPercent)) / 100n);
+    const fees = await this.fees(net);
+    const bump = (v: bigint): bigint => (v * BigInt(100 + this.d.options.feeBumpPercent) + 99n) / 100n;
+    let priority = max(bump(BigInt(latest.max_priority_fee_per_gas)), fees.priority);
+    let maxFee = max(bump(BigInt(latest.max_fee_per_gas)), fees.maxFee, priority);
+    if (!cancel) {
+      // A cancellation costs 21,000 gas and must get through (it frees the nonce): only order bumps are capped.
+      const ceiling = value ? feeCeilingPerGas(net.network, { inputToken: String(value['inputToken']), relayerFee: BigInt(value['relayerFee']!) }, gasLimit, this.d.options.maxFeeMultiplier, this.d.token) : undefined;
+      if (ceiling === undefined || bump(BigInt(latest.max_fee_per_gas)) > ceiling || bump(BigInt(latest.max_priority_fee_per_gas)) > ceiling) {
+        this.log('stuck transaction at the fee ceiling: not bumped', { orderId: sub.order_id, txHash: latest.tx_hash, maxFeePerGas: latest.max_fee_per_gas, ceiling: ceiling?.toString() });
+        await this.broadcast(net, latest);
+        return;
+      }
+      maxFee = min(maxFee, ceiling);
+      priority = min(priority, maxFee);
+    }
+
     const client = await this.d.pool.connect();
     let next: TxRow | undefined;
     try {
       await client.query('BEGIN');
-      await this.submission(client, sub.order_id, true);
+      const current = await this.submission(client, sub.order_id, true);
       const txs = await this.transactions(client, sub.order_id);
-      if (txs.at(-1)!.tx_hash !== latest.tx_hash) {
+      if (current?.state !== 'pending' || txs.at(-1)!.tx_hash !== latest.tx_hash) {
         await client.query('COMMIT');
         return;
       }
-      const fees = await this.fees(net);
-      const bump = (v: bigint): bigint => (v * BigInt(100 + this.d.options.feeBumpPercent) + 99n) / 100n;
-      const priority = [bump(BigInt(latest.max_priority_fee_per_gas)), fees.priority].reduce((a, b) => (a > b ? a : b));
-      const maxFee = [bump(BigInt(latest.max_fee_per_gas)), fees.maxFee, priority].reduce((a, b) => (a > b ? a : b));
-      const order = await this.d.store.find(sub.order_id, client);
-      const deadline = order?.reply.signedOrder ? Number((order.reply.signedOrder.value as Record<string, string>)['deadline']) : 0;
-      const previous = Transaction.from(latest.raw);
-      // Past the deadline the order can only revert: free the nonce with a 0-value transfer to ourselves instead.
-      const cancel = (await chainNow(net)) >= deadline;
       const raw = await net.wallet.signTransaction(
         cancel
-          ? { type: 2, chainId: net.chainId, nonce: previous.nonce, to: net.wallet.address, data: '0x', value: 0n, gasLimit: 21_000n, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
-          : { type: 2, chainId: net.chainId, nonce: previous.nonce, to: previous.to, data: previous.data, value: 0n, gasLimit: previous.gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority },
+          ? { type: 2, chainId: net.chainId, nonce: previous.nonce, to: net.wallet.address, data: '0x', value: 0n, gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
+          : { type: 2, chainId: net.chainId, nonce: previous.nonce, to: previous.to, data: previous.data, value: 0n, gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority },
       );
       const hash = Transaction.from(raw).hash!;
       const { rows } = await client.query<TxRow>(
         `INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
         [hash, sub.order_id, latest.attempt + 1, raw, maxFee.toString(), priority.toString(), cancel ? 'cancel' : 'order'],
       );
+      // Shown while the cancellation is pending, and the final reason once it is mined (see record).
+      if (reason !== undefined && !expired) await client.query(`UPDATE relay_submissions SET status_reason = $2, updated_at = now() WHERE order_id = $1`, [sub.order_id, reason]);
       await client.query('COMMIT');
       next = rows[0];
-      this.log(cancel ? 'expired order cancelled with a 0-value replacement' : 'stuck transaction replaced with a fee bump', { orderId: sub.order_id, attempt: latest.attempt + 1, txHash: hash, replaces: latest.tx_hash });
+      const what = !cancel ? 'stuck transaction replaced with a fee bump' : expired ? 'expired order cancelled with a 0-value replacement' : 'order cancelled with a 0-value replacement';
+      this.log(what, { orderId: sub.order_id, attempt: latest.attempt + 1, txHash: hash, replaces: latest.tx_hash, reason });
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw e;
@@ -335,7 +444,9 @@ export class Relayer {
     const ok = receipt.status === '0x1';
     const base = { txHash: receipt.transactionHash, block: BigInt(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed) };
     if (tx.kind === 'cancel') {
-      await this.finish(sub.order_id, { ...base, state: 'expired', reason: 'the order was not mined before its deadline; the relayer freed its nonce with a 0-value transaction and the order did not execute' });
+      // A cancellation after a failed re-simulation carries its reason; otherwise the deadline passed.
+      if (sub.status_reason) await this.finish(sub.order_id, { ...base, state: 'reverted', reason: sub.status_reason });
+      else await this.finish(sub.order_id, { ...base, state: 'expired', reason: 'the order was not mined before its deadline; the relayer freed its nonce with a 0-value transaction and the order did not execute' });
       return;
     }
     if (!ok) {
@@ -418,3 +529,6 @@ function relayState(order: StoredOrder, sub: SubmissionRow | undefined, txs: TxR
     relayer: sub.relayer,
   };
 }
+
+const max = (...v: bigint[]): bigint => v.reduce((a, b) => (a > b ? a : b));
+const min = (...v: bigint[]): bigint => v.reduce((a, b) => (a < b ? a : b));
