@@ -124,16 +124,14 @@ export class Deriver implements DerivationStage {
     if (now !== undefined) await refreshTokenMetrics(tx, network, now);
   }
 
-  /** Call between batches of the network (not while one of its batch transactions is open). */
+  /**
+   * Call between batches of the network (not while one of its batch transactions is open). It
+   * writes only the tokens' current state: the working set in memory stays valid.
+   */
   async refreshHead(network: Network, blockNumber: number): Promise<void> {
     const rpc = this.rpc(network);
-    const cached = this.cache.validAt(network, blockNumber);
-    // Dropped first: the refresh mutates the working set before its transaction commits.
-    this.cache.drop(network);
-    const { net, changed } = await withTransaction(this.ds, this.config.databaseUrl, (tx) => refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens, cached));
-    net.asOfBlock = blockNumber;
-    this.cache.keep(net);
-    this.logger.debug(`head refresh ${network}@${blockNumber}: ${changed} token states corrected`);
+    const written = await withTransaction(this.ds, this.config.databaseUrl, (tx) => refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens));
+    this.logger.debug(`head refresh ${network}@${blockNumber}: ${written} token states corrected`);
   }
 
   private rpc(network: Network): JsonRpcClient {

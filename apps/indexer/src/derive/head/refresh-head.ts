@@ -1,7 +1,12 @@
 /**
  * refreshHead: corrects the token ledgers with what only eth_call gives at the head block (one
  * Multicall3 call; a second one the first time, to read the Aave debt tokens it learns about),
- * re-values the affected tokens and writes their state points, candles and `tokens` rows.
+ * re-values the affected tokens and writes their `tokens` rows (the current state).
+ *
+ * It writes no state point and no candle, and the corrected working set is not the one later
+ * batches derive from: when and how often it runs depends on the indexer (how long it was caught
+ * up), not on the chain, and the history (price_points, candles, activities) must be a function
+ * of the chain alone, the same whether a block was indexed live or backfilled.
  */
 import { multicall, type JsonRpcClient } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
@@ -9,11 +14,9 @@ import type { DeriveOptions } from '../derive-options';
 import { revalue, withDependents } from '../engine/derive-batch';
 import type { TokenState } from '../engine/model';
 import { loadNetworkState } from '../engine/network-cache';
-import type { NetworkState } from '../engine/network-state';
-import { batchCandles, writeDerived } from '../engine/write-derived';
 import { blockTime } from '../repo/registry.repo';
 import type { SqlTx } from '../repo/sql';
-import { refreshTokenMetrics } from '../repo/token-state.repo';
+import { refreshTokenMetrics, writeTokenStates } from '../repo/token-state.repo';
 import { debtScaledSupplyCall, headCalls, type HeadCall } from './head-calls';
 
 /** aToken key -> its variable debt token address, learned from getReserveData. */
@@ -28,20 +31,13 @@ async function runCalls(client: JsonRpcClient, calls: readonly HeadCall[], block
 }
 
 /**
- * Corrects the working set (`cached` when it is valid at `block`, else loaded) and writes what
- * changed; returns the corrected working set and the number of token states written.
+ * Loads the working set as of `block` from the database, corrects it and writes the `tokens` row
+ * of every token it re-values; returns the number of those rows. The deriver's own working set is
+ * left alone (it stays the one a backfill would have).
  */
-export async function refreshHeadState(
-  tx: SqlTx,
-  client: JsonRpcClient,
-  network: Network,
-  block: number,
-  options: DeriveOptions,
-  debtTokens: DebtTokenBook,
-  cached: NetworkState | undefined,
-): Promise<{ net: NetworkState; changed: number }> {
+export async function refreshHeadState(tx: SqlTx, client: JsonRpcClient, network: Network, block: number, options: DeriveOptions, debtTokens: DebtTokenBook): Promise<number> {
   const time = (await blockTime(tx, network, block)) ?? Number((await client.call<{ timestamp: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false])).timestamp);
-  const net = cached ?? (await loadNetworkState(tx, network, block + 1, time, options));
+  const net = await loadNetworkState(tx, network, block + 1, time, options);
   const keyOf = (address: string): string => `${network}:${address}`;
   const calls = [...net.tokens.values()].flatMap((t) => headCalls(t, debtTokens.get(t.key)));
   const learned: Array<[string, string]> = [];
@@ -50,14 +46,12 @@ export async function refreshHeadState(
   learned.forEach(([aToken, debt]) => debtTokens.set(keyOf(aToken), debt));
   if (unknown.length > 0) await runCalls(client, unknown.map(([aToken, debt]) => debtScaledSupplyCall(aToken, debt)), block, (t) => net.ledger(t), () => undefined);
 
-  const points: TokenState[] = [];
-  revalue(net, withDependents(net, new Set(calls.map((c) => c.token))), block, time, points);
-  const out = { points, activities: [] };
-  await writeDerived(tx, out, batchCandles(out, net.volumesByKey()));
+  // Every re-valued token's row, changed or not: the rows after a refresh at `block` are then the
+  // same whatever refreshes ran before it.
+  const tokens = withDependents(net, new Set(calls.map((c) => c.token)));
+  const states: TokenState[] = [];
+  revalue(net, tokens, block, time, states, new Set(tokens));
+  await writeTokenStates(tx, states);
   await refreshTokenMetrics(tx, network, time);
-  // Every token's metrics are now as of `time` (the next batch refreshes only what changed since).
-  net.metricsTime = time;
-  net.metricsAt = Date.now();
-  net.metricsTouched.clear();
-  return { net, changed: points.length };
+  return states.length;
 }
