@@ -46,6 +46,7 @@ const SCHEMAS: Record<string, string> = {
   'batch/v1/Job': 'job.json',
   'autoscaling/v2/HorizontalPodAutoscaler': 'hpa.json',
   'policy/v1/PodDisruptionBudget': 'pdb.json',
+  'networking.k8s.io/v1/NetworkPolicy': 'networkpolicy.json',
   'kustomize.config.k8s.io/v1beta1/Kustomization': 'kustomization.json',
 };
 
