@@ -1,7 +1,10 @@
 import { Client } from 'pg';
-import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { dropDatabase, migrate, MIGRATIONS } from '@tokensvc/persistence';
+import type { QueryRunner } from 'typeorm';
 import { createTestDatabaseUrl } from '@tokensvc/testing';
+import { emptyLedger } from '../engine/model';
 import { foldCandles, RESOLUTIONS, type CandlePoint } from '../math/candles';
+import { writePoints } from './points.repo';
 import type { SqlTx } from './sql';
 import { upsertCandles } from './candles.repo';
 
@@ -47,5 +50,23 @@ describe('candle upsert', () => {
     await client.query(`DELETE FROM candles`);
     for (const p of points) await upsertCandles(tx, foldCandles([p]));
     expect(await rows()).toEqual(whole);
+  });
+
+  it('repairs candles stored before (opened and lowed at 0) from the price points, in a migration', async () => {
+    await client.query(`DELETE FROM candles`);
+    await upsertCandles(tx, foldCandles(points));
+    const whole = await rows();
+    await writePoints(tx, points.map((p) => ({ ...p, ledger: emptyLedger() })));
+    // As the old fold wrote them: open = first point's price, low = min over all points.
+    await client.query(`UPDATE candles SET open = 0, low = 0`);
+    // A bucket with no priced point at all stays at 0.
+    const unpriced = { ...points[0]!, tokenKey: 'ethereum:0xb' };
+    await writePoints(tx, [{ ...unpriced, ledger: emptyLedger() }]);
+    await upsertCandles(tx, foldCandles([unpriced]));
+    const repair = MIGRATIONS.find((m) => m.name === 'CandlesPricedOhlc1764960000000')!;
+    await new repair().up({ query: (sql: string, params?: unknown[]) => client.query(sql, params) } as unknown as QueryRunner);
+    const after = await rows();
+    expect(after.filter((c) => (c as { token_key: string }).token_key === 'ethereum:0xa')).toEqual(whole);
+    expect(after.filter((c) => (c as { token_key: string }).token_key === 'ethereum:0xb')).toEqual(RESOLUTIONS.map(() => expect.objectContaining({ open: 0, high: 0, low: 0, close: 0 })));
   });
 });
