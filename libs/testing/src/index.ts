@@ -5,3 +5,4 @@ export * from './processes';
 export * from './nats-server';
 export * from './net';
 export * from './filler-process';
+export * from './pg-overlap';

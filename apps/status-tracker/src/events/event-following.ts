@@ -50,6 +50,8 @@ export class BridgeEventFollowing {
   private loops: Array<Promise<void>> = [];
   private readonly wakeups = new Set<() => void>();
   private lockClient: Promise<Client> | undefined;
+  /** the lock connection's statements, one at a time: every network's loop shares it */
+  private lockStatements: Promise<unknown> = Promise.resolve();
   private readonly held = new Set<Network>();
   private pruner?: NodeJS.Timeout;
 
@@ -143,7 +145,9 @@ export class BridgeEventFollowing {
       this.lockClient = undefined;
       throw e;
     });
-    const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [`status-tracker:follow:${network}`]);
+    const run = this.lockStatements.then(() => client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [`status-tracker:follow:${network}`]));
+    this.lockStatements = run.catch(() => undefined);
+    const { rows } = await run;
     if (rows[0]?.ok) this.held.add(network);
     return this.held.has(network);
   }
