@@ -84,3 +84,16 @@ export function readRedisUrl(r: EnvReader): string {
   const url = r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   return withCredentials(url, undefined, r.optional('REDIS_PASSWORD'));
 }
+
+/** ioredis / BullMQ connection settings of a Redis URL, with its user and password decoded (a URL carries them percent-encoded). */
+export function redisConnectionOptions(url: string): { host: string; port: number; username?: string; password?: string; db: number; tls?: object } {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port) || 6379,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    db: Number(u.pathname.slice(1)) || 0,
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}

@@ -4,6 +4,7 @@
  * picked up again once its lock lapses, and a sweep re-queues every open submission found in
  * Postgres (at start and periodically), so work lost between the commit and the queue resumes too.
  */
+import { redisConnectionOptions } from '@tokensvc/config';
 import { Queue, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import type { Relayer } from './relayer';
 
@@ -23,8 +24,8 @@ export interface RelayQueueOptions {
 }
 
 function connection(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port) || 6379, password: u.password || undefined, db: Number(u.pathname.slice(1)) || 0, maxRetriesPerRequest: null };
+  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
+  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
 }
 
 export class RelayQueue {

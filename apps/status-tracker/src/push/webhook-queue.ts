@@ -9,6 +9,7 @@
  * webhook still behind its order (a job lost with Redis, an event recorded while its job was
  * finishing).
  */
+import { redisConnectionOptions } from '@tokensvc/config';
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { StatusEventStore } from './status-event-store';
 import type { WebhookSender } from './webhook-sender';
@@ -31,8 +32,8 @@ interface DeliverJob {
 }
 
 function connection(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port) || 6379, password: u.password || undefined, db: Number(u.pathname.slice(1)) || 0, maxRetriesPerRequest: null };
+  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
+  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
 }
 
 export const webhookJobId = (webhookId: string): string => `wh_${webhookId}`;

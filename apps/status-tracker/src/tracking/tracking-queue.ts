@@ -8,6 +8,7 @@
  * re-queues every non-terminal row found in Postgres (at start and periodically), so a job lost
  * with Redis, or between the row's insert and the queue, resumes too.
  */
+import { redisConnectionOptions } from '@tokensvc/config';
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { CrossChainOrderStore } from './cross-chain-order-store';
 import type { CrossChainTracker } from './tracker';
@@ -36,8 +37,8 @@ interface TrackJob {
 }
 
 function connection(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port) || 6379, password: u.password || undefined, db: Number(u.pathname.slice(1)) || 0, maxRetriesPerRequest: null };
+  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
+  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
 }
 
 /** BullMQ job ids may not contain ':'. */
