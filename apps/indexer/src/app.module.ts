@@ -9,13 +9,20 @@ import { IndexerService, PG_POOL } from './indexer.service';
 import { Deriver } from './derive';
 import { DERIVATION_STAGE } from './pipeline/derivation.port';
 
+/**
+ * The ingest pool's statements are whole batches (COPY, set-based upserts of a backfill batch),
+ * and its workers wait for each other's batch connections: bounded, but longer than a request's.
+ */
+const INGEST_STATEMENT_TIMEOUT_MS = 300_000;
+const INGEST_CONNECT_TIMEOUT_MS = 60_000;
+
 @Module({})
 export class IndexerModule {
   static forRoot(config: IndexerConfig): DynamicModule {
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       ...chainProviders(config.networks),
-      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest' }, (m) => new Logger('postgres').warn(m)) },
+      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest', statement_timeout: INGEST_STATEMENT_TIMEOUT_MS, connectionTimeoutMillis: INGEST_CONNECT_TIMEOUT_MS }, (m) => new Logger('postgres').warn(m)) },
       { provide: DERIVATION_STAGE, useClass: Deriver },
       SyncCatalogUseCase,
       IndexerService,

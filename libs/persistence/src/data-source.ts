@@ -27,6 +27,8 @@ export interface DataSourceOptions {
   /** pool size per process */
   poolSize?: number;
   applicationName?: string;
+  /** server-side statement timeout of the pool's connections (the services' pools: DEFAULT_STATEMENT_TIMEOUT_MS; migrations: none) */
+  statementTimeoutMs?: number;
 }
 
 export function createDataSource(opts: DataSourceOptions): DataSource {
@@ -39,7 +41,7 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging: ['error'],
-    extra: { max: opts.poolSize ?? 10, application_name: opts.applicationName ?? 'tokensvc', connectionTimeoutMillis: 5000 },
+    extra: { max: opts.poolSize ?? 10, application_name: opts.applicationName ?? 'tokensvc', connectionTimeoutMillis: 5000, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) },
   });
 }
 

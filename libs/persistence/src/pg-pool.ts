@@ -1,13 +1,35 @@
 import { Pool, type PoolConfig } from 'pg';
 
 /**
+ * Every service pool gets a server-side statement timeout and a connection-acquire timeout unless
+ * its caller sets its own (issue 16): a slow or stuck query then fails with a message instead of
+ * holding a connection, and a request waiting for a connection from an exhausted pool (or an
+ * unreachable server) fails after a few seconds instead of queueing forever. A transaction left
+ * idle (its code awaiting something else, an RPC call say) is ended by the server after
+ * DEFAULT_IDLE_IN_TRANSACTION_MS, so its row locks cannot be held indefinitely. 0 disables each.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
+
+/** `config` with the timeouts above where it does not set them. */
+export function withPoolTimeouts(config: PoolConfig): PoolConfig {
+  return {
+    ...config,
+    statement_timeout: config.statement_timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: config.idle_in_transaction_session_timeout ?? DEFAULT_IDLE_IN_TRANSACTION_MS,
+    connectionTimeoutMillis: config.connectionTimeoutMillis ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  };
+}
+
+/**
  * A pg Pool that survives its server: an idle connection that Postgres terminates (restart,
  * failover, `DROP DATABASE ... WITH (FORCE)`) emits `error` on the pool, which crashes the
  * process when nobody listens. The pool drops that client by itself; the next query opens a
- * new connection, so reporting is all that is left to do.
+ * new connection, so reporting is all that is left to do. Timeouts: `withPoolTimeouts`.
  */
 export function createPgPool(config: PoolConfig, onError: (message: string) => void = () => undefined): Pool {
-  const pool = new Pool(config);
+  const pool = new Pool(withPoolTimeouts(config));
   pool.on('error', (e: Error) => onError(`postgres connection lost (${e.message}); the pool reconnects on the next query`));
   return pool;
 }

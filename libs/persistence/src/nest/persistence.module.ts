@@ -1,6 +1,7 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../pg-pool';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
@@ -17,7 +18,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: DataSource,
           useFactory: async () => {
-            const ds = createDataSource({ url, applicationName, poolSize });
+            const ds = createDataSource({ url, applicationName, poolSize, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
             return ds.initialize();
           },
         },
