@@ -139,8 +139,13 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     expect((await call('192.0.2.200', { key, path: '/v1/networks' })).status).toBe(200);
     lookups.mockClear();
     // 6x the unknown-key cache bound, from 30 clients (each within its failure budget)
-    const tries = Array.from({ length: 300 }, (_, i) => call(`203.0.113.${100 + (i % 30)}`, { key: unknownKey(20_000 + i), path: '/v1/networks' }));
-    expect(new Set((await Promise.all(tries)).map((r) => r.status))).toEqual(new Set([401]));
+    // (30 at a time: the point is the cache, not how many lookups the pool takes at once)
+    const seen = new Set<number>();
+    for (let batch = 0; batch < 10; batch++) {
+      const tries = Array.from({ length: 30 }, (_, i) => call(`203.0.113.${100 + i}`, { key: unknownKey(20_000 + batch * 30 + i), path: '/v1/networks' }));
+      for (const r of await Promise.all(tries)) seen.add(r.status);
+    }
+    expect(seen).toEqual(new Set([401]));
     expect(lookups).toHaveBeenCalledTimes(300);
     expect((await call('192.0.2.200', { key, path: '/v1/networks' })).status).toBe(200);
     expect(lookups).toHaveBeenCalledTimes(300); // the valid key came from the cache

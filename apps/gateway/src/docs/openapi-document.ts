@@ -3,9 +3,15 @@ import { OPERATIONS } from '../access/operations';
 
 let cached: OpenApiDocument | undefined;
 
-/** The OpenAPI document of every gateway route, generated from the operation declarations. */
+/**
+ * The routes of the public listener. The admin API is served on its own listener (ADMIN_PORT) and
+ * this one answers 404 for it, so it is not documented here (docs/gateway.md lists its routes).
+ */
+const PUBLIC_OPERATIONS = OPERATIONS.filter((o) => o.def.access !== 'admin');
+
+/** The OpenAPI document of every public gateway route, generated from the operation declarations. */
 export function gatewayOpenApi(): OpenApiDocument {
-  cached ??= buildOpenApi(OPERATIONS, {
+  cached ??= buildOpenApi(PUBLIC_OPERATIONS, {
     title: 'tokensvc',
     version: '3.0',
     description: [
