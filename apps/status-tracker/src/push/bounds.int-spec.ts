@@ -70,6 +70,16 @@ describe('per-order bounds under concurrency (Postgres)', () => {
     expect(Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM cross_chain_orders WHERE tx_hash = $1`, [txHash])).rows[0]!.n)).toBe(1);
   });
 
+  it('a status request racing the bridge follower for the same (order, tx) gets the one row, no error', async () => {
+    for (let round = 0; round < 30; round++) {
+      const o = order(randomUUID(), hash());
+      // The follower inserts without the status request's locks (ON CONFLICT DO NOTHING).
+      const [, created] = await Promise.all([orders.createMany([o]), orders.createBounded(o, 4)]);
+      expect('row' in created && created.row.txHash).toBe(o.txHash);
+      expect(await count('cross_chain_orders', o.orderId)).toBe(1);
+    }
+  });
+
   it("a webhook is replaced or deleted only by its owner; a refused replacement keeps the old one", async () => {
     const orderId = randomUUID();
     const txHash = hash();

@@ -92,7 +92,9 @@ export class CrossChainOrderStore {
    * `maxPerOrder` rows and, with `txUnclaimed` (no stored quote vouches for the order id), only
    * while no other order tracks the transaction. The checks and the insert hold transaction
    * advisory locks on the order (then the transaction), so concurrent requests cannot pass a
-   * bound together. An existing (order, tx) row is returned as it is.
+   * bound together. An existing (order, tx) row is returned as it is, also one the bridge
+   * follower inserted meanwhile (it does not take these locks; its insert and this one both
+   * leave the row as the first wrote it).
    */
   async createBounded(o: NewCrossChainOrder, maxPerOrder: number, opts: { txUnclaimed?: boolean } = {}): Promise<CreateOutcome> {
     const client = await this.pool.connect();
@@ -116,7 +118,8 @@ export class CrossChainOrderStore {
         else
           await client.query(
             `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
-             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8)`,
+             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (order_id, tx_hash) DO NOTHING`,
             [o.orderId, o.txHash, o.provider, o.fromNetwork, o.fromChainId, o.toNetwork ?? null, o.toChainId ?? null, [o.txHash]],
           );
       }
