@@ -30,3 +30,13 @@ describe('quote config: relayer keys', () => {
     expect(() => loadQuoteConfig({ NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', ROUTER_ADDRESS_ETHEREUM: `0x${'22'.repeat(20)}`, WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, RELAYER_KEYS_FROM_DEVNET: 'on' })).toThrow(ConfigError);
   });
 });
+
+describe('quote config: relayer fee ceiling', () => {
+  const base = { NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', ROUTER_ADDRESS_ETHEREUM: `0x${'22'.repeat(20)}`, WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}` };
+
+  it('RELAY_MAX_FEE_MULTIPLIER: 3 by default, a decimal from 1 to 100, anything else refused naming the variable', () => {
+    expect(loadQuoteConfig(base).relay.maxFeeMultiplier).toBe(3);
+    expect(loadQuoteConfig({ ...base, RELAY_MAX_FEE_MULTIPLIER: '1.5' }).relay.maxFeeMultiplier).toBe(1.5);
+    for (const bad of ['0.5', '101', 'x', '-2', '1e3']) expect(() => loadQuoteConfig({ ...base, RELAY_MAX_FEE_MULTIPLIER: bad })).toThrow(/RELAY_MAX_FEE_MULTIPLIER must be a number between 1 and 100/);
+  });
+});

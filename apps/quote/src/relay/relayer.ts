@@ -337,6 +337,10 @@ export class Relayer {
     if (sub.state !== 'pending') return true;
     const net = this.net(sub.network as Network);
     const txs = await this.transactions(this.d.pool, orderId);
+    // The count before the receipts: a block mined in between then shows in the receipts, and is
+    // not taken for someone else's use of the nonce (the latest transaction may be old: a bid held
+    // at the fee ceiling).
+    const mined = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [sub.relayer, 'latest']));
     for (const tx of [...txs].reverse()) {
       const receipt = await net.rpc.call<Receipt | null>('eth_getTransactionReceipt', [tx.tx_hash]);
       if (!receipt) continue;
@@ -344,7 +348,6 @@ export class Relayer {
       await this.record(net, sub, tx, receipt);
       return true;
     }
-    const mined = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [sub.relayer, 'latest']));
     if (mined > BigInt(sub.nonce)) {
       // The nonce is used but by none of our hashes yet: receipts may lag; look again next time, then give up.
       const age = Date.now() - txs.at(-1)!.created_at.getTime();
