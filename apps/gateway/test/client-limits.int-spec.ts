@@ -134,6 +134,30 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
   });
 
+  it('refreshes a key in use without the failed-auth budget: guesses from the same address do not lock its owner out', async () => {
+    const short = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_client_limits_ttl'), redisUrl: INFRA.redis, natsUrl: nats.url },
+      listen: false,
+      options: { keyCacheTtlMs: 200, failedAuthLimit: 3, rateWindowMs: WINDOW_MS },
+    });
+    try {
+      const f = short.app.getHttpAdapter().getInstance();
+      const get = async (key: string): Promise<number> => (await f.inject({ method: 'GET', url: '/v1/networks', remoteAddress: '198.51.100.90', headers: { authorization: `Bearer ${key}` } })).statusCode;
+      const { key, record } = await short.issue('free');
+      expect(await get(key)).toBe(200);
+      expect([await get(unknownKey(9000)), await get(unknownKey(9001)), await get(unknownKey(9002)), await get(unknownKey(9003))]).toEqual([401, 401, 401, 429]);
+      await new Promise((r) => setTimeout(r, 300)); // the valid key's cache entry is stale now
+      expect(await get(key)).toBe(200);
+      // revoked meanwhile: refused as revoked, not hidden behind the throttle
+      await short.keys.revoke(record.id);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await get(key)).toBe(401);
+      expect(await get(unknownKey(9004))).toBe(429);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('keeps valid keys cached while many unknown keys are tried (separate bounded caches)', async () => {
     const { key } = await gw.issue('paid');
     expect((await call('192.0.2.200', { key, path: '/v1/networks' })).status).toBe(200);

@@ -117,14 +117,20 @@ export class AccessPolicy {
     }
     const cached = this.deps.keys.cached(credential);
     if (cached?.status === 'valid') return cached.key;
-    // Anything else may fail. A slot of the client's failed-auth budget is taken before the lookup
-    // (and given back if the key turns out valid), so a burst of invented keys, concurrent or not,
-    // reaches the key table at most `failedAuthLimit` times per window per client.
-    const slot = await this.failedAuthSlot(req, reply);
-    if (slot === undefined) return null;
+    // A key the table held at its last lookup (its cache entry gone stale, or revoked) is a key in
+    // use, not a guess: it is refreshed or refused without the failed-auth budget, so the owner of
+    // a valid key is not locked out by someone else's guesses from the same address (NAT, /64).
+    // Anything else may be a guess: a slot of the client's failed-auth budget is taken before the
+    // lookup (given back if the key turns out valid), so a burst of invented keys, concurrent or
+    // not, reaches the key table at most `failedAuthLimit` times per window per client.
+    let slot: Reservation | undefined;
+    if (!this.deps.keys.wasFound(credential)) {
+      slot = await this.failedAuthSlot(req, reply);
+      if (slot === undefined) return null;
+    }
     const found = cached ?? (await this.deps.keys.lookup(credential));
     if (found.status === 'valid') {
-      slot.release().catch(this.deps.onLimiterError);
+      slot?.release().catch(this.deps.onLimiterError);
       return found.key;
     }
     httpMetrics.authRejections.inc({ reason: found.status });

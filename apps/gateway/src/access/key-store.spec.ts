@@ -84,6 +84,12 @@ describe('KeyStore', () => {
     for (const k of strangers) await store.lookup(k);
     expect(store.cached(strangers[0]!)).toBeUndefined(); // the oldest went out
     for (const k of strangers.slice(1)) expect(store.cached(k)).toEqual({ status: 'unknown' });
+    // only keys the table held count as found, fresh or stale
+    const key = generateApiKey();
+    src.add(key);
+    await store.lookup(key);
+    now += 120_000;
+    expect([store.cached(key), store.wasFound(key), store.wasFound(strangers[3]!)]).toEqual([undefined, true, false]);
   });
 
   it('forgets a key on invalidate', async () => {

@@ -69,6 +69,14 @@ export class KeyStore {
     return hit && this.now() - hit.fetchedAt < this.ttlMs ? this.judge(hit.record) : undefined;
   }
 
+  /**
+   * Whether the table held this key when it was last looked up (a fresh or stale entry): a key in
+   * use or recently revoked, not a guess. At most `sizes.known` keys answer true.
+   */
+  wasFound(key: string): boolean {
+    return this.known.has(key);
+  }
+
   /** Forgets a key (after a revocation or rotation through this gateway). */
   invalidate(id: string): void {
     for (const [key, e] of this.known) if (e.record?.id === id) this.known.delete(key);
