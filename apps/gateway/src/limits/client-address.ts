@@ -48,7 +48,7 @@ declare module 'fastify' {
   }
 }
 
-/** Adds `req.clientKey`, computed when first read (most requests carry a key and never need it). */
+/** Adds `req.clientKey`, computed only when read (most requests carry a key and never need it). */
 export function decorateClientKey(fastify: FastifyInstance, v6PrefixBits: number): void {
   fastify.decorateRequest('clientKey', {
     getter(this: FastifyRequest): string {
