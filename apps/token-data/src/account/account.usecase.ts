@@ -36,7 +36,12 @@ export const ACCOUNT_RECORDS = { maxEntries: 20_000, maxAgeMs: 10 * 60_000 } as 
 const HELD_SQL = `SELECT t.key, ${TOKEN_VERSION}, b.balance::text AS raw_balance FROM balances b
          JOIN tokens t ON t.network = b.network AND t.address = b.token
         WHERE b.holder = $1 AND b.network = ANY($2::text[]) AND b.balance > 0
-        ORDER BY b.network, t.key`;
+        ORDER BY b.network, t.key LIMIT $3`;
+/**
+ * At most this many indexed balances per owner (issue 16: no unbounded read; an address
+ * airdropped thousands of spam tokens would otherwise make one request read and price them all).
+ */
+export const MAX_ACCOUNT_BALANCES = 1_000;
 const RECORDS_SQL = `SELECT ${TOKEN_COLUMNS}, ${TOKEN_VERSION} FROM tokens t WHERE t.key = ANY($1::text[])`;
 
 interface HeldRow {
@@ -73,7 +78,7 @@ export class AccountUseCase {
     // the node round trips of native balances overlap the database reads instead of following them
     const nativesRead = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner)));
     nativesRead.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
-    const held: HeldRow[] = await this.ds.query(HELD_SQL, [owner, networks]);
+    const held: HeldRow[] = await this.ds.query(HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
     const records = await this.recordsOf(held);
     // a token whose row went away between the two statements is left out, as the join would have
     const rows = held.flatMap((h) => {

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { ActivityPosition } from './cursor';
+import type { FlowEvent } from './interval-metrics';
 
 export interface ActivityRow {
   block_number: string;
@@ -60,11 +61,22 @@ export class ActivityRepository {
     );
   }
 
-  flows(tokenKey: string, since: Date): Promise<Array<{ type: string; direction: number; time: Date; volume_usd: number }>> {
-    return this.ds.query(
-      `SELECT type, direction, time, volume_usd FROM activities
-        WHERE token_key = $1 AND time >= $2 AND type IN ('swap', 'deposit', 'withdraw')`,
-      [tokenKey, since],
+  /**
+   * The deposits, withdrawals and swaps of `tokenKey` in [edgesMs[0], toMs), aggregated per (type,
+   * direction) and per interval between consecutive `edgesMs` (ascending): at most a few dozen
+   * rows however many events the token has (issue 16: no unbounded read). Each bucket is a
+   * FlowEvent at its interval's start carrying its count.
+   */
+  async flowBuckets(tokenKey: string, edgesMs: readonly number[], toMs: number): Promise<FlowEvent[]> {
+    const edges = edgesMs.map((ms) => new Date(ms));
+    const rows: Array<{ type: string; direction: number; bucket: number; n: number; usd: number | string | null }> = await this.ds.query(
+      `SELECT type, direction, width_bucket(time, $2::timestamptz[]) AS bucket, count(*)::int AS n, sum(volume_usd) AS usd
+         FROM activities
+        WHERE token_key = $1 AND time >= $3 AND time < $4 AND type IN ('swap', 'deposit', 'withdraw')
+        GROUP BY 1, 2, 3`,
+      [tokenKey, edges, edges[0], new Date(toMs)],
     );
+    return rows.map((r) => ({ type: r.type, direction: r.direction, timeMs: edgesMs[r.bucket - 1]!, volumeUsd: Number(r.usd ?? 0), count: r.n }));
   }
+
 }

@@ -12,6 +12,18 @@ export interface FlowEvent {
   direction: number;
   timeMs: number;
   volumeUsd: number;
+  /** events this one stands for (an aggregated bucket: `flowEdges` intervals); 1 when absent */
+  count?: number;
+}
+
+/**
+ * The interval edges of the windows ending at `nowMs`, ascending: every window and the one before
+ * it start on an edge, so per-interval sums add up to each window exactly.
+ */
+export function flowEdges(nowMs: number): number[] {
+  const offsets = new Set<number>();
+  for (const [, seconds] of METRIC_WINDOWS) offsets.add(seconds * 1000).add(2 * seconds * 1000);
+  return [...offsets].sort((a, b) => b - a).map((o) => nowMs - o);
 }
 
 interface Totals {
@@ -30,19 +42,20 @@ function totals(events: readonly FlowEvent[], from: number, to: number): Totals 
   const t: Totals = { deposit: 0, withdraw: 0, swap: 0, swapBuy: 0, swaps: 0, buys: 0, sells: 0, deposits: 0, withdraws: 0 };
   for (const e of events) {
     if (e.timeMs < from || e.timeMs >= to) continue;
+    const n = e.count ?? 1;
     if (e.type === 'deposit') {
       t.deposit += e.volumeUsd;
-      t.deposits++;
+      t.deposits += n;
     } else if (e.type === 'withdraw') {
       t.withdraw += e.volumeUsd;
-      t.withdraws++;
+      t.withdraws += n;
     } else if (e.type === 'swap') {
       t.swap += e.volumeUsd;
-      t.swaps++;
+      t.swaps += n;
       if (e.direction === 1) {
         t.swapBuy += e.volumeUsd;
-        t.buys++;
-      } else t.sells++;
+        t.buys += n;
+      } else t.sells += n;
     }
   }
   return t;

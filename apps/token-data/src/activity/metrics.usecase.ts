@@ -5,7 +5,7 @@ import { ChainClock } from '../clock/chain-clock';
 import { requirePlatformToken, requireToken } from '../tokens/token-lookup';
 import { TokensRepository } from '../tokens/tokens.repository';
 import { ActivityRepository } from './activity.repository';
-import { intervalMetrics } from './interval-metrics';
+import { flowEdges, intervalMetrics } from './interval-metrics';
 
 /** GET /v3/tokens/metrics: the eight windows (15m..2d) of a platform token, each vs the prior one. */
 @Injectable()
@@ -21,9 +21,8 @@ export class TokenMetricsUseCase {
     const token = await requireToken(this.tokens, req.id);
     requirePlatformToken(token);
     const now = (await this.clock.now(token.network)).getTime();
-    // the 2d window and the 2d before it
-    const rows = await this.activities.flows(token.key, new Date(now - 4 * 86_400_000));
-    const events = rows.map((r) => ({ type: r.type, direction: r.direction, timeMs: r.time.getTime(), volumeUsd: r.volume_usd }));
+    // the 2d window and the 2d before it, summed in SQL per interval between window edges
+    const events = await this.activities.flowBuckets(token.key, flowEdges(now), now + 1);
     return { windows: intervalMetrics(events, now) };
   }
 }

@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { toUnits } from '@tokensvc/domain';
-import type { TokenHoldersReply, TokenHoldersRequest } from '@tokensvc/messages';
+import { ErrorCode, type TokenHoldersReply, type TokenHoldersRequest } from '@tokensvc/messages';
+import { ServiceError } from '@tokensvc/transport';
 import { requireToken } from '../tokens/token-lookup';
 import { TokensRepository } from '../tokens/tokens.repository';
 
 export const DEFAULT_HOLDERS_LIMIT = 100;
+/**
+ * Holders are listed down to this rank (issue 16): an OFFSET makes Postgres walk every row before
+ * it, so `page` up to 1,000,000 would let one request sort a token's whole balance table. A page
+ * starting at or past it is 400.
+ */
+export const MAX_HOLDERS_OFFSET = 10_000;
 
 /**
  * GET /v2/tokens/holders: balances from the indexer's Transfer-derived `balances`, largest first.
@@ -20,9 +27,13 @@ export class TokenHoldersUseCase {
   }
 
   async execute(req: TokenHoldersRequest): Promise<TokenHoldersReply> {
-    const token = await requireToken(this.tokens, req.id);
     const limit = req.limit > 0 ? req.limit : DEFAULT_HOLDERS_LIMIT;
     const page = Math.max(0, req.page);
+    // before any read: a refused page costs nothing
+    if (page * limit >= MAX_HOLDERS_OFFSET) {
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `page × limit must stay below ${MAX_HOLDERS_OFFSET}: holders are listed down to rank ${MAX_HOLDERS_OFFSET} (page ${page} of ${limit} starts at ${page * limit})`);
+    }
+    const token = await requireToken(this.tokens, req.id);
     const rows: Array<{ holder: string; balance: string; total: string }> = await this.ds.query(
       // ORDER BY names the table column: a bare \`balance\` would sort by the text output column
       `SELECT b.holder, b.balance::text AS balance, count(*) OVER () AS total FROM balances b
@@ -40,7 +51,8 @@ export class TokenHoldersUseCase {
       const percentage = supplyRaw > 0n ? Number((raw * 10_000_000_000n) / supplyRaw) / 100_000_000 : 0;
       return { address: r.holder, balance, rawBalance: r.balance, balanceUsd: balance * token.price, percentage };
     });
-    return { totalItems: total, pageItems: holders.length, more: page * limit + holders.length < total, page, totalSupply: supply, holders };
+    const next = page * limit + holders.length;
+    return { totalItems: total, pageItems: holders.length, more: next < total && next < MAX_HOLDERS_OFFSET, page, totalSupply: supply, holders };
   }
 
   private async count(network: string, token: string): Promise<number> {
