@@ -123,6 +123,9 @@ class StatusStream {
   }
 }
 
+/** When a client refused a stream for the bounds may try again: streams end as their orders settle, so a few seconds. */
+export const STREAM_RETRY_AFTER_S = 5;
+
 /** The served handler of the stream, its per-client bounds, and the open streams (ended on shutdown). */
 export class StatusStreams {
   private readonly slots: ClientSlots;
@@ -144,7 +147,11 @@ export class StatusStreams {
     if (!resume.ok) throw new GatewayError(400, resume.message);
     // anonymous streams per client: an IPv6 client is its whole prefix, not each of its addresses
     const slot = this.slots.take(ctx.caller?.key ? `key:${ctx.caller.key.id}` : `ip:${ctx.clientKey}`);
-    if ('refused' in slot) throw new GatewayError(429, slot.refused);
+    if ('refused' in slot) {
+      // A 429 says when to come back (RFC 9110 retry-after), as the rate limiter's do.
+      void ctx.reply.header('retry-after', String(STREAM_RETRY_AFTER_S));
+      throw new GatewayError(429, `${slot.refused} (retry in ${STREAM_RETRY_AFTER_S} s)`);
+    }
     const stream = new StatusStream(q.orderId.toLowerCase(), q.txHash, ctx.rpc, () => {
       this.open.delete(stream);
       slot.release();
