@@ -42,7 +42,8 @@ export function endpoint<Q extends QuerySchema, R>(def: EndpointDef<Q, R>): Endp
 /** The error statuses an endpoint can answer, from its access class and its own list. */
 export function errorStatuses(def: EndpointDef): number[] {
   const out = new Set<number>([400]);
-  if (def.access === 'data' || def.access === 'data-paid' || def.access === 'admin') out.add(401);
+  // Trading is open without a key, but a key that is sent must be valid: 401 otherwise.
+  if (def.access === 'data' || def.access === 'data-paid' || def.access === 'admin' || def.access === 'trading') out.add(401);
   if (def.access === 'data-paid' || def.access === 'admin') out.add(403);
   if (def.access === 'data' || def.access === 'data-paid' || def.access === 'trading') out.add(429);
   for (const s of def.extraErrors ?? []) out.add(s);

@@ -40,6 +40,15 @@ describe('OpenAPI document of the public interface', () => {
     expect(op('get', '/v3/portal/status').responses['404']).toBeDefined();
   });
 
+  it('declares every status an operation answers: 404 for unknown orders and tokens, 401 for an invalid key on trading', () => {
+    for (const [m, p] of [['post', '/v2/portal'], ['get', '/v2/portal/status'], ['get', '/v2/tokens/history'], ['get', '/v3/tokens/transactions'], ['get', '/v3/tokens/metrics'], ['get', '/v2/tokens/holders']] as const) {
+      expect([m, p, op(m, p).responses['404']?.description]).toEqual([m, p, expect.any(String)]);
+    }
+    for (const { def } of endpointList().filter((e) => e.def.access === 'trading')) {
+      expect([def.path, op(def.method.toLowerCase(), def.path).responses['401']?.description]).toEqual([def.path, expect.any(String)]);
+    }
+  });
+
   it('documents the rate-limit headers and retry-after on limited routes', () => {
     const ok = op('get', '/v2/tokens').responses['200']!;
     expect(Object.keys(ok.headers ?? {})).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']);

@@ -1,7 +1,7 @@
 import { endpoint } from '../endpoint';
 import { Balance, Platform } from '../models/token';
 import { Health } from '../models/common';
-import { query } from '../schema/query';
+import { ignoringUnknown, query } from '../schema/query';
 import { s } from '../schema/shape';
 import { q } from '../schema/values';
 
@@ -47,6 +47,7 @@ export const health = endpoint({
   summary: 'Liveness',
   tag: 'Health',
   access: 'public',
-  query: query({}),
+  // Any query (a monitor's cache-buster) is ignored: a liveness probe must not fail on one.
+  query: ignoringUnknown(query({})),
   response: Health,
 });

@@ -48,6 +48,7 @@ export const portalSubmit = endpoint({
     "Relays the signedOrder of a quote from GET /v2/portal, signed by its sender (eth_signTypedData_v4). The signed value binds the route (routeHash: context.routeHash, keccak256 of the ABI-encoded executor calls) and the submitter (submitter: this service's relayer), so the Router refuses anyone who runs the order through other calls or sends it from another account.",
   tag: TAG,
   access: 'trading',
+  extraErrors: [404], // quote: the order was never quoted or its retention is over
   query: query({ orderId: orderId().describe('context.orderId of the quote'), signature: q.hex([64, 65], 'the signed order').required() }),
   response: RelayedOrder,
 });
@@ -58,6 +59,7 @@ export const portalStatus = endpoint({
   summary: 'A previously generated same-chain order and its relaying status',
   tag: TAG,
   access: 'trading',
+  extraErrors: [404], // quote: the order was never quoted or its retention is over
   query: query({ orderId: orderId() }),
   response: RelayedOrder,
 });

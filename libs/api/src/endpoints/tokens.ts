@@ -50,6 +50,7 @@ export const tokenHistory = endpoint({
   summary: 'Price, liquidity and yield candles of a token (paid)',
   tag: TAG,
   access: 'data-paid',
+  extraErrors: [404], // token-data: the token is not known
   query: query({
     id: tokenId(),
     from: q
@@ -74,6 +75,7 @@ export const tokenTransactions = endpoint({
   description: 'Cursor-paginated. Only platform tokens are supported.',
   tag: TAG,
   access: 'data-paid',
+  extraErrors: [404], // token-data: the token is not known
   query: query({
     id: tokenId(),
     cursor: q.string({ maxLength: 512, pattern: /^[A-Za-z0-9_\-=.:+/]+$/, hint: 'the opaque pageInfo.endCursor of the previous response' }),
@@ -94,6 +96,7 @@ export const tokenMetrics = endpoint({
   description: 'Only platform tokens are supported. The change fields compare with the prior matching window.',
   tag: TAG,
   access: 'data-paid',
+  extraErrors: [404], // token-data: the token is not known
   query: query({ id: tokenId() }),
   response: s.object(Object.fromEntries(METRIC_WINDOWS.map((w) => [w, IntervalVolumeMetrics])) as Record<(typeof METRIC_WINDOWS)[number], typeof IntervalVolumeMetrics>),
 });
@@ -104,6 +107,7 @@ export const tokenHolders = endpoint({
   summary: 'Holders of a token, by balance descending (paid, beta)',
   tag: TAG,
   access: 'data-paid',
+  extraErrors: [404], // token-data: the token is not known
   beta: true,
   query: query(
     {

@@ -43,6 +43,12 @@ describe('parseQuery', () => {
     expect(problem(() => parseQuery(ENDPOINTS.listNetworks.query, JSON.parse('{"__proto__":"1"}')))).toBe('unknown query parameter "__proto__"; this endpoint takes no parameters');
   });
 
+  it('lets the liveness probe ignore any query (cache-busters) while other endpoints refuse unknown names', () => {
+    expect(parseQuery(ENDPOINTS.health.query, { _: '1732600000000', t: 'x' })).toEqual({});
+    expect(problem(() => parseQuery(ENDPOINTS.health.query, Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, '1']))))).toMatch(/too many query parameters/);
+    expect(problem(() => parseQuery(ENDPOINTS.listNetworks.query, { _: '1' }))).toMatch(/unknown query parameter "_"/);
+  });
+
   it('names missing required parameters with what they accept', () => {
     expect(problem(() => parseQuery(ENDPOINTS.tokenHistory.query, {}))).toMatch(/^missing required query parameter id: a token key <network>:<0x address>/);
   });

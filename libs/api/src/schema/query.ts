@@ -12,6 +12,8 @@ export type ParamMap = Record<string, Param<any, Presence>>;
 export interface QuerySchema<P extends ParamMap = ParamMap> {
   readonly params: P;
   readonly rules: readonly QueryRule[];
+  /** unknown parameters are dropped instead of refused (probes, whose monitors add cache-busters like `?_=<time>`) */
+  readonly ignoreUnknown?: boolean;
 }
 
 type ValueOf<X> = X extends Param<infer T, Presence> ? T : never;
@@ -26,6 +28,11 @@ export type ParsedQuery<S extends QuerySchema> = Simplify<
 
 export function query<P extends ParamMap>(params: P, ...rules: QueryRule[]): QuerySchema<P> {
   return { params, rules };
+}
+
+/** The same schema, dropping parameters it does not declare instead of refusing them. */
+export function ignoringUnknown<S extends QuerySchema>(schema: S): S {
+  return { ...schema, ignoreUnknown: true };
 }
 
 /** `when` may only be given together with `needs` (e.g. `page` needs `limit`). */
@@ -71,7 +78,7 @@ export function parseQuery<S extends QuerySchema>(schema: S, raw: Readonly<Recor
   const accepted = Object.keys(params);
   if (names.length > MAX_PARAMS) throw new QueryError([`too many query parameters (${names.length}); at most ${MAX_PARAMS}`]);
   const unknown = names.filter((n) => !Object.hasOwn(params, n));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && !schema.ignoreUnknown) {
     const list = unknown.slice(0, 5).map(shown).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
     throw new QueryError([`unknown query parameter${unknown.length > 1 ? 's' : ''} ${list}; ${accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no parameters'}`]);
   }
