@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz (options: see bench/README.md).
  */
 import { runCatalogBench, type BenchRow } from './catalog.bench';
 import { runGatewayBench, TARGET_COST } from './gateway.bench';
@@ -42,6 +42,15 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
   },
   routing: async (log) => {
     log(`\nroute quality (findRoute vs an independent optimum)\n${formatRoutingReport(await runRoutingBench(log))}`);
+  },
+  // The long run of the gateway parameter fuzz (its short run is in `npm test`): a process of its own, bounded in count and time.
+  fuzz: async (log, args) => {
+    const { spawnSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const root = join(__dirname, '..');
+    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 });
+    log(r.stdout.split('\n').filter((l) => !l.includes('"level":"error"')).join('\n'));
+    if (r.status !== 0) throw new Error(`fuzz soak found unexpected answers (exit ${r.status})`);
   },
   indexer: async (log, args) => {
     const report = await runIndexerBench(log, parseIndexerOptions(args));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '@tokensvc/testing';
 import type { GatewayHarness } from './harness';
-import { adversarialValues, ENDPOINTS, fuzzTargets, problemOf, requestArbitrary, send, startFuzzGateway, withParam, type Answer, type FuzzRequest } from './param-fuzz';
+import { adversarialValues, declaredStatuses, ENDPOINTS, fuzzTargets, problemOf, requestArbitrary, send, startFuzzGateway, withParam, type Answer, type FuzzRequest } from './param-fuzz';
 
 jest.setTimeout(120_000);
 
@@ -61,6 +61,9 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
         wall.push(a.wallMs);
         const problem = problemOf(a);
         if (problem) throw new Error(`${r.method} ${r.url.slice(0, 300)} -> ${problem}`);
+        // The OpenAPI document declares every status the operation answers.
+        const def = ENDPOINTS.find((e) => e.id === r.id)!.def;
+        if (!declaredStatuses(def).has(a.status)) throw new Error(`${r.method} ${def.path} answered ${a.status}, which its OpenAPI operation does not declare: ${a.body.slice(0, 200)}`);
         if (a.cpuMs > FUZZ_CPU_MS) {
           const again = await leastCpu(fastify, r);
           if (again.cpuMs > FUZZ_CPU_MS) throw new Error(`${r.method} ${r.url.slice(0, 200)} took ${again.cpuMs.toFixed(1)} ms of CPU`);

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { NETWORKS } from '@tokensvc/domain';
-import { endpointList, ENDPOINT_IDS, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type JsonSchema, type TierPolicy } from '@tokensvc/api';
+import { endpointList, ENDPOINT_IDS, errorStatuses, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type JsonSchema, type TierPolicy } from '@tokensvc/api';
 import { createTestDatabaseUrl, INFRA } from '@tokensvc/testing';
 import { SAMPLE } from './fixtures';
+import type { GatewayOptions } from '../src/gateway-options';
 import { GatewayHarness } from './harness';
 
 /**
@@ -88,6 +89,8 @@ const encode = (s: string): string => {
 };
 
 export interface FuzzRequest {
+  /** the declared endpoint the request is for */
+  readonly id?: EndpointId;
   readonly method: string;
   readonly url: string;
   readonly headers: Record<string, string>;
@@ -121,7 +124,7 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
     if (extra) query += `&${encode(extra[0])}=${encode(extra[1])}`;
     const headers: Record<string, string> = auth === 'key' ? { authorization: `Bearer ${key}` } : auth === 'bad' ? { authorization: 'Bearer tsk_live_00000000000000000000000000000000' } : {};
     const remoteAddress = auth === 'key' ? undefined : `198.18.${client >> 8}.${client & 255}`;
-    return { method: t.def.method, url: `${t.def.path}?${query}`, headers, ...(remoteAddress ? { remoteAddress } : {}) };
+    return { id: t.id, method: t.def.method, url: `${t.def.path}?${query}`, headers, ...(remoteAddress ? { remoteAddress } : {}) };
   });
 }
 
@@ -141,6 +144,11 @@ export async function send(fastify: FastifyInstance, r: FuzzRequest): Promise<An
   const res = await fastify.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.remoteAddress ? { remoteAddress: r.remoteAddress } : {}) });
   const c = process.cpuUsage(c0);
   return { status: res.statusCode, body: res.body, contentType: res.headers['content-type'] as string | undefined, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 };
+}
+
+/** The statuses the OpenAPI document declares for an endpoint (success and errors). */
+export function declaredStatuses(def: EndpointDef): Set<number> {
+  return new Set([def.status ?? 200, ...errorStatuses(def)]);
 }
 
 /** What is wrong with an answer, or undefined: no 5xx but the backends' 503, every 4xx a JSON error with a message. */
@@ -190,13 +198,13 @@ export function adversarialValues(): string[] {
 }
 
 /** A gateway for fuzzing: real Postgres and Redis (keys, limits), NATS absent, limits out of the way, and a key. */
-export async function startFuzzGateway(name: string, closedNatsPort: number): Promise<{ gw: GatewayHarness; key: string }> {
+export async function startFuzzGateway(name: string, closedNatsPort: number, extra: { listen?: boolean; options?: Partial<GatewayOptions> } = {}): Promise<{ gw: GatewayHarness; key: string }> {
   const open: TierPolicy = { perMinute: { data: 1e9, trading: 1e9 }, monthlyCalls: undefined, paidData: true };
   const policy: Record<Caller, TierPolicy> = { ...TIER_POLICY, anonymous: { ...open, paidData: false, perMinute: { data: undefined, trading: 1e9 } }, enterprise: open };
   const gw = await GatewayHarness.start({
     infra: { databaseUrl: createTestDatabaseUrl(name), redisUrl: INFRA.redis, natsUrl: `nats://127.0.0.1:${closedNatsPort}` },
-    listen: false,
-    options: { tierPolicy: policy },
+    listen: extra.listen ?? false,
+    options: { tierPolicy: policy, ...extra.options },
   });
   return { gw, key: (await gw.issue('enterprise')).key };
 }
