@@ -255,9 +255,10 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
   };
 
   beforeAll(async () => {
-    // A private nats-server keeps this platform's requests, pool events and status events to itself.
+    // A private nats-server keeps this platform's requests, pool events and status events to itself;
+    // it runs the production bus permissions (every app and the filler connect as their own user).
     if (hasBinary('nats-server')) {
-      nats = new PrivateNatsServer(await freePort());
+      nats = new PrivateNatsServer(await freePort(), { auth: true });
       await nats.start();
     }
     devnet = await startDevnet({ networks: ['ethereum', 'base'], basePort: DEVNET_BASE_PORT, log: () => undefined });
@@ -276,7 +277,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
       });
     }
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
