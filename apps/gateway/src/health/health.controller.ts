@@ -6,10 +6,20 @@ import { PING_BY_SERVICE, SERVICES } from '@tokensvc/messages';
 import { NatsRpcClient, runChecks, type ReadinessCheck } from '@tokensvc/transport';
 import { PG_POOL, REDIS } from '../infra/tokens';
 
+/**
+ * How long one readiness report is served. The probe is public and each report costs a Postgres
+ * query, a Redis ping and a NATS ping per service (up to 1.5 s): within this window every caller
+ * shares one report, and concurrent callers share the one being made.
+ */
+export const READY_CACHE_MS = 2000;
+
+type ReadyReport = { status: string; timestamp: string; checks: Record<string, string>; services: Record<string, string> };
+
 /** Public probes: liveness and readiness of the gateway's dependencies. */
 @Controller('health')
 export class HealthController {
   private readonly checks: Record<string, ReadinessCheck>;
+  private report: { at: number; value: Promise<ReadyReport> } | undefined;
 
   constructor(rpc: NatsRpcClient, @Inject(PG_POOL) pg: Pool, @Inject(REDIS) redis: Redis) {
     this.checks = {
@@ -32,9 +42,17 @@ export class HealthController {
 
   /** 200 when NATS, Postgres and Redis answer; 503 otherwise. Services are listed, not required. */
   @Get('ready')
+  @Header('cache-control', `public, max-age=${READY_CACHE_MS / 1000}`)
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
+    const now = Date.now();
+    if (!this.report || now - this.report.at >= READY_CACHE_MS) this.report = { at: now, value: this.check() };
+    const report = await this.report.value;
+    if (report.status !== 'ok') void res.status(503);
+    return report;
+  }
+
+  private async check(): Promise<ReadyReport> {
     const [deps, services] = await Promise.all([runChecks(this.checks), runChecks(this.serviceChecks, 1500)]);
-    if (deps.status !== 'ok') void res.status(503);
     return { ...deps, services: services.checks };
   }
 }
