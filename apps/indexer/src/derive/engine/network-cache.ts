@@ -1,7 +1,7 @@
 /**
  * One NetworkState per network, kept between batches. It is reused only when a batch starts
- * right after the block it is valid for; otherwise (first batch, failed transaction, rollback,
- * head refresh) it is rebuilt from the database as of the block before the batch.
+ * right after the block it is valid for; otherwise (first batch, failed transaction, rollback)
+ * it is rebuilt from the database as of the block before the batch. A head refresh leaves it alone.
  */
 import type { Network } from '@tokensvc/domain';
 import type { DecodedBatch } from '../../pipeline/decoded-batch';
@@ -94,10 +94,6 @@ export class NetworkCache {
   validAt(network: Network, block: number): NetworkState | undefined {
     const cached = this.byNetwork.get(network);
     return cached && cached.asOfBlock === block ? cached : undefined;
-  }
-
-  keep(net: NetworkState): void {
-    this.byNetwork.set(net.network, net);
   }
 
   /** An empty batch: a state valid just before it stays valid just after it. */
