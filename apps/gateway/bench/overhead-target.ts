@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import { connect, JSONCodec } from 'nats';
 import { TIER_POLICY } from '@tokensvc/api';
-import { loadGatewayConfig } from '@tokensvc/config';
+import { loadGatewayConfig, natsConnectOptions } from '@tokensvc/config';
 import { ListNetworksReply, RPC } from '@tokensvc/messages';
 import { createGateway } from '../src/bootstrap';
 
@@ -26,7 +26,7 @@ async function gateway(enforcement: boolean): Promise<void> {
 
 async function responder(): Promise<void> {
   const json = JSONCodec<{ id: string }>();
-  const nc = await connect({ servers: loadGatewayConfig().natsUrl });
+  const nc = await connect(natsConnectOptions(loadGatewayConfig().natsUrl));
   const reply = RPC.listNetworks.reply.toJSON(ListNetworksReply.fromJSON({ networks: ['ethereum', 'arbitrum', 'base'] }));
   const sub = nc.subscribe(RPC.listNetworks.subject, { queue: RPC.listNetworks.service });
   process.stdout.write('ready 0\n');
