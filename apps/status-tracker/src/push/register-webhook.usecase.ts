@@ -20,7 +20,7 @@ import { newWebhookSecret } from './webhook-signature';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** "key:<api key id>" or "ip:<address>", as the gateway builds it. */
-const OWNER = /^(key|ip):[0-9A-Za-z.:_-]{1,100}$/;
+const OWNER = /^(key|ip):[0-9A-Za-z.:_/%-]{1,100}$/;
 
 /** The caller a webhook request is made for; refused when the gateway did not say (no webhook without an owner). */
 export function checkOwner(owner: string): string {

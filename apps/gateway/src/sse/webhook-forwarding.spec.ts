@@ -1,0 +1,10 @@
+import { webhookOwner } from './webhook-forwarding';
+
+describe('webhookOwner', () => {
+  it("is the caller's API key id, else the client address the gateway resolved", () => {
+    const key = { id: '0b5e4d3c-2a19-4f08-9e7d-6c5b4a392817', displayPrefix: 'tsk_live_ab', tier: 'paid' as const, rateLimitPerMinute: null };
+    expect(webhookOwner({ caller: { tier: 'paid', key }, clientIp: '203.0.113.7' })).toBe(`key:${key.id}`);
+    expect(webhookOwner({ caller: { tier: 'anonymous', key: undefined }, clientIp: '203.0.113.7' })).toBe('ip:203.0.113.7');
+    expect(webhookOwner({ caller: undefined, clientIp: '2001:db8::1' })).toBe('ip:2001:db8::1');
+  });
+});
