@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   try {
     infra = await ensureInfra(urls, STATE_DIR, say);
     say(`services: Postgres, Redis and NATS reachable${infra.natsPasswords ? ' (NATS with one user per app)' : ''}`);
-    devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, log: (l) => say(`devnet: ${l}`) });
+    // The chain is kept across a stop and a start (dumped on exit into .devnet/live/), so it stays
+    // together with the database indexed from it; `npm run devnet -- reset` forgets both.
+    devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, keepState: true, log: (l) => say(`devnet: ${l}`) });
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const devKey = await ensureDevKey(urls.databaseUrl, STATE_DIR);

@@ -1,11 +1,13 @@
 /**
  * npm run devnet -- up [--fresh] [--networks ethereum,base] [--port 8545]
- * npm run devnet -- reset
- * `up` keeps the anvils running until Ctrl-C; `reset` deletes the saved state.
+ * npm run devnet -- reset [--keep-data]
+ * `up` keeps the anvils running until Ctrl-C; `reset` deletes the saved state, the chains `npm
+ * start` kept, and the data indexed from them (DATABASE_URL; `--keep-data` leaves it).
  */
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { TEST_ACCOUNTS } from './accounts';
-import { DEFAULT_STATE_DIR, resetDevnet, startDevnet } from './devnet';
+import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, resetDevnet, startDevnet } from './devnet';
+import { DEFAULT_DATABASE_URL, devnetRunning, resetIndexedData } from './reset-data';
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -51,12 +53,18 @@ async function main(): Promise<void> {
     case 'up':
       await up(args);
       return;
-    case 'reset':
-      resetDevnet(option(args, '--state-dir') ?? DEFAULT_STATE_DIR);
-      process.stdout.write('devnet state deleted; the next start rebuilds it\n');
+    case 'reset': {
+      const stateDir = option(args, '--state-dir') ?? DEFAULT_STATE_DIR;
+      const basePort = Number(option(args, '--port') ?? process.env['DEVNET_BASE_PORT'] ?? DEFAULT_BASE_PORT);
+      if (await devnetRunning(basePort)) throw new Error(`a devnet answers on port ${basePort}: stop npm start (or devnet up) first`);
+      resetDevnet(stateDir);
+      process.stdout.write('devnet state deleted (the saved build and the chains npm start kept); the next start rebuilds it\n');
+      if (args.includes('--keep-data')) process.stdout.write('indexed data kept (--keep-data): it describes the deleted chains\n');
+      else process.stdout.write(`${await resetIndexedData(process.env['DATABASE_URL'] ?? DEFAULT_DATABASE_URL, stateDir)}\n`);
       return;
+    }
     default:
-      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- reset [--state-dir DIR]\n');
+      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- reset [--keep-data] [--state-dir DIR] [--port 8545]\n');
       process.exit(command ? 1 : 0);
   }
 }

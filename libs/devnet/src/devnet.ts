@@ -9,6 +9,7 @@ import { DEFAULT_SEED } from './accounts';
 import { type AnvilProcess, startAnvil } from './anvil';
 import { buildNetworkIsolated } from './build-worker';
 import { DEFAULT_NETWORKS } from './config';
+import { forgetLiveStates, liveStateFile, prepareLiveStates } from './live-state';
 import { withStateLock } from './lock';
 import { type DevnetManifest, type NetworkManifest, MANIFEST_FILE, readManifest, stateFile, writeManifest } from './manifest';
 import { codeVersion } from './version';
@@ -29,6 +30,11 @@ export interface StartDevnetOptions {
   fresh?: boolean;
   /** interval mining in seconds; default automine (a block per transaction) */
   blockTime?: number;
+  /**
+   * keep the chain across a stop and a start: anvil dumps its state on exit into
+   * `<stateDir>/live/` and the next start with keepState loads it (see live-state.ts)
+   */
+  keepState?: boolean;
   log?: (line: string) => void;
 }
 
@@ -49,9 +55,10 @@ export interface DevnetHandle {
   stop(): Promise<void>;
 }
 
-/** Deletes the saved states and manifest (only those: the folder may hold other tools' files). */
+/** Deletes the saved states and manifest, and the kept chains (only those: the folder may hold other tools' files). */
 export function resetDevnet(stateDir = DEFAULT_STATE_DIR): void {
   if (!existsSync(stateDir)) return;
+  forgetLiveStates(stateDir);
   for (const file of readdirSync(stateDir)) {
     if (file === MANIFEST_FILE || file.endsWith('.state.json') || file.endsWith('.state.json.tmp')) rmSync(join(stateDir, file), { force: true });
   }
@@ -106,10 +113,22 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
   // The history stops where the build stopped; say so when "the last 24 h" would look empty.
   if (ageDays > 1) log(`saved state is ${ageDays.toFixed(1)} days old, so recent history is empty; rebuild with fresh: true (CLI: --fresh)`);
   const started: AnvilProcess[] = [];
+  const live = opts.keepState ? prepareLiveStates(stateDir, manifest, networks) : undefined;
   try {
     await Promise.all(
       networks.map(async (network, i) => {
-        const anvil = await startAnvil({ host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, loadState: stateFile(stateDir, network), blockTime: opts.blockTime });
+        const base = { host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, blockTime: opts.blockTime };
+        const keep = live ? ['--dump-state', liveStateFile(stateDir, network)] : [];
+        let anvil: AnvilProcess | undefined;
+        if (live?.get(network)) {
+          anvil = await startAnvil({ ...base, loadState: liveStateFile(stateDir, network), extraArgs: keep }).catch((e: Error) => {
+            // A dump cut short (the machine went down while anvil wrote it): the build, not nothing.
+            log(`${network}: the kept chain state does not load (${e.message.slice(0, 200)}); starting from the saved build`);
+            return undefined;
+          });
+          if (anvil) log(`${network}: chain kept from the last run (${liveStateFile(stateDir, network)})`);
+        }
+        anvil ??= await startAnvil({ ...base, loadState: stateFile(stateDir, network), extraArgs: keep });
         started.push(anvil);
         log(`${network}: chain ${anvil.chainId} at ${anvil.rpcUrl} (pid ${anvil.pid})`);
       }),
@@ -130,7 +149,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
     chains,
     manifestPath: join(stateDir, MANIFEST_FILE),
     stop: async () => {
-      await Promise.all(started.map((a) => a.stop()));
+      // Writing a kept chain's state takes a second or more per network on a busy machine.
+      await Promise.all(started.map((a) => a.stop(live ? 60_000 : undefined)));
     },
   };
 }
