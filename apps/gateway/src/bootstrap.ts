@@ -16,6 +16,7 @@ import { SERVED } from './api/served';
 import { GatewayModule } from './app.module';
 import { registerDocsRoutes } from './docs/docs-routes';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
+import { clientErrorHandler } from './http/client-error';
 import { ErrorFilter } from './http/error.filter';
 import { observeResponse } from './http/request-log';
 import { REDIS } from './infra/tokens';
@@ -56,6 +57,8 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     },
     routerOptions: { maxParamLength: 512 },
     bodyLimit: 64 * 1024,
+    // Unparsable requests (a 431 for over-long headers) answer the gateway's error body, and none to a HEAD.
+    clientErrorHandler,
     // X-Forwarded-For is believed only from the proxies the operator lists (CIDRs): req.ip is the
     // right-most entry not sent by one of them (Fastify's proxy-addr), so a client cannot pick the
     // address its anonymous limits and failed-auth budget are keyed on.
