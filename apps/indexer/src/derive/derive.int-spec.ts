@@ -205,13 +205,13 @@ describe('derived from the devnet history', () => {
   it('builds every candle OHLC exactly as recomputed from the price points', async () => {
     for (const resolution of RESOLUTIONS) {
       const size = RESOLUTION_SECONDS[resolution];
-      // Over the priced points of the bucket (price 0: the token had no price yet); 0 without any.
+      // Over the priced points of the bucket (price 0: the token had no price yet); no candle without any.
       const recomputed = await tx.query<Record<string, unknown>>(
         `SELECT token_key, floor(extract(epoch from time) / $1) * $1 AS bucket,
-           coalesce((array_agg(price ORDER BY block_number) FILTER (WHERE price > 0))[1], 0) AS open,
-           coalesce(max(price) FILTER (WHERE price > 0), 0) AS high, coalesce(min(price) FILTER (WHERE price > 0), 0) AS low,
-           coalesce((array_agg(price ORDER BY block_number DESC) FILTER (WHERE price > 0))[1], 0) AS close
-         FROM price_points GROUP BY 1, 2 ORDER BY 1, 2`,
+           (array_agg(price ORDER BY block_number) FILTER (WHERE price > 0))[1] AS open,
+           max(price) FILTER (WHERE price > 0) AS high, min(price) FILTER (WHERE price > 0) AS low,
+           (array_agg(price ORDER BY block_number DESC) FILTER (WHERE price > 0))[1] AS close
+         FROM price_points GROUP BY 1, 2 HAVING bool_or(price > 0) ORDER BY 1, 2`,
         [size],
       );
       const candles = await tx.query<Record<string, unknown>>(

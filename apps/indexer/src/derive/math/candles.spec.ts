@@ -50,7 +50,7 @@ describe('folding points into candles', () => {
     const t = utc('2024-03-10T10:00:00Z');
     const points = [point(t, 1, 0), point(t + 60, 2, 2_000), point(t + 120, 3, 1_990), point(t + 180, 4, 2_010), { ...point(t + 240, 5, 0), liquidity: 7 }];
     for (const c of foldCandles(points)) expect(c).toMatchObject({ open: 2_000, high: 2_010, low: 1_990, close: 2_010, blockNumber: 5, liquidity: 7 });
-    // A bucket with no priced point at all says so with OHLC 0.
+    // A bucket with no priced point folds to OHLC 0 (the upsert stores no row for it).
     const [unpriced] = foldCandles([point(t, 1, 0), point(t + 60, 2, 0)], ['1h']);
     expect(unpriced).toMatchObject({ open: 0, high: 0, low: 0, close: 0, blockNumber: 2 });
   });

@@ -5,7 +5,9 @@
  *
  * A price of 0 means the token had no price at that block (a token seen before any pool could
  * price it, an LP token without supply): such points carry supply and ledger changes but are no
- * price, so they never open, close or lower a candle. A bucket with no priced point has OHLC 0.
+ * price, so they never open, close or lower a candle. A bucket with no priced point folds to OHLC
+ * 0: it only updates the state of a candle already stored for the bucket, and is not stored
+ * otherwise (repo/candles.repo.ts).
  */
 import { trendingScore } from './metrics';
 import type { TimedAmounts } from './windows';

@@ -52,6 +52,21 @@ describe('candle upsert', () => {
     expect(await rows()).toEqual(whole);
   });
 
+  it('stores no candle for a bucket without a priced point, but an unpriced part updates the state of a stored one', async () => {
+    await client.query(`DELETE FROM candles`);
+    const unpriced = points.slice(0, 2);
+    await upsertCandles(tx, foldCandles(unpriced));
+    expect(await rows()).toEqual([]);
+    // A bucket whose last point has no price (an LP token whose supply went to 0, say).
+    const tail = [points[2]!, { ...points[5]!, liquidity: 0, totalSupply: 0n }];
+    await upsertCandles(tx, foldCandles(tail));
+    const whole = await rows();
+    await client.query(`DELETE FROM candles`);
+    for (const p of tail) await upsertCandles(tx, foldCandles([p]));
+    expect(await rows()).toEqual(whole);
+    for (const c of whole) expect(c).toMatchObject({ open: 2_000, high: 2_000, low: 2_000, close: 2_000, liquidity: 0, total_supply: '0', block_number: '15' });
+  });
+
   it('repairs candles stored before (opened and lowed at 0) from the price points, in a migration', async () => {
     await client.query(`DELETE FROM candles`);
     await upsertCandles(tx, foldCandles(points));
@@ -59,14 +74,15 @@ describe('candle upsert', () => {
     await writePoints(tx, points.map((p) => ({ ...p, ledger: emptyLedger() })));
     // As the old fold wrote them: open = first point's price, low = min over all points.
     await client.query(`UPDATE candles SET open = 0, low = 0`);
-    // A bucket with no priced point at all stays at 0.
+    // A bucket with no priced point at all, stored at 0 before: no candle now.
     const unpriced = { ...points[0]!, tokenKey: 'ethereum:0xb' };
     await writePoints(tx, [{ ...unpriced, ledger: emptyLedger() }]);
-    await upsertCandles(tx, foldCandles([unpriced]));
+    await client.query(`INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, block_number)
+      SELECT 'ethereum:0xb', r, date_trunc('hour', to_timestamp($1)), 0, 0, 0, 0, $2 FROM unnest($3::text[]) AS r`, [unpriced.time, unpriced.blockNumber, RESOLUTIONS]);
     const repair = MIGRATIONS.find((m) => m.name === 'CandlesPricedOhlc1764960000000')!;
     await new repair().up({ query: (sql: string, params?: unknown[]) => client.query(sql, params) } as unknown as QueryRunner);
     const after = await rows();
     expect(after.filter((c) => (c as { token_key: string }).token_key === 'ethereum:0xa')).toEqual(whole);
-    expect(after.filter((c) => (c as { token_key: string }).token_key === 'ethereum:0xb')).toEqual(RESOLUTIONS.map(() => expect.objectContaining({ open: 0, high: 0, low: 0, close: 0 })));
+    expect(after.filter((c) => (c as { token_key: string }).token_key === 'ethereum:0xb')).toEqual([]);
   });
 });

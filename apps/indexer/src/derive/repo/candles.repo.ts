@@ -2,7 +2,9 @@
  * candles: upserted from the points of a batch (an existing bucket keeps its open, widens
  * high/low, and takes the later state and volumes, which are computed over all its activities).
  * OHLC 0 is a bucket part without a priced point (see math/candles.ts): it neither opens, closes
- * nor lowers the merged candle, so the upsert gives what folding all the bucket's points gives.
+ * nor lowers the merged candle, so the upsert gives what folding all the bucket's points gives;
+ * it creates no row either (only updates the state of an existing one): a bucket in which the
+ * token never had a price has no candle, and no History entry says its price was 0.
  */
 import type { Candle, Resolution } from '../math/candles';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
@@ -56,6 +58,7 @@ export async function upsertCandles(tx: SqlTx, candles: readonly Candle[]): Prom
        $10::text[], $11::text[], $12::text[], $13::text[], $14::float8[], $15::float8[], $16::float8[], $17::float8[], $18::float8[], $19::bigint[],
        $20::float8[], $21::float8[], $22::float8[])
        AS u(k, r, b, o, h, l, c, liq, res, ts, tb, cs, pps, a, ba, ra, bo, bbo, bn, v, v1, tr)
+     WHERE o <> 0 OR EXISTS (SELECT 1 FROM candles x WHERE x.token_key = k AND x.resolution = r AND x.bucket = to_timestamp(b))
      ON CONFLICT (token_key, resolution, bucket) DO UPDATE SET
        ${MERGE_PRICES}, ${TAKE_LATER},
        block_number = GREATEST(candles.block_number, EXCLUDED.block_number)`,
