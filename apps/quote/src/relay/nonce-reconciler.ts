@@ -36,6 +36,10 @@ export async function reconcileLocked(client: Pick<PoolClient, 'query'>, net: Re
   );
   const pending = rows.filter((r) => r.state === 'pending').length;
   if (pending === Number(stored - chain)) return { next: stored, reopened: [], holes: [] };
+  // A transaction mined (and its order recorded final) between the count and the rows would look
+  // lost: the count read again settles it, and a moved chain leaves the gap question for next time.
+  const again = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
+  if (again !== chain) return { next: again > stored ? again : stored, reopened: [], holes: [] };
 
   const reopened = rows.filter((r) => r.state !== 'pending').map((r) => r.order_id);
   if (reopened.length > 0) {

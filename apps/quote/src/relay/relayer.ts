@@ -389,8 +389,8 @@ export class Relayer {
       if (check.ok) gas = check.gas;
       else reason = notSentReason(check.reason);
     }
-    const cancel = expired || reason !== undefined || latest.kind === 'cancel';
-    const gasLimit = cancel ? 21_000n : max(previous.gasLimit, ((gas ?? 0n) * BigInt(100 + this.d.options.gasBufferPercent)) / 100n);
+    let cancel = expired || reason !== undefined || latest.kind === 'cancel';
+    let gasLimit = cancel ? 21_000n : max(previous.gasLimit, ((gas ?? 0n) * BigInt(100 + this.d.options.gasBufferPercent)) / 100n);
     const fees = await this.fees(net);
     const bump = (v: bigint): bigint => (v * BigInt(100 + this.d.options.feeBumpPercent) + 99n) / 100n;
     let priority = max(bump(BigInt(latest.max_priority_fee_per_gas)), fees.priority);
@@ -399,12 +399,19 @@ export class Relayer {
       // A cancellation costs 21,000 gas and must get through (it frees the nonce): only order bumps are capped.
       const ceiling = value ? feeCeilingPerGas(net.network, { inputToken: String(value['inputToken']), relayerFee: BigInt(value['relayerFee']!) }, gasLimit, this.d.options.maxFeeMultiplier, this.d.token) : undefined;
       if (ceiling === undefined || bump(BigInt(latest.max_fee_per_gas)) > ceiling || bump(BigInt(latest.max_priority_fee_per_gas)) > ceiling) {
-        this.log('stuck transaction at the fee ceiling: not bumped', { orderId: sub.order_id, txHash: latest.tx_hash, maxFeePerGas: latest.max_fee_per_gas, ceiling: ceiling?.toString() });
-        await this.broadcast(net, latest);
-        return;
+        if (gas === undefined || gas <= previous.gasLimit) {
+          this.log('stuck transaction at the fee ceiling: not bumped', { orderId: sub.order_id, txHash: latest.tx_hash, maxFeePerGas: latest.max_fee_per_gas, ceiling: ceiling?.toString() });
+          await this.broadcast(net, latest);
+          return;
+        }
+        // The old transaction would run out of gas and no new limit fits under the ceiling: do not send it.
+        reason = `not sent: the order now needs ${gas} gas, more than its transaction's limit of ${previous.gasLimit}, and a higher limit would pass the fee ceiling (RELAY_MAX_FEE_MULTIPLIER); the relayer freed its nonce with a 0-value transaction instead`;
+        cancel = true;
+        gasLimit = 21_000n;
+      } else {
+        maxFee = min(maxFee, ceiling);
+        priority = min(priority, maxFee);
       }
-      maxFee = min(maxFee, ceiling);
-      priority = min(priority, maxFee);
     }
 
     const client = await this.d.pool.connect();
