@@ -9,20 +9,11 @@ import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import { Deriver } from '../derive';
 import { METRICS } from '../metrics';
 import { send, txs } from '../testing/activity';
-import { differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
+import { DERIVED_TABLES, differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
 import { startTestIndexer, type TestIndexer, type TestIndexerOptions } from '../testing/run-indexer';
 
 jest.setTimeout(300_000);
-
-/** The derivation stage's tables (as reorg.int-spec.ts compares them). */
-const DERIVED_TABLES: Record<string, string> = {
-  price_points: `SELECT * FROM price_points WHERE token_key LIKE $1 || ':%' ORDER BY token_key, block_number`,
-  activities: `SELECT * FROM activities WHERE network = $1 ORDER BY block_number, log_index, token_key`,
-  candles: `SELECT * FROM candles WHERE token_key LIKE $1 || ':%' ORDER BY token_key, resolution, bucket`,
-  token_state: `SELECT key, price, liquidity, total_supply, total_borrow, circulating_supply, reserves, price_per_share, apy, base_apy, reward_apy, borrow_apy,
-                  base_borrow_apy, volume_usd_1d, volume_usd_7d, paid_metrics, state_block FROM tokens WHERE network = $1 ORDER BY key`,
-};
 
 /**
  * A node that comes back with a chain below the indexer's cursor (a devnet reloaded from its saved
