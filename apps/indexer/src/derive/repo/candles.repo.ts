@@ -1,22 +1,19 @@
 /**
  * candles: upserted from the points of a batch (an existing bucket keeps its open, widens
  * high/low, and takes the later state and volumes, which are computed over all its activities).
- * OHLC 0 is a bucket part without a priced point (see math/candles.ts): it neither opens, closes
- * nor lowers the merged candle, so the upsert gives what folding all the bucket's points gives;
- * it creates no row either (only updates the state of an existing one): a bucket in which the
- * token never had a price has no candle, and no History entry says its price was 0.
+ *
+ * A candle with OHLC 0 is a bucket part without a priced point (see math/candles.ts): it creates
+ * no row (a bucket in which the token never had a price has no candle, and no History entry says
+ * its price was 0) and only updates the state of a stored one, leaving its OHLC. Stored rows thus
+ * always have a price, and the upsert of priced parts needs no case for 0: merged in any split,
+ * a bucket's parts give what folding all its points gives.
  */
 import type { Candle, Resolution } from '../math/candles';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
 const STATE_COLUMNS = ['liquidity', 'reserves', 'total_supply', 'total_borrow', 'circulating_supply', 'price_per_share', 'apy', 'base_apy', 'reward_apy', 'borrow_apy', 'base_borrow_apy', 'volume_usd', 'volume_1d_usd', 'trending_score'];
 /** A later (or same-block) row's state wins; an earlier one never overwrites. */
-const TAKE_LATER = STATE_COLUMNS.map((c) => `${c} = CASE WHEN EXCLUDED.block_number >= candles.block_number THEN EXCLUDED.${c} ELSE candles.${c} END`).join(', ');
-/** mergeCandle in SQL: an unpriced side (open 0) gives way to the other; else open kept, range widened, later close. */
-const MERGE_PRICES = `open = CASE WHEN candles.open = 0 THEN EXCLUDED.open ELSE candles.open END,
-  high = GREATEST(candles.high, EXCLUDED.high),
-  low = CASE WHEN candles.open = 0 THEN EXCLUDED.low WHEN EXCLUDED.open = 0 THEN candles.low ELSE LEAST(candles.low, EXCLUDED.low) END,
-  close = CASE WHEN EXCLUDED.open = 0 OR (candles.open <> 0 AND EXCLUDED.block_number < candles.block_number) THEN candles.close ELSE EXCLUDED.close END`;
+const takeLater = (later: string, cols: readonly string[]): string => cols.map((c) => `${c} = CASE WHEN ${later}.block_number >= candles.block_number THEN ${later}.${c} ELSE candles.${c} END`).join(', ');
 
 export interface CandleKey {
   tokenKey: string;
@@ -24,46 +21,88 @@ export interface CandleKey {
   bucket: number;
 }
 
+/** key and state columns (no OHLC), as the unnest below them reads them */
+const KEY_AND_STATE: ReadonlyArray<(c: Candle) => unknown> = [
+  (c) => c.tokenKey,
+  (c) => c.resolution,
+  (c) => c.bucket,
+  (c) => c.liquidity,
+  (c) => numericArrayLiteral(c.reserves),
+  (c) => c.totalSupply.toString(),
+  (c) => c.totalBorrow.toString(),
+  (c) => c.circulatingSupply.toString(),
+  (c) => c.pricePerShare,
+  (c) => c.apy,
+  (c) => c.baseApy,
+  (c) => c.rewardApy,
+  (c) => c.borrowApy,
+  (c) => c.baseBorrowApy,
+  (c) => c.blockNumber,
+  (c) => c.volumeUsd,
+  (c) => c.volume1dUsd,
+  (c) => c.trendingScore,
+];
+const KEY_AND_STATE_ROWS = `SELECT k, r, to_timestamp(b) AS bucket, liq AS liquidity, res::numeric[] AS reserves, ts::numeric AS total_supply, tb::numeric AS total_borrow,
+    cs::numeric AS circulating_supply, pps AS price_per_share, a AS apy, ba AS base_apy, ra AS reward_apy, bo AS borrow_apy, bbo AS base_borrow_apy,
+    bn AS block_number, v AS volume_usd, v1 AS volume_1d_usd, tr AS trending_score
+  FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::float8[],
+    $12::float8[], $13::float8[], $14::float8[], $15::bigint[], $16::float8[], $17::float8[], $18::float8[])
+    AS x(k, r, b, liq, res, ts, tb, cs, pps, a, ba, ra, bo, bbo, bn, v, v1, tr)`;
+
 export async function upsertCandles(tx: SqlTx, candles: readonly Candle[]): Promise<void> {
   if (candles.length === 0) return;
-  const params = columns(candles, [
-    (c) => c.tokenKey,
-    (c) => c.resolution,
-    (c) => c.bucket,
-    (c) => c.open,
-    (c) => c.high,
-    (c) => c.low,
-    (c) => c.close,
-    (c) => c.liquidity,
-    (c) => numericArrayLiteral(c.reserves),
-    (c) => c.totalSupply.toString(),
-    (c) => c.totalBorrow.toString(),
-    (c) => c.circulatingSupply.toString(),
-    (c) => c.pricePerShare,
-    (c) => c.apy,
-    (c) => c.baseApy,
-    (c) => c.rewardApy,
-    (c) => c.borrowApy,
-    (c) => c.baseBorrowApy,
-    (c) => c.blockNumber,
-    (c) => c.volumeUsd,
-    (c) => c.volume1dUsd,
-    (c) => c.trendingScore,
-  ]);
-  await tx.query(
-    `INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, liquidity, reserves, total_supply, total_borrow,
-       circulating_supply, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, block_number, volume_usd, volume_1d_usd, trending_score)
-     SELECT k, r, to_timestamp(b), o, h, l, c, liq, res::numeric[], ts::numeric, tb::numeric, cs::numeric, pps, a, ba, ra, bo, bbo, bn, v, v1, tr
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::text[],
-       $10::text[], $11::text[], $12::text[], $13::text[], $14::float8[], $15::float8[], $16::float8[], $17::float8[], $18::float8[], $19::bigint[],
-       $20::float8[], $21::float8[], $22::float8[])
-       AS u(k, r, b, o, h, l, c, liq, res, ts, tb, cs, pps, a, ba, ra, bo, bbo, bn, v, v1, tr)
-     WHERE o <> 0 OR EXISTS (SELECT 1 FROM candles x WHERE x.token_key = k AND x.resolution = r AND x.bucket = to_timestamp(b))
-     ON CONFLICT (token_key, resolution, bucket) DO UPDATE SET
-       ${MERGE_PRICES}, ${TAKE_LATER},
-       block_number = GREATEST(candles.block_number, EXCLUDED.block_number)`,
-    params,
-  );
+  // Unpriced parts are rare (a token's first blocks): the common batch is passed on as it is.
+  const priced = candles.every((c) => c.open !== 0) ? candles : candles.filter((c) => c.open !== 0);
+  if (priced.length > 0) {
+    const params = columns(priced, [
+      (c) => c.tokenKey,
+      (c) => c.resolution,
+      (c) => c.bucket,
+      (c) => c.open,
+      (c) => c.high,
+      (c) => c.low,
+      (c) => c.close,
+      (c) => c.liquidity,
+      (c) => numericArrayLiteral(c.reserves),
+      (c) => c.totalSupply.toString(),
+      (c) => c.totalBorrow.toString(),
+      (c) => c.circulatingSupply.toString(),
+      (c) => c.pricePerShare,
+      (c) => c.apy,
+      (c) => c.baseApy,
+      (c) => c.rewardApy,
+      (c) => c.borrowApy,
+      (c) => c.baseBorrowApy,
+      (c) => c.blockNumber,
+      (c) => c.volumeUsd,
+      (c) => c.volume1dUsd,
+      (c) => c.trendingScore,
+    ]);
+    await tx.query(
+      `INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, liquidity, reserves, total_supply, total_borrow,
+         circulating_supply, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, block_number, volume_usd, volume_1d_usd, trending_score)
+       SELECT k, r, to_timestamp(b), o, h, l, c, liq, res::numeric[], ts::numeric, tb::numeric, cs::numeric, pps, a, ba, ra, bo, bbo, bn, v, v1, tr
+       FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::text[],
+         $10::text[], $11::text[], $12::text[], $13::text[], $14::float8[], $15::float8[], $16::float8[], $17::float8[], $18::float8[], $19::bigint[],
+         $20::float8[], $21::float8[], $22::float8[])
+         AS u(k, r, b, o, h, l, c, liq, res, ts, tb, cs, pps, a, ba, ra, bo, bbo, bn, v, v1, tr)
+       ON CONFLICT (token_key, resolution, bucket) DO UPDATE SET
+         high = GREATEST(candles.high, EXCLUDED.high), low = LEAST(candles.low, EXCLUDED.low), ${takeLater('EXCLUDED', ['close', ...STATE_COLUMNS])},
+         block_number = GREATEST(candles.block_number, EXCLUDED.block_number)`,
+      params,
+    );
+  }
+  if (priced.length < candles.length) {
+    await tx.query(
+      `UPDATE candles SET ${takeLater('u', STATE_COLUMNS)}, block_number = GREATEST(candles.block_number, u.block_number)
+       FROM (${KEY_AND_STATE_ROWS}) u
+       WHERE candles.token_key = u.k AND candles.resolution = u.r AND candles.bucket = u.bucket`,
+      columns(
+        candles.filter((c) => c.open === 0),
+        KEY_AND_STATE,
+      ),
+    );
+  }
 }
 
 /** Deletes the network's candles that include blocks above `block`; returns their keys. */
