@@ -25,7 +25,7 @@ export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable,
         // Answered directly rather than thrown: no stack to capture on a path clients may hit often.
         if (!handle) return sendError(reply, 501, `${def.path} is not served by this deployment yet`);
         const paidData = tierPolicy[req.caller?.tier ?? 'anonymous'].paidData;
-        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id, clientIp: req.ip, clientKey: req.clientKey, paidData, req, reply });
+        const body = await handle(query, { rpc, caller: req.caller, requestId: req.id, clientKey: req.clientKey, paidData, req, reply });
         // a body token-data encoded for this caller's view goes out as it is
         if (body instanceof EncodedBody) return sendEncodedBody(req, reply, body);
         return def.tokenLists ? forTier(body, def.tokenLists, paidData) : body;

@@ -7,8 +7,6 @@ export interface CallContext {
   readonly rpc: NatsRpcClient;
   readonly caller: CallerInfo | undefined;
   readonly requestId: string;
-  /** the client's address as the gateway resolved it (TRUSTED_PROXIES) */
-  readonly clientIp: string;
   /** the anonymous client's budget key: its IPv4 address or IPv6 prefix (limits/client-address.ts) */
   readonly clientKey: string;
   /** the raw exchange, for the few handlers that answer other than JSON (the SSE stream) */
@@ -16,4 +14,13 @@ export interface CallContext {
   readonly reply: FastifyReply;
   /** whether the caller's tier sees the paid-only token metrics (absent: it does not) */
   readonly paidData?: boolean;
+}
+
+/**
+ * Who the caller is for budgets and ownership (issue 16): its API key, or for an anonymous caller
+ * its budget key (an IPv4 address or an IPv6 prefix, so one client's rotating addresses are one
+ * caller). Used for the relayed caller of POST /v2/portal, status stream slots and webhook owners.
+ */
+export function callerIdentity({ caller, clientKey }: Pick<CallContext, 'caller' | 'clientKey'>): string {
+  return caller?.key ? `key:${caller.key.id}` : `ip:${clientKey}`;
 }

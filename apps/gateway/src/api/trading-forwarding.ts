@@ -1,6 +1,6 @@
 import { crossChainStatusRecord, type Endpoints, type ParsedQuery } from '@tokensvc/api';
 import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
-import type { CallContext } from './call-context';
+import { callerIdentity, type CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
 type Json = Record<string, unknown>;
@@ -78,11 +78,9 @@ export const TRADING_ENDPOINTS = {
     });
     return order(r);
   },
-  portalSubmit: async (q: Q<'portalSubmit'>, { rpc, caller, clientKey }: CallContext) => {
-    // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
-    const who = caller?.key ? `key:${caller.key.id}` : `ip:${clientKey}`;
-    return relayed(await rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: who }));
-  },
+  // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
+  portalSubmit: async (q: Q<'portalSubmit'>, ctx: CallContext) =>
+    relayed(await ctx.rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: callerIdentity(ctx) })),
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
   /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
   crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => crossChainStatusBody(await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash })),

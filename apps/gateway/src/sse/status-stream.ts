@@ -14,7 +14,7 @@ import { PassThrough } from 'node:stream';
 import { statusEventId, transitionEventType, type Endpoints, type ParsedQuery, type StatusEvent } from '@tokensvc/api';
 import { RPC, type CrossChainStatusEvent, type CrossChainStatusReply } from '@tokensvc/messages';
 import type { NatsRpcClient } from '@tokensvc/transport';
-import type { CallContext } from '../api/call-context';
+import { callerIdentity, type CallContext } from '../api/call-context';
 import { crossChainStatusBody } from '../api/trading-forwarding';
 import { GatewayError } from '../http/errors';
 import { ClientSlots } from './client-slots';
@@ -146,7 +146,7 @@ export class StatusStreams {
     const resume = lastEventId(ctx.req.headers['last-event-id'], q.lastEventId);
     if (!resume.ok) throw new GatewayError(400, resume.message);
     // anonymous streams per client: an IPv6 client is its whole prefix, not each of its addresses
-    const slot = this.slots.take(ctx.caller?.key ? `key:${ctx.caller.key.id}` : `ip:${ctx.clientKey}`);
+    const slot = this.slots.take(callerIdentity(ctx));
     if ('refused' in slot) {
       // A 429 says when to come back (RFC 9110 retry-after), as the rate limiter's do.
       void ctx.reply.header('retry-after', String(STREAM_RETRY_AFTER_S));

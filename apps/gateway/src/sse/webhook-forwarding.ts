@@ -1,17 +1,15 @@
 import { CROSS_CHAIN_STATUSES, type Endpoints, type ParsedQuery } from '@tokensvc/api';
 import { RPC } from '@tokensvc/messages';
-import type { CallContext } from '../api/call-context';
+import { callerIdentity, type CallContext } from '../api/call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
 
 /**
- * Who a webhook belongs to (issue 16): the caller's API key, or for an anonymous caller its
- * address as the gateway resolved it. The status tracker lets only this owner list, replace or
- * delete the webhook; it is carried in the message, never taken from the client.
+ * Who a webhook belongs to (issue 16): the caller's identity (API key, or the anonymous client's
+ * budget key). The status tracker lets only this owner list, replace or delete the webhook; it is
+ * carried in the message, never taken from the client.
  */
-export function webhookOwner({ caller, clientIp }: Pick<CallContext, 'caller' | 'clientIp'>): string {
-  return caller?.key ? `key:${caller.key.id}` : `ip:${clientIp}`;
-}
+export const webhookOwner = callerIdentity;
 
 const WEBHOOK_STATES = ['active', 'done', 'failed'] as const;
 
