@@ -174,4 +174,21 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     expect((await call('192.0.2.200', { key, path: '/v1/networks' })).status).toBe(200);
     expect(lookups).toHaveBeenCalledTimes(300); // the valid key came from the cache
   });
+
+  it('answers 503 with retry-after, not 500, when the key table cannot be read, and spends no failed-auth slot', async () => {
+    lookups.mockClear();
+    lookups.mockRejectedValue(new Error('timeout exceeded when trying to connect'));
+    try {
+      const r = await call('198.51.100.77', { key: unknownKey(30_001), path: '/v1/networks' });
+      expect(r.status).toBe(503);
+      expect(r.retryAfter).toBeDefined();
+      expect(r.message).toMatch(/key check unavailable/);
+    } finally {
+      lookups.mockRestore();
+      lookups = jest.spyOn(gw.app.get(ApiKeysRepository), 'findByHash');
+    }
+    // the slot was given back: the client still has its whole budget of failed attempts
+    const statuses = await inTurn(Array.from({ length: FAILED_AUTH_LIMIT }, (_, i) => () => call('198.51.100.77', { key: unknownKey(30_100 + i), path: '/v1/networks' })));
+    expect(statuses).toEqual(Array(FAILED_AUTH_LIMIT).fill(401));
+  });
 });

@@ -32,7 +32,12 @@ export interface AccessDeps {
   /** failed authentications (unknown, revoked, expired, malformed keys) allowed per client and window */
   readonly failedAuthLimit: number;
   readonly onLimiterError: (e: unknown) => void;
+  /** a key lookup failed (database down, pool exhausted): logged; the client gets a 503 */
+  readonly onKeyStoreError: (e: unknown) => void;
 }
+
+/** seconds a client is told to wait when the key table cannot be read */
+const KEY_STORE_RETRY_S = 2;
 
 /**
  * The one place access is decided, as an `onRequest` hook on every public route: the route's
@@ -128,7 +133,18 @@ export class AccessPolicy {
       slot = await this.failedAuthSlot(req, reply);
       if (slot === undefined) return null;
     }
-    const found = cached ?? (await this.deps.keys.lookup(credential));
+    let found;
+    try {
+      found = cached ?? (await this.deps.keys.lookup(credential));
+    } catch (e) {
+      // The key table is out of reach (database down, pool exhausted): nothing was judged, so the
+      // slot goes back and the client is told to retry (a 503, not an internal error).
+      slot?.release().catch(this.deps.onLimiterError);
+      this.deps.onKeyStoreError(e);
+      void reply.header('retry-after', KEY_STORE_RETRY_S);
+      sendError(reply, 503, `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s`);
+      return null;
+    }
     if (found.status === 'valid') {
       slot?.release().catch(this.deps.onLimiterError);
       return found.key;

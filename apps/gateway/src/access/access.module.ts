@@ -31,7 +31,7 @@ export class AccessModule implements OnApplicationBootstrap, BeforeApplicationSh
         {
           provide: AccessPolicy,
           useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder) =>
-            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`) }),
+            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`), onKeyStoreError: (e) => logger.error(`API key lookup failed: ${(e as Error).message}`) }),
           inject: [KeyStore, RateLimiter, UsageRecorder],
         },
       ],
