@@ -2,6 +2,7 @@
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
  * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz (options: see bench/README.md).
  */
+import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
 import { runGatewayBench, TARGET_COST } from './gateway.bench';
 import { runRoutingBench } from './routing.bench';
@@ -48,7 +49,8 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     const { spawnSync } = await import('node:child_process');
     const { join } = await import('node:path');
     const root = join(__dirname, '..');
-    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 });
+    const env = { ...process.env, FUZZ_DATABASE_URL: createTestDatabaseUrl('gw_fuzz_soak'), FUZZ_REDIS_URL: INFRA.redis, FUZZ_CLOSED_NATS_URL: `nats://127.0.0.1:${await freePort()}` };
+    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 });
     log(r.stdout.split('\n').filter((l) => !l.includes('"level":"error"')).join('\n'));
     if (r.status !== 0) throw new Error(`fuzz soak found unexpected answers (exit ${r.status})`);
   },

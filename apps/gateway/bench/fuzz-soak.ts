@@ -5,13 +5,14 @@
  * comes first. Prints the figures and exits 1 on any unexpected answer (a 5xx other than the absent
  * backends' 503, a 4xx without a JSON message).
  *   fuzz-soak.ts [--requests N] [--seconds S] [--concurrency C] [--seed N]
+ * bench/run.ts picks the infrastructure and passes it as FUZZ_DATABASE_URL, FUZZ_REDIS_URL and
+ * FUZZ_CLOSED_NATS_URL (this gateway-project file may not import the testing harness).
  * Needs the local Postgres and Redis (as the tests do). Lives in the gateway project: it builds the
  * gateway with test options and reuses the test's generators.
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { freePort } from '@tokensvc/testing';
-import { adversarialValues, fuzzTargets, problemOf, requestArbitrary, startFuzzGateway, withParam, type Answer, type FuzzRequest } from '../test/param-fuzz';
+import { adversarialValues, fuzzTargets, problemOf, requestArbitrary, startFuzzGateway, withParam, type Answer, type FuzzInfra, type FuzzRequest } from '../test/param-fuzz';
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -24,6 +25,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN;
 }
 
+function fuzzInfra(): FuzzInfra {
+  const env = (name: string): string => {
+    const v = process.env[name];
+    if (!v) throw new Error(`${name} is not set: run the soak through \`npm run bench -- fuzz\``);
+    return v;
+  };
+  return { databaseUrl: env('FUZZ_DATABASE_URL'), redisUrl: env('FUZZ_REDIS_URL'), closedNatsUrl: env('FUZZ_CLOSED_NATS_URL') };
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const maxRequests = option(args, 'requests', 20_000);
@@ -31,7 +41,7 @@ async function main(): Promise<void> {
   const concurrency = option(args, 'concurrency', 8);
   const seed = option(args, 'seed', Date.now() % 2 ** 31);
   // Loopback clients share one address: the failed-auth throttle would answer most unknown-key requests 429 without checking them.
-  const { gw, key } = await startFuzzGateway('gw_fuzz_soak', await freePort(), { listen: true, options: { failedAuthLimit: 1e9 } });
+  const { gw, key } = await startFuzzGateway(fuzzInfra(), { listen: true, options: { failedAuthLimit: 1e9 } });
   const send = async (r: FuzzRequest): Promise<Answer> => {
     const t0 = performance.now();
     const res = await fetch(`${gw.baseUrl}${r.url}`, { method: r.method, headers: r.headers });

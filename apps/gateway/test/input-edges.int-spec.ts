@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { freePort } from '@tokensvc/testing';
+import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import type { GatewayHarness } from './harness';
 import { startFuzzGateway } from './param-fuzz';
 
@@ -29,7 +29,7 @@ describe('gateway input edges (HTTP, loopback)', () => {
   let key: string;
 
   beforeAll(async () => {
-    ({ gw, key } = await startFuzzGateway('gw_input_edges', await freePort(), { listen: true }));
+    ({ gw, key } = await startFuzzGateway({ databaseUrl: createTestDatabaseUrl('gw_input_edges'), redisUrl: INFRA.redis, closedNatsUrl: `nats://127.0.0.1:${await freePort()}` }, { listen: true }));
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { freePort } from '@tokensvc/testing';
+import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import type { GatewayHarness } from './harness';
 import { adversarialValues, declaredStatuses, ENDPOINTS, fuzzTargets, problemOf, requestArbitrary, send, startFuzzGateway, withParam, type Answer, type FuzzRequest } from './param-fuzz';
 
@@ -35,7 +35,7 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
   let fastify: FastifyInstance;
 
   beforeAll(async () => {
-    ({ gw, key } = await startFuzzGateway('gw_param_fuzz', await freePort()));
+    ({ gw, key } = await startFuzzGateway({ databaseUrl: createTestDatabaseUrl('gw_param_fuzz'), redisUrl: INFRA.redis, closedNatsUrl: `nats://127.0.0.1:${await freePort()}` }));
     fastify = gw.app.getHttpAdapter().getInstance();
     // Warm up the paths (JIT, key cache) so first-call costs are not counted against a value.
     for (const { def } of ENDPOINTS) await send(fastify, { method: def.method, url: def.path, headers: { authorization: `Bearer ${key}` } });

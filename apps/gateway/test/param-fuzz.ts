@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { NETWORKS } from '@tokensvc/domain';
 import { endpointList, ENDPOINT_IDS, errorStatuses, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type JsonSchema, type TierPolicy } from '@tokensvc/api';
-import { createTestDatabaseUrl, INFRA } from '@tokensvc/testing';
 import { SAMPLE } from './fixtures';
 import type { GatewayOptions } from '../src/gateway-options';
 import { GatewayHarness } from './harness';
@@ -197,12 +196,23 @@ export function adversarialValues(): string[] {
   ];
 }
 
-/** A gateway for fuzzing: real Postgres and Redis (keys, limits), NATS absent, limits out of the way, and a key. */
-export async function startFuzzGateway(name: string, closedNatsPort: number, extra: { listen?: boolean; options?: Partial<GatewayOptions> } = {}): Promise<{ gw: GatewayHarness; key: string }> {
+/** Where the fuzzed gateway keeps its keys and limits, and a NATS URL nobody answers on (the backends are absent). */
+export interface FuzzInfra {
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly closedNatsUrl: string;
+}
+
+/**
+ * A gateway for fuzzing: real Postgres and Redis (keys, limits), NATS absent, limits out of the way,
+ * and a key. The caller (a test, or the bench runner) picks the infrastructure: this file belongs to
+ * the gateway project, which may not import the testing harness outside test files.
+ */
+export async function startFuzzGateway(infra: FuzzInfra, extra: { listen?: boolean; options?: Partial<GatewayOptions> } = {}): Promise<{ gw: GatewayHarness; key: string }> {
   const open: TierPolicy = { perMinute: { data: 1e9, trading: 1e9 }, monthlyCalls: undefined, paidData: true };
   const policy: Record<Caller, TierPolicy> = { ...TIER_POLICY, anonymous: { ...open, paidData: false, perMinute: { data: undefined, trading: 1e9 } }, enterprise: open };
   const gw = await GatewayHarness.start({
-    infra: { databaseUrl: createTestDatabaseUrl(name), redisUrl: INFRA.redis, natsUrl: `nats://127.0.0.1:${closedNatsPort}` },
+    infra: { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, natsUrl: infra.closedNatsUrl },
     listen: extra.listen ?? false,
     // Keys stay cached for the run: a lookup's Postgres reply would land in some request's CPU window.
     options: { tierPolicy: policy, keyCacheTtlMs: 600_000, ...extra.options },

@@ -5,4 +5,3 @@ export * from './manifest';
 export { codeVersion } from './version';
 export { startAnvil, type AnvilOptions, type AnvilProcess } from './anvil';
 export { LIVE_DIR, liveStateFile, forgetLiveStates } from './live-state';
-export { resetIndexedData, DEFAULT_DATABASE_URL } from './reset-data';

@@ -3,10 +3,10 @@
  * npm run devnet -- reset [--keep-data]
  * `up` keeps the anvils running until Ctrl-C; `reset` deletes the saved state, the chains `npm
  * start` kept, and the data indexed from them (DATABASE_URL; `--keep-data` leaves it).
+ * A tool over two libraries (the devnet and persistence), so neither imports the other.
  */
 import { isNetwork, type Network } from '@tokensvc/domain';
-import { TEST_ACCOUNTS } from './accounts';
-import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, resetDevnet, startDevnet } from './devnet';
+import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, resetDevnet, startDevnet, TEST_ACCOUNTS } from '@tokensvc/devnet';
 import { DEFAULT_DATABASE_URL, devnetRunning, resetIndexedData } from './reset-data';
 
 function option(args: string[], name: string): string | undefined {
