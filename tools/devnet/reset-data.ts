@@ -4,28 +4,15 @@
  * database is the one `npm start` uses (DATABASE_URL, default the local `tokensvc`).
  */
 import { existsSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { dropDatabase } from '@tokensvc/persistence';
+import { tcpReachableUrl } from '@tokensvc/testing';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/tokensvc';
 
-function answers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = createConnection({ host, port });
-    const done = (ok: boolean): void => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
-}
-
 /** Something listens on the devnet's first port: `npm start` (or `devnet up`) is running. */
 export async function devnetRunning(basePort: number): Promise<boolean> {
-  return answers('127.0.0.1', basePort);
+  return tcpReachableUrl(`http://127.0.0.1:${basePort}`);
 }
 
 /**
@@ -37,7 +24,7 @@ export async function devnetRunning(basePort: number): Promise<boolean> {
 export async function resetIndexedData(databaseUrl: string, stateDir: string): Promise<string> {
   const u = new URL(databaseUrl);
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (await answers(u.hostname, Number(u.port) || 5432)) {
+  if (await tcpReachableUrl(databaseUrl)) {
     await dropDatabase(databaseUrl);
     return `indexed data deleted: database ${name} dropped (with its orders, statuses and API keys); the next npm start creates it and indexes the new chains`;
   }

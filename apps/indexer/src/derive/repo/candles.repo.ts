@@ -21,11 +21,10 @@ export interface CandleKey {
   bucket: number;
 }
 
-/** key and state columns (no OHLC), as the unnest below them reads them */
-const KEY_AND_STATE: ReadonlyArray<(c: Candle) => unknown> = [
-  (c) => c.tokenKey,
-  (c) => c.resolution,
-  (c) => c.bucket,
+/** the key columns, then the OHLC columns (priced parts only), then the state columns */
+const KEY: ReadonlyArray<(c: Candle) => unknown> = [(c) => c.tokenKey, (c) => c.resolution, (c) => c.bucket];
+const OHLC: ReadonlyArray<(c: Candle) => unknown> = [(c) => c.open, (c) => c.high, (c) => c.low, (c) => c.close];
+const STATE: ReadonlyArray<(c: Candle) => unknown> = [
   (c) => c.liquidity,
   (c) => numericArrayLiteral(c.reserves),
   (c) => c.totalSupply.toString(),
@@ -42,6 +41,10 @@ const KEY_AND_STATE: ReadonlyArray<(c: Candle) => unknown> = [
   (c) => c.volume1dUsd,
   (c) => c.trendingScore,
 ];
+/** as the priced upsert's unnest reads them */
+const PRICED = [...KEY, ...OHLC, ...STATE];
+/** key and state columns (no OHLC), as the unnest below them reads them */
+const KEY_AND_STATE = [...KEY, ...STATE];
 const KEY_AND_STATE_ROWS = `SELECT k, r, to_timestamp(b) AS bucket, liq AS liquidity, res::numeric[] AS reserves, ts::numeric AS total_supply, tb::numeric AS total_borrow,
     cs::numeric AS circulating_supply, pps AS price_per_share, a AS apy, ba AS base_apy, ra AS reward_apy, bo AS borrow_apy, bbo AS base_borrow_apy,
     bn AS block_number, v AS volume_usd, v1 AS volume_1d_usd, tr AS trending_score
@@ -54,30 +57,7 @@ export async function upsertCandles(tx: SqlTx, candles: readonly Candle[]): Prom
   // Unpriced parts are rare (a token's first blocks): the common batch is passed on as it is.
   const priced = candles.every((c) => c.open !== 0) ? candles : candles.filter((c) => c.open !== 0);
   if (priced.length > 0) {
-    const params = columns(priced, [
-      (c) => c.tokenKey,
-      (c) => c.resolution,
-      (c) => c.bucket,
-      (c) => c.open,
-      (c) => c.high,
-      (c) => c.low,
-      (c) => c.close,
-      (c) => c.liquidity,
-      (c) => numericArrayLiteral(c.reserves),
-      (c) => c.totalSupply.toString(),
-      (c) => c.totalBorrow.toString(),
-      (c) => c.circulatingSupply.toString(),
-      (c) => c.pricePerShare,
-      (c) => c.apy,
-      (c) => c.baseApy,
-      (c) => c.rewardApy,
-      (c) => c.borrowApy,
-      (c) => c.baseBorrowApy,
-      (c) => c.blockNumber,
-      (c) => c.volumeUsd,
-      (c) => c.volume1dUsd,
-      (c) => c.trendingScore,
-    ]);
+    const params = columns(priced, PRICED);
     await tx.query(
       `INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, liquidity, reserves, total_supply, total_borrow,
          circulating_supply, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, block_number, volume_usd, volume_1d_usd, trending_score)
