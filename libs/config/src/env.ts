@@ -2,7 +2,7 @@
  * Tiny typed readers over an env map. Each app builds its config once at boot from these;
  * nothing else in the code reads process.env. Errors name the variable and what is accepted.
  */
-import { redactUrl } from './urls';
+import { redactUrl } from './redact-url';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,4 +1,5 @@
 export * from './env';
 export * from './config';
 export * from './urls';
+export * from './redact-url';
 export * from './gateway-access';
