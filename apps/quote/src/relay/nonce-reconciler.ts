@@ -4,7 +4,9 @@
  * otherwise every new transaction takes a nonce above the chain's and waits in the node's queue
  * for ever behind the gap.
  *
- * With the `relayer_nonces` row locked by the caller, for the nonces from the chain's count up:
+ * The chain is read before the transaction that locks the `relayer_nonces` row (`observeChain`),
+ * never under it: a slow or hanging node must not hold the lock every submission waits for. Then,
+ * with the row locked, for the nonces from the chain's count up:
  * - a submission already final (mined, reverted, ...) whose transaction is no longer on chain is
  *   opened again: its stored transactions are sent again (after a re-simulation, like any other
  *   broadcast), so it executes on this chain exactly once or ends in a clear state (its signature
@@ -13,10 +15,30 @@
  *   filled with a 0-value transaction to the relayer itself;
  * - the stored next nonce goes back to just above the highest nonce still held.
  * Nothing changes while every nonce between the chain's count and the stored one belongs to a
- * pending submission (transactions in flight, not a gap).
+ * pending submission (transactions in flight, not a gap), nor when the rows changed between the
+ * observation and the lock (the question is left for the next reconciliation).
  */
 import type { PoolClient } from 'pg';
-import type { RelayNetwork } from './relayer';
+import type { RelayNetwork } from './relay-types';
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+interface NonceRow {
+  order_id: string;
+  nonce: string;
+  state: string;
+}
+
+/** What the chain said, read with no transaction open. */
+export interface ChainView {
+  /** the relayer's mined transaction count */
+  count: bigint;
+  /**
+   * when the stored nonce was above the count and not every nonce in between was pending: the
+   * submissions from the count up (read after it) and the count read again after them
+   */
+  above?: { rows: NonceRow[]; again: bigint };
+}
 
 export interface Reconciled {
   /** the next nonce to take */
@@ -27,19 +49,42 @@ export interface Reconciled {
   holes: bigint[];
 }
 
-export async function reconcileLocked(client: Pick<PoolClient, 'query'>, net: RelayNetwork, relayer: string, stored: bigint): Promise<Reconciled> {
-  const chain = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
-  if (stored <= chain) return { next: chain, reopened: [], holes: [] };
-  const { rows } = await client.query<{ order_id: string; nonce: string; state: string }>(
-    `SELECT order_id, nonce, state FROM relay_submissions WHERE network = $1 AND relayer = $2 AND nonce >= $3 ORDER BY nonce`,
-    [net.network, relayer, chain.toString()],
-  );
-  const pending = rows.filter((r) => r.state === 'pending').length;
-  if (pending === Number(stored - chain)) return { next: stored, reopened: [], holes: [] };
+const minedCount = async (net: RelayNetwork, relayer: string): Promise<bigint> => BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
+
+async function rowsFrom(db: Queryable, network: string, relayer: string, from: bigint): Promise<NonceRow[]> {
+  const { rows } = await db.query<NonceRow>(`SELECT order_id, nonce, state FROM relay_submissions WHERE network = $1 AND relayer = $2 AND nonce >= $3 ORDER BY nonce`, [network, relayer, from.toString()]);
+  return rows;
+}
+
+const allPending = (rows: readonly NonceRow[], stored: bigint, chain: bigint): boolean => rows.filter((r) => r.state === 'pending').length === Number(stored - chain);
+const key = (rows: readonly NonceRow[]): string => rows.map((r) => `${r.order_id}:${r.nonce}:${r.state}`).join(',');
+
+/**
+ * Reads the chain's count (and, when a gap may exist, the rows and the count again) with no
+ * transaction open: `db` is the pool, each statement its own.
+ */
+export async function observeChain(db: Queryable, net: RelayNetwork, relayer: string): Promise<ChainView> {
+  const count = await minedCount(net, relayer);
+  const { rows: s } = await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2`, [net.network, relayer]);
+  const stored = s[0] ? BigInt(s[0].next_nonce) : 0n;
+  if (stored <= count) return { count };
+  const rows = await rowsFrom(db, net.network, relayer, count);
+  if (allPending(rows, stored, count)) return { count };
   // A transaction mined (and its order recorded final) between the count and the rows would look
-  // lost: the count read again settles it, and a moved chain leaves the gap question for next time.
-  const again = BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
-  if (again !== chain) return { next: again > stored ? again : stored, reopened: [], holes: [] };
+  // lost: the count read again settles it.
+  return { count, above: { rows, again: await minedCount(net, relayer) } };
+}
+
+/** With the `relayer_nonces` row locked by the caller (`stored` its value): no RPC here, only `seen`. */
+export async function reconcileLocked(client: Queryable, net: Pick<RelayNetwork, 'network'>, relayer: string, stored: bigint, seen: ChainView): Promise<Reconciled> {
+  const chain = seen.count;
+  if (stored <= chain) return { next: chain, reopened: [], holes: [] };
+  const rows = await rowsFrom(client, net.network, relayer, chain);
+  if (allPending(rows, stored, chain)) return { next: stored, reopened: [], holes: [] };
+  // Not observed (other nonces were taken since), the chain moved while it was read, or the rows
+  // changed since: nothing is touched, the gap question is left for next time.
+  if (!seen.above || key(rows) !== key(seen.above.rows)) return { next: stored, reopened: [], holes: [] };
+  if (seen.above.again !== chain) return { next: seen.above.again > stored ? seen.above.again : stored, reopened: [], holes: [] };
 
   const reopened = rows.filter((r) => r.state !== 'pending').map((r) => r.order_id);
   if (reopened.length > 0) {

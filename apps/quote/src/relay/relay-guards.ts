@@ -11,7 +11,7 @@ import type { Transaction } from 'ethers';
 import type { SignedRouterOrder } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { simulateTx } from '../chain/simulate';
-import type { RelayNetwork } from './relayer';
+import type { RelayNetwork } from './relay-types';
 
 export type Recheck = { ok: true; gas: bigint } | { ok: false; reason: string };
 

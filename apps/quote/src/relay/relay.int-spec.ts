@@ -53,7 +53,8 @@ describe('signed-order relaying on a private devnet', () => {
   const key = (address: string): string => `ethereum:${address.toLowerCase()}`;
 
   beforeAll(async () => {
-    devnet = await startDevnet({ networks: ['ethereum'], basePort: 37545, log: () => undefined });
+    // Apart from the shared test devnet's ports (TEST_DEVNET_BASE_PORT moves both, for two runs on one machine).
+    devnet = await startDevnet({ networks: ['ethereum'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 19_000, log: () => undefined });
     net = networkManifest(devnet.manifest, 'ethereum');
     rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
     databaseUrl = createTestDatabaseUrl('quote_relay');
@@ -281,6 +282,65 @@ describe('signed-order relaying on a private devnet', () => {
     expect(final.relay!.txHashes).toContain(final.relay!.txHash);
     expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
     expect(await relayerNonce('pending')).toBe(await storedNonce());
+  });
+
+  it('holds no database transaction (so no row or advisory lock) while it waits for the node: submit, send, bump, receipt, reconcile', async () => {
+    const app = `relay-probe-${Date.now().toString(36)}`;
+    const pool = createPgPool({ connectionString: databaseUrl, max: 5, application_name: app });
+    const hits: string[] = [];
+    const methods = new Set<string>();
+    /** The node as this relayer sees it: during each call, a transaction its pool left open is a hit. */
+    class ProbedRpc extends JsonRpcClient {
+      override async call<T>(method: string, params: readonly unknown[] = [], opts: { retryIf?: (e: unknown) => boolean } = {}): Promise<T> {
+        methods.add(method);
+        const open = await db.query<{ state: string; query: string }>(
+          `SELECT state, query FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state LIKE 'idle in transaction%'`,
+          [app],
+        );
+        for (const r of open.rows) hits.push(`${method} awaited with a transaction open (${r.state}) after: ${r.query.replace(/\s+/g, ' ').slice(0, 100)}`);
+        return super.call<T>(method, params, opts);
+      }
+    }
+    const probed = new Relayer({
+      pool,
+      store: new OrderStore(pool),
+      networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc: new ProbedRpc(devnet.rpcUrls['ethereum']!), wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+      token: (_n, address) => harness.graphs.get('ethereum').token(address),
+      options: harness.config.relay,
+    });
+    const w = await gaslessWallet(100_000_000n);
+    const order = await quote(w);
+    const id = order.context!.orderId;
+    const count = async (): Promise<number> => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
+    try {
+      await rpc.call('evm_setAutomine', [false]);
+      try {
+        // Checks, simulation, fees, the nonce count, the claim, the re-simulation and the broadcast.
+        await probed.submit(id, await sign(w, order));
+        // Not mined: once RELAY_REPLACE_AFTER_MS has passed, a step replaces it with a fee bump.
+        const deadline = Date.now() + 20_000;
+        while ((await count()) < 2) {
+          if (Date.now() > deadline) throw new Error('no fee bump');
+          await probed.advance(id);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await rpc.call('evm_setAutomine', [true]);
+      }
+      await rpc.call('evm_mine');
+      const deadline = Date.now() + 20_000;
+      while (!(await probed.advance(id))) {
+        if (Date.now() > deadline) throw new Error('not final');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await probed.reconcile();
+    } finally {
+      await pool.end();
+    }
+    expect((await relayer.status(id)).relay!.status).toBe('mined');
+    expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+    expect([...methods].sort()).toEqual(expect.arrayContaining(['eth_call', 'eth_estimateGas', 'eth_getBlockByNumber', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_sendRawTransaction']));
+    expect(hits).toEqual([]);
   });
 
   it('keeps a quote for a week: older ones are not found and are purged', async () => {

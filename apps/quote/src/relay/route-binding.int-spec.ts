@@ -40,7 +40,8 @@ describe('a signed order is bound to its route and its submitter (front-running 
   const key = (address: string): string => `ethereum:${address.toLowerCase()}`;
 
   beforeAll(async () => {
-    devnet = await startDevnet({ networks: ['ethereum'], basePort: 38545, log: () => undefined });
+    // Apart from the shared test devnet's ports (TEST_DEVNET_BASE_PORT moves both, for two runs on one machine).
+    devnet = await startDevnet({ networks: ['ethereum'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 20_000, log: () => undefined });
     net = networkManifest(devnet.manifest, 'ethereum');
     rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
     databaseUrl = createTestDatabaseUrl('quote_route_binding');
