@@ -1,9 +1,9 @@
 /**
  * Orders of `GET /v2/portal`, stored under their `orderId` for a week so that POST can relay the
  * signed variant and `GET /v2/portal/status` can return them. Plain SQL over a pg Pool (the relayer
- * also uses it inside its own transactions).
+ * locks an order's row in its own claim transaction, relay-records.ts).
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { ExecutorCall } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { OrderReply } from '@tokensvc/messages';
@@ -70,9 +70,9 @@ export class OrderStore {
   }
 
   /** The order, or undefined when it was never stored or is past its week. */
-  async find(orderId: string, db: Pick<PoolClient, 'query'> = this.pool, opts: { forUpdate?: boolean } = {}): Promise<StoredOrder | undefined> {
+  async find(orderId: string): Promise<StoredOrder | undefined> {
     if (!UUID.test(orderId)) return undefined;
-    const { rows } = await db.query<OrderRow>(`SELECT * FROM orders WHERE order_id = $1 AND keep_until > now()${opts.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
+    const { rows } = await this.pool.query<OrderRow>(`SELECT * FROM orders WHERE order_id = $1 AND keep_until > now()`, [orderId]);
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
