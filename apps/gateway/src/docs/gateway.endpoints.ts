@@ -4,11 +4,11 @@ import { endpoint, query, s } from '@tokensvc/api';
 const ready = endpoint({
   method: 'GET',
   path: '/health/ready',
-  summary: 'Readiness: NATS, Postgres and Redis answer (503 otherwise); services listed',
+  summary: 'Readiness: NATS, Postgres and Redis answer (503 otherwise); services listed, and per network whether its data is on the chain (dataOnChain down while it is ahead of it)',
   tag: 'Health',
   access: 'public',
   query: query({}),
-  response: s.object({ status: s.string(), checks: s.anyObject(), services: s.anyObject() }),
+  response: s.object({ status: s.string(), checks: s.anyObject(), services: s.anyObject(), dataOnChain: s.anyObject() }),
 });
 
 const live = endpoint({

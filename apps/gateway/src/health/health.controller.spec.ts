@@ -10,7 +10,7 @@ describe('GET /health/ready', () => {
   it('is cheap: one set of dependency checks per short window, shared by concurrent and later callers', async () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
     const calls = { pg: 0, redis: 0, nats: 0 };
-    const pg = { query: async () => (calls.pg++, { rowCount: 1 }) } as unknown as Pool;
+    const pg = { query: async () => (calls.pg++, { rowCount: 0, rows: [] }) } as unknown as Pool;
     const redis = { ping: async () => (calls.redis++, 'PONG') } as unknown as Redis;
     const rpc = { connected: true, call: async (c: { service: string }) => (calls.nats++, { service: c.service }) } as unknown as NatsRpcClient;
     const health = new HealthController(rpc, pg, redis);

@@ -13,7 +13,14 @@ import { PG_POOL, REDIS } from '../infra/tokens';
  */
 export const READY_CACHE_MS = 2000;
 
-type ReadyReport = { status: string; timestamp: string; checks: Record<string, string>; services: Record<string, string> };
+type ReadyReport = { status: string; timestamp: string; checks: Record<string, string>; services: Record<string, string>; dataOnChain: Record<string, string> };
+
+/**
+ * Postgres' readiness query: it answers, and per indexed network whether its data is ahead of the
+ * chain its node serves (index_cursors.ahead_of_chain, set by the indexer from the moment it finds
+ * the chain below its data until the rollback to the common ancestor commits). One row per network.
+ */
+const CURSORS_SQL = `SELECT network, ahead_of_chain FROM index_cursors ORDER BY network`;
 
 /** Public probes: liveness and readiness of the gateway's dependencies. */
 @Controller('health')
@@ -21,10 +28,9 @@ export class HealthController {
   private readonly checks: Record<string, ReadinessCheck>;
   private report: { at: number; value: Promise<ReadyReport> } | undefined;
 
-  constructor(rpc: NatsRpcClient, @Inject(PG_POOL) pg: Pool, @Inject(REDIS) redis: Redis) {
+  constructor(rpc: NatsRpcClient, @Inject(PG_POOL) private readonly pg: Pool, @Inject(REDIS) redis: Redis) {
     this.checks = {
       nats: async () => rpc.connected,
-      postgres: async () => (await pg.query('SELECT 1')).rowCount === 1,
       redis: async () => (await redis.ping()) === 'PONG',
     };
     // Services are reported too (informational): each answers its ping subject over NATS.
@@ -40,7 +46,11 @@ export class HealthController {
     return { status: 'ok', timestamp: new Date().toISOString() };
   }
 
-  /** 200 when NATS, Postgres and Redis answer; 503 otherwise. Services are listed, not required. */
+  /**
+   * 200 when NATS, Postgres and Redis answer; 503 otherwise. Services are listed, not required, and
+   * so is each network's `dataOnChain`: `down` while its indexed data holds blocks the chain no
+   * longer has (its answers are not the chain's current state until the rollback commits).
+   */
   @Get('ready')
   @Header('cache-control', `public, max-age=${READY_CACHE_MS / 1000}`)
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
@@ -52,7 +62,14 @@ export class HealthController {
   }
 
   private async check(): Promise<ReadyReport> {
-    const [deps, services] = await Promise.all([runChecks(this.checks), runChecks(this.serviceChecks, 1500)]);
-    return { ...deps, services: services.checks };
+    let cursors: Array<{ network: string; ahead_of_chain: boolean }> = [];
+    const postgres = async (): Promise<boolean> => {
+      cursors = (await this.pg.query<{ network: string; ahead_of_chain: boolean }>(CURSORS_SQL)).rows;
+      return true;
+    };
+    const checks = { nats: this.checks['nats']!, postgres, redis: this.checks['redis']! };
+    const [deps, services] = await Promise.all([runChecks(checks), runChecks(this.serviceChecks, 1500)]);
+    const dataOnChain = Object.fromEntries(cursors.map((c) => [c.network, c.ahead_of_chain ? 'down' : 'up']));
+    return { ...deps, services: services.checks, dataOnChain };
   }
 }

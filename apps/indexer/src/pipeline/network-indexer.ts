@@ -12,7 +12,7 @@ import type { ContractRegistry } from '../registry/contract-registry';
 import { loadRegistry } from '../registry/registry-loader';
 import type { TokenSeed } from '../registry/registry.types';
 import { BalanceDeltas, type BalanceWrite } from '../store/balance-deltas';
-import { ensureCursor, type Cursor } from '../store/cursor.repo';
+import { ensureCursor, markAheadOfChain, type Cursor } from '../store/cursor.repo';
 import { renewLease } from '../store/lease.repo';
 import { prunePoolHistory } from '../store/pools.repo';
 import { inTransaction, poolQuery } from '../store/sql-tx';
@@ -176,6 +176,8 @@ export class NetworkIndexer {
   /** (Re)loads the cursor and the registry from Postgres; the balances catch up with the cursor. */
   private async init(): Promise<void> {
     this.cursor = await ensureCursor(this.q, this.network, this.o.cfg.startBlock);
+    // Left set by a stop before the rollback: the data is still taken as ahead until the chain is checked.
+    this.showAheadOfChain(this.cursor.aheadOfChain);
     this.heldBalances = new BalanceDeltas();
     if (this.cursor.balancesBlock !== null) {
       // Balance changes held in memory were lost (a stop or crash during a backfill, or a failed batch).
@@ -204,6 +206,8 @@ export class NetworkIndexer {
       if (cursor.blockNumber < latest.number) {
         try {
           await this.sync(latest.number);
+          // Batches linked to the cursor by parent hash: the data is on the chain (moveCursor cleared the row's flag).
+          this.showAheadOfChain(false);
         } catch (e) {
           if (!(e instanceof ReorgDetected)) throw e;
           await this.repairReorg();
@@ -224,6 +228,8 @@ export class NetworkIndexer {
         else await this.pause(this.o.cfg.pollMs);
         continue;
       }
+      // The node has the cursor's block: a flag left from a stop before the rollback no longer holds.
+      if (this.aheadOfChain) await this.setAheadOfChain(false);
       this.markCaughtUp();
       this.lease.check();
       await this.refreshHeadIfDue();
@@ -245,15 +251,22 @@ export class NetworkIndexer {
     if (vouching !== undefined) {
       if (!this.nodeBehind) this.o.logger.warn({ msg: 'RPC node behind the cursor; another URL has the cursor block, waiting', network: this.network, head, cursor: cursor.blockNumber, fallback: vouching });
       this.nodeBehind = true;
-      this.setAheadOfChain(false);
+      await this.setAheadOfChain(false);
       return false;
     }
-    this.setAheadOfChain(true);
+    await this.setAheadOfChain(true);
     this.o.logger.warn({ msg: 'chain below the indexed data; rolling back now', network: this.network, head, cursor: cursor.blockNumber });
     return true;
   }
 
-  private setAheadOfChain(ahead: boolean): void {
+  /** In index_cursors too (the gateway's readiness reads it there), before the rollback starts. */
+  private async setAheadOfChain(ahead: boolean): Promise<void> {
+    if (ahead !== this.aheadOfChain) await markAheadOfChain(this.q, this.network, ahead);
+    this.showAheadOfChain(ahead);
+  }
+
+  /** The flag in memory (indexer readiness) and the metric; the row was written with the cursor. */
+  private showAheadOfChain(ahead: boolean): void {
     this.aheadOfChain = ahead;
     METRICS.aheadOfChain.set({ network: this.network }, ahead ? 1 : 0);
   }
@@ -401,7 +414,8 @@ export class NetworkIndexer {
     await rollbackTo(this.o.pool, this.o.derive, this.network, ancestor.number, ancestor.hash, { holder: this.lease.holder, ttlMs: this.lease.ttlMs });
     METRICS.reorgs.inc({ network: this.network });
     this.caughtUp = false;
-    this.setAheadOfChain(false);
+    // rewindCursor cleared the row's flag in the rollback's transaction.
+    this.showAheadOfChain(false);
     await this.init();
   }
 

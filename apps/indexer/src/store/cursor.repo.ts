@@ -13,6 +13,8 @@ export interface Cursor {
   reorgEpoch: number;
   /** null: the balances hold every stored transfer; else only those up to this block (see catchUpBalances) */
   balancesBlock: number | null;
+  /** index_cursors.ahead_of_chain: the data holds blocks the node's chain does not have (until the rollback commits) */
+  aheadOfChain: boolean;
 }
 
 interface CursorRow {
@@ -23,12 +25,13 @@ interface CursorRow {
   published_finalized: string;
   reorg_epoch: number;
   balances_block: string | null;
+  ahead_of_chain: boolean;
 }
 
 export async function readCursor(q: SqlTx, network: Network): Promise<Cursor | undefined> {
-  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block FROM index_cursors WHERE network = $1`, [network]);
+  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block, ahead_of_chain FROM index_cursors WHERE network = $1`, [network]);
   if (!r) return undefined;
-  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch, balancesBlock: r.balances_block === null ? null : Number(r.balances_block) };
+  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch, balancesBlock: r.balances_block === null ? null : Number(r.balances_block), aheadOfChain: r.ahead_of_chain };
 }
 
 /** Creates the cursor just before `startBlock` unless the network already has one; returns it. */
@@ -41,18 +44,27 @@ export async function ensureCursor(q: SqlTx, network: Network, startBlock: numbe
 export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null, balancesUpToDate = true): Promise<void> {
   await tx.query(
     `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5,
-       balances_block = CASE WHEN $6::boolean THEN NULL ELSE coalesce(balances_block, block_number) END, updated_at = now() WHERE network = $1`,
+       balances_block = CASE WHEN $6::boolean THEN NULL ELSE coalesce(balances_block, block_number) END, ahead_of_chain = false, updated_at = now() WHERE network = $1`,
     [network, blockNumber, blockHash, finalizedBlock, backfillTarget, balancesUpToDate],
   );
 }
 
-/** After a rollback: the cursor goes back to the ancestor and nothing above it counts as final. */
+/** After a rollback: the cursor goes back to the ancestor and nothing above it counts as final; the data is the chain's again. */
 export async function rewindCursor(tx: SqlTx, network: Network, ancestor: number, hash: string): Promise<void> {
   await tx.query(
     `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST(finalized_block, $2), published_finalized = LEAST(published_finalized, $2),
-       reorg_epoch = reorg_epoch + 1, updated_at = now() WHERE network = $1`,
+       reorg_epoch = reorg_epoch + 1, ahead_of_chain = false, updated_at = now() WHERE network = $1`,
     [network, ancestor, hash],
   );
+}
+
+/**
+ * Says (in index_cursors, which the gateway's readiness reads) that the network's data is ahead of
+ * the chain its node serves, or no longer is. A rollback (rewindCursor) and a batch (moveCursor)
+ * clear it in their own transaction.
+ */
+export async function markAheadOfChain(q: SqlTx, network: Network, ahead: boolean): Promise<void> {
+  await q.query(`UPDATE index_cursors SET ahead_of_chain = $2 WHERE network = $1`, [network, ahead]);
 }
 
 export async function markPublished(q: SqlTx, network: Network, seq: bigint, finalized: number): Promise<void> {
