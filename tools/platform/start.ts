@@ -6,17 +6,19 @@
  * everything it started.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { rpcVar } from '@tokensvc/config';
-import type { Network } from '@tokensvc/domain';
-import { startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
+import { isNetwork, type Network } from '@tokensvc/domain';
+import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
 import { APPS, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { ensureInfra, type StartedInfra } from './infra';
 
 const ROOT = join(__dirname, '..', '..');
-const STATE_DIR = join(ROOT, '.devnet');
+// DEVNET_STATE_DIR: another folder for the devnet build, its kept chains and the dev key (a test
+// runs its own platform beside a developer's without touching their chains).
+const STATE_DIR = process.env['DEVNET_STATE_DIR'] ? resolvePath(process.env['DEVNET_STATE_DIR']) : join(ROOT, '.devnet');
 const t0 = Date.now();
 const elapsed = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 const say = (s: string): void => void process.stdout.write(`[start ${elapsed()}] ${s}\n`);
@@ -49,16 +51,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
+    const networks = devnetNetworks(env['NETWORKS']);
     infra = await ensureInfra(urls, STATE_DIR, say);
     say(`services: Postgres, Redis and NATS reachable${infra.natsPasswords ? ' (NATS with one user per app)' : ''}`);
     // The chain is kept across a stop and a start (dumped on exit into .devnet/live/), so it stays
     // together with the database indexed from it; `npm run devnet -- reset` forgets both.
-    devnet = await startDevnet({ basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, keepState: true, log: (l) => say(`devnet: ${l}`) });
+    devnet = await startDevnet({ networks, basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, keepState: true, log: (l) => say(`devnet: ${l}`) });
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const devKey = await ensureDevKey(urls.databaseUrl, STATE_DIR);
 
-    const platformEnv: PlatformEnv = { ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, logLevel: env['LOG_LEVEL'] ?? 'info' };
+    const platformEnv: PlatformEnv = { ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase: env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined, logLevel: env['LOG_LEVEL'] ?? 'info' };
     for (const app of APPS) {
       const p = startApp(app, platformEnv, (name, line) => {
         if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
@@ -89,6 +92,15 @@ async function main(): Promise<void> {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
     await shutdown(1);
   }
+}
+
+/** The devnet chains to run: NETWORKS (comma-separated) when set, else every devnet network. */
+function devnetNetworks(list: string | undefined): Network[] {
+  if (!list?.trim()) return [...DEFAULT_NETWORKS];
+  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !isNetwork(n) || !DEFAULT_NETWORKS.includes(n));
+  if (unknown.length) throw new Error(`NETWORKS names ${unknown.join(', ')}; the devnet runs ${DEFAULT_NETWORKS.join(', ')}`);
+  return names as Network[];
 }
 
 interface FillerProcess extends Pick<AppProcess, 'child' | 'exited'> {
@@ -145,7 +157,7 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, filler
     '',
     `Platform ready in ${elapsed()}.`,
     `  Gateway:  ${base}   (API docs: ${base}/docs)`,
-    `  Paid development key (${devKey.reused ? 'kept in .devnet/dev-key.json' : 'new, kept in .devnet/dev-key.json'}; valid until ${devKey.expiresAt.toISOString().slice(0, 10)}): ${devKey.key}`,
+    `  Paid development key (${devKey.reused ? 'kept' : 'new, kept'} in ${join(STATE_DIR, 'dev-key.json')}; valid until ${devKey.expiresAt.toISOString().slice(0, 10)}): ${devKey.key}`,
     `    curl ${auth} ${base}/v1/networks`,
     `    curl ${auth} '${base}/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=5'`,
     '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',

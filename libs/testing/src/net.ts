@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 
 export function hasBinary(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
@@ -20,4 +20,28 @@ export function tcpReachableUrl(url: string, timeoutMs = 1000): Promise<boolean>
     sock.once('connect', () => done(true));
     sock.once('error', () => done(false));
   });
+}
+
+/** Whether nothing listens on `port` (any address: apps listen on 0.0.0.0, devnets on 127.0.0.1). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '0.0.0.0', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base port such that base..base+count-1 are all free now: for settings that take one base and
+ * add to it (HEALTH_PORT_BASE, DEVNET_BASE_PORT), where an ephemeral port's neighbours may be taken.
+ */
+export async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000); // below Linux's ephemeral ports
+    let free = true;
+    for (let p = base; p < base + count && free; p++) free = await portFree(p);
+    if (free) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
 }
