@@ -191,4 +191,13 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     const statuses = await inTurn(Array.from({ length: FAILED_AUTH_LIMIT }, (_, i) => () => call('198.51.100.77', { key: unknownKey(30_100 + i), path: '/v1/networks' })));
     expect(statuses).toEqual(Array(FAILED_AUTH_LIMIT).fill(401));
   });
+
+  it("shares one judgement among a client's concurrent first requests with one new valid key: no 429, one lookup", async () => {
+    const { key } = await gw.issue('paid');
+    lookups.mockClear();
+    // three times the failed-auth budget, all at once, before the key is in the cache
+    const statuses = await Promise.all(Array.from({ length: 3 * FAILED_AUTH_LIMIT }, () => call('198.51.100.90', { key, path: '/v1/networks' })));
+    expect(statuses.map((r) => r.status)).toEqual(Array(3 * FAILED_AUTH_LIMIT).fill(200));
+    expect(lookups).toHaveBeenCalledTimes(1);
+  });
 });

@@ -6,7 +6,7 @@ import { nextMonth, setRateHeaders } from '../limits/headers';
 import type { Decision, RateLimiter, Reservation } from '../limits/rate-limiter';
 import type { UsageRecorder } from '../limits/usage-recorder';
 import { credentialFrom } from './credentials';
-import type { KeyIdentity, KeyStore } from './key-store';
+import type { KeyIdentity, KeyLookup, KeyStore } from './key-store';
 import { accessOf } from './operations';
 
 /** Who is calling, attached to the request for handlers and the access log. */
@@ -39,6 +39,9 @@ export interface AccessDeps {
 /** seconds a client is told to wait when the key table cannot be read */
 const KEY_STORE_RETRY_S = 2;
 
+/** What authenticating a key not in the cache came to: the key table's answer, or a refusal to ask it. */
+type AuthOutcome = { found: KeyLookup } | { refused: { status: number; message: string; retryAfter?: number } };
+
 /**
  * The one place access is decided, as an `onRequest` hook on every public route: the route's
  * declared class picks authentication (none, optional, key, paid key), then the rate limit and
@@ -48,6 +51,8 @@ const KEY_STORE_RETRY_S = 2;
 export class AccessPolicy {
   private readonly windowSeconds: number;
   private monthCache = { at: 0, value: nextMonth() };
+  /** judgements of keys not in the cache under way, by client and key (see authenticate) */
+  private readonly judging = new Map<string, Promise<AuthOutcome>>();
 
   constructor(private readonly deps: AccessDeps) {
     this.windowSeconds = Math.ceil(deps.limiter.windowMs / 1000);
@@ -111,7 +116,7 @@ export class AccessPolicy {
     return this.monthCache.value;
   }
 
-  /** The caller's key; undefined for an anonymous trading call; null when a 401 was sent. */
+  /** The caller's key; undefined for an anonymous trading call; null when a 401 (or 429, 503) was sent. */
   private async authenticate(req: FastifyRequest, reply: FastifyReply, access: AccessClass): Promise<KeyIdentity | undefined | null> {
     const credential = credentialFrom(req.headers.authorization);
     if (credential === undefined) {
@@ -122,33 +127,23 @@ export class AccessPolicy {
     }
     const cached = this.deps.keys.cached(credential);
     if (cached?.status === 'valid') return cached.key;
-    // A key the table held at its last lookup (its cache entry gone stale, or revoked) is a key in
-    // use, not a guess: it is refreshed or refused without the failed-auth budget, so the owner of
-    // a valid key is not locked out by someone else's guesses from the same address (NAT, /64).
-    // Anything else may be a guess: a slot of the client's failed-auth budget is taken before the
-    // lookup (given back if the key turns out valid), so a burst of invented keys, concurrent or
-    // not, reaches the key table at most `failedAuthLimit` times per window per client.
-    let slot: Reservation | undefined;
-    if (!this.deps.keys.wasFound(credential)) {
-      slot = await this.failedAuthSlot(req, reply);
-      if (slot === undefined) return null;
+    // A client's concurrent requests with one key share one judgement (one slot, one lookup): a
+    // burst of first requests with a new valid key is not a burst of failures.
+    const id = `${req.clientKey}\n${credential}`;
+    let judging = this.judging.get(id);
+    if (!judging) {
+      judging = this.judgeCredential(credential, req.clientKey, cached).finally(() => this.judging.delete(id));
+      this.judging.set(id, judging);
     }
-    let found;
-    try {
-      found = cached ?? (await this.deps.keys.lookup(credential));
-    } catch (e) {
-      // The key table is out of reach (database down, pool exhausted): nothing was judged, so the
-      // slot goes back and the client is told to retry (a 503, not an internal error).
-      slot?.release().catch(this.deps.onLimiterError);
-      this.deps.onKeyStoreError(e);
-      void reply.header('retry-after', KEY_STORE_RETRY_S);
-      sendError(reply, 503, `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s`);
+    const outcome = await judging;
+    if ('refused' in outcome) {
+      const { status, message, retryAfter } = outcome.refused;
+      if (retryAfter !== undefined) void reply.header('retry-after', retryAfter);
+      sendError(reply, status, message);
       return null;
     }
-    if (found.status === 'valid') {
-      slot?.release().catch(this.deps.onLimiterError);
-      return found.key;
-    }
+    const found = outcome.found;
+    if (found.status === 'valid') return found.key;
     httpMetrics.authRejections.inc({ reason: found.status });
     const which = found.displayPrefix ? `API key ${found.displayPrefix}…` : 'API key';
     const why = found.status === 'unknown' ? 'invalid API key: it is not a key this service issued' : `${which} ${found.status === 'revoked' ? 'has been revoked' : 'has expired'}`;
@@ -156,22 +151,43 @@ export class AccessPolicy {
     return null;
   }
 
-  /** A slot of the client's failed-auth budget; undefined when a 429 (or 503) was sent instead. */
-  private async failedAuthSlot(req: FastifyRequest, reply: FastifyReply): Promise<Reservation | undefined> {
-    let slot: Reservation;
-    try {
-      slot = await this.deps.limiter.reserve(`ip:${req.clientKey}`, 'auth', this.deps.failedAuthLimit);
-    } catch (e) {
-      this.deps.onLimiterError(e);
-      sendError(reply, 503, 'rate limiter unavailable (Redis); retry shortly');
-      return undefined;
+  /**
+   * A key the cache does not vouch for (`cached`: its answer for a malformed key or a fresh
+   * unknown, revoked or expired one; undefined when only the table can tell). A key the table held at its last lookup (its cache entry gone
+   * stale, or revoked) is a key in use, not a guess: it is refreshed or refused without the
+   * failed-auth budget, so the owner of a valid key is not locked out by someone else's guesses
+   * from the same address (NAT, /64). Anything else may be a guess: a slot of the client's
+   * failed-auth budget is taken before the lookup (given back if the key turns out valid), so a
+   * burst of invented keys, concurrent or not, reaches the key table at most `failedAuthLimit`
+   * times per window per client.
+   */
+  private async judgeCredential(credential: string, clientKey: string, cached: KeyLookup | undefined): Promise<AuthOutcome> {
+    let slot: Reservation | undefined;
+    if (!this.deps.keys.wasFound(credential)) {
+      try {
+        slot = await this.deps.limiter.reserve(`ip:${clientKey}`, 'auth', this.deps.failedAuthLimit);
+      } catch (e) {
+        this.deps.onLimiterError(e);
+        return { refused: { status: 503, message: 'rate limiter unavailable (Redis); retry shortly' } };
+      }
+      if (slot.decision.verdict !== 'admitted') {
+        httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
+        const retry = slot.decision.resetSeconds;
+        return { refused: { status: 429, retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
+      }
     }
-    if (slot.decision.verdict === 'admitted') return slot;
-    httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
-    const retry = slot.decision.resetSeconds;
-    void reply.header('retry-after', retry);
-    sendError(reply, 429, `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key`);
-    return undefined;
+    let found: KeyLookup;
+    try {
+      found = cached ?? (await this.deps.keys.lookup(credential));
+    } catch (e) {
+      // The key table is out of reach (database down, pool exhausted): nothing was judged, so the
+      // slot goes back and the client is told to retry (a 503, not an internal error).
+      slot?.release().catch(this.deps.onLimiterError);
+      this.deps.onKeyStoreError(e);
+      return { refused: { status: 503, retryAfter: KEY_STORE_RETRY_S, message: `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s` } };
+    }
+    if (found.status === 'valid') slot?.release().catch(this.deps.onLimiterError);
+    return { found };
   }
 
   private limitFor(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {
