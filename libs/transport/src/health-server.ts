@@ -27,10 +27,17 @@ export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutM
 export class HealthServer {
   readonly registry = new Registry();
   private server: Server | undefined;
+  /** a service's own JSON read-outs on the side door (the indexer's /status) */
+  private readonly extra = new Map<string, () => unknown>();
 
   constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Serves `handler()`'s value as JSON at GET `path` (200; 500 with the message if it throws). */
+  addJsonRoute(path: string, handler: () => unknown): void {
+    this.extra.set(path, handler);
   }
 
   async listen(port: number, host = '0.0.0.0'): Promise<number | undefined> {
@@ -56,6 +63,14 @@ export class HealthServer {
       return [report.status === 'ok' ? 200 : 503, 'application/json', JSON.stringify(report)];
     }
     if (path === '/metrics') return [200, this.registry.contentType, await this.registry.metrics()];
+    const extra = this.extra.get(path ?? '');
+    if (extra) {
+      try {
+        return [200, 'application/json', JSON.stringify(await extra())];
+      } catch (e) {
+        return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: (e as Error).message })];
+      }
+    }
     return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try /health, /health/ready or /metrics` })];
   }
 

@@ -24,6 +24,7 @@ import { NetworkLease } from './network-lease';
 import type { DerivationStage } from './derivation.port';
 import { IndexerChainReader } from '../rpc/logs-reader';
 import { ChainMovedError, RangePrefetcher, type FetchedRange } from './range-prefetcher';
+import { BackfillProgress, type ProgressReport } from './progress';
 import { CpuGate, TimeSlice } from './time-slice';
 
 export interface IndexerLogger {
@@ -56,6 +57,8 @@ export interface NetworkIndexerOptions {
   /** how often (at most) the derivation stage's refreshHead runs once caught up; 0 = never */
   refreshHeadMs: number;
   logger: IndexerLogger;
+  /** while more than readyLagBlocks behind, a progress line at most this often (ms; checked per committed batch). Default 5000 */
+  progressLogMs?: number;
   /** called after each commit (and rollback): the publisher's cue */
   onCommitted?: (network: Network) => void;
 }
@@ -65,6 +68,19 @@ const noop = (): void => undefined;
 export const HELD_BALANCE_PAIRS = 500_000;
 /** A reorg was detected at the batch boundary: repair before going on. */
 class ReorgDetected extends Error {}
+
+/** One network's indexing status (the health port's /status, `npm start`'s progress lines). */
+export interface NetworkStatus extends Omit<ProgressReport, 'cursor' | 'head'> {
+  network: Network;
+  /** the node's latest block as last seen; null before the first poll (or on a replica waiting for the lease) */
+  head: number | null;
+  /** last block fully indexed; null before the cursor was loaded */
+  cursor: number | null;
+  /** head - cursor; null while either is unknown */
+  lag: number | null;
+  /** within the readiness lag of the head (INDEXER_READY_LAG_BLOCKS) and not ahead of the chain */
+  caughtUp: boolean;
+}
 
 /**
  * One network's writer: holds the lease, backfills from the cursor to the head with ranges read
@@ -89,6 +105,9 @@ export class NetworkIndexer {
   private readonly fallbacks: FallbackNodes;
   private lastPrune = 0;
   private lastRefresh = 0;
+  /** rate and ETA over the recent committed batches (fed per batch, not per event) */
+  private readonly progress: BackfillProgress;
+  private lastProgressLog = 0;
   /** balance changes of written batches not in the balances yet (see balancesFor) */
   private heldBalances = new BalanceDeltas();
   /** the network has no balance rows yet, nor a batch on its way that writes some: the next balance write is a COPY */
@@ -104,6 +123,7 @@ export class NetworkIndexer {
 
   constructor(private readonly o: NetworkIndexerOptions) {
     this.network = o.cfg.network;
+    this.progress = new BackfillProgress(o.cfg.startBlock);
     const onRetry = (method: string, e: unknown): void => {
       METRICS.rpcRetries.inc({ network: this.network, method });
       o.logger.warn(`${this.network}: retrying ${method}: ${(e as Error).message}`);
@@ -133,6 +153,23 @@ export class NetworkIndexer {
    */
   get dataAheadOfChainNow(): boolean {
     return this.aheadOfChain;
+  }
+
+  status(now = Date.now()): NetworkStatus {
+    const known = this.cursor !== undefined && this.head >= 0;
+    const p = this.progress.report(now, this.cursorBlock, known ? this.head : -1);
+    return {
+      network: this.network,
+      head: this.head >= 0 ? this.head : null,
+      cursor: this.cursor ? this.cursor.blockNumber : null,
+      lag: known ? p.blocksLeft : null,
+      caughtUp: this.ready,
+      blocksLeft: p.blocksLeft,
+      blocksPerSecond: p.blocksPerSecond,
+      eventsPerSecond: p.eventsPerSecond,
+      etaSeconds: p.etaSeconds,
+      percent: p.percent,
+    };
   }
 
   start(): void {
@@ -193,6 +230,7 @@ export class NetworkIndexer {
     this.registry = loaded.registry;
     this.pendingSeeds = loaded.pendingSeeds;
     METRICS.cursor.set({ network: this.network }, this.cursor.blockNumber);
+    this.progress.reset(Date.now(), this.cursor.blockNumber);
     this.o.onCommitted?.(this.network);
   }
 
@@ -396,6 +434,7 @@ export class NetworkIndexer {
     METRICS.cursor.set(labels, built.to);
     METRICS.headLag.set(labels, Math.max(0, this.head - built.to));
     this.o.onCommitted?.(this.network);
+    this.logProgressIfDue(built.logCount);
     if (built.to >= this.head) this.markCaughtUp();
     else if (this.head - built.to > this.o.readyLagBlocks) this.caughtUp = false;
   }
@@ -425,6 +464,16 @@ export class NetworkIndexer {
     if (this.caughtUp || this.cursorBlock < this.head) return;
     this.caughtUp = true;
     this.o.logger.log({ msg: 'caught up', network: this.network, block: this.cursorBlock, head: this.head });
+  }
+
+  /** Once per committed batch: a progress line per network every progressLogMs while behind by more than the readiness lag. */
+  private logProgressIfDue(events: number): void {
+    const now = Date.now();
+    this.progress.record(now, this.cursorBlock, events);
+    if (this.head - this.cursorBlock <= this.o.readyLagBlocks || now - this.lastProgressLog < (this.o.progressLogMs ?? 5_000)) return;
+    this.lastProgressLog = now;
+    const { cursor, head, blocksLeft, blocksPerSecond, eventsPerSecond, etaSeconds, percent } = this.progress.report(now, this.cursorBlock, this.head);
+    this.o.logger.log({ msg: 'backfill progress', network: this.network, cursor, head, blocksLeft, blocksPerSecond, eventsPerSecond, etaSeconds, percent });
   }
 
   private setHead(head: number): void {

@@ -29,6 +29,8 @@ export interface TestIndexerOptions {
   heldBalancePairs?: number;
   /** see NetworkIndexerOptions (default 0: no head refresh) */
   refreshHeadMs?: number;
+  /** see NetworkIndexerOptions */
+  progressLogMs?: number;
 }
 
 export interface TestIndexer {
@@ -71,6 +73,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     refreshHeadMs: o.refreshHeadMs ?? 0,
     logsWorker: o.logsWorker,
     heldBalancePairs: o.heldBalancePairs,
+    progressLogMs: o.progressLogMs,
     logger,
     onCommitted: o.onCommitted,
   });
