@@ -7,12 +7,13 @@
  */
 import { spawn } from 'node:child_process';
 import { join, resolve as resolvePath } from 'node:path';
-import { rpcVar } from '@tokensvc/config';
+import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
 import { APPS, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
+import { followIndexing, indexerStatusReader } from './indexing-progress';
 import { ensureInfra, type StartedInfra } from './infra';
 
 const ROOT = join(__dirname, '..', '..');
@@ -88,6 +89,10 @@ async function main(): Promise<void> {
     await waitForHttp(`${base}/health/ready`, 60_000, (s, body) => s === 200 && !body.includes('"down"'));
     const fillerStart = await filler.started;
     printSummary(base, devnet, devKey, fillerStart);
+    // The indexer's progress (its health port's /status) every few seconds until every network
+    // is caught up, then one line saying so.
+    const indexerHealthPort = platformEnv.healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : platformEnv.healthPortBase + 2;
+    void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: () => stopping });
   } catch (e) {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
     await shutdown(1);
