@@ -71,7 +71,7 @@ export class HealthServer {
         return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: (e as Error).message })];
       }
     }
-    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try /health, /health/ready or /metrics` })];
+    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try ${['/health', '/health/ready', '/metrics', ...this.extra.keys()].join(', ')}` })];
   }
 
   async close(): Promise<void> {
