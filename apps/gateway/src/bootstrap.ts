@@ -17,8 +17,10 @@ import { GatewayModule } from './app.module';
 import { registerDocsRoutes } from './docs/docs-routes';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 import { clientErrorHandler } from './http/client-error';
+import { registerCors } from './http/cors';
 import { ErrorFilter } from './http/error.filter';
 import { observeResponse } from './http/request-log';
+import { registerTokenImageRoute } from './images/token-image';
 import { REDIS } from './infra/tokens';
 import { decorateClientKey } from './limits/client-address';
 import { RateLimiter } from './limits/rate-limiter';
@@ -80,6 +82,8 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     if (open.length) throw new Error(`routes without an access class: ${open.map((r) => `${r.method} ${r.url}`).join(', ')}`);
   });
 
+  // Before every other hook: a preflight is answered ahead of authentication (it carries no key).
+  await registerCors(fastify, config.corsOrigins);
   fastify.decorateRequest('caller', undefined);
   decorateClientKey(fastify, config.rateLimitIpv6Prefix);
   fastify.addHook('onRequest', async (req, reply) => {
@@ -109,6 +113,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     await admin.close();
   });
   registerDocsRoutes(fastify);
+  registerTokenImageRoute(fastify);
   await redisReady(app.get<Redis>(REDIS));
   return app;
 }

@@ -126,7 +126,7 @@ describe('data replies that are the HTTP body', () => {
   it('maps an error reply to its HTTP status and message', async () => {
     const res = await gw.request(`/v2/account?owner=${OWNER(3)}&networks=ethereum`, { key: paid });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'unknown owner' });
+    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'unknown owner', code: 'not_found' });
   });
 
   it('maps a reply message as before and cuts the paid metrics for free keys', async () => {

@@ -43,7 +43,7 @@ describe('gateway input edges (HTTP, loopback)', () => {
     expect(head.body).toBe('');
     const get = split(await raw(gw.baseUrl, `GET ${long} HTTP/1.1\r\nhost: x\r\n\r\n`));
     expect(get.status).toBe(431);
-    expect(JSON.parse(get.body)).toEqual({ statusCode: 431, error: 'Request Header Fields Too Large', message: expect.stringMatching(/exceed 16 kB/) });
+    expect(JSON.parse(get.body)).toEqual({ statusCode: 431, error: 'Request Header Fields Too Large', message: expect.stringMatching(/exceed 16 kB/), code: 'payload_too_large' });
     // Errors answered by the app (no key, a bad query) carry no body to a HEAD either.
     for (const path of ['/v2/tokens', `/v2/tokens?limit=0`]) {
       const r = split(await raw(gw.baseUrl, `HEAD ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${path.includes('limit') ? `authorization: Bearer ${key}\r\n` : ''}\r\n`));

@@ -91,7 +91,7 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
   it('answers unknown routes with 404 and the error body', async () => {
     const res = await gw.request('/v9/nothing?x=1');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'no route GET /v9/nothing; see /docs for the routes' });
+    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'no route GET /v9/nothing; see /docs for the routes', code: 'not_found' });
   });
 
   it('answers 400 naming unknown parameters and bad values with the accepted ones', async () => {
@@ -108,7 +108,7 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
   it('answers 501 from the served table for declared endpoints no service answers yet', async () => {
     const res = await gw.request(`/v2/approval/cross-chain?${SAMPLE.approvalCrossChain.query}`, { key: paid });
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ statusCode: 501, error: 'Not Implemented', message: '/v2/approval/cross-chain is not served by this deployment yet' });
+    expect(await res.json()).toEqual({ statusCode: 501, error: 'Not Implemented', message: '/v2/approval/cross-chain is not served by this deployment yet', code: 'not_implemented' });
   });
 
   it('forwards /v1/networks over NATS, and answers 504 when the service is too slow', async () => {
@@ -137,7 +137,7 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     expect(res.status).toBe(500);
     expect(res.headers.get('x-request-id')).toBe('req-test-500');
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; quote request id req-test-500 when reporting it' });
+    expect(JSON.parse(text)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; quote request id req-test-500 when reporting it', code: 'internal' });
     expect(text).not.toMatch(/hunter2|\sat\s/);
     const logs = lines.join('');
     expect(logs).toContain('"requestId":"req-test-500"');

@@ -13,6 +13,7 @@ import { ReplyCache } from './cache/reply-cache';
 import { ChainClock } from './clock/chain-clock';
 import { TokenHistoryUseCase } from './history/history.usecase';
 import { TokenHoldersUseCase } from './holders/holders.usecase';
+import { IMAGE_BASE_URL } from './tokens/image-base';
 import { ListTokensUseCase } from './tokens/list-tokens.usecase';
 import { TokensController } from './tokens/tokens.controller';
 
@@ -25,6 +26,7 @@ export class TokenDataModule {
       controllers: [CatalogController, TokensController, pingController('token-data')],
       providers: [
         ...chainProviders(config.networks),
+        { provide: IMAGE_BASE_URL, useValue: config.imageBaseUrl ?? '' },
         ChainClock,
         ReplyCache,
         ListNetworksUseCase,

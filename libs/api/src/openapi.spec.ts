@@ -1,3 +1,4 @@
+import { ERROR_CODES } from './models/common';
 import { ENDPOINTS, endpointList } from './endpoints';
 import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from './models/token';
 import { buildOpenApi, type OpenApiDocument, type OpenApiOperation } from './openapi';
@@ -104,7 +105,8 @@ describe('OpenAPI document of the public interface', () => {
     expect(tx.required).toEqual(['pageInfo', 'activities']);
     expect(tx.properties!['pageInfo']!.properties!['endCursor']).toMatchObject({ nullable: true });
     expect(op('get', '/v1/networks').responses['200']!.content!['application/json']!.schema).toMatchObject({ type: 'array', items: { type: 'string' } });
-    expect(schema('Error').required).toEqual(['statusCode', 'error', 'message']);
+    expect(schema('Error').required).toEqual(['statusCode', 'error', 'message', 'code']);
+    expect(schema('Error').properties!['code']).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
     expect(ENDPOINTS.tokenHolders.beta).toBe(true);
     expect(op('get', '/v2/tokens/holders')['x-beta']).toBe(true);
   });

@@ -2,13 +2,14 @@ import { readFileSync, existsSync } from 'node:fs';
 import { isNetwork, NETWORKS, type Network } from '@tokensvc/domain';
 import { EnvReader, type Env } from './env';
 import { readGatewayAccess, type GatewayAccessConfig } from './gateway-access';
+import { readCors, readPublicUrls, type CorsConfig, type PublicUrlsConfig } from './public-urls';
 import { readNatsUrl, readRedisUrl } from './urls';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Settings every app shares. */
-export interface CommonConfig {
+export interface CommonConfig extends PublicUrlsConfig {
   readonly natsUrl: string;
   readonly databaseUrl: string;
   readonly redisUrl: string;
@@ -26,7 +27,7 @@ export interface NetworkEndpoint {
   readonly rpcUrl: string;
 }
 
-export interface GatewayConfig extends CommonConfig, GatewayAccessConfig {
+export interface GatewayConfig extends CommonConfig, GatewayAccessConfig, CorsConfig {
   readonly host: string;
   readonly port: number;
   readonly natsRequestTimeoutMs: number;
@@ -69,6 +70,7 @@ function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonCo
     networks: readNetworks(r, env),
     devnetManifest: manifest,
     healthPort: r.int('HEALTH_PORT', defaultHealthPort, 0, 65535),
+    ...readPublicUrls(r),
   };
 }
 
@@ -88,6 +90,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     port: r.int('PORT', 3000, 0, 65535),
     natsRequestTimeoutMs: r.int('NATS_REQUEST_TIMEOUT_MS', 5000, 50, 120_000),
     ...readGatewayAccess(r),
+    ...readCors(r),
   };
   r.done();
   return cfg;

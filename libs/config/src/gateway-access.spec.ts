@@ -35,3 +35,13 @@ describe('gateway access config', () => {
     expect(problems({ RATE_LIMIT_IPV6_PREFIX: '129' })).toMatch(/RATE_LIMIT_IPV6_PREFIX must be an integer between 16 and 128/);
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('is off by default, lists origins, accepts * alone, and refuses what is not an origin', () => {
+    expect(loadGatewayConfig({}).corsOrigins).toEqual([]);
+    expect(loadGatewayConfig({ CORS_ORIGINS: ' https://app.example.com, http://localhost:5173/ ' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadGatewayConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS entry "https:\/\/app.example.com\/path" is not an origin/);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: '*,https://a.example' })).toThrow(/"\*" allows every origin/);
+  });
+});

@@ -3,3 +3,4 @@ export * from './config';
 export * from './urls';
 export * from './redact-url';
 export * from './gateway-access';
+export * from './public-urls';

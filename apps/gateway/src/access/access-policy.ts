@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type Caller, type Surface, type TierPolicy } from '@tokensvc/api';
+import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type ErrorCodeName, type Caller, type Surface, type TierPolicy } from '@tokensvc/api';
 import { sendError } from '../http/errors';
 import { httpMetrics } from '../http/metrics';
 import { nextMonth, setRateHeaders } from '../limits/headers';
@@ -40,7 +40,7 @@ export interface AccessDeps {
 const KEY_STORE_RETRY_S = 2;
 
 /** What authenticating a key not in the cache came to: the key table's answer, or a refusal to ask it. */
-type AuthOutcome = { found: KeyLookup } | { refused: { status: number; message: string; retryAfter?: number } };
+type AuthOutcome = { found: KeyLookup } | { refused: { status: number; message: string; retryAfter?: number; code?: ErrorCodeName } };
 
 /**
  * The one place access is decided, as an `onRequest` hook on every public route: the route's
@@ -89,7 +89,7 @@ export class AccessPolicy {
     if (limit === undefined || (access === 'data-paid' && !policy.paidData)) {
       httpMetrics.authRejections.inc({ reason: 'plan' });
       if (limit !== undefined && (await this.withLimiter(reply, () => this.deps.limiter.peek(subject, surface, limit))) === undefined) return reply;
-      return sendError(reply, 403, PLAN_FORBIDS);
+      return sendError(reply, 403, PLAN_FORBIDS, 'forbidden_plan');
     }
     const month = this.month();
     const quota = key && policy.monthlyCalls !== undefined ? { limit: policy.monthlyCalls, period: month.period, ttlSeconds: month.seconds + 7 * 86_400 } : undefined;
@@ -106,7 +106,7 @@ export class AccessPolicy {
       return sendError(reply, 429, `rate limit exceeded: ${limit} requests per ${this.windowSeconds} s on ${surface} endpoints for ${who}; retry in ${d.resetSeconds} s`);
     }
     void reply.header('retry-after', month.seconds);
-    return sendError(reply, 429, `monthly quota exhausted: the ${tier} plan allows ${quota?.limit} calls per month; it resets at ${month.at.toISOString()}`);
+    return sendError(reply, 429, `monthly quota exhausted: the ${tier} plan allows ${quota?.limit} calls per month; it resets at ${month.at.toISOString()}`, 'quota_exhausted');
   }
 
   /** The quota period and its end, recomputed at most once a second (this runs per request). */
@@ -137,9 +137,9 @@ export class AccessPolicy {
     }
     const outcome = await judging;
     if ('refused' in outcome) {
-      const { status, message, retryAfter } = outcome.refused;
+      const { status, message, retryAfter, code } = outcome.refused;
       if (retryAfter !== undefined) void reply.header('retry-after', retryAfter);
-      sendError(reply, status, message);
+      sendError(reply, status, message, code);
       return null;
     }
     const found = outcome.found;
@@ -173,7 +173,7 @@ export class AccessPolicy {
       if (slot.decision.verdict !== 'admitted') {
         httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
         const retry = slot.decision.resetSeconds;
-        return { refused: { status: 429, retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
+        return { refused: { status: 429, code: 'failed_auth_throttled', retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
       }
     }
     let found: KeyLookup;

@@ -1,6 +1,7 @@
 import { endpointList, type AccessClass, type EndpointDef } from '@tokensvc/api';
 import { ADMIN_OPERATIONS } from '../admin/admin.endpoints';
 import { GATEWAY_OPERATIONS } from '../docs/gateway.endpoints';
+import { CORS_PREFLIGHT_ROUTE } from '../http/cors';
 
 export interface Operation {
   readonly id: string;
@@ -15,7 +16,12 @@ export const OPERATIONS: readonly Operation[] = [
 
 const routeKey = (method: string, url: string): string => `${method} ${url}`;
 
-const ACCESS = new Map<string, AccessClass>(OPERATIONS.map((o) => [routeKey(o.def.method, o.def.path), o.def.access]));
+const ACCESS = new Map<string, AccessClass>([
+  ...OPERATIONS.map((o): [string, AccessClass] => [routeKey(o.def.method, o.def.path), o.def.access]),
+  // CORS preflights carry no key by design (the browser strips it); present only when CORS_ORIGINS is set,
+  // and not an operation of the API, so not in the OpenAPI document.
+  [routeKey(CORS_PREFLIGHT_ROUTE.method, CORS_PREFLIGHT_ROUTE.url), 'public'],
+]);
 
 /** The access class of a route (Fastify route template); HEAD follows GET. Undefined: not declared. */
 export function accessOf(method: string, url: string): AccessClass | undefined {

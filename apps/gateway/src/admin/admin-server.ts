@@ -35,9 +35,9 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   decorateClientKey(fastify, deps.ipv6PrefixBits);
   fastify.setNotFoundHandler((req, reply) => sendError(reply, 404, `no route ${req.method} ${req.url.split('?')[0]} on the admin API`));
   fastify.setErrorHandler((e, req, reply) => {
-    const { status, message } = describeError(e, req);
+    const { status, message, code } = describeError(e, req);
     if (status >= 500) deps.logger.error({ msg: 'admin request failed', requestId: req.id, status, err: e instanceof Error ? e.message : String(e) });
-    void reply.status(status).send(errorBody(status, message));
+    void reply.status(status).send(errorBody(status, message, code));
   });
   fastify.addHook('onRequest', (req, reply) => guard(deps, req, reply));
   fastify.addHook('onResponse', observeResponse(deps.logger));
@@ -62,7 +62,7 @@ async function guard(deps: AdminServerDeps, req: FastifyRequest, reply: FastifyR
   if (slot.decision.verdict !== 'admitted') {
     httpMetrics.limitRejections.inc({ surface: 'admin', reason: 'rate' });
     void reply.header('retry-after', slot.decision.resetSeconds);
-    return sendError(reply, 429, `too many failed admin token attempts from this address: ${deps.failureLimit} per ${Math.ceil(deps.limiter.windowMs / 1000)} s; retry in ${slot.decision.resetSeconds} s`);
+    return sendError(reply, 429, `too many failed admin token attempts from this address: ${deps.failureLimit} per ${Math.ceil(deps.limiter.windowMs / 1000)} s; retry in ${slot.decision.resetSeconds} s`, 'failed_auth_throttled');
   }
   const given = credentialFrom(req.headers.authorization);
   if (given !== undefined && safeEqual(given, deps.token)) {

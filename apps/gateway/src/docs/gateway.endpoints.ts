@@ -1,6 +1,6 @@
 import { endpoint, query, s } from '@tokensvc/api';
 
-/** The gateway's own routes beyond the public interface: probes, metrics and the docs. */
+/** The gateway's own routes beyond the public interface: probes, metrics, the docs and token images. */
 const ready = endpoint({
   method: 'GET',
   path: '/health/ready',
@@ -65,4 +65,16 @@ const docsAsset = endpoint({
   contentType: 'application/octet-stream',
 });
 
-export const GATEWAY_OPERATIONS = { ready, live, metrics, docsUi, docsJson, docsAsset } as const;
+const tokenImage = endpoint({
+  method: 'GET',
+  path: '/images/tokens/:network/:file',
+  summary: 'A token\'s image (the URL in a Token\'s `image`): a deterministic SVG derived from the token key, cached for a year with an ETag; 404 for a path that is not <network>/<0x address>.svg',
+  tag: 'Images',
+  access: 'public',
+  pathParams: { network: 'network of the token', file: 'the token address followed by .svg' },
+  query: query({}),
+  response: s.string(),
+  contentType: 'image/svg+xml',
+});
+
+export const GATEWAY_OPERATIONS = { ready, live, metrics, docsUi, docsJson, docsAsset, tokenImage } as const;

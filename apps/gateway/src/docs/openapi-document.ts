@@ -19,7 +19,7 @@ export function gatewayOpenApi(): OpenApiDocument {
       'Data endpoints need an API key (`Authorization: Bearer <API_KEY>`); trading endpoints accept one and otherwise limit per client address.',
       'Limits per rolling minute: data 100 (free), 500 (paid), up to 3000 (enterprise); trading 100 on all tiers. Monthly calls: free 50K, paid 150K.',
       'Every response of a limited route carries ratelimit-limit, ratelimit-remaining, ratelimit-reset and ratelimit-policy; a 429 adds retry-after.',
-      'Errors answer `{ statusCode, error, message }`.',
+      'Errors answer `{ statusCode, error, message, code }`: `code` is one of a closed set (the Error schema lists it) for programs to branch on.',
     ].join(' '),
   });
   return cached;

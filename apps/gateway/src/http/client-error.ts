@@ -1,6 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { errorBody } from './errors';
 
 /** What Node hands the `clientError` handler: a parser error with the bytes it was reading (a Buffer, whatever Fastify's types say). */
 type ClientError = Parameters<NonNullable<FastifyServerOptions['clientErrorHandler']>>[0];
@@ -21,13 +22,13 @@ function isHead(raw: unknown): boolean {
 
 /**
  * Answers a request Node could not parse (Fastify's `clientErrorHandler`), before any route runs:
- * the gateway's error body `{ statusCode, error, message }`, and no body at all to a HEAD (bytes
+ * the gateway's error body `{ statusCode, error, message, code }`, and no body at all to a HEAD (bytes
  * after a HEAD answer would be read by the client as the start of the next response).
  */
 export function clientErrorHandler(err: ClientError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ statusCode: status, error: STATUS_CODES[status], message: MESSAGES[status] });
+  const body = JSON.stringify(errorBody(status, MESSAGES[status] ?? 'malformed HTTP request'));
   const head = isHead(err.rawPacket);
   if (socket.writable) {
     // For a HEAD the content-length is that of the body a GET would have had (RFC 9110 §9.3.2).

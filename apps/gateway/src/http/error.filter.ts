@@ -1,15 +1,16 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { QueryError } from '@tokensvc/api';
+import { QueryError, type ErrorCodeName } from '@tokensvc/api';
 import { RpcCallError } from '@tokensvc/transport';
 import { errorBody, GatewayError } from './errors';
-import { rpcErrorToHttp } from './rpc-status';
+import { RPC_HTTP_ERRORS } from './rpc-status';
 
 /** Status and client-facing message of any thrown value; internal failures reveal only the request id. */
-export function describeError(exception: unknown, req: FastifyRequest): { status: number; message: string } {
-  if (exception instanceof QueryError) return { status: HttpStatus.BAD_REQUEST, message: exception.message };
-  if (exception instanceof GatewayError) return { status: exception.status, message: exception.message };
-  const http = exception instanceof RpcCallError ? rpcErrorToHttp(exception) : exception;
+export function describeError(exception: unknown, req: FastifyRequest): { status: number; message: string; code?: ErrorCodeName } {
+  if (exception instanceof QueryError) return { status: HttpStatus.BAD_REQUEST, message: exception.message, code: 'invalid_parameter' };
+  if (exception instanceof GatewayError) return { status: exception.status, message: exception.message, code: exception.code };
+  if (exception instanceof RpcCallError) return { status: RPC_HTTP_ERRORS[exception.code].status, message: exception.message, code: RPC_HTTP_ERRORS[exception.code].code };
+  const http = exception;
   if (http instanceof HttpException) {
     const status = http.getStatus();
     const body = http.getResponse();
@@ -23,7 +24,7 @@ export function describeError(exception: unknown, req: FastifyRequest): { status
 }
 
 /**
- * Every error answers `{ statusCode, error, message }`. Internal failures keep their details in
+ * Every error answers `{ statusCode, error, message, code }`. Internal failures keep their details in
  * the log (with the request id) and give the client only the request id to quote.
  */
 @Catch()
@@ -34,10 +35,10 @@ export class ErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const req = ctx.getRequest<FastifyRequest>();
-    const { status, message } = describeError(exception, req);
+    const { status, message, code } = describeError(exception, req);
     // 501 is a declared-but-unserved endpoint, not a failure.
     if (status >= 500 && status !== 501) this.logger.error({ msg: 'request failed', requestId: req.id, status, err: exception instanceof Error ? exception.message : String(exception) });
-    void reply.status(status).send(errorBody(status, message));
+    void reply.status(status).send(errorBody(status, message, code));
   }
 }
 

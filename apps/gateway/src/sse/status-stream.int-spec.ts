@@ -175,6 +175,6 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
   it('answers the tracker\'s 404 before any event, as JSON', async () => {
     const res = await stream(ORDER(99), TX(99));
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `no cross-chain order ${ORDER(99)}` });
+    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `no cross-chain order ${ORDER(99)}`, code: 'not_found' });
   });
 });

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainProviders } from '@tokensvc/chain';
 import { ErrorCode, type AccountReply, type AccountRequest, type Balance, type Token } from '@tokensvc/messages';
 import { isAddress, isNetwork, nativeTokenKey, toUnits, type Network } from '@tokensvc/domain';
 import { ServiceError } from '@tokensvc/transport';
 import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../tokens/token-records';
+import { IMAGE_BASE_URL } from '../tokens/image-base';
 import { TOKEN_COLUMNS, toToken } from '../tokens/token-row';
 import { TokensRepository } from '../tokens/tokens.repository';
 
@@ -65,9 +66,10 @@ function toBalance(token: Token, raw: bigint): Balance {
 @Injectable()
 export class AccountUseCase {
   private readonly tokens: TokensRepository;
-  private readonly records = new TokenRecordCache(ACCOUNT_RECORDS.maxEntries, ACCOUNT_RECORDS.maxAgeMs);
-  constructor(private readonly ds: DataSource, private readonly chains: ChainProviders) {
+  private readonly records: TokenRecordCache;
+  constructor(private readonly ds: DataSource, private readonly chains: ChainProviders, @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '') {
     this.tokens = new TokensRepository(ds);
+    this.records = new TokenRecordCache(ACCOUNT_RECORDS.maxEntries, ACCOUNT_RECORDS.maxAgeMs, Date.now, imageBase);
   }
 
   async execute(req: AccountRequest): Promise<AccountReply> {
@@ -130,6 +132,6 @@ export class AccountUseCase {
     }
     if (raw === 0n) return undefined;
     const token = await this.tokens.byKey(nativeTokenKey(network));
-    return token ? toBalance(toToken(token), raw) : undefined;
+    return token ? toBalance(toToken(token, this.imageBase), raw) : undefined;
   }
 }

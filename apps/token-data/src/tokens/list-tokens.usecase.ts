@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ListTokensReply, ListTokensRequest } from '@tokensvc/messages';
+import { IMAGE_BASE_URL } from './image-base';
 import { toToken } from './token-row';
 import { TokensRepository } from './tokens.repository';
 
@@ -10,7 +11,7 @@ export const DEFAULT_TOKENS_LIMIT = 25;
 @Injectable()
 export class ListTokensUseCase {
   private readonly repo: TokensRepository;
-  constructor(ds: DataSource) {
+  constructor(ds: DataSource, @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '') {
     this.repo = new TokensRepository(ds);
   }
 
@@ -18,6 +19,6 @@ export class ListTokensUseCase {
     const limit = req.limit > 0 ? req.limit : DEFAULT_TOKENS_LIMIT;
     const page = Math.max(0, req.page);
     const { total, rows } = await this.repo.list(req, limit, page * limit);
-    return { totalItems: total, pageItems: rows.length, more: page * limit + rows.length < total, page, tokens: rows.map(toToken) };
+    return { totalItems: total, pageItems: rows.length, more: page * limit + rows.length < total, page, tokens: rows.map((r) => toToken(r, this.imageBase)) };
   }
 }

@@ -35,7 +35,7 @@ interface Entry {
 export class TokenRecordCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly maxEntries: number, private readonly maxAgeMs: number, private readonly now: () => number = Date.now) {}
+  constructor(private readonly maxEntries: number, private readonly maxAgeMs: number, private readonly now: () => number = Date.now, private readonly imageBase = '') {}
 
   get size(): number {
     return this.entries.size;
@@ -55,7 +55,7 @@ export class TokenRecordCache {
 
   /** Builds the record of a row read with TOKEN_VERSION and keeps it for that version. */
   put(row: VersionedTokenRow): TokenRecord {
-    const record: TokenRecord = { token: toToken(row), family: row.family };
+    const record: TokenRecord = { token: toToken(row, this.imageBase), family: row.family };
     this.entries.delete(row.key);
     this.entries.set(row.key, { version: row.version, record, at: this.now() });
     while (this.entries.size > this.maxEntries) {

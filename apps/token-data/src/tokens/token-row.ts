@@ -90,8 +90,14 @@ export function toMetrics(row: TokenRow): TokenMetrics {
   return metrics;
 }
 
-export function toToken(row: TokenRow): Token {
-  const images = row.images.length > 0 ? row.images : row.image ? [row.image] : [];
+/** A stored image path (`/images/tokens/...svg`) under the configured base (CDN or public URL); absolute URLs stay. */
+export function imageUrl(path: string, imageBase: string): string {
+  return imageBase && path.startsWith('/') ? `${imageBase}${path}` : path;
+}
+
+/** The spec's Token record of a row; `imageBase` prefixes the stored image paths (config.imageBaseUrl). */
+export function toToken(row: TokenRow, imageBase = ''): Token {
+  const images = (row.images.length > 0 ? row.images : row.image ? [row.image] : []).map((p) => imageUrl(p, imageBase));
   return {
     key: row.key,
     name: row.name,
@@ -113,7 +119,7 @@ export function toToken(row: TokenRow): Token {
     liquidity: row.liquidity,
     metrics: toMetrics(row),
     metadata: stringMap({ family: row.family, tags: row.tags.join(','), verified: row.is_verified, ...row.metadata }),
-    image: row.image || (images[0] ?? ''),
+    image: row.image ? imageUrl(row.image, imageBase) : (images[0] ?? ''),
     banner: '',
     customCmsImageUrl: '',
     totalSupply: row.total_supply,
