@@ -142,7 +142,7 @@ describe('platform end to end (five apps over NATS)', () => {
     const stranger = await Wallet.createRandom().signTypedData(order.signedOrder.domain, order.signedOrder.types, order.signedOrder.value);
     const post = await fetch(`${base}/v2/portal?orderId=${order.context.orderId}&signature=${stranger}`, { method: 'POST' });
     expect(post.status).toBe(400);
-    expect(await post.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/) });
+    expect(await post.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/), code: 'invalid_parameter' });
     const unknown = await fetch(`${base}/v2/portal/status?orderId=0b1c8a2e-0000-4000-8000-000000000000`);
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toMatch(/not found: it was never quoted/);

@@ -1,4 +1,4 @@
-import { endpointList, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
+import { endpointList, ERROR_CODES, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
 import { ApprovalReply, CrossChainStatusReply, DeleteWebhookReply, ListWebhooksReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
@@ -130,11 +130,11 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       const sample = SAMPLE[id];
       for (const c of CREDENTIALS) {
         const res = await gw.request(`${def.path}?${sample.query}`, { method: sample.method, key: keys[c], form: c.endsWith('-bare') ? 'bare' : 'bearer' });
-        const body = (await res.json()) as { statusCode?: number; message?: string };
+        const body = (await res.json()) as { statusCode?: number; message?: string; code?: string };
         const want = expectedStatus(def.access, id, c);
         const where = `${sample.method ?? 'GET'} ${def.path} [${c}]`;
         if (res.status !== want) failures.push(`${where}: ${res.status} (want ${want}) ${JSON.stringify(body).slice(0, 160)}`);
-        if (res.status >= 400 && (body.statusCode !== res.status || !body.message)) failures.push(`${where}: error body without statusCode/message`);
+        if (res.status >= 400 && (body.statusCode !== res.status || !body.message || !(ERROR_CODES as readonly unknown[]).includes(body.code))) failures.push(`${where}: error body without statusCode/message/code`);
         if (res.status === 403 && body.message !== PLAN_FORBIDS) failures.push(`${where}: 403 message "${body.message}"`);
         // Limited routes carry the headers on every answer that has a caller (all but 401).
         const limited = def.access !== 'public' && res.status !== 401;

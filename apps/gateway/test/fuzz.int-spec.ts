@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { endpointList, ENDPOINT_IDS, TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
+import { endpointList, ENDPOINT_IDS, ERROR_CODES, TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
 import { createTestDatabaseUrl, INFRA } from '@tokensvc/testing';
 import type { ServedTable } from '../src/api/served';
 import { SAMPLE } from './fixtures';
@@ -118,8 +118,8 @@ describe('gateway fuzz: hostile queries across every endpoint (real Redis, Postg
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
         if (res.statusCode >= 500) throw new Error(`${method} ${def.path}?${r.query.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
         if (res.statusCode >= 400) {
-          const body = res.json() as { statusCode?: unknown; error?: unknown; message?: unknown };
-          if (body.statusCode !== res.statusCode || typeof body.error !== 'string' || typeof body.message !== 'string' || body.message.length === 0) {
+          const body = res.json() as { statusCode?: unknown; error?: unknown; message?: unknown; code?: unknown };
+          if (body.statusCode !== res.statusCode || typeof body.error !== 'string' || typeof body.message !== 'string' || body.message.length === 0 || !(ERROR_CODES as readonly unknown[]).includes(body.code)) {
             throw new Error(`${method} ${def.path}: ${res.statusCode} without a proper error body: ${res.body.slice(0, 300)}`);
           }
         }
