@@ -15,7 +15,7 @@ import { Interface, JsonRpcProvider, MaxUint256, Wallet } from 'ethers';
 import { Pool } from 'pg';
 import { MANIFEST_FILE, manifestToken, networkManifest, TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { dropDatabase } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePortRange, testDevnet } from '@tokensvc/testing';
+import { createTestDatabaseUrl, eachLine, freePortRange, testDevnet } from '@tokensvc/testing';
 
 jest.setTimeout(170_000);
 
@@ -54,22 +54,13 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
         clearTimeout(timer);
         reject(new Error(`npm start exited with ${code}:\n${lines.slice(-30).join('\n')}`));
       });
-      for (const stream of [child.stdout, child.stderr]) {
-        let buf = '';
-        stream.on('data', (chunk: Buffer) => {
-          buf += chunk.toString();
-          let i: number;
-          while ((i = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, i);
-            buf = buf.slice(i + 1);
-            lines.push(line);
-            if (line.startsWith('Platform ready in')) {
-              clearTimeout(timer);
-              resolve();
-            }
-          }
-        });
-      }
+      eachLine(child, (line) => {
+        lines.push(line);
+        if (line.startsWith('Platform ready in')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
     });
     run = { child, exited, lines };
     await ready;

@@ -11,7 +11,7 @@ import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
-import { APPS, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, eachLine, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { followIndexing, indexerStatusReader } from './indexing-progress';
 import { ensureInfra, type StartedInfra } from './infra';
@@ -134,22 +134,13 @@ function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => v
   const started = new Promise<{ filler: string; mode: string; networks: string[] }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the filler did not report "filler started" within 30 s')), 30_000);
     void exited.then((code) => reject(new Error(`the filler exited with code ${code} before starting`)));
-    for (const stream of [child.stdout, child.stderr]) {
-      let buf = '';
-      stream.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          onLine(line);
-          if (line.includes('"msg":"filler started"')) {
-            clearTimeout(timer);
-            resolve(JSON.parse(line) as { filler: string; mode: string; networks: string[] });
-          }
-        }
-      });
-    }
+    eachLine(child, (line) => {
+      onLine(line);
+      if (line.includes('"msg":"filler started"')) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as { filler: string; mode: string; networks: string[] });
+      }
+    });
   });
   // Awaited only once the apps are ready; an early failure stops the platform through `exited`.
   started.catch(() => undefined);

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { rpcVar } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
-import { natsCredentialsEnv, type PlatformEnv } from './processes';
+import { eachLine, natsCredentialsEnv, type PlatformEnv } from './processes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -75,18 +75,9 @@ export function startFillerProcess(env: PlatformEnv, opts: FillerProcessOptions,
     });
   });
   started.catch(() => undefined); // the caller awaits it; an unobserved rejection must not crash the runner
-  for (const stream of [child.stdout, child.stderr]) {
-    let buf = '';
-    stream?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        onLine(line);
-        if (line.includes('"msg":"filler started"')) onStarted(JSON.parse(line) as FillerStarted);
-      }
-    });
-  }
+  eachLine(child, (line) => {
+    onLine(line);
+    if (line.includes('"msg":"filler started"')) onStarted(JSON.parse(line) as FillerStarted);
+  });
   return { child, exited, started };
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
@@ -67,6 +68,11 @@ export function natsCredentialsEnv(user: string, env: Pick<PlatformEnv, 'natsPas
   return password === undefined ? {} : { NATS_USER: user, NATS_PASSWORD: password };
 }
 
+/** Every line a child process writes, on stdout or stderr, to `onLine` (node's readline splits them). */
+export function eachLine(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout, child.stderr]) if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
+}
+
 /** Starts one app from its TypeScript sources; its output lines go to `onLine`. */
 export function startApp(app: AppName, env: PlatformEnv, onLine: (app: AppName, line: string) => void): AppProcess {
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', app, 'src', 'main.ts')], {
@@ -74,17 +80,7 @@ export function startApp(app: AppName, env: PlatformEnv, onLine: (app: AppName, 
     env: appEnv(app, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (const stream of [child.stdout, child.stderr]) {
-    let buf = '';
-    stream?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        onLine(app, buf.slice(0, i));
-        buf = buf.slice(i + 1);
-      }
-    });
-  }
+  eachLine(child, (line) => onLine(app, line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name: app, child, exited };
 }

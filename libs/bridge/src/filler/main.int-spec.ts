@@ -5,7 +5,7 @@ import { Interface, JsonRpcProvider, MaxUint256, Wallet, parseEther, toBeHex } f
 import { rpcVar } from '@tokensvc/config';
 import { bridgeEscrowInterface, sendOk } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
-import { testDevnet } from '@tokensvc/testing';
+import { eachLine, testDevnet } from '@tokensvc/testing';
 import { type BridgeManifestLike, devnetBridgeConfig, devnetFillerKey } from '../devnet-config';
 import { DevnetBridgeProvider } from '../devnet-provider';
 
@@ -53,22 +53,13 @@ describe('the filler process (filler/main.ts) on the test devnet', () => {
     child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'bridge', 'src', 'filler', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: Array<Record<string, unknown>> = [];
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      let buf = '';
-      stream.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          try {
-            lines.push(JSON.parse(line) as Record<string, unknown>);
-          } catch {
-            lines.push({ msg: line });
-          }
-        }
-      });
-    }
+    eachLine(child, (line) => {
+      try {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        lines.push({ msg: line });
+      }
+    });
     const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) => {
       const started = Date.now();
       while (!(await check())) {
