@@ -1,6 +1,7 @@
 import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, type RpcContract, type RpcErrorPayload } from '@tokensvc/messages';
 import type { EncodedBody } from './reply-body';
+import { rpcOutcome, RPC_METRICS } from './rpc-metrics';
 
 /** A domain error a handler raises on purpose; it crosses NATS with its code and message. */
 export class ServiceError extends Error {
@@ -15,11 +16,14 @@ export class ServiceError extends Error {
  * INTERNAL without their details (they are logged by the caller's logger instead).
  */
 export async function handleRpc<Req, Rep>(contract: RpcContract<Req, Rep>, raw: unknown, run: (req: Req) => Promise<Rep> | Rep, onInternal?: (e: unknown) => void): Promise<unknown> {
+  const end = RPC_METRICS.handled.startTimer({ subject: contract.subject });
   try {
     const reply = await run(contract.request.fromJSON(raw ?? {}));
-    return contract.reply.toJSON(reply);
+    const json = contract.reply.toJSON(reply);
+    end({ outcome: 'ok' });
+    return json;
   } catch (e) {
-    throw rpcFailure(contract, e, onInternal);
+    throw observed(end, rpcFailure(contract, e, onInternal));
   }
 }
 
@@ -28,11 +32,20 @@ export async function handleRpc<Req, Rep>(contract: RpcContract<Req, Rep>, raw: 
  * JSON bytes of the HTTP body (RpcReplySerializer sends them as they are); failures cross as usual.
  */
 export async function handleRpcBody<Req, Rep>(contract: RpcContract<Req, Rep>, raw: unknown, run: (req: Req) => Promise<EncodedBody>, onInternal?: (e: unknown) => void): Promise<EncodedBody> {
+  const end = RPC_METRICS.handled.startTimer({ subject: contract.subject });
   try {
-    return await run(contract.request.fromJSON(raw ?? {}));
+    const body = await run(contract.request.fromJSON(raw ?? {}));
+    end({ outcome: 'ok' });
+    return body;
   } catch (e) {
-    throw rpcFailure(contract, e, onInternal);
+    throw observed(end, rpcFailure(contract, e, onInternal));
   }
+}
+
+/** Records the failure's outcome (its error code) in nats_handler_duration_seconds. */
+function observed(end: (labels: { outcome: string }) => void, failure: RpcException): RpcException {
+  end({ outcome: rpcOutcome((failure.getError() as RpcErrorPayload).code) });
+  return failure;
 }
 
 function rpcFailure(contract: Pick<RpcContract<unknown, unknown>, 'service' | 'subject'>, e: unknown, onInternal?: (e: unknown) => void): RpcException {
