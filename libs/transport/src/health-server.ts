@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { registerRpcMetrics } from './rpc-metrics';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -33,6 +34,8 @@ export class HealthServer {
   constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+    // every NATS handler's rate, errors and duration (rpc-handler.ts)
+    registerRpcMetrics(this.registry);
   }
 
   /** Serves `handler()`'s value as JSON at GET `path` (200; 500 with the message if it throws). */
