@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { insertBlocks } from '../store/blocks.repo';
 import { moveCursor } from '../store/cursor.repo';
-import { renewLease } from '../store/lease.repo';
+import { cursorStillAt, fenceWriteTx } from '../store/lease.repo';
 import { insertPoolHistory, insertPools, updatePoolStates } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
@@ -51,9 +51,16 @@ export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBa
     // Durability of the last batches is traded for throughput: after a Postgres crash the cursor
     // is lost together with the rows it covers, and those batches are simply indexed again.
     queue(tx.query('SET LOCAL synchronous_commit TO OFF'));
+    // Fencing: the lease row stays locked until commit; a replica that lost it writes nothing.
     queue(
-      renewLease(tx, network, opts.holder, opts.leaseTtlMs).then((held) => {
+      fenceWriteTx(tx, network, opts.holder, opts.leaseTtlMs).then((held) => {
         if (!held) throw new LeaseLostError(`${network}: lease lost to another replica`);
+      }),
+    );
+    // And a compare-and-set on the cursor: the batch applies only on top of the block it follows.
+    queue(
+      cursorStillAt(tx, network, b.from - 1).then((at) => {
+        if (!at) throw new LeaseLostError(`${network}: the cursor is no longer at block ${b.from - 1}: another writer moved it`);
       }),
     );
     queue(insertBlocks(tx, network, b.headers));

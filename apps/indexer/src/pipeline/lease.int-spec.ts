@@ -42,13 +42,17 @@ describe('indexer lease (two replicas, one database)', () => {
     await a.waitForCursor(head);
     await waitFor(() => texts(b).some((l) => l.includes('another replica holds the lease; waiting')), 'replica b waiting');
     expect(derives[1]!.batches).toEqual([]);
-    expect(b.indexer.cursorBlock).toBe(-1);
+    // Warm: registry loaded, following the head and the leader's stored cursor (ready, not writing).
+    await waitFor(() => texts(b).some((l) => l.includes('standby warm')) && b.indexer.cursorBlock === head, 'replica b warm');
+    expect([a.indexer.status().role, b.indexer.status().role]).toEqual(['leader', 'standby']);
+    expect(b.indexer.ready).toBe(true);
 
     // The holder goes away: the other one takes over (and has nothing left to index).
     await a.indexer.stop();
     await waitFor(() => texts(b).some((l) => l.includes('lease acquired')), 'replica b takes over');
     await b.waitForCursor(head);
     expect(derives[1]!.batches).toEqual([]);
+    expect(b.indexer.status().role).toBe('leader');
 
     // Someone else takes the lease: b notices at its next renewal and stops writing.
     await b.pool.query(`UPDATE indexer_leases SET holder = 'intruder', expires_at = now() + interval '1 hour' WHERE network = 'ethereum'`);

@@ -12,8 +12,8 @@ import type { ContractRegistry } from '../registry/contract-registry';
 import { loadRegistry } from '../registry/registry-loader';
 import type { TokenSeed } from '../registry/registry.types';
 import { BalanceDeltas, type BalanceWrite } from '../store/balance-deltas';
-import { ensureCursor, markAheadOfChain, type Cursor } from '../store/cursor.repo';
-import { renewLease } from '../store/lease.repo';
+import { ensureCursor, markAheadOfChain, readCursor, type Cursor } from '../store/cursor.repo';
+import { fenceWriteTx } from '../store/lease.repo';
 import { prunePoolHistory } from '../store/pools.repo';
 import { inTransaction, poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
@@ -80,6 +80,8 @@ export interface NetworkStatus extends Omit<ProgressReport, 'cursor' | 'head'> {
   lag: number | null;
   /** within the readiness lag of the head (INDEXER_READY_LAG_BLOCKS) and not ahead of the chain */
   caughtUp: boolean;
+  /** leader: holds the network's lease and writes; standby: warm, watching the lease (cursor = the leader's, as stored) */
+  role: 'leader' | 'standby';
 }
 
 /**
@@ -120,6 +122,9 @@ export class NetworkIndexer {
   private readonly lease: NetworkLease;
   /** the write path's CPU phases go before decoding and reading ahead */
   private readonly gate = new CpuGate();
+  /** standby: when the head and the stored cursor were last read, and whether that worked */
+  private lastStandbyCheck = 0;
+  private standbyOk = false;
 
   constructor(private readonly o: NetworkIndexerOptions) {
     this.network = o.cfg.network;
@@ -135,7 +140,7 @@ export class NetworkIndexer {
     this.decoder = new LogDecoder(Object.values(ADAPTERS));
     this.builder = new BatchBuilder(this.reader, this.decoder, this.range);
     this.q = poolQuery(o.pool);
-    this.lease = new NetworkLease(this.q, this.network, o.instanceId, o.leaseTtlMs, o.logger, () => this.wake?.());
+    this.lease = new NetworkLease(o.pool, this.network, o.instanceId, o.leaseTtlMs, o.logger, () => this.wake?.());
   }
 
   get cursorBlock(): number {
@@ -144,6 +149,7 @@ export class NetworkIndexer {
 
   /** caught up within the readiness lag, and not ahead of the chain the node serves */
   get ready(): boolean {
+    if (!this.lease.held && !this.standbyOk) return false;
     return this.cursor !== undefined && this.head >= 0 && !this.aheadOfChain && this.head - this.cursor.blockNumber <= this.o.readyLagBlocks;
   }
 
@@ -169,6 +175,7 @@ export class NetworkIndexer {
       eventsPerSecond: p.eventsPerSecond,
       etaSeconds: p.etaSeconds,
       percent: p.percent,
+      role: this.lease.held ? 'leader' : 'standby',
     };
   }
 
@@ -188,7 +195,7 @@ export class NetworkIndexer {
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (!(await this.lease.acquire(() => this.stopped, (ms) => this.pause(ms)))) break;
+        if (!(await this.lease.acquire(() => this.stopped, (ms) => this.pause(ms), () => this.standby()))) break;
         try {
           await this.init();
           await this.follow();
@@ -210,6 +217,36 @@ export class NetworkIndexer {
     }
   }
 
+  /**
+   * Between lease checks while another replica holds the lease: keeps this one ready to take over
+   * (the registry loaded once, the RPC node's head and the stored cursor read every second or
+   * poll interval), so /status shows the leader's progress and readiness says whether the data is
+   * caught up. Taking over reloads everything (init) from what the leader committed.
+   */
+  private async standby(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastStandbyCheck < Math.max(this.o.cfg.pollMs, 1_000)) return;
+    this.lastStandbyCheck = now;
+    try {
+      if (!this.registry) {
+        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
+        this.registry = loaded.registry;
+        this.pendingSeeds = loaded.pendingSeeds;
+        this.o.logger.log({ msg: 'standby warm: registry loaded, watching the lease', network: this.network, ms: Date.now() - now });
+      }
+      this.setHead((await this.reader.latestHeader()).number);
+      const cursor = await readCursor(this.q, this.network);
+      if (cursor) {
+        this.cursor = cursor;
+        this.showAheadOfChain(cursor.aheadOfChain);
+      }
+      this.standbyOk = true;
+    } catch (e) {
+      if (this.standbyOk) this.o.logger.warn({ msg: 'standby check failed (will retry)', network: this.network, error: (e as Error).message });
+      this.standbyOk = false;
+    }
+  }
+
   /** (Re)loads the cursor and the registry from Postgres; the balances catch up with the cursor. */
   private async init(): Promise<void> {
     this.cursor = await ensureCursor(this.q, this.network, this.o.cfg.startBlock);
@@ -219,7 +256,7 @@ export class NetworkIndexer {
     if (this.cursor.balancesBlock !== null) {
       // Balance changes held in memory were lost (a stop or crash during a backfill, or a failed batch).
       await inTransaction(this.o.pool, async (tx) => {
-        if (!(await renewLease(tx, this.network, this.lease.holder, this.lease.ttlMs))) throw new LeaseLostError(`${this.network}: lease lost to another replica`);
+        if (!(await fenceWriteTx(tx, this.network, this.lease.holder, this.lease.ttlMs))) throw new LeaseLostError(`${this.network}: lease lost to another replica`);
         await catchUpBalances(tx, this.network);
       });
       this.o.logger.log(`${this.network}: balances caught up from block ${this.cursor.balancesBlock} to the cursor (${this.cursor.blockNumber})`);
@@ -494,7 +531,7 @@ export class NetworkIndexer {
 
   /** Shortens the rollback journals once a minute: below two finality depths only the latest pool state matters. */
   private async pruneIfDue(): Promise<void> {
-    if (Date.now() - this.lastPrune < 60_000) return;
+    if (Date.now() - this.lastPrune < 60_000 || !this.lease.held) return;
     this.lastPrune = Date.now();
     const before = this.cursorBlock - 2 * this.o.cfg.finalityDepth;
     if (before <= 0) return;

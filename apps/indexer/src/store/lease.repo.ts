@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Network } from '@tokensvc/domain';
 import type { SqlTx } from '../pipeline/derivation.port';
 
@@ -23,4 +24,63 @@ export async function renewLease(q: SqlTx, network: Network, holder: string, ttl
 
 export async function releaseLease(q: SqlTx, network: Network, holder: string): Promise<void> {
   await q.query(`DELETE FROM indexer_leases WHERE network = $1 AND holder = $2`, [network, holder]);
+}
+
+export interface LeaseState {
+  holder: string;
+  /** until it expires, by the database's clock (<= 0: expired) */
+  remainingMs: number;
+}
+
+/** The committed lease row (a plain read: it never waits for a writer's transaction). */
+export async function readLease(q: SqlTx, network: Network): Promise<LeaseState | undefined> {
+  const [r] = await q.query<{ holder: string; remaining_ms: number }>(
+    `SELECT holder, floor(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::int AS remaining_ms FROM indexer_leases WHERE network = $1`,
+    [network],
+  );
+  return r && { holder: r.holder, remainingMs: r.remaining_ms };
+}
+
+/**
+ * The application_name a lease holder's write transactions carry (SET LOCAL): a standby that
+ * finds the lease expired while its row is still locked ends exactly these transactions
+ * (endStalledWriter). Short enough for Postgres' 63 bytes whatever the instance id.
+ */
+export function writerTag(network: Network, holder: string): string {
+  return `indexer-writer:${network}:${createHash('sha256').update(holder).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Fencing, as the first statements of every write transaction of the holder: tags the session
+ * (writerTag) and renews the lease, which locks its row until commit; false when another replica
+ * holds it now (the transaction must then roll back). Both statements are queued at once, ahead of
+ * whatever the caller queues next.
+ */
+export function fenceWriteTx(tx: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
+  const tagged = tx.query(`SELECT set_config('application_name', $1, true)`, [writerTag(network, holder)]);
+  const renewed = renewLease(tx, network, holder, ttlMs);
+  return Promise.all([tagged, renewed]).then(([, held]) => held);
+}
+
+/**
+ * Ends the open transactions of a holder whose lease expired (a paused or cut-off process keeps
+ * its transaction, and the lock on the lease row, until its connection goes): their writes roll
+ * back and the lease can be taken. Returns how many were ended.
+ */
+export async function endStalledWriter(q: SqlTx, network: Network, holder: string): Promise<number> {
+  const [r] = await q.query<{ n: number }>(
+    `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = $1 AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`,
+    [writerTag(network, holder)],
+  );
+  return r?.n ?? 0;
+}
+
+/**
+ * The second fence of a batch: the network's cursor is still at `block` (the one the batch
+ * follows). Locks the cursor row until commit, so it cannot move underneath.
+ */
+export async function cursorStillAt(tx: SqlTx, network: Network, block: number): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM index_cursors WHERE network = $1 AND block_number = $2 FOR UPDATE`, [network, block]);
+  return rows.length === 1;
 }
