@@ -9,12 +9,21 @@ import { registerIndexerMetrics } from './metrics';
 /** indexer: follows each network over JSON-RPC and builds the read models in Postgres. */
 async function main(): Promise<void> {
   const config = loadIndexerConfig();
-  const { app, health } = await startMicroservice('indexer', IndexerModule.forRoot(config), config, (a) => ({
-    postgres: async () => (await a.get(DataSource).query('SELECT 1')).length === 1,
-    caughtUp: async () => a.get(IndexerService).ready,
-    // Down while the network's indexed data holds blocks its node no longer has (until the rollback).
-    ...Object.fromEntries(config.indexing.map(({ network }) => [`${network}DataOnChain`, async () => !a.get(IndexerService).indexers.get(network)?.dataAheadOfChainNow])),
-  }));
+  // Ready (in its queue group, probes pass) once Postgres answers; caught up (GET /health/caught-up)
+  // once the backfill is done and the data is the chain's: a long backfill never fails a rollout.
+  const { app, health } = await startMicroservice(
+    'indexer',
+    IndexerModule.forRoot(config),
+    config,
+    (a) => ({ postgres: async () => (await a.get(DataSource).query('SELECT 1')).length === 1 }),
+    {
+      caughtUp: (a) => ({
+        caughtUp: async () => a.get(IndexerService).ready,
+        // Down while the network's indexed data holds blocks its node no longer has (until the rollback).
+        ...Object.fromEntries(config.indexing.map(({ network }) => [`${network}DataOnChain`, async () => !a.get(IndexerService).indexers.get(network)?.dataAheadOfChainNow])),
+      }),
+    },
+  );
   registerIndexerMetrics(health.registry);
   // Per network: head, cursor, lag, rate and ETA (what `npm start` shows during a backfill).
   health.addJsonRoute('/status', () => ({ networks: [...(app.get(IndexerService).indexers.values())].map((i) => i.status()) }));

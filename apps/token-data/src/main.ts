@@ -3,13 +3,16 @@ import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@tokensvc/config';
 import { startMicroservice } from '@tokensvc/transport';
 import { TokenDataModule } from './app.module';
+import { registerTokenDataMetrics } from './metrics';
 
 /** token-data: answers every data query over NATS from the Postgres read models. */
 async function main(): Promise<void> {
   const config = loadServiceConfig('token-data');
-  await startMicroservice('token-data', TokenDataModule.forRoot(config), config, (app) => ({
+  // Joins its queue group once its Postgres pool answers (startMicroservice waits for the checks).
+  const { health } = await startMicroservice('token-data', TokenDataModule.forRoot(config), config, (app) => ({
     postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
   }));
+  registerTokenDataMetrics(health.registry);
 }
 
 main().catch((e: unknown) => {

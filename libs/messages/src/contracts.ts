@@ -37,10 +37,17 @@ export interface RpcContract<Req, Rep> {
   readonly service: ServiceName;
   readonly request: Codec<Req>;
   readonly reply: Codec<Rep>;
+  /**
+   * Whether a call may reach the service twice with the same effect as once, so the caller may
+   * send it again to another replica when the first is lost (NatsRpcClient): every read, and the
+   * order submission (the relayer keeps one submission per order and signature). Not the webhook
+   * registration or deletion: a second one would answer differently. Unset: never sent twice.
+   */
+  readonly idempotent?: boolean;
 }
 
-function contract<Req, Rep>(subject: string, service: ServiceName, request: Codec<Req>, reply: Codec<Rep>): RpcContract<Req, Rep> {
-  return { subject, service, request, reply };
+function contract<Req, Rep>(subject: string, service: ServiceName, request: Codec<Req>, reply: Codec<Rep>, idempotent = true): RpcContract<Req, Rep> {
+  return { subject, service, request, reply, idempotent };
 }
 
 export const RPC = {
@@ -59,13 +66,15 @@ export const RPC = {
   estimate: contract('quote.portal.estimate.v1', 'quote', EstimateRequest, EstimateReply),
   approval: contract('quote.approval.get.v1', 'quote', ApprovalRequest, ApprovalReply),
   buildOrder: contract('quote.portal.build.v1', 'quote', BuildOrderRequest, OrderReply),
+  // Sent twice, the relayer answers the one submission (relay_submissions: one row per order, the
+  // same signature answers its state): a retry never relays twice.
   submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),
   orderStatus: contract('quote.portal.status.v1', 'quote', OrderStatusRequest, StoredOrderReply),
   crossChainStatus: contract('status-tracker.portal.status.v1', 'status-tracker', CrossChainStatusRequest, CrossChainStatusReply),
   crossChainStatusEvents: contract('status-tracker.portal.status-events.v1', 'status-tracker', CrossChainStatusEventsRequest, CrossChainStatusEventsReply),
-  registerWebhook: contract('status-tracker.webhooks.register.v1', 'status-tracker', RegisterWebhookRequest, RegisterWebhookReply),
+  registerWebhook: contract('status-tracker.webhooks.register.v1', 'status-tracker', RegisterWebhookRequest, RegisterWebhookReply, false),
   listWebhooks: contract('status-tracker.webhooks.list.v1', 'status-tracker', ListWebhooksRequest, ListWebhooksReply),
-  deleteWebhook: contract('status-tracker.webhooks.delete.v1', 'status-tracker', DeleteWebhookRequest, DeleteWebhookReply),
+  deleteWebhook: contract('status-tracker.webhooks.delete.v1', 'status-tracker', DeleteWebhookRequest, DeleteWebhookReply, false),
 } as const;
 
 export type RpcName = keyof typeof RPC;

@@ -43,6 +43,50 @@ describe('HealthServer JSON routes', () => {
     expect(await broken.json()).toMatchObject({ statusCode: 500, message: 'no status yet' });
     const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { message: string }).message).toBe('no route /nope; try /health, /health/ready, /metrics, /status, /broken');
+    expect(((await missing.json()) as { message: string }).message).toBe('no route /nope; try /health, /health/live, /health/ready, /health/caught-up, /metrics, /status, /broken');
+  });
+});
+
+describe('HealthServer probes: live, ready (serving in the queue group), caught up', () => {
+  let health: HealthServer;
+  let base: string;
+  const state = { db: true, backfillDone: false };
+
+  beforeAll(async () => {
+    health = new HealthServer('test', { db: async () => state.db }, { backfill: async () => state.backfillDone });
+    const port = await freePort();
+    await health.listen(port, '127.0.0.1');
+    base = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await health.close();
+  });
+
+  const probe = async (path: string): Promise<{ status: number; body: { status: string; phase?: string; checks?: Record<string, string> } }> => {
+    const res = await fetch(`${base}${path}`);
+    return { status: res.status, body: (await res.json()) as { status: string; phase?: string; checks?: Record<string, string> } };
+  };
+
+  it('is live in every phase, ready only while serving with its checks up, caught up only with its caught-up checks too', async () => {
+    health.phase = 'starting';
+    expect((await probe('/health/live')).status).toBe(200);
+    expect(await probe('/health/ready')).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', phase: 'starting', checks: { db: 'up' } }) });
+
+    health.phase = 'serving';
+    expect(await probe('/health/ready')).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok', phase: 'serving', checks: { db: 'up' } }) });
+    // a backfill still running: ready, not caught up
+    expect(await probe('/health/caught-up')).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', checks: { db: 'up', backfill: 'down' } }) });
+    state.backfillDone = true;
+    expect((await probe('/health/caught-up')).status).toBe(200);
+
+    state.db = false;
+    expect((await probe('/health/ready')).status).toBe(503);
+    state.db = true;
+
+    health.phase = 'draining';
+    expect((await probe('/health/live')).status).toBe(200);
+    expect(await probe('/health/ready')).toEqual({ status: 503, body: expect.objectContaining({ phase: 'draining' }) });
+    expect((await probe('/health/caught-up')).status).toBe(503);
   });
 });

@@ -8,7 +8,16 @@ export interface ReadinessReport {
   status: 'ok' | 'unavailable';
   timestamp: string;
   checks: Record<string, 'up' | 'down'>;
+  /** the replica's phase (health side door only) */
+  phase?: ReplicaPhase;
 }
+
+/**
+ * Where a replica is in its life: `starting` until it joined its NATS queue group (its readiness
+ * checks passed first), `serving` while in it, `draining` from SIGTERM on (left the group,
+ * finishing what it took). Only a serving replica is ready.
+ */
+export type ReplicaPhase = 'starting' | 'serving' | 'draining';
 
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): Promise<ReadinessReport> {
   const entries = await Promise.all(
@@ -22,8 +31,11 @@ export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutM
 }
 
 /**
- * The small HTTP side door of a NATS microservice: liveness, readiness (its dependencies) and
- * Prometheus metrics, for Kubernetes probes and scraping. Port 0 disables it.
+ * The small HTTP side door of a NATS microservice, for Kubernetes probes and scraping (port 0
+ * disables it): /health/live (the process answers: restart it when not), /health/ready (serving
+ * in its queue group and its dependencies up: send it work), /health/caught-up (ready, and its
+ * data current: the indexer's backfill done; the same as ready for the other services) and
+ * Prometheus /metrics.
  */
 export class HealthServer {
   readonly registry = new Registry();
@@ -31,7 +43,10 @@ export class HealthServer {
   /** a service's own JSON read-outs on the side door (the indexer's /status) */
   private readonly extra = new Map<string, () => unknown>();
 
-  constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>) {
+  /** starting / serving / draining; a side door of its own (no queue group) is serving from the start */
+  phase: ReplicaPhase = 'serving';
+
+  constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>, private readonly caughtUp: Record<string, ReadinessCheck> = {}) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     // every NATS handler's rate, errors and duration (rpc-handler.ts)
@@ -61,8 +76,9 @@ export class HealthServer {
   private async route(url: string): Promise<[number, string, string]> {
     const path = url.split('?')[0];
     if (path === '/health' || path === '/health/live') return [200, 'application/json', JSON.stringify({ status: 'ok', service: this.service, timestamp: new Date().toISOString() })];
-    if (path === '/health/ready') {
-      const report = await runChecks(this.checks);
+    if (path === '/health/ready' || path === '/health/caught-up') {
+      const report = { ...(await runChecks(path === '/health/ready' ? this.checks : { ...this.checks, ...this.caughtUp })), phase: this.phase };
+      if (this.phase !== 'serving') report.status = 'unavailable';
       return [report.status === 'ok' ? 200 : 503, 'application/json', JSON.stringify(report)];
     }
     if (path === '/metrics') return [200, this.registry.contentType, await this.registry.metrics()];
@@ -74,7 +90,7 @@ export class HealthServer {
         return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: (e as Error).message })];
       }
     }
-    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try ${['/health', '/health/ready', '/metrics', ...this.extra.keys()].join(', ')}` })];
+    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try ${['/health', '/health/live', '/health/ready', '/health/caught-up', '/metrics', ...this.extra.keys()].join(', ')}` })];
   }
 
   async close(): Promise<void> {
