@@ -4,11 +4,12 @@ import { ChainClients } from './chain/chain-clients';
 import { loadQuoteConfig } from './config/quote-config';
 import { LiquidityGraphs } from './graph/liquidity-graphs';
 import { QuoteModule } from './app.module';
+import { registerQuoteMetrics } from './metrics';
 
 /** quote: the order builder (liquidity graph, routing, tx building, simulation). Scaled on its own. */
 async function main(): Promise<void> {
   const config = loadQuoteConfig();
-  await startMicroservice('quote', QuoteModule.forRoot(config), config, (app) => ({
+  const { health } = await startMicroservice('quote', QuoteModule.forRoot(config), config, (app) => ({
     // Ready once every network's liquidity graph is loaded (quotes never wait for the database).
     graph: async () => app.get(LiquidityGraphs).ready,
     chains: async () => {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
       return true;
     },
   }));
+  registerQuoteMetrics(health.registry);
 }
 
 main().catch((e: unknown) => {

@@ -3,15 +3,17 @@ import { DataSource } from 'typeorm';
 import { startMicroservice } from '@tokensvc/transport';
 import { StatusTrackerModule, TrackingQueue } from './app.module';
 import { loadTrackerConfig } from './config/tracker-config';
+import { registerTrackerMetrics } from './metrics';
 import { loadPushConfig } from './push/push-config';
 
 /** status-tracker: tracks cross-chain orders to a terminal state (BullMQ) and answers their status. */
 async function main(): Promise<void> {
   const config = loadTrackerConfig();
-  await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config, loadPushConfig(process.env)), config, (app) => ({
+  const { health } = await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config, loadPushConfig(process.env)), config, (app) => ({
     postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
     redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
   }));
+  registerTrackerMetrics(health.registry);
 }
 
 main().catch((e: unknown) => {

@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey } from '@tokensvc/api';
 import type { ApiKeyRecord } from '@tokensvc/persistence';
+import { httpMetrics } from '../http/metrics';
 import { KeyStore, type KeySource } from './key-store';
 
 /** A key table in memory that counts its lookups. */
@@ -36,6 +37,21 @@ describe('KeyStore', () => {
     now += 1;
     expect(await store.lookup(key)).toEqual({ status: 'revoked', displayPrefix: row.displayPrefix });
     expect(src.lookups).toBe(2);
+  });
+
+  it('counts cache hits and database lookups (gateway_key_cache_lookups_total)', async () => {
+    const count = async (result: string): Promise<number> => (await httpMetrics.keyCacheLookups.get()).values.find((v) => v.labels['result'] === result)?.value ?? 0;
+    const src = new FakeKeys();
+    const key = generateApiKey();
+    src.add(key);
+    const store = new KeyStore(src, 5000, clock);
+    const before = { hit: await count('hit'), miss: await count('miss') };
+    await store.lookup(key);
+    await store.lookup(key);
+    await store.lookup(key);
+    await store.lookup(generateApiKey()); // unknown: asked once
+    expect(await count('hit')).toBe(before.hit + 2);
+    expect(await count('miss')).toBe(before.miss + 2);
   });
 
   it('checks expiry on every request, not on fetch', async () => {

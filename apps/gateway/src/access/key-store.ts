@@ -1,5 +1,6 @@
 import { hashApiKey, isApiKeyFormat, type Tier } from '@tokensvc/api';
 import type { ApiKeyRecord } from '@tokensvc/persistence';
+import { httpMetrics } from '../http/metrics';
 
 /** What the gateway knows about a key while serving a request (never the key itself). */
 export interface KeyIdentity {
@@ -66,7 +67,9 @@ export class KeyStore {
     // The caches are keyed by the key as sent (this process sees it in every request anyway), so a
     // hit costs no hashing; the database is only ever asked by hash.
     const hit = this.known.get(key) ?? this.unknown.get(key);
-    return hit && this.now() - hit.fetchedAt < this.ttlMs ? this.judge(hit.record) : undefined;
+    if (!hit || this.now() - hit.fetchedAt >= this.ttlMs) return undefined;
+    httpMetrics.keyCacheLookups.inc({ result: 'hit' });
+    return this.judge(hit.record);
   }
 
   /**
@@ -100,6 +103,7 @@ export class KeyStore {
   }
 
   private async fetch(key: string): Promise<Entry> {
+    httpMetrics.keyCacheLookups.inc({ result: 'miss' });
     const entry = { record: await this.source.findByHash(hashApiKey(key)), fetchedAt: this.now() };
     this.known.delete(key);
     this.unknown.delete(key);

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const registry = new Registry();
 registry.setDefaultLabels({ service: 'gateway' });
@@ -27,4 +27,15 @@ const limitRejections = new Counter({
   registers: [registry],
 });
 
-export const httpMetrics = { registry, duration, authRejections, limitRejections };
+/** Status streams (GET /v3/portal/status/stream) open on this gateway now. */
+const sseStreams = new Gauge({ name: 'gateway_sse_streams_open', help: 'Server-Sent Events status streams open on this gateway', registers: [registry] });
+
+/** API-key lookups: answered from the in-memory cache (hit) or by a database query (miss). */
+const keyCacheLookups = new Counter({
+  name: 'gateway_key_cache_lookups_total',
+  help: 'API key lookups by result (hit: the in-memory cache answered; miss: the database was asked)',
+  labelNames: ['result'],
+  registers: [registry],
+});
+
+export const httpMetrics = { registry, duration, authRejections, limitRejections, sseStreams, keyCacheLookups };

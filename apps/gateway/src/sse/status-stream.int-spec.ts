@@ -19,6 +19,7 @@ import {
 } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import { GatewayHarness } from '../../test/harness';
+import { httpMetrics } from '../http/metrics';
 import { DEFAULT_SSE_SETTINGS } from './sse-settings';
 import { StatusStreams } from './status-stream';
 
@@ -165,11 +166,14 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
     while (!text.includes(': keep-alive') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(text).toMatch(/^retry: 3000\n\nid: 0\ndata: .*\n\n(: keep-alive\n\n)+$/s);
     const streams = gw.app.get(StatusStreams);
+    const openGauge = async (): Promise<number | undefined> => (await httpMetrics.sseStreams.get()).values[0]?.value;
     expect(streams.size).toBe(1);
+    expect(await openGauge()).toBe(1);
     req.destroy();
     const end = Date.now() + 5_000;
     while (streams.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect(streams.size).toBe(0);
+    expect(await openGauge()).toBe(0);
   });
 
   it('answers the tracker\'s 404 before any event, as JSON', async () => {

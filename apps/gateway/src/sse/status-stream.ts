@@ -17,6 +17,7 @@ import type { NatsRpcClient } from '@tokensvc/transport';
 import { callerIdentity, type CallContext } from '../api/call-context';
 import { crossChainStatusBody } from '../api/trading-forwarding';
 import { GatewayError } from '../http/errors';
+import { httpMetrics } from '../http/metrics';
 import { ClientSlots } from './client-slots';
 import { lastEventId, sseComment, sseEvent, sseRetry } from './sse-format';
 import type { SseSettings } from './sse-settings';
@@ -154,9 +155,11 @@ export class StatusStreams {
     }
     const stream = new StatusStream(q.orderId.toLowerCase(), q.txHash, ctx.rpc, () => {
       this.open.delete(stream);
+      httpMetrics.sseStreams.dec();
       slot.release();
     });
     this.open.add(stream);
+    httpMetrics.sseStreams.inc();
     let state: 'streaming' | 'nothing-left';
     try {
       await this.hub.ready();

@@ -46,6 +46,10 @@ export interface RelayConfig {
   readonly pollMs: number;
   readonly lockMs: number;
   readonly queuePrefix: string;
+  /** a relayed order pending longer than this counts as stuck (quote_relay_stuck) */
+  readonly stuckAfterMs: number;
+  /** the relayer gauges (balance, pending, stuck, nonce gap) are sampled this often */
+  readonly metricsIntervalMs: number;
 }
 
 interface RawManifestNetwork {
@@ -155,6 +159,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       pollMs: r.int('RELAY_POLL_MS', 1_000, 10, 60_000),
       lockMs: r.int('RELAY_LOCK_MS', 15_000, 1_000, 600_000),
       queuePrefix: r.string('RELAY_QUEUE_PREFIX', 'bull'),
+      stuckAfterMs: r.int('RELAY_STUCK_AFTER_MS', 300_000, 1_000, 86_400_000),
+      metricsIntervalMs: r.int('RELAY_METRICS_INTERVAL_MS', 15_000, 100, 3_600_000),
     },
   };
   r.done();

@@ -10,6 +10,7 @@ import type { ApprovalReply, ApprovalRequest } from '@tokensvc/messages';
 import type { ChainClients } from '../chain/chain-clients';
 import { PERMIT_TYPES, detectPermit } from '../chain/permit';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
+import { timedBuild } from '../metrics';
 import type { QuoteEngine } from './quote-engine';
 import { isCrossChain } from './cross-chain-orders';
 import { badRequest, parseAddress, parseKey, parsePair, parsePositiveAmount, parseUint256 } from './request-parsing';
@@ -23,7 +24,11 @@ export class ApprovalUseCase {
     private readonly chains: ChainClients,
   ) {}
 
-  async execute(req: ApprovalRequest): Promise<ApprovalReply> {
+  execute(req: ApprovalRequest): Promise<ApprovalReply> {
+    return timedBuild('approval', () => this.approval(req));
+  }
+
+  private async approval(req: ApprovalRequest): Promise<ApprovalReply> {
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const input = parseKey(req.inputToken, 'inputToken');
     // outputToken selects the spender: the Router either way (cross-chain orders run its

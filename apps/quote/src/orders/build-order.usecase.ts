@@ -11,6 +11,8 @@ import { MaxUint256 } from 'ethers';
 import { type Network, ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { ChainClock } from '../chain/chain-clients';
+import { tokenKind } from '../graph/catalog';
+import { type QuoteKind, timedBuild } from '../metrics';
 import type { RouterDirectory } from '../chain/router-directory';
 import type { OrderStore } from '../relay/order-store';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
@@ -37,7 +39,14 @@ export class BuildOrderUseCase {
   ) {}
 
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
-    if (this.crossChain && isCrossChain(req.inputToken, req.outputToken)) return this.crossChain.build(req);
+    const crossChain = this.crossChain;
+    if (crossChain && isCrossChain(req.inputToken, req.outputToken)) return timedBuild('cross_chain', () => crossChain.build(req));
+    // swap or zap once the tokens are resolved (quote_build_duration_seconds)
+    const kind: { now: QuoteKind } = { now: 'unknown' };
+    return timedBuild(() => kind.now, () => this.sameChain(req, kind));
+  }
+
+  private async sameChain(req: BuildOrderRequest, kind: { now: QuoteKind }): Promise<OrderReply> {
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const pair = parsePair(req.inputToken, req.outputToken);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
@@ -50,6 +59,7 @@ export class BuildOrderUseCase {
 
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
     const quote = await this.engine.quote(pair, amount - feeAmount);
+    kind.now = [quote.input, quote.output].every((t) => ['basic', 'native'].includes(tokenKind(t))) ? 'swap' : 'zap';
     const executor = await this.routers.executor(pair.network, quote.deployment.router);
     const deadline = BigInt((await this.clock.now(pair.network)) + this.validitySeconds);
     const permit = req.permitSignature === undefined ? undefined : permitParams(req.permitSignature, amount, permitDeadline);

@@ -10,6 +10,7 @@ import type { RouterDirectory } from '../chain/router-directory';
 import { simulateTx } from '../chain/simulate';
 import type { StateOverride, StateOverrides } from '../chain/state-overrides';
 import { usdValue } from '../graph/catalog';
+import { QUOTE_METRICS, timedBuild } from '../metrics';
 import { buildOrderTx } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
@@ -29,7 +30,11 @@ export class EstimateUseCase {
     private readonly crossChain?: CrossChainOrders,
   ) {}
 
-  async execute(req: EstimateRequest): Promise<EstimateReply> {
+  execute(req: EstimateRequest): Promise<EstimateReply> {
+    return timedBuild('estimate', () => this.estimate(req));
+  }
+
+  private async estimate(req: EstimateRequest): Promise<EstimateReply> {
     if (this.crossChain && isCrossChain(req.inputToken, req.outputToken)) return this.crossChain.estimate(req);
     const pair = parsePair(req.inputToken, req.outputToken);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
@@ -67,16 +72,22 @@ export class EstimateUseCase {
     const router = quote.deployment.router;
     const native = quote.input.address === ZERO_ADDRESS;
     let overrides: StateOverride | undefined;
+    const counted = (outcome: 'ok' | 'reverted' | 'error' | 'skipped'): void => QUOTE_METRICS.simulations.inc({ network: quote.network, outcome });
     try {
       overrides = native ? this.overrides.native(SIMULATION_SENDER, amount + NATIVE_HEADROOM) : await this.overrides.forToken(client, quote.input.address, SIMULATION_SENDER, router, amount);
-      if (!overrides) return undefined;
+      if (!overrides) {
+        counted('skipped');
+        return undefined;
+      }
       const executor = await this.routers.executor(quote.network, router);
       const deadline = BigInt((await this.chains.now(quote.network)) + this.validitySeconds);
       const tx = buildOrderTx(quote, { sender: SIMULATION_SENDER, recipient: SIMULATION_SENDER, partner: ZERO_ADDRESS, feeBps: 0, inputAmount: amount, minOutputAmount: 0n, deadline, executor });
       const outcome = await simulateTx(client, { from: SIMULATION_SENDER, to: tx.to, data: tx.data, value: tx.value }, overrides);
+      counted(outcome.ok ? 'ok' : 'reverted');
       return outcome.ok ? { output: outcome.output, gas: outcome.gas } : undefined;
     } catch {
       // An estimate stays useful off-chain when the node cannot simulate (no overrides, timeouts).
+      counted('error');
       return undefined;
     }
   }

@@ -13,6 +13,7 @@ import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startD
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
+import { QUOTE_METRICS } from '../metrics';
 import { headBlock, readChainPools } from '../testing/chain-pools';
 import { OrderRunner, type RunResult } from '../testing/order-runner';
 import { TestPoolEvents } from '../testing/pool-events';
@@ -168,6 +169,19 @@ describe('same-chain orders on a private devnet', () => {
 
   it('zaps native input into an LP token', async () => {
     expectDelivered(await runner.run(wallet, { inputToken: NATIVE, inputAmount: (2n * 10n ** 18n).toString(), outputToken: lp('sushiswap', 'WETH/USDC') }));
+  });
+
+  it('records each build in the quote metrics: latency by kind and outcome, estimate simulations', async () => {
+    const builds = async (kind: string, outcome = 'ok'): Promise<number> =>
+      (await QUOTE_METRICS.build.get()).values.find((v) => v.metricName === 'quote_build_duration_seconds_count' && v.labels['kind'] === kind && v.labels['outcome'] === outcome)?.value ?? 0;
+    const simulations = async (): Promise<number> => (await QUOTE_METRICS.simulations.get()).values.find((v) => v.labels['network'] === 'ethereum' && v.labels['outcome'] === 'ok')?.value ?? 0;
+    const snap = async (): Promise<number[]> => [await builds('swap'), await builds('zap'), await builds('estimate'), await builds('approval'), await builds('unknown', 'error'), await simulations()];
+    const before = await snap();
+    await runner.run(wallet, { inputToken: token('USDC'), inputAmount: '1000000000', outputToken: token('WETH') });
+    await runner.run(wallet, { inputToken: NATIVE, inputAmount: (10n ** 18n).toString(), outputToken: lp('sushiswap', 'WETH/USDC') });
+    await expect(orders.execute({ sender: wallet.address, inputToken: token('USDC'), inputAmount: '1000000', outputToken: key('0x1111111111111111111111111111111111111111') })).rejects.toThrow(/not a supported token/);
+    // swap, zap, two estimates (both simulated), one approval (the native input needs none), one failure before its kind was known
+    expect(await snap()).toEqual([before[0]! + 1, before[1]! + 1, before[2]! + 2, before[3]! + 1, before[4]! + 1, before[5]! + 2]);
   });
 
   it('deposits into an ERC-4626 vault (after a swap into its asset)', async () => {

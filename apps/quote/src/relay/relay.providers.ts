@@ -9,6 +9,7 @@ import { ChainClients } from '../chain/chain-clients';
 import type { QuoteConfig } from '../config/quote-config';
 import { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { OrderStore } from './order-store';
+import { RelayMonitor } from './relay-monitor';
 import { RelayQueue } from './relay-queue';
 import { Relayer, type RelayNetwork } from './relayer';
 import { SubmitOrderUseCase } from './submit-order.usecase';
@@ -27,12 +28,14 @@ export class RelayLifecycle implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly queue: RelayQueue,
     private readonly store: OrderStore,
+    private readonly monitor: RelayMonitor,
     @Inject(RELAY_PG_POOL) private readonly pool: Pool,
     @Inject(RELAY_REDIS) private readonly redis: Redis,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.start();
+    this.monitor.start();
     const log = new Logger('OrderStore');
     this.purger = setInterval(() => void this.store.purgeExpired().then((n) => n > 0 && log.log(`${n} orders past their week deleted`), (e: Error) => log.warn(`purge: ${e.message}`)), 3_600_000);
     this.purger.unref();
@@ -40,6 +43,7 @@ export class RelayLifecycle implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     if (this.purger) clearInterval(this.purger);
+    this.monitor.stop();
     await this.queue.close();
     this.redis.disconnect();
     await this.pool.end();
@@ -69,6 +73,11 @@ export function relayProviders(config: QuoteConfig): Provider[] {
       inject: [Relayer],
       useFactory: (relayer: Relayer) =>
         new RelayQueue(relayer, { redisUrl: config.redisUrl, prefix: config.relay.queuePrefix, pollMs: config.relay.pollMs, lockMs: config.relay.lockMs, concurrency: 50, sweepMs: 30_000 }, (m) => log.warn(m)),
+    },
+    {
+      provide: RelayMonitor,
+      inject: [RELAY_PG_POOL, Relayer],
+      useFactory: (pool: Pool, relayer: Relayer) => new RelayMonitor(pool, relayer.networks, { stuckAfterMs: config.relay.stuckAfterMs, intervalMs: config.relay.metricsIntervalMs }, (m) => log.warn(m)),
     },
     { provide: SubmitOrderUseCase, inject: [Relayer, RELAY_REDIS], useFactory: (relayer: Relayer, redis: Redis) => new SubmitOrderUseCase(relayer, redis, config.relay.submissionsPerCallerPerMinute) },
     RelayLifecycle,

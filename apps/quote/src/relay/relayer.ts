@@ -20,6 +20,7 @@ import type { Network } from '@tokensvc/domain';
 import { ErrorCode, type StoredOrderReply } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { simulateTx } from '../chain/simulate';
+import { QUOTE_METRICS } from '../metrics';
 import { fillHoles, observeChain, reconcileLocked, type Reconciled } from './nonce-reconciler';
 import type { StoredOrder } from './order-store';
 import { feeCeilingPerGas } from './relay-guards';
@@ -42,6 +43,11 @@ export class Relayer {
   constructor(private readonly d: RelayDeps) {
     this.records = new RelayRecords(d.pool);
     this.sender = new RelaySender(d, this.records);
+  }
+
+  /** the networks with a relayer wallet */
+  get networks(): ReadonlyMap<Network, RelayNetwork> {
+    return this.d.networks;
   }
 
   /** `fn` runs after each new submission is committed and broadcast (the queue tracks it). */
@@ -84,6 +90,7 @@ export class Relayer {
     const claim = await this.records.claim(order, signature, net, seen, tx, this.d.options.maxPendingPerSender);
     if ('existing' in claim) return this.existing(order, claim.existing, signature);
     const { reconciled, stored, hash } = claim.created;
+    if (reconciled.next !== stored) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
     if (reconciled.next !== stored) this.log('relayer nonce reconciled with the chain', { network: net.network, relayer, stored: stored.toString(), next: reconciled.next.toString(), reopened: reconciled.reopened, holes: reconciled.holes.map(String) });
     this.log('signed order accepted', { orderId, network: net.network, nonce: reconciled.next.toString(), txHash: hash });
     this.d.fault?.('after-sign');
@@ -157,6 +164,7 @@ export class Relayer {
         const stored = await this.records.lockNonce(client, net.network, relayer);
         return { r: await reconcileLocked(client, net, relayer, stored, seen), stored };
       });
+      if (r.next < stored) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
       if (r.next < stored) this.log('relayer nonce brought back to the chain', { network: net.network, relayer, stored: stored.toString(), next: r.next.toString(), reopened: r.reopened, holes: r.holes.map(String) });
       await this.afterReconcile(net, r);
       reopened.push(...r.reopened);
@@ -166,7 +174,10 @@ export class Relayer {
 
   /** After the commit: gaps filled, reopened orders handed to the tracker. */
   private async afterReconcile(net: RelayNetwork, r: Reconciled): Promise<void> {
-    if (r.holes.length > 0) await fillHoles(net, r.holes, await currentFees(net));
+    if (r.holes.length > 0) {
+      await fillHoles(net, r.holes, await currentFees(net));
+      QUOTE_METRICS.nonceHolesFilled.inc({ network: net.network }, r.holes.length);
+    }
     for (const id of r.reopened) for (const fn of this.submitted) fn(id);
   }
 
@@ -188,14 +199,14 @@ export class Relayer {
       const receipt = await net.rpc.call<Receipt | null>('eth_getTransactionReceipt', [tx.tx_hash]);
       if (!receipt) continue;
       this.d.fault?.('after-mined');
-      await this.finish(sub.order_id, await outcomeOf(net, this.d.store, sub, tx, receipt));
+      await this.finish(sub, await outcomeOf(net, this.d.store, sub, tx, receipt));
       return true;
     }
     if (mined > BigInt(sub.nonce)) {
       // The nonce is used but by none of our hashes yet: receipts may lag; look again next time, then give up.
       const age = Date.now() - txs.at(-1)!.created_at.getTime();
       if (age > this.d.options.replaceAfterMs * 4) {
-        await this.finish(sub.order_id, { state: 'dropped', reason: `nonce ${sub.nonce} of ${sub.relayer} was used by a transaction the relayer did not record` });
+        await this.finish(sub, { state: 'dropped', reason: `nonce ${sub.nonce} of ${sub.relayer} was used by a transaction the relayer did not record` });
         return true;
       }
       return false;
@@ -212,8 +223,10 @@ export class Relayer {
     return false;
   }
 
-  private async finish(orderId: string, r: Parameters<RelayRecords['finish']>[1]): Promise<void> {
+  private async finish(sub: SubmissionRow, r: Parameters<RelayRecords['finish']>[1]): Promise<void> {
+    const orderId = sub.order_id;
     await this.records.finish(orderId, r);
+    QUOTE_METRICS.relayFinal.inc({ network: sub.network, state: r.state });
     this.log('relayed order final', { orderId, state: r.state, txHash: r.txHash, reason: r.reason });
   }
 

@@ -10,7 +10,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Transaction } from 'ethers';
 import type { BridgeDepositCall } from '@tokensvc/bridge';
+import { JsonRpcClient } from '@tokensvc/chain';
 import { createTestDatabaseUrl } from '@tokensvc/testing';
+import { TRACKER_METRICS } from '../metrics';
 import { BridgeEventStore } from './bridge-event-store';
 import { BridgeEventFollowing } from './event-following';
 import { CrossChainTracker } from '../tracking/tracker';
@@ -226,6 +228,27 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     const fill = await tw.provider.findFill('base', 1, ongoing.request_id!);
     expect(done.destination_tx_hashes).toEqual([fill!.txHash]);
     expect(await terminal(orderId)).toEqual(['SUCCESS']);
+  });
+
+  it('reports each followed network\'s head, cursor and lag (the tracker lag gauges), and forgets them when it stops following', async () => {
+    await restart(EVENTS_ONLY);
+    await until('the followers to lead', async () => following().leads('ethereum') && following().leads('base'));
+    const gauge = async (g: typeof TRACKER_METRICS.followerLag, network: string): Promise<number | undefined> => (await g.get()).values.find((v) => v.labels['network'] === network)?.value;
+    const ticks = async (network: string): Promise<number> => (await TRACKER_METRICS.followerTicks.get()).values.filter((v) => v.labels['network'] === network).reduce((n, v) => n + v.value, 0);
+    const chains = { ethereum: new JsonRpcClient(tw.origin.anvil.rpcUrl), base: new JsonRpcClient(tw.destination.anvil.rpcUrl) };
+    for (const network of ['ethereum', 'base'] as const) {
+      const before = await ticks(network);
+      await until(`${network} read again`, async () => (await ticks(network)) > before);
+      // caught up (no confirmations in these tests): the lag is 0, the cursor at the chain's head
+      await until(`${network} lag 0`, async () => (await gauge(TRACKER_METRICS.followerLag, network)) === 0);
+      const [head, cursor] = [await gauge(TRACKER_METRICS.followerHead, network), await gauge(TRACKER_METRICS.followerCursor, network)];
+      expect(head).toBe(cursor);
+      expect(head).toBeLessThanOrEqual(Number(await chains[network].call<string>('eth_blockNumber')));
+      expect((await eventStore().cursor(network))!.number).toBeGreaterThanOrEqual(cursor!);
+    }
+    await following().stop();
+    expect(await gauge(TRACKER_METRICS.followerLag, 'ethereum')).toBeUndefined();
+    expect(await gauge(TRACKER_METRICS.followerHead, 'base')).toBeUndefined();
   });
 
   it('the safety-net poll finishes an order whose events the follower never sees', async () => {

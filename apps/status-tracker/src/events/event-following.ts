@@ -16,6 +16,7 @@ import { Client } from 'pg';
 import type { BridgeProvider } from '@tokensvc/bridge';
 import { ChainReader, type JsonRpcClient } from '@tokensvc/chain';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { TRACKER_METRICS } from '../metrics';
 import type { CrossChainTracker } from '../tracking/tracker';
 import type { BridgeEventStore, OrderKey } from './bridge-event-store';
 import { type FollowerBatch, NetworkFollower } from './network-follower';
@@ -37,6 +38,11 @@ export type FollowingLog = (level: 'warn' | 'error', msg: string) => void;
 
 const LEADER_RETRY_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
+
+/** Another replica follows the network (or none does while this one stops): its gauges are not ours to report. */
+function forgetFollowerGauges(network: Network): void {
+  for (const g of [TRACKER_METRICS.followerHead, TRACKER_METRICS.followerCursor, TRACKER_METRICS.followerLag]) g.remove({ network });
+}
 
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -99,6 +105,7 @@ export class BridgeEventFollowing {
     for (const w of this.wakeups) w();
     await Promise.all(this.loops);
     this.loops = [];
+    for (const f of this.followers) forgetFollowerGauges(f.network);
     this.held.clear();
     const c = this.lockClient;
     this.lockClient = undefined;
@@ -124,6 +131,7 @@ export class BridgeEventFollowing {
       try {
         if (!this.held.has(f.network)) {
           if (!(await this.tryLead(f.network))) {
+            forgetFollowerGauges(f.network);
             await this.pause(Math.max(LEADER_RETRY_MS, this.o.followMs));
             continue;
           }
@@ -133,6 +141,7 @@ export class BridgeEventFollowing {
         const r = await f.tick();
         if (r === 'idle' || r === 'retry') await this.pause(this.o.followMs);
       } catch (e) {
+        TRACKER_METRICS.followerErrors.inc({ network: f.network });
         if (!this.stopping) this.log('warn', `bridge follower ${f.network}: ${(e as Error).message}`);
         await this.pause(this.o.followMs);
       }

@@ -16,6 +16,7 @@
 import type { ChainReader, RpcBlockHeader } from '@tokensvc/chain';
 import type { BridgeEvent, BridgeProvider } from '@tokensvc/bridge';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { TRACKER_METRICS } from '../metrics';
 import type { BlockRef, BridgeEventStore, OrderKey, StoredBridgeEvent } from './bridge-event-store';
 import type { ChainTx, QuoteMatcher } from './quote-matcher';
 
@@ -72,8 +73,23 @@ export class NetworkFollower {
   }
 
   async tick(): Promise<TickResult> {
+    const r = await this.read();
+    TRACKER_METRICS.followerTicks.inc({ network: this.network, result: r });
+    return r;
+  }
+
+  /** The head, the cursor and their distance (status_tracker_follower_*). */
+  private observe(head: number, cursor: number): void {
+    const labels = { network: this.network };
+    TRACKER_METRICS.followerHead.set(labels, head);
+    TRACKER_METRICS.followerCursor.set(labels, cursor);
+    TRACKER_METRICS.followerLag.set(labels, Math.max(0, head - cursor));
+  }
+
+  private async read(): Promise<TickResult> {
     const cursor = this.cursor ?? (await this.loadCursor());
     const head = await this.reader.latestHeader();
+    this.observe(head.number, cursor.number);
     const target = head.number - this.o.confirmations;
     if (cursor.number >= target) {
       if (cursor.number > head.number) return this.reorg(cursor);
@@ -96,6 +112,7 @@ export class NetworkFollower {
       return 'conflict';
     }
     this.cursor = next;
+    this.observe(head.number, next.number);
     this.stats.batches++;
     this.stats.events += events.length;
     this.stats.created += created.length;

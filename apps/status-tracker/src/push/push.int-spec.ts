@@ -26,6 +26,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { appEnv, createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, stopProcess, waitForHttp } from '@tokensvc/testing';
 import { StatusTrackerModule } from '../app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
+import { TRACKER_METRICS } from '../metrics';
 import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
 import { loadPushConfig } from './push-config';
 import { verifySignature } from './webhook-signature';
@@ -330,6 +331,10 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
 
   it('counts a redirect, an error status or no answer as a failure, and gives a webhook up after its attempts', async () => {
     const { orderId, txHash } = done!;
+    const attempts = async (outcome: string): Promise<number> =>
+      (await TRACKER_METRICS.webhookDeliveries.get()).values.find((v) => v.metricName === 'status_tracker_webhook_delivery_duration_seconds_count' && v.labels['outcome'] === outcome)?.value ?? 0;
+    const metrics = async (): Promise<number[]> => [await attempts('http_5xx'), await attempts('redirect'), await attempts('timeout'), (await TRACKER_METRICS.webhooksGivenUp.get()).values[0]?.value ?? 0];
+    const before = await metrics();
     const hooks = await Promise.all(['/down/d', '/redirect/e', '/slow/f'].map(async (p) => (await register(orderId, txHash, receiver.url(p))).body.id as string));
     const state = async (): Promise<Array<{ id: string; state: string; failed_attempts: number; last_error: string; delivered_seq: number }>> =>
       (await tw.db.query(`SELECT id, state, failed_attempts, last_error, delivered_seq FROM webhooks WHERE id = ANY($1::uuid[]) ORDER BY url`, [hooks])).rows;
@@ -349,6 +354,8 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(errors).toMatch(/event 1: answered 503/);
     expect(errors).toMatch(/event 1: answered 302; redirects are not followed/);
     expect(errors).toMatch(/event 1: no response within 2000 ms/);
+    // webhook delivery metrics: three failed attempts of each kind, three webhooks given up
+    expect(await metrics()).toEqual([before[0]! + 3, before[1]! + 3, before[2]! + 3, before[3]! + 3]);
   });
 
   it('refuses private, loopback, link-local and non-https destinations with 400 naming url; unknown orders 404', async () => {

@@ -11,6 +11,7 @@
  */
 import { redisConnectionOptions } from '@tokensvc/config';
 import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { deliveryOutcome, TRACKER_METRICS } from '../metrics';
 import type { StatusEventStore } from './status-event-store';
 import type { WebhookSender } from './webhook-sender';
 
@@ -88,10 +89,13 @@ export class WebhookQueue {
       if (events.length === 0) return;
       for (const e of events) {
         const seq = Number(e.seq);
+        const end = TRACKER_METRICS.webhookDeliveries.startTimer();
         const r = await this.sender.send(hook, e);
+        end({ outcome: deliveryOutcome(r) });
         if (!r.ok) {
           const { failedAttempts, gaveUp } = await this.store.recordFailure(hook.id, `event ${seq}: ${r.error}`, this.o.maxAttempts);
           if (gaveUp) {
+            TRACKER_METRICS.webhooksGivenUp.inc();
             this.log(`webhook ${hook.id} given up after ${failedAttempts} failed attempts (${r.error})`);
             return;
           }

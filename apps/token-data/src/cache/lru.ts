@@ -14,16 +14,22 @@ export class ReplyLru<V> {
     return this.entries.size;
   }
 
-  async getOrCompute(key: string, compute: () => Promise<V>): Promise<V> {
-    if (this.maxEntries <= 0) return compute();
+  /** `seen` learns what the lookup found: a fresh entry (hit), nothing (miss), or the key's computation in flight (joined). */
+  async getOrCompute(key: string, compute: () => Promise<V>, seen: (result: 'hit' | 'miss' | 'joined') => void = () => undefined): Promise<V> {
+    if (this.maxEntries <= 0) {
+      seen('miss');
+      return compute();
+    }
     const hit = this.entries.get(key);
     if (hit && this.now() - hit.at <= this.ttlMs) {
       this.entries.delete(key);
       this.entries.set(key, hit);
+      seen('hit');
       return hit.value;
     }
     if (hit) this.entries.delete(key);
     const inFlight = this.pending.get(key);
+    seen(inFlight ? 'joined' : 'miss');
     if (inFlight) return inFlight;
     const generation = this.generation;
     const at = this.now();

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { TOKEN_DATA_METRICS } from '../metrics';
 import { CursorWatch } from './cursor-watch';
 import { ReplyLru } from './lru';
 
@@ -23,7 +24,10 @@ export class ReplyCache implements OnModuleInit, OnModuleDestroy {
   constructor(ds: DataSource) {
     this.watch = new CursorWatch(
       async () => ((await ds.query(CURSOR_FINGERPRINT)) as Array<{ f: string }>)[0]?.f ?? '',
-      () => this.lru.clear(),
+      () => {
+        this.lru.clear();
+        TOKEN_DATA_METRICS.cacheClears.inc();
+      },
       (e) => this.logger.warn(`index cursor poll failed, cache emptied: ${(e as Error).message}`),
       REPLY_CACHE.pollMs,
     );
@@ -40,6 +44,6 @@ export class ReplyCache implements OnModuleInit, OnModuleDestroy {
 
   /** The cached reply for (`name`, `key`), or `compute()`'s; errors are never cached. */
   get<T>(name: string, key: string, compute: () => Promise<T>): Promise<T> {
-    return this.lru.getOrCompute(`${name} ${key}`, compute) as Promise<T>;
+    return this.lru.getOrCompute(`${name} ${key}`, compute, (result) => TOKEN_DATA_METRICS.cacheLookups.inc({ cache: name, result })) as Promise<T>;
   }
 }
