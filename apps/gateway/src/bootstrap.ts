@@ -2,11 +2,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
-import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { GatewayConfig } from '@tokensvc/config';
 import { ApiKeysRepository } from '@tokensvc/persistence';
-import { JsonLogger, NatsRpcClient } from '@tokensvc/transport';
+import { initTracing, JsonLogger, NatsRpcClient } from '@tokensvc/transport';
 import { AccessPolicy } from './access/access-policy';
 import { KeyStore } from './access/key-store';
 import { accessOf } from './access/operations';
@@ -19,14 +18,13 @@ import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options'
 import { clientErrorHandler } from './http/client-error';
 import { registerCors } from './http/cors';
 import { ErrorFilter } from './http/error.filter';
+import { nameRequestSpans, requestIdOf, tracedServerFactory } from './http/request-context';
 import { observeResponse } from './http/request-log';
 import { registerTokenImageRoute } from './images/token-image';
 import { REDIS } from './infra/tokens';
 import { decorateClientKey } from './limits/client-address';
 import { RateLimiter } from './limits/rate-limiter';
 import { StatusStreams } from './sse/status-stream';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface RouteEntry {
   readonly method: string;
@@ -51,12 +49,13 @@ export function adminServer(app: NestFastifyApplication): FastifyInstance {
 /** Builds the gateway (Fastify) without listening, so tests, benchmarks and main share one setup. */
 export async function createGateway(config: GatewayConfig, overrides: Partial<GatewayOptions> = {}): Promise<NestFastifyApplication> {
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...overrides };
+  // traces (OTEL_* variables; ids only when off) before anything opens a connection
+  const tracing = initTracing('gateway');
   const adapter = new FastifyAdapter({
     // A caller's request id is kept when it is sane, otherwise a new one is made.
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
+    // Each request runs inside its trace span and request id from the first byte (request-context.ts).
+    serverFactory: tracedServerFactory,
     routerOptions: { maxParamLength: 512 },
     bodyLimit: 64 * 1024,
     // Unparsable requests (a 431 for over-long headers) answer the gateway's error body, and none to a HEAD.
@@ -89,6 +88,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   fastify.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
+  nameRequestSpans(fastify);
   if (options.enforcement) {
     const policy = app.get(AccessPolicy);
     fastify.addHook('onRequest', (req, reply) => policy.check(req, reply));
@@ -111,6 +111,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   // Closing the gateway (SIGTERM, tests) closes the admin listener too, before the pools it uses.
   fastify.addHook('onClose', async () => {
     await admin.close();
+    await tracing.flush();
   });
   registerDocsRoutes(fastify);
   registerTokenImageRoute(fastify);

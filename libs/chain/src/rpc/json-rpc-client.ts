@@ -1,5 +1,6 @@
 import { JsonRpcError, RpcTransportError, isRetryableRpcError } from './errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry';
+import { rpcSpan } from './rpc-span';
 
 export interface RpcRequest {
   readonly method: string;
@@ -70,7 +71,11 @@ export class JsonRpcClient {
   }
 
   /** Sends requests (a batch when more than one) and returns the responses in request order. */
-  private async post(requests: readonly RpcRequest[]): Promise<Array<RpcResponse | undefined>> {
+  private post(requests: readonly RpcRequest[]): Promise<Array<RpcResponse | undefined>> {
+    return rpcSpan(this.url, requests[0]?.method ?? 'batch', requests.length, () => this.send(requests));
+  }
+
+  private async send(requests: readonly RpcRequest[]): Promise<Array<RpcResponse | undefined>> {
     const first = this.nextId;
     this.nextId += requests.length;
     const body = requests.map((r, i) => ({ jsonrpc: '2.0', id: first + i, method: r.method, params: r.params }));
