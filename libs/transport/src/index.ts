@@ -12,8 +12,3 @@ export * from './telemetry/tracing';
 export * from './telemetry/request-context';
 export * from './telemetry/nats-trace';
 export * from './telemetry/rpc-tracing.interceptor';
-export * from './log-redaction';
-export * from './telemetry/tracing';
-export * from './telemetry/request-context';
-export * from './telemetry/nats-trace';
-export * from './telemetry/rpc-tracing.interceptor';

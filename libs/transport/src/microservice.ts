@@ -1,11 +1,12 @@
 import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
 import { natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
-import { HealthServer, type ReadinessCheck } from './health-server';
+import { HealthServer, runChecks, type ReadinessCheck } from './health-server';
 import { JsonLogger } from './logger';
+import { QueueGroupServer } from './queue-group-server';
 import { RpcReplySerializer } from './reply-body';
 import { RpcTracingInterceptor } from './telemetry/rpc-tracing.interceptor';
 import { initTracing } from './telemetry/tracing';
@@ -17,16 +18,26 @@ export interface MicroserviceHandle {
   stop(): Promise<void>;
 }
 
+export interface MicroserviceOptionsExtra {
+  /** what /health/caught-up adds to readiness (the indexer: backfill done, data on the chain) */
+  caughtUp?: (app: INestMicroservice) => Record<string, ReadinessCheck>;
+  /** on SIGTERM, how long taken requests may take to be answered before the app closes anyway */
+  drainGraceMs?: number;
+}
+
 /**
  * Starts a NATS microservice: its replicas join one queue group (the service name), so NATS
- * spreads requests across them. SIGTERM/SIGINT close the NATS subscription (drain) and the
- * app's resources before exit.
+ * spreads requests across them. A replica joins only once it can answer: the app is initialised
+ * (its background loading started) and every `readiness` check passes, so a scale-up never
+ * answers "still loading". SIGTERM/SIGINT: it leaves the group (drains its subscriptions: no new
+ * requests), answers what it took, then closes the app's resources and exits.
  */
 export async function startMicroservice(
   service: ServiceName,
   module: Type<unknown> | DynamicModule,
   config: CommonConfig,
   readiness: (app: INestMicroservice) => Record<string, ReadinessCheck>,
+  extra: MicroserviceOptionsExtra = {},
 ): Promise<MicroserviceHandle> {
   // traces (OTEL_* variables; ids only when off) before anything opens a connection
   const tracing = initTracing(service);
@@ -34,13 +45,11 @@ export async function startMicroservice(
   // the serializer reads the connected server's max_payload (known once the app is listening)
   const bus: { nc?: NatsConnection } = {};
   const serializer = new RpcReplySerializer(() => bus.nc?.info?.max_payload);
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
-    logger,
-    bufferLogs: false,
-    transport: Transport.NATS,
+  const server = new QueueGroupServer(
     // the usual packets, plus replies that are a response body as it is (reply-body.ts)
-    options: { ...natsConnectOptions(config.natsUrl), queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250, serializer },
-  });
+    { ...natsConnectOptions(config.natsUrl), queue: service, name: service, maxReconnectAttempts: -1, reconnectTimeWait: 250, serializer },
+  );
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, { logger, bufferLogs: false, strategy: server });
   // every handler continues the caller's trace and request id (NATS headers)
   app.useGlobalInterceptors(new RpcTracingInterceptor());
   // Nest reports the NATS server status; readiness follows it.
@@ -48,17 +57,21 @@ export async function startMicroservice(
   app.status.subscribe((s) => {
     natsUp = s === 'connected';
   });
-  await app.listen();
-  bus.nc = app.unwrap<NatsConnection>();
-  natsUp = true;
-  const health = new HealthServer(service, { nats: async () => natsUp, ...readiness(app) });
+  const checks = readiness(app);
+  const health = new HealthServer(service, { nats: async () => natsUp, ...checks }, extra.caughtUp?.(app));
+  health.phase = 'starting';
   await health.listen(config.healthPort);
-  logger.info(`${service} listening on NATS ${redactUrl(config.natsUrl)} (queue group ${service})`, { healthPort: config.healthPort });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      logger.info(`${service} shutting down`);
+      const joined = health.phase === 'serving';
+      health.phase = 'draining';
+      if (joined) {
+        logger.info(`${service} shutting down: leaving queue group ${service}`, { inFlight: server.inFlight });
+        const unanswered = await server.leave(extra.drainGraceMs ?? 10_000);
+        if (unanswered > 0) logger.warn(`${service} closing with ${unanswered} requests unanswered after the grace period`);
+      } else logger.info(`${service} shutting down before joining queue group ${service}`);
       await health.close();
       await app.close();
       await tracing.flush();
@@ -76,5 +89,29 @@ export async function startMicroservice(
       );
     });
   }
+
+  // Lifecycle hooks first (background loading starts), then the queue group once ready.
+  await app.init();
+  await untilReady(service, checks, logger, () => stopping !== undefined);
+  if (stopping) return { app, health, logger, stop };
+  await app.listen();
+  bus.nc = app.unwrap<NatsConnection>();
+  natsUp = true;
+  health.phase = 'serving';
+  logger.info(`${service} listening on NATS ${redactUrl(config.natsUrl)} (queue group ${service})`, { healthPort: config.healthPort });
   return { app, health, logger, stop };
+}
+
+/** Waits until every check passes (a line every 10 s says which do not), or `abort()` says stop. */
+async function untilReady(service: string, checks: Record<string, ReadinessCheck>, logger: JsonLogger, abort: () => boolean): Promise<void> {
+  let said = Date.now();
+  while (!abort()) {
+    const report = await runChecks(checks);
+    if (report.status === 'ok') return;
+    if (Date.now() - said >= 10_000) {
+      said = Date.now();
+      logger.info(`${service} not joining its queue group yet: waiting for ${Object.keys(report.checks).filter((k) => report.checks[k] === 'down').join(', ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

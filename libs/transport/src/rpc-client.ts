@@ -3,6 +3,7 @@ import { connect, ErrorCode as NatsErrorCode, JSONCodec, type Msg, type NatsConn
 import { natsConnectOptions } from '@tokensvc/config';
 import { ErrorCode, isRpcErrorPayload, type RpcContract } from '@tokensvc/messages';
 import { bodyOfReply, bodyViewSubject, type BodyView, type EncodedBody } from './reply-body';
+import { retryOnce } from './retry-once';
 import { tracedRequest } from './telemetry/nats-trace';
 
 /** A failed call, with a code from the closed set the gateway maps to HTTP statuses. */
@@ -35,7 +36,13 @@ export class NatsRpcClient {
   private connecting: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly url: string, private readonly defaultTimeoutMs: number, private readonly name = 'tokensvc-rpc') {}
+  constructor(
+    private readonly url: string,
+    private readonly defaultTimeoutMs: number,
+    private readonly name = 'tokensvc-rpc',
+    /** when an idempotent call is sent again (see `attempts`) */
+    private readonly retry: { hedgeAfterMs?: number; pauseMs?: number } = {},
+  ) {}
 
   /** Starts connecting in the background; calls made before the bus is reachable fail with UNAVAILABLE. */
   start(): Promise<void> {
@@ -71,7 +78,7 @@ export class NatsRpcClient {
   }
 
   async call<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, timeoutMs = this.defaultTimeoutMs): Promise<Rep> {
-    return this.replyOf(contract, await this.request(contract, request, timeoutMs));
+    return this.replyOf(contract, await this.attempts(contract, request, timeoutMs));
   }
 
   /**
@@ -83,13 +90,29 @@ export class NatsRpcClient {
   async callBody<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, view: BodyView, timeoutMs = this.defaultTimeoutMs): Promise<{ body: EncodedBody } | { reply: Rep }> {
     let msg: Msg;
     try {
-      msg = await this.request(contract, request, timeoutMs, bodyViewSubject(contract.subject, view));
+      msg = await this.attempts(contract, request, timeoutMs, bodyViewSubject(contract.subject, view));
     } catch (e) {
       if (!(e instanceof NoResponders)) throw e;
-      msg = await this.request(contract, request, timeoutMs);
+      msg = await this.attempts(contract, request, timeoutMs);
     }
     const body = bodyOfReply(msg.data, msg.headers);
     return body ? { body } : { reply: this.replyOf(contract, msg) };
+  }
+
+  /**
+   * The request, sent a second time to another replica when the contract is idempotent and the
+   * first finds no replica or no answer comes back within `retry.hedgeAfterMs` (default: half the
+   * deadline; a replica that died with the request): the deadline stays the caller's. Others are
+   * sent once: a lost one answers UNAVAILABLE or TIMEOUT (503/504) and is never repeated blindly.
+   */
+  private attempts(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, subject = contract.subject): Promise<Msg> {
+    if (contract.idempotent !== true) return this.request(contract, request, timeoutMs, subject);
+    return retryOnce((ms) => this.request(contract, request, ms, subject), {
+      deadlineMs: timeoutMs,
+      hedgeAfterMs: this.retry.hedgeAfterMs ?? timeoutMs / 2,
+      pauseMs: this.retry.pauseMs ?? 100,
+      retryable: (e) => e instanceof NoResponders,
+    });
   }
 
   private async request(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, subject = contract.subject): Promise<Msg> {
