@@ -12,7 +12,13 @@ const depConstraints = (allowTesting) => [
     sourceTag: `scope:${s}`,
     onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', ...(allowTesting ? ['scope:tooling'] : [])],
   })),
-  { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:shared'] },
+  { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:shared', 'scope:sdk'] },
+  // The SDK (libs/sdk) is published on its own: it depends on no lib (only its generated types) and on no server package.
+  { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk'] },
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: [...INFRA_PACKAGES.filter((p) => p !== 'ethers'), 'fastify', ...(allowTesting ? [] : ['ethers', 'viem'])] },
+  // examples/: scripts on the SDK only.
+  { sourceTag: 'scope:examples', onlyDependOnLibsWithTags: ['scope:sdk'] },
+  { sourceTag: 'type:examples', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'ethers') },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: INFRA_PACKAGES },
   { sourceTag: 'type:messages', onlyDependOnLibsWithTags: ['type:domain', 'type:messages'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'nats') },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis'] },
@@ -25,7 +31,7 @@ const depConstraints = (allowTesting) => [
     sourceTag: 'type:app',
     onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:data-access', 'type:integration', 'type:transport', 'type:contracts', ...(allowTesting ? ['type:testing', 'type:tooling'] : [])],
   },
-  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:sdk', 'type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:contracts', 'type:tooling', 'type:testing'] },
 ];
 

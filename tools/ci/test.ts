@@ -27,6 +27,7 @@ const steps: Step[] = [
   { name: 'project graph', cmd: [bin('nx'), 'show', 'projects'] },
   { name: 'lint', cmd: [bin('eslint'), 'apps', 'libs', 'tools', 'bench', '--max-warnings', '0'] },
   { name: 'proto up to date', cmd: node('tools/proto/gen.ts').concat('--check') },
+  { name: 'sdk types up to date', cmd: node('tools/sdk/gen.ts').concat('--check') },
   { name: 'deploy manifests', cmd: node('tools/deploy/check.ts'), when: () => existsSync(join(ROOT, 'tools', 'deploy', 'check.ts')) },
   { name: 'jest', cmd: [bin('jest'), '--maxWorkers=2', '--json', `--outputFile=${jestOut}`, ...jestArgs] },
 ];

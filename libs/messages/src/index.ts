@@ -2,7 +2,7 @@ export * from './contracts';
 export * from './errors';
 export { ErrorCode, RpcError, PingRequest, PingReply } from './generated/tokensvc/v1/common';
 export { ListNetworksRequest, ListNetworksReply, ListPlatformsRequest, ListPlatformsReply, Platform } from './generated/tokensvc/v1/catalog';
-export { PoolStateChanged, BlockFinalized } from './generated/tokensvc/v1/indexer';
+export { PoolStateChanged, BlockFinalized, IndexedHead } from './generated/tokensvc/v1/indexer';
 export {
   TokenMetrics,
   Token,
@@ -45,6 +45,10 @@ export {
   SubmitOrderRequest,
   OrderStatusRequest,
   StoredOrderReply,
+  PinnedBlock,
+  Explain,
+  ExplainHop,
+  ExplainAlternative,
 } from './generated/tokensvc/v1/portal';
 export { CrossChainStatusRequest, CrossChainStatusReply } from './generated/tokensvc/v1/crosschain';
 export {

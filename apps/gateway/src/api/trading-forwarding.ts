@@ -1,5 +1,5 @@
 import { crossChainStatusRecord, type Endpoints, type ParsedQuery } from '@tokensvc/api';
-import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
+import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type Explain, type ExplainAlternative, type ExplainHop, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
 import { callerIdentity, type CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
@@ -13,6 +13,15 @@ function typedData(t: TypedData | undefined): { types: Json; domain: Json; value
 
 function approvalQuery(q: Q<'approval'>): { sender: string; inputToken: string; inputAmount: string; outputToken: string | undefined; permitDeadline: string | undefined } {
   return { sender: q.sender, inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline) };
+}
+
+type HopBody = Omit<ExplainHop, 'next'> & { next: HopBody[] };
+const hopBody = (h: ExplainHop): HopBody => ({ ...h, next: h.next.map(hopBody) });
+const alternativeBody = (a: ExplainAlternative | undefined) => (a ? { ...a, hops: a.hops.map(hopBody) } : undefined);
+
+/** `explain` (explain=true) as plain objects. */
+function explainBody(e: Explain | undefined) {
+  return e ? { ...e, route: e.route.map(hopBody), bestSinglePath: alternativeBody(e.bestSinglePath), bestDirectPool: alternativeBody(e.bestDirectPool) } : undefined;
 }
 
 /** The spec's Order shape of a reply. */
@@ -51,8 +60,8 @@ function relayed(r: StoredOrderReply) {
  */
 export const TRADING_ENDPOINTS = {
   estimate: async (q: Q<'estimate'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.estimate, { inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage });
-    return { outputToken: r.outputToken, outputAmount: r.outputAmount, minOutputAmount: r.minOutputAmount, outputTokenDecimals: r.outputTokenDecimals, context: r.context ?? EstimateContext.fromJSON({}) };
+    const r = await rpc.call(RPC.estimate, { inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage, explain: q.explain });
+    return { outputToken: r.outputToken, outputAmount: r.outputAmount, minOutputAmount: r.minOutputAmount, outputTokenDecimals: r.outputTokenDecimals, context: r.context ?? EstimateContext.fromJSON({}), explain: explainBody(r.explain) };
   },
   approval: async (q: Q<'approval'>, { rpc }: CallContext) => {
     const r = await rpc.call(RPC.approval, approvalQuery(q));
@@ -75,8 +84,9 @@ export const TRADING_ENDPOINTS = {
       permitSignature: q.permitSignature,
       permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
       validate: q.validate,
+      explain: q.explain,
     });
-    return order(r);
+    return { ...order(r), explain: explainBody(r.explain) };
   },
   // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
   portalSubmit: async (q: Q<'portalSubmit'>, ctx: CallContext) =>

@@ -1,6 +1,6 @@
 import { connect, nanos, type JetStreamClient, type NatsConnection } from 'nats';
 import { natsConnectOptions } from '@tokensvc/config';
-import { BlockFinalized, CHAIN_EVENT_SUBJECTS, PoolStateChanged } from '@tokensvc/messages';
+import { BlockFinalized, CHAIN_EVENT_SUBJECTS, IndexedHead, PoolStateChanged } from '@tokensvc/messages';
 import type { Network } from '@tokensvc/domain';
 
 export interface PublisherOptions {
@@ -49,6 +49,11 @@ export class ChainEventPublisher {
 
   async blockFinalized(network: Network, msg: BlockFinalized, msgID: string): Promise<void> {
     await this.publish(CHAIN_EVENT_SUBJECTS.blockFinalized(network, this.opts.subjectPrefix), BlockFinalized.toJSON(msg), msgID);
+  }
+
+  /** After the pool states of a publishing run: they are the state at this block. */
+  async indexedHead(network: Network, msg: IndexedHead, msgID: string): Promise<void> {
+    await this.publish(CHAIN_EVENT_SUBJECTS.indexedHead(network, this.opts.subjectPrefix), IndexedHead.toJSON(msg), msgID);
   }
 
   private async publish(subject: string, json: unknown, msgID: string): Promise<void> {

@@ -2,7 +2,6 @@ import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { METRICS } from '../metrics';
 import type { IndexerLogger } from '../pipeline/network-indexer';
-import { poolQuery } from '../store/sql-tx';
 import type { ChainEventPublisher } from './chain-event-publisher';
 import { publishPending } from './publish-pending';
 
@@ -38,7 +37,7 @@ export class PublishLoop {
 
   private async runOnce(network: Network): Promise<void> {
     try {
-      const { pools, finalized } = await publishPending(poolQuery(this.pool), this.publisher, network);
+      const { pools, finalized } = await publishPending(this.pool, this.publisher, network);
       if (pools > 0) METRICS.published.inc({ network, kind: 'pool-state' }, pools);
       if (finalized) METRICS.published.inc({ network, kind: 'block-finalized' });
     } catch (e) {

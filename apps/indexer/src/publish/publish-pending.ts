@@ -1,8 +1,10 @@
+import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import type { PoolTableRow } from '@tokensvc/persistence';
 import type { PoolStateChanged } from '@tokensvc/messages';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { markPublished, readCursor } from '../store/cursor.repo';
+import { poolQuery } from '../store/sql-tx';
 import type { ChainEventPublisher } from './chain-event-publisher';
 
 interface PendingPoolRow extends PoolTableRow {
@@ -21,10 +23,30 @@ export function poolStateMsgId(network: Network, pool: string, block: number | s
 
 /**
  * Publishes what is committed but not yet published: every pool whose change_seq is above the
- * cursor's published_seq (its latest state), then the finalised block if it moved. Marks
- * progress after each page, so a crash re-sends at most one page (dropped as duplicates).
+ * cursor's published_seq (its latest state), then the finalised block if it moved, then the
+ * indexed head (IndexedHead: the cursor's block and hash). Everything is read in one snapshot
+ * (a read-only REPEATABLE READ transaction), so the pool states sent before the head are exactly
+ * the state at that block even while the indexer commits further batches. Marks progress after
+ * each page (outside the snapshot), so a crash re-sends at most one page (dropped as duplicates).
  */
-export async function publishPending(q: SqlTx, publisher: ChainEventPublisher, network: Network, pageSize = 1000): Promise<{ pools: number; finalized: boolean }> {
+export async function publishPending(db: Pool, publisher: ChainEventPublisher, network: Network, pageSize = 1000): Promise<{ pools: number; finalized: boolean }> {
+  const client = await db.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const snapshot: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
+    const out = await publishFrom(snapshot, poolQuery(db), publisher, network, pageSize);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+    throw e;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function publishFrom(q: SqlTx, writes: SqlTx, publisher: ChainEventPublisher, network: Network, pageSize: number): Promise<{ pools: number; finalized: boolean }> {
   const cursor = await readCursor(q, network);
   if (!cursor) return { pools: 0, finalized: false };
   let seq = cursor.publishedSeq;
@@ -39,12 +61,16 @@ export async function publishPending(q: SqlTx, publisher: ChainEventPublisher, n
     await Promise.all(rows.map((r) => publisher.poolState(network, toMessage(network, r), poolStateMsgId(network, r.address, r.block_number, r.log_index, cursor.reorgEpoch, r.restored))));
     seq = BigInt(rows[rows.length - 1]!.change_seq);
     pools += rows.length;
-    await markPublished(q, network, seq, 0);
+    await markPublished(writes, network, seq, 0);
   }
   const finalized = cursor.finalizedBlock > cursor.publishedFinalized;
   if (finalized) {
     await publisher.blockFinalized(network, { network, blockNumber: String(cursor.finalizedBlock), headBlock: String(cursor.blockNumber) }, `${network}:finalized:${cursor.finalizedBlock}${cursor.reorgEpoch > 0 ? `:r${cursor.reorgEpoch}` : ''}`);
-    await markPublished(q, network, seq, cursor.finalizedBlock);
+    await markPublished(writes, network, seq, cursor.finalizedBlock);
+  }
+  if (cursor.blockHash !== '') {
+    const head = { network, blockNumber: String(cursor.blockNumber), blockHash: cursor.blockHash, reorgEpoch: cursor.reorgEpoch };
+    await publisher.indexedHead(network, head, `${network}:head:${cursor.blockNumber}:${cursor.blockHash}:r${cursor.reorgEpoch}`);
   }
   return { pools, finalized };
 }

@@ -7,7 +7,6 @@ import { createTestDatabaseUrl, INFRA, testDevnet } from '@tokensvc/testing';
 import { ChainReader, JsonRpcClient } from '@tokensvc/chain';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
-import { poolQuery } from '../store/sql-tx';
 import { ChainEventPublisher } from './chain-event-publisher';
 import { publishPending } from './publish-pending';
 import { PublishLoop } from './publish-loop';
@@ -108,7 +107,7 @@ describe('chain events on JetStream', () => {
     const before = await jsm.streams.info(stream);
     // As if the process died after committing but before publishing anything.
     await ti.pool.query(`UPDATE index_cursors SET published_seq = 0, published_finalized = 0 WHERE network = 'ethereum'`);
-    const again = await publishPending(poolQuery(ti.pool), publisher, 'ethereum');
+    const again = await publishPending(ti.pool, publisher, 'ethereum');
     expect(again.pools).toBeGreaterThan(10);
     expect(again.finalized).toBe(true);
     const after = await jsm.streams.info(stream);

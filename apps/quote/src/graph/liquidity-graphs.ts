@@ -5,7 +5,7 @@
  */
 import { Logger } from '@nestjs/common';
 import { NETWORK_INFO, ZERO_ADDRESS, type Network } from '@tokensvc/domain';
-import { ErrorCode, type PoolStateChanged } from '@tokensvc/messages';
+import { ErrorCode, type IndexedHead, type PoolStateChanged } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import type { CatalogToken } from './catalog';
 import type { GraphRepository } from './graph.repository';
@@ -105,19 +105,20 @@ export class LiquidityGraphs {
     for (const { network, wrappedNative } of this.networks) {
       const started = Date.now();
       const graph = new NetworkGraph(network);
-      const [pools, ticks, tokens] = await Promise.all([this.repo.pools(network), this.repo.ticks(network), this.repo.tokens(network)]);
+      const [{ pools, ticks, head }, tokens] = await Promise.all([this.repo.load(network), this.repo.tokens(network)]);
       for (const update of pools) graph.applyPool(update);
       for (const [pool, list] of ticks) graph.setTicks(pool, list);
+      graph.setHead(head);
       graph.replaceTokens(withNative(tokens, network, wrappedNative));
       this.graphs.set(network, graph);
-      this.logger.log(`${network}: liquidity graph loaded (${graph.poolCount} pools, ${tokens.length} tokens) in ${Date.now() - started} ms`);
+      this.logger.log(`${network}: liquidity graph loaded (${graph.poolCount} pools, ${tokens.length} tokens, block ${head.blockNumber}) in ${Date.now() - started} ms`);
     }
     // Not awaited: without the indexer's stream yet, the snapshot still serves quotes.
     this.events
       .start(
         this.networks.map((n) => n.network),
         afterSeq,
-        (network, event) => this.onPoolEvent(network, event),
+        { pool: (network, event) => this.onPoolEvent(network, event), head: (network, head) => this.onHead(network, head) },
       )
       .catch((e: unknown) => this.logger.error(`pool event stream failed: ${(e as Error).message}`));
     this.refreshTimer = setInterval(() => void this.refreshCatalogs(), this.catalogRefreshMs);
@@ -125,12 +126,17 @@ export class LiquidityGraphs {
     this.ready = true;
   }
 
+  /** Held back until the batch's IndexedHead, so the graph never mixes two blocks' states. */
   private onPoolEvent(network: Network, event: PoolStateChanged): void {
-    const graph = this.graphs.get(network);
     const update = updateFromEvent(event);
-    if (!graph || !update) return;
-    const outcome = graph.applyPool(update);
-    if (outcome !== 'stale' && update.pool.family === 'uniswap-v3') this.ticks.schedule(network, update.pool.address);
+    if (update) this.graphs.get(network)?.queuePool(update);
+  }
+
+  private onHead(network: Network, msg: IndexedHead): void {
+    const graph = this.graphs.get(network);
+    if (!graph) return;
+    const changed = graph.applyHead({ blockNumber: Number(msg.blockNumber), blockHash: msg.blockHash, reorgEpoch: msg.reorgEpoch });
+    for (const u of changed) if (u.pool.family === 'uniswap-v3') this.ticks.schedule(network, u.pool.address);
   }
 
   /** Token metadata and prices (new LP tokens, vaults, markets; USD prices for values and gas). */

@@ -1,8 +1,11 @@
 /**
  * The in-memory liquidity graph of one network: every pool's latest state, the token catalog and
- * which platform each pool belongs to. Filled from Postgres at start, then kept fresh by the
- * indexer's PoolStateChanged events (applied only when newer than what is held, or when a reorg
- * rollback restored an older state). Quotes read snapshots and never wait for I/O.
+ * which platform each pool belongs to, and the block that state is (`head`). Filled from Postgres
+ * at start (pools and the indexer's cursor in one snapshot), then kept fresh by the indexer's
+ * PoolStateChanged events, which wait in `pending` until the IndexedHead that follows them: then
+ * they are applied together (each only when newer than what is held, or when a reorg rollback
+ * restored an older state) and the head moves, in one synchronous step. Quotes take `snapshot()`
+ * and never wait for I/O, so the block they report is the block of the state they used.
  */
 import type { Pool, V3Tick } from '@tokensvc/routing';
 import type { CatalogToken } from './catalog';
@@ -29,6 +32,21 @@ export interface PoolUpdate {
 
 export type UpdateOutcome = 'added' | 'updated' | 'stale';
 
+/** The block the graph's pool states are: the indexer's committed cursor when it published them. */
+export interface GraphHead {
+  blockNumber: number;
+  /** '' until the graph has seen a block with its hash */
+  blockHash: string;
+  /** the indexer's rollback count: a head of a higher epoch may be lower */
+  reorgEpoch: number;
+}
+
+/** What a quote computes from: the pools as of `head`, taken in one synchronous step. */
+export interface GraphSnapshot {
+  pools: Map<string, Pool>;
+  head: GraphHead;
+}
+
 function newer(a: PoolPosition, b: PoolPosition): boolean {
   return a.block > b.block || (a.block === b.block && a.logIndex > b.logIndex);
 }
@@ -38,6 +56,9 @@ export class NetworkGraph {
   private tokens = new Map<string, CatalogToken>();
   /** bumped on every change; lets callers cache derived structures */
   version = 0;
+  private currentHead: GraphHead = { blockNumber: 0, blockHash: '', reorgEpoch: 0 };
+  /** pool states received since the last head: applied when the next head arrives */
+  private pending: PoolUpdate[] = [];
 
   constructor(readonly network: string) {}
 
@@ -50,6 +71,45 @@ export class NetworkGraph {
     this.pools.set(address, { pool, platform: update.platform, position: update.position });
     this.version++;
     return held ? 'updated' : 'added';
+  }
+
+  /** A pool state from the event stream: held back until the head that closes its batch. */
+  queuePool(update: PoolUpdate): void {
+    this.pending.push(update);
+  }
+
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  get head(): GraphHead {
+    return this.currentHead;
+  }
+
+  /** The state loaded from the database is at this block. */
+  setHead(head: GraphHead): void {
+    this.currentHead = { ...head };
+  }
+
+  /**
+   * Applies the pool states queued since the last head and moves to `head`, unless it is older
+   * than the one held in the same reorg epoch (a replay): then the states are applied by their
+   * own positions (replays are stale) and the head stays. Returns the updates that changed a pool.
+   */
+  applyHead(head: GraphHead): PoolUpdate[] {
+    const changed = this.pending.filter((u) => this.applyPool(u) !== 'stale');
+    this.pending = [];
+    const held = this.currentHead;
+    if (head.reorgEpoch > held.reorgEpoch || (head.reorgEpoch === held.reorgEpoch && head.blockNumber >= held.blockNumber)) {
+      this.currentHead = { ...head };
+      this.version++;
+    }
+    return changed;
+  }
+
+  /** Every pool as of `head` (one synchronous copy: later events do not reach it). */
+  snapshot(): GraphSnapshot {
+    return { pools: new Map([...this.pools.values()].map((p) => [p.pool.address, p.pool])), head: { ...this.currentHead } };
   }
 
   setTicks(address: string, ticks: readonly V3Tick[]): boolean {

@@ -7,7 +7,7 @@
 import { DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
 import { natsConnectOptions } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
-import { CHAIN_EVENT_SUBJECTS, PoolStateChanged } from '@tokensvc/messages';
+import { CHAIN_EVENT_SUBJECTS, IndexedHead, PoolStateChanged } from '@tokensvc/messages';
 
 export interface PoolEventStreamOptions {
   natsUrl: string;
@@ -17,7 +17,11 @@ export interface PoolEventStreamOptions {
   retryMs?: number;
 }
 
-export type PoolEventHandler = (network: Network, event: PoolStateChanged) => void;
+/** pool: a pool state; head: the pool states before it (on that network) are the state at this block */
+export interface PoolEventHandlers {
+  pool(network: Network, event: PoolStateChanged): void;
+  head(network: Network, head: IndexedHead): void;
+}
 
 export class PoolEventStream {
   private nc: NatsConnection | undefined;
@@ -48,16 +52,17 @@ export class PoolEventStream {
    * Delivers every pool event after `afterSeq` (all of them when the stream did not exist at
    * snapshot time) for `networks`, in stream order, until close(). Resolves once consuming started.
    */
-  async start(networks: readonly Network[], afterSeq: number | undefined, onEvent: PoolEventHandler): Promise<void> {
+  async start(networks: readonly Network[], afterSeq: number | undefined, on: PoolEventHandlers): Promise<void> {
     const nc = await this.connection();
-    const subjects = new Map(networks.map((n) => [CHAIN_EVENT_SUBJECTS.poolState(n, this.opts.subjectPrefix), n]));
+    const pools = new Map(networks.map((n) => [CHAIN_EVENT_SUBJECTS.poolState(n, this.opts.subjectPrefix), n]));
+    const heads = new Map(networks.map((n) => [CHAIN_EVENT_SUBJECTS.indexedHead(n, this.opts.subjectPrefix), n]));
     const js = nc.jetstream();
     for (let attempt = 0; ; attempt++) {
       if (this.closed) return;
       try {
         // One wildcard filter: servers before 2.10 have no multi-subject filters (an ordered
-        // consumer asked for several never delivers there); other networks are skipped below.
-        const filterSubjects = CHAIN_EVENT_SUBJECTS.poolState('*', this.opts.subjectPrefix);
+        // consumer asked for several never delivers there); other networks and kinds are skipped below.
+        const filterSubjects = `${this.opts.subjectPrefix}.*.*`;
         const consumer = await js.consumers.get(
           this.opts.stream,
           afterSeq === undefined ? { filterSubjects, deliver_policy: DeliverPolicy.All } : { filterSubjects, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: afterSeq + 1 },
@@ -74,10 +79,13 @@ export class PoolEventStream {
     void (async () => {
       try {
         for await (const m of messages) {
-          const network = subjects.get(m.subject);
-          if (!network) continue;
+          const poolNetwork = pools.get(m.subject);
+          const headNetwork = heads.get(m.subject);
+          if (!poolNetwork && !headNetwork) continue;
           try {
-            onEvent(network, PoolStateChanged.fromJSON(JSON.parse(this.decoder.decode(m.data))));
+            const json: unknown = JSON.parse(this.decoder.decode(m.data));
+            if (poolNetwork) on.pool(poolNetwork, PoolStateChanged.fromJSON(json));
+            else if (headNetwork) on.head(headNetwork, IndexedHead.fromJSON(json));
             this.received++;
           } catch (e) {
             this.log('skipped an unreadable pool event', { subject: m.subject, seq: m.seq, error: (e as Error).message });

@@ -16,6 +16,7 @@ import { type QuoteKind, timedBuild } from '../metrics';
 import type { RouterDirectory } from '../chain/router-directory';
 import type { OrderStore } from '../relay/order-store';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
+import { explainQuote } from './explain-quote';
 import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
 import type { OrderValidator } from './order-validation';
@@ -53,6 +54,7 @@ export class BuildOrderUseCase {
     const requested = parseSlippage(req.slippageTolerancePercentage);
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const validate = req.validate ?? true;
+    const explain = req.explain === true;
     if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS) throw badRequest('permitSignature does not apply to native input (it needs no approval)');
     const permitDeadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
     if (requested === undefined && !validate) throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
@@ -92,6 +94,7 @@ export class BuildOrderUseCase {
       gasShortfall = result.gasShortfall;
     }
     const reply = this.reply(quote, { sender, fee, feeAmount, amount, slippage, deadline, tx, outputAmount, gasLimit, isPermit: permit !== undefined });
+    if (explain) reply.explain = explainQuote(quote);
     // A sender without gas can still use the signed order (the relayer pays); without one, it is stuck.
     if (gasShortfall !== undefined && !reply.signedOrder) throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
     await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, expiresAt: new Date(Number(deadline) * 1000), reply, calls: tx.calls });

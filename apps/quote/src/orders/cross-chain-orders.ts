@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
 import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash } from '@tokensvc/contracts';
 import { NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
-import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply } from '@tokensvc/messages';
+import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
@@ -30,7 +30,7 @@ import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { bridgedAssets, combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
 import { routeTokens, stepDescriptions } from './describe-steps';
 import { orderCalls } from './order-tx';
-import type { Quote, QuoteEngine } from './quote-engine';
+import { type Quote, type QuoteEngine, pinnedBlock } from './quote-engine';
 import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
 import { autoSlippageExceeded, bufferedGas, round6 } from './slippage';
 import type { NetworkDeployment } from '../config/quote-config';
@@ -44,6 +44,7 @@ import type { OrderStore } from '../relay/order-store';
 const DEPOSIT_GAS = 420_000;
 /** Any valid address: only the deposit call's target is used. */
 const PLACEHOLDER = '0x0000000000000000000000000000000000000001';
+const EXPLAIN_SAME_CHAIN = 'explain=true is available for same-chain orders only (inputToken and outputToken on one network)';
 
 export function isCrossChain(inputKey: string, outputKey: string): boolean {
   return parseKey(inputKey, 'inputToken').network !== parseKey(outputKey, 'outputToken').network;
@@ -63,6 +64,8 @@ interface Candidate {
   /** output token units, if executed now */
   expectedOutput: bigint;
   swaps: number;
+  /** the graph block of each network (origin, destination): the swap's snapshot, or the graph's head when there is no swap */
+  pinned: PinnedBlock[];
 }
 
 interface Leg extends Candidate {
@@ -151,7 +154,8 @@ export class CrossChainOrders {
             this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
           );
     const expectedOutput = destinationSwap ? destinationSwap.plan.amountOut : bridgeQuote.outputAmount;
-    return { bridged, originSwap, expectedBridged, bridgeQuote, destinationSwap, expectedOutput, swaps: (originSwap ? 1 : 0) + (destinationSwap ? 1 : 0) };
+    const pinned = [originSwap?.pinned ?? pinnedBlock(origin, this.graphs.get(origin).head), destinationSwap?.pinned ?? pinnedBlock(destination, this.graphs.get(destination).head)];
+    return { bridged, originSwap, expectedBridged, bridgeQuote, destinationSwap, expectedOutput, swaps: (originSwap ? 1 : 0) + (destinationSwap ? 1 : 0), pinned };
   }
 
   private async bridgeQuote(origin: Network, destination: Network, bridged: BridgeRouteToken, amount: bigint): Promise<BridgeQuote> {
@@ -171,6 +175,7 @@ export class CrossChainOrders {
 
   /** GET /v2/portal/estimate across networks (off-chain: quoted from the liquidity graphs and the bridge's fee schedule). */
   async estimate(req: EstimateRequest): Promise<EstimateReply> {
+    if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const leg = await this.leg(req.inputToken, req.outputToken, amount, parsePartnerFee(undefined, undefined), parseSlippage(req.slippageTolerancePercentage));
     const outputKey = tokenKey(leg.destination, leg.output.address);
@@ -190,6 +195,7 @@ export class CrossChainOrders {
         slippageTolerancePercentage: leg.slippage,
         simulated: false,
         gasLimit: this.gasLimit(leg).toString(),
+        pinnedBlocks: leg.pinned,
       },
     };
   }
@@ -202,6 +208,7 @@ export class CrossChainOrders {
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
   async build(req: BuildOrderRequest): Promise<OrderReply> {
     if (req.permitSignature !== undefined) throw badRequest('permitSignature is not accepted on cross-chain orders: approve the Router (GET /v2/approval with outputToken) instead');
+    if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const fee = parsePartnerFee(req.partner, req.feePercentage);
@@ -348,6 +355,7 @@ export class CrossChainOrders {
       feeAmountSignedOrder: undefined,
       feeAmountUsdSignedOrder: undefined,
       priceImpactPercentage: priceImpact === undefined ? undefined : round6(priceImpact),
+      pinnedBlocks: leg.pinned,
       rawParams: {
         function: 'executeBridge',
         order: Object.fromEntries(Object.entries(o.order).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])),

@@ -11,6 +11,7 @@ import { simulateTx } from '../chain/simulate';
 import type { StateOverride, StateOverrides } from '../chain/state-overrides';
 import { usdValue } from '../graph/catalog';
 import { QUOTE_METRICS, timedBuild } from '../metrics';
+import { explainQuote } from './explain-quote';
 import { buildOrderTx } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
@@ -62,7 +63,9 @@ export class EstimateUseCase {
         slippageTolerancePercentage: slippage,
         simulated: simulated !== undefined,
         gasLimit: bufferedGas(simulated?.gas ?? BigInt(quote.plan.gas)).toString(),
+        pinnedBlocks: [quote.pinned],
       },
+      explain: req.explain ? explainQuote(quote) : undefined,
     };
   }
 

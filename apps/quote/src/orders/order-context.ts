@@ -71,6 +71,7 @@ export function orderContext(quote: Quote, o: ContextInputs): OrderContext {
     feeAmountSignedOrder: signed ? (o.feeAmount + signed.relayerFee).toString() : undefined,
     feeAmountUsdSignedOrder: signed ? usdIn(o.feeAmount + signed.relayerFee) : undefined,
     priceImpactPercentage: quote.priceImpact === undefined ? undefined : round6(quote.priceImpact),
+    pinnedBlocks: [quote.pinned],
     rawParams: {
       function: o.isPermit ? 'executeWithPermit' : 'execute',
       order: Object.fromEntries(Object.entries(o.tx.order).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])),

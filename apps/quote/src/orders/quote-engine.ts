@@ -5,7 +5,7 @@
  */
 import type { Network } from '@tokensvc/domain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { Pool } from '@tokensvc/routing';
+import type { PinnedBlock } from '@tokensvc/messages';
 import { ChainClients } from '../chain/chain-clients';
 import { readComposedState } from '../chain/composed-state';
 import type { NetworkDeployment } from '../config/quote-config';
@@ -34,6 +34,15 @@ export interface Quote {
   gasPrice: bigint;
   /** route cost in percent of the input's USD value, when both prices are known */
   priceImpact: number | undefined;
+  /** the graph block the plan was computed from (the snapshot's head) */
+  pinned: PinnedBlock;
+  /** what the plan needs to be explained: the route options, at the same snapshot */
+  env: PlanEnv;
+}
+
+/** A network's graph head as the reply reports it. */
+export function pinnedBlock(network: Network, head: { blockNumber: number; blockHash: string }): PinnedBlock {
+  return { network, blockNumber: String(head.blockNumber), blockHash: head.blockHash };
 }
 
 export class QuoteEngine {
@@ -64,7 +73,10 @@ export class QuoteEngine {
     const client = this.chains.get(pair.network);
     const composed = [input, output].filter((t) => tokenKind(t) !== 'basic' && tokenKind(t) !== 'native');
     const [state, gasPrice] = await Promise.all([readComposedState(client, composed, (a) => graph.token(a)?.decimals), this.chains.gasPrice(pair.network)]);
-    const world: SimWorld = { pools: new Map<string, Pool>(graph.poolList().map((p) => [p.pool.address, p.pool])), ...state };
+    // From here to the plan nothing waits: the pools and the block they are at come from one
+    // snapshot, and an event arriving meanwhile reaches neither.
+    const snapshot = graph.snapshot();
+    const world: SimWorld = { pools: snapshot.pools, ...state };
     const env = this.planEnv(graph, deployment, gasPrice);
     let plan: OrderPlan;
     try {
@@ -73,7 +85,7 @@ export class QuoteEngine {
       if (e instanceof PlanError) throw badRequest(planMessage(e));
       throw e;
     }
-    const quote: Quote = { network: pair.network, deployment, graph, input, output, world, plan, gasPrice, priceImpact: priceImpact(graph, input, output, plan) };
+    const quote: Quote = { network: pair.network, deployment, graph, input, output, world, plan, gasPrice, priceImpact: priceImpact(graph, input, output, plan), pinned: pinnedBlock(pair.network, snapshot.head), env };
     checkSize(quote);
     return quote;
   }

@@ -1,13 +1,17 @@
 /**
  * Test helper: a JetStream stream of its own (unique name and subject prefix) and a publisher of
- * PoolStateChanged events as the indexer sends them, for pools read from the chain.
+ * PoolStateChanged events as the indexer sends them, for pools read from the chain. `publish`
+ * follows each state with an IndexedHead at its block (no hash) so the graph applies it at once;
+ * `publishBatch` sends several states and one head, as the indexer does after a batch.
  */
 import { connect, type JetStreamClient, type NatsConnection } from 'nats';
-import { CHAIN_EVENT_SUBJECTS, PoolStateChanged } from '@tokensvc/messages';
+import { CHAIN_EVENT_SUBJECTS, IndexedHead, PoolStateChanged } from '@tokensvc/messages';
 import type { Network } from '@tokensvc/domain';
 import type { ChainPool } from './chain-pools';
 
 export class TestPoolEvents {
+  private heads = 0;
+
   private constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, readonly stream: string, readonly prefix: string) {}
 
   static async create(natsUrl: string, label: string): Promise<TestPoolEvents> {
@@ -21,6 +25,22 @@ export class TestPoolEvents {
   }
 
   async publish(network: Network, pool: ChainPool, position: { block: number; logIndex: number }, restored = false): Promise<void> {
+    await this.poolState(network, pool, position, restored);
+    await this.head(network, position.block, '');
+  }
+
+  /** The states of one batch, then its head (block and hash). */
+  async publishBatch(network: Network, pools: readonly ChainPool[], head: { block: number; hash: string; reorgEpoch?: number }): Promise<void> {
+    for (const [i, p] of pools.entries()) await this.poolState(network, p, { block: head.block, logIndex: i }, false);
+    await this.head(network, head.block, head.hash, head.reorgEpoch);
+  }
+
+  async head(network: Network, block: number, hash: string, reorgEpoch = 0): Promise<void> {
+    const msg: IndexedHead = { network, blockNumber: String(block), blockHash: hash, reorgEpoch };
+    await this.js.publish(CHAIN_EVENT_SUBJECTS.indexedHead(network, this.prefix), new TextEncoder().encode(JSON.stringify(IndexedHead.toJSON(msg))), { msgID: `${network}:head:${block}:${hash}:${reorgEpoch}:${++this.heads}` });
+  }
+
+  private async poolState(network: Network, pool: ChainPool, position: { block: number; logIndex: number }, restored: boolean): Promise<void> {
     const msg: PoolStateChanged = {
       network,
       pool: pool.address,

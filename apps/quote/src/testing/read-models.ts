@@ -47,14 +47,17 @@ export function composedTokens(net: DevnetNetworkLike, pools: readonly ChainPool
   return rows;
 }
 
-/** Writes pools, ticks and tokens of `net` (current chain state) into `databaseUrl`. */
+/** Writes pools, ticks, tokens and the cursor (block and hash) of `net` (current chain state) into `databaseUrl`. */
 export async function seedReadModels(databaseUrl: string, client: JsonRpcClient, net: DevnetNetworkLike): Promise<{ pools: ChainPool[]; block: number }> {
   const block = await headBlock(client);
   const pools = await readChainPools(client, net);
   const vaults = await readVaultTotals(client, net.platforms.flatMap((p) => p.vaults.map((v) => v.address)));
+  const { hash } = await client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false]);
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
+    // The indexer's cursor: the graph loads this block (and hash) as the state's.
+    await db.query(`INSERT INTO index_cursors (network, block_number, block_hash) VALUES ($1, $2, $3)`, [net.network, block, hash]);
     for (const p of pools) {
       await db.query(
         `INSERT INTO pools (network, address, platform, family, token0, token1, fee, tick_spacing, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index)

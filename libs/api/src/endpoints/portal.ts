@@ -7,6 +7,9 @@ import { orderId, slippage } from './params';
 
 const TAG = 'Trading';
 
+const EXPLAIN_DOC =
+  'true or false (default): add `explain`, the swaps as a tree (pool, protocol, fee tier, amounts, price impact and gas per hop, the split with its weights) and what the best single path and the best direct pool would give for the same input, at context.pinnedBlocks; same-chain only, not for LP-token zaps';
+
 const networkOf = (key: unknown): string | undefined => (typeof key === 'string' ? parseTokenKey(key).network : undefined);
 
 const distinctTokens: QueryRule = (_g, v) => (v['inputToken'] !== undefined && v['inputToken'] === v['outputToken'] ? 'inputToken and outputToken must differ' : undefined);
@@ -32,6 +35,7 @@ export const portal = endpoint({
       permitSignature: q.hex([65], 'a secp256k1 signature').describe('permit signed by sender; same-chain only'),
       permitDeadline: q.uint256().describe('uint256; unused without permitSignature'),
       validate: q.boolean().default(true).describe('estimate gas and validate success; ignored for cross-chain'),
+      explain: q.boolean().default(false).describe(EXPLAIN_DOC),
     },
     requiresWith('feePercentage', 'partner'),
     distinctTokens,
@@ -87,6 +91,7 @@ export const estimate = endpoint({
       inputAmount: q.uint256({ positive: true }).required().describe('smallest unit'),
       outputToken: q.tokenKey().required(),
       slippageTolerancePercentage: slippage(),
+      explain: q.boolean().default(false).describe(EXPLAIN_DOC),
     },
     distinctTokens,
   ),

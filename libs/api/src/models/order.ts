@@ -20,6 +20,60 @@ export const FeeCost = s.named(
   }),
 );
 
+export const PinnedBlock = s.named(
+  'PinnedBlock',
+  s.object(
+    {
+      network: str(),
+      blockNumber: str('block number (decimal string) of the liquidity-graph state the figures were computed from'),
+      blockHash: str('its hash (empty when the service has not seen the hash yet)'),
+    },
+    { description: "The indexed chain state a quote used on one network: the block whose pool states the quote service's graph held when the quote took its snapshot" },
+  ),
+);
+
+const hopProps = {
+  pool: str('pool address'),
+  protocol: str('uniswap-v2 or uniswap-v3'),
+  platform: str('platform slug (uniswap-v2, sushiswap, uniswap-v3, ...)'),
+  feeTier: num('pool fee in hundredths of a bip (3000 = 0.3 %)'),
+  tokenIn: str(), tokenOut: str(),
+  amountIn: str('base units flowing into this hop along this branch'),
+  amountOut: str('base units out of this hop along this branch: what its next hops take in'),
+  weightBps: num("share of the parent hop's output (of the input, for a first hop) this hop takes, basis points"),
+  priceImpactPercentage: num("the pool swap's execution price below its marginal price, fee excluded, percent"),
+  gas: str('gas of the pool swap (routing model)'),
+};
+
+/** One level of the tree: a hop and what follows it (OpenAPI cannot name a recursive shape here, so deeper levels are open objects of the same fields). */
+export const ExplainHop = s.named('ExplainHop', s.object({ ...hopProps, next: s.array(s.anyObject({ description: 'an ExplainHop' }), { description: 'the hops that take this hop’s output; empty at a leaf (the output token)' }) }));
+
+export const ExplainAlternative = s.named(
+  'ExplainAlternative',
+  s.object({
+    amountOut: str('what it would give for the same input, base units'),
+    hops: s.array(ExplainHop),
+    improvementBps: str('(route output - this output) * 10000 / this output, truncated'),
+  }),
+);
+
+export const Explain = s.named(
+  'Explain',
+  s.object(
+    {
+      tokenIn: str('executor token the swaps start from (WETH for native input; a vault or lending asset after a redemption)'),
+      tokenOut: str('executor token the swaps end in'),
+      amountIn: str(),
+      amountOut: str('the swaps’ output: equals outputAmount for plain swaps (off-chain figure at the pinned block)'),
+      route: s.array(ExplainHop, { description: 'the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly' }),
+      gas: str('gas of the swaps (routing model)'),
+      bestSinglePath: s.optional(ExplainAlternative),
+      bestDirectPool: s.optional(ExplainAlternative),
+    },
+    { description: 'With explain=true: how the route was chosen, on the same pool states as the quote (context.pinnedBlocks)' },
+  ),
+);
+
 export const OrderContext = s.named(
   'OrderContext',
   s.object({
@@ -50,12 +104,13 @@ export const OrderContext = s.named(
     feeAmountUsdSignedOrder: s.optional(num()),
     priceImpactPercentage: s.optional(num('cross-chain only')),
     rawParams: s.optional(s.anyObject()),
+    pinnedBlocks: s.optional(s.array(PinnedBlock, { description: 'one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from' })),
   }),
 );
 
 /** The order fields (POST /v2/portal answers them plus a transaction hash). */
 export const ORDER_PROPS = { context: OrderContext, tx: Tx, signedOrder: s.optional(TypedData) };
-export const Order = s.named('Order', s.object(ORDER_PROPS));
+export const Order = s.named('Order', s.object({ ...ORDER_PROPS, explain: s.optional(Explain) }));
 export type Order = Static<typeof Order>;
 
 export const RELAY_STATUSES = ['quoted', 'pending', 'mined', 'reverted', 'expired'] as const;
@@ -90,7 +145,9 @@ export const Estimate = s.named(
       slippageTolerancePercentage: num(),
       simulated: s.boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
       gasLimit: str('slightly buffered'),
+      pinnedBlocks: s.optional(s.array(PinnedBlock, { description: 'one per network the estimate used (both for cross-chain)' })),
     }),
+    explain: s.optional(Explain),
   }),
 );
 export type Estimate = Static<typeof Estimate>;

@@ -48,6 +48,19 @@ export interface BlockFinalized {
   headBlock: string;
 }
 
+/**
+ * The pool states published before this message (on this network, in stream order) are the
+ * state at the end of `block_number`, whose hash is `block_hash`: the indexer's committed cursor.
+ * Sent after every publishing run, so a consumer applies a batch's pool states together and
+ * knows which block its state is. `reorg_epoch` counts rollbacks: a higher epoch may go back.
+ */
+export interface IndexedHead {
+  network: string;
+  blockNumber: string;
+  blockHash: string;
+  reorgEpoch: number;
+}
+
 function createBasePoolStateChanged(): PoolStateChanged {
   return {
     network: "",
@@ -459,6 +472,123 @@ export const BlockFinalized: MessageFns<BlockFinalized> = {
     }
     if (message.headBlock !== "0") {
       obj.headBlock = message.headBlock;
+    }
+    return obj;
+  },
+};
+
+function createBaseIndexedHead(): IndexedHead {
+  return { network: "", blockNumber: "0", blockHash: "", reorgEpoch: 0 };
+}
+
+export const IndexedHead: MessageFns<IndexedHead> = {
+  encode(message: IndexedHead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.network !== "") {
+      writer.uint32(10).string(message.network);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(26).string(message.blockHash);
+    }
+    if (message.reorgEpoch !== 0) {
+      writer.uint32(32).uint32(message.reorgEpoch);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IndexedHead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIndexedHead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reorgEpoch = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IndexedHead {
+    return {
+      network: isSet(object.network) ? globalThis.String(object.network) : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      reorgEpoch: isSet(object.reorgEpoch)
+        ? globalThis.Number(object.reorgEpoch)
+        : isSet(object.reorg_epoch)
+        ? globalThis.Number(object.reorg_epoch)
+        : 0,
+    };
+  },
+
+  toJSON(message: IndexedHead): unknown {
+    const obj: any = {};
+    if (message.network !== "") {
+      obj.network = message.network;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.reorgEpoch !== 0) {
+      obj.reorgEpoch = Math.round(message.reorgEpoch);
     }
     return obj;
   },

@@ -33,7 +33,77 @@ export interface EstimateRequest {
   inputToken: string;
   inputAmount: string;
   outputToken: string;
-  slippageTolerancePercentage?: number | undefined;
+  slippageTolerancePercentage?:
+    | number
+    | undefined;
+  /** add `explain` to the reply (the route as a tree, best single path and direct pool) */
+  explain?: boolean | undefined;
+}
+
+/**
+ * The liquidity-graph state a quote was computed from, on one network: the block the graph held
+ * when the quote took its snapshot (the indexer's committed block and its hash).
+ */
+export interface PinnedBlock {
+  network: string;
+  blockNumber: string;
+  blockHash: string;
+}
+
+/**
+ * One pool swap of a route as `explain` shows it. Amounts are the part
+ * of the step that flows along this branch of the tree; price impact and gas are the whole step's.
+ */
+export interface ExplainHop {
+  /** pool, vault or lending pool address */
+  pool: string;
+  /** uniswap-v2 | uniswap-v3 */
+  protocol: string;
+  platform: string;
+  /** hundredths of a bip (3000 = 0.3 %) */
+  feeTier: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  amountOut: string;
+  /** share of this node's input the hop takes, in basis points */
+  weightBps: number;
+  /** the step's price impact (mid price to execution price), percent */
+  priceImpactPercentage: number;
+  /** gas of the step (the routing model's figure) */
+  gas: string;
+  /** what this hop's output goes on to (empty at a leaf: the output token) */
+  next: ExplainHop[];
+}
+
+/** What one alternative would have given for the same input of the route's swap segment. */
+export interface ExplainAlternative {
+  amountOut: string;
+  hops: ExplainHop[];
+  /** (route output - this output) * 10000 / this output */
+  improvementBps: string;
+}
+
+export interface Explain {
+  /** the tokens and amount of the swap segment the comparisons are about (executor tokens: WETH for native) */
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  /** the route's output of the segment (equals outputAmount for plain swaps) */
+  amountOut: string;
+  /**
+   * the hops that spend token_in, each with the tree of what follows: the leaf outputs add up to
+   * amount_out, and a hop's amount_out is what its next hops take in (plus any residual)
+   */
+  route: ExplainHop[];
+  /** gas of the route's swaps */
+  gas: string;
+  /** the best route through one pool per hop, no split */
+  bestSinglePath?:
+    | ExplainAlternative
+    | undefined;
+  /** the best single pool joining token_in and token_out (absent when none does) */
+  bestDirectPool?: ExplainAlternative | undefined;
 }
 
 export interface EstimateContext {
@@ -48,6 +118,8 @@ export interface EstimateContext {
   /** true: simulated on-chain (eth_call with state overrides); false: estimated off-chain */
   simulated: boolean;
   gasLimit: string;
+  /** the liquidity-graph block of each network the estimate used */
+  pinnedBlocks: PinnedBlock[];
 }
 
 export interface EstimateReply {
@@ -55,7 +127,11 @@ export interface EstimateReply {
   outputAmount: string;
   minOutputAmount: string;
   outputTokenDecimals: number;
-  context?: EstimateContext | undefined;
+  context?:
+    | EstimateContext
+    | undefined;
+  /** with explain=true */
+  explain?: Explain | undefined;
 }
 
 /** GET /v2/approval */
@@ -97,7 +173,11 @@ export interface BuildOrderRequest {
     | string
     | undefined;
   /** default true */
-  validate?: boolean | undefined;
+  validate?:
+    | boolean
+    | undefined;
+  /** add `explain` to the reply */
+  explain?: boolean | undefined;
 }
 
 export interface FeeCost {
@@ -145,13 +225,21 @@ export interface OrderContext {
   feeAmountSignedOrder?: string | undefined;
   feeAmountUsdSignedOrder?: number | undefined;
   priceImpactPercentage?: number | undefined;
-  rawParams?: { [key: string]: any } | undefined;
+  rawParams?:
+    | { [key: string]: any }
+    | undefined;
+  /** the liquidity-graph block of each network the order used (both networks for cross-chain) */
+  pinnedBlocks: PinnedBlock[];
 }
 
 export interface OrderReply {
   context?: OrderContext | undefined;
   tx?: Tx | undefined;
-  signedOrder?: TypedData | undefined;
+  signedOrder?:
+    | TypedData
+    | undefined;
+  /** with explain=true */
+  explain?: Explain | undefined;
 }
 
 /** Relaying of a stored same-chain order's signed variant (POST /v2/portal, GET /v2/portal/status). */
@@ -410,7 +498,13 @@ export const TypedData: MessageFns<TypedData> = {
 };
 
 function createBaseEstimateRequest(): EstimateRequest {
-  return { inputToken: "", inputAmount: "", outputToken: "", slippageTolerancePercentage: undefined };
+  return {
+    inputToken: "",
+    inputAmount: "",
+    outputToken: "",
+    slippageTolerancePercentage: undefined,
+    explain: undefined,
+  };
 }
 
 export const EstimateRequest: MessageFns<EstimateRequest> = {
@@ -426,6 +520,9 @@ export const EstimateRequest: MessageFns<EstimateRequest> = {
     }
     if (message.slippageTolerancePercentage !== undefined) {
       writer.uint32(33).double(message.slippageTolerancePercentage);
+    }
+    if (message.explain !== undefined) {
+      writer.uint32(40).bool(message.explain);
     }
     return writer;
   },
@@ -475,6 +572,14 @@ export const EstimateRequest: MessageFns<EstimateRequest> = {
             message.slippageTolerancePercentage = reader.double();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.explain = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -509,6 +614,7 @@ export const EstimateRequest: MessageFns<EstimateRequest> = {
         : isSet(object.slippage_tolerance_percentage)
         ? globalThis.Number(object.slippage_tolerance_percentage)
         : undefined,
+      explain: isSet(object.explain) ? globalThis.Boolean(object.explain) : undefined,
     };
   },
 
@@ -526,6 +632,673 @@ export const EstimateRequest: MessageFns<EstimateRequest> = {
     if (message.slippageTolerancePercentage !== undefined) {
       obj.slippageTolerancePercentage = floatToJson(message.slippageTolerancePercentage);
     }
+    if (message.explain !== undefined) {
+      obj.explain = message.explain;
+    }
+    return obj;
+  },
+};
+
+function createBasePinnedBlock(): PinnedBlock {
+  return { network: "", blockNumber: "0", blockHash: "" };
+}
+
+export const PinnedBlock: MessageFns<PinnedBlock> = {
+  encode(message: PinnedBlock, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.network !== "") {
+      writer.uint32(10).string(message.network);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(26).string(message.blockHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PinnedBlock {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePinnedBlock();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PinnedBlock {
+    return {
+      network: isSet(object.network) ? globalThis.String(object.network) : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: PinnedBlock): unknown {
+    const obj: any = {};
+    if (message.network !== "") {
+      obj.network = message.network;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    return obj;
+  },
+};
+
+function createBaseExplainHop(): ExplainHop {
+  return {
+    pool: "",
+    protocol: "",
+    platform: "",
+    feeTier: 0,
+    tokenIn: "",
+    tokenOut: "",
+    amountIn: "",
+    amountOut: "",
+    weightBps: 0,
+    priceImpactPercentage: 0,
+    gas: "0",
+    next: [],
+  };
+}
+
+export const ExplainHop: MessageFns<ExplainHop> = {
+  encode(message: ExplainHop, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pool !== "") {
+      writer.uint32(10).string(message.pool);
+    }
+    if (message.protocol !== "") {
+      writer.uint32(18).string(message.protocol);
+    }
+    if (message.platform !== "") {
+      writer.uint32(26).string(message.platform);
+    }
+    if (message.feeTier !== 0) {
+      writer.uint32(32).uint32(message.feeTier);
+    }
+    if (message.tokenIn !== "") {
+      writer.uint32(42).string(message.tokenIn);
+    }
+    if (message.tokenOut !== "") {
+      writer.uint32(50).string(message.tokenOut);
+    }
+    if (message.amountIn !== "") {
+      writer.uint32(58).string(message.amountIn);
+    }
+    if (message.amountOut !== "") {
+      writer.uint32(66).string(message.amountOut);
+    }
+    if (message.weightBps !== 0) {
+      writer.uint32(72).uint32(message.weightBps);
+    }
+    if (message.priceImpactPercentage !== 0) {
+      writer.uint32(81).double(message.priceImpactPercentage);
+    }
+    if (message.gas !== "0") {
+      writer.uint32(88).uint64(message.gas);
+    }
+    for (const v of message.next) {
+      ExplainHop.encode(v!, writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainHop {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainHop();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pool = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.platform = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.feeTier = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tokenIn = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tokenOut = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.amountIn = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.amountOut = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.weightBps = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.priceImpactPercentage = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.gas = reader.uint64().toString();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.next.push(ExplainHop.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainHop {
+    return {
+      pool: isSet(object.pool) ? globalThis.String(object.pool) : "",
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      platform: isSet(object.platform) ? globalThis.String(object.platform) : "",
+      feeTier: isSet(object.feeTier)
+        ? globalThis.Number(object.feeTier)
+        : isSet(object.fee_tier)
+        ? globalThis.Number(object.fee_tier)
+        : 0,
+      tokenIn: isSet(object.tokenIn)
+        ? globalThis.String(object.tokenIn)
+        : isSet(object.token_in)
+        ? globalThis.String(object.token_in)
+        : "",
+      tokenOut: isSet(object.tokenOut)
+        ? globalThis.String(object.tokenOut)
+        : isSet(object.token_out)
+        ? globalThis.String(object.token_out)
+        : "",
+      amountIn: isSet(object.amountIn)
+        ? globalThis.String(object.amountIn)
+        : isSet(object.amount_in)
+        ? globalThis.String(object.amount_in)
+        : "",
+      amountOut: isSet(object.amountOut)
+        ? globalThis.String(object.amountOut)
+        : isSet(object.amount_out)
+        ? globalThis.String(object.amount_out)
+        : "",
+      weightBps: isSet(object.weightBps)
+        ? globalThis.Number(object.weightBps)
+        : isSet(object.weight_bps)
+        ? globalThis.Number(object.weight_bps)
+        : 0,
+      priceImpactPercentage: isSet(object.priceImpactPercentage)
+        ? globalThis.Number(object.priceImpactPercentage)
+        : isSet(object.price_impact_percentage)
+        ? globalThis.Number(object.price_impact_percentage)
+        : 0,
+      gas: isSet(object.gas) ? globalThis.String(object.gas) : "0",
+      next: globalThis.Array.isArray(object?.next)
+        ? object.next.map((e: any) => ExplainHop.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExplainHop): unknown {
+    const obj: any = {};
+    if (message.pool !== "") {
+      obj.pool = message.pool;
+    }
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.platform !== "") {
+      obj.platform = message.platform;
+    }
+    if (message.feeTier !== 0) {
+      obj.feeTier = Math.round(message.feeTier);
+    }
+    if (message.tokenIn !== "") {
+      obj.tokenIn = message.tokenIn;
+    }
+    if (message.tokenOut !== "") {
+      obj.tokenOut = message.tokenOut;
+    }
+    if (message.amountIn !== "") {
+      obj.amountIn = message.amountIn;
+    }
+    if (message.amountOut !== "") {
+      obj.amountOut = message.amountOut;
+    }
+    if (message.weightBps !== 0) {
+      obj.weightBps = Math.round(message.weightBps);
+    }
+    if (message.priceImpactPercentage !== 0) {
+      obj.priceImpactPercentage = floatToJson(message.priceImpactPercentage);
+    }
+    if (message.gas !== "0") {
+      obj.gas = message.gas;
+    }
+    if (message.next?.length) {
+      obj.next = message.next.map((e) => ExplainHop.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseExplainAlternative(): ExplainAlternative {
+  return { amountOut: "", hops: [], improvementBps: "0" };
+}
+
+export const ExplainAlternative: MessageFns<ExplainAlternative> = {
+  encode(message: ExplainAlternative, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amountOut !== "") {
+      writer.uint32(10).string(message.amountOut);
+    }
+    for (const v of message.hops) {
+      ExplainHop.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.improvementBps !== "0") {
+      writer.uint32(24).int64(message.improvementBps);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainAlternative {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainAlternative();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.amountOut = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hops.push(ExplainHop.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.improvementBps = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainAlternative {
+    return {
+      amountOut: isSet(object.amountOut)
+        ? globalThis.String(object.amountOut)
+        : isSet(object.amount_out)
+        ? globalThis.String(object.amount_out)
+        : "",
+      hops: globalThis.Array.isArray(object?.hops) ? object.hops.map((e: any) => ExplainHop.fromJSON(e)) : [],
+      improvementBps: isSet(object.improvementBps)
+        ? globalThis.String(object.improvementBps)
+        : isSet(object.improvement_bps)
+        ? globalThis.String(object.improvement_bps)
+        : "0",
+    };
+  },
+
+  toJSON(message: ExplainAlternative): unknown {
+    const obj: any = {};
+    if (message.amountOut !== "") {
+      obj.amountOut = message.amountOut;
+    }
+    if (message.hops?.length) {
+      obj.hops = message.hops.map((e) => ExplainHop.toJSON(e));
+    }
+    if (message.improvementBps !== "0") {
+      obj.improvementBps = message.improvementBps;
+    }
+    return obj;
+  },
+};
+
+function createBaseExplain(): Explain {
+  return {
+    tokenIn: "",
+    tokenOut: "",
+    amountIn: "",
+    amountOut: "",
+    route: [],
+    gas: "0",
+    bestSinglePath: undefined,
+    bestDirectPool: undefined,
+  };
+}
+
+export const Explain: MessageFns<Explain> = {
+  encode(message: Explain, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenIn !== "") {
+      writer.uint32(10).string(message.tokenIn);
+    }
+    if (message.tokenOut !== "") {
+      writer.uint32(18).string(message.tokenOut);
+    }
+    if (message.amountIn !== "") {
+      writer.uint32(26).string(message.amountIn);
+    }
+    if (message.amountOut !== "") {
+      writer.uint32(34).string(message.amountOut);
+    }
+    for (const v of message.route) {
+      ExplainHop.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.gas !== "0") {
+      writer.uint32(48).uint64(message.gas);
+    }
+    if (message.bestSinglePath !== undefined) {
+      ExplainAlternative.encode(message.bestSinglePath, writer.uint32(58).fork()).join();
+    }
+    if (message.bestDirectPool !== undefined) {
+      ExplainAlternative.encode(message.bestDirectPool, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Explain {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplain();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokenIn = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenOut = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amountIn = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountOut = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.route.push(ExplainHop.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.gas = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.bestSinglePath = ExplainAlternative.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.bestDirectPool = ExplainAlternative.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Explain {
+    return {
+      tokenIn: isSet(object.tokenIn)
+        ? globalThis.String(object.tokenIn)
+        : isSet(object.token_in)
+        ? globalThis.String(object.token_in)
+        : "",
+      tokenOut: isSet(object.tokenOut)
+        ? globalThis.String(object.tokenOut)
+        : isSet(object.token_out)
+        ? globalThis.String(object.token_out)
+        : "",
+      amountIn: isSet(object.amountIn)
+        ? globalThis.String(object.amountIn)
+        : isSet(object.amount_in)
+        ? globalThis.String(object.amount_in)
+        : "",
+      amountOut: isSet(object.amountOut)
+        ? globalThis.String(object.amountOut)
+        : isSet(object.amount_out)
+        ? globalThis.String(object.amount_out)
+        : "",
+      route: globalThis.Array.isArray(object?.route)
+        ? object.route.map((e: any) => ExplainHop.fromJSON(e))
+        : [],
+      gas: isSet(object.gas) ? globalThis.String(object.gas) : "0",
+      bestSinglePath: isSet(object.bestSinglePath)
+        ? ExplainAlternative.fromJSON(object.bestSinglePath)
+        : isSet(object.best_single_path)
+        ? ExplainAlternative.fromJSON(object.best_single_path)
+        : undefined,
+      bestDirectPool: isSet(object.bestDirectPool)
+        ? ExplainAlternative.fromJSON(object.bestDirectPool)
+        : isSet(object.best_direct_pool)
+        ? ExplainAlternative.fromJSON(object.best_direct_pool)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Explain): unknown {
+    const obj: any = {};
+    if (message.tokenIn !== "") {
+      obj.tokenIn = message.tokenIn;
+    }
+    if (message.tokenOut !== "") {
+      obj.tokenOut = message.tokenOut;
+    }
+    if (message.amountIn !== "") {
+      obj.amountIn = message.amountIn;
+    }
+    if (message.amountOut !== "") {
+      obj.amountOut = message.amountOut;
+    }
+    if (message.route?.length) {
+      obj.route = message.route.map((e) => ExplainHop.toJSON(e));
+    }
+    if (message.gas !== "0") {
+      obj.gas = message.gas;
+    }
+    if (message.bestSinglePath !== undefined) {
+      obj.bestSinglePath = ExplainAlternative.toJSON(message.bestSinglePath);
+    }
+    if (message.bestDirectPool !== undefined) {
+      obj.bestDirectPool = ExplainAlternative.toJSON(message.bestDirectPool);
+    }
     return obj;
   },
 };
@@ -542,6 +1315,7 @@ function createBaseEstimateContext(): EstimateContext {
     slippageTolerancePercentage: 0,
     simulated: false,
     gasLimit: "",
+    pinnedBlocks: [],
   };
 }
 
@@ -576,6 +1350,9 @@ export const EstimateContext: MessageFns<EstimateContext> = {
     }
     if (message.gasLimit !== "") {
       writer.uint32(82).string(message.gasLimit);
+    }
+    for (const v of message.pinnedBlocks) {
+      PinnedBlock.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -673,6 +1450,14 @@ export const EstimateContext: MessageFns<EstimateContext> = {
             message.gasLimit = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.pinnedBlocks.push(PinnedBlock.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -733,6 +1518,11 @@ export const EstimateContext: MessageFns<EstimateContext> = {
         : isSet(object.gas_limit)
         ? globalThis.String(object.gas_limit)
         : "",
+      pinnedBlocks: globalThis.Array.isArray(object?.pinnedBlocks)
+        ? object.pinnedBlocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : globalThis.Array.isArray(object?.pinned_blocks)
+        ? object.pinned_blocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : [],
     };
   },
 
@@ -768,12 +1558,22 @@ export const EstimateContext: MessageFns<EstimateContext> = {
     if (message.gasLimit !== "") {
       obj.gasLimit = message.gasLimit;
     }
+    if (message.pinnedBlocks?.length) {
+      obj.pinnedBlocks = message.pinnedBlocks.map((e) => PinnedBlock.toJSON(e));
+    }
     return obj;
   },
 };
 
 function createBaseEstimateReply(): EstimateReply {
-  return { outputToken: "", outputAmount: "", minOutputAmount: "", outputTokenDecimals: 0, context: undefined };
+  return {
+    outputToken: "",
+    outputAmount: "",
+    minOutputAmount: "",
+    outputTokenDecimals: 0,
+    context: undefined,
+    explain: undefined,
+  };
 }
 
 export const EstimateReply: MessageFns<EstimateReply> = {
@@ -792,6 +1592,9 @@ export const EstimateReply: MessageFns<EstimateReply> = {
     }
     if (message.context !== undefined) {
       EstimateContext.encode(message.context, writer.uint32(42).fork()).join();
+    }
+    if (message.explain !== undefined) {
+      Explain.encode(message.explain, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -849,6 +1652,14 @@ export const EstimateReply: MessageFns<EstimateReply> = {
             message.context = EstimateContext.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.explain = Explain.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -884,6 +1695,7 @@ export const EstimateReply: MessageFns<EstimateReply> = {
         ? globalThis.Number(object.output_token_decimals)
         : 0,
       context: isSet(object.context) ? EstimateContext.fromJSON(object.context) : undefined,
+      explain: isSet(object.explain) ? Explain.fromJSON(object.explain) : undefined,
     };
   },
 
@@ -903,6 +1715,9 @@ export const EstimateReply: MessageFns<EstimateReply> = {
     }
     if (message.context !== undefined) {
       obj.context = EstimateContext.toJSON(message.context);
+    }
+    if (message.explain !== undefined) {
+      obj.explain = Explain.toJSON(message.explain);
     }
     return obj;
   },
@@ -1316,6 +2131,7 @@ function createBaseBuildOrderRequest(): BuildOrderRequest {
     permitSignature: undefined,
     permitDeadline: undefined,
     validate: undefined,
+    explain: undefined,
   };
 }
 
@@ -1350,6 +2166,9 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
     }
     if (message.validate !== undefined) {
       writer.uint32(80).bool(message.validate);
+    }
+    if (message.explain !== undefined) {
+      writer.uint32(88).bool(message.explain);
     }
     return writer;
   },
@@ -1447,6 +2266,14 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
             message.validate = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.explain = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1499,6 +2326,7 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
         ? globalThis.String(object.permit_deadline)
         : undefined,
       validate: isSet(object.validate) ? globalThis.Boolean(object.validate) : undefined,
+      explain: isSet(object.explain) ? globalThis.Boolean(object.explain) : undefined,
     };
   },
 
@@ -1533,6 +2361,9 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
     }
     if (message.validate !== undefined) {
       obj.validate = message.validate;
+    }
+    if (message.explain !== undefined) {
+      obj.explain = message.explain;
     }
     return obj;
   },
@@ -1729,6 +2560,7 @@ function createBaseOrderContext(): OrderContext {
     feeAmountUsdSignedOrder: undefined,
     priceImpactPercentage: undefined,
     rawParams: undefined,
+    pinnedBlocks: [],
   };
 }
 
@@ -1838,6 +2670,9 @@ export const OrderContext: MessageFns<OrderContext> = {
     }
     if (message.rawParams !== undefined) {
       Struct.encode(Struct.wrap(message.rawParams), writer.uint32(282).fork()).join();
+    }
+    for (const v of message.pinnedBlocks) {
+      PinnedBlock.encode(v!, writer.uint32(290).fork()).join();
     }
     return writer;
   },
@@ -2135,6 +2970,14 @@ export const OrderContext: MessageFns<OrderContext> = {
             message.rawParams = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.pinnedBlocks.push(PinnedBlock.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2296,6 +3139,11 @@ export const OrderContext: MessageFns<OrderContext> = {
         : isObject(object.raw_params)
         ? object.raw_params
         : undefined,
+      pinnedBlocks: globalThis.Array.isArray(object?.pinnedBlocks)
+        ? object.pinnedBlocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : globalThis.Array.isArray(object?.pinned_blocks)
+        ? object.pinned_blocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : [],
     };
   },
 
@@ -2406,12 +3254,15 @@ export const OrderContext: MessageFns<OrderContext> = {
     if (message.rawParams !== undefined) {
       obj.rawParams = message.rawParams;
     }
+    if (message.pinnedBlocks?.length) {
+      obj.pinnedBlocks = message.pinnedBlocks.map((e) => PinnedBlock.toJSON(e));
+    }
     return obj;
   },
 };
 
 function createBaseOrderReply(): OrderReply {
-  return { context: undefined, tx: undefined, signedOrder: undefined };
+  return { context: undefined, tx: undefined, signedOrder: undefined, explain: undefined };
 }
 
 export const OrderReply: MessageFns<OrderReply> = {
@@ -2424,6 +3275,9 @@ export const OrderReply: MessageFns<OrderReply> = {
     }
     if (message.signedOrder !== undefined) {
       TypedData.encode(message.signedOrder, writer.uint32(26).fork()).join();
+    }
+    if (message.explain !== undefined) {
+      Explain.encode(message.explain, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -2465,6 +3319,14 @@ export const OrderReply: MessageFns<OrderReply> = {
             message.signedOrder = TypedData.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.explain = Explain.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2486,6 +3348,7 @@ export const OrderReply: MessageFns<OrderReply> = {
         : isSet(object.signed_order)
         ? TypedData.fromJSON(object.signed_order)
         : undefined,
+      explain: isSet(object.explain) ? Explain.fromJSON(object.explain) : undefined,
     };
   },
 
@@ -2499,6 +3362,9 @@ export const OrderReply: MessageFns<OrderReply> = {
     }
     if (message.signedOrder !== undefined) {
       obj.signedOrder = TypedData.toJSON(message.signedOrder);
+    }
+    if (message.explain !== undefined) {
+      obj.explain = Explain.toJSON(message.explain);
     }
     return obj;
   },
