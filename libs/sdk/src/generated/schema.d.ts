@@ -467,16 +467,68 @@ export interface components {
                 outputAmount: string;
                 outputAmountUsd: number;
                 outputToken: string;
+                /** @description one per network the estimate used (both for cross-chain) */
+                pinnedBlocks?: components["schemas"]["PinnedBlock"][];
                 /** @description true = simulated on-chain, false = estimated off-chain */
                 simulated: boolean;
                 slippageTolerancePercentage: number;
             };
+            explain?: components["schemas"]["Explain"];
             /** @description worst case */
             minOutputAmount: string;
             /** @description optimistic, no slippage */
             outputAmount: string;
             outputToken: string;
             outputTokenDecimals: number;
+        };
+        /** @description With explain=true: how the route was chosen, on the same pool states as the quote (context.pinnedBlocks) */
+        Explain: {
+            amountIn: string;
+            /** @description the swaps’ output: equals outputAmount for plain swaps (off-chain figure at the pinned block) */
+            amountOut: string;
+            bestDirectPool?: components["schemas"]["ExplainAlternative"];
+            bestSinglePath?: components["schemas"]["ExplainAlternative"];
+            /** @description gas of the swaps (routing model) */
+            gas: string;
+            /** @description the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly */
+            route: components["schemas"]["ExplainHop"][];
+            /** @description executor token the swaps start from (WETH for native input; a vault or lending asset after a redemption) */
+            tokenIn: string;
+            /** @description executor token the swaps end in */
+            tokenOut: string;
+        };
+        ExplainAlternative: {
+            /** @description what it would give for the same input, base units */
+            amountOut: string;
+            hops: components["schemas"]["ExplainHop"][];
+            /** @description (route output - this output) * 10000 / this output, truncated */
+            improvementBps: string;
+        };
+        ExplainHop: {
+            /** @description base units flowing into this hop along this branch */
+            amountIn: string;
+            /** @description base units out of this hop along this branch: what its next hops take in */
+            amountOut: string;
+            /** @description pool fee in hundredths of a bip (3000 = 0.3 %) */
+            feeTier: number;
+            /** @description gas of the pool swap (routing model) */
+            gas: string;
+            /** @description the hops that take this hop’s output; empty at a leaf (the output token) */
+            next: {
+                [key: string]: unknown;
+            }[];
+            /** @description platform slug (uniswap-v2, sushiswap, uniswap-v3, ...) */
+            platform: string;
+            /** @description pool address */
+            pool: string;
+            /** @description the pool swap's execution price below its marginal price, fee excluded, percent */
+            priceImpactPercentage: number;
+            /** @description uniswap-v2 or uniswap-v3 */
+            protocol: string;
+            tokenIn: string;
+            tokenOut: string;
+            /** @description share of the parent hop's output (of the input, for a first hop) this hop takes, basis points */
+            weightBps: number;
         };
         FeeCost: {
             /** @description token decimals */
@@ -559,6 +611,7 @@ export interface components {
         };
         Order: {
             context: components["schemas"]["OrderContext"];
+            explain?: components["schemas"]["Explain"];
             signedOrder?: components["schemas"]["TypedData"];
             tx: components["schemas"]["Tx"];
         };
@@ -593,6 +646,8 @@ export interface components {
             outputToken: string;
             /** @description address that receives the commission */
             partner: string;
+            /** @description one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from */
+            pinnedBlocks?: components["schemas"]["PinnedBlock"][];
             /** @description cross-chain only */
             priceImpactPercentage?: number;
             rawParams?: {
@@ -612,6 +667,14 @@ export interface components {
             target: string;
             /** @description native value sent with the transaction; may be 0 */
             value: string;
+        };
+        /** @description The indexed chain state a quote used on one network: the block whose pool states the quote service's graph held when the quote took its snapshot */
+        PinnedBlock: {
+            /** @description its hash (empty when the service has not seen the hash yet) */
+            blockHash: string;
+            /** @description block number (decimal string) of the liquidity-graph state the figures were computed from */
+            blockNumber: string;
+            network: string;
         };
         Platform: {
             image: string;
@@ -1527,6 +1590,8 @@ export interface operations {
     portal: {
         parameters: {
             query: {
+                /** @description true or false (default): add `explain`, the swaps as a tree (pool, protocol, fee tier, amounts, price impact and gas per hop, the split with its weights) and what the best single path and the best direct pool would give for the same input, at context.pinnedBlocks; same-chain only, not for LP-token zaps Accepts true or false. */
+                explain?: boolean;
                 /** @description 0 to 1 percent; needs a partner; default 0.3 Accepts a number from 0 to 1. */
                 feePercentage?: number;
                 /** @description base units Accepts a positive whole number in base units (decimal digits, at most 2^256-1). */
@@ -1798,6 +1863,8 @@ export interface operations {
     estimate: {
         parameters: {
             query: {
+                /** @description true or false (default): add `explain`, the swaps as a tree (pool, protocol, fee tier, amounts, price impact and gas per hop, the split with its weights) and what the best single path and the best direct pool would give for the same input, at context.pinnedBlocks; same-chain only, not for LP-token zaps Accepts true or false. */
+                explain?: boolean;
                 /** @description smallest unit Accepts a positive whole number in base units (decimal digits, at most 2^256-1). */
                 inputAmount: string;
                 /** @description Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
