@@ -96,11 +96,13 @@ export const STREAMS = {
 
 /**
  * Subjects of the indexer's chain events inside STREAMS.chain (`prefix` is `chain` unless a test
- * isolates itself with its own stream and prefix). Payloads: PoolStateChanged, BlockFinalized.
+ * isolates itself with its own stream and prefix). Payloads: PoolStateChanged, BlockFinalized,
+ * IndexedHead (after each publishing run: the pool states before it are the state at that block).
  */
 export const CHAIN_EVENT_SUBJECTS = {
   poolState: (network: string, prefix = 'chain'): string => `${prefix}.${network}.pool-state.v1`,
   blockFinalized: (network: string, prefix = 'chain'): string => `${prefix}.${network}.block-finalized.v1`,
+  indexedHead: (network: string, prefix = 'chain'): string => `${prefix}.${network}.indexed-head.v1`,
 } as const;
 
 /**
