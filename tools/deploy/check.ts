@@ -28,7 +28,7 @@ export interface DeployInput {
   readonly compose: SourceFile;
   readonly dockerfile: SourceFile;
   readonly dockerignore: SourceFile | undefined;
-  /** Every YAML file under deploy/. */
+  /** Every YAML file under deploy/ but deploy/prometheus/. */
   readonly manifests: readonly SourceFile[];
   readonly healthcheckJs: SourceFile | undefined;
   /** deploy/nats/tokensvc-auth.conf: the NATS users and permissions (bus.ts) */
@@ -55,7 +55,8 @@ export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
     compose: read('docker-compose.yml') ?? { path: 'docker-compose.yml', text: '' },
     dockerfile: read('Dockerfile') ?? { path: 'Dockerfile', text: '' },
     dockerignore: read('.dockerignore'),
-    manifests: existsSync(join(root, 'deploy')) ? yamlUnder('deploy').map((p) => read(p) as SourceFile) : [],
+    // deploy/prometheus holds Prometheus configuration and rules (tools/deploy/observability.ts checks them)
+    manifests: existsSync(join(root, 'deploy')) ? yamlUnder('deploy').filter((p) => !p.startsWith('deploy/prometheus/')).map((p) => read(p) as SourceFile) : [],
     healthcheckJs: read('deploy/docker/healthcheck.js'),
     natsAuth: read(NATS_AUTH_FILE),
     exists: (path) => existsSync(join(root, path)),
