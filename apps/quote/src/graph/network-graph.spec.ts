@@ -56,6 +56,30 @@ describe('NetworkGraph updates', () => {
     expect(g.version).toBeGreaterThan(before);
   });
 
+  it('holds pool states until their batch’s head, then applies them and moves the head in one step', () => {
+    const g = new NetworkGraph('ethereum');
+    g.applyPool(v2(100n, 10));
+    g.setHead({ blockNumber: 10, blockHash: '0x10', reorgEpoch: 0 });
+    g.queuePool(v2(200n, 11));
+    const before = g.snapshot();
+    expect(before.pools.get(POOL)).toMatchObject({ reserve0: 100n });
+    expect(before.head).toEqual({ blockNumber: 10, blockHash: '0x10', reorgEpoch: 0 });
+    expect(g.pendingCount).toBe(1);
+    expect(g.applyHead({ blockNumber: 12, blockHash: '0x12', reorgEpoch: 0 })).toHaveLength(1);
+    expect(g.snapshot()).toMatchObject({ head: { blockNumber: 12, blockHash: '0x12' } });
+    expect(g.snapshot().pools.get(POOL)).toMatchObject({ reserve0: 200n });
+    // a snapshot taken earlier is not reached by later states
+    expect(before.pools.get(POOL)).toMatchObject({ reserve0: 100n });
+    // a replayed older head applies nothing new and keeps the head; a rollback's (higher epoch) may go back
+    g.queuePool(v2(150n, 10));
+    expect(g.applyHead({ blockNumber: 10, blockHash: '0x10', reorgEpoch: 0 })).toHaveLength(0);
+    expect(g.head.blockNumber).toBe(12);
+    g.queuePool(v2(90n, 9, 0, true));
+    g.applyHead({ blockNumber: 9, blockHash: '0x09', reorgEpoch: 1 });
+    expect(g.head).toEqual({ blockNumber: 9, blockHash: '0x09', reorgEpoch: 1 });
+    expect(g.pool(POOL)?.pool).toMatchObject({ reserve0: 90n });
+  });
+
   it('decodes pool events of both families and skips unknown ones', () => {
     expect(updateFromEvent(event({ family: 'uniswap-v2', reserve0: '12', reserve1: '34', sqrtPriceX96: '', liquidity: '', tickSpacing: 0 }))).toEqual({
       pool: { family: 'uniswap-v2', address: POOL, token0: A, token1: B, fee: 500, reserve0: 12n, reserve1: 34n },
