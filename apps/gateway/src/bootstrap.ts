@@ -10,6 +10,8 @@ import { AccessPolicy } from './access/access-policy';
 import { KeyStore } from './access/key-store';
 import { accessOf } from './access/operations';
 import { createAdminServer } from './admin/admin-server';
+import { loadConsoleSettings } from './console/console-settings';
+import { registerConsole } from './console/register-console';
 import { registerApiRoutes } from './api/api-routes';
 import { SERVED } from './api/served';
 import { GatewayModule } from './app.module';
@@ -23,7 +25,9 @@ import { observeResponse } from './http/request-log';
 import { registerTokenImageRoute } from './images/token-image';
 import { REDIS } from './infra/tokens';
 import { decorateClientKey } from './limits/client-address';
+import { EndpointUsage } from './limits/endpoint-usage';
 import { RateLimiter } from './limits/rate-limiter';
+import { UsageRecorder } from './limits/usage-recorder';
 import { StatusStreams } from './sse/status-stream';
 
 export interface RouteEntry {
@@ -96,6 +100,14 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   fastify.addHook('onResponse', observeResponse(logger));
 
   registerApiRoutes(fastify, { ...SERVED, crossChainStatusStream: app.get(StatusStreams).handler, ...options.served }, app.get(NatsRpcClient), options.tierPolicy, options.enforcement);
+  const consoleSettings = options.console ?? loadConsoleSettings(process.env);
+  registerConsole(fastify, consoleSettings, {
+    limiter: app.get(RateLimiter),
+    endpointUsage: app.get(EndpointUsage),
+    usage: app.get(UsageRecorder),
+    repo: app.get(ApiKeysRepository),
+    tierPolicy: options.tierPolicy,
+  });
   const admin = createAdminServer({
     repo: app.get(ApiKeysRepository),
     keys: app.get(KeyStore),
@@ -106,6 +118,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     ipv6PrefixBits: config.rateLimitIpv6Prefix,
     logger,
     onLimiterError: (e) => logger.error(`rate limiter failed (admin API): ${(e as Error).message}`),
+    consoleDir: consoleSettings.dir,
   });
   ADMIN.set(app, admin);
   // Closing the gateway (SIGTERM, tests) closes the admin listener too, before the pools it uses.

@@ -1,6 +1,7 @@
 import { TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
 import { DEFAULT_KEY_CACHE_SIZES, type KeyCacheSizes } from './access/key-store';
 import type { ServedTable } from './api/served';
+import type { ConsoleSettings } from './console/console-settings';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './sse/sse-settings';
 
 /** Tuning that is not deployment config: defaults serve production, tests shorten windows and TTLs. */
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   readonly enforcement: boolean;
   /** the status stream (SSE): where the events come from, heartbeat, bounds (main.ts reads them from the environment) */
   readonly sse: SseSettings;
+  /** the console's files and the indexer's status URL; undefined: read from CONSOLE_DIR and INDEXER_STATUS_URL */
+  readonly console?: ConsoleSettings;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {

@@ -3,6 +3,7 @@ import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type ErrorCod
 import { sendError } from '../http/errors';
 import { httpMetrics } from '../http/metrics';
 import { nextMonth, setRateHeaders } from '../limits/headers';
+import type { EndpointUsage } from '../limits/endpoint-usage';
 import type { Decision, RateLimiter, Reservation } from '../limits/rate-limiter';
 import type { UsageRecorder } from '../limits/usage-recorder';
 import { credentialFrom } from './credentials';
@@ -28,6 +29,8 @@ export interface AccessDeps {
   readonly keys: KeyStore;
   readonly limiter: RateLimiter;
   readonly usage: UsageRecorder;
+  /** admitted calls per key and endpoint (the console's usage view); optional */
+  readonly endpointUsage?: EndpointUsage;
   readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
   /** failed authentications (unknown, revoked, expired, malformed keys) allowed per client and window */
   readonly failedAuthLimit: number;
@@ -73,17 +76,17 @@ export class AccessPolicy {
       case 'data':
       case 'data-paid':
       case 'trading':
-        return this.limited(req, reply, access);
+        return this.limited(req, reply, access, url);
     }
   }
 
-  private async limited(req: FastifyRequest, reply: FastifyReply, access: 'data' | 'data-paid' | 'trading'): Promise<FastifyReply | undefined> {
+  private async limited(req: FastifyRequest, reply: FastifyReply, access: 'data' | 'data-paid' | 'trading', url: string): Promise<FastifyReply | undefined> {
     const key = await this.authenticate(req, reply, access);
     if (key === null) return reply;
     const tier: Caller = key?.tier ?? 'anonymous';
     const policy = this.deps.tierPolicy[tier];
     const surface = SURFACE_OF[access] as Surface;
-    const limit = this.limitFor(key, policy, surface);
+    const limit = surfaceLimit(key, policy, surface);
     req.caller = { tier, key };
     const subject = key ? `key:${key.id}` : `ip:${req.clientKey}`;
     if (limit === undefined || (access === 'data-paid' && !policy.paidData)) {
@@ -96,7 +99,10 @@ export class AccessPolicy {
     const d = await this.withLimiter(reply, () => this.deps.limiter.consume(subject, surface, limit, quota));
     if (d === undefined) return reply;
     if (d.verdict === 'admitted') {
-      if (key) this.deps.usage.count(key.id);
+      if (key) {
+        this.deps.usage.count(key.id);
+        this.deps.endpointUsage?.count(key.id, `${req.method === 'HEAD' ? 'GET' : req.method} ${url}`);
+      }
       return undefined;
     }
     httpMetrics.limitRejections.inc({ surface, reason: d.verdict });
@@ -190,13 +196,6 @@ export class AccessPolicy {
     return { found };
   }
 
-  private limitFor(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {
-    const base = policy.perMinute[surface];
-    // Enterprise keys may carry their own data rate, never above the table's ceiling.
-    if (surface === 'data' && key?.tier === 'enterprise' && key.rateLimitPerMinute !== null) return Math.min(key.rateLimitPerMinute, MAX_CUSTOM_RATE_PER_MINUTE);
-    return base;
-  }
-
   /** Runs a limiter call and sets the headers; a limiter failure answers 503 (fail closed). */
   private async withLimiter(reply: FastifyReply, call: () => Promise<Decision>): Promise<Decision | undefined> {
     try {
@@ -209,4 +208,10 @@ export class AccessPolicy {
       return undefined;
     }
   }
+}
+
+/** A key's budget per window on a surface; enterprise keys may carry their own data rate, never above the table's ceiling. */
+export function surfaceLimit(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {
+  if (surface === 'data' && key?.tier === 'enterprise' && key.rateLimitPerMinute !== null) return Math.min(key.rateLimitPerMinute, MAX_CUSTOM_RATE_PER_MINUTE);
+  return policy.perMinute[surface];
 }

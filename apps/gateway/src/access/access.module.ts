@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { ApiKeysRepository } from '@tokensvc/persistence';
 import type { GatewayOptions } from '../gateway-options';
 import { PG_POOL, REDIS } from '../infra/tokens';
+import { EndpointUsage } from '../limits/endpoint-usage';
 import { RateLimiter } from '../limits/rate-limiter';
 import { UsageRecorder } from '../limits/usage-recorder';
 import { AccessPolicy } from './access-policy';
@@ -14,7 +15,10 @@ const logger = new Logger('access');
 /** Keys, limits, quotas and usage: what the access hook needs, built from the options. */
 @Module({})
 export class AccessModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(UsageRecorder) private readonly usage: UsageRecorder) {}
+  constructor(
+    @Inject(UsageRecorder) private readonly usage: UsageRecorder,
+    @Inject(EndpointUsage) private readonly endpointUsage: EndpointUsage,
+  ) {}
 
   static forRoot(options: GatewayOptions): DynamicModule {
     return {
@@ -29,22 +33,28 @@ export class AccessModule implements OnApplicationBootstrap, BeforeApplicationSh
           inject: [ApiKeysRepository],
         },
         {
+          provide: EndpointUsage,
+          useFactory: (redis: Redis) => new EndpointUsage(redis, options.redisPrefix, options.usageFlushMs, (e) => logger.warn(`endpoint usage write failed, kept for the next flush: ${(e as Error).message}`)),
+          inject: [REDIS],
+        },
+        {
           provide: AccessPolicy,
-          useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder) =>
-            new AccessPolicy({ keys, limiter, usage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`), onKeyStoreError: (e) => logger.error(`API key lookup failed: ${(e as Error).message}`) }),
-          inject: [KeyStore, RateLimiter, UsageRecorder],
+          useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder, endpointUsage: EndpointUsage) =>
+            new AccessPolicy({ keys, limiter, usage, endpointUsage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`), onKeyStoreError: (e) => logger.error(`API key lookup failed: ${(e as Error).message}`) }),
+          inject: [KeyStore, RateLimiter, UsageRecorder, EndpointUsage],
         },
       ],
-      exports: [ApiKeysRepository, KeyStore, RateLimiter, UsageRecorder, AccessPolicy],
+      exports: [ApiKeysRepository, KeyStore, RateLimiter, UsageRecorder, EndpointUsage, AccessPolicy],
     };
   }
 
   onApplicationBootstrap(): void {
     this.usage.start();
+    this.endpointUsage.start();
   }
 
   /** Before the pools close (onApplicationShutdown), so the last counts reach Postgres. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.usage.close();
+    await Promise.all([this.usage.close(), this.endpointUsage.close()]);
   }
 }

@@ -1,5 +1,6 @@
 import { endpointList, type AccessClass, type EndpointDef } from '@tokensvc/api';
 import { ADMIN_OPERATIONS } from '../admin/admin.endpoints';
+import { CONSOLE_OPERATIONS } from '../console/console.endpoints';
 import { GATEWAY_OPERATIONS } from '../docs/gateway.endpoints';
 import { CORS_PREFLIGHT_ROUTE } from '../http/cors';
 
@@ -11,7 +12,7 @@ export interface Operation {
 /** Every route the gateway serves, declared once: public interface, admin API, probes and docs. */
 export const OPERATIONS: readonly Operation[] = [
   ...endpointList(),
-  ...Object.entries({ ...ADMIN_OPERATIONS, ...GATEWAY_OPERATIONS }).map(([id, def]) => ({ id, def: def as EndpointDef })),
+  ...Object.entries({ ...ADMIN_OPERATIONS, ...GATEWAY_OPERATIONS, ...CONSOLE_OPERATIONS }).map(([id, def]) => ({ id, def: def as EndpointDef })),
 ];
 
 const routeKey = (method: string, url: string): string => `${method} ${url}`;

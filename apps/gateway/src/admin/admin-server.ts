@@ -9,6 +9,7 @@ import { httpMetrics } from '../http/metrics';
 import { observeResponse } from '../http/request-log';
 import { decorateClientKey } from '../limits/client-address';
 import type { RateLimiter, Reservation } from '../limits/rate-limiter';
+import { registerConsoleFiles } from '../console/console-static';
 import { registerAdminRoutes } from './admin-routes';
 
 export interface AdminServerDeps {
@@ -23,7 +24,12 @@ export interface AdminServerDeps {
   readonly ipv6PrefixBits: number;
   readonly logger: JsonLogger;
   readonly onLimiterError: (e: unknown) => void;
+  /** the console's build output: its key management page is served here (/console), never on the public listener */
+  readonly consoleDir?: string;
 }
+
+/** The console's page and files carry no secret: served without the admin token (the page asks for it). */
+const CONSOLE_ROUTES = new Set(['/console', '/console/assets/:file']);
 
 /**
  * The admin API (`/admin/keys`) on a Fastify instance of its own, which main.ts binds to
@@ -39,9 +45,10 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
     if (status >= 500) deps.logger.error({ msg: 'admin request failed', requestId: req.id, status, err: e instanceof Error ? e.message : String(e) });
     void reply.status(status).send(errorBody(status, message, code));
   });
-  fastify.addHook('onRequest', (req, reply) => guard(deps, req, reply));
+  fastify.addHook('onRequest', async (req, reply) => (deps.consoleDir !== undefined && req.method === 'GET' && CONSOLE_ROUTES.has(req.routeOptions.url ?? '') ? undefined : guard(deps, req, reply)));
   fastify.addHook('onResponse', observeResponse(deps.logger));
   registerAdminRoutes(fastify, deps.repo, deps.keys);
+  if (deps.consoleDir !== undefined) registerConsoleFiles(fastify, deps.consoleDir, 'admin.html');
   return fastify;
 }
 

@@ -112,7 +112,7 @@ export class RateLimiter {
 
   async consume(subject: string, surface: Surface, limit: number, quota?: Quota): Promise<Decision> {
     const member = `${this.tag}.${(this.seq = (this.seq + 1) % 1e9)}`;
-    const quotaKey = `${this.prefix}:quota:{${subject}}:${quota?.period ?? 'none'}`;
+    const quotaKey = `${this.prefix}:quota:{${subject}}:${quota?.period ?? 'none'}`; // read by quotaUsed
     const r = await this.cmd.tsvcConsume(this.logKey(subject, surface), quotaKey, this.windowMs * 1000, limit, quota?.limit ?? 0, member, quota?.ttlSeconds ?? 0);
     return this.decision(r, limit, quota);
   }
@@ -127,6 +127,11 @@ export class RateLimiter {
     const decision = this.decision(await this.cmd.tsvcConsume(log, `${log}:none`, this.windowMs * 1000, limit, 0, member, 0), limit);
     const admitted = decision.verdict === 'admitted';
     return { decision, release: async () => void (admitted && (await this.redis.zrem(log, member))) };
+  }
+
+  /** Calls counted against a subject's monthly quota in `period` (e.g. 2025-01), read only. */
+  async quotaUsed(subject: string, period: string): Promise<number> {
+    return Number((await this.redis.get(`${this.prefix}:quota:{${subject}}:${period}`)) ?? 0);
   }
 
   async peek(subject: string, surface: Surface, limit: number): Promise<Decision> {
