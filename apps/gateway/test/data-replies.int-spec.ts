@@ -7,7 +7,11 @@ import { BODY_ENCODING_HEADER, BODY_MEDIA_TYPE, BODY_REPLY_HEADER, bodySubjects 
 import { connect, headers as natsHeaders, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { acceptsGzip } from '../src/http/encoded-body';
 import { TOKEN } from './fixtures';
+
 import { GatewayHarness } from './harness';
+
+/** the stand-in's label of TOKEN's network, as token-data sends it (issue 23) */
+const BLOCK = { network: TOKEN.network, number: String(TOKEN.block.number), hash: TOKEN.block.hash ?? undefined, final: TOKEN.block.final };
 
 jest.setTimeout(60_000);
 
@@ -49,8 +53,8 @@ async function answer(sub: Subscription, contract: RpcContract<unknown, unknown>
     else {
       const token = Token.fromJSON(TOKEN);
       const response = contract === RPC.account
-        ? AccountReply.toJSON({ totalQueried: 1, balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }] })
-        : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token] });
+        ? AccountReply.toJSON({ totalQueried: 1, balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }], blocks: [BLOCK] })
+        : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token], blocks: [BLOCK] });
       m.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true }));
     }
   }
@@ -135,6 +139,9 @@ describe('data replies that are the HTTP body', () => {
       const metrics = async (key: string): Promise<string[]> => Object.keys(((await (await gw.request(path, { key })).json()) as Record<string, Array<{ metrics: object }>>)[list]![0]!.metrics);
       expect((await metrics(free)).sort()).toEqual([...PUBLIC_METRIC_FIELDS].sort());
       expect((await metrics(paid)).sort()).toEqual([...PUBLIC_METRIC_FIELDS, ...PAID_METRIC_FIELDS].sort());
+      // each record carries its network's block label in the public shape
+      const record = ((await (await gw.request(path, { key: paid })).json()) as Record<string, Array<{ block: unknown }>>)[list]![0]!;
+      expect(record.block).toEqual(TOKEN.block);
     }
   });
 

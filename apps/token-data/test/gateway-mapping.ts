@@ -6,16 +6,19 @@
  * The bodies token-data encodes itself (src/tokens/response-body.ts) must equal these, byte for byte.
  */
 import { PAID_METRIC_FIELDS } from '@tokensvc/api';
-import { AccountReply, ListTokensReply, Token, TokenHistoryReply, TokenMetrics, type Codec } from '@tokensvc/messages';
+import { AccountReply, ListTokensReply, Token, TokenHistoryReply, TokenMetrics, type BlockLabel, type Codec } from '@tokensvc/messages';
+import { labelJson } from '../src/finality/finality';
 
 export type View = 'paid' | 'free';
 const PAID = new Set<string>(PAID_METRIC_FIELDS);
 
 const wire = <T>(codec: Codec<T>, value: T): T => codec.fromJSON(JSON.parse(JSON.stringify(codec.toJSON(value))));
 
-function gatewayToken(t: Token, view: View): Record<string, unknown> {
+/** each token record ends with its network's block label (issue 23) */
+function gatewayToken(t: Token, view: View, blocks: readonly BlockLabel[]): Record<string, unknown> {
   const metrics = t.metrics ?? TokenMetrics.fromJSON({});
-  return { ...t, metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))) };
+  const block = labelJson(blocks.find((b) => b.network === t.network));
+  return { ...t, metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))), block };
 }
 
 /** the /v2/account body the gateway sends for this reply message */
@@ -23,17 +26,19 @@ export function gatewayAccount(reply: AccountReply, view: View): string {
   const d = wire(AccountReply, reply);
   return JSON.stringify({
     totalQueried: d.totalQueried,
-    balances: d.balances.map((b) => ({ ...gatewayToken(b.token ?? Token.fromJSON({}), view), balance: b.balance, balanceUSD: b.balanceUsd, rawBalance: b.rawBalance })),
+    balances: d.balances.map((b) => ({ ...gatewayToken(b.token ?? Token.fromJSON({}), view, d.blocks), balance: b.balance, balanceUSD: b.balanceUsd, rawBalance: b.rawBalance })),
   });
 }
 
 /** the /v2/tokens body the gateway sends for this reply message */
 export function gatewayList(reply: ListTokensReply, view: View): string {
   const d = wire(ListTokensReply, reply);
-  return JSON.stringify({ ...d, tokens: d.tokens.map((t) => gatewayToken(t, view)) });
+  const { blocks, ...rest } = d;
+  return JSON.stringify({ ...rest, tokens: rest.tokens.map((t) => gatewayToken(t, view, blocks)) });
 }
 
 /** the /v2/tokens/history body the gateway sends for this reply message (the decoded reply as it is) */
 export function gatewayHistory(reply: TokenHistoryReply): string {
-  return JSON.stringify(wire(TokenHistoryReply, reply));
+  const d = wire(TokenHistoryReply, reply);
+  return JSON.stringify({ ...d, history: d.history.map((e) => ({ ...e, block: labelJson(e.block) })), block: labelJson(d.block) });
 }

@@ -17,7 +17,7 @@ const NATIVE = '0x0000000000000000000000000000000000000000';
 const HISTORY_FIELDS: Record<string, string> = {
   time: 'date', highPrice: 'decimal', lowPrice: 'decimal', openPrice: 'decimal', closePrice: 'decimal', liquidity: 'decimal', reserves: 'string[]',
   totalSupply: 'uint', totalBorrow: 'uint', circulatingSupply: 'uint', pricePerShare: 'decimal', volume1dUsd: 'decimal', apy: 'decimal',
-  baseApy: 'decimal', rewardApy: 'decimal', borrowApy: 'decimal', baseBorrowApy: 'decimal', trendingScore: 'number',
+  baseApy: 'decimal', rewardApy: 'decimal', borrowApy: 'decimal', baseBorrowApy: 'decimal', trendingScore: 'number', block: 'block',
 };
 const SWAP_FIELDS: Record<string, string> = {
   type: 'string', inputAmount: 'uint', inputToken: 'string', inputTokenAmountUsd: 'decimal', outputAmount: 'uint', outputToken: 'string',

@@ -5,7 +5,7 @@ const TOKEN_FIELDS: Record<string, string> = {
   network: 'string', price: 'number', images: 'string[]', updatedAt: 'date', createdAt: 'date', verifiedAt: 'date', tokens: 'string[]',
   poolAddress: 'string', liquidity: 'number', metrics: 'object', metadata: 'object', image: 'string', banner: 'string',
   customCmsImageUrl: 'string', totalSupply: 'uint', totalBorrow: 'uint', circulatingSupply: 'uint', reserves: 'string[]',
-  pricePerShare: 'string', isClaimed: 'boolean', isPortable: 'boolean',
+  pricePerShare: 'string', isClaimed: 'boolean', isPortable: 'boolean', block: 'block',
 };
 export const FREE_METRICS = ['apy', 'baseApy', 'rewardApy', 'borrowApy', 'baseBorrowApy', 'volumeUsd1d', 'volumeUsd7d'];
 export const PAID_METRICS = [
@@ -23,6 +23,11 @@ export function typeProblem(value: unknown, type: string): string | undefined {
       case 'decimal': return typeof value === 'string' && /^-?\d+(\.\d+)?(e-?\d+)?$/.test(value);
       case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value);
       case 'number': return typeof value === 'number' && Number.isFinite(value);
+      // the block a record is derived from (issue 23)
+      case 'block': {
+        const b = value as Record<string, unknown> | null;
+        return typeof b === 'object' && b !== null && Number.isInteger(b['number']) && (b['hash'] === null || (typeof b['hash'] === 'string' && /^0x[0-9a-f]{64}$/.test(b['hash']))) && typeof b['final'] === 'boolean' && Object.keys(b).length === 3;
+      }
       default: return typeof value === type;
     }
   })();

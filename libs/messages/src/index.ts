@@ -27,6 +27,7 @@ export {
   TokenHoldersRequest,
   TokenHoldersReply,
   Holder,
+  BlockLabel,
 } from './generated/tokensvc/v1/tokens';
 export {
   Tx,

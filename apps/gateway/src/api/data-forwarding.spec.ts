@@ -1,6 +1,10 @@
 import { TOKEN_PROPS } from '@tokensvc/api';
 import { Token, TokenMetrics } from '@tokensvc/messages';
-import { toApiToken, toBalance } from './data-forwarding';
+import { apiBlock, toApiToken, toBalance } from './data-forwarding';
+
+const BLOCKS = [{ network: 'base', number: '5', final: true }, { network: 'ethereum', number: '19000123', hash: `0x${'ab'.repeat(32)}`, final: false }];
+const ETH_BLOCK = { number: 19000123, hash: `0x${'ab'.repeat(32)}`, final: false };
+const NO_BLOCK = { number: 0, hash: null, final: false };
 
 const token = Token.fromJSON({
   key: 'ethereum:0x01', name: 'T', decimals: 6, symbol: 'T', address: '0x01', addresses: { ethereum: '0x01' }, platform: 'basic', network: 'ethereum',
@@ -8,19 +12,20 @@ const token = Token.fromJSON({
 });
 
 describe('token records leaving the gateway', () => {
-  it('carry every field of the Token message, in its order, as the spread of the decoded message did', () => {
-    expect(Object.keys(toApiToken(token))).toEqual(Object.keys(Token.fromJSON({})));
-    expect(Object.keys(toApiToken(token)).sort()).toEqual(Object.keys(TOKEN_PROPS).sort());
-    expect(JSON.stringify(toApiToken(token))).toBe(JSON.stringify({ ...token, metrics: token.metrics }));
+  it('carry every field of the Token message, in its order, as the spread of the decoded message did, then their network\'s block', () => {
+    expect(Object.keys(toApiToken(token, BLOCKS))).toEqual([...Object.keys(Token.fromJSON({})), 'block']);
+    expect(Object.keys(toApiToken(token, BLOCKS)).sort()).toEqual(Object.keys(TOKEN_PROPS).sort());
+    expect(JSON.stringify(toApiToken(token, BLOCKS))).toBe(JSON.stringify({ ...token, metrics: token.metrics, block: ETH_BLOCK }));
   });
 
-  it('give a missing token or metrics their empty values', () => {
-    expect(toApiToken(undefined)).toEqual({ ...Token.fromJSON({}), metrics: TokenMetrics.fromJSON({}) });
+  it('give a missing token, metrics or block label their empty values', () => {
+    expect(toApiToken(undefined)).toEqual({ ...Token.fromJSON({}), metrics: TokenMetrics.fromJSON({}), block: NO_BLOCK });
+    expect(apiBlock(undefined)).toEqual(NO_BLOCK);
     expect(toApiToken(Token.fromJSON({ key: 'k' })).metrics).toEqual(TokenMetrics.fromJSON({}));
   });
 
   it('put the balance fields after the token fields', () => {
-    const b = toBalance({ token, balance: 1.5, balanceUsd: 3.75, rawBalance: '1500000' });
-    expect(JSON.stringify(b)).toBe(JSON.stringify({ ...token, metrics: token.metrics, balance: 1.5, balanceUSD: 3.75, rawBalance: '1500000' }));
+    const b = toBalance({ token, balance: 1.5, balanceUsd: 3.75, rawBalance: '1500000' }, BLOCKS);
+    expect(JSON.stringify(b)).toBe(JSON.stringify({ ...token, metrics: token.metrics, block: ETH_BLOCK, balance: 1.5, balanceUSD: 3.75, rawBalance: '1500000' }));
   });
 });

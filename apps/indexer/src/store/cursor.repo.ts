@@ -40,10 +40,15 @@ export async function ensureCursor(q: SqlTx, network: Network, startBlock: numbe
   return (await readCursor(q, network))!;
 }
 
-/** `balancesUpToDate`: the batch brought the balances up to its end (else they stay where they were: balances_block). */
+/**
+ * `balancesUpToDate`: the batch brought the balances up to its end (else they stay where they were: balances_block).
+ * The finalized block's hash and time come from `blocks` (the batch stored its headers first, in the same transaction).
+ */
 export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null, balancesUpToDate = true): Promise<void> {
   await tx.query(
     `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5,
+       finalized_hash = (SELECT hash FROM blocks WHERE network = $1 AND number = LEAST($4::bigint, $2::bigint)),
+       finalized_time = (SELECT time FROM blocks WHERE network = $1 AND number = LEAST($4::bigint, $2::bigint)),
        balances_block = CASE WHEN $6::boolean THEN NULL ELSE coalesce(balances_block, block_number) END, ahead_of_chain = false, updated_at = now() WHERE network = $1`,
     [network, blockNumber, blockHash, finalizedBlock, backfillTarget, balancesUpToDate],
   );
@@ -53,6 +58,8 @@ export async function moveCursor(tx: SqlTx, network: Network, blockNumber: numbe
 export async function rewindCursor(tx: SqlTx, network: Network, ancestor: number, hash: string): Promise<void> {
   await tx.query(
     `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST(finalized_block, $2), published_finalized = LEAST(published_finalized, $2),
+       finalized_hash = CASE WHEN finalized_block > $2 THEN $3 ELSE finalized_hash END,
+       finalized_time = CASE WHEN finalized_block > $2 THEN (SELECT time FROM blocks WHERE network = $1 AND number = $2) ELSE finalized_time END,
        reorg_epoch = reorg_epoch + 1, ahead_of_chain = false, updated_at = now() WHERE network = $1`,
     [network, ancestor, hash],
   );

@@ -1,12 +1,15 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainProviders } from '@tokensvc/chain';
-import { ErrorCode, type AccountReply, type AccountRequest, type Balance, type Token } from '@tokensvc/messages';
+import { ErrorCode, type AccountReply, type AccountRequest, type Balance, type BlockLabel, type Token } from '@tokensvc/messages';
 import { isAddress, isNetwork, nativeTokenKey, toUnits, type Network } from '@tokensvc/domain';
 import { ServiceError } from '@tokensvc/transport';
+import { HELD_AS_OF_FINALIZED_SQL } from '../finality/balances-as-of';
+import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type Finality, type LabelColumns } from '../finality/finality';
+import { tokensAsOfFinalizedSql } from '../finality/tokens-as-of';
 import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../tokens/token-records';
 import { IMAGE_BASE_URL } from '../tokens/image-base';
-import { TOKEN_COLUMNS, toToken } from '../tokens/token-row';
+import { TOKEN_COLUMNS, toToken, type TokenRow } from '../tokens/token-row';
 import { TokensRepository } from '../tokens/tokens.repository';
 
 /**
@@ -44,12 +47,19 @@ const HELD_SQL = `SELECT t.key, ${TOKEN_VERSION}, b.balance::text AS raw_balance
  */
 export const MAX_ACCOUNT_BALANCES = 1_000;
 const RECORDS_SQL = `SELECT ${TOKEN_COLUMNS}, ${TOKEN_VERSION} FROM tokens t WHERE t.key = ANY($1::text[])`;
+/** the token records as of each network's finalized block (not cached: they change with it) */
+const RECORDS_AS_OF_FINALIZED_SQL = `SELECT ${TOKEN_COLUMNS} FROM ${tokensAsOfFinalizedSql('t.key = ANY($1::text[])')} t`;
+/** each network's answer block (finality/finality.ts) */
+const positionsSql = (finality: Finality): string => `SELECT c.network, ${labelColumnsSql(asOfBlockSql(finality, true))} FROM index_cursors c WHERE c.network = ANY($1::text[])`;
 
 interface HeldRow {
   key: string;
   version: string;
   raw_balance: string;
 }
+
+/** the block a node read is made at: the answer's block, or the node's latest for a network without a cursor */
+const blockTag = (at: BlockLabel | undefined): number | 'latest' => (at && Number(at.number) > 0 ? Number(at.number) : 'latest');
 
 function toBalance(token: Token, raw: bigint): Balance {
   const balance = toUnits(raw, token.decimals);
@@ -61,7 +71,10 @@ function toBalance(token: Token, raw: bigint): Balance {
  * Transfer-derived `balances` (one indexed query across networks, fresh on every request), each with
  * its token's record built once per row version (TokenRecordCache); native balances are not in any
  * event log, so they are read live with eth_getBalance, one call per network, in parallel with the
- * database reads.
+ * database reads. Every balance is labelled with its network's block (the balances' block, or
+ * with finality=finalized the finalized one: balances from finality/balances-as-of.ts, token
+ * records from finality/tokens-as-of.ts); the node's balances (native, aTokens) are read at that
+ * block. The labels and the balances come from one REPEATABLE READ snapshot.
  */
 @Injectable()
 export class AccountUseCase {
@@ -75,25 +88,33 @@ export class AccountUseCase {
   async execute(req: AccountRequest): Promise<AccountReply> {
     if (!isAddress(req.owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'owner must be an address: 0x followed by 40 hex characters');
     const owner = req.owner.toLowerCase();
+    const finality = finalityOf(req.finality);
     const served = [...this.chains.byNetwork.keys()];
     const networks: Network[] = req.networks.length > 0 ? req.networks.filter(isNetwork) : served;
-    // the node round trips of native balances overlap the database reads instead of following them
-    const nativesRead = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner)));
-    nativesRead.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
-    const held: HeldRow[] = await this.ds.query(HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
-    const records = await this.recordsOf(held);
+    const { held, blocks, nativesRead, finalRecords } = await this.ds.transaction('REPEATABLE READ', async (m) => {
+      const positions = (await m.query(positionsSql(finality), [networks])) as Array<LabelColumns & { network: string }>;
+      const labels = new Map(positions.map((p) => [p.network, toLabel(p.network, p)]));
+      // the node round trips of native balances overlap the database reads instead of following them
+      const natives = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)));
+      natives.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
+      const rows: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
+      const asOf = finality === 'finalized' ? ((await m.query(RECORDS_AS_OF_FINALIZED_SQL, [rows.map((r) => r.key)])) as TokenRow[]) : undefined;
+      return { held: rows, blocks: labels, nativesRead: natives, finalRecords: asOf };
+    });
+    const records = finalRecords ? new Map(finalRecords.map((r) => [r.key, { token: toToken(r, this.imageBase), family: r.family } satisfies TokenRecord])) : await this.recordsOf(held);
     // a token whose row went away between the two statements is left out, as the join would have
     const rows = held.flatMap((h) => {
       const record = records.get(h.key);
       return record ? [{ record, raw: h.raw_balance }] : [];
     });
     const raws = await Promise.all(
-      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner) : BigInt(raw))),
+      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner, blocks.get(record.token.network)) : BigInt(raw))),
     );
     const balances = rows.flatMap((r, i) => (raws[i]! > 0n ? [toBalance(r.record.token, raws[i]!)] : []));
     for (const b of await nativesRead) if (b) balances.push(b);
     balances.sort((a, b) => b.balanceUsd - a.balanceUsd);
-    return { balances, totalQueried: networks.length };
+    const labelled = new Set(balances.map((b) => b.token?.network));
+    return { balances, totalQueried: networks.length, blocks: [...blocks.values()].filter((l) => labelled.has(l.network)) };
   }
 
   /** The records of the held tokens at the versions just read: built ones as they are, the rest read and built in one statement. */
@@ -111,27 +132,28 @@ export class AccountUseCase {
     return out;
   }
 
-  /** balanceOf(owner) at the latest block: for tokens whose balance grows without a Transfer event */
-  private async liveBalanceOf(network: Network, token: string, owner: string): Promise<bigint> {
+  /** balanceOf(owner) at the answer's block (the node's latest for a network not indexed): for tokens whose balance grows without a Transfer event */
+  private async liveBalanceOf(network: Network, token: string, owner: string, at: BlockLabel | undefined): Promise<bigint> {
     const provider = this.chains.byNetwork.get(network);
     if (!provider) throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: no node configured for a live balance`);
     try {
-      return BigInt(await provider.call({ to: token, data: balanceOfCall(owner) }));
+      return BigInt(await provider.call({ to: token, data: balanceOfCall(owner), blockTag: blockTag(at) }));
     } catch (e) {
       throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer balanceOf (${(e as Error).message.slice(0, 120)}); retry shortly`);
     }
   }
 
-  private async nativeBalance(network: Network, owner: string): Promise<Balance | undefined> {
+  private async nativeBalance(network: Network, owner: string, at: BlockLabel | undefined, finality: Finality): Promise<Balance | undefined> {
     const provider = this.chains.byNetwork.get(network)!;
     let raw: bigint;
     try {
-      raw = await provider.getBalance(owner);
+      raw = await provider.getBalance(owner, blockTag(at));
     } catch (e) {
       throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer eth_getBalance (${(e as Error).message.slice(0, 120)}); retry shortly`);
     }
     if (raw === 0n) return undefined;
-    const token = await this.tokens.byKey(nativeTokenKey(network));
+    const token =
+      finality === 'finalized' ? ((await this.ds.query(RECORDS_AS_OF_FINALIZED_SQL, [[nativeTokenKey(network)]])) as TokenRow[])[0] : await this.tokens.byKey(nativeTokenKey(network));
     return token ? toBalance(toToken(token, this.imageBase), raw) : undefined;
   }
 }

@@ -18,5 +18,5 @@ export function historyKey(req: TokenHistoryRequest): string {
 }
 
 export function accountKey(req: AccountRequest): string {
-  return JSON.stringify({ owner: req.owner.toLowerCase(), networks: sorted(req.networks) });
+  return JSON.stringify({ owner: req.owner.toLowerCase(), networks: sorted(req.networks), finality: req.finality || 'latest' });
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ErrorCode, type HistoryEntry, type TokenHistoryReply, type TokenHistoryRequest } from '@tokensvc/messages';
+import { ErrorCode, type BlockLabel, type HistoryEntry, type TokenHistoryReply, type TokenHistoryRequest } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { ChainClock } from '../clock/chain-clock';
+import { CANDLES_AS_OF_FINALIZED_SQL } from '../finality/candles-as-of';
+import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type LabelColumns } from '../finality/finality';
 import { metricString } from '../tokens/token-row';
 import { requireToken } from '../tokens/token-lookup';
 import { TokensRepository } from '../tokens/tokens.repository';
@@ -45,10 +47,16 @@ interface CandleRow {
   borrow_apy: number;
   base_borrow_apy: number;
   trending_score: number;
+  block_number: string;
   total: string;
 }
 
-function toEntry(r: CandleRow): HistoryEntry {
+/** A candle's label: its last block, with the hash when that header is stored, final when at or below the finalized block. */
+function entryLabel(network: string, block: string, hashes: ReadonlyMap<string, string>, finalized: number): BlockLabel {
+  return { network, number: block, hash: hashes.get(block), final: Number(block) <= finalized };
+}
+
+function toEntry(r: CandleRow, block: BlockLabel): HistoryEntry {
   return {
     time: r.bucket.toISOString(),
     highPrice: metricString(r.high),
@@ -68,10 +76,15 @@ function toEntry(r: CandleRow): HistoryEntry {
     borrowApy: metricString(r.borrow_apy),
     baseBorrowApy: metricString(r.base_borrow_apy),
     trendingScore: r.trending_score,
+    block,
   };
 }
 
-/** GET /v2/tokens/history: candles of one resolution from `from` on, oldest first, 100 per page. */
+/**
+ * GET /v2/tokens/history: candles of one resolution from `from` on, oldest first, 100 per page. Each
+ * entry is labelled with its last block and the reply with the block it is as of (the cursor, or
+ * with finality=finalized the finalized block: candles-as-of.ts), read in one REPEATABLE READ snapshot.
+ */
 @Injectable()
 export class TokenHistoryUseCase {
   private readonly tokens: TokensRepository;
@@ -94,20 +107,33 @@ export class TokenHistoryUseCase {
       from = Math.floor((await this.clock.now(token.network)).getTime() / 1000) - 86400;
     }
     const page = Math.max(0, req.page);
-    const rows: CandleRow[] = await this.ds.query(
-      `SELECT bucket, open, high, low, close, liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply,
-              total_borrow::text AS total_borrow, circulating_supply::text AS circulating_supply, price_per_share,
-              volume_1d_usd, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, trending_score, count(*) OVER () AS total
-         FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)
-        ORDER BY bucket LIMIT $4 OFFSET $5`,
-      [token.key, resolution, bucketStart(from, resolution), HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE],
-    );
-    const total = rows.length > 0 ? Number(rows[0]!.total) : await this.count(token.key, resolution, bucketStart(from, resolution));
-    return { totalItems: total, pageItems: rows.length, more: page * HISTORY_PAGE_SIZE + rows.length < total, page, history: rows.map(toEntry) };
+    const finality = finalityOf(req.finality);
+    const start = bucketStart(from, resolution);
+    return this.ds.transaction('REPEATABLE READ', async (m) => {
+      const [position] = (await m.query(`SELECT ${labelColumnsSql(asOfBlockSql(finality))}, c.finalized_block FROM index_cursors c WHERE c.network = $1`, [token.network])) as Array<LabelColumns & { finalized_block: string }>;
+      const rows: CandleRow[] =
+        finality === 'finalized'
+          ? await m.query(CANDLES_AS_OF_FINALIZED_SQL, [token.key, resolution, start, HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE, token.network, RESOLUTION_SECONDS[resolution]])
+          : await m.query(
+              `SELECT bucket, open, high, low, close, liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply,
+                      total_borrow::text AS total_borrow, circulating_supply::text AS circulating_supply, price_per_share,
+                      volume_1d_usd, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, trending_score, block_number, count(*) OVER () AS total
+                 FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)
+                ORDER BY bucket LIMIT $4 OFFSET $5`,
+              [token.key, resolution, start, HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE],
+            );
+      const total = rows.length > 0 || finality === 'finalized' ? Number(rows[0]?.total ?? 0) : await this.count(m.query.bind(m), token.key, resolution, start);
+      const hashRows = (await m.query(`SELECT number::text AS number, hash FROM blocks WHERE network = $1 AND number = ANY($2::bigint[])`, [token.network, [...new Set(rows.map((r) => r.block_number))]])) as Array<{ number: string; hash: string }>;
+      const hashes = new Map(hashRows.map((h) => [h.number, h.hash]));
+      const finalized = Number(position?.finalized_block ?? -1);
+      const history = rows.map((r) => toEntry(r, entryLabel(token.network, String(r.block_number), hashes, finalized)));
+      const block = toLabel(token.network, position ?? { label_number: null, label_hash: null, label_final: null });
+      return { totalItems: total, pageItems: rows.length, more: page * HISTORY_PAGE_SIZE + rows.length < total, page, history, block };
+    });
   }
 
-  private async count(key: string, resolution: string, from: number): Promise<number> {
-    const [row] = (await this.ds.query(`SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`, [key, resolution, from])) as Array<{ n: number }>;
+  private async count(query: (sql: string, params: unknown[]) => Promise<unknown>, key: string, resolution: string, from: number): Promise<number> {
+    const [row] = (await query(`SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`, [key, resolution, from])) as Array<{ n: number }>;
     return row?.n ?? 0;
   }
 }

@@ -1,5 +1,5 @@
 import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from '@tokensvc/api';
-import type { AccountReply, Balance, HistoryEntry, ListTokensReply, Token, TokenHistoryReply } from '@tokensvc/messages';
+import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply } from '@tokensvc/messages';
 import { gatewayAccount, gatewayHistory, gatewayList } from '../../test/gateway-mapping';
 import { accountBody, historyBody, listTokensBody, tokenJson } from './response-body';
 import { toToken, type TokenRow } from './token-row';
@@ -36,6 +36,8 @@ function oddToken(r: () => number): Token {
   return out as unknown as Token;
 }
 const balance = (token: Token | undefined, raw: string, amount: number, usd: number): Balance => ({ token, balance: amount, balanceUsd: usd, rawBalance: raw });
+const ETH_BLOCK: BlockLabel = { network: 'ethereum', number: '19000123', hash: `0x${'ab'.repeat(32)}`, final: false };
+const BASE_BLOCK: BlockLabel = { network: 'base', number: '777', final: true };
 
 describe('response bodies encoded by token-data', () => {
   const token = toToken(ROW);
@@ -43,15 +45,22 @@ describe('response bodies encoded by token-data', () => {
   it('are byte for byte what the gateway makes of the usual reply, for both views', () => {
     const reply: AccountReply = {
       totalQueried: 3,
-      balances: [balance(token, '1500000000000000000', 1.5, 1851.85), balance(toToken({ ...ROW, key: 'base:0x02', paid_metrics: {} }), '1', 1e-18, 0)],
+      balances: [balance(token, '1500000000000000000', 1.5, 1851.85), balance(toToken({ ...ROW, key: 'base:0x02', network: 'base', paid_metrics: {} }), '1', 1e-18, 0)],
+      blocks: [ETH_BLOCK, BASE_BLOCK],
     };
-    const list: ListTokensReply = { totalItems: 2, pageItems: 2, more: true, page: 4, tokens: [token, toToken({ ...ROW, name: 'B', metadata: {} })] };
+    const list: ListTokensReply = { totalItems: 2, pageItems: 2, more: true, page: 4, tokens: [token, toToken({ ...ROW, name: 'B', metadata: {} })], blocks: [ETH_BLOCK] };
     for (const view of ['paid', 'free'] as const) {
       expect(accountBody(reply, view).toString()).toBe(gatewayAccount(reply, view));
       expect(listTokensBody(list, view).toString()).toBe(gatewayList(list, view));
     }
-    const free = JSON.parse(accountBody(reply, 'free').toString()) as { balances: Array<{ metrics: object }> };
+    const free = JSON.parse(accountBody(reply, 'free').toString()) as { balances: Array<{ metrics: object; block: object; balance: number }> };
     expect(Object.keys(free.balances[0]!.metrics)).toEqual([...PUBLIC_METRIC_FIELDS]);
+    // each record carries its network's block (issue 23), before the balance fields
+    expect(free.balances.map((b) => b.block)).toEqual([{ number: 19000123, hash: ETH_BLOCK.hash, final: false }, { number: 777, hash: null, final: true }]);
+    expect(Object.keys(free.balances[0]!).slice(-4)).toEqual(['block', 'balance', 'balanceUSD', 'rawBalance']);
+    // a token record is built once, whatever the block: the label is not part of the kept fragment
+    const next = JSON.parse(listTokensBody({ ...list, blocks: [{ ...ETH_BLOCK, number: '19000124' }] }, 'paid').toString()) as { tokens: Array<{ block: { number: number } }> };
+    expect(next.tokens.map((t) => t.block.number)).toEqual([19000124, 19000124]);
   });
 
   it('match it for empty replies, a missing token, missing metrics, odd numbers and odd map keys', () => {
@@ -59,12 +68,13 @@ describe('response bodies encoded by token-data', () => {
     const reply: AccountReply = {
       totalQueried: 0,
       balances: [balance(undefined, '', 0, 0), balance(noMetrics, '7', NaN, Infinity), balance(token, '8', -0, 5e-324), balance(token, '9', 1e21, -Infinity)],
+      blocks: [],
     };
     for (const view of ['paid', 'free'] as const) {
       expect(accountBody(reply, view).toString()).toBe(gatewayAccount(reply, view));
-      expect(accountBody({ totalQueried: 2, balances: [] }, view).toString()).toBe(gatewayAccount({ totalQueried: 2, balances: [] }, view));
-      expect(listTokensBody({ totalItems: 0, pageItems: 0, more: false, page: 0, tokens: [] }, view).toString()).toBe('{"totalItems":0,"pageItems":0,"more":false,"page":0,"tokens":[]}');
-      const odd: ListTokensReply = { totalItems: 1.5, pageItems: NaN, more: false, page: 2.5, tokens: [noMetrics] };
+      expect(accountBody({ totalQueried: 2, balances: [], blocks: [] }, view).toString()).toBe(gatewayAccount({ totalQueried: 2, balances: [], blocks: [] }, view));
+      expect(listTokensBody({ totalItems: 0, pageItems: 0, more: false, page: 0, tokens: [], blocks: [] }, view).toString()).toBe('{"totalItems":0,"pageItems":0,"more":false,"page":0,"tokens":[]}');
+      const odd: ListTokensReply = { totalItems: 1.5, pageItems: NaN, more: false, page: 2.5, tokens: [noMetrics], blocks: [ETH_BLOCK] };
       expect(listTokensBody(odd, view).toString()).toBe(gatewayList(odd, view));
     }
   });
@@ -74,7 +84,7 @@ describe('response bodies encoded by token-data', () => {
     const mismatches: string[] = [];
     for (let i = 0; i < 1000; i++) {
       const t = oddToken(r);
-      const reply: AccountReply = { totalQueried: 1, balances: [balance(t, String(ODD[i % ODD.length]), r() * 10, r() * 1e6)] };
+      const reply: AccountReply = { totalQueried: 1, balances: [balance(t, String(ODD[i % ODD.length]), r() * 10, r() * 1e6)], blocks: [ETH_BLOCK] };
       for (const view of ['paid', 'free'] as const) {
         const [got, want] = [accountBody(reply, view).toString(), gatewayAccount(reply, view)];
         if (got !== want && mismatches.length < 3) mismatches.push(`${view}\n got  ${got}\n want ${want}`);
@@ -89,8 +99,13 @@ describe('response bodies encoded by token-data', () => {
       reserves: ['1', '2'], totalSupply: '1000', totalBorrow: '0', circulatingSupply: '900', pricePerShare: '1', volume1dUsd: '12.5', apy: '3.2',
       baseApy: '1', rewardApy: '0', borrowApy: '0', baseBorrowApy: '0', trendingScore: i / 7,
     });
-    const reply: TokenHistoryReply = { totalItems: 240, pageItems: 100, more: true, page: 0, history: Array.from({ length: 100 }, (_, i) => entry(i)) };
+    const labelled = (i: number): HistoryEntry => ({ ...entry(i), block: { network: 'ethereum', number: String(100 + i), hash: i % 2 ? `0x${'cd'.repeat(32)}` : undefined, final: i < 50 } });
+    const reply: TokenHistoryReply = { totalItems: 240, pageItems: 100, more: true, page: 0, history: Array.from({ length: 100 }, (_, i) => labelled(i)), block: ETH_BLOCK };
     expect(historyBody(reply).toString()).toBe(gatewayHistory(reply));
+    const parsed = JSON.parse(historyBody(reply).toString()) as { history: Array<{ block: unknown }>; block: unknown };
+    expect([parsed.history[1]!.block, parsed.history[60]!.block, parsed.block]).toEqual([
+      { number: 101, hash: `0x${'cd'.repeat(32)}`, final: true }, { number: 160, hash: null, final: false }, { number: 19000123, hash: ETH_BLOCK.hash, final: false },
+    ]);
     expect(historyBody({ totalItems: 0, pageItems: 0, more: false, page: 3, history: [] }).toString()).toBe(gatewayHistory({ totalItems: 0, pageItems: 0, more: false, page: 3, history: [] }));
     const r = rng(11);
     for (let i = 0; i < 300; i++) {

@@ -1,5 +1,6 @@
-import type { AccountReply, Balance, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
+import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
 import type { BodyView } from '@tokensvc/transport';
+import { labelJson } from '../finality/finality';
 
 /**
  * The public HTTP bodies of GET /v2/account, /v2/tokens and /v2/tokens/history, encoded here so the
@@ -14,6 +15,8 @@ import type { BodyView } from '@tokensvc/transport';
  * account use case shares one Token object per row version across requests (TokenRecordCache) and
  * the reply cache keeps the list replies' tokens, so a reply is mostly a concatenation of fragments.
  * Fragments and bodies are Buffers: outside the V8 heap, no 100 kB+ strings in large-object space.
+ * The block label of a record (issue 23) is per network and changes with every block, so it is not
+ * part of the kept fragment: it is written after it (`,"block":{…}}` in place of the closing brace).
  */
 
 type Fragments = { paid?: Buffer; free?: Buffer };
@@ -113,6 +116,15 @@ const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 const CLOSE = ascii(']}');
 const COMMA = ascii(',');
 
+/** `,"block":{…}` of each network's label (a network without one: block 0, not final) */
+function blockTails(blocks: readonly BlockLabel[] | undefined): (network: string | undefined) => Buffer {
+  const tails = new Map<string, Buffer>();
+  for (const b of blocks ?? []) if (!tails.has(b.network)) tails.set(b.network, Buffer.from(`,"block":${JSON.stringify(labelJson(b))}`));
+  const none = Buffer.from(`,"block":${JSON.stringify(labelJson(undefined))}`);
+  return (network) => (network !== undefined && tails.get(network)) || none;
+}
+const CLOSE_RECORD = ascii('}');
+
 function balanceTail(b: Balance): string {
   return `,"balance":${JSON.stringify(dbl(b.balance))},"balanceUSD":${JSON.stringify(dbl(b.balanceUsd))},"rawBalance":${JSON.stringify(str(b.rawBalance))}}`;
 }
@@ -120,10 +132,11 @@ function balanceTail(b: Balance): string {
 /** `{"totalQueried":…,"balances":[…]}`: each balance is its token's record with balance, balanceUSD, rawBalance after it. */
 export function accountBody(reply: AccountReply, view: BodyView): Buffer {
   const parts: Buffer[] = [ascii(`{"totalQueried":${int32(reply.totalQueried)},"balances":[`)];
+  const block = blockTails(reply.blocks);
   reply.balances.forEach((b, i) => {
     if (i > 0) parts.push(COMMA);
     const record = tokenJson(b.token, view);
-    parts.push(record.subarray(0, record.length - 1), Buffer.from(balanceTail(b)));
+    parts.push(record.subarray(0, record.length - 1), block(b.token?.network), Buffer.from(balanceTail(b)));
   });
   parts.push(CLOSE);
   return Buffer.concat(parts);
@@ -133,9 +146,11 @@ export function accountBody(reply: AccountReply, view: BodyView): Buffer {
 export function listTokensBody(reply: ListTokensReply, view: BodyView): Buffer {
   const head = `{"totalItems":${int32(reply.totalItems)},"pageItems":${int32(reply.pageItems)},"more":${bool(reply.more)},"page":${int32(reply.page)},"tokens":[`;
   const parts: Buffer[] = [ascii(head)];
+  const block = blockTails(reply.blocks);
   reply.tokens.forEach((t, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(tokenJson(t, view));
+    const record = tokenJson(t, view);
+    parts.push(record.subarray(0, record.length - 1), block(t?.network), CLOSE_RECORD);
   });
   parts.push(CLOSE);
   return Buffer.concat(parts);
@@ -148,11 +163,12 @@ function historyEntry(e: HistoryEntry): string {
     liquidity: str(e.liquidity), reserves: strList(e.reserves), totalSupply: str(e.totalSupply), totalBorrow: str(e.totalBorrow),
     circulatingSupply: str(e.circulatingSupply), pricePerShare: str(e.pricePerShare), volume1dUsd: str(e.volume1dUsd), apy: str(e.apy),
     baseApy: str(e.baseApy), rewardApy: str(e.rewardApy), borrowApy: str(e.borrowApy), baseBorrowApy: str(e.baseBorrowApy), trendingScore: dbl(e.trendingScore),
+    block: labelJson(e.block),
   });
 }
 
-/** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"history":[…]}` */
+/** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"history":[…],"block":{…}}` */
 export function historyBody(reply: TokenHistoryReply): Buffer {
   const head = `{"totalItems":${int32(reply.totalItems)},"pageItems":${int32(reply.pageItems)},"more":${bool(reply.more)},"page":${int32(reply.page)},"history":[`;
-  return Buffer.from(`${head}${reply.history.map(historyEntry).join(',')}]}`);
+  return Buffer.from(`${head}${reply.history.map(historyEntry).join(',')}],"block":${JSON.stringify(labelJson(reply.block))}}`);
 }

@@ -1,6 +1,6 @@
 import { endpoint } from '../endpoint';
 import { Balance, Platform } from '../models/token';
-import { Health } from '../models/common';
+import { FINALITIES, Health } from '../models/common';
 import { ignoringUnknown, query } from '../schema/query';
 import { s } from '../schema/shape';
 import { q } from '../schema/values';
@@ -36,6 +36,7 @@ export const account = endpoint({
     networks: q.list(q.network(), 'both', 12).required().describe('repeat the parameter for several networks'),
     limit: q.string().ignore(),
     page: q.string().ignore(),
+    finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
   }),
   response: s.object({ totalQueried: s.optional(s.number()), balances: s.array(Balance) }),
   tokenLists: ['balances'],

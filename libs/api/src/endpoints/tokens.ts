@@ -1,5 +1,5 @@
 import { endpoint } from '../endpoint';
-import { PAGE_PROPS } from '../models/common';
+import { BlockLabel, FINALITIES, PAGE_PROPS } from '../models/common';
 import { Activity, DailyDebtFlow, DailyVolume, HistoryEntry, Holder, IntervalVolumeMetrics, METRIC_WINDOWS } from '../models/market';
 import { Token } from '../models/token';
 import { ordered, query, requiresWith } from '../schema/query';
@@ -35,6 +35,7 @@ export const listTokens = endpoint({
       maxApy: q.number().default(1e6).describe('percent'),
       isPortable: q.boolean(),
       isVerified: q.boolean(),
+      finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
     },
     requiresWith('page', 'limit'),
     ordered('minLiquidity', 'maxLiquidity'),
@@ -64,8 +65,9 @@ export const tokenHistory = endpoint({
       .describe('unix timestamp in seconds within the last year, not in the future; default 24 hours ago; truncated to the start of its resolution bucket'),
     page: q.int({ min: 0, max: 1_000_000 }).default(0),
     resolution: q.oneOf(['15m', '30m', '1h', '4h', '1d'] as const).default('1d').describe('candle size (30m from a published variant)'),
+    finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
   }),
-  response: s.object({ ...PAGE_PROPS, history: s.array(HistoryEntry) }),
+  response: s.object({ ...PAGE_PROPS, history: s.array(HistoryEntry), block: BlockLabel }),
 });
 
 export const tokenTransactions = endpoint({
@@ -114,8 +116,9 @@ export const tokenHolders = endpoint({
       id: tokenId(),
       limit: q.int({ min: 100, max: 1000 }).default(100),
       page: q.int({ min: 0, max: 1_000_000 }).default(0).describe('`limit` must also be given when `page` is given'),
+      finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
     },
     requiresWith('page', 'limit'),
   ),
-  response: s.object({ ...PAGE_PROPS, totalSupply: s.number(), holders: s.array(Holder) }),
+  response: s.object({ ...PAGE_PROPS, totalSupply: s.number(), holders: s.array(Holder), block: BlockLabel }),
 });

@@ -62,6 +62,24 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export const Health = s.named('Health', s.object({ status: s.string({ example: 'ok' }), timestamp: s.dateTime() }));
 export type Health = Static<typeof Health>;
 
+/** `finality` of the data endpoints (issue 23): answer as of the latest indexed block (default) or the last finalized one. */
+export const FINALITIES = ['latest', 'finalized'] as const;
+export type Finality = (typeof FINALITIES)[number];
+
+/** The block data is derived from (issue 23): additive to the spec's records. */
+export const BlockLabel = s.named(
+  'BlockLabel',
+  s.object(
+    {
+      number: s.integer({ description: 'block number of the figures (the indexer cursor, the finalized block, or a candle\'s last block)' }),
+      hash: s.nullable(s.string({ description: 'block hash; null when the indexer did not keep that header' })),
+      final: s.boolean({ description: "at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it" }),
+    },
+    { description: 'The block a record is derived from and whether it is final for its network.' },
+  ),
+);
+export type BlockLabel = Static<typeof BlockLabel>;
+
 /** Page fields shared by the paged list responses. */
 export const PAGE_PROPS = {
   totalItems: s.number({ description: 'a client should accept a number or a numeric string' }),

@@ -1,4 +1,5 @@
 import { s, type Static } from '../schema/shape';
+import { BlockLabel } from './common';
 
 const str = (): ReturnType<typeof s.string> => s.string();
 
@@ -13,6 +14,7 @@ export const HistoryEntry = s.named(
     volume1dUsd: str(),
     apy: str(), baseApy: str(), rewardApy: str(), borrowApy: str(), baseBorrowApy: str(),
     trendingScore: s.number(),
+    block: BlockLabel,
   }),
 );
 export type HistoryEntry = Static<typeof HistoryEntry>;

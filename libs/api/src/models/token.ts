@@ -1,4 +1,5 @@
 import { s, type Static } from '../schema/shape';
+import { BlockLabel } from './common';
 
 /** Token metrics visible to every tier. */
 export const PUBLIC_METRIC_FIELDS = ['apy', 'baseApy', 'rewardApy', 'borrowApy', 'baseBorrowApy', 'volumeUsd1d', 'volumeUsd7d'] as const;
@@ -53,6 +54,7 @@ export const TOKEN_PROPS = {
   pricePerShare: s.string(),
   isClaimed: s.boolean(),
   isPortable: s.boolean(),
+  block: BlockLabel,
 };
 
 export const Token = s.named('Token', s.object(TOKEN_PROPS));

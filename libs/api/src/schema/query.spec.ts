@@ -78,6 +78,12 @@ describe('parseQuery', () => {
     expect(problem(() => parseQuery(tokens, { minLiquidity: '10', maxLiquidity: '5' }))).toBe('minLiquidity (10) must not exceed maxLiquidity (5)');
     expect(problem(() => parseQuery(ENDPOINTS.tokenHolders.query, { id: USDC, page: '1' }))).toBe('limit must also be given when page is given');
     expect(parseQuery(ENDPOINTS.tokenHolders.query, { id: USDC })).toEqual({ id: USDC, limit: 100, page: 0 });
+    // finality (issue 23): latest (the default, left to token-data) or finalized on every data endpoint
+    for (const id of ['listTokens', 'tokenHistory', 'tokenHolders', 'account'] as const) {
+      const base = id === 'listTokens' ? {} : id === 'account' ? { owner: `0x${'1'.repeat(40)}`, networks: 'ethereum' } : { id: USDC };
+      expect(parseQuery(ENDPOINTS[id].query, { ...base, finality: 'finalized' })).toMatchObject({ finality: 'finalized' });
+      expect(problem(() => parseQuery(ENDPOINTS[id].query, { ...base, finality: 'final' }))).toMatch(/finality.*must be one of latest, finalized/);
+    }
     expect(problem(() => parseQuery(ENDPOINTS.tokenHolders.query, { id: USDC, limit: '99' }))).toMatch(/from 100 to 1000/);
   });
 

@@ -82,6 +82,19 @@ export interface Token_MetadataEntry {
   value: string;
 }
 
+/**
+ * The block a reply's figures are derived from (issue 23): its number, its hash when the indexer
+ * stored that block, and whether it is final for its network (at or below the finalized block:
+ * the cursor minus FINALITY_DEPTH_<NETWORK>). A reorg shallower than the finality depth cannot
+ * change figures labelled final.
+ */
+export interface BlockLabel {
+  network: string;
+  number: string;
+  hash?: string | undefined;
+  final: boolean;
+}
+
 /** GET /v2/tokens */
 export interface ListTokensRequest {
   search?:
@@ -104,7 +117,11 @@ export interface ListTokensRequest {
   minApy?: number | undefined;
   maxApy?: number | undefined;
   isPortable?: boolean | undefined;
-  isVerified?: boolean | undefined;
+  isVerified?:
+    | boolean
+    | undefined;
+  /** "latest" (default) or "finalized": figures as of each network's finalized block */
+  finality?: string | undefined;
 }
 
 export interface ListTokensReply {
@@ -113,12 +130,16 @@ export interface ListTokensReply {
   more: boolean;
   page: number;
   tokens: Token[];
+  /** one per network of the listed tokens: the block each token record is as of */
+  blocks: BlockLabel[];
 }
 
 /** GET /v2/account */
 export interface AccountRequest {
   owner: string;
   networks: string[];
+  /** "latest" (default) or "finalized" */
+  finality?: string | undefined;
 }
 
 export interface Balance {
@@ -131,6 +152,8 @@ export interface Balance {
 export interface AccountReply {
   balances: Balance[];
   totalQueried: number;
+  /** one per network of the balances: the block each balance is as of */
+  blocks: BlockLabel[];
 }
 
 /** GET /v2/tokens/history */
@@ -140,6 +163,8 @@ export interface TokenHistoryRequest {
   from: string;
   page: number;
   resolution: string;
+  /** "latest" (default) or "finalized" */
+  finality?: string | undefined;
 }
 
 export interface HistoryEntry {
@@ -161,6 +186,8 @@ export interface HistoryEntry {
   borrowApy: string;
   baseBorrowApy: string;
   trendingScore: number;
+  /** the last block of the candle (its figures are those after this block) */
+  block?: BlockLabel | undefined;
 }
 
 export interface TokenHistoryReply {
@@ -169,6 +196,8 @@ export interface TokenHistoryReply {
   more: boolean;
   page: number;
   history: HistoryEntry[];
+  /** the block the history is as of (the network's cursor, or its finalized block) */
+  block?: BlockLabel | undefined;
 }
 
 /** GET /v3/tokens/transactions */
@@ -277,6 +306,8 @@ export interface TokenHoldersRequest {
   id: string;
   limit: number;
   page: number;
+  /** "latest" (default) or "finalized" */
+  finality?: string | undefined;
 }
 
 export interface Holder {
@@ -294,6 +325,8 @@ export interface TokenHoldersReply {
   page: number;
   totalSupply: number;
   holders: Holder[];
+  /** the block the balances are as of */
+  block?: BlockLabel | undefined;
 }
 
 function createBaseTokenMetrics(): TokenMetrics {
@@ -1534,6 +1567,111 @@ export const Token_MetadataEntry: MessageFns<Token_MetadataEntry> = {
   },
 };
 
+function createBaseBlockLabel(): BlockLabel {
+  return { network: "", number: "0", hash: undefined, final: false };
+}
+
+export const BlockLabel: MessageFns<BlockLabel> = {
+  encode(message: BlockLabel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.network !== "") {
+      writer.uint32(10).string(message.network);
+    }
+    if (message.number !== "0") {
+      writer.uint32(16).int64(message.number);
+    }
+    if (message.hash !== undefined) {
+      writer.uint32(26).string(message.hash);
+    }
+    if (message.final !== false) {
+      writer.uint32(32).bool(message.final);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockLabel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockLabel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.number = reader.int64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.final = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockLabel {
+    return {
+      network: isSet(object.network) ? globalThis.String(object.network) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "0",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : undefined,
+      final: isSet(object.final) ? globalThis.Boolean(object.final) : false,
+    };
+  },
+
+  toJSON(message: BlockLabel): unknown {
+    const obj: any = {};
+    if (message.network !== "") {
+      obj.network = message.network;
+    }
+    if (message.number !== "0") {
+      obj.number = message.number;
+    }
+    if (message.hash !== undefined) {
+      obj.hash = message.hash;
+    }
+    if (message.final !== false) {
+      obj.final = message.final;
+    }
+    return obj;
+  },
+};
+
 function createBaseListTokensRequest(): ListTokensRequest {
   return {
     search: undefined,
@@ -1551,6 +1689,7 @@ function createBaseListTokensRequest(): ListTokensRequest {
     maxApy: undefined,
     isPortable: undefined,
     isVerified: undefined,
+    finality: undefined,
   };
 }
 
@@ -1600,6 +1739,9 @@ export const ListTokensRequest: MessageFns<ListTokensRequest> = {
     }
     if (message.isVerified !== undefined) {
       writer.uint32(120).bool(message.isVerified);
+    }
+    if (message.finality !== undefined) {
+      writer.uint32(130).string(message.finality);
     }
     return writer;
   },
@@ -1737,6 +1879,14 @@ export const ListTokensRequest: MessageFns<ListTokensRequest> = {
             message.isVerified = reader.bool();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.finality = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1802,6 +1952,7 @@ export const ListTokensRequest: MessageFns<ListTokensRequest> = {
         : isSet(object.is_verified)
         ? globalThis.Boolean(object.is_verified)
         : undefined,
+      finality: isSet(object.finality) ? globalThis.String(object.finality) : undefined,
     };
   },
 
@@ -1852,12 +2003,15 @@ export const ListTokensRequest: MessageFns<ListTokensRequest> = {
     if (message.isVerified !== undefined) {
       obj.isVerified = message.isVerified;
     }
+    if (message.finality !== undefined) {
+      obj.finality = message.finality;
+    }
     return obj;
   },
 };
 
 function createBaseListTokensReply(): ListTokensReply {
-  return { totalItems: 0, pageItems: 0, more: false, page: 0, tokens: [] };
+  return { totalItems: 0, pageItems: 0, more: false, page: 0, tokens: [], blocks: [] };
 }
 
 export const ListTokensReply: MessageFns<ListTokensReply> = {
@@ -1876,6 +2030,9 @@ export const ListTokensReply: MessageFns<ListTokensReply> = {
     }
     for (const v of message.tokens) {
       Token.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.blocks) {
+      BlockLabel.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1933,6 +2090,14 @@ export const ListTokensReply: MessageFns<ListTokensReply> = {
             message.tokens.push(Token.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.blocks.push(BlockLabel.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1960,6 +2125,7 @@ export const ListTokensReply: MessageFns<ListTokensReply> = {
       more: isSet(object.more) ? globalThis.Boolean(object.more) : false,
       page: isSet(object.page) ? globalThis.Number(object.page) : 0,
       tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => Token.fromJSON(e)) : [],
+      blocks: globalThis.Array.isArray(object?.blocks) ? object.blocks.map((e: any) => BlockLabel.fromJSON(e)) : [],
     };
   },
 
@@ -1980,12 +2146,15 @@ export const ListTokensReply: MessageFns<ListTokensReply> = {
     if (message.tokens?.length) {
       obj.tokens = message.tokens.map((e) => Token.toJSON(e));
     }
+    if (message.blocks?.length) {
+      obj.blocks = message.blocks.map((e) => BlockLabel.toJSON(e));
+    }
     return obj;
   },
 };
 
 function createBaseAccountRequest(): AccountRequest {
-  return { owner: "", networks: [] };
+  return { owner: "", networks: [], finality: undefined };
 }
 
 export const AccountRequest: MessageFns<AccountRequest> = {
@@ -1995,6 +2164,9 @@ export const AccountRequest: MessageFns<AccountRequest> = {
     }
     for (const v of message.networks) {
       writer.uint32(18).string(v!);
+    }
+    if (message.finality !== undefined) {
+      writer.uint32(26).string(message.finality);
     }
     return writer;
   },
@@ -2028,6 +2200,14 @@ export const AccountRequest: MessageFns<AccountRequest> = {
             message.networks.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.finality = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2044,6 +2224,7 @@ export const AccountRequest: MessageFns<AccountRequest> = {
     return {
       owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
       networks: globalThis.Array.isArray(object?.networks) ? object.networks.map((e: any) => globalThis.String(e)) : [],
+      finality: isSet(object.finality) ? globalThis.String(object.finality) : undefined,
     };
   },
 
@@ -2054,6 +2235,9 @@ export const AccountRequest: MessageFns<AccountRequest> = {
     }
     if (message.networks?.length) {
       obj.networks = message.networks;
+    }
+    if (message.finality !== undefined) {
+      obj.finality = message.finality;
     }
     return obj;
   },
@@ -2173,7 +2357,7 @@ export const Balance: MessageFns<Balance> = {
 };
 
 function createBaseAccountReply(): AccountReply {
-  return { balances: [], totalQueried: 0 };
+  return { balances: [], totalQueried: 0, blocks: [] };
 }
 
 export const AccountReply: MessageFns<AccountReply> = {
@@ -2183,6 +2367,9 @@ export const AccountReply: MessageFns<AccountReply> = {
     }
     if (message.totalQueried !== 0) {
       writer.uint32(16).int32(message.totalQueried);
+    }
+    for (const v of message.blocks) {
+      BlockLabel.encode(v!, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -2216,6 +2403,14 @@ export const AccountReply: MessageFns<AccountReply> = {
             message.totalQueried = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blocks.push(BlockLabel.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2236,6 +2431,7 @@ export const AccountReply: MessageFns<AccountReply> = {
         : isSet(object.total_queried)
         ? globalThis.Number(object.total_queried)
         : 0,
+      blocks: globalThis.Array.isArray(object?.blocks) ? object.blocks.map((e: any) => BlockLabel.fromJSON(e)) : [],
     };
   },
 
@@ -2247,12 +2443,15 @@ export const AccountReply: MessageFns<AccountReply> = {
     if (message.totalQueried !== 0) {
       obj.totalQueried = Math.round(message.totalQueried);
     }
+    if (message.blocks?.length) {
+      obj.blocks = message.blocks.map((e) => BlockLabel.toJSON(e));
+    }
     return obj;
   },
 };
 
 function createBaseTokenHistoryRequest(): TokenHistoryRequest {
-  return { id: "", from: "0", page: 0, resolution: "" };
+  return { id: "", from: "0", page: 0, resolution: "", finality: undefined };
 }
 
 export const TokenHistoryRequest: MessageFns<TokenHistoryRequest> = {
@@ -2268,6 +2467,9 @@ export const TokenHistoryRequest: MessageFns<TokenHistoryRequest> = {
     }
     if (message.resolution !== "") {
       writer.uint32(34).string(message.resolution);
+    }
+    if (message.finality !== undefined) {
+      writer.uint32(42).string(message.finality);
     }
     return writer;
   },
@@ -2317,6 +2519,14 @@ export const TokenHistoryRequest: MessageFns<TokenHistoryRequest> = {
             message.resolution = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.finality = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2335,6 +2545,7 @@ export const TokenHistoryRequest: MessageFns<TokenHistoryRequest> = {
       from: isSet(object.from) ? globalThis.String(object.from) : "0",
       page: isSet(object.page) ? globalThis.Number(object.page) : 0,
       resolution: isSet(object.resolution) ? globalThis.String(object.resolution) : "",
+      finality: isSet(object.finality) ? globalThis.String(object.finality) : undefined,
     };
   },
 
@@ -2351,6 +2562,9 @@ export const TokenHistoryRequest: MessageFns<TokenHistoryRequest> = {
     }
     if (message.resolution !== "") {
       obj.resolution = message.resolution;
+    }
+    if (message.finality !== undefined) {
+      obj.finality = message.finality;
     }
     return obj;
   },
@@ -2376,6 +2590,7 @@ function createBaseHistoryEntry(): HistoryEntry {
     borrowApy: "",
     baseBorrowApy: "",
     trendingScore: 0,
+    block: undefined,
   };
 }
 
@@ -2434,6 +2649,9 @@ export const HistoryEntry: MessageFns<HistoryEntry> = {
     }
     if (message.trendingScore !== 0) {
       writer.uint32(145).double(message.trendingScore);
+    }
+    if (message.block !== undefined) {
+      BlockLabel.encode(message.block, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -2595,6 +2813,14 @@ export const HistoryEntry: MessageFns<HistoryEntry> = {
             message.trendingScore = reader.double();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.block = BlockLabel.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2685,6 +2911,7 @@ export const HistoryEntry: MessageFns<HistoryEntry> = {
         : isSet(object.trending_score)
         ? globalThis.Number(object.trending_score)
         : 0,
+      block: isSet(object.block) ? BlockLabel.fromJSON(object.block) : undefined,
     };
   },
 
@@ -2744,12 +2971,15 @@ export const HistoryEntry: MessageFns<HistoryEntry> = {
     if (message.trendingScore !== 0) {
       obj.trendingScore = floatToJson(message.trendingScore);
     }
+    if (message.block !== undefined) {
+      obj.block = BlockLabel.toJSON(message.block);
+    }
     return obj;
   },
 };
 
 function createBaseTokenHistoryReply(): TokenHistoryReply {
-  return { totalItems: 0, pageItems: 0, more: false, page: 0, history: [] };
+  return { totalItems: 0, pageItems: 0, more: false, page: 0, history: [], block: undefined };
 }
 
 export const TokenHistoryReply: MessageFns<TokenHistoryReply> = {
@@ -2768,6 +2998,9 @@ export const TokenHistoryReply: MessageFns<TokenHistoryReply> = {
     }
     for (const v of message.history) {
       HistoryEntry.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.block !== undefined) {
+      BlockLabel.encode(message.block, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -2825,6 +3058,14 @@ export const TokenHistoryReply: MessageFns<TokenHistoryReply> = {
             message.history.push(HistoryEntry.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.block = BlockLabel.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2854,6 +3095,7 @@ export const TokenHistoryReply: MessageFns<TokenHistoryReply> = {
       history: globalThis.Array.isArray(object?.history)
         ? object.history.map((e: any) => HistoryEntry.fromJSON(e))
         : [],
+      block: isSet(object.block) ? BlockLabel.fromJSON(object.block) : undefined,
     };
   },
 
@@ -2873,6 +3115,9 @@ export const TokenHistoryReply: MessageFns<TokenHistoryReply> = {
     }
     if (message.history?.length) {
       obj.history = message.history.map((e) => HistoryEntry.toJSON(e));
+    }
+    if (message.block !== undefined) {
+      obj.block = BlockLabel.toJSON(message.block);
     }
     return obj;
   },
@@ -4504,7 +4749,7 @@ export const TokenMetricsReply_WindowsEntry: MessageFns<TokenMetricsReply_Window
 };
 
 function createBaseTokenHoldersRequest(): TokenHoldersRequest {
-  return { id: "", limit: 0, page: 0 };
+  return { id: "", limit: 0, page: 0, finality: undefined };
 }
 
 export const TokenHoldersRequest: MessageFns<TokenHoldersRequest> = {
@@ -4517,6 +4762,9 @@ export const TokenHoldersRequest: MessageFns<TokenHoldersRequest> = {
     }
     if (message.page !== 0) {
       writer.uint32(24).int32(message.page);
+    }
+    if (message.finality !== undefined) {
+      writer.uint32(34).string(message.finality);
     }
     return writer;
   },
@@ -4558,6 +4806,14 @@ export const TokenHoldersRequest: MessageFns<TokenHoldersRequest> = {
             message.page = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.finality = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4575,6 +4831,7 @@ export const TokenHoldersRequest: MessageFns<TokenHoldersRequest> = {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      finality: isSet(object.finality) ? globalThis.String(object.finality) : undefined,
     };
   },
 
@@ -4588,6 +4845,9 @@ export const TokenHoldersRequest: MessageFns<TokenHoldersRequest> = {
     }
     if (message.page !== 0) {
       obj.page = Math.round(message.page);
+    }
+    if (message.finality !== undefined) {
+      obj.finality = message.finality;
     }
     return obj;
   },
@@ -4722,7 +4982,7 @@ export const Holder: MessageFns<Holder> = {
 };
 
 function createBaseTokenHoldersReply(): TokenHoldersReply {
-  return { totalItems: 0, pageItems: 0, more: false, page: 0, totalSupply: 0, holders: [] };
+  return { totalItems: 0, pageItems: 0, more: false, page: 0, totalSupply: 0, holders: [], block: undefined };
 }
 
 export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
@@ -4744,6 +5004,9 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
     }
     for (const v of message.holders) {
       Holder.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.block !== undefined) {
+      BlockLabel.encode(message.block, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -4809,6 +5072,14 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
             message.holders.push(Holder.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.block = BlockLabel.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4843,6 +5114,7 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
       holders: globalThis.Array.isArray(object?.holders)
         ? object.holders.map((e: any) => Holder.fromJSON(e))
         : [],
+      block: isSet(object.block) ? BlockLabel.fromJSON(object.block) : undefined,
     };
   },
 
@@ -4865,6 +5137,9 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
     }
     if (message.holders?.length) {
       obj.holders = message.holders.map((e) => Holder.toJSON(e));
+    }
+    if (message.block !== undefined) {
+      obj.block = BlockLabel.toJSON(message.block);
     }
     return obj;
   },

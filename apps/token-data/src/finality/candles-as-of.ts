@@ -1,0 +1,41 @@
+/**
+ * History candles as of a network's finalized block F (issue 23). A stored candle whose last block
+ * (`candles.block_number`) is at or below F already is the bucket as of F: any later point in its
+ * bucket would have moved that block above F. A candle whose last block is above F is rebuilt from
+ * the token's state points (`price_points`) and activities of blocks up to F, the way the indexer
+ * builds candles (derive/README.md "Candles"): OHLC from the bucket's priced points (open the first,
+ * close the last), the other fields from its last point, volume1dUsd = activity volume in
+ * [bucket end - 1 day, bucket end), trendingScore = volume1dUsd / liquidity. A bucket without a
+ * priced point up to F has no candle as of F. Usually only the newest bucket of a resolution is rebuilt.
+ *
+ * `$1` token key, `$2` resolution, `$3` first bucket (unix seconds), `$4` limit, `$5` offset,
+ * `$6` network, `$7` bucket size in seconds. Rows as the latest query's, with `block_number`.
+ */
+const FIELDS = `liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply, total_borrow::text AS total_borrow,
+  circulating_supply::text AS circulating_supply, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy`;
+
+const IN_BUCKET = `p.token_key = $1 AND p.time >= k.bucket AND p.time < k.bucket + make_interval(secs => $7) AND p.block_number <= c.finalized_block`;
+
+export const CANDLES_AS_OF_FINALIZED_SQL = `WITH c AS (SELECT * FROM index_cursors WHERE network = $6),
+  k AS (SELECT * FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)),
+  asof AS (
+    SELECT k.bucket, k.open, k.high, k.low, k.close, k.liquidity, k.reserves::text[] AS reserves, k.total_supply::text AS total_supply,
+           k.total_borrow::text AS total_borrow, k.circulating_supply::text AS circulating_supply, k.price_per_share, k.apy, k.base_apy,
+           k.reward_apy, k.borrow_apy, k.base_borrow_apy, k.volume_1d_usd, k.trending_score, k.block_number
+      FROM k, c WHERE k.block_number <= c.finalized_block
+    UNION ALL
+    SELECT k.bucket, r.open, r.high, r.low, r.close, l.liquidity, l.reserves, l.total_supply, l.total_borrow, l.circulating_supply, l.price_per_share,
+           l.apy, l.base_apy, l.reward_apy, l.borrow_apy, l.base_borrow_apy,
+           vol.v AS volume_1d_usd, CASE WHEN l.liquidity > 0 THEN vol.v / l.liquidity ELSE 0 END AS trending_score, l.block_number
+      FROM k CROSS JOIN c
+      CROSS JOIN LATERAL (
+        SELECT (array_agg(p.price ORDER BY p.block_number) FILTER (WHERE p.price > 0))[1] AS open, max(p.price) FILTER (WHERE p.price > 0) AS high,
+               min(p.price) FILTER (WHERE p.price > 0) AS low, (array_agg(p.price ORDER BY p.block_number DESC) FILTER (WHERE p.price > 0))[1] AS close
+          FROM price_points p WHERE ${IN_BUCKET}) r
+      CROSS JOIN LATERAL (SELECT p.block_number, ${FIELDS} FROM price_points p WHERE ${IN_BUCKET} ORDER BY p.block_number DESC LIMIT 1) l
+      CROSS JOIN LATERAL (
+        SELECT coalesce(sum(a.volume_usd), 0)::float8 AS v FROM activities a
+         WHERE a.token_key = $1 AND a.block_number <= c.finalized_block
+           AND a.time >= k.bucket + make_interval(secs => $7) - interval '1 day' AND a.time < k.bucket + make_interval(secs => $7)) vol
+     WHERE k.block_number > c.finalized_block AND r.open IS NOT NULL)
+  SELECT asof.*, count(*) OVER () AS total FROM asof ORDER BY bucket LIMIT $4 OFFSET $5`;

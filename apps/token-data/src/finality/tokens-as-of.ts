@@ -1,0 +1,72 @@
+/**
+ * The `tokens` read model as of each network's finalized block F (issue 23), as a derived table
+ * with the columns of `tokens` that Token records, filters and sorts read. Nothing is stored for
+ * it: the indexer already keeps every block's state of every token (`price_points`, one row per
+ * token and block where its state changed) and every activity with its block, so
+ * - the state fields (price, liquidity, supplies, reserves, pricePerShare, APYs, updatedAt) are
+ *   those of the token's last state point at or below F (a token with none: its row when the row's
+ *   state is from F or before, else zeros, as before its first state);
+ * - volumeUsd1d/7d are the activity volume of blocks up to F in the day/week before F's time;
+ * - the paid metrics compare with the last state point at or before F's time minus 1 / 7 days
+ *   (a younger token: its first point), with the indexer's formulas (derive/math/metrics.ts:
+ *   relative change in percent for price and liquidity, difference for APYs);
+ * - tokens first seen above F are left out.
+ * The indexer's head refresh (eth_call corrections at the head) is not part of it: it is not final.
+ */
+
+/** Zero value of each state column, as `tokens` has before a token's first state. */
+const STATE_COLUMNS: ReadonlyArray<[string, string]> = [
+  ['price', '0'], ['liquidity', '0'], ['total_supply', '0'], ['total_borrow', '0'], ['circulating_supply', '0'], ['reserves', `'{}'::numeric[]`],
+  ['price_per_share', `'0'`], ['apy', '0'], ['base_apy', '0'], ['reward_apy', '0'], ['borrow_apy', '0'], ['base_borrow_apy', '0'],
+];
+
+const state = (column: string, zero: string): string =>
+  `CASE WHEN p.token_key IS NOT NULL THEN p.${column} WHEN t.state_block <= c.finalized_block THEN t.${column} ELSE ${zero} END AS ${column}`;
+
+/** price/liquidity/apy/borrowApy of a state point as a json object (NULL without one) */
+const SNAPSHOT = `json_build_object('price', x.price, 'liquidity', x.liquidity, 'apy', x.apy, 'borrowApy', x.borrow_apy)`;
+const pointBefore = (span: string): string =>
+  `(SELECT ${SNAPSHOT} FROM price_points x WHERE x.token_key = t.key AND x.time <= c.finalized_time - interval '${span}' AND x.block_number <= c.finalized_block
+     ORDER BY x.time DESC, x.block_number DESC LIMIT 1)`;
+
+/** The paid metrics (tokens.paid_metrics' keys) from the as-of figures `n` and the points `d1`, `d7`. */
+function paidMetricsSql(): string {
+  const then = (d: string, f: string): string => `coalesce((${d}->>'${f}')::float8, (m.first->>'${f}')::float8, 0)`;
+  const rel = (now: string, d: string, f: string): string => `CASE WHEN ${then(d, f)} = 0 THEN 0 ELSE (${now} - ${then(d, f)}) / ${then(d, f)} * 100 END`;
+  const parts: string[] = [];
+  for (const [suffix, d] of [['1d', 'm.d1'], ['7d', 'm.d7']] as const) {
+    parts.push(
+      `'price${suffix}', ${then(d, 'price')}`, `'liquidity${suffix}', ${then(d, 'liquidity')}`, `'apy${suffix}', ${then(d, 'apy')}`, `'borrowApy${suffix}', ${then(d, 'borrowApy')}`,
+      `'priceDelta${suffix}', ${rel('s.price', d, 'price')}`, `'liquidityDelta${suffix}', ${rel('s.liquidity', d, 'liquidity')}`,
+      `'apyDelta${suffix}', s.apy - ${then(d, 'apy')}`, `'borrowApyDelta${suffix}', s.borrow_apy - ${then(d, 'borrowApy')}`,
+    );
+  }
+  return `jsonb_build_object(${parts.join(', ')})`;
+}
+
+/**
+ * `FROM <this> t`: tokens as of their network's finalized block, with `as_of_block`. `where` (over
+ * the `tokens` row `t`, on columns that are not state: keys, networks, platforms) narrows the set
+ * before the per-token reads.
+ */
+export function tokensAsOfFinalizedSql(where = 'true'): string {
+  return `(SELECT s.*, v.volume_usd_1d, v.volume_usd_7d, ${paidMetricsSql()} AS paid_metrics FROM (
+    SELECT t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying, t.pool_address, t.image, t.images,
+           t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.created_block, t.verified_at,
+           CASE WHEN p.token_key IS NOT NULL THEN p.time WHEN t.state_block <= c.finalized_block THEN t.updated_at ELSE t.created_at END AS updated_at,
+           ${STATE_COLUMNS.map(([col, zero]) => state(col, zero)).join(', ')},
+           c.finalized_block AS as_of_block, c.finalized_time AS as_of_time
+      FROM tokens t JOIN index_cursors c ON c.network = t.network
+      LEFT JOIN LATERAL (SELECT * FROM price_points pp WHERE pp.token_key = t.key AND pp.block_number <= c.finalized_block ORDER BY pp.block_number DESC LIMIT 1) p ON true
+     WHERE t.created_block <= c.finalized_block AND (${where})
+  ) s
+  JOIN index_cursors c ON c.network = s.network
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(a.volume_usd) FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS volume_usd_1d, coalesce(sum(a.volume_usd), 0)::float8 AS volume_usd_7d
+      FROM activities a WHERE a.token_key = s.key AND a.block_number <= c.finalized_block AND a.time > c.finalized_time - interval '7 days' AND a.time <= c.finalized_time
+  ) v
+  CROSS JOIN LATERAL (
+    SELECT ${pointBefore('1 day').replaceAll('t.key', 's.key')} AS d1, ${pointBefore('7 days').replaceAll('t.key', 's.key')} AS d7,
+           (SELECT ${SNAPSHOT} FROM price_points x WHERE x.token_key = s.key ORDER BY x.time, x.block_number LIMIT 1) AS first
+  ) m)`;
+}
