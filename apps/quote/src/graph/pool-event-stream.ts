@@ -62,7 +62,7 @@ export class PoolEventStream {
       try {
         // One wildcard filter: servers before 2.10 have no multi-subject filters (an ordered
         // consumer asked for several never delivers there); other networks and kinds are skipped below.
-        const filterSubjects = `${this.opts.subjectPrefix}.*.*`;
+        const filterSubjects = `${this.opts.subjectPrefix}.>`;
         const consumer = await js.consumers.get(
           this.opts.stream,
           afterSeq === undefined ? { filterSubjects, deliver_policy: DeliverPolicy.All } : { filterSubjects, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: afterSeq + 1 },
