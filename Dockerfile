@@ -1,47 +1,53 @@
 # syntax=docker/dockerfile:1
-# One Dockerfile for all five apps: `docker build --build-arg APP=quote -t tokensvc/quote .`
-# Apps run from their TypeScript sources through tools/register.js (SWC), exactly as in
-# development, so there is no compile stage: the image is node_modules + sources.
-# For production pin the base image by digest (node:20-bookworm-slim@sha256:...).
+# One Dockerfile, one image per app: `docker build --build-arg APP=quote -t tokensvc/quote .`
+# The build stage compiles the app (tools/build/build-app.ts: SWC, the options the tests run with)
+# into JavaScript with source maps, only the files the app reaches, plus a package.json that lists
+# only the npm packages it requires; the runtime stage installs those, production only, from the
+# committed lock file. No TypeScript, no SWC, no other app, no test or devnet code in the image.
+# For production pin the base images by digest (node:22-bookworm-slim@sha256:...).
 
-# --- deps: production node_modules only (@swc/core and source-map-support are runtime dependencies).
-FROM node:20-bookworm-slim AS deps
-WORKDIR /app
+# --- build: development dependencies (SWC) and the sources.
+FROM node:22-bookworm-slim AS build
+WORKDIR /src
 COPY package.json package-lock.json ./
 # `npm ci` rejects this project's registry snapshot; `npm install` still honours the lockfile.
+# --ignore-scripts: the `node` dev dependency's preinstall fetches a Node binary the image already has.
 RUN --mount=type=cache,target=/root/.npm \
-    npm install --omit=dev --no-audit --no-fund
+    npm install --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.base.json ./
+COPY tools/register.js ./tools/register.js
+COPY tools/build ./tools/build
+COPY libs ./libs
+COPY apps ./apps
+ARG APP
+RUN if [ -z "$APP" ]; then \
+      echo "build with --build-arg APP=<gateway|token-data|indexer|quote|status-tracker>" >&2; exit 1; \
+    fi; \
+    node -r ./tools/register.js tools/build/build-app.ts "$APP" --out /out
+# The app's own production dependencies, at the versions of the root lock file.
+RUN --mount=type=cache,target=/root/.npm \
+    cp package-lock.json /out/ \
+ && cd /out \
+ && npm install --omit=dev --no-audit --no-fund --ignore-scripts \
+ && rm package-lock.json
+COPY deploy/docker/healthcheck.js /out/deploy/docker/healthcheck.js
 
 # --- runtime
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 # tini as PID 1 forwards SIGTERM to node and reaps zombies (Kubernetes has no --init).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
-COPY tools/register.js ./tools/register.js
-COPY libs ./libs
-COPY apps ./apps
-COPY deploy/docker/healthcheck.js ./deploy/docker/healthcheck.js
-# Transpiled once here, into node_modules/.cache (root-owned at run time): each start then loads
-# the cached output and neither SWC nor TypeScript.
-RUN node tools/register.js --warm apps libs
-
-# APP comes last so the five images share every layer above; only this one differs.
+# Stack traces point into the TypeScript sources through the shipped source maps.
+ENV NODE_OPTIONS=--enable-source-maps
 ARG APP
-RUN if [ -z "$APP" ]; then \
-      echo "build with --build-arg APP=<gateway|token-data|indexer|quote|status-tracker>" >&2; exit 1; \
-    fi; \
-    if [ ! -f "apps/$APP/src/main.ts" ]; then \
-      echo "APP=$APP: apps/$APP/src/main.ts does not exist" >&2; exit 1; \
-    fi
 ENV APP=${APP}
+# Root-owned: the app cannot rewrite itself.
+COPY --from=build /out /app
 
-# The stock `node` user (uid 1000). Sources stay root-owned, so the app cannot rewrite
-# itself (nor its transpile cache, filled above).
+# The stock `node` user (uid 1000).
 USER node
 
 # Docker/compose only; Kubernetes ignores this and uses the probes in deploy/k8s.
@@ -50,4 +56,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # sh only expands $APP; exec replaces the shell so the signals tini forwards reach node.
-CMD ["sh", "-c", "exec node -r ./tools/register.js \"apps/$APP/src/main.ts\""]
+CMD ["sh", "-c", "exec node \"apps/$APP/src/main.js\""]

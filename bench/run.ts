@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz, image (options: see bench/README.md).
  */
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
@@ -53,6 +53,15 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 });
     log(r.stdout.split('\n').filter((l) => !l.includes('"level":"error"')).join('\n'));
     if (r.status !== 0) throw new Error(`fuzz soak found unexpected answers (exit ${r.status})`);
+  },
+  // Image sizes and start times: tools/build/measure-images.ts, in a process of its own (the build tooling lives in tools/).
+  image: async (log) => {
+    const { spawnSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const root = join(__dirname, '..');
+    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'tools', 'build', 'measure-images.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    log(r.stdout);
+    if (r.status !== 0) throw new Error(`image measurement failed (exit ${r.status})`);
   },
   indexer: async (log, args) => {
     const report = await runIndexerBench(log, parseIndexerOptions(args));

@@ -107,6 +107,9 @@ function compile(source, filename) {
   return out.code;
 }
 
+// The build (tools/build/build-app.ts) compiles with the very same options.
+module.exports = { swcOptions };
+
 require.extensions['.ts'] = function loadTs(module, filename) {
   module._compile(compile(fs.readFileSync(filename, 'utf8'), filename), filename);
 };

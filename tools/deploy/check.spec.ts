@@ -132,7 +132,7 @@ describe('deploy check', () => {
     });
 
     it('reports an app the image would not contain', () => {
-      const out = checkDockerfile({ ...real, dockerignore: { path: '.dockerignore', text: 'apps/quote' } }, ['gateway', 'quote']);
+      const out = checkDockerfile({ ...real, dockerignore: { path: '.dockerignore', text: 'apps/quote' } }, { gateway: 'apps/gateway/src/main.ts', quote: 'apps/quote/src/main.ts' });
       expect([...out.buildable]).toEqual(['gateway']);
       expect(messages(out.problems)).toMatch(/APP=quote: apps\/quote\/src\/main.ts is excluded by .dockerignore/);
     });
@@ -150,8 +150,8 @@ describe('deploy check', () => {
     });
 
     it('reports a compose build of an APP the Dockerfile cannot build', () => {
-      const input = withFile('docker-compose.yml', (t) => t.replace('args: { APP: gateway } } # any APP', 'args: { APP: migrate } } # any APP'));
-      expect(messages(checkDeploy(input).problems)).toMatch(/services.migrate.build: build arg APP "migrate" is not an app the Dockerfile can build/);
+      const input = withFile('docker-compose.yml', (t) => t.replace('args: { APP: migrate } }', 'args: { APP: migrations } }'));
+      expect(messages(checkDeploy(input).problems)).toMatch(/services.migrate.build: build arg APP "migrations" is not an app the Dockerfile can build/);
     });
 
     it('runs the apps\' config loader on what they are given', () => {

@@ -11,6 +11,7 @@ import { join, posix, sep } from 'node:path';
 import { ConfigError, DEFAULT_HEALTH_PORTS, loadGatewayConfig, loadServiceConfig, type Env } from '@tokensvc/config';
 import { checkAppBus, checkNatsAuthFile } from './bus';
 import { checkCompose, containerPorts, REQUIRED_APP_ENV, type ComposeService } from './compose';
+import { BUILD_TARGETS } from '../build/targets';
 import { checkDockerfile } from './dockerfile';
 import { checkK8s, dataOf, template, type Container, type K8sObject } from './k8s';
 import { NATS_AUTH_FILE } from './nats-auth';
@@ -156,7 +157,7 @@ function checkHealthcheckPorts(file: SourceFile | undefined, out: Problem[]): vo
 }
 
 export function checkDeploy(input: DeployInput): DeployReport {
-  const docker = checkDockerfile(input, APPS);
+  const docker = checkDockerfile(input, BUILD_TARGETS);
   const compose = checkCompose(input.compose, { dockerfileHasHealthcheck: docker.hasHealthcheck });
   const k8s = checkK8s(input.manifests);
   const problems = [...docker.problems, ...compose.problems, ...k8s.problems];
@@ -170,7 +171,7 @@ export function checkDeploy(input: DeployInput): DeployReport {
   // Any repo-built service (migrate too) must name an APP the Dockerfile accepts, or the build stops.
   for (const s of compose.services.filter((x) => x.builtFromRepo)) {
     const a = s.buildArgs['APP'];
-    if (a === undefined || !docker.buildable.has(a)) problems.push(problem(input.compose.path, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${APPS.join(', ')})`));
+    if (a === undefined || !docker.buildable.has(a)) problems.push(problem(input.compose.path, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${Object.keys(BUILD_TARGETS).join(', ')})`));
   }
   checkHealthcheckPorts(input.healthcheckJs, problems);
   return { problems, counts: { manifests: input.manifests.length, objects: k8s.objects.length, services: compose.services.length, apps: APPS.length } };

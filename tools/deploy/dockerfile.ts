@@ -1,7 +1,8 @@
 /**
- * The Dockerfile, read the way `docker build` would use it, without Docker: which apps it can
- * build (APP build arg), whether every file the container needs at run time is COPYed into the
- * final stage and not dropped by .dockerignore, and whether the image carries a HEALTHCHECK.
+ * The Dockerfile, read the way `docker build` would use it, without Docker: which build targets it
+ * can build (APP build arg, compiled by tools/build/build-app.ts in a build stage), whether every
+ * file the build needs is COPYed from the context and not dropped by .dockerignore, whether the
+ * image starts the compiled main.js, and whether it carries a HEALTHCHECK.
  */
 import { posix } from 'node:path';
 import { problem, type Problem, type SourceFile } from './validate';
@@ -12,8 +13,8 @@ export interface Instruction {
   readonly args: string;
 }
 
-/** Instructions of the last stage (the image that runs), continuation lines joined, comments dropped. */
-export function finalStage(text: string): Instruction[] {
+/** Every instruction, continuation lines joined, comments dropped. */
+export function instructions(text: string): Instruction[] {
   const all: Instruction[] = [];
   let buf = '';
   let start = 0;
@@ -28,6 +29,12 @@ export function finalStage(text: string): Instruction[] {
     if (m) all.push({ line: start, op: (m[1] ?? '').toUpperCase(), args: (m[2] ?? '').trim() });
     buf = '';
   });
+  return all;
+}
+
+/** Instructions of the last stage (the image that runs). */
+export function finalStage(text: string): Instruction[] {
+  const all = instructions(text);
   const from = all.map((x) => x.op).lastIndexOf('FROM');
   return from < 0 ? [] : all.slice(from);
 }
@@ -60,8 +67,8 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Sources of `COPY` / `ADD` from the build context (not `--from=` another stage). */
-function contextSources(stage: readonly Instruction[]): string[] {
-  return stage
+function contextSources(all: readonly Instruction[]): string[] {
+  return all
     .filter((x) => (x.op === 'COPY' || x.op === 'ADD') && !/(^|\s)--from=/.test(x.args))
     .flatMap((x) => {
       const words = x.args.startsWith('[') ? (JSON.parse(x.args) as string[]) : x.args.split(/\s+/).filter((w) => !w.startsWith('--'));
@@ -85,29 +92,32 @@ export interface DockerfileReport {
   readonly hasHealthcheck: boolean;
 }
 
-/** Files every container opens at start, whatever APP is: the SWC hook and the tsconfig it reads. */
-const RUNTIME_FILES = ['package.json', 'tools/register.js', 'tsconfig.json', 'tsconfig.base.json'];
+/** Files every build reads, whatever APP is: the lock file, the compiler and the tsconfig it reads. */
+const BUILD_FILES = ['package.json', 'package-lock.json', 'tools/register.js', 'tools/build/build-app.ts', 'tsconfig.json', 'tsconfig.base.json'];
 
-export function checkDockerfile(input: DockerfileInput, apps: readonly string[]): DockerfileReport {
+/** `targets`: build target name -> its entry file (tools/build/build-app.ts BUILD_TARGETS). */
+export function checkDockerfile(input: DockerfileInput, targets: Readonly<Record<string, string>>): DockerfileReport {
   const problems: Problem[] = [];
   const file = input.dockerfile.path;
+  const all = instructions(input.dockerfile.text);
   const stage = finalStage(input.dockerfile.text);
-  const sources = contextSources(stage);
+  const sources = contextSources(all);
   /** Why the image would lack `path`, or undefined when it is there. */
   const missing = (path: string): string | undefined => {
     if (!input.exists(path)) return 'does not exist in the repo';
     if (input.dockerignore && isIgnored(path, input.dockerignore.text)) return `is excluded by ${input.dockerignore.path}`;
-    if (!sources.some((s) => covers(s, path))) return 'is not COPYed into the final stage';
+    if (!sources.some((s) => covers(s, path))) return 'is not COPYed into the build';
     return undefined;
   };
 
   if (stage.length === 0) problems.push(problem(file, '(file)', 'no FROM instruction'));
-  if (!stage.some((x) => x.op === 'ARG' && /^APP(=|\s|$)/.test(x.args))) problems.push(problem(file, 'final stage', 'does not declare ARG APP: the image cannot know which app to run'));
+  if (!all.some((x) => x.op === 'ARG' && /^APP(=|\s|$)/.test(x.args))) problems.push(problem(file, 'build', 'does not declare ARG APP: the image cannot know which app to build'));
+  if (!all.some((x) => x.op === 'RUN' && /tools\/build\/build-app\.ts\s+"?\$\{?APP\}?/.test(x.args))) problems.push(problem(file, 'build', 'no RUN compiles the app (tools/build/build-app.ts "$APP")'));
   const start = [...stage].reverse().find((x) => x.op === 'CMD' || x.op === 'ENTRYPOINT');
-  if (!start || !/apps\/\$\{?APP\}?\/src\/main\.ts/.test(start.args)) problems.push(problem(file, start ? `line ${start.line}` : 'final stage', 'CMD/ENTRYPOINT must start apps/$APP/src/main.ts'));
-  for (const f of RUNTIME_FILES) {
+  if (!start || !/\bmain\.js\b/.test(start.args)) problems.push(problem(file, start ? `line ${start.line}` : 'final stage', 'CMD/ENTRYPOINT must start the compiled main.js'));
+  for (const f of BUILD_FILES) {
     const why = missing(f);
-    if (why) problems.push(problem(file, 'final stage', `${f} ${why}`));
+    if (why) problems.push(problem(file, 'build', `${f} ${why}`));
   }
 
   const hc = [...stage].reverse().find((x) => x.op === 'HEALTHCHECK');
@@ -119,9 +129,9 @@ export function checkDockerfile(input: DockerfileInput, apps: readonly string[])
   }
 
   const buildable = new Set<string>();
-  for (const app of apps) {
-    const why = missing(`apps/${app}/src/main.ts`);
-    if (why) problems.push(problem(file, `APP=${app}`, `apps/${app}/src/main.ts ${why}`));
+  for (const [app, entry] of Object.entries(targets)) {
+    const why = missing(entry);
+    if (why) problems.push(problem(file, `APP=${app}`, `${entry} ${why}`));
     else buildable.add(app);
   }
   return { problems, buildable, hasHealthcheck };

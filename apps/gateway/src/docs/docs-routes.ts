@@ -23,8 +23,7 @@ const PAGE = `<!doctype html>
 </body></html>`;
 
 function swaggerUiDir(): string {
-  // swagger-ui-dist comes with @nestjs/swagger; resolve it from there.
-  return join(require.resolve('swagger-ui-dist/package.json', { paths: [require.resolve('@nestjs/swagger')] }), '..');
+  return join(require.resolve('swagger-ui-dist/package.json'), '..');
 }
 
 export function registerDocsRoutes(fastify: FastifyInstance): void {
