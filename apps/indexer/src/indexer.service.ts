@@ -18,6 +18,7 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
   readonly indexers = new Map<Network, NetworkIndexer>();
   private publisher: ChainEventPublisher | undefined;
   private publishLoop: PublishLoop | undefined;
+  private bootstrapped = false;
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: IndexerConfig,
@@ -26,6 +27,10 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // Once per process, whatever calls the hook twice (Nest's microservice runs the bootstrap hooks
+    // again in listen() after an explicit init()): two writers with one lease holder id would race.
+    if (this.bootstrapped) return;
+    this.bootstrapped = true;
     if (this.config.publishEvents) {
       this.publisher = new ChainEventPublisher({ natsUrl: this.config.natsUrl, stream: this.config.eventsStream, subjectPrefix: this.config.eventsSubjectPrefix });
       await this.publisher.connect();

@@ -51,16 +51,16 @@ export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBa
     // Durability of the last batches is traded for throughput: after a Postgres crash the cursor
     // is lost together with the rows it covers, and those batches are simply indexed again.
     queue(tx.query('SET LOCAL synchronous_commit TO OFF'));
-    // Fencing: the lease row stays locked until commit; a replica that lost it writes nothing.
+    // Fencing: the lease is ours and stays so until commit; a replica that lost it writes nothing.
     queue(
-      fenceWriteTx(tx, network, opts.holder, opts.leaseTtlMs).then((held) => {
-        if (!held) throw new LeaseLostError(`${network}: lease lost to another replica`);
+      fenceWriteTx(tx, network, opts.holder).then((held) => {
+        if (!held) tx.abort(new LeaseLostError(`${network}: lease lost to another replica`));
       }),
     );
     // And a compare-and-set on the cursor: the batch applies only on top of the block it follows.
     queue(
       cursorStillAt(tx, network, b.from - 1).then((at) => {
-        if (!at) throw new LeaseLostError(`${network}: the cursor is no longer at block ${b.from - 1}: another writer moved it`);
+        if (!at) tx.abort(new LeaseLostError(`${network}: the cursor is no longer at block ${b.from - 1}: another writer moved it`));
       }),
     );
     queue(insertBlocks(tx, network, b.headers));

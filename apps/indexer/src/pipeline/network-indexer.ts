@@ -256,7 +256,7 @@ export class NetworkIndexer {
     if (this.cursor.balancesBlock !== null) {
       // Balance changes held in memory were lost (a stop or crash during a backfill, or a failed batch).
       await inTransaction(this.o.pool, async (tx) => {
-        if (!(await fenceWriteTx(tx, this.network, this.lease.holder, this.lease.ttlMs))) throw new LeaseLostError(`${this.network}: lease lost to another replica`);
+        if (!(await fenceWriteTx(tx, this.network, this.lease.holder))) throw new LeaseLostError(`${this.network}: lease lost to another replica`);
         await catchUpBalances(tx, this.network);
       });
       this.o.logger.log(`${this.network}: balances caught up from block ${this.cursor.balancesBlock} to the cursor (${this.cursor.blockNumber})`);
@@ -403,6 +403,8 @@ export class NetworkIndexer {
     let next: Promise<FetchedRange | undefined> | undefined;
     try {
       while (!this.stopped && !failure) {
+        // A lost lease stops reading ahead (the writes in flight fail at their fence).
+        this.lease.check();
         if (!next) {
           next = prefetcher.next();
           // Awaited below; this only keeps an abandoned read from crashing the process.

@@ -99,7 +99,7 @@ export class NetworkLease {
     this.timer = setInterval(() => {
       renewLease(this.q, this.network, this.holder, this.ttlMs).then(
         (held) => {
-          if (held || !this.heldNow) return;
+          if (held || !this.heldNow || this.lost) return;
           this.lost = true;
           this.logger.warn({ msg: 'lease lost to another replica', network: this.network });
           this.onLost();

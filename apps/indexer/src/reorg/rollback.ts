@@ -20,7 +20,7 @@ import { catchUpBalances, revertTransfersAbove } from '../store/transfers.repo';
  */
 export async function rollbackTo(pool: Pool, derive: DerivationStage, network: Network, ancestor: number, ancestorHash: string, lease: { holder: string; ttlMs: number }): Promise<void> {
   await inTransaction(pool, async (tx) => {
-    if (!(await fenceWriteTx(tx, network, lease.holder, lease.ttlMs))) throw new LeaseLostError(`${network}: lease lost to another replica`);
+    if (!(await fenceWriteTx(tx, network, lease.holder))) throw new LeaseLostError(`${network}: lease lost to another replica`);
     // Balance changes a backfill still held in memory are in the balances first.
     await catchUpBalances(tx, network);
     await revertTransfersAbove(tx, network, ancestor);

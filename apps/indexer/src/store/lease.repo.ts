@@ -5,20 +5,29 @@ import type { SqlTx } from '../pipeline/derivation.port';
 /**
  * One active writer per network: a row with a holder and an expiry. Taking it succeeds when it is
  * free, expired, or already ours; renewing fails once someone else took it over.
+ *
+ * Locks: every write transaction of the holder holds the row FOR KEY SHARE (fenceWriteTx), which
+ * the renewal (a plain UPDATE of a non-key column) does not wait for, so the holder keeps its lease
+ * renewed however long its batches take. Taking the lease locks the row FOR UPDATE first, which
+ * waits for those transactions: a new holder never overlaps with a transaction of the old one.
+ * Call it inside a transaction (the lock is held until its end).
  */
 export async function tryAcquireLease(q: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
-  const rows = await q.query(
-    `INSERT INTO indexer_leases (network, holder, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
-     ON CONFLICT (network) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-     WHERE indexer_leases.expires_at < now() OR indexer_leases.holder = EXCLUDED.holder
-     RETURNING holder`,
-    [network, holder, ttlMs],
-  );
-  return rows.length === 1;
+  const [row] = await q.query<{ holder: string; expired: boolean }>(`SELECT holder, expires_at < clock_timestamp() AS expired FROM indexer_leases WHERE network = $1 FOR UPDATE`, [network]);
+  if (!row) {
+    const inserted = await q.query(
+      `INSERT INTO indexer_leases (network, holder, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond') ON CONFLICT (network) DO NOTHING RETURNING holder`,
+      [network, holder, ttlMs],
+    );
+    return inserted.length === 1;
+  }
+  if (row.holder !== holder && !row.expired) return false;
+  await q.query(`UPDATE indexer_leases SET holder = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1`, [network, holder, ttlMs]);
+  return true;
 }
 
 export async function renewLease(q: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
-  const rows = await q.query(`UPDATE indexer_leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE network = $1 AND holder = $2 RETURNING holder`, [network, holder, ttlMs]);
+  const rows = await q.query(`UPDATE indexer_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1 AND holder = $2 RETURNING holder`, [network, holder, ttlMs]);
   return rows.length === 1;
 }
 
@@ -51,15 +60,14 @@ export function writerTag(network: Network, holder: string): string {
 }
 
 /**
- * Fencing, as the first statements of every write transaction of the holder: tags the session
- * (writerTag) and renews the lease, which locks its row until commit; false when another replica
- * holds it now (the transaction must then roll back). Both statements are queued at once, ahead of
- * whatever the caller queues next.
+ * Fencing, as the first statement of every write transaction of the holder: tags the session
+ * (writerTag) and checks that the lease is still ours, locking its row FOR KEY SHARE until commit
+ * (no one can take it meanwhile; see tryAcquireLease). False when another replica holds it now:
+ * the transaction must then roll back.
  */
-export function fenceWriteTx(tx: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
-  const tagged = tx.query(`SELECT set_config('application_name', $1, true)`, [writerTag(network, holder)]);
-  const renewed = renewLease(tx, network, holder, ttlMs);
-  return Promise.all([tagged, renewed]).then(([, held]) => held);
+export async function fenceWriteTx(tx: SqlTx, network: Network, holder: string): Promise<boolean> {
+  const rows = await tx.query(`SELECT set_config('application_name', $3, true) FROM indexer_leases WHERE network = $1 AND holder = $2 FOR KEY SHARE`, [network, holder, writerTag(network, holder)]);
+  return rows.length === 1;
 }
 
 /**

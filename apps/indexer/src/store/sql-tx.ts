@@ -25,6 +25,15 @@ export class PgTx implements SqlTx {
   }
 
   /**
+   * Fails the transaction with `e` (a check that found it must not commit, e.g. the lease's
+   * fence): statements not started yet fail without running, and inTransaction reports `e`.
+   */
+  abort(e: Error): void {
+    this.firstError ??= e;
+    this.closed = true;
+  }
+
+  /**
    * Waits until every queued statement has run, then refuses new ones (a statement sent after
    * COMMIT or ROLLBACK would run outside the transaction). With `abort`, statements not started
    * yet fail without running.
@@ -54,6 +63,11 @@ export class PgTx implements SqlTx {
 export async function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection ended by the server while no statement runs (a standby ending a stalled
+  // holder's transaction) is reported as an 'error' event: without a listener it would crash the
+  // process. The next statement, or COMMIT, fails with it.
+  const onError = (e: Error): void => void (broken ??= e);
+  client.on('error', onError);
   const tx = new PgTx(client);
   try {
     await client.query('BEGIN');
@@ -69,6 +83,7 @@ export async function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>)
     // The root cause, not "current transaction is aborted" from a statement queued behind it.
     throw tx.firstError ?? e;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
