@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { loadGatewayConfig } from '@tokensvc/config';
+import { JsonLogger } from '@tokensvc/transport';
 import { adminServer, createGateway } from './bootstrap';
 import { loadSseSettings } from './sse/sse-settings';
 
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
     });
   }
   await app.listen({ port: config.port, host: config.host });
-  const say = (msg: string): boolean => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'gateway', msg })}\n`);
+  const logger = new JsonLogger('gateway', config.logLevel);
+  const say = (msg: string): void => logger.info(msg);
   say(`gateway listening on http://${config.host}:${config.port}`);
   // The admin API on its own listener (loopback unless ADMIN_HOST says otherwise), never the public
   // one; without ADMIN_TOKEN there is nothing to serve, so no port is bound.
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'gateway', msg: (e as Error).message })}\n`);
+  // the failure with its stack, as a JSON line like every other
+  new JsonLogger('gateway').fatal(e);
   process.exit(1);
 });

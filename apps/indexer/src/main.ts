@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { startMicroservice } from '@tokensvc/transport';
+import { JsonLogger, startMicroservice } from '@tokensvc/transport';
 import { IndexerModule } from './app.module';
 import { loadIndexerConfig } from './config/indexer-config';
 import { IndexerService } from './indexer.service';
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'indexer', msg: (e as Error).message })}\n`);
+  // the failure with its stack, as a JSON line like every other
+  new JsonLogger('indexer').fatal(e);
   process.exit(1);
 });

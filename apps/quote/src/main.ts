@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { startMicroservice } from '@tokensvc/transport';
+import { JsonLogger, startMicroservice } from '@tokensvc/transport';
 import { ChainClients } from './chain/chain-clients';
 import { loadQuoteConfig } from './config/quote-config';
 import { LiquidityGraphs } from './graph/liquidity-graphs';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'quote', msg: (e as Error).message })}\n`);
+  // the failure with its stack, as a JSON line like every other
+  new JsonLogger('quote').fatal(e);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { startMicroservice } from '@tokensvc/transport';
+import { JsonLogger, startMicroservice } from '@tokensvc/transport';
 import { StatusTrackerModule, TrackingQueue } from './app.module';
 import { loadTrackerConfig } from './config/tracker-config';
 import { registerTrackerMetrics } from './metrics';
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'status-tracker', msg: (e as Error).message })}\n`);
+  // the failure with its stack, as a JSON line like every other
+  new JsonLogger('status-tracker').fatal(e);
   process.exit(1);
 });

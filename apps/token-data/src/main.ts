@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@tokensvc/config';
-import { startMicroservice } from '@tokensvc/transport';
+import { JsonLogger, startMicroservice } from '@tokensvc/transport';
 import { TokenDataModule } from './app.module';
 import { registerTokenDataMetrics } from './metrics';
 
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', service: 'token-data', msg: (e as Error).message })}\n`);
+  // the failure with its stack, as a JSON line like every other
+  new JsonLogger('token-data').fatal(e);
   process.exit(1);
 });

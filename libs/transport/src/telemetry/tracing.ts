@@ -1,8 +1,11 @@
 import { context, propagation, trace } from '@opentelemetry/api';
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import * as ioredis from 'ioredis';
 import * as pg from 'pg';
 
 /**
@@ -15,7 +18,7 @@ import * as pg from 'pg';
  *   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` set: OTLP over HTTP (JSON) through a batch processor
  *   (`OTEL_BSP_*` tune it), sampled by `OTEL_TRACES_SAMPLER` (default parent-based always-on).
  * - otherwise, or `OTEL_TRACES_EXPORTER=none` / `OTEL_SDK_DISABLED=true`: the always-off sampler,
- *   so spans are non-recording (ids only, nothing buffered or sent) and the pg patch is not applied.
+ *   so spans are non-recording (ids only, nothing buffered or sent) and pg/ioredis are not patched.
  *
  * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` name the resource (default: the app's name).
  */
@@ -66,7 +69,7 @@ export function initTracing(service: string, options: TracingOptions = {}): Trac
   // Unset sampler: the SDK reads OTEL_TRACES_SAMPLER (default parent-based always-on).
   const provider = new NodeTracerProvider({ resource, spanProcessors: processors, ...(recording ? {} : { sampler: new AlwaysOffSampler() }) });
   provider.register();
-  if (recording) instrumentPg(provider);
+  if (recording) instrumentClients(provider);
   current = { service, recording, provider, flush: () => provider.forceFlush() };
   return current;
 }
@@ -88,22 +91,27 @@ export async function resetTracing(): Promise<void> {
   trace.disable();
   context.disable();
   propagation.disable();
-  unpatchPg?.();
-  unpatchPg = undefined;
+  for (const undo of unpatch.splice(0)) undo();
 }
 
-let unpatchPg: (() => void) | undefined;
+const unpatch: Array<() => void> = [];
+
+/** Applies an instrumentation's patch for `name` to the module this process loaded. */
+function patchLoaded(instrumentation: InstrumentationBase, provider: NodeTracerProvider, name: string, moduleExports: unknown): void {
+  instrumentation.setTracerProvider(provider);
+  const def = instrumentation.getModuleDefinitions().find((d) => d.name === name);
+  def?.patch?.(moduleExports as never);
+  unpatch.push(() => def?.unpatch?.(moduleExports as never));
+}
 
 /**
- * Query spans for every pg client (raw pools and TypeORM's): the pg module this process loaded is
+ * Query spans for every pg client (raw pools and TypeORM's) and command spans for every ioredis
+ * client (the gateway's limiter and key cache, BullMQ): the modules this process loaded are
  * patched directly, so it works whatever was required first (no require hook) and under Jest.
- * Spans only below an active span (a request), never for background loops on their own; no
- * connect spans, no parameter values.
+ * Spans only below an active span (a request being handled), never for background loops on
+ * their own (BullMQ's polling, the indexer's batches); no connect spans, no parameter values.
  */
-function instrumentPg(provider: NodeTracerProvider): void {
-  const instrumentation = new PgInstrumentation({ enabled: false, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false });
-  instrumentation.setTracerProvider(provider);
-  const def = instrumentation.getModuleDefinitions().find((d) => d.name === 'pg');
-  def?.patch?.(pg as never);
-  unpatchPg = () => def?.unpatch?.(pg as never);
+function instrumentClients(provider: NodeTracerProvider): void {
+  patchLoaded(new PgInstrumentation({ enabled: false, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }), provider, 'pg', pg);
+  patchLoaded(new IORedisInstrumentation({ enabled: false, requireParentSpan: true, dbStatementSerializer: (command) => command }), provider, 'ioredis', ioredis);
 }
