@@ -32,7 +32,7 @@ export const QUOTE_METRICS = {
     labelNames: ['network'],
     registers: [],
   }),
-  nonceReconciled: new Counter({ name: 'quote_relayer_nonce_reconciled_total', help: 'times the stored relayer nonce was brought back to the chain', labelNames: ['network'], registers: [] }),
+  nonceReconciled: new Counter({ name: 'quote_relayer_nonce_reconciled_total', help: 'reconciliations of the relayer nonce with the chain that changed something (the stored nonce moved, orders were sent again, or gaps filled)', labelNames: ['network'], registers: [] }),
   nonceHolesFilled: new Counter({ name: 'quote_relayer_nonce_holes_filled_total', help: 'nonce gaps filled with 0-value transactions', labelNames: ['network'], registers: [] }),
   relayFinal: new Counter({ name: 'quote_relay_final_total', help: 'relayed orders that reached a final state, by network and state (mined, reverted, expired, dropped)', labelNames: ['network', 'state'], registers: [] }),
   relayMonitorErrors: new Counter({ name: 'quote_relay_monitor_errors_total', help: 'failed samples of the relayer gauges per network (the gauges keep their last value)', labelNames: ['network'], registers: [] }),

@@ -17,6 +17,7 @@ import { ErrorCode, type OrderReply, type StoredOrderReply } from '@tokensvc/mes
 import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
+import { QUOTE_METRICS } from '../metrics';
 import { BuildOrderUseCase } from '../orders/build-order.usecase';
 import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
@@ -144,6 +145,8 @@ describe('signed-order relaying on a private devnet', () => {
   }
 
   it('relays a signed order for a wallet without native token; status answers each stage', async () => {
+    const mined = async (): Promise<number> => (await QUOTE_METRICS.relayFinal.get()).values.find((v) => v.labels['network'] === 'ethereum' && v.labels['state'] === 'mined')?.value ?? 0;
+    const minedBefore = await mined();
     const w = await gaslessWallet(500_000_000n);
     const order = await quote(w);
     const ctx = order.context!;
@@ -169,6 +172,7 @@ describe('signed-order relaying on a private devnet', () => {
     // The relayer got its gas back in the input token.
     expect(await balanceOf(usdc, w.address)).toBe(400_000_000n);
     expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
+    expect(await mined()).toBe(minedBefore + 1); // quote_relay_final_total{state="mined"}
   });
 
   it('100 concurrent submissions of one signed order: one execution, the same transaction hash for every caller', async () => {
@@ -542,6 +546,8 @@ describe('signed-order relaying on a private devnet', () => {
     }
 
     it.each(['a new order', 'the start'])('a chain reverted below the stored nonce, found by %s: the nonce comes back, lost orders are sent again exactly once, nothing waits behind a gap', async (by) => {
+      const reconciled = async (): Promise<number> => (await QUOTE_METRICS.nonceReconciled.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value ?? 0;
+      const reconciledBefore = await reconciled();
       const [w1, w2] = [await gaslessWallet(40_000_000n), await gaslessWallet(40_000_000n)];
       const snap = await rpc.call<string>('evm_snapshot');
       // Funded after the snapshot: on the reverted chain it has nothing, so its order can only revert.
@@ -573,6 +579,7 @@ describe('signed-order relaying on a private devnet', () => {
       expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
       expect(await storedNonce()).toBe(await relayerNonce('latest'));
       expect(await storedNonce()).toBe(stored + (d ? 1 : 0));
+      expect(await reconciled()).toBeGreaterThan(reconciledBefore); // quote_relayer_nonce_reconciled_total
     });
   });
 

@@ -33,6 +33,9 @@ import { signedOrderOf } from './signed-order-value';
 
 export type { RelayDeps, RelayFaultPoint, RelayNetwork, RelayOptions } from './relay-types';
 
+/** A reconciliation that changed something: the stored nonce moved, orders were opened again or holes filled. */
+const repaired = (r: Reconciled, stored: bigint): boolean => r.next !== stored || r.reopened.length > 0 || r.holes.length > 0;
+
 export class Relayer {
   private readonly submitted: Array<(orderId: string) => void> = [];
   private readonly records: RelayRecords;
@@ -90,7 +93,7 @@ export class Relayer {
     const claim = await this.records.claim(order, signature, net, seen, tx, this.d.options.maxPendingPerSender);
     if ('existing' in claim) return this.existing(order, claim.existing, signature);
     const { reconciled, stored, hash } = claim.created;
-    if (reconciled.next !== stored) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
+    if (repaired(reconciled, stored)) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
     if (reconciled.next !== stored) this.log('relayer nonce reconciled with the chain', { network: net.network, relayer, stored: stored.toString(), next: reconciled.next.toString(), reopened: reconciled.reopened, holes: reconciled.holes.map(String) });
     this.log('signed order accepted', { orderId, network: net.network, nonce: reconciled.next.toString(), txHash: hash });
     this.d.fault?.('after-sign');
@@ -164,7 +167,7 @@ export class Relayer {
         const stored = await this.records.lockNonce(client, net.network, relayer);
         return { r: await reconcileLocked(client, net, relayer, stored, seen), stored };
       });
-      if (r.next < stored) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
+      if (repaired(r, stored)) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
       if (r.next < stored) this.log('relayer nonce brought back to the chain', { network: net.network, relayer, stored: stored.toString(), next: r.next.toString(), reopened: r.reopened, holes: r.holes.map(String) });
       await this.afterReconcile(net, r);
       reopened.push(...r.reopened);
