@@ -5,7 +5,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import * as ioredis from 'ioredis';
+import Redis from 'ioredis';
 import * as pg from 'pg';
 
 /**
@@ -113,5 +113,5 @@ function patchLoaded(instrumentation: InstrumentationBase, provider: NodeTracerP
  */
 function instrumentClients(provider: NodeTracerProvider): void {
   patchLoaded(new PgInstrumentation({ enabled: false, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }), provider, 'pg', pg);
-  patchLoaded(new IORedisInstrumentation({ enabled: false, requireParentSpan: true, dbStatementSerializer: (command) => command }), provider, 'ioredis', ioredis);
+  patchLoaded(new IORedisInstrumentation({ enabled: false, requireParentSpan: true, dbStatementSerializer: (command) => command }), provider, 'ioredis', Redis);
 }
