@@ -25,7 +25,7 @@ mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const steps: Step[] = [
   { name: 'typecheck', cmd: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit'] },
   { name: 'project graph', cmd: [bin('nx'), 'show', 'projects'] },
-  { name: 'lint', cmd: [bin('eslint'), 'apps', 'libs', 'tools', 'bench', '--max-warnings', '0'] },
+  { name: 'lint', cmd: [bin('eslint'), 'apps', 'libs', 'tools', 'bench', 'examples', '--max-warnings', '0'] },
   { name: 'proto up to date', cmd: node('tools/proto/gen.ts').concat('--check') },
   { name: 'sdk types up to date', cmd: node('tools/sdk/gen.ts').concat('--check') },
   { name: 'deploy manifests', cmd: node('tools/deploy/check.ts'), when: () => existsSync(join(ROOT, 'tools', 'deploy', 'check.ts')) },

@@ -85,7 +85,7 @@ export interface ViemWalletLike {
   readonly account?: { readonly address: Hex } | undefined;
   readonly chain?: unknown;
   sendTransaction(args: { account: { readonly address: Hex }; chain: never; to: Hex; data: Hex; value: bigint; gas?: bigint }): Promise<Hex>;
-  signTypedData(args: { account: { readonly address: Hex }; domain: never; types: never; primaryType: string; message: never }): Promise<Hex>;
+  signTypedData(args: { account: { readonly address: Hex }; domain: never; types: never; primaryType: never; message: never }): Promise<Hex>;
 }
 
 /** The part of a viem PublicClient the adapter uses. */
@@ -111,7 +111,7 @@ export function fromViem(wallet: ViemWalletLike, publicClient: ViemPublicLike): 
         throw e;
       }
     },
-    signTypedData: (d) => wallet.signTypedData({ account: account(), domain: d.domain as never, types: d.types as never, primaryType: d.primaryType, message: d.message as never }),
+    signTypedData: (d) => wallet.signTypedData({ account: account(), domain: d.domain as never, types: d.types as never, primaryType: d.primaryType as never, message: d.message as never }),
   };
 }
 
