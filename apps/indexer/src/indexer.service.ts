@@ -32,7 +32,7 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
     if (this.bootstrapped) return;
     this.bootstrapped = true;
     if (this.config.publishEvents) {
-      this.publisher = new ChainEventPublisher({ natsUrl: this.config.natsUrl, stream: this.config.eventsStream, subjectPrefix: this.config.eventsSubjectPrefix });
+      this.publisher = new ChainEventPublisher({ natsUrl: this.config.natsUrl, stream: this.config.eventsStream, subjectPrefix: this.config.eventsSubjectPrefix, replicas: this.config.jetstreamReplicas });
       await this.publisher.connect();
       this.publishLoop = new PublishLoop(this.pool, this.publisher, this.logger);
     }

@@ -15,6 +15,12 @@ describe('config', () => {
     expect(cfg.healthPort).toBe(3101);
   });
 
+  it('reads JETSTREAM_REPLICAS (stream copies, 1 by default, at most 5 as JetStream allows)', () => {
+    expect(loadServiceConfig('indexer', {}).jetstreamReplicas).toBe(1);
+    expect(loadServiceConfig('status-tracker', { JETSTREAM_REPLICAS: '3' }).jetstreamReplicas).toBe(3);
+    expect(() => loadServiceConfig('indexer', { JETSTREAM_REPLICAS: '7' })).toThrow(/JETSTREAM_REPLICAS/);
+  });
+
   it('reports every problem at once, naming the variable and the accepted values', () => {
     let err: unknown;
     try {

@@ -20,6 +20,11 @@ export interface CommonConfig extends PublicUrlsConfig {
   readonly devnetManifest: string | undefined;
   /** Port of the small HTTP server with liveness, readiness and metrics (microservices only). */
   readonly healthPort: number;
+  /**
+   * JETSTREAM_REPLICAS (1..5, default 1): copies of each JetStream stream an app creates (CHAIN_EVENTS,
+   * CROSS_CHAIN_STATUS); 3 on a 3-node NATS cluster. Applies when the stream is created.
+   */
+  readonly jetstreamReplicas?: number;
 }
 
 export interface NetworkEndpoint {
@@ -70,6 +75,7 @@ function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonCo
     networks: readNetworks(r, env),
     devnetManifest: manifest,
     healthPort: r.int('HEALTH_PORT', defaultHealthPort, 0, 65535),
+    jetstreamReplicas: r.int('JETSTREAM_REPLICAS', 1, 1, 5),
     ...readPublicUrls(r),
   };
 }

@@ -31,6 +31,8 @@ export class StatusEventHub {
     private readonly stream: string,
     private readonly prefix: string,
     private readonly log: (msg: string) => void,
+    /** stream replicas if the gateway creates it (JETSTREAM_REPLICAS) */
+    private readonly replicas = 1,
   ) {}
 
   /** Resolves once events are being received; a 503 when NATS or the stream cannot be reached. */
@@ -69,7 +71,7 @@ export class StatusEventHub {
       lastSeq = (await jsm.streams.info(this.stream)).state.last_seq;
     } catch {
       // The gateway may come up before any tracker: create the stream as the tracker would.
-      const config = { name: this.stream, subjects: [`${this.prefix}.>`], duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs), max_age: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.maxAgeMs) };
+      const config = { name: this.stream, subjects: [`${this.prefix}.>`], duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs), max_age: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.maxAgeMs), num_replicas: this.replicas };
       lastSeq = (await jsm.streams.add(config).catch(() => jsm.streams.info(this.stream))).state.last_seq;
     }
     const consumer = await this.nc.jetstream().consumers.get(this.stream, {

@@ -9,6 +9,8 @@ export interface PublisherOptions {
   subjectPrefix: string;
   /** JetStream de-duplication window */
   duplicateWindowMs?: number;
+  /** stream replicas when it is created (JETSTREAM_REPLICAS); default 1 */
+  replicas?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export class ChainEventPublisher {
   async connect(): Promise<void> {
     const nc = await connect({ ...natsConnectOptions(this.opts.natsUrl), name: 'indexer-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const jsm = await nc.jetstreamManager();
-    const config = { name: this.opts.stream, subjects: [`${this.opts.subjectPrefix}.>`], duplicate_window: nanos(this.opts.duplicateWindowMs ?? 120_000) };
+    const config = { name: this.opts.stream, subjects: [`${this.opts.subjectPrefix}.>`], duplicate_window: nanos(this.opts.duplicateWindowMs ?? 120_000), num_replicas: this.opts.replicas ?? 1 };
     try {
       await jsm.streams.info(this.opts.stream);
     } catch {

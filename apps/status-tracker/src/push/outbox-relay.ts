@@ -21,6 +21,8 @@ export interface RelayOptions {
   prefix: string;
   pollMs: number;
   batch?: number;
+  /** stream replicas when it is created (JETSTREAM_REPLICAS); default 1 */
+  replicas?: number;
 }
 
 export class StatusOutboxRelay {
@@ -115,6 +117,7 @@ export class StatusOutboxRelay {
           subjects: [`${this.o.prefix}.>`],
           duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs),
           max_age: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.maxAgeMs),
+          num_replicas: this.o.replicas ?? 1,
         };
         try {
           await jsm.streams.info(this.o.stream);

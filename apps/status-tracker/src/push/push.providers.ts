@@ -49,7 +49,7 @@ export function pushProviders(config: TrackerConfig, push: PushConfig): Provider
       provide: StatusOutboxRelay,
       inject: [StatusEventStore, WebhookQueue],
       useFactory: (store: StatusEventStore, queue: WebhookQueue) =>
-        new StatusOutboxRelay(store, { databaseUrl: config.databaseUrl, natsUrl: config.natsUrl, stream: push.eventsStream, prefix: push.eventsPrefix, pollMs: push.relayPollMs }, (ids) => queue.add(ids), (m) => log.warn(m)),
+        new StatusOutboxRelay(store, { databaseUrl: config.databaseUrl, natsUrl: config.natsUrl, stream: push.eventsStream, prefix: push.eventsPrefix, pollMs: push.relayPollMs, replicas: config.jetstreamReplicas }, (ids) => queue.add(ids), (m) => log.warn(m)),
     },
     {
       provide: RegisterWebhookUseCase,
