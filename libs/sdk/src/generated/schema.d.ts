@@ -353,6 +353,7 @@ export interface components {
             balance: number;
             balanceUSD: number;
             banner: string;
+            block: components["schemas"]["BlockLabel"];
             circulatingSupply: string;
             /** Format: date-time */
             createdAt: string;
@@ -394,6 +395,15 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             verifiedAt: string;
+        };
+        /** @description The block a record is derived from and whether it is final for its network. */
+        BlockLabel: {
+            /** @description at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it */
+            final: boolean;
+            /** @description block hash; null when the indexer did not keep that header */
+            hash: string | null;
+            /** @description block number of the figures (the indexer cursor, the finalized block, or a candle's last block) */
+            number: number;
         };
         CrossChainStatus: {
             context?: components["schemas"]["OrderContext"];
@@ -569,6 +579,7 @@ export interface components {
             apy: string;
             baseApy: string;
             baseBorrowApy: string;
+            block: components["schemas"]["BlockLabel"];
             borrowApy: string;
             circulatingSupply: string;
             closePrice: string;
@@ -743,6 +754,7 @@ export interface components {
                 [key: string]: unknown;
             };
             banner: string;
+            block: components["schemas"]["BlockLabel"];
             circulatingSupply: string;
             /** Format: date-time */
             createdAt: string;
@@ -1089,6 +1101,8 @@ export interface operations {
     account: {
         parameters: {
             query: {
+                /** @description `finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block Accepts one of latest, finalized. */
+                finality?: "latest" | "finalized";
                 /** @description (accepted and ignored) Accepts a non-empty string of at most 256 characters. */
                 limit?: string;
                 /** @description repeat the parameter for several networks Accepts a list (comma-separated or repeated, at most 12) of one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
@@ -2122,6 +2136,8 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
+                /** @description `finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block Accepts one of latest, finalized. */
+                finality?: "latest" | "finalized";
                 /** @description comma-separated token keys Accepts a list (comma-separated, at most 250) of a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
                 ids?: string[];
                 /** @description Accepts true or false. */
@@ -2276,6 +2292,8 @@ export interface operations {
     tokenHistory: {
         parameters: {
             query: {
+                /** @description `finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block Accepts one of latest, finalized. */
+                finality?: "latest" | "finalized";
                 /** @description unix timestamp in seconds within the last year, not in the future; default 24 hours ago; truncated to the start of its resolution bucket Accepts an integer of at least 0. */
                 from?: number;
                 /** @description token key <network>:<address> Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
@@ -2302,6 +2320,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        block: components["schemas"]["BlockLabel"];
                         history: components["schemas"]["HistoryEntry"][];
                         more: boolean;
                         page: number;
@@ -2434,6 +2453,8 @@ export interface operations {
     tokenHolders: {
         parameters: {
             query: {
+                /** @description `finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block Accepts one of latest, finalized. */
+                finality?: "latest" | "finalized";
                 /** @description token key <network>:<address> Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
                 id: string;
                 /** @description Accepts an integer from 100 to 1000. */
@@ -2458,6 +2479,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        block: components["schemas"]["BlockLabel"];
                         holders: components["schemas"]["Holder"][];
                         more: boolean;
                         page: number;
