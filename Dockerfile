@@ -23,7 +23,8 @@ ARG APP
 RUN if [ -z "$APP" ]; then \
       echo "build with --build-arg APP=<gateway|token-data|indexer|quote|status-tracker>" >&2; exit 1; \
     fi; \
-    node -r ./tools/register.js tools/build/build-app.ts "$APP" --out /out
+    npm run contracts:build \
+ && node -r ./tools/register.js tools/build/build-app.ts "$APP" --out /out
 # The app's own production dependencies, at the versions of the root lock file.
 RUN --mount=type=cache,target=/root/.npm \
     cp package-lock.json /out/ \

@@ -13,7 +13,7 @@
  * tests ran. The result is printed as JSON: files, bytes, and the external packages it requires.
  */
 import { builtinModules } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const { swcOptions } = require('../register.js') as { swcOptions: Record<string, unknown> };
@@ -38,6 +38,14 @@ const EXTRA_ENTRIES: Record<string, readonly string[]> = {
  */
 export const LAZY_DEV_REQUIRES: Readonly<Record<string, string>> = {
   solc: 'libs/contracts/src/build/compile.ts loads solc-js only to compile the devnet contracts (npm run contracts:build, the devnet); @tokensvc/contracts re-exports it, no app calls it',
+};
+
+/**
+ * Data files that code reads by path: shipped with any build that reaches a file under the key.
+ * The contract artifacts are generated (npm run contracts:build), not committed.
+ */
+const ASSETS: Readonly<Record<string, readonly string[]>> = {
+  'libs/contracts/src/': ['libs/contracts/generated'],
 };
 
 export interface BuildResult {
@@ -101,6 +109,13 @@ export function buildApp(app: string, outDir = join(ROOT, 'dist', app)): BuildRe
           queue.push(dep);
         }
       } else if (!BUILTINS.has(spec) && LAZY_DEV_REQUIRES[packageName(spec)] === undefined) packages.add(packageName(spec));
+    }
+  }
+  for (const [prefix, dirs] of Object.entries(ASSETS)) {
+    if (![...seen].some((f) => relative(ROOT, f).startsWith(prefix))) continue;
+    for (const dir of dirs) {
+      if (!existsSync(join(ROOT, dir))) throw new Error(`${dir} is missing: ${prefix} reads it at run time (run npm run contracts:build first)`);
+      cpSync(join(ROOT, dir), join(outDir, dir), { recursive: true, filter: (src) => !src.endsWith('.tmp') });
     }
   }
   const versions = lockedVersions([...packages].sort());
