@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   checkQuerySyntax,
   dashboardExprs,
   dashboardFiles,
+  dashboardShapeProblems,
   formatProblem,
   grafanaToPromQL,
   metricNamesIn,
@@ -60,6 +64,7 @@ describe('monitoring shipped in deploy/ (Prometheus rules, alert tests, Grafana 
 
   it('every dashboard panel queries only metrics the code registers, in valid PromQL', () => {
     expect(dashboardFiles().length).toBeGreaterThanOrEqual(6);
+    expect(dashboardShapeProblems().map((p) => formatProblem(p))).toEqual([]);
     const queries = dashboardExprs();
     expect(queries.length).toBeGreaterThan(50);
     expect(unknownMetrics(queries, known).map((p) => formatProblem(p))).toEqual([]);
@@ -71,6 +76,22 @@ describe('monitoring shipped in deploy/ (Prometheus rules, alert tests, Grafana 
     const bad = [{ file: 'deploy/grafana/x.json', where: 'panel "p" query A', expr: 'sum by (network) (rate(quote_relayer_balanse_total{network="$network"}[$__rate_interval])) / on(network) quote_relayer_balance' }];
     expect(unknownMetrics(bad, known).map((p) => formatProblem(p))).toEqual(['deploy/grafana/x.json: panel "p" query A: names metric "quote_relayer_balanse_total", which no metric module registers (nor a recording rule, nor Prometheus)']);
     expect(checkQuerySyntax([{ file: 'x', where: 'y', expr: 'sum(rate(up[5m]) by' }]).ok).toBe(false);
+  });
+
+  it('reports a dashboard Grafana could not load as meant: no data source variable, duplicate panel ids, a panel without query', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tokensvc-grafana-'));
+    try {
+      mkdirSync(join(root, 'deploy', 'grafana'), { recursive: true });
+      const panel = (id: number, targets: unknown[]): unknown => ({ id, type: 'timeseries', title: `p${id}`, gridPos: { x: 0, y: 0, w: 12, h: 8 }, targets });
+      writeFileSync(join(root, 'deploy', 'grafana', 'a.json'), JSON.stringify({ uid: 'a', title: 'A', panels: [panel(1, [{ expr: 'up' }]), panel(1, [{ expr: 'up' }]), panel(2, [])] }));
+      expect(dashboardShapeProblems(root).map((p) => `${p.file}: ${p.where}: ${p.message}`)).toEqual([
+        'deploy/grafana/a.json: templating: no `datasource` variable of type datasource (the queries use ${datasource})',
+        'deploy/grafana/a.json: panel "p1": id 1 missing or not unique',
+        'deploy/grafana/a.json: panel "p2": no query',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('finds metric names in PromQL and leaves functions, keywords, labels and durations out', () => {

@@ -155,6 +155,36 @@ export function dashboardExprs(root = REPO_ROOT): Array<{ file: string; where: s
   return out;
 }
 
+/**
+ * The shape Grafana needs of each dashboard: a unique uid and a title, the Prometheus data source
+ * variable the queries use, and panels with a unique id, a type, a grid position and (rows aside)
+ * at least one query.
+ */
+export function dashboardShapeProblems(root = REPO_ROOT): ObservabilityProblem[] {
+  const problems: ObservabilityProblem[] = [];
+  const uids = new Map<string, string>();
+  for (const file of dashboardFiles(root)) {
+    const d = JSON.parse(readFileSync(join(root, file), 'utf8')) as { uid?: string; title?: string; panels?: Array<Panel & { id?: number; gridPos?: unknown }>; templating?: { list?: Array<{ name?: string; type?: string }> } };
+    const at = (where: string, message: string): void => void problems.push({ file, where, message });
+    if (!d.uid) at('uid', 'missing');
+    else if (uids.has(d.uid)) at('uid', `"${d.uid}" is also ${uids.get(d.uid)}'s`);
+    else uids.set(d.uid, file);
+    if (!d.title) at('title', 'missing');
+    if (!(d.templating?.list ?? []).some((v) => v.name === 'datasource' && v.type === 'datasource')) at('templating', 'no `datasource` variable of type datasource (the queries use ${datasource})');
+    const ids = new Set<number>();
+    for (const p of d.panels ?? []) {
+      const where = `panel "${p.title ?? '?'}"`;
+      if (typeof p.id !== 'number' || ids.has(p.id)) at(where, `id ${String(p.id)} missing or not unique`);
+      else ids.add(p.id);
+      if (!p.type) at(where, 'no type');
+      if (!p.gridPos) at(where, 'no gridPos');
+      if (p.type !== 'row' && (p.targets ?? []).length === 0) at(where, 'no query');
+    }
+    if ((d.panels ?? []).length === 0) at('panels', 'none');
+  }
+  return problems;
+}
+
 /** Metric names that rules and dashboards use but nothing registers (or records). */
 export function unknownMetrics(queries: ReadonlyArray<{ file: string; where: string; expr: string }>, known: ReadonlySet<string>): ObservabilityProblem[] {
   const problems: ObservabilityProblem[] = [];
