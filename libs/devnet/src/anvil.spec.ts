@@ -17,6 +17,10 @@ describe('anvilArgs', () => {
     expect(args).toContain('--auto-impersonate');
   });
 
+  it('keeps past states in memory when asked (eth_call at a past block)', () => {
+    expect(anvilArgs({ host: 'h', port: 1, chainId: 1, historyStates: 256 }).join(' ')).toContain('--prune-history 256');
+  });
+
   it('supports interval mining', () => {
     expect(anvilArgs({ host: 'h', port: 1, chainId: 1, blockTime: 2 }).join(' ')).toContain('--block-time 2');
   });

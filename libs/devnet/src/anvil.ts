@@ -17,6 +17,8 @@ export interface AnvilOptions {
   noMining?: boolean;
   /** interval mining in seconds instead of automine */
   blockTime?: number;
+  /** past block states kept in memory for eth_call with a block tag (default none: the latest only) */
+  historyStates?: number;
   extraArgs?: readonly string[];
   readyTimeoutMs?: number;
 }
@@ -51,7 +53,7 @@ export function anvilArgs(o: AnvilOptions): string[] {
   const args = ['--host', o.host, '--port', String(o.port), '--chain-id', String(o.chainId)];
   args.push('--gas-limit', DEVNET_BLOCK_GAS_LIMIT.toString());
   // Without pruning anvil snapshots every block's state to ~/.foundry (GBs over thousands of blocks).
-  args.push('--prune-history');
+  args.push('--prune-history', ...(o.historyStates ? [String(o.historyStates)] : []));
   if (o.loadState) args.push('--load-state', o.loadState);
   if (o.timestamp !== undefined) args.push('--timestamp', String(o.timestamp));
   if (o.noMining) args.push('--no-mining', '--order', 'fifo');

@@ -30,6 +30,8 @@ export interface StartDevnetOptions {
   fresh?: boolean;
   /** interval mining in seconds; default automine (a block per transaction) */
   blockTime?: number;
+  /** past block states anvil keeps in memory, for eth_call at a past block (default none) */
+  historyStates?: number;
   /**
    * keep the chain across a stop and a start: anvil dumps its state on exit into
    * `<stateDir>/live/` and the next start with keepState loads it (see live-state.ts)
@@ -117,7 +119,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
   try {
     await Promise.all(
       networks.map(async (network, i) => {
-        const base = { host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, blockTime: opts.blockTime };
+        const base = { host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, blockTime: opts.blockTime, historyStates: opts.historyStates };
         const keep = live ? ['--dump-state', liveStateFile(stateDir, network)] : [];
         let anvil: AnvilProcess | undefined;
         if (live?.get(network)) {
