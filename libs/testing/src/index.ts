@@ -6,3 +6,4 @@ export * from './nats-server';
 export * from './net';
 export * from './filler-process';
 export * from './pg-overlap';
+export * from './replica-platform';
