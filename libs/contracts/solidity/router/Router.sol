@@ -9,7 +9,7 @@ import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {Executor} from "./Executor.sol";
 import {Call} from "./interfaces/IExecutor.sol";
-import {IRouter, Order, PermitParams, SignedOrder} from "./interfaces/IRouter.sol";
+import {IRouter, MultiOrder, Order, PermitParams, SignedOrder} from "./interfaces/IRouter.sol";
 import {IWETH} from "./interfaces/IWETH.sol";
 
 /// @notice Entry point of every order. Pulls the input once (approval, EIP-2612 permit or EIP-712
@@ -21,6 +21,8 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
     address public constant NATIVE = address(0);
     /// 1 %: the public interface caps feePercentage at 1.
     uint16 public constant MAX_FEE_BPS = 100;
+    /// The public interface takes at most 10 inputs in a multi-input order.
+    uint256 public constant MAX_INPUTS = 10;
     bytes32 public constant SIGNED_ORDER_TYPEHASH = keccak256(
         "SignedOrder(address sender,address inputToken,uint256 inputAmount,address outputToken,uint256 minOutputAmount,address recipient,address partner,uint16 feeBps,uint256 relayerFee,address submitter,bytes32 routeHash,uint256 nonce,uint256 deadline)"
     );
@@ -126,6 +128,40 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
         emit SignedOrderExecuted(order.sender, order.nonce, msg.sender, order.relayerFee);
     }
 
+    function executeMulti(MultiOrder calldata order, Call[] calldata calls) external payable nonReentrant returns (uint256) {
+        _checkMulti(order);
+        uint256 native;
+        for (uint256 i = 0; i < order.inputTokens.length; i++) {
+            if (order.inputTokens[i] == NATIVE) native = order.inputAmounts[i];
+            else _pull(order.inputTokens[i], msg.sender, order.inputAmounts[i]);
+        }
+        if (msg.value != native) revert BadNativeValue();
+        return _settleMulti(order, calls);
+    }
+
+    function executeMultiWithPermits(MultiOrder calldata order, PermitParams[] calldata permits, Call[] calldata calls)
+        external
+        nonReentrant
+        returns (uint256)
+    {
+        _checkMulti(order);
+        if (permits.length != order.inputTokens.length) revert BadInputList();
+        for (uint256 i = 0; i < order.inputTokens.length; i++) {
+            address token = order.inputTokens[i];
+            if (token == NATIVE) revert NativeNotSupported();
+            PermitParams calldata p = permits[i];
+            // As in executeWithPermit: a permit front-run by someone else already set the allowance.
+            if (p.v != 0) {
+                try IERC20Permit(token).permit(msg.sender, address(this), p.value, p.deadline, p.v, p.r, p.s) {}
+                catch {
+                    if (IERC20(token).allowance(msg.sender, address(this)) < order.inputAmounts[i]) revert PermitFailed();
+                }
+            }
+            _pull(token, msg.sender, order.inputAmounts[i]);
+        }
+        return _settleMulti(order, calls);
+    }
+
     /// @notice Cancels an open signed order of the caller.
     function invalidateNonce(uint256 nonce) external {
         _useNonce(msg.sender, nonce);
@@ -164,6 +200,46 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
         if (outputAmount < order.minOutputAmount) revert InsufficientOutput(outputAmount, order.minOutputAmount);
         emit OrderExecuted(
             sender, order.inputToken, order.inputAmount, order.outputToken, outputAmount, order.recipient, fee, keccak256(abi.encode(calls))
+        );
+    }
+
+    function _checkMulti(MultiOrder calldata order) private view {
+        _checkDeadline(order.deadline);
+        uint256 n = order.inputTokens.length;
+        if (n == 0 || n > MAX_INPUTS || order.inputAmounts.length != n) revert BadInputList();
+        for (uint256 i = 0; i < n; i++) {
+            address token = order.inputTokens[i];
+            if (order.inputAmounts[i] == 0) revert ZeroAmount();
+            if (token == order.outputToken) revert SameToken();
+            for (uint256 j = 0; j < i; j++) {
+                if (order.inputTokens[j] == token) revert DuplicateInput(token);
+            }
+        }
+        if (order.recipient == address(0) || order.recipient == address(this) || order.recipient == address(executor)) {
+            revert InvalidRecipient();
+        }
+        if (order.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        if (order.feeBps > 0 && order.partner == address(0)) revert FeeWithoutPartner();
+    }
+
+    /// @dev The inputs are held by the router: fees out, the rest to the executor, then the route.
+    function _settleMulti(MultiOrder calldata order, Call[] calldata calls) private returns (uint256 outputAmount) {
+        for (uint256 i = 0; i < order.inputTokens.length; i++) {
+            address token = order.inputTokens[i];
+            uint256 fee = (order.inputAmounts[i] * order.feeBps) / 10_000;
+            if (fee > 0) {
+                _send(token, order.partner, fee);
+                emit PartnerFeePaid(order.partner, token, fee);
+            }
+            _fundExecutor(token, order.inputAmounts[i] - fee);
+        }
+        uint256 before = _balanceOf(order.outputToken, order.recipient);
+        executor.run(calls, order.outputToken, order.recipient);
+        uint256 afterwards = _balanceOf(order.outputToken, order.recipient);
+        outputAmount = afterwards > before ? afterwards - before : 0;
+        if (outputAmount < order.minOutputAmount) revert InsufficientOutput(outputAmount, order.minOutputAmount);
+        emit MultiOrderExecuted(
+            msg.sender, order.inputTokens, order.inputAmounts, order.outputToken, outputAmount, order.recipient, keccak256(abi.encode(calls))
         );
     }
 

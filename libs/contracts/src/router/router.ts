@@ -1,7 +1,7 @@
 import { ContractFactory, Interface, type Log, type Signer, getAddress } from 'ethers';
 import { loadArtifact } from '../local-artifacts';
 import { executorInterface, routerInterface } from './abi';
-import type { ExecutorCall, PermitParams, RouterOrder, SignedRouterOrder } from './types';
+import type { ExecutorCall, MultiRouterOrder, PermitParams, RouterOrder, SignedRouterOrder } from './types';
 
 export interface DeployedRouter {
   router: string;
@@ -32,6 +32,19 @@ export function encodeExecuteWithPermit(order: RouterOrder, permit: PermitParams
 export function encodeExecuteBridge(order: RouterOrder, calls: readonly ExecutorCall[]): string {
   return routerInterface().encodeFunctionData('executeBridge', [order, calls]);
 }
+
+/** A multi-input order paid by approvals (and msg.value for a native input). */
+export function encodeExecuteMulti(order: MultiRouterOrder, calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('executeMulti', [order, calls]);
+}
+
+/** A multi-input order with one permit per input (`v: 0` where the input is approved instead). */
+export function encodeExecuteMultiWithPermits(order: MultiRouterOrder, permits: readonly PermitParams[], calls: readonly ExecutorCall[]): string {
+  return routerInterface().encodeFunctionData('executeMultiWithPermits', [order, permits, calls]);
+}
+
+/** The "no permit for this input" entry of executeMultiWithPermits. */
+export const NO_PERMIT: PermitParams = { value: 0n, deadline: 0n, v: 0, r: `0x${'0'.repeat(64)}`, s: `0x${'0'.repeat(64)}` };
 
 export function encodeExecuteSignedOrder(order: SignedRouterOrder, signature: string, calls: readonly ExecutorCall[]): string {
   return routerInterface().encodeFunctionData('executeSignedOrder', [order, signature, calls]);
@@ -64,6 +77,36 @@ export function parseOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics'
         outputAmount: e.getValue('outputAmount') as bigint,
         recipient: e.getValue('recipient') as string,
         fee: e.getValue('fee') as bigint,
+        routeHash: e.getValue('routeHash') as string,
+      };
+    });
+}
+
+export interface MultiOrderExecutedEvent {
+  sender: string;
+  inputTokens: string[];
+  inputAmounts: bigint[];
+  outputToken: string;
+  outputAmount: bigint;
+  recipient: string;
+  routeHash: string;
+}
+
+/** MultiOrderExecuted events emitted by `router` among `logs`. */
+export function parseMultiOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string): MultiOrderExecutedEvent[] {
+  const iface = routerInterface();
+  const topic = iface.getEvent('MultiOrderExecuted')!.topicHash;
+  return logs
+    .filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic)
+    .map((l) => {
+      const e = iface.decodeEventLog('MultiOrderExecuted', l.data, l.topics);
+      return {
+        sender: e.getValue('sender') as string,
+        inputTokens: [...(e.getValue('inputTokens') as string[])],
+        inputAmounts: [...(e.getValue('inputAmounts') as bigint[])],
+        outputToken: e.getValue('outputToken') as string,
+        outputAmount: e.getValue('outputAmount') as bigint,
+        recipient: e.getValue('recipient') as string,
         routeHash: e.getValue('routeHash') as string,
       };
     });

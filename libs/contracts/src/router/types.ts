@@ -20,6 +20,21 @@ export interface RouterOrder {
   deadline: bigint;
 }
 
+/** Router.MAX_INPUTS: a multi-input order takes at most 10 inputs. */
+export const MAX_ORDER_INPUTS = 10;
+
+/** Several inputs of one network into one output (Router.executeMulti). */
+export interface MultiRouterOrder {
+  inputTokens: string[];
+  inputAmounts: bigint[];
+  outputToken: string;
+  minOutputAmount: bigint;
+  recipient: string;
+  partner: string;
+  feeBps: number;
+  deadline: bigint;
+}
+
 export interface SignedRouterOrder {
   sender: string;
   inputToken: string;
@@ -39,6 +54,7 @@ export interface SignedRouterOrder {
   deadline: bigint;
 }
 
+/** Permit of one input of a multi-input order; `v: 0` = no permit (the input is approved). */
 export interface PermitParams {
   value: bigint;
   deadline: bigint;

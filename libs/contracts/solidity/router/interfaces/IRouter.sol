@@ -39,6 +39,20 @@ struct SignedOrder {
     uint256 deadline;
 }
 
+/// @notice Several inputs of one network into one output (a multi-input zap): each input is pulled
+/// from the caller, `feeBps` of each goes to the partner, the rest funds the route. At most
+/// MAX_INPUTS inputs, each distinct, none the output; address(0) (native, paid as msg.value) at most once.
+struct MultiOrder {
+    address[] inputTokens;
+    uint256[] inputAmounts;
+    address outputToken;
+    uint256 minOutputAmount;
+    address recipient;
+    address partner;
+    uint16 feeBps;
+    uint256 deadline;
+}
+
 /// @notice EIP-2612 permit of the input token for the router, signed by the caller.
 struct PermitParams {
     uint256 value;
@@ -60,6 +74,15 @@ interface IRouter {
         bytes32 routeHash
     );
     event PartnerFeePaid(address indexed partner, address indexed token, uint256 amount);
+    event MultiOrderExecuted(
+        address indexed sender,
+        address[] inputTokens,
+        uint256[] inputAmounts,
+        address indexed outputToken,
+        uint256 outputAmount,
+        address recipient,
+        bytes32 routeHash
+    );
     event SignedOrderExecuted(address indexed sender, uint256 indexed nonce, address relayer, uint256 relayerFee);
     event NonceInvalidated(address indexed owner, uint256 indexed nonce);
 
@@ -81,6 +104,10 @@ interface IRouter {
     error RouteMismatch(bytes32 signed, bytes32 submitted);
     /// a signed order bound to one submitter was sent by another account
     error SubmitterNotAllowed(address caller, address allowed);
+    /// a multi-input order: the lists differ in length, are empty or longer than MAX_INPUTS
+    error BadInputList();
+    /// a multi-input order names the same input twice
+    error DuplicateInput(address token);
 
     function execute(Order calldata order, Call[] calldata calls) external payable returns (uint256 outputAmount);
 
@@ -89,6 +116,13 @@ interface IRouter {
     function executeWithPermit(Order calldata order, PermitParams calldata permit, Call[] calldata calls) external returns (uint256 outputAmount);
 
     function executeSignedOrder(SignedOrder calldata order, bytes calldata signature, Call[] calldata calls) external returns (uint256 outputAmount);
+
+    function executeMulti(MultiOrder calldata order, Call[] calldata calls) external payable returns (uint256 outputAmount);
+
+    /// @notice `permits[i]` for `inputTokens[i]`; a permit with v == 0 means "already approved".
+    function executeMultiWithPermits(MultiOrder calldata order, PermitParams[] calldata permits, Call[] calldata calls)
+        external
+        returns (uint256 outputAmount);
 
     function invalidateNonce(uint256 nonce) external;
 
