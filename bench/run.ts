@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz, image (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz, image, tracing (options: see bench/README.md).
  */
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
@@ -11,6 +11,7 @@ import { runIndexerBench } from './indexer/indexer.bench';
 import { parseIndexerOptions } from './indexer/options';
 import { formatReport } from './indexer/stats';
 import { parseTokensOptions, runTokensBench } from './tokens.bench';
+import { runTracingBench } from './tracing.bench';
 
 function table(rows: BenchRow[]): string {
   const base = rows[0]!;
@@ -67,6 +68,7 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     const report = await runIndexerBench(log, parseIndexerOptions(args));
     log(`\nindexer backfill (same chain, same run)\n${formatReport(report)}`);
   },
+  tracing: async (log) => runTracingBench(log),
 };
 
 async function main(): Promise<void> {

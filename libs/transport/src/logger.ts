@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '@tokensvc/config';
-import { REDACT_PATHS, REDACTED, scrubSecrets } from './log-redaction';
+import { redactFields, scrubSecrets } from './log-redaction';
 import { logCorrelation } from './telemetry/request-context';
 
 /**
@@ -17,7 +17,7 @@ import { logCorrelation } from './telemetry/request-context';
  * AsyncLocalStorage context (HTTP and NATS alike), which a pino `mixin` reads on every line.
  */
 export class JsonLogger implements LoggerService {
-  readonly pino: Logger;
+  private readonly pino: Logger;
 
   /** `destination`: where lines go (default: stdout, and stderr for warn and above). */
   constructor(readonly service: string, level: LogLevel = 'info', destination?: DestinationStream) {
@@ -30,7 +30,6 @@ export class JsonLogger implements LoggerService {
         formatters: { level: (label) => ({ level: label }) },
         mixin: () => logCorrelation(),
         serializers: { err: serializeError, error: serializeError },
-        redact: { paths: [...REDACT_PATHS], censor: REDACTED },
       },
       destination ??
         pino.multistream(
@@ -46,7 +45,7 @@ export class JsonLogger implements LoggerService {
   log(message: unknown, ...params: unknown[]): void {
     this.write('info', message, params);
   }
-  /** A line with extra fields (never secrets: they are redacted by name, but do not rely on it). */
+  /** A line with extra fields (never secrets: they are redacted by name and pattern, but do not rely on it). */
   info(message: unknown, extra?: Record<string, unknown>): void {
     this.write('info', message, extra ? [extra] : []);
   }
@@ -79,24 +78,18 @@ export class JsonLogger implements LoggerService {
         if (p.includes('\n')) fields['stack'] = scrubSecrets(p);
         else fields['context'] = p;
       } else if (p instanceof Error) fields['err'] = p;
-      else if (typeof p === 'object' && p !== null) Object.assign(fields, scrubFields(p as Record<string, unknown>));
+      else if (typeof p === 'object' && p !== null) Object.assign(fields, redactFields(p as Record<string, unknown>));
     }
     if (message instanceof Error) {
       fields['err'] = message;
       msg = message.message;
     } else if (typeof message === 'object' && message !== null) {
       const { msg: m, ...rest } = message as Record<string, unknown>;
-      Object.assign(fields, scrubFields(rest));
+      Object.assign(fields, redactFields(rest));
       if (m !== undefined) msg = String(m);
     } else msg = String(message);
     this.pino[level](fields, msg === undefined ? undefined : scrubSecrets(msg));
   }
-}
-
-function scrubFields(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' ? scrubSecrets(v) : v;
-  return out;
 }
 
 /** pino's error serializer (type, message, stack, cause, own fields) with secrets scrubbed from the text. */
