@@ -119,17 +119,19 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
-    filler = startFillerProcess(env, { mode: 'normal', logLevel: 'warn' }, (line) => logs.push(`[filler] ${line}`));
-    await filler.started;
-    await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
+    filler = startFillerProcess(env, { mode: 'normal', logLevel: 'info', startTimeoutMs: 300_000 }, (line) => logs.push(`[filler] ${line}`));
+    const failed = (e: unknown): never => {
       throw new Error(`${(e as Error).message}\n${tail(40)}`);
-    });
+    };
+    await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch(failed);
+    await filler.started.catch(failed);
     svc = createTokensvc({ baseUrl: gateway, apiKey, retry: { maxRetries: 3 } });
     // The quote service routes once the indexer has published the pools of both networks.
     const until = Date.now() + 240_000;
-    for (const [input, output] of [[`ethereum:${NATIVE}`, `ethereum:${usdcEth}`], [`ethereum:${usdcEth}`, `base:${usdcBase}`]] as const) {
+    const pairs = [[`ethereum:${NATIVE}`, parseEther('0.1').toString(), `ethereum:${usdcEth}`], [`ethereum:${usdcEth}`, '100000000', `base:${usdcBase}`]] as const;
+    for (const [input, amount, output] of pairs) {
       for (;;) {
-        const r = await svc.api.GET('/v2/portal/estimate', { params: { query: { inputToken: input, inputAmount: '1000000', outputToken: output } } });
+        const r = await svc.api.GET('/v2/portal/estimate', { params: { query: { inputToken: input, inputAmount: amount, outputToken: output } } });
         if (r.response.status === 200) break;
         if (Date.now() > until) throw new Error(`no estimate ${input} -> ${output}: ${r.response.status} ${JSON.stringify(r.error)}\n${tail(40)}`);
         await new Promise((res) => setTimeout(res, 2000));
