@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import type { Network } from '@tokensvc/domain';
-import { PoolStateChanged } from '@tokensvc/messages';
+import { IndexedHead, PoolStateChanged } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, INFRA, testDevnet } from '@tokensvc/testing';
 import { ChainReader, JsonRpcClient } from '@tokensvc/chain';
@@ -101,6 +101,21 @@ describe('chain events on JetStream', () => {
     const finals = (await readStream()).filter((m) => m.subject === `${prefix}.ethereum.block-finalized.v1`).map((m) => m.json as { blockNumber: string });
     expect(finals.length).toBeGreaterThan(0);
     expect(Number(finals.at(-1)!.blockNumber)).toBe(head - 64);
+  });
+
+  it('closes each run with the indexed head: the cursor block and its hash on the chain, after the pool states', async () => {
+    const messages = await readStream();
+    const heads = messages.filter((m) => m.subject === `${prefix}.ethereum.indexed-head.v1`);
+    expect(heads.length).toBeGreaterThan(0);
+    const last = IndexedHead.fromJSON(heads.at(-1)!.json);
+    const [cursor] = (await ti.pool.query(`SELECT block_number::text, block_hash, reorg_epoch FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string; reorg_epoch: number }>;
+    expect(last).toEqual({ network: 'ethereum', blockNumber: cursor!.block_number, blockHash: cursor!.block_hash, reorgEpoch: cursor!.reorg_epoch });
+    const block = await new JsonRpcClient(rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', [`0x${Number(cursor!.block_number).toString(16)}`, false]);
+    expect(last.blockHash).toBe(block.hash);
+    expect(heads.at(-1)!.msgId).toBe(`ethereum:head:${cursor!.block_number}:${cursor!.block_hash}:r${cursor!.reorg_epoch}`);
+    // every pool state comes before the head that closes its run
+    const lastPool = messages.map((m) => m.subject).lastIndexOf(`${prefix}.ethereum.pool-state.v1`);
+    expect(messages.indexOf(heads.at(-1)!)).toBeGreaterThan(lastPool);
   });
 
   it('re-publishes after a crash between commit and publish, and JetStream drops the duplicates', async () => {
