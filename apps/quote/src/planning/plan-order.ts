@@ -34,6 +34,8 @@ export interface OrderPlan {
 }
 
 const ZERO = '0x0000000000000000000000000000000000000000';
+/** Above this many tokens to route into a pair, the zap tries only "all to token0" and "all to token1". */
+const MAX_ASSIGNED_SOURCES = 4;
 
 /** Native in and out travel as the wrapped token inside the executor. */
 export function executorToken(address: string, wrappedNative: string): string {
@@ -93,6 +95,8 @@ function gather(sim: ExecutorSim, env: PlanEnv, target: string, keep: ReadonlySe
 
 /** Every way to send the holdings that are not pair tokens to one of the two pair tokens. */
 function assignments(sources: readonly string[], token0: string, token1: string): Array<Map<string, string>> {
+  // 2^n plans: beyond a few sources (multi-input zaps of up to 10 tokens) only the two uniform ones.
+  if (sources.length > MAX_ASSIGNED_SOURCES) return [token0, token1].map((t) => new Map(sources.map((s) => [s, t])));
   let out: Array<Map<string, string>> = [new Map()];
   for (const s of sources) out = out.flatMap((m) => [new Map(m).set(s, token0), new Map(m).set(s, token1)]);
   return out;
@@ -136,33 +140,65 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
 export function planOrder(world: SimWorld, env: PlanEnv, inputToken: CatalogToken, outputToken: CatalogToken, amountIn: bigint): OrderPlan {
   const tokenIn = executorToken(inputToken.address, env.wrappedNative);
   const tokenOut = executorToken(outputToken.address, env.wrappedNative);
+  if (tokenIn === tokenOut) {
+    const sim = new ExecutorSim(world);
+    sim.credit(tokenIn, amountIn);
+    return finish(sim, [], tokenIn, amountIn, tokenOut, []);
+  }
+  const planned = planInto(world, env, [{ token: inputToken, amount: amountIn }], outputToken);
+  return finish(planned.sim, planned.steps, tokenIn, amountIn, tokenOut, planned.alwaysSweep);
+}
+
+export interface PlanInput {
+  token: CatalogToken;
+  amount: bigint;
+}
+
+/** A multi-input order's plan: every input's executor token and amount, then the same route fields. */
+export interface MultiOrderPlan extends Omit<OrderPlan, 'tokenIn' | 'amountIn'> {
+  inputs: Array<{ tokenIn: string; amountIn: bigint }>;
+}
+
+/**
+ * Several inputs (distinct, none the output) into one output: the executor holds them all at once,
+ * each composed input is left, every holding is routed into what the output is made of, and the
+ * output is entered once. The order of the inputs does not matter; the routes take the largest first.
+ */
+export function planMultiOrder(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], outputToken: CatalogToken): MultiOrderPlan {
+  const tokenOut = executorToken(outputToken.address, env.wrappedNative);
+  const planned = planInto(world, env, inputs, outputToken);
+  const { tokenIn: _tokenIn, amountIn: _amountIn, ...rest } = finish(planned.sim, planned.steps, tokenOut, 0n, tokenOut, planned.alwaysSweep);
+  return { ...rest, inputs: inputs.map((i) => ({ tokenIn: executorToken(i.token.address, env.wrappedNative), amountIn: i.amount })) };
+}
+
+function planInto(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], outputToken: CatalogToken): { sim: ExecutorSim; steps: AppliedAction[]; alwaysSweep: string[] } {
+  const tokenOut = executorToken(outputToken.address, env.wrappedNative);
   const sim = new ExecutorSim(world);
-  sim.credit(tokenIn, amountIn);
+  for (const i of inputs) sim.credit(executorToken(i.token.address, env.wrappedNative), i.amount);
   const steps: AppliedAction[] = [];
   try {
-    if (tokenIn !== tokenOut) {
-      const exit = exitAction(inputToken, world);
-      const entry = entryFor(outputToken, tokenOut, world, env);
+    const entry = entryFor(outputToken, tokenOut, world, env);
+    for (const i of inputs) {
+      const exit = exitAction(i.token, world);
       if (exit) steps.push(apply(sim, exit));
-      let final = sim;
-      switch (entry.kind) {
-        case 'swap-into':
-          steps.push(...gather(sim, env, entry.target, new Set()));
-          break;
-        case 'final':
-          steps.push(...gather(sim, env, entry.target, new Set()));
-          steps.push(apply(sim, entry.action));
-          break;
-        case 'zap-v2': {
-          const zap = zapV2(sim, env, entry);
-          steps.push(...zap.steps);
-          final = zap.sim;
-          break;
-        }
-      }
-      return finish(final, steps, tokenIn, amountIn, tokenOut, entry.kind === 'zap-v2' ? [entry.token0, entry.token1] : []);
     }
-    return finish(sim, steps, tokenIn, amountIn, tokenOut, []);
+    let final = sim;
+    switch (entry.kind) {
+      case 'swap-into':
+        steps.push(...gather(sim, env, entry.target, new Set()));
+        break;
+      case 'final':
+        steps.push(...gather(sim, env, entry.target, new Set()));
+        steps.push(apply(sim, entry.action));
+        break;
+      case 'zap-v2': {
+        const zap = zapV2(sim, env, entry);
+        steps.push(...zap.steps);
+        final = zap.sim;
+        break;
+      }
+    }
+    return { sim: final, steps, alwaysSweep: entry.kind === 'zap-v2' ? [entry.token0, entry.token1] : [] };
   } catch (e) {
     if (e instanceof SimRevert) throw new PlanError(e.reason === 'no-liquidity' ? 'too-large' : e.reason === 'zero-amount' ? 'too-small' : 'no-route', e.message);
     throw e;
