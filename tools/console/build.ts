@@ -27,6 +27,7 @@ const page = (mode: 'public' | 'admin', js: string, css: string): string => `<!d
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${mode === 'admin' ? 'Admin console' : 'Console'} · tokensvc</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${css}">
 <script defer src="/console/assets/${js}"></script>
 </head>

@@ -12,6 +12,7 @@ import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
 import { APPS, eachLine, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { buildConsole } from '../console/build';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { followIndexing, indexerStatusReader } from './indexing-progress';
 import { ensureInfra, type StartedInfra } from './infra';
@@ -62,7 +63,18 @@ async function main(): Promise<void> {
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const devKey = await ensureDevKey(urls.databaseUrl, STATE_DIR);
 
-    const platformEnv: PlatformEnv = { ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase: env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined, logLevel: env['LOG_LEVEL'] ?? 'info' };
+    // The console (served by the gateway at /console) from its sources: esbuild only, about a second.
+    await buildConsole({ check: false }).then(
+      (b) => say(`console built into ${b.dir} in ${b.ms} ms`),
+      (e: unknown) => say(`console not built (the gateway answers 503 at /console): ${(e as Error).message}`),
+    );
+    const healthPortBase = env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined;
+    const indexerHealthPort = healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2;
+    const platformEnv: PlatformEnv = {
+      ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
+      // the console's indexing page reads the indexer's progress through the gateway
+      extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
+    };
     for (const app of APPS) {
       const p = startApp(app, platformEnv, (name, line) => {
         if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
@@ -91,7 +103,6 @@ async function main(): Promise<void> {
     printSummary(base, devnet, devKey, fillerStart);
     // The indexer's progress (its health port's /status) every few seconds until every network
     // is caught up, then one line saying so.
-    const indexerHealthPort = platformEnv.healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : platformEnv.healthPortBase + 2;
     void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: () => stopping });
   } catch (e) {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
@@ -152,7 +163,7 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, filler
   const lines = [
     '',
     `Platform ready in ${elapsed()}.`,
-    `  Gateway:  ${base}   (API docs: ${base}/docs)`,
+    `  Gateway:  ${base}   (API docs: ${base}/docs; console: ${base}/console, key management on the admin listener's /console when ADMIN_TOKEN is set)`,
     `  Paid development key (${devKey.reused ? 'kept' : 'new, kept'} in ${join(STATE_DIR, 'dev-key.json')}; valid until ${devKey.expiresAt.toISOString().slice(0, 10)}): ${devKey.key}`,
     `    curl ${auth} ${base}/v1/networks`,
     `    curl ${auth} '${base}/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=5'`,

@@ -4,6 +4,7 @@ import { candles, drawCandles, type HistoryEntry } from './chart';
 import type { TokenRow } from './tokens';
 
 const RESOLUTIONS = ['15m', '1h', '4h', '1d'] as const;
+const PLAIN = new Set(['basic', 'native']);
 /** how far back each resolution's chart starts (the API accepts up to a year) */
 const SPAN_S: Record<(typeof RESOLUTIONS)[number], number> = { '15m': 2 * 86_400, '1h': 7 * 86_400, '4h': 30 * 86_400, '1d': 180 * 86_400 };
 
@@ -36,9 +37,10 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
 
   const enc = encodeURIComponent(id);
   const from = Math.floor(Date.now() / 1000) - SPAN_S[res];
+  const token = api<{ tokens: TokenRow[] }>(`/v2/tokens?ids=${enc}`).then((r) => r.tokens[0]);
   await Promise.all([
-    api<{ tokens: TokenRow[] }>(`/v2/tokens?ids=${enc}`).then(
-      ({ tokens: [t] }) => {
+    token.then(
+      (t) => {
         if (!t) return render(facts, errorBox(`No token ${id}`));
         document.getElementById('token-title')!.textContent = `${t.symbol} — ${t.name}`;
         render(facts, h('dl', {}, h('dt', {}, 'Key'), h('dd', {}, h('code', {}, t.key)), h('dt', {}, 'Network'), h('dd', {}, t.network), h('dt', {}, 'Platform'), h('dd', {}, t.platform), h('dt', {}, 'Price'), h('dd', {}, fmt.usd(t.price)), h('dt', {}, 'Liquidity'), h('dd', {}, fmt.usd(t.liquidity))));
@@ -59,16 +61,21 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
       (r) => render(holders, table(`Top ${r.holders.length} holders`, ['Address', 'Balance', 'USD', 'Share'], r.holders.slice(0, 20).map((x) => [h('code', {}, x.address), x.balance.toLocaleString('en-US'), fmt.usd(x.balanceUsd), `${x.percentage.toFixed(2)}%`]), { id: 'holders-table' })),
       (e: Error) => render(holders, errorBox(`Holders: ${e.message}`)),
     ),
-    api<{ activities: ActivityRow[] }>(`/v3/tokens/transactions?id=${enc}&limit=25`).then(
-      (r) =>
-        render(
-          activity,
-          r.activities.length === 0
-            ? h('p', {}, 'No activity in the last 24 hours.')
-            : table('Latest activity', ['Time', 'Type', 'Amounts', 'Transaction'], r.activities.map((a) => [new Date(a.time).toLocaleString(), a.type, amounts(a), h('code', {}, `${a.transactionHash.slice(0, 10)}…`)]), { id: 'activity-table' }),
-        ),
-      (e: Error) => render(activity, errorBox(`Activity: ${e.message}`)),
-    ),
+    // GET /v3/tokens/transactions serves platform tokens (pools, vaults, markets) only
+    token.then(async (t) => {
+      if (!t) return render(activity);
+      if (PLAIN.has(t.platform)) return render(activity, h('p', {}, 'Activity is listed for platform tokens only (pools, vaults, lending markets); this is a plain token.'));
+      return api<{ activities: ActivityRow[] }>(`/v3/tokens/transactions?id=${enc}&limit=25`).then(
+        (r) =>
+          render(
+            activity,
+            r.activities.length === 0
+              ? h('p', {}, 'No activity in the last 24 hours.')
+              : table('Latest activity', ['Time', 'Type', 'Amounts', 'Transaction'], r.activities.map((a) => [new Date(a.time).toLocaleString(), a.type, amounts(a), h('code', {}, `${a.transactionHash.slice(0, 10)}…`)]), { id: 'activity-table' }),
+          ),
+        (e: Error) => render(activity, errorBox(`Activity: ${e.message}`)),
+      );
+    }, () => render(activity)),
   ]);
 }
 

@@ -11,10 +11,11 @@ const ASSET = /^[\w.-]{1,100}\.(js|css|map)$/;
 
 /**
  * Self only: the console calls this origin's API and nothing else, loads no remote code, and is
- * never framed (clickjacking on the admin listener would reach the key table).
+ * never framed (clickjacking on the admin listener would reach the key table). Inline styles are
+ * allowed (the chart library sets style attributes); scripts are not.
  */
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
