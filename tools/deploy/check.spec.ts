@@ -167,11 +167,17 @@ describe('deploy check', () => {
       expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app listens on 3200, which container quote does not expose/);
     });
 
-    it('keeps the indexer a single writer', () => {
-      const input = withFile('deploy/k8s/base/indexer.yaml', (t) => t.replace('replicas: 1', 'replicas: 2').replace('type: Recreate', 'type: RollingUpdate'));
+    it('keeps a hot standby next to the indexer (lease): two replicas, rolling updates, a PDB', () => {
+      const input = withFile('deploy/k8s/base/indexer.yaml', (t) =>
+        t
+          .replace('replicas: 2 #', 'replicas: 1 #')
+          .replace(/type: RollingUpdate\n.*\n/, 'type: Recreate\n')
+          .replace('kind: PodDisruptionBudget', 'kind: ConfigMap'),
+      );
       const out = messages(checkDeploy(input).problems);
-      expect(out).toMatch(/Deployment\/indexer: must run exactly one replica/);
-      expect(out).toMatch(/Deployment\/indexer: needs strategy.type Recreate/);
+      expect(out).toMatch(/Deployment\/indexer: needs a hot standby: set spec.replicas: 2/);
+      expect(out).toMatch(/Deployment\/indexer: needs strategy RollingUpdate with rollingUpdate.maxUnavailable: 0/);
+      expect(out).toMatch(/Deployment\/indexer: needs a PodDisruptionBudget/);
     });
   });
 });

@@ -13,7 +13,7 @@ import { checkAppBus, checkNatsAuthFile } from './bus';
 import { checkCompose, containerPorts, REQUIRED_APP_ENV, type ComposeService } from './compose';
 import { BUILD_TARGETS } from '../build/targets';
 import { checkDockerfile } from './dockerfile';
-import { checkK8s, dataOf, template, type Container, type K8sObject } from './k8s';
+import { checkK8s, dataOf, selectorMatches, template, type Container, type K8sObject } from './k8s';
 import { NATS_AUTH_FILE } from './nats-auth';
 import { problem, type Problem, type SourceFile } from './validate';
 
@@ -22,8 +22,11 @@ export type { Problem } from './validate';
 /** The five apps; the four microservices are exactly the keys of DEFAULT_HEALTH_PORTS. */
 export const APPS = ['gateway', ...Object.keys(DEFAULT_HEALTH_PORTS)] as const;
 
-/** One writer per network: two indexers side by side would race on the read models. */
-const SINGLE_WRITER = ['indexer'];
+/**
+ * One writer per network through a lease (apps/indexer/README.md "Replicas"): a hot standby next
+ * to the writer, replaced by rolling updates, never autoscaled.
+ */
+const LEASE_WRITERS = ['indexer'];
 
 export interface DeployInput {
   readonly compose: SourceFile;
@@ -123,10 +126,14 @@ function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Pro
       if (target !== undefined && target !== cfg.port && target !== port?.name) out.push(problem(d.file, at, `${kind} targets ${JSON.stringify(target)}, but the app listens on ${cfg.port}`));
     }
   }
-  if (SINGLE_WRITER.includes(app)) {
-    const spec = d.raw['spec'] as { replicas?: number; strategy?: { type?: string } };
-    if (spec.replicas !== 1) out.push(problem(d.file, at, 'must run exactly one replica (one writer per network): set spec.replicas: 1'));
-    if (spec.strategy?.type !== 'Recreate') out.push(problem(d.file, at, 'needs strategy.type Recreate: a rolling update would run two writers at once'));
+  if (LEASE_WRITERS.includes(app)) {
+    const spec = d.raw['spec'] as { replicas?: number; strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } } };
+    if ((spec.replicas ?? 1) < 2) out.push(problem(d.file, at, 'needs a hot standby: set spec.replicas: 2 (the lease keeps one writer per network; the other takes over when it dies)'));
+    const rolling = spec.strategy?.type === 'RollingUpdate' && [0, '0%'].includes(spec.strategy.rollingUpdate?.maxUnavailable ?? -1);
+    if (!rolling) out.push(problem(d.file, at, 'needs strategy RollingUpdate with rollingUpdate.maxUnavailable: 0 (a standby is up before a pod goes)'));
+    const labels = template(d)?.metadata.labels ?? {};
+    const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget' && selectorMatches((o.raw['spec'] as { selector: Parameters<typeof selectorMatches>[0] }).selector, labels));
+    if (!pdb) out.push(problem(d.file, at, 'needs a PodDisruptionBudget (maxUnavailable: 1): a drain must not take the writer and its standby at once'));
     const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && (o.raw['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === app);
     if (hpa) out.push(problem(hpa.file, `HorizontalPodAutoscaler/${hpa.name}`, `${app} must not be autoscaled (one writer per network)`));
   }
