@@ -171,6 +171,12 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     expect(state(finalized)).toEqual(state(atX));
     const ohlc = (a: Json): Json => a['history'].history.map((e: Json) => [e.time, e.openPrice, e.highPrice, e.lowPrice, e.closePrice, e.liquidity, e.block.number]);
     expect(ohlc(finalized)).toEqual(ohlc(atX));
+    // a finalized page past the end still counts what there is
+    const pastHolders = await get(`/v2/tokens/holders?id=${USDC}&limit=100&page=50&finality=finalized`);
+    expect(pastHolders.body).toMatchObject({ totalItems: finalized['holders'].totalItems, pageItems: 0, more: false, holders: [], block: finalLabel });
+    const pastHistory = await get(`/v2/tokens/history?id=${lp}&resolution=15m&page=50&finality=finalized`);
+    expect(pastHistory.body).toMatchObject({ totalItems: finalized['history'].totalItems, pageItems: 0, history: [], block: finalLabel });
+    expect(finalized['history'].totalItems).toBeGreaterThan(0);
     // latest = as of the tip: the chain's balance now
     expect(holderOf(latest, bob!)).toBe(await balanceAt(bob!, t.block));
     expect(usdcOf(latest)).toBe(await balanceAt(bob!, t.block));

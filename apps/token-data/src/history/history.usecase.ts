@@ -99,18 +99,22 @@ export class TokenHistoryUseCase {
     }
     const token = await requireToken(this.tokens, req.id);
     const requested = Number(req.from);
-    let from: number;
+    const finality = finalityOf(req.finality);
+    let from: number | undefined;
     if (requested > 0) {
       checkFrom(requested, Math.floor(wallNow / 1000));
       from = requested;
-    } else {
+    } else if (finality === 'latest') {
       from = Math.floor((await this.clock.now(token.network)).getTime() / 1000) - 86400;
     }
     const page = Math.max(0, req.page);
-    const finality = finalityOf(req.finality);
-    const start = bucketStart(from, resolution);
     return this.ds.transaction('REPEATABLE READ', async (m) => {
-      const [position] = (await m.query(`SELECT ${labelColumnsSql(asOfBlockSql(finality))}, c.finalized_block FROM index_cursors c WHERE c.network = $1`, [token.network])) as Array<LabelColumns & { finalized_block: string }>;
+      const [position] = (await m.query(
+        `SELECT ${labelColumnsSql(asOfBlockSql(finality))}, c.finalized_block, extract(epoch FROM c.finalized_time)::float8 AS finalized_epoch FROM index_cursors c WHERE c.network = $1`,
+        [token.network],
+      )) as Array<LabelColumns & { finalized_block: string; finalized_epoch: number | null }>;
+      // as of the finalized block, the default window is the day before that block's time (not the head's)
+      const start = bucketStart(from ?? Math.floor(position?.finalized_epoch ?? (await this.clock.now(token.network)).getTime() / 1000) - 86400, resolution);
       const rows: CandleRow[] =
         finality === 'finalized'
           ? await m.query(CANDLES_AS_OF_FINALIZED_SQL, [token.key, resolution, start, HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE, token.network, RESOLUTION_SECONDS[resolution]])
@@ -122,7 +126,13 @@ export class TokenHistoryUseCase {
                 ORDER BY bucket LIMIT $4 OFFSET $5`,
               [token.key, resolution, start, HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE],
             );
-      const total = rows.length > 0 || finality === 'finalized' ? Number(rows[0]?.total ?? 0) : await this.count(m.query.bind(m), token.key, resolution, start);
+      let total: number;
+      if (rows.length > 0) total = Number(rows[0]!.total);
+      else if (finality === 'finalized') {
+        // a page past the end: the count from the first row
+        const [first] = (await m.query(CANDLES_AS_OF_FINALIZED_SQL, [token.key, resolution, start, 1, 0, token.network, RESOLUTION_SECONDS[resolution]])) as CandleRow[];
+        total = Number(first?.total ?? 0);
+      } else total = await this.count(m.query.bind(m), token.key, resolution, start);
       const hashRows = (await m.query(`SELECT number::text AS number, hash FROM blocks WHERE network = $1 AND number = ANY($2::bigint[])`, [token.network, [...new Set(rows.map((r) => r.block_number))]])) as Array<{ number: string; hash: string }>;
       const hashes = new Map(hashRows.map((h) => [h.number, h.hash]));
       const finalized = Number(position?.finalized_block ?? -1);

@@ -59,7 +59,13 @@ export class TokenHoldersUseCase {
               ORDER BY b.balance DESC, b.holder LIMIT $3 OFFSET $4`,
         [found.network, found.address, limit, page * limit],
       );
-      const n = pageRows.length > 0 || finality === 'finalized' ? Number(pageRows[0]?.total ?? 0) : await this.count(m.query.bind(m), found.network, found.address);
+      let n: number;
+      if (pageRows.length > 0) n = Number(pageRows[0]!.total);
+      else if (finality === 'finalized') {
+        // a page past the end: the count from the first row
+        const [first] = (await m.query(HOLDERS_AS_OF_FINALIZED_SQL, [found.network, found.address, 1, 0])) as Array<{ total: string }>;
+        n = Number(first?.total ?? 0);
+      } else n = await this.count(m.query.bind(m), found.network, found.address);
       return { token: asOf, rows: pageRows, total: n, label: toLabel(found.network, position ?? { label_number: null, label_hash: null, label_final: null }) };
     });
     const supplyRaw = BigInt(token.total_supply);
