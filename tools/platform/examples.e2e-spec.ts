@@ -6,6 +6,7 @@
  * Each example is a child process (`node -r tools/register.js examples/<name>.ts`, configured by
  * env only) that must exit 0, and what it reports is checked on the chains:
  *   first-swap      ETH -> USDC (ethers): the USDC arrived, at least minOutputAmount
+ *   (the shared devnet's pools move under other tests' trades: the signed order allows 5% slippage)
  *   zap-into-vault  USDC -> ERC-4626 vault shares (viem): the shares arrived, the USDC left
  *   signed-order    USDC -> WETH signed, relayed (ethers): mined by the relayer, the WETH arrived
  *   cross-chain     USDC on ethereum -> USDC on base (viem), followed over SSE to SUCCESS: paid on base
@@ -161,9 +162,9 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     }
   }, 60_000);
 
-  it('first-swap: 1 ETH into USDC with an ethers wallet; the USDC arrived on chain', async () => {
+  it('first-swap: 0.2 ETH into USDC with an ethers wallet; the USDC arrived on chain', async () => {
     const [ethBefore, usdcBefore] = [await balance('ethereum', NATIVE), await balance('ethereum', usdcEth)];
-    const r = await runExample('first-swap', { AMOUNT_WEI: parseEther('1').toString() });
+    const r = await runExample('first-swap', { AMOUNT_WEI: parseEther('0.2').toString() });
     expectExit0(r);
     expect(r.result).toMatchObject({ example: 'first-swap', wallet: wallet.address, outputToken: `ethereum:${usdcEth}` });
     const receipt = await provider('ethereum').getTransactionReceipt(r.result['txHash']);
@@ -171,7 +172,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     const received = (await balance('ethereum', usdcEth)) - usdcBefore;
     expect(received).toBeGreaterThanOrEqual(BigInt(r.result['minOutputAmount']));
     expect(received).toBeGreaterThan(0n);
-    expect(ethBefore - (await balance('ethereum', NATIVE))).toBeGreaterThanOrEqual(parseEther('1'));
+    expect(ethBefore - (await balance('ethereum', NATIVE))).toBeGreaterThanOrEqual(parseEther('0.2'));
   }, 180_000);
 
   it('zap-into-vault: 100 USDC into ERC-4626 vault shares with a viem wallet; approval sent, shares received', async () => {

@@ -115,13 +115,13 @@ describe('waitForStatus (fake server on loopback): SSE with Last-Event-ID resume
     setTimeout(() => ctl.abort(new Error('user left')), 200);
     let t = Date.now();
     await expect(waitForStatus(svc, { orderId: ORDER, txHash: TX }, { signal: ctl.signal })).rejects.toThrow('user left');
-    expect(Date.now() - t).toBeLessThan(2000);
+    expect(Date.now() - t).toBeLessThan(5000);
 
     t = Date.now();
     const err = await waitForStatus(svc, { orderId: ORDER, txHash: TX }, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TokensvcTimeoutError);
     expect((err as Error).message).toMatch(/no final status within 300 ms/);
-    expect(Date.now() - t).toBeLessThan(2000);
+    expect(Date.now() - t).toBeLessThan(5000);
     await expect(waitForStatus(svc, { orderId: ORDER, txHash: TX }, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
   });
 
