@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dashboardJson, dashboards } from './grafana-dashboards';
 import {
   checkQuerySyntax,
   dashboardExprs,
@@ -12,6 +13,7 @@ import {
   PROMETHEUS_SERIES,
   promtool,
   registeredMetricNames,
+  REPO_ROOT,
   RULE_FILES,
   RULE_TESTS,
   ruleExprs,
@@ -76,6 +78,12 @@ describe('monitoring shipped in deploy/ (Prometheus rules, alert tests, Grafana 
     const bad = [{ file: 'deploy/grafana/x.json', where: 'panel "p" query A', expr: 'sum by (network) (rate(quote_relayer_balanse_total{network="$network"}[$__rate_interval])) / on(network) quote_relayer_balance' }];
     expect(unknownMetrics(bad, known).map((p) => formatProblem(p))).toEqual(['deploy/grafana/x.json: panel "p" query A: names metric "quote_relayer_balanse_total", which no metric module registers (nor a recording rule, nor Prometheus)']);
     expect(checkQuerySyntax([{ file: 'x', where: 'y', expr: 'sum(rate(up[5m]) by' }]).ok).toBe(false);
+  });
+
+  it('the committed dashboards are what tools/deploy/grafana-dashboards.ts generates (regenerate after editing it)', () => {
+    const generated = dashboards();
+    expect(dashboardFiles()).toEqual(Object.keys(generated).sort().map((n) => `deploy/grafana/${n}.json`));
+    for (const [name, d] of Object.entries(generated)) expect({ name, json: readFileSync(join(REPO_ROOT, 'deploy', 'grafana', `${name}.json`), 'utf8') }).toEqual({ name, json: dashboardJson(d) });
   });
 
   it('reports a dashboard Grafana could not load as meant: no data source variable, duplicate panel ids, a panel without query', () => {
