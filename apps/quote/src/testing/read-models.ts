@@ -48,9 +48,10 @@ export function composedTokens(net: DevnetNetworkLike, pools: readonly ChainPool
 }
 
 /** Writes pools, ticks, tokens and the cursor (block and hash) of `net` (current chain state) into `databaseUrl`. */
-export async function seedReadModels(databaseUrl: string, client: JsonRpcClient, net: DevnetNetworkLike): Promise<{ pools: ChainPool[]; block: number }> {
+/** `ticks: false`: V3 pools without their ticks (the tick scan is slow on a busy machine; fine for tests that only need answers, not exact V3 amounts). */
+export async function seedReadModels(databaseUrl: string, client: JsonRpcClient, net: DevnetNetworkLike, opts: { ticks?: boolean } = {}): Promise<{ pools: ChainPool[]; block: number }> {
   const block = await headBlock(client);
-  const pools = await readChainPools(client, net);
+  const pools = await readChainPools(client, net, opts);
   const vaults = await readVaultTotals(client, net.platforms.flatMap((p) => p.vaults.map((v) => v.address)));
   const { hash } = await client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false]);
   const db = new Client({ connectionString: databaseUrl });
