@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     };
     for (const app of APPS) {
       const p = startApp(app, platformEnv, (name, line) => {
-        if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
+        if (verbose || /"level":"(fatal|error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
       });
       void p.exited.then((code) => {
         if (!stopping) {
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       apps.push(p);
     }
     const filler = startFiller(platformEnv, env['FILLER_MODE'] ?? 'normal', (line) => {
-      if (verbose || /"level":"(error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[filler] ${line}\n`);
+      if (verbose || /"level":"(fatal|error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[filler] ${line}\n`);
     });
     void filler.exited.then((code) => {
       if (!stopping) {
