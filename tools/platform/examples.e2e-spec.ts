@@ -209,11 +209,15 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     const received = (await balance('base', usdcBase)) - before;
     expect(received).toBeGreaterThanOrEqual(BigInt(r.result['minOutputAmount']));
     expect(received).toBeGreaterThan(0n);
-    // The same order through the SDK again: the stream opens on the final record.
-    const again = await waitForStatus(svc, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { timeoutMs: 30_000 });
+    // The same order through the SDK again: the stream (not a poll) opens on the final record.
+    const asked: string[] = [];
+    const recording = createTokensvc({ baseUrl: gateway, apiKey, fetch: (req, init) => (asked.push(new URL(req.url).pathname), fetch(req, init)) });
+    const again = await waitForStatus(recording, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { timeoutMs: 30_000 });
     expect(again).toMatchObject({ status: 'SUCCESS', txHash: r.result['txHash'], destinationTxHashes: r.result['destinationTxHashes'] });
-    const polled = await waitForStatus(svc, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { sse: false, timeoutMs: 30_000 });
+    expect(asked).toEqual(['/v3/portal/status/stream']);
+    const polled = await waitForStatus(recording, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { sse: false, timeoutMs: 30_000 });
     expect(polled).toEqual(again);
+    expect(asked).toEqual(['/v3/portal/status/stream', '/v3/portal/status']);
   }, 240_000);
 
   it('the SDK through the gateway: paging sees every token once; errors carry the code and the rate-limit headers', async () => {
