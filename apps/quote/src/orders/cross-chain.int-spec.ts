@@ -279,6 +279,12 @@ describe('cross-chain orders on two devnet networks', () => {
     // The graph predicts the swap exactly: outputAmount is what arrives; the deposit's minimum is below it.
     expect(received).toBe(BigInt(c.outputAmount));
     expect(deposit.outputAmount).toBeLessThan(received);
+    // Pinned to both graphs' blocks: the origin swap's snapshot and the destination graph's head.
+    expect(c.pinnedBlocks.map((p) => p.network)).toEqual(['ethereum', 'base']);
+    for (const p of c.pinnedBlocks) {
+      const head = harness.graphs.get(p.network as 'ethereum' | 'base').head;
+      expect(p).toEqual({ network: p.network, blockNumber: String(head.blockNumber), blockHash: head.blockHash });
+    }
   });
 
   it('takes native ETH in and delivers WETH on base', async () => {
@@ -341,6 +347,7 @@ describe('cross-chain orders on two devnet networks', () => {
     await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }), /unknown outputToken base:0x1212.*not a supported token on base/);
     await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /network arbitrum is not enabled on this service/);
     await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '10', outputToken: key(base, 'USDC') }), /do not cover the bridge fee/);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }), /explain=true is available for same-chain orders only/);
     await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '10', outputToken: vault(base, 'steakUSDC') }), /do not cover the bridge fee/);
     await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
   });
