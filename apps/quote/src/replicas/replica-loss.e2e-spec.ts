@@ -17,7 +17,7 @@ import { TestPoolEvents } from '../testing/pool-events';
 import { seedReadModels } from '../testing/read-models';
 
 // Generous: on a loaded 2-core machine seeding the read models alone can take a minute.
-jest.setTimeout(200_000);
+jest.setTimeout(240_000);
 
 const ERC20 = new Interface(['function transfer(address,uint256) returns (bool)', 'function approve(address,uint256) returns (bool)']);
 const EXECUTED = routerInterface().getEvent('SignedOrderExecuted')!;
@@ -61,7 +61,7 @@ describe('a replica of token-data and of quote killed under load', () => {
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 50;
     db = new Pool({ connectionString: platform.databaseUrl, max: 2 });
-  }, 190_000);
+  }, 230_000);
 
   afterAll(async () => {
     provider?.destroy();
