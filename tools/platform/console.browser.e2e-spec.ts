@@ -13,6 +13,7 @@
  * tmp/console-screenshots/. Without Chromium the file fails saying how to install it.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
@@ -48,6 +49,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
   let b: ConsoleBrowser | undefined;
   let page: Page;
 
+  const consoleDir = join(__dirname, '..', '..', 'tmp', `console-e2e-${queuePrefix}`);
   const tail = (n = 30): string => logs.slice(-n).join('\n');
   const tokenKey = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
   const get = async (path: string, key: string): Promise<{ status: number; body: any }> => {
@@ -62,7 +64,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
 
   beforeAll(async () => {
     requireChromium(); // before minutes of set-up: no browser, no test
-    const built = await buildConsole({ out: join(__dirname, '..', '..', 'tmp', `console-e2e-${queuePrefix}`) });
+    const built = await buildConsole({ out: consoleDir });
     timings.push(`console build (tsc + esbuild): ${built.ms} ms`);
     nats = new PrivateNatsServer(await freePort(), { auth: true });
     await nats.start();
@@ -117,6 +119,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
     await devnet?.stop();
     await dropDatabase(dbUrl);
     await cleanQueueKeys(INFRA.redis, queuePrefix);
+    rmSync(consoleDir, { recursive: true, force: true });
     timings.push(`whole file: ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and axe reports in ${SCREENSHOT_DIR}`);
     process.stderr.write(`[console browser e2e]\n  ${timings.join('\n  ')}\n`);
   }, 60_000);

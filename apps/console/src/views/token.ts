@@ -28,12 +28,13 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
   const id = params.get('id') ?? '';
   const res = (RESOLUTIONS as readonly string[]).includes(params.get('resolution') ?? '') ? (params.get('resolution') as (typeof RESOLUTIONS)[number]) : '1h';
   const facts = h('div', {}, h('p', {}, 'Loading token…'));
-  const chartBox = h('div', { id: 'candles', class: 'chart', role: 'img', 'aria-label': `Price candles of ${id}, ${res} each` });
-  const chartNote = h('div', { 'aria-live': 'polite' });
+  // The chart library adds its own focusable parts: a figure with a caption, not role="img", describes it.
+  const chartBox = h('div', { id: 'candles', class: 'chart' });
+  const chartNote = h('figcaption', { 'aria-live': 'polite' });
   const holders = h('div', {}, h('p', {}, 'Loading holders…'));
   const activity = h('div', {}, h('p', {}, 'Loading activity…'));
   const resNav = h('p', {}, 'Candle size: ', ...RESOLUTIONS.flatMap((r) => [r === res ? h('strong', { 'aria-current': 'true' }, r) : h('a', { href: `#/token?id=${encodeURIComponent(id)}&resolution=${r}` }, r), ' ']));
-  render(root, h('h1', { id: 'token-title' }, id), facts, h('h2', {}, 'Price'), resNav, chartBox, chartNote, h('h2', {}, 'Holders'), holders, h('h2', {}, 'Activity (24 hours)'), activity);
+  render(root, h('h1', { id: 'token-title' }, id), facts, h('h2', {}, 'Price'), resNav, h('figure', { 'aria-label': `Price candles of ${id}, ${res} each` }, chartBox, chartNote), h('h2', {}, 'Holders'), holders, h('h2', {}, 'Activity (24 hours)'), activity);
 
   const enc = encodeURIComponent(id);
   const from = Math.floor(Date.now() / 1000) - SPAN_S[res];
@@ -50,10 +51,10 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
     api<{ history: HistoryEntry[] }>(`/v2/tokens/history?id=${enc}&resolution=${res}&from=${from}`).then(
       ({ history }) => {
         const data = candles(history);
-        if (data.length === 0) return render(chartNote, h('p', {}, 'No candles in this period.'));
+        if (data.length === 0) return render(chartNote, 'No candles in this period.');
         const chart = drawCandles(chartBox, data);
         signal.addEventListener('abort', () => chart.remove());
-        render(chartNote, h('p', { class: 'muted' }, `${data.length} candles of ${res} since ${new Date(from * 1000).toUTCString()}.`));
+        render(chartNote, `${data.length} candles of ${res} since ${new Date(from * 1000).toUTCString()}.`);
       },
       (e: Error) => render(chartNote, errorBox(`Candles: ${e.message}`)),
     ),
