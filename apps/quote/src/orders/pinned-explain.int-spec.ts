@@ -164,18 +164,19 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     })();
     const results = [];
     try {
-      const start = harness.graphs.get('ethereum').head.blockNumber;
-      for (let i = 0; i < 10; i++) {
+      // Quote until the graph has moved on a few times while quoting (at least 10 quotes).
+      const deadline = Date.now() + 30_000;
+      const seen = (): number => new Set(results.map((r) => r.context!.pinnedBlocks[0]!.blockNumber)).size;
+      while ((results.length < 10 || seen() < 3) && Date.now() < deadline) {
         results.push(await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('25').toString(), outputToken: usdc(), explain: true }));
         await sleep(60);
       }
-      expect(harness.graphs.get('ethereum').head.blockNumber).toBeGreaterThan(start);
     } finally {
       stop = true;
       await swapping;
     }
     const blocks = results.map((r) => Number(r.context!.pinnedBlocks[0]!.blockNumber));
-    expect(new Set(blocks).size).toBeGreaterThan(1); // the graph advanced while quoting
+    expect(new Set(blocks).size).toBeGreaterThanOrEqual(3); // the graph advanced while quoting
     for (const [i, r] of results.entries()) {
       const [pinned] = r.context!.pinnedBlocks;
       expect(pinned!.blockHash).toBe((await chainBlock(blocks[i]!)).hash);
