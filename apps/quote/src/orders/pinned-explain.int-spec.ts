@@ -101,7 +101,7 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     databaseUrl = createTestDatabaseUrl('quote_pinned');
     await migrate(databaseUrl);
     const env = { databaseUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: (await freePort()) - 3 };
-    indexer = startApp('indexer', { ...env, logLevel: 'warn', extraEnv: { INDEXER_EVENTS_STREAM: stream, INDEXER_EVENTS_PREFIX: prefix } }, (_app, line) => lines.push(line));
+    indexer = startApp('indexer', { ...env, logLevel: 'warn', extraEnv: { INDEXER_EVENTS_STREAM: stream, INDEXER_EVENTS_PREFIX: prefix, INDEXER_INITIAL_RANGE: '500' } }, (_app, line) => lines.push(line));
     const head = await headBlock(rpc);
     const deadline = Date.now() + 90_000;
     while ((await cursor()) < head) {
