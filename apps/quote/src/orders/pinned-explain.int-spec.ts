@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { connect, type NatsConnection } from 'nats';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
-import type { Explain, ExplainHop } from '@tokensvc/messages';
+import type { EstimateReply, Explain, ExplainHop } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, startApp, stopProcess, type AppProcess } from '@tokensvc/testing';
 import { headBlock } from '../testing/chain-pools';
@@ -162,7 +162,7 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
         await sleep(40);
       }
     })();
-    const results = [];
+    const results: EstimateReply[] = [];
     try {
       // Quote until the graph has moved on a few times while quoting (at least 10 quotes).
       const deadline = Date.now() + 30_000;
