@@ -3,6 +3,7 @@ import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type Balance, type EndpointId
 const ADDR = '0x1111111111111111111111111111111111111111';
 const USDC = 'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const WETH = 'ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+const DAI = 'ethereum:0x6b175474e89094c44da98b954eedeac495271d0f';
 
 /** A token record with every field, including every paid metrics field. */
 export const TOKEN: Token = {
@@ -58,6 +59,8 @@ export const SAMPLE: Record<EndpointId, { method?: 'POST' | 'DELETE'; query: str
   webhookList: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
   webhookDelete: { method: 'DELETE', query: 'id=0b5e4d3c-2a19-4f08-9e7d-6c5b4a392817' },
   estimate: { query: `inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
+  portalMulti: { query: `sender=${ADDR}&inputTokens=${USDC}&inputTokens=${DAI}&inputAmounts=1000000&inputAmounts=2000000000000000000&outputToken=${WETH}` },
+  estimateMulti: { query: `inputTokens=${USDC},${DAI}&inputAmounts=1000000,2000000000000000000&outputToken=${WETH}` },
   approval: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
   approvalCrossChain: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913` },
   health: { query: '' },

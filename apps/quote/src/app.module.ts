@@ -13,6 +13,7 @@ import { LiquidityGraphs } from './graph/liquidity-graphs';
 import { PoolEventStream } from './graph/pool-event-stream';
 import { ApprovalUseCase } from './orders/approval.usecase';
 import { BuildOrderUseCase } from './orders/build-order.usecase';
+import { MultiOrderUseCase } from './orders/multi-order.usecase';
 import { CrossChainOrders } from './orders/cross-chain-orders';
 import { EstimateUseCase } from './orders/estimate.usecase';
 import { OrderValidator } from './orders/order-validation';
@@ -67,6 +68,11 @@ export class QuoteModule {
           useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore, crossChain: CrossChainOrders) =>
             // Signed orders name the network's relayer wallet as their only submitter.
             new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, crossChain, new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()]))),
+        },
+        {
+          provide: MultiOrderUseCase,
+          inject: [QuoteEngine, ChainClients, RouterDirectory],
+          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory) => new MultiOrderUseCase(engine, chains, routers, chains, config.quoteValiditySeconds),
         },
         {
           provide: CrossChainOrders,

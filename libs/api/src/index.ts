@@ -13,5 +13,6 @@ export * from './models/common';
 export * from './models/token';
 export * from './models/market';
 export * from './models/order';
+export * from './models/multi-order';
 export * from './models/push';
 export * from './admin';

@@ -22,6 +22,8 @@ describe('OpenAPI document of the public interface', () => {
       'get /v2/portal/estimate', 'get /v2/approval', 'get /v2/approval/cross-chain', 'get /health',
       // beyond the spec (beta): push delivery of cross-chain status
       'post /v3/portal/webhooks', 'get /v3/portal/webhooks', 'delete /v3/portal/webhooks', 'get /v3/portal/status/stream',
+      // beyond the spec: multi-input zaps
+      'get /v2/portal/multi', 'get /v2/portal/multi/estimate',
     ];
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.sort()).toEqual(spec.sort());

@@ -14,7 +14,7 @@ import {
   TokenTransactionsReply,
   TokenTransactionsRequest,
 } from './generated/tokensvc/v1/tokens';
-import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
+import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, MultiOrderReply, MultiOrderRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
 import { CrossChainStatusReply, CrossChainStatusRequest } from './generated/tokensvc/v1/crosschain';
 import { CrossChainStatusEventsReply, CrossChainStatusEventsRequest, DeleteWebhookReply, DeleteWebhookRequest, ListWebhooksReply, ListWebhooksRequest, RegisterWebhookReply, RegisterWebhookRequest } from './generated/tokensvc/v1/push';
 
@@ -66,6 +66,8 @@ export const RPC = {
   estimate: contract('quote.portal.estimate.v1', 'quote', EstimateRequest, EstimateReply),
   approval: contract('quote.approval.get.v1', 'quote', ApprovalRequest, ApprovalReply),
   buildOrder: contract('quote.portal.build.v1', 'quote', BuildOrderRequest, OrderReply),
+  // GET /v2/portal/multi and its estimate: several inputs into one output
+  buildMultiOrder: contract('quote.portal.multi.v1', 'quote', MultiOrderRequest, MultiOrderReply),
   // Sent twice, the relayer answers the one submission (relay_submissions: one row per order, the
   // same signature answers its state): a retry never relays twice.
   submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),

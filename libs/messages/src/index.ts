@@ -50,6 +50,10 @@ export {
   Explain,
   ExplainHop,
   ExplainAlternative,
+  MultiOrderRequest,
+  MultiOrderReply,
+  MultiOrderContext,
+  MultiOrderInput,
 } from './generated/tokensvc/v1/portal';
 export { CrossChainStatusRequest, CrossChainStatusReply } from './generated/tokensvc/v1/crosschain';
 export {

@@ -1,5 +1,5 @@
 import { crossChainStatusRecord, type Endpoints, type ParsedQuery } from '@tokensvc/api';
-import { ApprovalContext, EstimateContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type Explain, type ExplainAlternative, type ExplainHop, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
+import { ApprovalContext, EstimateContext, MultiOrderContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type Explain, type ExplainAlternative, type ExplainHop, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
 import { callerIdentity, type CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
@@ -92,6 +92,26 @@ export const TRADING_ENDPOINTS = {
   portalSubmit: async (q: Q<'portalSubmit'>, ctx: CallContext) =>
     relayed(await ctx.rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: callerIdentity(ctx) })),
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
+  portalMulti: async (q: Q<'portalMulti'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.buildMultiOrder, {
+      sender: q.sender,
+      inputTokens: q.inputTokens,
+      inputAmounts: q.inputAmounts.map(String),
+      outputToken: q.outputToken,
+      slippageTolerancePercentage: q.slippageTolerancePercentage,
+      partner: q.partner,
+      feePercentage: q.feePercentage,
+      permitSignatures: q.permitSignatures ?? [],
+      permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
+      validate: q.validate,
+      estimateOnly: false,
+    });
+    return { context: r.context ?? MultiOrderContext.fromJSON({}), tx: r.tx ?? Tx.fromJSON({}) };
+  },
+  estimateMulti: async (q: Q<'estimateMulti'>, { rpc }: CallContext) => {
+    const r = await rpc.call(RPC.buildMultiOrder, { inputTokens: q.inputTokens, inputAmounts: q.inputAmounts.map(String), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage, permitSignatures: [], estimateOnly: true });
+    return { context: r.context ?? MultiOrderContext.fromJSON({}) };
+  },
   /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
   crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => crossChainStatusBody(await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash })),
 };

@@ -29,7 +29,8 @@ export interface OrderTx {
   value: bigint;
 }
 
-export function orderCalls(quote: Quote, terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>): ExecutorCall[] {
+/** The executor calls of a plan (single or multi-input: only its steps, network and platforms matter). */
+export function orderCalls(quote: Pick<Quote, 'deployment' | 'network'> & { plan: Pick<Quote['plan'], 'steps'> }, terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>): ExecutorCall[] {
   const platforms = quote.deployment.platforms;
   return planCalls(
     quote.plan.steps.map((s) => s.action),

@@ -12,7 +12,7 @@ import type { NetworkDeployment } from '../config/quote-config';
 import { type CatalogToken, tokenKind, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import type { NetworkGraph } from '../graph/network-graph';
-import { type OrderPlan, type PlanEnv, planOrder } from '../planning/plan-order';
+import { type MultiOrderPlan, type OrderPlan, type PlanEnv, planMultiOrder, planOrder } from '../planning/plan-order';
 import { PlanError } from '../planning/plan-error';
 import type { SimWorld } from '../planning/sim-world';
 import { badRequest, type TokenPair } from './request-parsing';
@@ -38,6 +38,12 @@ export interface Quote {
   pinned: PinnedBlock;
   /** what the plan needs to be explained: the route options, at the same snapshot */
   env: PlanEnv;
+}
+
+/** A multi-input quote: every input's catalog entry, in request order, and the plan from all of them. */
+export interface MultiQuote extends Omit<Quote, 'input' | 'plan' | 'env'> {
+  inputs: CatalogToken[];
+  plan: MultiOrderPlan;
 }
 
 /** A network's graph head as the reply reports it. */
@@ -88,6 +94,34 @@ export class QuoteEngine {
     const quote: Quote = { network: pair.network, deployment, graph, input, output, world, plan, gasPrice, priceImpact: priceImpact(graph, input, output, plan), pinned: pinnedBlock(pair.network, snapshot.head), env };
     checkSize(quote);
     return quote;
+  }
+
+  /** Several inputs of one network into one output (addresses lowercase; amounts net of fees). */
+  async quoteMulti(network: Network, inputs: ReadonlyArray<{ address: string; amount: bigint }>, outputAddress: string): Promise<MultiQuote> {
+    const deployment = this.deployment(network);
+    const graph = this.graphs.get(network);
+    const tokens = inputs.map((i, n) => this.token(graph, i.address, `inputTokens[${n}]`));
+    const output = this.token(graph, outputAddress, 'outputToken');
+    const client = this.chains.get(network);
+    const composed = [...tokens, output].filter((t) => tokenKind(t) !== 'basic' && tokenKind(t) !== 'native');
+    const [state, gasPrice] = await Promise.all([readComposedState(client, composed, (a) => graph.token(a)?.decimals), this.chains.gasPrice(network)]);
+    const snapshot = graph.snapshot();
+    const world: SimWorld = { pools: snapshot.pools, ...state };
+    const env = this.planEnv(graph, deployment, gasPrice);
+    let plan: MultiOrderPlan;
+    try {
+      plan = planMultiOrder(world, env, tokens.map((token, n) => ({ token, amount: inputs[n]!.amount })), output);
+    } catch (e) {
+      if (e instanceof PlanError) throw badRequest(planMessage(e));
+      throw e;
+    }
+    const inUsd = tokens.reduce((sum, t, n) => sum + usdValue(t, inputs[n]!.amount), 0);
+    const outUsd = usdValue(output, plan.amountOut) + sweptUsd(graph, plan.steps);
+    const impact = inUsd > 0 && outUsd > 0 ? Math.max(0, (1 - outUsd / inUsd) * 100) : undefined;
+    if (impact !== undefined && impact > MAX_PRICE_IMPACT_PERCENT) {
+      throw badRequest(`amount too large: the pools would take ${impact.toFixed(1)}% of the value in price impact (limit ${MAX_PRICE_IMPACT_PERCENT}%); trade less`);
+    }
+    return { network, deployment, graph, inputs: tokens, output, world, plan, gasPrice, priceImpact: impact, pinned: pinnedBlock(network, snapshot.head) };
   }
 
   private planEnv(graph: NetworkGraph, deployment: NetworkDeployment, gasPrice: bigint): PlanEnv {

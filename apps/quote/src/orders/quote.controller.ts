@@ -5,6 +5,7 @@ import { handleRpc } from '@tokensvc/transport';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
 import { EstimateUseCase } from './estimate.usecase';
+import { MultiOrderUseCase } from './multi-order.usecase';
 import { Relayer } from '../relay/relayer';
 import { SubmitOrderUseCase } from '../relay/submit-order.usecase';
 
@@ -20,6 +21,7 @@ export class QuoteController {
     private readonly orders: BuildOrderUseCase,
     private readonly submissions: SubmitOrderUseCase,
     private readonly relayer: Relayer,
+    private readonly multiOrders: MultiOrderUseCase,
   ) {}
 
   @MessagePattern(RPC.estimate.subject)
@@ -35,6 +37,11 @@ export class QuoteController {
   @MessagePattern(RPC.buildOrder.subject)
   buildOrder(@Payload() raw: unknown): Promise<unknown> {
     return handleRpc(RPC.buildOrder, raw, (req) => this.orders.execute(req), this.onInternal);
+  }
+
+  @MessagePattern(RPC.buildMultiOrder.subject)
+  buildMultiOrder(@Payload() raw: unknown): Promise<unknown> {
+    return handleRpc(RPC.buildMultiOrder, raw, (req) => this.multiOrders.execute(req), this.onInternal);
   }
 
   @MessagePattern(RPC.submitOrder.subject)

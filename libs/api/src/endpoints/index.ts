@@ -1,6 +1,7 @@
 import type { EndpointDef } from '../endpoint';
 import { account, health, listNetworks, listPlatforms } from './catalog';
 import { approval, approvalCrossChain, crossChainStatus, estimate, portal, portalStatus, portalSubmit } from './portal';
+import { estimateMulti, portalMulti } from './portal-multi';
 import { crossChainStatusStream, webhookDelete, webhookList, webhookRegister } from './push';
 import { listTokens, tokenHistory, tokenHolders, tokenMetrics, tokenTransactions } from './tokens';
 
@@ -23,6 +24,8 @@ export const ENDPOINTS = {
   webhookList,
   webhookDelete,
   estimate,
+  portalMulti,
+  estimateMulti,
   approval,
   approvalCrossChain,
   health,
@@ -36,3 +39,4 @@ export const ENDPOINT_IDS = Object.keys(ENDPOINTS) as EndpointId[];
 export function endpointList(): { id: EndpointId; def: EndpointDef }[] {
   return ENDPOINT_IDS.map((id) => ({ id, def: ENDPOINTS[id] as EndpointDef }));
 }
+export { MAX_MULTI_INPUTS, multiInputProblem } from './portal-multi';

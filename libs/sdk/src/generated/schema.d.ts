@@ -151,6 +151,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/portal/multi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Build a validated, unsigned multi-input zap: several tokens of one network into one output token in one transaction */
+        get: operations["portalMulti"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/portal/multi/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Estimate the output of a multi-input zap (no sender, approvals or balances needed) */
+        get: operations["estimateMulti"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/portal/status": {
         parameters: {
             query?: never;
@@ -619,6 +653,100 @@ export interface components {
             swapVolumeUsdChange: number;
             withdrawCount: number;
             withdrawVolumeUsd: string;
+        };
+        MultiEstimate: {
+            context: {
+                feePercentage?: number;
+                /** @description slightly buffered */
+                gasLimit: string;
+                /** @description sum over the inputs */
+                inputAmountUsd: number;
+                /** @description in the order of inputTokens */
+                inputs: components["schemas"]["MultiOrderInput"][];
+                /** @description true: the inputs are pulled with the permitSignatures, not approvals */
+                isPermit: boolean;
+                /** @description worst case: the transaction reverts below it */
+                minOutputAmount: string;
+                minOutputAmountUsd: number;
+                /** @description empty for an estimate */
+                orderId: string;
+                /** @description optimistic, no slippage */
+                outputAmount: string;
+                outputAmountUsd: number;
+                outputToken: string;
+                outputTokenDecimals: number;
+                partner?: string;
+                /** @description the liquidity-graph block the figures were computed from */
+                pinnedBlocks: components["schemas"]["PinnedBlock"][];
+                priceImpactPercentage?: number;
+                recipient?: string;
+                /** @description tokens swept back to the recipient */
+                residualTokens: string[];
+                /** @description keccak256 of the executor calls */
+                routeHash?: string;
+                sender?: string;
+                /** @description true = simulated on-chain, false = estimated off-chain */
+                simulated: boolean;
+                slippageTolerancePercentage: number;
+                /** @description human-readable route */
+                steps: string[];
+                /** @description the Router: the spender every input approves (GET /v2/approval per input) */
+                target: string;
+                /** @description native wei sent with the transaction (the native input, if any) */
+                value: string;
+            };
+        };
+        MultiOrder: {
+            context: {
+                feePercentage?: number;
+                /** @description slightly buffered */
+                gasLimit: string;
+                /** @description sum over the inputs */
+                inputAmountUsd: number;
+                /** @description in the order of inputTokens */
+                inputs: components["schemas"]["MultiOrderInput"][];
+                /** @description true: the inputs are pulled with the permitSignatures, not approvals */
+                isPermit: boolean;
+                /** @description worst case: the transaction reverts below it */
+                minOutputAmount: string;
+                minOutputAmountUsd: number;
+                /** @description empty for an estimate */
+                orderId: string;
+                /** @description optimistic, no slippage */
+                outputAmount: string;
+                outputAmountUsd: number;
+                outputToken: string;
+                outputTokenDecimals: number;
+                partner?: string;
+                /** @description the liquidity-graph block the figures were computed from */
+                pinnedBlocks: components["schemas"]["PinnedBlock"][];
+                priceImpactPercentage?: number;
+                recipient?: string;
+                /** @description tokens swept back to the recipient */
+                residualTokens: string[];
+                /** @description keccak256 of the executor calls */
+                routeHash?: string;
+                sender?: string;
+                /** @description true = simulated on-chain, false = estimated off-chain */
+                simulated: boolean;
+                slippageTolerancePercentage: number;
+                /** @description human-readable route */
+                steps: string[];
+                /** @description the Router: the spender every input approves (GET /v2/approval per input) */
+                target: string;
+                /** @description native wei sent with the transaction (the native input, if any) */
+                value: string;
+            };
+            tx: components["schemas"]["Tx"];
+        };
+        MultiOrderInput: {
+            /** @description base units */
+            amount: string;
+            amountUsd: number;
+            /** @description the partner fee taken from this input (base units) */
+            feeAmount: string;
+            /** @description token key */
+            token: string;
         };
         Order: {
             context: components["schemas"]["OrderContext"];
@@ -1905,6 +2033,268 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Estimate"];
+                };
+            };
+            /** @description Bad request: a parameter is missing or invalid (the message names it and what is accepted) */
+            400: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: API key missing or wrong */
+            401: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; honour retry-after */
+            429: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    "retry-after": components["headers"]["retry-after"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the message carries a request id */
+            500: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not served by this deployment yet */
+            501: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable; retry with backoff */
+            503: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service did not answer in time; retry with backoff */
+            504: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portalMulti: {
+        parameters: {
+            query: {
+                /** @description 0 to 1 percent of each input; needs a partner; default 0.3 Accepts a number from 0 to 1. */
+                feePercentage?: number;
+                /** @description base units, one per input token, in the same order Accepts a list (comma-separated or repeated, at most 10) of a positive whole number in base units (decimal digits, at most 2^256-1). */
+                inputAmounts: string[];
+                /** @description token keys, one network, distinct, at most 10; zero address for native Accepts a list (comma-separated or repeated, at most 10) of a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
+                inputTokens: string[];
+                /** @description basic token, LP token, vault share or lending position; zero address for native Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
+                outputToken: string;
+                /** @description referral address for fee sharing Accepts an address: 0x followed by 40 hex characters. */
+                partner?: string;
+                /** @description uint256; the deadline the permits were signed with Accepts a whole number in base units (decimal digits, at most 2^256-1). */
+                permitDeadline?: string;
+                /** @description one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals Accepts a list (comma-separated, at most 10) of a secp256k1 signature: 0x followed by 130 hex characters. */
+                permitSignatures?: string[];
+                /** @description owner of the input tokens; approves the Router (context.target) for each, see GET /v2/approval Accepts an address: 0x followed by 40 hex characters. */
+                sender: string;
+                /** @description 0.1 to 10 percent; auto slippage when omitted Accepts a number from 0.1 to 10. */
+                slippageTolerancePercentage?: number;
+                /** @description simulate the transaction and estimate its gas Accepts true or false. */
+                validate?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MultiOrder"];
+                };
+            };
+            /** @description Bad request: a parameter is missing or invalid (the message names it and what is accepted) */
+            400: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: API key missing or wrong */
+            401: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; honour retry-after */
+            429: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    "retry-after": components["headers"]["retry-after"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; the message carries a request id */
+            500: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not served by this deployment yet */
+            501: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service is unavailable; retry with backoff */
+            503: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service did not answer in time; retry with backoff */
+            504: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    estimateMulti: {
+        parameters: {
+            query: {
+                /** @description base units, one per input token, in the same order Accepts a list (comma-separated or repeated, at most 10) of a positive whole number in base units (decimal digits, at most 2^256-1). */
+                inputAmounts: string[];
+                /** @description token keys, one network, distinct, at most 10; zero address for native Accepts a list (comma-separated or repeated, at most 10) of a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
+                inputTokens: string[];
+                /** @description basic token, LP token, vault share or lending position; zero address for native Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
+                outputToken: string;
+                /** @description 0.1 to 10 percent; auto slippage when omitted Accepts a number from 0.1 to 10. */
+                slippageTolerancePercentage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "ratelimit-limit": components["headers"]["ratelimit-limit"];
+                    "ratelimit-policy": components["headers"]["ratelimit-policy"];
+                    "ratelimit-remaining": components["headers"]["ratelimit-remaining"];
+                    "ratelimit-reset": components["headers"]["ratelimit-reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MultiEstimate"];
                 };
             };
             /** @description Bad request: a parameter is missing or invalid (the message names it and what is accepted) */

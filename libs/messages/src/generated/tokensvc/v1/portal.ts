@@ -283,6 +283,77 @@ export interface StoredOrderReply {
   relay?: RelayState | undefined;
 }
 
+/**
+ * GET /v2/portal/multi and GET /v2/portal/multi/estimate: several inputs of one network (up to
+ * 10, distinct, none the output) into one output token in one Router transaction.
+ */
+export interface MultiOrderRequest {
+  /** absent for an estimate */
+  sender?: string | undefined;
+  inputTokens: string[];
+  inputAmounts: string[];
+  outputToken: string;
+  slippageTolerancePercentage?: number | undefined;
+  partner?: string | undefined;
+  feePercentage?:
+    | number
+    | undefined;
+  /** one EIP-2612 permit per input (then no input may be native), or none: approvals */
+  permitSignatures: string[];
+  permitDeadline?:
+    | string
+    | undefined;
+  /** default true */
+  validate?:
+    | boolean
+    | undefined;
+  /** an estimate: no sender, no transaction */
+  estimateOnly: boolean;
+}
+
+export interface MultiOrderInput {
+  token: string;
+  amount: string;
+  amountUsd: number;
+  /** the partner fee taken from this input */
+  feeAmount: string;
+}
+
+export interface MultiOrderContext {
+  orderId: string;
+  inputs: MultiOrderInput[];
+  inputAmountUsd: number;
+  outputToken: string;
+  outputAmount: string;
+  outputAmountUsd: number;
+  minOutputAmount: string;
+  minOutputAmountUsd: number;
+  outputTokenDecimals: number;
+  slippageTolerancePercentage: number;
+  target: string;
+  partner?: string | undefined;
+  feePercentage?: number | undefined;
+  sender?: string | undefined;
+  recipient?: string | undefined;
+  value: string;
+  routeHash?: string | undefined;
+  steps: string[];
+  residualTokens: string[];
+  gasLimit: string;
+  simulated: boolean;
+  isPermit: boolean;
+  priceImpactPercentage?: number | undefined;
+  pinnedBlocks: PinnedBlock[];
+}
+
+export interface MultiOrderReply {
+  context?:
+    | MultiOrderContext
+    | undefined;
+  /** absent for an estimate */
+  tx?: Tx | undefined;
+}
+
 function createBaseTx(): Tx {
   return { to: "", data: "", from: undefined, value: undefined, gasLimit: undefined };
 }
@@ -3796,6 +3867,946 @@ export const StoredOrderReply: MessageFns<StoredOrderReply> = {
     }
     if (message.relay !== undefined) {
       obj.relay = RelayState.toJSON(message.relay);
+    }
+    return obj;
+  },
+};
+
+function createBaseMultiOrderRequest(): MultiOrderRequest {
+  return {
+    sender: undefined,
+    inputTokens: [],
+    inputAmounts: [],
+    outputToken: "",
+    slippageTolerancePercentage: undefined,
+    partner: undefined,
+    feePercentage: undefined,
+    permitSignatures: [],
+    permitDeadline: undefined,
+    validate: undefined,
+    estimateOnly: false,
+  };
+}
+
+export const MultiOrderRequest: MessageFns<MultiOrderRequest> = {
+  encode(message: MultiOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sender !== undefined) {
+      writer.uint32(10).string(message.sender);
+    }
+    for (const v of message.inputTokens) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.inputAmounts) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.outputToken !== "") {
+      writer.uint32(34).string(message.outputToken);
+    }
+    if (message.slippageTolerancePercentage !== undefined) {
+      writer.uint32(41).double(message.slippageTolerancePercentage);
+    }
+    if (message.partner !== undefined) {
+      writer.uint32(50).string(message.partner);
+    }
+    if (message.feePercentage !== undefined) {
+      writer.uint32(57).double(message.feePercentage);
+    }
+    for (const v of message.permitSignatures) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.permitDeadline !== undefined) {
+      writer.uint32(74).string(message.permitDeadline);
+    }
+    if (message.validate !== undefined) {
+      writer.uint32(80).bool(message.validate);
+    }
+    if (message.estimateOnly !== false) {
+      writer.uint32(88).bool(message.estimateOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MultiOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMultiOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sender = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.inputTokens.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.inputAmounts.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.outputToken = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.slippageTolerancePercentage = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.partner = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.feePercentage = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.permitSignatures.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.permitDeadline = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.validate = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.estimateOnly = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MultiOrderRequest {
+    return {
+      sender: isSet(object.sender) ? globalThis.String(object.sender) : undefined,
+      inputTokens: globalThis.Array.isArray(object?.inputTokens)
+        ? object.inputTokens.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_tokens)
+        ? object.input_tokens.map((e: any) => globalThis.String(e))
+        : [],
+      inputAmounts: globalThis.Array.isArray(object?.inputAmounts)
+        ? object.inputAmounts.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_amounts)
+        ? object.input_amounts.map((e: any) => globalThis.String(e))
+        : [],
+      outputToken: isSet(object.outputToken)
+        ? globalThis.String(object.outputToken)
+        : isSet(object.output_token)
+        ? globalThis.String(object.output_token)
+        : "",
+      slippageTolerancePercentage: isSet(object.slippageTolerancePercentage)
+        ? globalThis.Number(object.slippageTolerancePercentage)
+        : isSet(object.slippage_tolerance_percentage)
+        ? globalThis.Number(object.slippage_tolerance_percentage)
+        : undefined,
+      partner: isSet(object.partner) ? globalThis.String(object.partner) : undefined,
+      feePercentage: isSet(object.feePercentage)
+        ? globalThis.Number(object.feePercentage)
+        : isSet(object.fee_percentage)
+        ? globalThis.Number(object.fee_percentage)
+        : undefined,
+      permitSignatures: globalThis.Array.isArray(object?.permitSignatures)
+        ? object.permitSignatures.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.permit_signatures)
+        ? object.permit_signatures.map((e: any) => globalThis.String(e))
+        : [],
+      permitDeadline: isSet(object.permitDeadline)
+        ? globalThis.String(object.permitDeadline)
+        : isSet(object.permit_deadline)
+        ? globalThis.String(object.permit_deadline)
+        : undefined,
+      validate: isSet(object.validate) ? globalThis.Boolean(object.validate) : undefined,
+      estimateOnly: isSet(object.estimateOnly)
+        ? globalThis.Boolean(object.estimateOnly)
+        : isSet(object.estimate_only)
+        ? globalThis.Boolean(object.estimate_only)
+        : false,
+    };
+  },
+
+  toJSON(message: MultiOrderRequest): unknown {
+    const obj: any = {};
+    if (message.sender !== undefined) {
+      obj.sender = message.sender;
+    }
+    if (message.inputTokens?.length) {
+      obj.inputTokens = message.inputTokens;
+    }
+    if (message.inputAmounts?.length) {
+      obj.inputAmounts = message.inputAmounts;
+    }
+    if (message.outputToken !== "") {
+      obj.outputToken = message.outputToken;
+    }
+    if (message.slippageTolerancePercentage !== undefined) {
+      obj.slippageTolerancePercentage = floatToJson(message.slippageTolerancePercentage);
+    }
+    if (message.partner !== undefined) {
+      obj.partner = message.partner;
+    }
+    if (message.feePercentage !== undefined) {
+      obj.feePercentage = floatToJson(message.feePercentage);
+    }
+    if (message.permitSignatures?.length) {
+      obj.permitSignatures = message.permitSignatures;
+    }
+    if (message.permitDeadline !== undefined) {
+      obj.permitDeadline = message.permitDeadline;
+    }
+    if (message.validate !== undefined) {
+      obj.validate = message.validate;
+    }
+    if (message.estimateOnly !== false) {
+      obj.estimateOnly = message.estimateOnly;
+    }
+    return obj;
+  },
+};
+
+function createBaseMultiOrderInput(): MultiOrderInput {
+  return { token: "", amount: "", amountUsd: 0, feeAmount: "" };
+}
+
+export const MultiOrderInput: MessageFns<MultiOrderInput> = {
+  encode(message: MultiOrderInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.amount !== "") {
+      writer.uint32(18).string(message.amount);
+    }
+    if (message.amountUsd !== 0) {
+      writer.uint32(25).double(message.amountUsd);
+    }
+    if (message.feeAmount !== "") {
+      writer.uint32(34).string(message.feeAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MultiOrderInput {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMultiOrderInput();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.amountUsd = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.feeAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MultiOrderInput {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      amountUsd: isSet(object.amountUsd)
+        ? globalThis.Number(object.amountUsd)
+        : isSet(object.amount_usd)
+        ? globalThis.Number(object.amount_usd)
+        : 0,
+      feeAmount: isSet(object.feeAmount)
+        ? globalThis.String(object.feeAmount)
+        : isSet(object.fee_amount)
+        ? globalThis.String(object.fee_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: MultiOrderInput): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.amountUsd !== 0) {
+      obj.amountUsd = floatToJson(message.amountUsd);
+    }
+    if (message.feeAmount !== "") {
+      obj.feeAmount = message.feeAmount;
+    }
+    return obj;
+  },
+};
+
+function createBaseMultiOrderContext(): MultiOrderContext {
+  return {
+    orderId: "",
+    inputs: [],
+    inputAmountUsd: 0,
+    outputToken: "",
+    outputAmount: "",
+    outputAmountUsd: 0,
+    minOutputAmount: "",
+    minOutputAmountUsd: 0,
+    outputTokenDecimals: 0,
+    slippageTolerancePercentage: 0,
+    target: "",
+    partner: undefined,
+    feePercentage: undefined,
+    sender: undefined,
+    recipient: undefined,
+    value: "",
+    routeHash: undefined,
+    steps: [],
+    residualTokens: [],
+    gasLimit: "",
+    simulated: false,
+    isPermit: false,
+    priceImpactPercentage: undefined,
+    pinnedBlocks: [],
+  };
+}
+
+export const MultiOrderContext: MessageFns<MultiOrderContext> = {
+  encode(message: MultiOrderContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== "") {
+      writer.uint32(10).string(message.orderId);
+    }
+    for (const v of message.inputs) {
+      MultiOrderInput.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.inputAmountUsd !== 0) {
+      writer.uint32(25).double(message.inputAmountUsd);
+    }
+    if (message.outputToken !== "") {
+      writer.uint32(34).string(message.outputToken);
+    }
+    if (message.outputAmount !== "") {
+      writer.uint32(42).string(message.outputAmount);
+    }
+    if (message.outputAmountUsd !== 0) {
+      writer.uint32(49).double(message.outputAmountUsd);
+    }
+    if (message.minOutputAmount !== "") {
+      writer.uint32(58).string(message.minOutputAmount);
+    }
+    if (message.minOutputAmountUsd !== 0) {
+      writer.uint32(65).double(message.minOutputAmountUsd);
+    }
+    if (message.outputTokenDecimals !== 0) {
+      writer.uint32(72).int32(message.outputTokenDecimals);
+    }
+    if (message.slippageTolerancePercentage !== 0) {
+      writer.uint32(81).double(message.slippageTolerancePercentage);
+    }
+    if (message.target !== "") {
+      writer.uint32(90).string(message.target);
+    }
+    if (message.partner !== undefined) {
+      writer.uint32(98).string(message.partner);
+    }
+    if (message.feePercentage !== undefined) {
+      writer.uint32(105).double(message.feePercentage);
+    }
+    if (message.sender !== undefined) {
+      writer.uint32(114).string(message.sender);
+    }
+    if (message.recipient !== undefined) {
+      writer.uint32(122).string(message.recipient);
+    }
+    if (message.value !== "") {
+      writer.uint32(130).string(message.value);
+    }
+    if (message.routeHash !== undefined) {
+      writer.uint32(138).string(message.routeHash);
+    }
+    for (const v of message.steps) {
+      writer.uint32(146).string(v!);
+    }
+    for (const v of message.residualTokens) {
+      writer.uint32(154).string(v!);
+    }
+    if (message.gasLimit !== "") {
+      writer.uint32(162).string(message.gasLimit);
+    }
+    if (message.simulated !== false) {
+      writer.uint32(168).bool(message.simulated);
+    }
+    if (message.isPermit !== false) {
+      writer.uint32(176).bool(message.isPermit);
+    }
+    if (message.priceImpactPercentage !== undefined) {
+      writer.uint32(185).double(message.priceImpactPercentage);
+    }
+    for (const v of message.pinnedBlocks) {
+      PinnedBlock.encode(v!, writer.uint32(194).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MultiOrderContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMultiOrderContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.inputs.push(MultiOrderInput.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.inputAmountUsd = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.outputToken = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.outputAmount = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.outputAmountUsd = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.minOutputAmount = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.minOutputAmountUsd = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.outputTokenDecimals = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.slippageTolerancePercentage = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.partner = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 105) {
+              break;
+            }
+
+            message.feePercentage = reader.double();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.sender = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.recipient = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.routeHash = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.steps.push(reader.string());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.residualTokens.push(reader.string());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.gasLimit = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.simulated = reader.bool();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.isPermit = reader.bool();
+            continue;
+          }
+          case 23: {
+            if (tag !== 185) {
+              break;
+            }
+
+            message.priceImpactPercentage = reader.double();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.pinnedBlocks.push(PinnedBlock.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MultiOrderContext {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      inputs: globalThis.Array.isArray(object?.inputs)
+        ? object.inputs.map((e: any) => MultiOrderInput.fromJSON(e))
+        : [],
+      inputAmountUsd: isSet(object.inputAmountUsd)
+        ? globalThis.Number(object.inputAmountUsd)
+        : isSet(object.input_amount_usd)
+        ? globalThis.Number(object.input_amount_usd)
+        : 0,
+      outputToken: isSet(object.outputToken)
+        ? globalThis.String(object.outputToken)
+        : isSet(object.output_token)
+        ? globalThis.String(object.output_token)
+        : "",
+      outputAmount: isSet(object.outputAmount)
+        ? globalThis.String(object.outputAmount)
+        : isSet(object.output_amount)
+        ? globalThis.String(object.output_amount)
+        : "",
+      outputAmountUsd: isSet(object.outputAmountUsd)
+        ? globalThis.Number(object.outputAmountUsd)
+        : isSet(object.output_amount_usd)
+        ? globalThis.Number(object.output_amount_usd)
+        : 0,
+      minOutputAmount: isSet(object.minOutputAmount)
+        ? globalThis.String(object.minOutputAmount)
+        : isSet(object.min_output_amount)
+        ? globalThis.String(object.min_output_amount)
+        : "",
+      minOutputAmountUsd: isSet(object.minOutputAmountUsd)
+        ? globalThis.Number(object.minOutputAmountUsd)
+        : isSet(object.min_output_amount_usd)
+        ? globalThis.Number(object.min_output_amount_usd)
+        : 0,
+      outputTokenDecimals: isSet(object.outputTokenDecimals)
+        ? globalThis.Number(object.outputTokenDecimals)
+        : isSet(object.output_token_decimals)
+        ? globalThis.Number(object.output_token_decimals)
+        : 0,
+      slippageTolerancePercentage: isSet(object.slippageTolerancePercentage)
+        ? globalThis.Number(object.slippageTolerancePercentage)
+        : isSet(object.slippage_tolerance_percentage)
+        ? globalThis.Number(object.slippage_tolerance_percentage)
+        : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      partner: isSet(object.partner) ? globalThis.String(object.partner) : undefined,
+      feePercentage: isSet(object.feePercentage)
+        ? globalThis.Number(object.feePercentage)
+        : isSet(object.fee_percentage)
+        ? globalThis.Number(object.fee_percentage)
+        : undefined,
+      sender: isSet(object.sender) ? globalThis.String(object.sender) : undefined,
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : undefined,
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      routeHash: isSet(object.routeHash)
+        ? globalThis.String(object.routeHash)
+        : isSet(object.route_hash)
+        ? globalThis.String(object.route_hash)
+        : undefined,
+      steps: globalThis.Array.isArray(object?.steps)
+        ? object.steps.map((e: any) => globalThis.String(e))
+        : [],
+      residualTokens: globalThis.Array.isArray(object?.residualTokens)
+        ? object.residualTokens.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.residual_tokens)
+        ? object.residual_tokens.map((e: any) => globalThis.String(e))
+        : [],
+      gasLimit: isSet(object.gasLimit)
+        ? globalThis.String(object.gasLimit)
+        : isSet(object.gas_limit)
+        ? globalThis.String(object.gas_limit)
+        : "",
+      simulated: isSet(object.simulated) ? globalThis.Boolean(object.simulated) : false,
+      isPermit: isSet(object.isPermit)
+        ? globalThis.Boolean(object.isPermit)
+        : isSet(object.is_permit)
+        ? globalThis.Boolean(object.is_permit)
+        : false,
+      priceImpactPercentage: isSet(object.priceImpactPercentage)
+        ? globalThis.Number(object.priceImpactPercentage)
+        : isSet(object.price_impact_percentage)
+        ? globalThis.Number(object.price_impact_percentage)
+        : undefined,
+      pinnedBlocks: globalThis.Array.isArray(object?.pinnedBlocks)
+        ? object.pinnedBlocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : globalThis.Array.isArray(object?.pinned_blocks)
+        ? object.pinned_blocks.map((e: any) => PinnedBlock.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MultiOrderContext): unknown {
+    const obj: any = {};
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.inputs?.length) {
+      obj.inputs = message.inputs.map((e) => MultiOrderInput.toJSON(e));
+    }
+    if (message.inputAmountUsd !== 0) {
+      obj.inputAmountUsd = floatToJson(message.inputAmountUsd);
+    }
+    if (message.outputToken !== "") {
+      obj.outputToken = message.outputToken;
+    }
+    if (message.outputAmount !== "") {
+      obj.outputAmount = message.outputAmount;
+    }
+    if (message.outputAmountUsd !== 0) {
+      obj.outputAmountUsd = floatToJson(message.outputAmountUsd);
+    }
+    if (message.minOutputAmount !== "") {
+      obj.minOutputAmount = message.minOutputAmount;
+    }
+    if (message.minOutputAmountUsd !== 0) {
+      obj.minOutputAmountUsd = floatToJson(message.minOutputAmountUsd);
+    }
+    if (message.outputTokenDecimals !== 0) {
+      obj.outputTokenDecimals = Math.round(message.outputTokenDecimals);
+    }
+    if (message.slippageTolerancePercentage !== 0) {
+      obj.slippageTolerancePercentage = floatToJson(message.slippageTolerancePercentage);
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.partner !== undefined) {
+      obj.partner = message.partner;
+    }
+    if (message.feePercentage !== undefined) {
+      obj.feePercentage = floatToJson(message.feePercentage);
+    }
+    if (message.sender !== undefined) {
+      obj.sender = message.sender;
+    }
+    if (message.recipient !== undefined) {
+      obj.recipient = message.recipient;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.routeHash !== undefined) {
+      obj.routeHash = message.routeHash;
+    }
+    if (message.steps?.length) {
+      obj.steps = message.steps;
+    }
+    if (message.residualTokens?.length) {
+      obj.residualTokens = message.residualTokens;
+    }
+    if (message.gasLimit !== "") {
+      obj.gasLimit = message.gasLimit;
+    }
+    if (message.simulated !== false) {
+      obj.simulated = message.simulated;
+    }
+    if (message.isPermit !== false) {
+      obj.isPermit = message.isPermit;
+    }
+    if (message.priceImpactPercentage !== undefined) {
+      obj.priceImpactPercentage = floatToJson(message.priceImpactPercentage);
+    }
+    if (message.pinnedBlocks?.length) {
+      obj.pinnedBlocks = message.pinnedBlocks.map((e) => PinnedBlock.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseMultiOrderReply(): MultiOrderReply {
+  return { context: undefined, tx: undefined };
+}
+
+export const MultiOrderReply: MessageFns<MultiOrderReply> = {
+  encode(message: MultiOrderReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      MultiOrderContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.tx !== undefined) {
+      Tx.encode(message.tx, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MultiOrderReply {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMultiOrderReply();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = MultiOrderContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tx = Tx.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MultiOrderReply {
+    return {
+      context: isSet(object.context) ? MultiOrderContext.fromJSON(object.context) : undefined,
+      tx: isSet(object.tx) ? Tx.fromJSON(object.tx) : undefined,
+    };
+  },
+
+  toJSON(message: MultiOrderReply): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = MultiOrderContext.toJSON(message.context);
+    }
+    if (message.tx !== undefined) {
+      obj.tx = Tx.toJSON(message.tx);
     }
     return obj;
   },
