@@ -2,7 +2,7 @@
 # One Dockerfile, one image per app: `docker build --build-arg APP=quote -t tokensvc/quote .`
 # The build stage compiles the app (tools/build/build-app.ts: SWC, the options the tests run with)
 # into JavaScript with source maps, only the files the app reaches, plus a package.json that lists
-# only the npm packages it requires; the runtime stage installs those, production only, from the
+# only the npm packages it requires (the gateway also gets the built console, dist/console); the runtime stage installs those, production only, from the
 # committed lock file. No TypeScript, no SWC, no other app, no test or devnet code in the image.
 # For production pin the base images by digest (node:22-bookworm-slim@sha256:...).
 
@@ -17,6 +17,7 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY tsconfig.json tsconfig.base.json ./
 COPY tools/register.js ./tools/register.js
 COPY tools/build ./tools/build
+COPY tools/console ./tools/console
 COPY libs ./libs
 COPY apps ./apps
 ARG APP
@@ -24,7 +25,10 @@ RUN if [ -z "$APP" ]; then \
       echo "build with --build-arg APP=<gateway|token-data|indexer|quote|status-tracker>" >&2; exit 1; \
     fi; \
     npm run contracts:build \
- && node -r ./tools/register.js tools/build/build-app.ts "$APP" --out /out
+ && node -r ./tools/register.js tools/build/build-app.ts "$APP" --out /out \
+ && if [ "$APP" = gateway ]; then \
+      npm run console:build -- --out /out/dist/console; \
+    fi
 # The app's own production dependencies, at the versions of the root lock file.
 RUN --mount=type=cache,target=/root/.npm \
     cp package-lock.json /out/ \
