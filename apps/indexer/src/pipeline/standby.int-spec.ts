@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Pool as PgPool } from 'pg';
+import { Client as PgClient, Pool as PgPool } from 'pg';
 import { connect } from 'nats';
 import type { CommonConfig } from '@tokensvc/config';
 import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
@@ -30,7 +30,8 @@ const MARGIN_MS = 1_500;
  * replica takes over, and the paused one, resumed (SIGCONT), writes nothing more. Triggers log
  * every change of the lease's holder and every cursor move with the writer's tag, in one
  * sequence: each batch is written under its writer's own lease and on top of the batch before,
- * and the tables equal one uninterrupted indexer's.
+ * and the tables equal one uninterrupted indexer's (whose backfill of the devnet's history the
+ * replicas' database starts from).
  */
 describe('hot standby: two indexer processes, one lease', () => {
   const { manifestPath } = testDevnet();
@@ -115,8 +116,17 @@ describe('hot standby: two indexer processes, one lease', () => {
   beforeAll(async () => {
     anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
     await send(anvil.client, txs.approve(alice!, token('USDC'), router));
-    await migrate(dbUrl);
+    // The reference: one uninterrupted indexer of the chain into its own database. It backfills
+    // the devnet's history once; the replicas' database starts as a copy of that (so only one
+    // backfill runs), then the reference follows the same new blocks live as the replicas.
     await migrate(cleanUrl);
+    const reference = (): TestIndexer => startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: cleanUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig) });
+    clean = reference();
+    await clean.waitForCursor(await tip(), 240_000);
+    await clean.stop();
+    clean = undefined;
+    await copyDatabase(cleanUrl, dbUrl);
+    clean = reference();
     db = new PgPool({ connectionString: dbUrl, max: 2 });
     // Test instrumentation: who held the lease, and who moved the cursor from where to where.
     await db.query(`CREATE TABLE test_log (id bigserial PRIMARY KEY, kind text NOT NULL, who text NOT NULL, from_block bigint, to_block bigint)`);
@@ -149,12 +159,9 @@ describe('hot standby: two indexer processes, one lease', () => {
   });
 
   it('takes over within the lease time after a SIGKILL, fences out a paused leader, and loses or duplicates nothing', async () => {
-    // The reference: one uninterrupted indexer of the same chain into its own database, running
-    // alongside (it follows the same blocks live).
-    clean = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: cleanUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig) });
     const a = await start('standby-a');
     await waitUntil(async () => (await holder()) === 'standby-a', 'a holds the lease');
-    await waitUntil(async () => (await cursor()) >= (await tip()), 'a caught up', 240_000);
+    await waitUntil(async () => (await cursor()) >= (await tip()), 'a caught up');
     const b = await start('standby-b');
     await waitUntil(() => said(b, 'standby warm'), 'b warm');
     traffic = startTraffic();
@@ -225,11 +232,30 @@ describe('hot standby: two indexer processes, one lease', () => {
     expect({ missing: [...want].filter((k) => !have.has(k)).length, extra: stored.filter((k) => !want.has(k)).length, duplicates: stored.length - have.size }).toEqual({ missing: 0, extra: 0, duplicates: 0 });
 
     // Row for row the same as one uninterrupted indexer (raw and derived tables).
-    await clean.waitForCursor(head);
+    await clean!.waitForCursor(head);
     const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
-    const [replicated, reference] = [await snapshotTables(db, 'ethereum', tables), await snapshotTables(clean.pool, 'ethereum', tables)];
+    const [replicated, reference] = [await snapshotTables(db, 'ethereum', tables), await snapshotTables(clean!.pool, 'ethereum', tables)];
     const differing = differingTables(replicated, reference);
     for (const t of differing) expect({ table: t, rows: normaliseFloats(replicated[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
     expect(differing).toEqual([]);
   });
 });
+
+/** CREATE DATABASE `to` as a copy of `from` (which must have no session left: waits for them to close). */
+async function copyDatabase(from: string, to: string): Promise<void> {
+  const name = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
+  const admin = new URL(from);
+  admin.pathname = '/postgres';
+  const client = new PgClient({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name(from)]);
+      if (rows[0]!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await client.query(`CREATE DATABASE "${name(to)}" TEMPLATE "${name(from)}"`);
+  } finally {
+    await client.end();
+  }
+}
