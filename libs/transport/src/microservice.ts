@@ -91,6 +91,10 @@ export async function startMicroservice(
   }
 
   // Lifecycle hooks first (background loading starts), then the queue group once ready.
+  // NestMicroservice.init() (Nest 11) runs the hooks in the application context's init() and again
+  // in registerModules() unless told they ran: without this flag every onModuleInit and
+  // onApplicationBootstrap ran twice (two indexer writers, two relay workers per process).
+  app.setIsInitHookCalled(true);
   await app.init();
   await untilReady(service, checks, logger, () => stopping !== undefined);
   if (stopping) return { app, health, logger, stop };
