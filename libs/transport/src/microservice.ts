@@ -1,6 +1,6 @@
 import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions, NestMicroservice } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
 import { natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
@@ -94,7 +94,8 @@ export async function startMicroservice(
   // NestMicroservice.init() (Nest 11) runs the hooks in the application context's init() and again
   // in registerModules() unless told they ran: without this flag every onModuleInit and
   // onApplicationBootstrap ran twice (two indexer writers, two relay workers per process).
-  app.setIsInitHookCalled(true);
+  // (a method of Nest's NestMicroservice, the instance's class; INestMicroservice does not declare it)
+  (app as unknown as Pick<NestMicroservice, 'setIsInitHookCalled'>).setIsInitHookCalled(true);
   await app.init();
   await untilReady(service, checks, logger, () => stopping !== undefined);
   if (stopping) return { app, health, logger, stop };
