@@ -1,5 +1,5 @@
 import { endpointList, ERROR_CODES, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, CrossChainStatusReply, DeleteWebhookReply, ListWebhooksReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import { ApprovalReply, CrossChainStatusReply, DeleteWebhookReply, ListWebhooksReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, MultiOrderReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
@@ -30,6 +30,8 @@ const ADMITTED: Partial<Record<EndpointId, number>> = {
   approval: 200,
   approvalCrossChain: 200,
   portal: 200,
+  portalMulti: 200,
+  estimateMulti: 200,
   portalSubmit: 200,
   portalStatus: 200,
   crossChainStatus: 200,
@@ -78,6 +80,7 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.estimate, () => EstimateReply.fromJSON({})),
       await serveRpc(nats.url, RPC.approval, () => ApprovalReply.fromJSON({})),
       await serveRpc(nats.url, RPC.buildOrder, () => OrderReply.fromJSON({})),
+      await serveRpc(nats.url, RPC.buildMultiOrder, () => MultiOrderReply.fromJSON({})),
       await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
       await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
       await serveRpc(nats.url, RPC.crossChainStatus, (req) => CrossChainStatusReply.fromJSON({ txHash: req.txHash, status: 'PENDING', crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453' })),

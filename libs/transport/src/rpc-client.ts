@@ -112,6 +112,10 @@ export class NatsRpcClient {
       hedgeAfterMs: this.retry.hedgeAfterMs ?? timeoutMs / 2,
       pauseMs: this.retry.pauseMs ?? 100,
       retryable: (e) => e instanceof NoResponders,
+    }).catch((e: unknown) => {
+      // the second attempt only had what was left of the deadline: the caller waited all of it
+      if (e instanceof RpcCallError && e.code === ErrorCode.ERROR_CODE_TIMEOUT) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
+      throw e;
     });
   }
 
