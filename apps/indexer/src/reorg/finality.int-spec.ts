@@ -67,7 +67,8 @@ describe('answers labelled with their block; finality=finalized across a reorg (
   };
 
   /** The four data answers, latest or finalized (token-data's reply cache follows the cursor within ~0.5 s: asked until labelled with `expect`). */
-  const answers = async (finality: 'latest' | 'finalized', expectBlock: number): Promise<Record<string, Json>> => {
+  /** Every answer, once all are labelled with `expectBlock` (and `expectHash`, after a reorg at the same height: a reply cached before it is dropped on token-data's next cursor poll). */
+  const answers = async (finality: 'latest' | 'finalized', expectBlock: number, expectHash?: string): Promise<Record<string, Json>> => {
     const f = `&finality=${finality}`;
     const paths = {
       tokens: `/v2/tokens?ids=${USDC},${lp}&sortBy=key${f}`,
@@ -84,7 +85,7 @@ describe('answers labelled with their block; finality=finalized across a reorg (
         out[name] = r.body;
       }
       const labels: Label[] = [...out['tokens'].tokens.map((t: Json) => t.block), ...out['account'].balances.map((b: Json) => b.block), out['holders'].block, out['history'].block];
-      if (labels.every((l) => l.number === expectBlock)) return out;
+      if (labels.every((l) => l.number === expectBlock && (expectHash === undefined || l.hash === expectHash))) return out;
       if (Date.now() > deadline) throw new Error(`answers not as of block ${expectBlock}: ${JSON.stringify(labels)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -192,7 +193,7 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     expect(r.block).toBe(t.block);
     expect(r.hash).not.toBe(t.hash);
     expect(r.finalized).toBe(x.block);
-    const latestAfter = await answers('latest', r.block);
+    const latestAfter = await answers('latest', r.block, r.hash);
     const finalizedAfter = await answers('finalized', x.block);
     // finalized: the same answers, byte for byte
     expect(finalizedAfter).toEqual(finalized);
