@@ -11,7 +11,9 @@ import { bySymbol, client, env, findToken, report, rpcUrl, run } from './env';
 run(async () => {
   const network = env('NETWORK', 'ethereum');
   const svc = client();
-  const provider = new JsonRpcProvider(rpcUrl(network), undefined, { staticNetwork: true });
+  // cacheTimeout -1: ethers caches identical calls for 250 ms, so the nonce of a transaction sent right
+  // after the approval could be read from before it ("nonce has already been used").
+  const provider = new JsonRpcProvider(rpcUrl(network), undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new Wallet(env('PRIVATE_KEY'), provider);
   const usdc = await findToken(svc, network, bySymbol('USDC'));
   const { order, txHash, receipt } = await swap(svc, fromEthers(wallet), {

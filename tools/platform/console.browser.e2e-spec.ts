@@ -201,7 +201,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
   });
 
   it('5. follows a cross-chain order live over SSE until SUCCESS', async () => {
-    const wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true }));
+    const wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 }));
     const { orderId, txHash } = await sendAsIs(gateway, userKey, wallet, devnet.rpcUrls['ethereum']!, tokenKey(eth, 'USDC'), 1_000_000_000n, tokenKey(base, 'USDC'));
     await page.goto(`${gateway}/console#/order?orderId=${orderId}&txHash=${txHash}`);
     await page.locator('#order-events li').first().waitFor();
