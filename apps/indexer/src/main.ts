@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { JsonLogger, startMicroservice } from '@tokensvc/transport';
+import { loadPlatformRegistry } from '@tokensvc/chain';
 import { IndexerModule } from './app.module';
+import { preflightScopes } from './catalog/preflight';
 import { loadIndexerConfig } from './config/indexer-config';
 import { IndexerService } from './indexer.service';
 import { registerIndexerMetrics } from './metrics';
@@ -9,6 +11,21 @@ import { registerIndexerMetrics } from './metrics';
 /** indexer: follows each network over JSON-RPC and builds the read models in Postgres. */
 async function main(): Promise<void> {
   const config = loadIndexerConfig();
+  // Before anything is written (no Postgres connection yet): the RPC URLs serve the right chains,
+  // the start blocks are not in the future, the scopes have something to index and every contract
+  // they name has code; START_DAYS_<NETWORK> becomes a block here.
+  const platforms = loadPlatformRegistry(config.devnetManifest, config.indexing.map((c) => c.network));
+  const checked = await preflightScopes(
+    config.indexing.map((c) => ({
+      network: c.network,
+      rpcUrls: [c.rpcUrl, ...(c.fallbackRpcUrls ?? [])],
+      startBlock: c.startBlockGiven ? c.startBlock : undefined,
+      startDays: c.startDays,
+      listedTokens: c.listedTokens,
+      platforms: platforms.filter((p) => p.network === c.network),
+    })),
+  );
+  for (const c of config.indexing) c.startBlock = checked.find((s) => s.network === c.network)!.startBlock;
   // Ready (in its queue group, probes pass) once Postgres answers; caught up (GET /health/caught-up)
   // once the backfill is done and the data is the chain's: a long backfill never fails a rollout.
   const { app, health } = await startMicroservice(

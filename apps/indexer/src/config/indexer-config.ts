@@ -14,8 +14,15 @@ export interface NetworkIndexingConfig {
    * `rpcUrl`'s head is below the cursor, so a node merely behind does not cause a rollback
    */
   fallbackRpcUrls?: string[];
-  /** first block to index: manifest `history.deployBlock`, else START_BLOCK_<NETWORK>, else 0 */
+  /**
+   * first block to index: manifest `history.deployBlock`, else START_BLOCK_<NETWORK>, else the
+   * block START_DAYS_<NETWORK> days before the head (resolved at start by the preflight), else 0
+   */
   startBlock: number;
+  /** START_BLOCK_<NETWORK> or the manifest's deploy block was given (the preflight checks it is not in the future) */
+  startBlockGiven?: boolean;
+  /** START_DAYS_<NETWORK>: index the last N days (when no start block is given) */
+  startDays?: number;
   /** reorgs deeper than this raise an alert (FINALITY_DEPTH_<NETWORK> overrides the network default) */
   finalityDepth: number;
   /** largest eth_getLogs range tried (MAX_LOG_RANGE_<NETWORK> overrides the network default) */
@@ -74,6 +81,11 @@ function urlList(r: EnvReader, name: string): string[] {
   return urls;
 }
 
+/** An integer variable at least `min`, or undefined when unset. */
+function optionalInt(r: EnvReader, name: string, min: number): number | undefined {
+  return r.optional(name) === undefined ? undefined : r.int(name, min, min);
+}
+
 export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const common = loadServiceConfig('indexer', env);
   const r = new EnvReader(env);
@@ -81,11 +93,16 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const indexing = common.networks.map(({ network, rpcUrl }): NetworkIndexingConfig => {
     const info = NETWORK_INFO[network];
     const m = manifest.get(network);
+    const given = m?.deployBlock ?? optionalInt(r, `START_BLOCK_${suffix(network)}`, 0);
+    const startDays = optionalInt(r, `START_DAYS_${suffix(network)}`, 1);
+    if (given !== undefined && startDays !== undefined) r.problems.push(`START_BLOCK_${suffix(network)} and START_DAYS_${suffix(network)} are both set; keep one (a block number, or the last N days)`);
     return {
       network,
       rpcUrl,
       fallbackRpcUrls: urlList(r, `RPC_FALLBACK_URLS_${suffix(network)}`),
-      startBlock: m?.deployBlock ?? r.int(`START_BLOCK_${suffix(network)}`, 0),
+      startBlock: given ?? 0,
+      startBlockGiven: given !== undefined,
+      startDays,
       finalityDepth: r.int(`FINALITY_DEPTH_${suffix(network)}`, info.finalityDepth, 1),
       maxLogRange: r.int(`MAX_LOG_RANGE_${suffix(network)}`, info.maxLogRange, 1),
       pollMs: r.int('INDEXER_POLL_MS', Math.max(100, Math.min(250, Math.floor(info.blockTimeMs / 4))), 10, 60_000),
