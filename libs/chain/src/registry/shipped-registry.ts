@@ -135,9 +135,9 @@ export function loadRegistry(setting: string): ShippedRegistry {
  */
 export function registryPlatforms(registry: ShippedRegistry, enabled: readonly Network[]): PlatformDefinition[] {
   const defs: PlatformDefinition[] = enabled.flatMap(genericPlatforms);
-  for (const network of enabled) {
-    const n = registry.networks[network];
-    if (n === undefined) continue;
+  // in the file's order, like loadPlatformRegistry
+  for (const [network, n] of Object.entries(registry.networks)) {
+    if (n === undefined || !isNetwork(network) || !enabled.includes(network)) continue;
     const raw = n.platforms.map((p) => ({
       slug: p.slug,
       name: p.name,
