@@ -64,7 +64,17 @@ describe('compiled images (tools/build/build-app.ts)', () => {
       // what the image installs is what package.json declares for production, at the same version
       for (const [name, version] of Object.entries(result.packages)) expect({ name, version: declared[name] }).toEqual({ name, version });
       // each file reached is shipped once (the data files the code reads by path come on top)
-      expect(result.files).toBe(shipped.filter((f) => !f.endsWith('.map') && f !== 'package.json' && f !== 'main.js' && !f.startsWith('libs/contracts/generated/')).length);
+      expect(result.files).toBe(shipped.filter((f) => !f.endsWith('.map') && f !== 'package.json' && f !== 'main.js' && !f.startsWith('libs/contracts/generated/') && f !== 'libs/chain/src/registry/networks.registry.json').length);
+    }
+  });
+
+  it('the compiled indexer and quote ship the registry and read it (REGISTRY=shipped)', async () => {
+    for (const app of ['indexer', 'quote']) {
+      const dir = join(out, app);
+      expect(files(dir)).toContain('libs/chain/src/registry/networks.registry.json');
+      const script = "const { loadRegistry, registryPlatforms } = require('./libs/chain/src/registry/shipped-registry.js'); process.stdout.write(registryPlatforms(loadRegistry('shipped'), ['base']).find((p) => p.slug === 'uniswap-v3').addresses.factory)";
+      const run = await runToEnd(dir, ['-e', script], {});
+      expect(run.output).toBe('0x33128a8fc17869897dce68ed026d694621f6fdfd');
     }
   });
 

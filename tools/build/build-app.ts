@@ -42,10 +42,13 @@ export const LAZY_DEV_REQUIRES: Readonly<Record<string, string>> = {
 
 /**
  * Data files that code reads by path: shipped with any build that reaches a file under the key.
- * The contract artifacts are generated (npm run contracts:build), not committed.
+ * The contract artifacts are generated (npm run contracts:build), not committed; the registry is
+ * committed (npm run registry:gen).
  */
 const ASSETS: Readonly<Record<string, readonly string[]>> = {
   'libs/contracts/src/': ['libs/contracts/generated'],
+  // the real-network registry (REGISTRY=shipped), read by path beside its loader
+  'libs/chain/src/registry/': ['libs/chain/src/registry/networks.registry.json'],
 };
 
 export interface BuildResult {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { loadPlatformRegistry } from '@tokensvc/chain';
+import { loadPlatforms } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import type { IndexerConfig } from './config/indexer-config';
 import { SERVICE_CONFIG } from './config.token';
@@ -36,7 +36,7 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
       await this.publisher.connect();
       this.publishLoop = new PublishLoop(this.pool, this.publisher, this.logger);
     }
-    const platforms = loadPlatformRegistry(this.config.devnetManifest, this.config.indexing.map((c) => c.network));
+    const platforms = loadPlatforms(this.config, this.config.indexing.map((c) => c.network));
     for (const cfg of this.config.indexing) {
       const indexer = new NetworkIndexer({
         cfg,

@@ -18,6 +18,12 @@ export interface CommonConfig extends PublicUrlsConfig {
   readonly networks: readonly NetworkEndpoint[];
   /** Path of the devnet deployment manifest (addresses of the deployed protocol contracts), if any. */
   readonly devnetManifest: string | undefined;
+  /**
+   * REGISTRY: the real-network address book the indexer and quote read platforms, listed tokens and
+   * the wrapped native token from when no devnet manifest is given: `shipped` (the registry shipped
+   * in libs/chain, generated from the protocols' npm packages) or the path of a file of its shape.
+   */
+  readonly registry?: string;
   /** Port of the small HTTP server with liveness, readiness and metrics (microservices only). */
   readonly healthPort: number;
   /**
@@ -66,6 +72,9 @@ export function rpcVar(network: Network): string {
 function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonConfig {
   const manifest = r.optional('DEVNET_MANIFEST');
   if (manifest !== undefined && !existsSync(manifest)) r.problems.push(`DEVNET_MANIFEST points to "${manifest}", which does not exist; run \`npm start\` or \`npm run devnet -- up\` first`);
+  const registry = r.optional('REGISTRY');
+  if (registry !== undefined && registry !== 'shipped' && !existsSync(registry)) r.problems.push(`REGISTRY must be "shipped" or the path of a registry file; "${registry}" does not exist`);
+  if (registry !== undefined && manifest !== undefined) r.problems.push('REGISTRY and DEVNET_MANIFEST are exclusive: the devnet manifest is the address book of the devnet, the registry the one of real networks');
   return {
     // credentials in the URL, or NATS_USER/NATS_PASSWORD and REDIS_PASSWORD (urls.ts)
     natsUrl: readNatsUrl(r),
@@ -74,6 +83,7 @@ function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonCo
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     networks: readNetworks(r, env),
     devnetManifest: manifest,
+    ...(registry === undefined ? {} : { registry }),
     healthPort: r.int('HEALTH_PORT', defaultHealthPort, 0, 65535),
     jetstreamReplicas: r.int('JETSTREAM_REPLICAS', 1, 1, 5),
     ...readPublicUrls(r),

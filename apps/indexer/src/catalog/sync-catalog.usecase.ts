@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { assertChainId, ChainProviders, loadPlatformRegistry } from '@tokensvc/chain';
+import { assertChainId, ChainProviders, loadPlatforms } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import { NETWORK_INFO } from '@tokensvc/domain';
 import { CatalogRepository } from '@tokensvc/persistence';
@@ -22,7 +22,7 @@ export class SyncCatalogUseCase implements OnApplicationBootstrap {
   async execute(): Promise<void> {
     const networks = this.config.networks.map((e) => e.network);
     await Promise.all(networks.map((n) => assertChainId(n, this.chains.byNetwork.get(n)!)));
-    const platforms = loadPlatformRegistry(this.config.devnetManifest, networks);
+    const platforms = loadPlatforms(this.config, networks);
     await new CatalogRepository(this.ds).syncCatalog(
       networks.map((n) => ({ network: n, chainId: NETWORK_INFO[n].chainId, name: NETWORK_INFO[n].name })),
       platforms.map((p) => ({ network: p.network, platform: p.slug, name: p.name, image: p.image, family: p.family, category: p.category, addresses: { ...p.addresses } })),

@@ -15,3 +15,24 @@ describe('indexer config: RPC_FALLBACK_URLS_<NETWORK>', () => {
     expect(() => loadIndexerConfig({ ...env, RPC_FALLBACK_URLS_BASE: 'http://ok.example,ws://nope.example' })).toThrow(/RPC_FALLBACK_URLS_BASE must be comma-separated http or https URLs, got "ws:\/\/nope.example"/);
   });
 });
+
+describe('indexer config: REGISTRY', () => {
+  const env = { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
+
+  it('lists the registry tokens of each enabled network (lowercase), history from START_BLOCK_<NETWORK>', () => {
+    const cfg = loadIndexerConfig({ ...env, REGISTRY: 'shipped', START_BLOCK_BASE: '30000000' });
+    const base = cfg.indexing.find((n) => n.network === 'base')!;
+    expect(base.listedTokens).toEqual(expect.arrayContaining(['0x4200000000000000000000000000000000000006', '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913']));
+    expect(base.startBlock).toBe(30_000_000);
+    expect(cfg.indexing.find((n) => n.network === 'ethereum')!.listedTokens).toContain('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+  });
+
+  it('lists no token without a registry or a manifest', () => {
+    expect(loadIndexerConfig(env).indexing.map((n) => n.listedTokens)).toEqual([[], []]);
+  });
+
+  it('refuses an unknown registry path and a registry next to a devnet manifest, naming the variables', () => {
+    expect(() => loadIndexerConfig({ ...env, REGISTRY: '/nonexistent/registry.json' })).toThrow(/REGISTRY must be "shipped" or the path of a registry file; "\/nonexistent\/registry.json" does not exist/);
+    expect(() => loadIndexerConfig({ ...env, REGISTRY: 'shipped', DEVNET_MANIFEST: __filename })).toThrow(/REGISTRY and DEVNET_MANIFEST are exclusive/);
+  });
+});

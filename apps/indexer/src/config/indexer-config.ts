@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { loadManifestNetworks } from '@tokensvc/chain';
+import { loadNetworkFacts } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import { STREAMS } from '@tokensvc/messages';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
@@ -89,7 +89,7 @@ function optionalInt(r: EnvReader, name: string, min: number): number | undefine
 export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const common = loadServiceConfig('indexer', env);
   const r = new EnvReader(env);
-  const manifest = loadManifestNetworks(common.devnetManifest);
+  const manifest = loadNetworkFacts(common);
   const indexing = common.networks.map(({ network, rpcUrl }): NetworkIndexingConfig => {
     const info = NETWORK_INFO[network];
     const m = manifest.get(network);

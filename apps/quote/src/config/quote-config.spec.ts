@@ -40,3 +40,31 @@ describe('quote config: relayer fee ceiling', () => {
     for (const bad of ['0.5', '101', 'x', '-2', '1e3']) expect(() => loadQuoteConfig({ ...base, RELAY_MAX_FEE_MULTIPLIER: bad })).toThrow(/RELAY_MAX_FEE_MULTIPLIER must be a number between 1 and 100/);
   });
 });
+
+/** Real networks without a devnet: the shipped registry gives the platforms and the wrapped native token. */
+describe('quote config: REGISTRY', () => {
+  const base = { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547', ROUTER_ADDRESS_ETHEREUM: `0x${'22'.repeat(20)}`, ROUTER_ADDRESS_BASE: `0x${'33'.repeat(20)}` };
+
+  it('takes the platforms and the wrapped native token of each enabled network from the shipped registry', () => {
+    const cfg = loadQuoteConfig({ ...base, REGISTRY: 'shipped' });
+    const eth = cfg.deployments.find((d) => d.network === 'ethereum')!;
+    const baseNet = cfg.deployments.find((d) => d.network === 'base')!;
+    expect(eth.wrappedNative).toBe('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
+    expect(baseNet.wrappedNative).toBe('0x4200000000000000000000000000000000000006');
+    expect(eth.platforms.get('uniswap-v2')).toEqual({ factory: '0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f', router: '0x7a250d5630b4cf539739df2c5dacb4c659f2488d' });
+    expect(baseNet.platforms.get('sushiswap')?.['router']).toBe('0x6bded42c6da8fbf0d2ba55b2fa120c5e0c8d7891');
+    expect(baseNet.platforms.get('aave-v3')?.['pool']).toBe('0xa238dd80c259a72e81d7e4664a9801593f98d1c5');
+    expect([...eth.platforms.keys()].sort()).toEqual(['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3']);
+    expect(cfg.bridge).toBeUndefined();
+  });
+
+  it('knows only the generic platforms without it, and then needs WRAPPED_NATIVE_<NETWORK>', () => {
+    expect(() => loadQuoteConfig(base)).toThrow(/WRAPPED_NATIVE_ETHEREUM must be a 0x address \(neither DEVNET_MANIFEST nor REGISTRY names one\)/);
+    const cfg = loadQuoteConfig({ ...base, WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, WRAPPED_NATIVE_BASE: `0x${'11'.repeat(20)}` });
+    expect([...cfg.deployments[0]!.platforms.keys()]).toEqual(['native', 'basic']);
+  });
+
+  it('still needs the order Router (the project deploys its own; no package names it)', () => {
+    expect(() => loadQuoteConfig({ NETWORKS: 'base', RPC_URL_BASE: 'http://127.0.0.1:8547', REGISTRY: 'shipped' })).toThrow(/ROUTER_ADDRESS_BASE must be a 0x address/);
+  });
+});

@@ -1,4 +1,4 @@
-import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
+import { loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
@@ -83,7 +83,7 @@ function manifestRouters(path: string | undefined): Map<string, string> {
 function addressVar(r: EnvReader, name: string, fallback: string | undefined): string {
   const v = r.optional(name) ?? fallback;
   if (v === undefined || !isAddress(v)) {
-    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ' (no devnet manifest names one)' : ''}, got "${v ?? ''}"`);
+    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ' (neither DEVNET_MANIFEST nor REGISTRY names one)' : ''}, got "${v ?? ''}"`);
     return '';
   }
   return v.toLowerCase();
@@ -113,8 +113,9 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
   const routers = manifestRouters(common.devnetManifest);
-  const manifest = loadManifestNetworks(common.devnetManifest);
-  const registry = loadPlatformRegistry(common.devnetManifest, common.networks.map((n) => n.network));
+  // platforms and wrapped native: the devnet manifest, else the registry (REGISTRY), else none
+  const manifest = loadNetworkFacts(common);
+  const registry = loadPlatforms(common, common.networks.map((n) => n.network));
   const deployments = common.networks.map(({ network, rpcUrl }): NetworkDeployment => {
     const upper = network.toUpperCase();
     const platforms = new Map(registry.filter((p) => p.network === network).map((p) => [p.slug, p.addresses]));
