@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { JsonLogger, startMicroservice } from '@tokensvc/transport';
-import { loadPlatformRegistry } from '@tokensvc/chain';
+import { loadPlatforms } from '@tokensvc/chain';
 import { IndexerModule } from './app.module';
 import { preflightScopes } from './catalog/preflight';
 import { loadIndexerConfig } from './config/indexer-config';
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   // Before anything is written (no Postgres connection yet): the RPC URLs serve the right chains,
   // the start blocks are not in the future, the scopes have something to index and every contract
   // they name has code; START_DAYS_<NETWORK> becomes a block here.
-  const platforms = loadPlatformRegistry(config.devnetManifest, config.indexing.map((c) => c.network));
+  const platforms = loadPlatforms(config, config.indexing.map((c) => c.network));
   const checked = await preflightScopes(
     config.indexing.map((c) => ({
       network: c.network,
