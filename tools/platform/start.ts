@@ -11,11 +11,12 @@ import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
-import { APPS, eachLine, natsCredentialsEnv, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { eachLine, natsCredentialsEnv, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { followIndexing, indexerStatusReader } from './indexing-progress';
 import { ensureInfra, type StartedInfra } from './infra';
+import { platformRunner, waitForGateway } from './platform-runner';
 
 const ROOT = join(__dirname, '..', '..');
 // DEVNET_STATE_DIR: another folder for the devnet build, its kept chains and the dev key (a test
@@ -37,20 +38,10 @@ async function main(): Promise<void> {
 
   let infra: StartedInfra | undefined;
   let devnet: DevnetHandle | undefined;
-  const apps: Array<Pick<AppProcess, 'child' | 'exited'>> = [];
-  let stopping = false;
-  const shutdown = async (code: number): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    say('stopping…');
-    await Promise.all(apps.map((a) => stopProcess(a)));
+  const run = platformRunner(say, verbose, async () => {
     await devnet?.stop();
     await infra?.stop();
-    say('stopped');
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  });
 
   try {
     const networks = devnetNetworks(env['NETWORKS']);
@@ -75,38 +66,19 @@ async function main(): Promise<void> {
       // the console's indexing page reads the indexer's progress through the gateway
       extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
     };
-    for (const app of APPS) {
-      const p = startApp(app, platformEnv, (name, line) => {
-        if (verbose || /"level":"(fatal|error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);
-      });
-      void p.exited.then((code) => {
-        if (!stopping) {
-          say(`${app} exited with code ${code}; stopping the platform (see its log lines above)`);
-          void shutdown(1);
-        }
-      });
-      apps.push(p);
-    }
-    const filler = startFiller(platformEnv, env['FILLER_MODE'] ?? 'normal', (line) => {
-      if (verbose || /"level":"(fatal|error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[filler] ${line}\n`);
-    });
-    void filler.exited.then((code) => {
-      if (!stopping) {
-        say(`filler exited with code ${code}; stopping the platform (see its log lines above)`);
-        void shutdown(1);
-      }
-    });
-    apps.push(filler);
+    run.startApps(platformEnv);
+    const filler = startFiller(platformEnv, env['FILLER_MODE'] ?? 'normal', (line) => run.print('filler', line));
+    run.watch('filler', filler);
     const base = `http://127.0.0.1:${gatewayPort}`;
-    await waitForHttp(`${base}/health/ready`, 60_000, (s, body) => s === 200 && !body.includes('"down"'));
+    await waitForGateway(base);
     const fillerStart = await filler.started;
     printSummary(base, devnet, devKey, fillerStart);
     // The indexer's progress (its health port's /status) every few seconds until every network
     // is caught up, then one line saying so.
-    void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: () => stopping });
+    void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: run.stopping });
   } catch (e) {
     process.stderr.write(`npm start failed: ${(e as Error).message}\n`);
-    await shutdown(1);
+    await run.shutdown(1);
   }
 }
 
