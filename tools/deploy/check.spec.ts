@@ -46,7 +46,7 @@ describe('deploy check', () => {
   });
   const withFile = (path: string, edit: (text: string) => string): DeployInput => {
     const swap = (f: SourceFile): SourceFile => (f.path === path ? { path, text: edit(f.text) } : f);
-    return { ...real, compose: swap(real.compose), dockerfile: swap(real.dockerfile), manifests: real.manifests.map(swap) };
+    return { ...real, compose: swap(real.compose), realCompose: real.realCompose && swap(real.realCompose), dockerfile: swap(real.dockerfile), manifests: real.manifests.map(swap) };
   };
 
   it('passes on the repo files', () => {
@@ -77,6 +77,20 @@ describe('deploy check', () => {
     it('reports YAML syntax errors and unknown kinds instead of throwing', () => {
       expect(k8s({ path: 'deploy/x.yaml', text: 'a: [1, 2' })).toMatch(/deploy\/x.yaml: document 1: YAML:/);
       expect(k8s({ path: 'deploy/x.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }' })).toMatch(/unsupported apiVersion\/kind/);
+    });
+  });
+
+  describe('compose for real networks (docker-compose.real.yml)', () => {
+    it('is checked like docker-compose.yml: every app, built from the repo, with a configuration the app accepts', () => {
+      expect(real.realCompose?.path).toBe('docker-compose.real.yml');
+      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('NETWORKS: ${NETWORKS:-ethereum,arbitrum,base}', 'NETWORKS: ethereum,moon').replace(/\n  status-tracker:\n[\s\S]*?(?=\nvolumes:)/, ''))).problems);
+      expect(out).toMatch(/docker-compose.real.yml: services: no service named "status-tracker"/);
+      expect(out).toMatch(/docker-compose.real.yml: services.indexer: the app would refuse this configuration: NETWORKS contains unknown network "moon"/);
+    });
+
+    it('refuses a devnet manifest: the stack runs from the shipped registry', () => {
+      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('  REGISTRY: shipped\n', '  REGISTRY: shipped\n  DEVNET_MANIFEST: /app/.devnet/deployment.json\n'))).problems);
+      expect(out).toMatch(/docker-compose.real.yml: services.gateway.environment: names DEVNET_MANIFEST/);
     });
   });
 

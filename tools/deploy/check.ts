@@ -30,6 +30,8 @@ const LEASE_WRITERS = ['indexer'];
 
 export interface DeployInput {
   readonly compose: SourceFile;
+  /** docker-compose.real.yml: the same apps against real networks (REGISTRY=shipped, no devnet), checked like compose */
+  readonly realCompose?: SourceFile;
   readonly dockerfile: SourceFile;
   readonly dockerignore: SourceFile | undefined;
   /** Every YAML file under deploy/ but deploy/prometheus/. */
@@ -57,6 +59,7 @@ export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
       .sort();
   return {
     compose: read('docker-compose.yml') ?? { path: 'docker-compose.yml', text: '' },
+    realCompose: read('docker-compose.real.yml'),
     dockerfile: read('Dockerfile') ?? { path: 'Dockerfile', text: '' },
     dockerignore: read('.dockerignore'),
     // deploy/prometheus holds Prometheus configuration and rules (tools/deploy/observability.ts checks them)
@@ -175,13 +178,24 @@ export function checkDeploy(input: DeployInput): DeployReport {
     checkAppBus(app, k8s.objects, compose.services, input.compose.path, problems);
   }
   checkNatsAuthFile(input.natsAuth, problems);
-  // Any repo-built service (migrate too) must name an APP the Dockerfile accepts, or the build stops.
-  for (const s of compose.services.filter((x) => x.builtFromRepo)) {
-    const a = s.buildArgs['APP'];
-    if (a === undefined || !docker.buildable.has(a)) problems.push(problem(input.compose.path, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${Object.keys(BUILD_TARGETS).join(', ')})`));
+  checkComposeBuilds(compose.services, input.compose.path, docker.buildable, problems);
+  if (input.realCompose) {
+    const real = checkCompose(input.realCompose, { dockerfileHasHealthcheck: docker.hasHealthcheck });
+    problems.push(...real.problems);
+    for (const app of APPS) checkAppService(app, real.services, input.realCompose.path, problems);
+    checkComposeBuilds(real.services, input.realCompose.path, docker.buildable, problems);
+    for (const s of real.services.filter((x) => x.runsApp && x.env['DEVNET_MANIFEST'] !== undefined)) problems.push(problem(input.realCompose.path, `services.${s.name}.environment`, 'names DEVNET_MANIFEST: the real-network stack runs from REGISTRY'));
   }
   checkHealthcheckPorts(input.healthcheckJs, problems);
   return { problems, counts: { manifests: input.manifests.length, objects: k8s.objects.length, services: compose.services.length, apps: APPS.length } };
+}
+
+/** Any repo-built service (migrate too) must name an APP the Dockerfile accepts, or the build stops. */
+function checkComposeBuilds(services: readonly ComposeService[], file: string, buildable: ReadonlySet<string>, out: Problem[]): void {
+  for (const s of services.filter((x) => x.builtFromRepo)) {
+    const a = s.buildArgs['APP'];
+    if (a === undefined || !buildable.has(a)) out.push(problem(file, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${Object.keys(BUILD_TARGETS).join(', ')})`));
+  }
 }
 
 export function runDeployCheck(root: string = REPO_ROOT): Problem[] {
