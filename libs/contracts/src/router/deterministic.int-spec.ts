@@ -74,6 +74,15 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
     expect(planRouterDeployment('ethereum', ETHEREUM_WETH.toLowerCase())).toEqual(onEthereum);
   });
 
+  it('predicts the addresses the README documents (the init code is reproducible: solc, settings and sources pinned)', () => {
+    // Any change to router/*.sol (comments too: the metadata hash covers the sources), the
+    // OpenZeppelin version, solc or its settings changes these: update README.md "Router on real
+    // networks" with the new addresses, and deploy the new Router everywhere.
+    expect(planRouterDeployment('ethereum', ETHEREUM_WETH).router).toBe('0x0bf442143A9902eC9c59F86264321f75415139F9');
+    expect(planRouterDeployment('base', OP_STACK_WETH).router).toBe('0x395577cC59E379654FA0CE2469762642b9FEFacf');
+    expect(planRouterDeployment('arbitrum', '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1').router).toBe('0x3dC0D4Ed65eaF140C94A7bf252FAE04A149c1254');
+  });
+
   it('deploys at the predicted address, verifies the code hash, and the Router works with the chain WETH; a second run sends nothing', async () => {
     const nonceBefore = await eth.provider.getTransactionCount(eth.deployer.address);
     const first = await deployRouterDeterministic(eth.deployer, 'ethereum', ETHEREUM_WETH);
