@@ -40,6 +40,10 @@ export const DETERMINISTIC_DEPLOYMENT_PROXY_CODE =
 /** The CREATE2 salt of every Router deployment: keccak256("tokensvc.router.v1"). */
 export const ROUTER_CREATE2_SALT = id('tokensvc.router.v1');
 
+/** After the deployment is mined, how often (and how far apart) the code is looked for. */
+const CODE_ATTEMPTS = 5;
+const CODE_RETRY_MS = 2_000;
+
 export class RouterDeployError extends Error {
   override readonly name = 'RouterDeployError';
 }
@@ -210,7 +214,12 @@ export async function deployRouterDeterministic(deployer: Signer, network: Netwo
     () => false, // ethers throws on a reverted receipt
   );
   // A revert is what the proxy does when the address is taken: someone sent the same init code first.
-  const after = await verifyRouterDeployment(provider, plan);
+  // A load-balanced RPC may answer getCode from a node a block behind the receipt's: ask again.
+  let after = await verifyRouterDeployment(provider, plan);
+  for (let attempt = 1; after === 'absent' && attempt < CODE_ATTEMPTS; attempt++) {
+    await new Promise((r) => setTimeout(r, CODE_RETRY_MS));
+    after = await verifyRouterDeployment(provider, plan);
+  }
   if (after !== 'verified') throw new RouterDeployError(`${network}: the deployment transaction ${tx.hash} ${mined ? 'was mined' : 'reverted'} but ${plan.router} has no code`);
   return mined ? { plan, status: 'deployed', txHash: tx.hash } : { plan, status: 'already-deployed' };
 }
