@@ -12,6 +12,12 @@ export interface Artifact {
   /** 0x-prefixed runtime code (what anvil_setCode installs) */
   readonly deployedBytecode: string;
   readonly linkReferences: LinkReferences;
+  /**
+   * Byte ranges of the runtime code holding each immutable, keyed by `Contract.variable` (e.g.
+   * `Router.weth`, `EIP712._cachedChainId`): zeros in `deployedBytecode`, filled by the constructor.
+   * Only in artifacts compiled here.
+   */
+  readonly immutableReferences?: Readonly<Record<string, ReadonlyArray<{ start: number; length: number }>>>;
 }
 
 export function with0x(hex: string): string {

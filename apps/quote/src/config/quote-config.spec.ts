@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@tokensvc/config';
-import { loadQuoteConfig } from './quote-config';
+import { loadQuoteConfig, routerMissingMessage } from './quote-config';
 
 /** The relayer's gas wallet never comes from a devnet manifest unless the devnet is asked for explicitly. */
 describe('quote config: relayer keys', () => {
@@ -64,7 +64,35 @@ describe('quote config: REGISTRY', () => {
     expect([...cfg.deployments[0]!.platforms.keys()]).toEqual(['native', 'basic']);
   });
 
-  it('still needs the order Router (the project deploys its own; no package names it)', () => {
-    expect(() => loadQuoteConfig({ NETWORKS: 'base', RPC_URL_BASE: 'http://127.0.0.1:8547', REGISTRY: 'shipped' })).toThrow(/ROUTER_ADDRESS_BASE must be a 0x address/);
+  it('names no order Router (the project deploys its own; no package names it): the network starts without one', () => {
+    expect(loadQuoteConfig({ NETWORKS: 'base', RPC_URL_BASE: 'http://127.0.0.1:8547', REGISTRY: 'shipped' }).deployments[0]!.router).toBeUndefined();
+  });
+});
+
+describe('quote config: the Router per network', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quote-config-router-'));
+  const manifest = join(dir, 'deployment.json');
+  writeFileSync(manifest, JSON.stringify({ networks: [{ network: 'ethereum', chainId: 1, weth: `0x${'11'.repeat(20)}`, contracts: { router: `0x${'2A'.repeat(20)}` }, platforms: [] }] }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const WETH = { WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, WRAPPED_NATIVE_BASE: `0x${'42'.repeat(20)}` };
+  const routerOf = (env: Record<string, string>, network = 'ethereum'): string | undefined =>
+    loadQuoteConfig({ NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547', ...WETH, ...env }).deployments.find((d) => d.network === network)!.router;
+
+  it('reads ROUTER_ADDRESS_<NET> (lowercased), else the devnet manifest; a network with neither starts without one', () => {
+    expect(routerOf({ ROUTER_ADDRESS_ETHEREUM: `0x${'AB'.repeat(20)}` })).toBe(`0x${'ab'.repeat(20)}`);
+    expect(routerOf({ DEVNET_MANIFEST: manifest })).toBe(`0x${'2a'.repeat(20)}`);
+    expect(routerOf({ DEVNET_MANIFEST: manifest, ROUTER_ADDRESS_ETHEREUM: `0x${'cd'.repeat(20)}` })).toBe(`0x${'cd'.repeat(20)}`);
+    expect(routerOf({}, 'base')).toBeUndefined();
+    expect(routerOf({ DEVNET_MANIFEST: manifest }, 'base')).toBeUndefined();
+  });
+
+  it('refuses a ROUTER_ADDRESS_<NET> that is not an address, naming the variable', () => {
+    expect(() => routerOf({ ROUTER_ADDRESS_BASE: '0x1234' })).toThrow(/ROUTER_ADDRESS_BASE must be a 0x address, got "0x1234"/);
+  });
+
+  it('the refusal names the network, the deploy command and the variable', () => {
+    expect(routerMissingMessage('base')).toBe(
+      'no Router is configured for base, so this service cannot build orders, estimates or approvals there: deploy it with `npm run router -- deploy --network base` and set ROUTER_ADDRESS_BASE to the address it prints',
+    );
   });
 });

@@ -9,8 +9,12 @@ export interface NetworkDeployment {
   readonly network: Network;
   readonly chainId: number;
   readonly rpcUrl: string;
-  /** the order Router (approval spender, tx.to); lowercase */
-  readonly router: string;
+  /**
+   * the order Router (approval spender, tx.to); lowercase. Undefined when neither
+   * ROUTER_ADDRESS_<NET> nor the devnet manifest names one: the network's graph still loads, but
+   * every order, estimate and approval on it is refused (routerMissingMessage).
+   */
+  readonly router: string | undefined;
   /** WETH-like wrapper of the native token; lowercase */
   readonly wrappedNative: string;
   /** platform slug -> contract addresses by role (lowercase), e.g. uniswap-v2 -> { router } */
@@ -80,6 +84,28 @@ function manifestRouters(path: string | undefined): Map<string, string> {
   return out;
 }
 
+/** A deployment whose network has a Router: what every order, estimate and approval needs. */
+export type RoutedDeployment = NetworkDeployment & { readonly router: string };
+
+/** The refusal for a network without a Router: what to run and what to set. */
+export function routerMissingMessage(network: Network): string {
+  return (
+    `no Router is configured for ${network}, so this service cannot build orders, estimates or approvals there: ` +
+    `deploy it with \`npm run router -- deploy --network ${network}\` and set ROUTER_ADDRESS_${network.toUpperCase()} to the address it prints`
+  );
+}
+
+/** An optional 0x address variable: undefined when neither it nor the fallback is set. */
+function optionalAddressVar(r: EnvReader, name: string, fallback: string | undefined): string | undefined {
+  const v = r.optional(name) ?? fallback;
+  if (v === undefined) return undefined;
+  if (!isAddress(v)) {
+    r.problems.push(`${name} must be a 0x address, got "${v}"`);
+    return undefined;
+  }
+  return v.toLowerCase();
+}
+
 function addressVar(r: EnvReader, name: string, fallback: string | undefined): string {
   const v = r.optional(name) ?? fallback;
   if (v === undefined || !isAddress(v)) {
@@ -123,7 +149,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       network,
       chainId: NETWORK_INFO[network].chainId,
       rpcUrl,
-      router: addressVar(r, `ROUTER_ADDRESS_${upper}`, routers.get(network)),
+      router: optionalAddressVar(r, `ROUTER_ADDRESS_${upper}`, routers.get(network)),
       wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, manifest.get(network)?.wrappedNative),
       platforms,
     };

@@ -30,10 +30,10 @@ import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { bridgedAssets, combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
 import { routeTokens, stepDescriptions } from './describe-steps';
 import { orderCalls } from './order-tx';
-import { type Quote, type QuoteEngine, pinnedBlock } from './quote-engine';
+import { type Quote, type QuoteEngine, pinnedBlock, routedDeployment } from './quote-engine';
 import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
 import { autoSlippageExceeded, bufferedGas, round6 } from './slippage';
-import type { NetworkDeployment } from '../config/quote-config';
+import type { NetworkDeployment, RoutedDeployment } from '../config/quote-config';
 import type { OrderStore } from '../relay/order-store';
 
 /**
@@ -167,10 +167,8 @@ export class CrossChainOrders {
     }
   }
 
-  private deployment(network: Network): NetworkDeployment {
-    const d = this.deployments.get(network);
-    if (!d) throw badRequest(`network ${network} is not enabled on this service`);
-    return d;
+  private deployment(network: Network): RoutedDeployment {
+    return routedDeployment(this.deployments, network);
   }
 
   /** GET /v2/portal/estimate across networks (off-chain: quoted from the liquidity graphs and the bridge's fee schedule). */

@@ -8,7 +8,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { PinnedBlock } from '@tokensvc/messages';
 import { ChainClients } from '../chain/chain-clients';
 import { readComposedState } from '../chain/composed-state';
-import type { NetworkDeployment } from '../config/quote-config';
+import { type NetworkDeployment, type RoutedDeployment, routerMissingMessage } from '../config/quote-config';
 import { type CatalogToken, tokenKind, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import type { NetworkGraph } from '../graph/network-graph';
@@ -25,7 +25,7 @@ const MAX_HOPS = 3;
 
 export interface Quote {
   network: Network;
-  deployment: NetworkDeployment;
+  deployment: RoutedDeployment;
   graph: NetworkGraph;
   input: CatalogToken;
   output: CatalogToken;
@@ -51,6 +51,17 @@ export function pinnedBlock(network: Network, head: { blockNumber: number; block
   return { network, blockNumber: String(head.blockNumber), blockHash: head.blockHash };
 }
 
+/**
+ * Every order, estimate and approval names the Router (tx.to, the approval spender), so a network
+ * without one is refused before any work, with what to deploy and set.
+ */
+export function routedDeployment(deployments: ReadonlyMap<Network, NetworkDeployment>, network: Network): RoutedDeployment {
+  const d = deployments.get(network);
+  if (!d) throw badRequest(`network ${network} is not enabled on this service`);
+  if (d.router === undefined) throw badRequest(routerMissingMessage(network));
+  return d as RoutedDeployment;
+}
+
 export class QuoteEngine {
   constructor(
     private readonly graphs: LiquidityGraphs,
@@ -58,10 +69,9 @@ export class QuoteEngine {
     private readonly deployments: ReadonlyMap<Network, NetworkDeployment>,
   ) {}
 
-  deployment(network: Network): NetworkDeployment {
-    const d = this.deployments.get(network);
-    if (!d) throw badRequest(`network ${network} is not enabled on this service`);
-    return d;
+  /** The network's deployment; a 400 when the network is not enabled or has no Router configured. */
+  deployment(network: Network): RoutedDeployment {
+    return routedDeployment(this.deployments, network);
   }
 
   /** The catalog entry of a token, or a 400 naming it. */

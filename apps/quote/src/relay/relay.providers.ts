@@ -63,7 +63,8 @@ export function relayProviders(config: QuoteConfig): Provider[] {
         const networks = new Map<Network, RelayNetwork>();
         for (const d of config.deployments) {
           const key = config.relay.wallets.get(d.network);
-          if (key) networks.set(d.network, { network: d.network, chainId: d.chainId, router: d.router, rpc: chains.get(d.network), wallet: new Wallet(key) });
+          // no Router, no orders to relay there (they are refused when built)
+          if (key && d.router !== undefined) networks.set(d.network, { network: d.network, chainId: d.chainId, router: d.router, rpc: chains.get(d.network), wallet: new Wallet(key) });
         }
         return new Relayer({ pool, store, networks, token: (network, address) => graphs.get(network).token(address), options: config.relay, log: (msg, extra) => log.log(`${msg} ${JSON.stringify(extra ?? {})}`) });
       },

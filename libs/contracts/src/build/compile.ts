@@ -25,7 +25,15 @@ const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   // anvil's default hardfork is newer than cancun, so PUSH0/MCOPY are fine.
   evmVersion: 'cancun',
-  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object'] } },
+  // outputSelection is not part of the contracts' metadata, so it does not change the bytecode.
+  // The AST names the immutables (immutableReferences are keyed by AST id), so a deployment's
+  // runtime code can be predicted exactly (router/deterministic.ts).
+  outputSelection: {
+    '*': {
+      '': ['ast'],
+      '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'],
+    },
+  },
 } as const;
 
 interface BuildInfo {
@@ -34,12 +42,59 @@ interface BuildInfo {
   contracts: string[];
 }
 
+interface AstNode {
+  nodeType?: string;
+  id?: number;
+  name?: string;
+  [key: string]: unknown;
+}
+
 interface SolcOutput {
   errors?: Array<{ severity: 'error' | 'warning' | 'info'; formattedMessage: string }>;
+  sources?: Record<string, { ast?: AstNode }>;
   contracts?: Record<
     string,
-    Record<string, { abi: Artifact['abi']; evm: { bytecode: { object: string; linkReferences: Artifact['linkReferences'] }; deployedBytecode: { object: string } } }>
+    Record<
+      string,
+      {
+        abi: Artifact['abi'];
+        evm: {
+          bytecode: { object: string; linkReferences: Artifact['linkReferences'] };
+          deployedBytecode: { object: string; immutableReferences?: Record<string, Array<{ start: number; length: number }>> };
+        };
+      }
+    >
   >;
+}
+
+/** `Contract.variable` of every state variable declared in the sources, by AST id. */
+function stateVariableNames(sources: SolcOutput['sources']): Map<string, string> {
+  const names = new Map<string, string>();
+  const visit = (node: unknown, contract: string | undefined): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, contract);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const n = node as AstNode;
+    const inside = n.nodeType === 'ContractDefinition' ? n.name : contract;
+    if (n.nodeType === 'VariableDeclaration' && contract !== undefined && n.id !== undefined && n.name) names.set(String(n.id), `${contract}.${n.name}`);
+    for (const [key, value] of Object.entries(n)) if (key !== 'nodeType' && typeof value === 'object') visit(value, inside);
+  };
+  for (const s of Object.values(sources ?? {})) visit(s.ast, undefined);
+  return names;
+}
+
+/** immutableReferences keyed by `Contract.variable` instead of AST id. */
+function namedImmutables(refs: Record<string, Array<{ start: number; length: number }>> | undefined, names: Map<string, string>): Artifact['immutableReferences'] {
+  if (!refs || Object.keys(refs).length === 0) return undefined;
+  return Object.fromEntries(
+    Object.entries(refs).map(([id, at]) => {
+      const name = names.get(id);
+      if (!name) throw new Error(`solc output: no state variable with AST id ${id}`);
+      return [name, at];
+    }),
+  );
 }
 
 export interface CompileResult {
@@ -124,6 +179,7 @@ export function compileContracts(opts: { force?: boolean } = {}): CompileResult 
   const warnings = (output.errors ?? []).filter((e) => e.severity === 'warning').map((e) => e.formattedMessage);
 
   mkdirSync(GENERATED_DIR, { recursive: true });
+  const names = stateVariableNames(output.sources);
   const contracts: string[] = [];
   // Only contracts defined in our own files become artifacts; imported OpenZeppelin ones do not.
   for (const file of Object.keys(sources)) {
@@ -135,6 +191,7 @@ export function compileContracts(opts: { force?: boolean } = {}): CompileResult 
         bytecode: `0x${out.evm.bytecode.object}`,
         deployedBytecode: `0x${out.evm.deployedBytecode.object}`,
         linkReferences: out.evm.bytecode.linkReferences,
+        immutableReferences: namedImmutables(out.evm.deployedBytecode.immutableReferences, names),
       };
       writeAtomic(join(GENERATED_DIR, `${name}.json`), JSON.stringify(artifact, null, 1));
       contracts.push(name);

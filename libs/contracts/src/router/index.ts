@@ -3,3 +3,4 @@ export { CALLS_ABI_TYPE, executorInterface, routerInterface, routeHash } from '.
 export * from './router';
 export * from './signed-order';
 export * from './calls';
+export * from './deterministic';

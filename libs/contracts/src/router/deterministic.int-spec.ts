@@ -1,0 +1,161 @@
+import { Contract, JsonRpcProvider, Wallet, getAddress, keccak256, parseEther } from 'ethers';
+import { loadWeth9Artifact } from '../npm-artifacts';
+import { loadArtifact } from '../local-artifacts';
+import { routerInterface } from './abi';
+import {
+  DETERMINISTIC_DEPLOYMENT_PROXY,
+  RouterDeployError,
+  deployRouterDeterministic,
+  inspectRouterDeployment,
+  planRouterDeployment,
+  verifyRouterDeployment,
+} from './deterministic';
+import { encodeExecute, parseOrderExecuted } from './router';
+import { type PrivateAnvil, startPrivateAnvil } from './testing/private-anvil';
+import { NATIVE_TOKEN } from './types';
+
+/** The canonical WETH of ethereum, and the OP-stack predeploy base and optimism share. */
+const ETHEREUM_WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+const OP_STACK_WETH = '0x4200000000000000000000000000000000000006';
+/** anvil's first dev account */
+const DEPLOYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+interface Chain {
+  anvil: PrivateAnvil;
+  provider: JsonRpcProvider;
+  deployer: Wallet;
+}
+
+/** A private anvil with the chain id of a real network and WETH9's code at that network's WETH address. */
+async function startChain(chainId: number, weth: string): Promise<Chain> {
+  const anvil = await startPrivateAnvil(chainId);
+  const provider = new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true, cacheTimeout: -1 });
+  await provider.send('anvil_setCode', [weth, loadWeth9Artifact().deployedBytecode]);
+  return { anvil, provider, deployer: new Wallet(DEPLOYER_KEY, provider) };
+}
+
+describe('the Router through the deterministic deployment proxy (CREATE2), on anvils with the chain ids of ethereum and base', () => {
+  let eth: Chain;
+  let base: Chain;
+
+  beforeAll(async () => {
+    [eth, base] = await Promise.all([startChain(1, ETHEREUM_WETH), startChain(8453, OP_STACK_WETH)]);
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of [eth, base]) {
+      c?.provider.destroy();
+      await c?.anvil.stop();
+    }
+  });
+
+  const expectRefusal = async (p: Promise<unknown>, message: RegExp): Promise<void> => {
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(RouterDeployError);
+    expect((err as Error).message).toMatch(message);
+  };
+
+  it('anvil has the proxy predeployed, as real chains do', async () => {
+    expect(await eth.provider.getCode(DETERMINISTIC_DEPLOYMENT_PROXY)).not.toBe('0x');
+  });
+
+  it('predicts one address per WETH: base and optimism (same WETH) share it, ethereum (another WETH) has its own; the runtime code differs per chain id', () => {
+    const onEthereum = planRouterDeployment('ethereum', ETHEREUM_WETH);
+    const onBase = planRouterDeployment('base', OP_STACK_WETH);
+    const onOptimism = planRouterDeployment('optimism', OP_STACK_WETH);
+    expect(onBase.router).toBe(onOptimism.router);
+    expect(onBase.initCodeHash).toBe(onOptimism.initCodeHash);
+    expect(onEthereum.router).not.toBe(onBase.router);
+    // The EIP-712 domain (chain id) is cached in immutables: same address, other runtime code.
+    expect(onBase.routerCodeHash).not.toBe(onOptimism.routerCodeHash);
+    // Pure and repeatable: the same build gives the same prediction.
+    expect(planRouterDeployment('ethereum', ETHEREUM_WETH.toLowerCase())).toEqual(onEthereum);
+  });
+
+  it('predicts the addresses the README documents (the init code is reproducible: solc, settings and sources pinned)', () => {
+    // Any change to router/*.sol (comments too: the metadata hash covers the sources), the
+    // OpenZeppelin version, solc or its settings changes these: update README.md "Router on real
+    // networks" with the new addresses, and deploy the new Router everywhere.
+    expect(planRouterDeployment('ethereum', ETHEREUM_WETH).router).toBe('0x0bf442143A9902eC9c59F86264321f75415139F9');
+    expect(planRouterDeployment('base', OP_STACK_WETH).router).toBe('0x395577cC59E379654FA0CE2469762642b9FEFacf');
+    expect(planRouterDeployment('arbitrum', '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1').router).toBe('0x3dC0D4Ed65eaF140C94A7bf252FAE04A149c1254');
+  });
+
+  it('deploys at the predicted address, verifies the code hash, and the Router works with the chain WETH; a second run sends nothing', async () => {
+    const nonceBefore = await eth.provider.getTransactionCount(eth.deployer.address);
+    const first = await deployRouterDeterministic(eth.deployer, 'ethereum', ETHEREUM_WETH);
+    expect(first.status).toBe('deployed');
+    expect(first.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const plan = planRouterDeployment('ethereum', ETHEREUM_WETH);
+    expect(first.plan).toEqual(plan);
+    expect(keccak256(await eth.provider.getCode(plan.router))).toBe(plan.routerCodeHash);
+    expect(keccak256(await eth.provider.getCode(plan.executor))).toBe(plan.executorCodeHash);
+
+    const router = new Contract(plan.router, routerInterface(), eth.provider);
+    expect(getAddress((await router.getFunction('weth')()) as string)).toBe(ETHEREUM_WETH);
+    expect(getAddress((await router.getFunction('executor')()) as string)).toBe(plan.executor);
+    // A native order into WETH with no calls: the Router wraps through the chain WETH and the
+    // Executor sweeps it to the recipient.
+    const recipient = Wallet.createRandom().address;
+    const amount = parseEther('1');
+    const order = { inputToken: NATIVE_TOKEN, inputAmount: amount, outputToken: ETHEREUM_WETH, minOutputAmount: amount, recipient, partner: recipient, feeBps: 0, deadline: 2n ** 40n };
+    const receipt = await (await eth.deployer.sendTransaction({ to: plan.router, data: encodeExecute(order, []), value: amount })).wait();
+    expect(parseOrderExecuted(receipt!.logs, plan.router)[0]?.outputAmount).toBe(amount);
+    const weth = new Contract(ETHEREUM_WETH, loadWeth9Artifact().abi, eth.provider);
+    expect(await weth.getFunction('balanceOf')(recipient)).toBe(amount);
+
+    const second = await deployRouterDeterministic(eth.deployer, 'ethereum', ETHEREUM_WETH);
+    expect(second).toEqual({ plan, status: 'already-deployed' });
+    // the deployment and the order: nothing more
+    expect(await eth.provider.getTransactionCount(eth.deployer.address)).toBe(nonceBefore + 2);
+  });
+
+  it('on base: the prediction for its WETH, verified; anyone else sending the same init code only deploys the same Router', async () => {
+    const plan = planRouterDeployment('base', OP_STACK_WETH);
+    expect((await inspectRouterDeployment(base.provider, 'base', OP_STACK_WETH)).state).toBe('absent');
+    // Someone else deploys first, with another account: the address holds our code all the same.
+    const other = Wallet.createRandom().connect(base.provider);
+    await base.provider.send('anvil_setBalance', [other.address, '0x56bc75e2d63100000']);
+    const result = await deployRouterDeterministic(other, 'base', OP_STACK_WETH);
+    expect(result).toMatchObject({ status: 'deployed', plan });
+    expect((await deployRouterDeterministic(base.deployer, 'base', OP_STACK_WETH)).status).toBe('already-deployed');
+    expect(await verifyRouterDeployment(base.provider, plan)).toBe('verified');
+    expect(plan.router).not.toBe(planRouterDeployment('ethereum', ETHEREUM_WETH).router);
+  });
+
+  it('refuses a node of another chain than the network named', async () => {
+    await expectRefusal(deployRouterDeterministic(eth.deployer, 'base', OP_STACK_WETH), /RPC URL for base serves chain id 1, but base is chain id 8453: check RPC_URL_BASE/);
+    await expectRefusal(inspectRouterDeployment(base.provider, 'arbitrum', OP_STACK_WETH), /serves chain id 8453, but arbitrum is chain id 42161/);
+  });
+
+  it('refuses a chain without the deterministic deployment proxy, and a WETH without code', async () => {
+    const snap = await eth.provider.send('evm_snapshot', []);
+    try {
+      await eth.provider.send('anvil_setCode', [DETERMINISTIC_DEPLOYMENT_PROXY, '0x']);
+      await expectRefusal(deployRouterDeterministic(eth.deployer, 'ethereum', ETHEREUM_WETH), /ethereum has no deterministic deployment proxy at 0x4e59b44847b379578588920ca78fbf26c0b4956c: deploy it first/);
+      await eth.provider.send('anvil_setCode', [DETERMINISTIC_DEPLOYMENT_PROXY, '0x6000']);
+      await expectRefusal(deployRouterDeterministic(eth.deployer, 'ethereum', ETHEREUM_WETH), /is not the deterministic deployment proxy/);
+    } finally {
+      await eth.provider.send('evm_revert', [snap]);
+    }
+    const nowhere = Wallet.createRandom().address;
+    await expectRefusal(deployRouterDeterministic(eth.deployer, 'ethereum', nowhere), new RegExp(`WETH ${nowhere} has no code on this chain: check WRAPPED_NATIVE_ETHEREUM`));
+  });
+
+  it('refuses other code at the predicted address (verification by code hash)', async () => {
+    const snap = await base.provider.send('evm_snapshot', []);
+    try {
+      const plan = planRouterDeployment('base', OP_STACK_WETH);
+      // The Router compiled for ethereum's chain id at base's address: one immutable differs.
+      const ethereumRuntime = await eth.provider.getCode(planRouterDeployment('ethereum', ETHEREUM_WETH).router);
+      await base.provider.send('anvil_setCode', [plan.router, ethereumRuntime]);
+      await expectRefusal(deployRouterDeterministic(base.deployer, 'base', OP_STACK_WETH), new RegExp(`the code at ${plan.router} has hash 0x[0-9a-f]{64}, expected ${plan.routerCodeHash}`));
+      await base.provider.send('anvil_setCode', [plan.router, loadArtifact('Router').deployedBytecode]);
+      await expectRefusal(verifyRouterDeployment(base.provider, plan), /is not this build's Router/);
+    } finally {
+      await base.provider.send('evm_revert', [snap]);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { JsonRpcProvider, keccak256 } from 'ethers';
+import { ConfigError } from '@tokensvc/config';
+import { RouterDeployError, loadWeth9Artifact, planRouterDeployment } from '@tokensvc/contracts';
+import { type AnvilProcess, startAnvil } from '@tokensvc/devnet';
+import { freePortRange } from '@tokensvc/testing';
+import { UsageError, runRouterCommand } from './cli';
+
+const OP_STACK_WETH = '0x4200000000000000000000000000000000000006';
+const DEPLOYER_KEY = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const ROOT = join(__dirname, '..', '..');
+
+describe('npm run router -- address|deploy --network base (on an anvil with base chain id)', () => {
+  let anvil: AnvilProcess;
+  let provider: JsonRpcProvider;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    anvil = await startAnvil({ host: '127.0.0.1', port: await freePortRange(1), chainId: 8453 });
+    provider = new JsonRpcProvider(anvil.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
+    await provider.send('anvil_setCode', [OP_STACK_WETH, loadWeth9Artifact().deployedBytecode]);
+    env = { RPC_URL_BASE: anvil.rpcUrl, WRAPPED_NATIVE_BASE: OP_STACK_WETH, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY };
+  }, 60_000);
+  afterAll(async () => {
+    provider?.destroy();
+    await anvil?.stop();
+  });
+
+  const run = async (argv: string[], e: Record<string, string> = env): Promise<string[]> => {
+    const lines: string[] = [];
+    await runRouterCommand(argv, e, (l) => lines.push(l));
+    return lines;
+  };
+  const failure = (argv: string[], e: Record<string, string> = env): Promise<Error> =>
+    runRouterCommand(argv, e, () => undefined).then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (err: Error) => err,
+    );
+
+  it('address predicts, deploy deploys and verifies, a second deploy says already deployed; the key is never printed', async () => {
+    const plan = planRouterDeployment('base', OP_STACK_WETH);
+    const before = await run(['address', '--network', 'base']);
+    expect(before).toContain(`router:         ${plan.router}`);
+    expect(before).toContain('status:         not deployed yet (npm run router -- deploy --network base)');
+
+    const deployed = await run(['deploy', '--network', 'base']);
+    expect(deployed).toContain(`code hash:      ${plan.routerCodeHash}`);
+    expect(deployed.find((l) => l.startsWith('status:'))).toMatch(/^status: +deployed in 0x[0-9a-f]{64}, code hash verified$/);
+    expect(deployed[deployed.length - 1]).toBe(`ROUTER_ADDRESS_BASE=${plan.router.toLowerCase()}`);
+    expect(keccak256(await provider.getCode(plan.router))).toBe(plan.routerCodeHash);
+
+    const again = await run(['deploy', '--network', 'base']);
+    expect(again).toContain('status:         already deployed, code hash verified');
+    expect((await run(['address', '--network', 'base']))).toContain('status:         deployed, code hash verified');
+    for (const line of [...before, ...deployed, ...again]) expect(line).not.toContain(DEPLOYER_KEY);
+  });
+
+  it('refuses bad usage and configuration with what to fix', async () => {
+    expect(await failure(['deploy'])).toEqual(new UsageError('--network is required'));
+    expect((await failure(['deploy', '--network', 'mars'])).message).toMatch(/^unknown network "mars"; accepted: ethereum, /);
+    expect((await failure(['launch', '--network', 'base'])).message).toBe('unknown command "launch"');
+    const missing = await failure(['deploy', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl });
+    expect(missing).toBeInstanceOf(ConfigError);
+    expect(missing.message).toContain('WRAPPED_NATIVE_BASE is required');
+    expect(missing.message).toContain('DEPLOYER_PRIVATE_KEY is required');
+    const badKey = await failure(['deploy', '--network', 'base'], { ...env, DEPLOYER_PRIVATE_KEY: 'secret-ish-but-wrong' });
+    expect(badKey.message).toContain('DEPLOYER_PRIVATE_KEY must be 64 hex characters');
+    expect(badKey.message).not.toContain('secret-ish-but-wrong');
+    // address needs no key
+    expect((await run(['address', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl, WRAPPED_NATIVE_BASE: OP_STACK_WETH })).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a node of another chain, and an RPC URL nobody answers, without printing its path', async () => {
+    const wrong = await failure(['deploy', '--network', 'ethereum'], { RPC_URL_ETHEREUM: anvil.rpcUrl, WRAPPED_NATIVE_ETHEREUM: OP_STACK_WETH, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY });
+    expect(wrong).toBeInstanceOf(RouterDeployError);
+    expect(wrong.message).toBe('the RPC URL for ethereum serves chain id 8453, but ethereum is chain id 1: check RPC_URL_ETHEREUM');
+    const down = await failure(['address', '--network', 'base'], { RPC_URL_BASE: 'http://127.0.0.1:25999/v2/SECRETKEY', WRAPPED_NATIVE_BASE: OP_STACK_WETH });
+    expect(down.message).toMatch(/^cannot reach RPC_URL_BASE \(127\.0\.0\.1:25999\): /);
+    expect(down.message).not.toContain('SECRETKEY');
+  });
+
+  it('runs as the npm script: exit code 1 and the reason on stderr', async () => {
+    const result = await promisify(execFile)(process.execPath, ['-r', './tools/register.js', 'tools/router/cli.ts', 'address', '--network', 'base'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+    });
+    expect(result.stdout).toContain('status:         deployed, code hash verified');
+    const failed = await promisify(execFile)(process.execPath, ['-r', './tools/register.js', 'tools/router/cli.ts', 'deploy'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain('router: --network is required\nusage: npm run router -- address --network <name> | deploy --network <name>');
+  });
+});
