@@ -6,7 +6,7 @@
  *                              it is there already, and verifies the deployed code
  *
  * Reads RPC_URL_<NET> (the node), WRAPPED_NATIVE_<NET> (the chain's WETH: the Router's constructor
- * argument, so part of its address) and, for deploy, DEPLOYER_PRIVATE_KEY (any funded account: the
+ * argument, so part of its address; default: the shipped registry's wrapped native token) and, for deploy, DEPLOYER_PRIVATE_KEY (any funded account: the
  * address does not depend on it; never printed). Prints the `ROUTER_ADDRESS_<NET>=...` line the
  * quote service needs. The logic is `deployRouterDeterministic` in @tokensvc/contracts.
  */
@@ -15,6 +15,7 @@ import { JsonRpcProvider, Network as EthersNetwork, Wallet } from 'ethers';
 import { ConfigError, EnvReader, type Env, rpcVar } from '@tokensvc/config';
 import { RouterDeployError, type RouterDeploymentPlan, deployRouterDeterministic, inspectRouterDeployment } from '@tokensvc/contracts';
 import { NETWORKS, type Network, isAddress, isNetwork } from '@tokensvc/domain';
+import { loadRegistry, registryNetworks } from '@tokensvc/chain';
 
 export const USAGE = 'usage: npm run router -- address --network <name> | deploy --network <name>   (env: RPC_URL_<NET>, WRAPPED_NATIVE_<NET>, DEPLOYER_PRIVATE_KEY for deploy)';
 
@@ -40,7 +41,8 @@ function readSettings(argv: readonly string[], env: Env): Settings {
   const upper = network.toUpperCase();
   const r = new EnvReader(env);
   const rpcUrl = r.url(rpcVar(network), '', ['http:', 'https:', 'ws:', 'wss:']);
-  const weth = r.string(`WRAPPED_NATIVE_${upper}`);
+  // the chain's WETH: WRAPPED_NATIVE_<NET>, else the shipped registry's (from the protocols' packages)
+  const weth = r.string(`WRAPPED_NATIVE_${upper}`, registryNetworks(loadRegistry('shipped')).get(network)?.wrappedNative);
   if (weth !== '' && !isAddress(weth)) r.problems.push(`WRAPPED_NATIVE_${upper} must be a 0x address (the chain's WETH), got "${weth}"`);
   let deployerKey: string | undefined;
   if (command === 'deploy') {
