@@ -9,3 +9,5 @@ export * from './rpc/types';
 export * from './rpc/chain-reader';
 export * from './multicall';
 export * from './network-manifest';
+export * from './rpc/endpoint';
+export * from './rpc/rpc-pool';
