@@ -22,10 +22,13 @@ async function post(url: string, payload: unknown): Promise<{ status: number; js
   }
 }
 
+/** fixed loopback ports above the devnet's (TEST_DEVNET_BASE_PORT moves both) */
+let nextPort = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 170;
+
 describe('hosted-provider emulator', () => {
   const open: RpcEmulator[] = [];
   const start = async (o: Omit<RpcEmulatorOptions, 'upstream'>): Promise<RpcEmulator> => {
-    const e = await startRpcEmulator({ upstream: upstream(), ...o });
+    const e = await startRpcEmulator({ upstream: upstream(), port: nextPort++, ...o });
     open.push(e);
     return e;
   };
