@@ -15,7 +15,7 @@ const EMULATOR_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545)
 /**
  * The devnet's ethereum chain indexed through three emulated hosted-provider URLs (batches capped
  * at 20, eth_getLogs at 100 blocks and 1000 logs, 4 % of requests failing with 502s or dropped
- * connections, a request budget, one URL load-balanced onto a node 3 blocks behind a quarter of
+ * connections, 15 requests per second per URL (429 beyond), one URL load-balanced onto a node 3 blocks behind a quarter of
  * the time, one URL 40 blocks behind): every table must equal a direct run's, for several seeds.
  */
 describe('indexing through hosted-provider emulators', () => {
@@ -42,7 +42,7 @@ describe('indexing through hosted-provider emulators', () => {
   });
 
   it.each([1, 2, 3])('seed %i: every table equals the direct run', async (seed) => {
-    const caps: Omit<RpcEmulatorOptions, 'upstream'> = { roundTripMs: 1, maxBatch: 20, maxBlockRange: 100, maxResults: 1000, failureShare: 0.04, requestsPerSecond: 400 };
+    const caps: Omit<RpcEmulatorOptions, 'upstream'> = { roundTripMs: 1, maxBatch: 20, maxBlockRange: 100, maxResults: 1000, failureShare: 0.04, requestsPerSecond: 15 };
     // Fixed loopback ports from EMULATOR_BASE_PORT (this worktree's range), three per seed.
     const port = (i: number): number => EMULATOR_BASE_PORT + seed * 3 + i;
     const emulators: RpcEmulator[] = [
@@ -76,6 +76,7 @@ describe('indexing through hosted-provider emulators', () => {
     expect(sum('rangeRefused')).toBeGreaterThan(0);
     expect(sum('resultsRefused')).toBeGreaterThan(0);
     expect(sum('failed')).toBeGreaterThan(0);
+    expect(sum('throttled')).toBeGreaterThan(0);
     expect(b.lagged + c.lagged).toBeGreaterThan(0);
     // Nodes behind are waited for or skipped, never taken for a shorter chain.
     expect(JSON.stringify(logged)).not.toMatch(/rolling back|reorg/i);

@@ -105,7 +105,7 @@ export function logCapHint(e: unknown): LogCapHint {
     /block range (?:limit|of|is) (\d+)(k)?/.exec(text) ??
     /range (?:should|must) (?:not exceed|be (?:less than|at most)) (\d+)(k)?/.exec(text);
   if (named && out.range === undefined) out.range = num(named[1]!, named[2]);
-  const results = /more than (\d+)(k)? (?:results|logs)/.exec(text) ?? /cap of (\d+)(k)? logs/.exec(text) ?? /(\d+)(k)? (?:results|logs) limit/.exec(text);
+  const results = /more than (\d+)(k)? (?:results|logs)/.exec(text) ?? /cap of (\d+)(k)? logs/.exec(text);
   if (results) out.results = num(results[1]!, results[2]);
   return out;
 }

@@ -83,7 +83,7 @@ describe('JsonRpcClient over an RPC pool', () => {
 
   it('moves a dropped connection or a 502 to another URL at once, and prefers the healthy URL afterwards', async () => {
     let aCalls = 0;
-    const h = harness({ a: (body) => (aCalls++ % 2 === 0 ? 'drop' : { status: 502, text: 'Bad Gateway' }), b: node(1000) });
+    const h = harness({ a: () => (aCalls++ % 2 === 0 ? 'drop' : { status: 502, text: 'Bad Gateway' }), b: node(1000) });
     const client = new JsonRpcClient(['a', 'b'], h.opts);
     expect(await client.call('eth_blockNumber')).toBe('0x3e8');
     expect(h.sent.map((s) => s.url)).toEqual(['a', 'b']);
