@@ -64,7 +64,7 @@ export class ChainReader {
     if (numbers.length === 0) return [];
     const raw = await this.client.batch<unknown>(
       numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
-      { minBlock: Math.max(...numbers) },
+      { minBlock: numbers.reduce((a, b) => Math.max(a, b)) },
     );
     // Nulls are rare (a lagging or load-balanced node): asked one by one, elsewhere first.
     for (let i = 0; i < raw.length; i++) {

@@ -26,6 +26,8 @@ export class RpcEndpoint {
   failureShare = 0;
   /** no request before this time (a 429's pause) */
   throttledUntil = 0;
+  /** requests sent and not answered yet */
+  inflight = 0;
   private throttles = 0;
   private tokens: number;
   private refilledAt: number;
@@ -63,9 +65,13 @@ export class RpcEndpoint {
     return Math.max(pause, this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.o.maxRps);
   }
 
-  /** what choosing this URL is expected to cost (ms): its wait, latency and recent failures */
+  /**
+   * What choosing this URL is expected to cost (ms): its wait, its latency (times the requests
+   * already in flight there, so concurrent requests spread over equally good URLs) and its recent
+   * failures.
+   */
   cost(now: number): number {
-    return this.waitMs(now) + this.latencyMs + this.failureShare * FAILURE_PENALTY_MS;
+    return this.waitMs(now) + this.latencyMs * (1 + this.inflight) + this.failureShare * FAILURE_PENALTY_MS;
   }
 
   onAnswer(latencyMs: number): void {

@@ -101,6 +101,7 @@ export class RpcPool {
       const wait = e.reserve(this.now());
       if (wait > 0) await this.sleep(wait);
       const started = this.now();
+      e.inflight++;
       try {
         const result = await send(e);
         e.onAnswer(this.now() - started);
@@ -129,6 +130,8 @@ export class RpcPool {
         tried.add(e);
         if (++failures >= attempts) throw err;
         o.onRetry?.(o.method, err, failures - 1);
+      } finally {
+        e.inflight--;
       }
     }
   }
@@ -138,6 +141,7 @@ export class RpcPool {
     const wait = e.reserve(this.now());
     if (wait > 0) await this.sleep(wait);
     const started = this.now();
+    e.inflight++;
     try {
       const result = await send(e);
       e.onAnswer(this.now() - started);
@@ -146,6 +150,8 @@ export class RpcPool {
       if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random);
       else if (isRetryableRpcError(err) && !isBehindError(err)) e.onFailure();
       throw err;
+    } finally {
+      e.inflight--;
     }
   }
 
