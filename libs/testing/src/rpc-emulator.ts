@@ -92,6 +92,21 @@ const RANGE_TEXTS = [
   (max: number) => `Log response size exceeded. You can make eth_getLogs requests with up to a ${max} block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response.`,
 ];
 
+/**
+ * The block number of the log at `index` (0-based) in an eth_getLogs reply, found by scanning the
+ * text for the field (no parse of a reply that may hold 100k logs); undefined when it has no more
+ * than `index` logs.
+ */
+function logBlockAt(text: string, index: number): number | undefined {
+  const field = '"blockNumber":"';
+  let at = -1;
+  for (let i = 0; i <= index; i++) {
+    at = text.indexOf(field, at + 1);
+    if (at < 0) return undefined;
+  }
+  return parseInt(text.slice(at + field.length, text.indexOf('"', at + field.length)), 16);
+}
+
 export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulator> {
   const random = seededRandom(o.seed ?? 1);
   const stats: RpcEmulatorStats = { requests: 0, calls: 0, throttled: 0, failed: 0, batchRefused: 0, rangeRefused: 0, resultsRefused: 0, lagged: 0 };
@@ -108,22 +123,24 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
     return true;
   };
 
-  const upstream = async (call: Call): Promise<Answer> => {
+  /** The node's reply as text: passed through unparsed (eth_getLogs replies are large). */
+  const upstream = async (call: Call): Promise<string> => {
     const res = await fetch(o.upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...call, jsonrpc: '2.0' }) });
-    return (await res.json()) as Answer;
+    return res.text();
   };
-  const upstreamHead = async (): Promise<number> => parseInt((await upstream({ id: 0, method: 'eth_blockNumber', params: [] })).result as string, 16);
+  const upstreamHead = async (): Promise<number> => parseInt((JSON.parse(await upstream({ id: 0, method: 'eth_blockNumber', params: [] })) as Answer).result as string, 16);
 
-  /** One call as the emulated provider answers it; `head` is the lagging view's head, if lagging. */
-  const answer = async (call: Call, head: number | undefined): Promise<Answer> => {
+  /** One call as the emulated provider answers it (JSON text); `head` is the lagging view's head, if lagging. */
+  const answer = async (call: Call, head: number | undefined): Promise<string> => {
     const id = call.id ?? null;
-    const fail = (code: number, message: string): Answer => ({ jsonrpc: '2.0', id, error: { code, message } });
+    const reply = (a: Omit<Answer, 'jsonrpc' | 'id'>): string => JSON.stringify({ jsonrpc: '2.0', id, ...a });
+    const fail = (code: number, message: string): string => reply({ error: { code, message } });
     const params = call.params ?? [];
-    if (head !== undefined && call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id, result: hex(head) };
+    if (head !== undefined && call.method === 'eth_blockNumber') return reply({ result: hex(head) });
     if (head !== undefined && call.method === 'eth_getBlockByNumber') {
       const tag = params[0];
       if (tag === 'latest' || tag === 'safe' || tag === 'finalized') return upstream({ ...call, params: [hex(head), ...params.slice(1)] });
-      if (typeof tag === 'string' && tag.startsWith('0x') && parseInt(tag, 16) > head) return { jsonrpc: '2.0', id, result: null };
+      if (typeof tag === 'string' && tag.startsWith('0x') && parseInt(tag, 16) > head) return reply({ result: null });
     }
     if (call.method !== 'eth_getLogs') return upstream(call);
     const filter = (params[0] ?? {}) as { fromBlock?: string; toBlock?: string; blockHash?: string };
@@ -138,11 +155,11 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
       return fail(-32600, RANGE_TEXTS[Math.floor(random() * RANGE_TEXTS.length)]!(o.maxBlockRange));
     }
     const up = await upstream(call);
-    const logs = up.result as Array<{ blockNumber: string }> | undefined;
-    if (o.maxResults !== undefined && logs && logs.length > o.maxResults) {
+    const over = o.maxResults === undefined ? undefined : logBlockAt(up, o.maxResults);
+    if (over !== undefined) {
       stats.resultsRefused++;
       // Like Infura and Alchemy: a suggested range that fits, when one exists.
-      const last = parseInt(logs[o.maxResults]!.blockNumber, 16) - 1;
+      const last = over - 1;
       const hint = last >= from ? ` Try with this block range [${hex(from)}, ${hex(last)}].` : '';
       return random() < 0.5 ? fail(-32005, `query returned more than ${o.maxResults} results.${hint}`) : fail(-32602, `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of ${o.maxResults} logs in the response.${hint ? ` Based on your parameters, this block range should work: [${hex(from)}, ${hex(last)}]` : ''}`);
     }
@@ -189,7 +206,7 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
       calls = calls.slice(0, o.maxBatch);
     }
     stats.calls += calls.length;
-    send(200, await Promise.all(calls.map((c) => answer(c, head))));
+    send(200, `[${(await Promise.all(calls.map((c) => answer(c, head)))).join(',')}]`);
   };
 
   const server: Server = createServer((req, res) => {

@@ -163,4 +163,24 @@ describe('JsonRpcClient over an RPC pool', () => {
     expect(await reader.maybeHeaders([150])).toEqual([undefined]);
     await expect(reader.headers([150])).rejects.toThrow(BlockNotOnNodeError);
   });
+
+  it('a timed-out eth_getLogs goes back to the range loop (it may be too large) and costs its URL its rank', async () => {
+    let hung = 0;
+    // answers eth_getLogs with no logs
+    const quiet: FakeNode = (body) => (Array.isArray(body) ? node(1000)(body) : ok({ jsonrpc: '2.0', id: body.id, result: body.method === 'eth_getLogs' ? [] : '0x1' }));
+    const h = harness({ a: quiet, b: quiet });
+    const transport: RpcTransport = async (url, text, ms) => {
+      if (url === 'a' && (JSON.parse(text) as Call).method === 'eth_getLogs') {
+        hung++;
+        throw Object.assign(new Error('aborted'), { name: 'TimeoutError' });
+      }
+      return h.transport(url, text, ms);
+    };
+    const reader = new ChainReader(new JsonRpcClient(['a', 'b'], { ...h.opts, transport }));
+    await expect(reader.logs({ addresses: ['0x0000000000000000000000000000000000000001'], topic0: [] }, 1, 100)).rejects.toThrow(/timeout after/);
+    expect(hung).toBe(1);
+    expect(await reader.logs({ addresses: ['0x0000000000000000000000000000000000000001'], topic0: [] }, 1, 50)).toEqual([]);
+    expect(hung).toBe(1);
+    expect(h.sent.at(-1)!.url).toBe('b');
+  });
 });

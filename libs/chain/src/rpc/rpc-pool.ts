@@ -108,7 +108,9 @@ export class RpcPool {
         return result;
       } catch (err) {
         if (o.giveUp?.(err)) {
-          e.onAnswer(this.now() - started);
+          // A timeout may be a range too large, or a URL that hangs: the latter must lose its rank.
+          if (err instanceof RpcTransportError && err.status === undefined) e.onFailure();
+          else e.onAnswer(this.now() - started);
           throw err;
         }
         if (isRateLimitError(err)) {
