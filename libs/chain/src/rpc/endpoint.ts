@@ -86,11 +86,11 @@ export class RpcEndpoint {
   }
 
   /**
-   * A 429: no request to this URL before Retry-After, or else before an exponential pause with
-   * jitter (0.5 s, 1 s, 2 s ... up to 30 s, each times 0.5..1).
+   * A 429: no request to this URL before Retry-After (at most a minute), or else before an
+   * exponential pause with jitter (0.5 s, 1 s, 2 s ... up to `capMs`, each times 0.5..1).
    */
-  onThrottled(now: number, retryAfterMs: number | undefined, random: () => number): number {
-    const backoff = Math.min(30_000, 500 * 2 ** this.throttles) * (0.5 + random() / 2);
+  onThrottled(now: number, retryAfterMs: number | undefined, random: () => number, capMs = 10_000): number {
+    const backoff = Math.min(Math.max(500, capMs), 500 * 2 ** this.throttles) * (0.5 + random() / 2);
     this.throttles++;
     const pause = retryAfterMs !== undefined ? Math.min(60_000, retryAfterMs) : backoff;
     this.throttledUntil = Math.max(this.throttledUntil, now + pause);

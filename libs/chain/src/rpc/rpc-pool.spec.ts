@@ -127,9 +127,10 @@ describe('JsonRpcClient over an RPC pool', () => {
     const client = new JsonRpcClient('a', { ...h.opts, random: () => 1 });
     client.pool.endpoints[0]!.throttledUntil = 0;
     await expect(client.call('eth_chainId')).rejects.toThrow(/HTTP 429/);
-    // 500 ms, 1 s, 2 s ... up to 30 s (random() = 1: the full pause)
-    expect(h.sleeps.slice(0, 5).map((ms) => Math.round(ms / 100) * 100)).toEqual([500, 1000, 2000, 4000, 8000]);
-    expect(Math.max(...h.sleeps)).toBeLessThanOrEqual(30_000);
+    // 500 ms, 1 s, 2 s ... up to the retry policy's longest delay (10 s; random() = 1: the full pause), 30 times
+    expect(h.sleeps.slice(0, 6).map((ms) => Math.round(ms / 100) * 100)).toEqual([500, 1000, 2000, 4000, 8000, 10_000]);
+    expect(Math.max(...h.sleeps)).toBeLessThanOrEqual(10_000);
+    expect(h.sent).toHaveLength(31);
   });
 
   it('spends at most the per-URL budget: requests wait for tokens', async () => {

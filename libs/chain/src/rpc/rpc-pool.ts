@@ -17,7 +17,7 @@ export interface RpcPoolOptions {
   maxBatch?: number;
   /** attempts per request on failures (a failover counts as one); default DEFAULT_RETRY */
   retry?: RetryPolicy;
-  /** 429s tolerated per request (each pauses only its URL); default 30 */
+  /** 429s tolerated per request (each pauses only its URL); default 5 per retry attempt (30 with DEFAULT_RETRY) */
   maxThrottles?: number;
   /** a URL whose head is more than this many blocks below the best is left out of the safe head; default 16 */
   maxHeadLag?: number;
@@ -56,7 +56,7 @@ export class RpcPool {
     this.random = o.random ?? Math.random;
     this.sleep = o.sleep ?? sleep;
     this.retry = o.retry ?? DEFAULT_RETRY;
-    this.maxThrottles = o.maxThrottles ?? 30;
+    this.maxThrottles = o.maxThrottles ?? 5 * this.retry.attempts;
     this.maxHeadLag = o.maxHeadLag ?? 16;
     const start = this.now();
     this.endpoints = list.map((url) => new RpcEndpoint(url, { maxRps: o.maxRps ?? 0, maxBatch: o.maxBatch ?? 100 }, start));
@@ -114,7 +114,7 @@ export class RpcPool {
           throw err;
         }
         if (isRateLimitError(err)) {
-          e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random);
+          e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
           if (++throttles > this.maxThrottles) throw err;
           o.onRetry?.(o.method, err, failures + throttles - 1);
           continue;
@@ -149,7 +149,7 @@ export class RpcPool {
       e.onAnswer(this.now() - started);
       return result;
     } catch (err) {
-      if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random);
+      if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
       else if (isRetryableRpcError(err) && !isBehindError(err)) e.onFailure();
       throw err;
     } finally {
