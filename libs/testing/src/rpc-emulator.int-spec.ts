@@ -54,6 +54,10 @@ describe('hosted-provider emulator', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(e.stats.throttled).toBe(11);
+    // A small bucket: a high rate, but no bursts.
+    const strict = await start({ requestsPerSecond: 50, burst: 1 });
+    const burst = await Promise.all(Array.from({ length: 4 }, () => post(strict.url, body('eth_chainId')).then((r) => r.status)));
+    expect(burst.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses eth_getLogs over the range cap and over the result cap with the providers texts', async () => {

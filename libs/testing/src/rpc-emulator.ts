@@ -18,8 +18,10 @@ export interface RpcEmulatorOptions {
   port?: number;
   /** added to every HTTP request */
   roundTripMs?: number;
-  /** requests per second (token bucket, 1 s burst); beyond: HTTP 429 */
+  /** requests per second (token bucket); beyond: HTTP 429 */
   requestsPerSecond?: number;
+  /** requests the bucket holds (default: a second's worth); small values answer any burst with 429s */
+  burst?: number;
   /** Retry-After (seconds) on 429s; default none */
   retryAfterSeconds?: number;
   /** eth_getLogs over more blocks is refused */
@@ -111,12 +113,13 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
   const random = seededRandom(o.seed ?? 1);
   const stats: RpcEmulatorStats = { requests: 0, calls: 0, throttled: 0, failed: 0, batchRefused: 0, rangeRefused: 0, resultsRefused: 0, lagged: 0 };
   const rps = o.requestsPerSecond ?? 0;
-  let tokens = Math.max(1, rps);
+  const burst = Math.max(1, o.burst ?? rps);
+  let tokens = burst;
   let refilled = Date.now();
   const takeToken = (): boolean => {
     if (rps <= 0) return true;
     const now = Date.now();
-    tokens = Math.min(Math.max(1, rps), tokens + ((now - refilled) * rps) / 1000);
+    tokens = Math.min(burst, tokens + ((now - refilled) * rps) / 1000);
     refilled = now;
     if (tokens < 1) return false;
     tokens -= 1;

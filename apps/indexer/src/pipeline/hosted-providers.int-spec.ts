@@ -15,7 +15,7 @@ const EMULATOR_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545)
 /**
  * The devnet's ethereum chain indexed through three emulated hosted-provider URLs (batches capped
  * at 20, eth_getLogs at 100 blocks and 1000 logs, 4 % of requests failing with 502s or dropped
- * connections, 15 requests per second per URL (429 beyond), one URL load-balanced onto a node 3 blocks behind a quarter of
+ * connections, 15 requests per second per URL with bursts of 2 (429 beyond), one URL load-balanced onto a node 3 blocks behind a quarter of
  * the time, one URL 40 blocks behind): every table must equal a direct run's, for several seeds.
  */
 describe('indexing through hosted-provider emulators', () => {
@@ -43,7 +43,7 @@ describe('indexing through hosted-provider emulators', () => {
   });
 
   it.each([1, 2, 3])('seed %i: every table equals the direct run', async (seed) => {
-    const caps: Omit<RpcEmulatorOptions, 'upstream'> = { roundTripMs: 1, maxBatch: 20, maxBlockRange: 100, maxResults: 1000, failureShare: 0.04, requestsPerSecond: 15 };
+    const caps: Omit<RpcEmulatorOptions, 'upstream'> = { roundTripMs: 1, maxBatch: 20, maxBlockRange: 100, maxResults: 1000, failureShare: 0.04, requestsPerSecond: 15, burst: 2 };
     // Fixed loopback ports from EMULATOR_BASE_PORT (this worktree's range), three per seed.
     const port = (i: number): number => EMULATOR_BASE_PORT + seed * 3 + i;
     const emulators: RpcEmulator[] = [
