@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const checked = await preflightScopes(
     config.indexing.map((c) => ({
       network: c.network,
-      rpcUrls: [c.rpcUrl, ...(c.fallbackRpcUrls ?? [])],
+      rpcUrls: [...(c.rpcUrls ?? [c.rpcUrl]), ...(c.fallbackRpcUrls ?? [])],
       startBlock: c.startBlockGiven ? c.startBlock : undefined,
       startDays: c.startDays,
       listedTokens: c.listedTokens,

@@ -11,3 +11,5 @@ export * from './multicall';
 export * from './network-manifest';
 export * from './registry/shipped-registry';
 export * from './registry/address-book';
+export * from './rpc/endpoint';
+export * from './rpc/rpc-pool';

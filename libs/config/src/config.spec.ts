@@ -15,6 +15,19 @@ describe('config', () => {
     expect(cfg.healthPort).toBe(3101);
   });
 
+  it('takes several RPC URLs per network, comma-separated, each checked (one URL works as before)', () => {
+    const cfg = loadServiceConfig('indexer', { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: ' https://a.example/v2/key , http://10.0.0.2:8545', RPC_URL_BASE: 'wss://b.example' });
+    expect(cfg.networks).toEqual([
+      { network: 'ethereum', rpcUrl: 'https://a.example/v2/key', rpcUrls: ['https://a.example/v2/key', 'http://10.0.0.2:8545'] },
+      { network: 'base', rpcUrl: 'wss://b.example', rpcUrls: ['wss://b.example'] },
+    ]);
+    expect(loadServiceConfig('indexer', { RPC_URL_ARBITRUM: 'http://x.example,http://y.example' }).networks[0]!.rpcUrls).toEqual(['http://x.example', 'http://y.example']);
+    expect(() => loadServiceConfig('indexer', { NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://ok.example,ws://nope.example' })).toThrow(
+      /RPC_URL_ETHEREUM must be one URL or comma-separated http\(s\) URLs, got "ws:\/\/nope.example"/,
+    );
+    expect(() => loadServiceConfig('indexer', { RPC_URL_ETHEREUM: 'http://ok.example,' })).toThrow(/RPC_URL_ETHEREUM must be one URL or comma-separated/);
+  });
+
   it('reads JETSTREAM_REPLICAS (stream copies, 1 by default, at most 5 as JetStream allows)', () => {
     expect(loadServiceConfig('indexer', {}).jetstreamReplicas).toBe(1);
     expect(loadServiceConfig('status-tracker', { JETSTREAM_REPLICAS: '3' }).jetstreamReplicas).toBe(3);

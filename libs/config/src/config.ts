@@ -4,6 +4,7 @@ import { EnvReader, type Env } from './env';
 import { readGatewayAccess, type GatewayAccessConfig } from './gateway-access';
 import { readCors, readPublicUrls, type CorsConfig, type PublicUrlsConfig } from './public-urls';
 import { readNatsUrl, readRedisUrl } from './urls';
+import { redactUrl } from './redact-url';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -35,7 +36,10 @@ export interface CommonConfig extends PublicUrlsConfig {
 
 export interface NetworkEndpoint {
   readonly network: Network;
+  /** the first of `rpcUrls` (for clients that take one URL, e.g. ethers providers) */
   readonly rpcUrl: string;
+  /** RPC_URL_<NETWORK> as a comma-separated list: the JSON-RPC client fails over between them */
+  readonly rpcUrls: readonly string[];
 }
 
 export interface GatewayConfig extends CommonConfig, GatewayAccessConfig, CorsConfig {
@@ -51,7 +55,7 @@ function readNetworks(r: EnvReader, env: Env): NetworkEndpoint[] {
   const list = r.optional('NETWORKS');
   if (list === undefined) {
     // Without NETWORKS, every network that has an RPC URL is enabled.
-    return NETWORKS.filter((n) => env[rpcVar(n)]).map((n) => ({ network: n, rpcUrl: env[rpcVar(n)] as string }));
+    return NETWORKS.filter((n) => env[rpcVar(n)]).map((n) => rpcEndpoint(r, n));
   }
   const out: NetworkEndpoint[] = [];
   for (const raw of list.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -59,10 +63,25 @@ function readNetworks(r: EnvReader, env: Env): NetworkEndpoint[] {
       r.problems.push(`NETWORKS contains unknown network "${raw}"; accepted: ${NETWORKS.join(', ')}`);
       continue;
     }
-    const rpcUrl = r.url(rpcVar(raw), '', ['http:', 'https:', 'ws:', 'wss:']);
-    out.push({ network: raw, rpcUrl });
+    out.push(rpcEndpoint(r, raw));
   }
   return out;
+}
+
+/** RPC_URL_<NETWORK>: one URL, or several separated by commas (each checked; a list takes http(s) only). */
+function rpcEndpoint(r: EnvReader, network: Network): NetworkEndpoint {
+  const name = rpcVar(network);
+  const raw = r.string(name, '');
+  const parts = raw.split(',').map((u) => u.trim());
+  if (parts.length <= 1) {
+    const rpcUrl = r.url(name, '', ['http:', 'https:', 'ws:', 'wss:']);
+    return { network, rpcUrl, rpcUrls: [rpcUrl] };
+  }
+  for (const u of parts) {
+    const protocol = URL.canParse(u) ? new URL(u).protocol : '';
+    if (protocol !== 'http:' && protocol !== 'https:') r.problems.push(`${name} must be one URL or comma-separated http(s) URLs, got "${redactUrl(u)}"`);
+  }
+  return { network, rpcUrl: parts[0]!, rpcUrls: parts };
 }
 
 export function rpcVar(network: Network): string {

@@ -7,3 +7,4 @@ export * from './net';
 export * from './filler-process';
 export * from './pg-overlap';
 export * from './replica-platform';
+export * from './rpc-emulator';

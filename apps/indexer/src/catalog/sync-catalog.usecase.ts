@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { assertChainId, ChainProviders, loadPlatforms } from '@tokensvc/chain';
+import { assertChainId, assertChainIdOfEach, ChainProviders, loadPlatforms } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import { NETWORK_INFO } from '@tokensvc/domain';
 import { CatalogRepository } from '@tokensvc/persistence';
@@ -22,6 +22,8 @@ export class SyncCatalogUseCase implements OnApplicationBootstrap {
   async execute(): Promise<void> {
     const networks = this.config.networks.map((e) => e.network);
     await Promise.all(networks.map((n) => assertChainId(n, this.chains.byNetwork.get(n)!)));
+    // The other URLs of a network list too (the indexer reads from all of them).
+    await Promise.all(this.config.networks.filter((e) => (e.rpcUrls?.length ?? 0) > 1).map((e) => assertChainIdOfEach(e.network, e.rpcUrls)));
     const platforms = loadPlatforms(this.config, networks);
     await new CatalogRepository(this.ds).syncCatalog(
       networks.map((n) => ({ network: n, chainId: NETWORK_INFO[n].chainId, name: NETWORK_INFO[n].name })),

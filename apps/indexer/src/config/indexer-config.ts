@@ -8,12 +8,18 @@ import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 /** How one network is indexed. */
 export interface NetworkIndexingConfig {
   network: Network;
+  /** the first of `rpcUrls` */
   rpcUrl: string;
+  /** RPC_URL_<NETWORK>, comma-separated: every read goes through these (failover, budgets); default [rpcUrl] */
+  rpcUrls?: readonly string[];
   /**
-   * other RPC URLs of the network (RPC_FALLBACK_URLS_<NETWORK>, comma-separated): asked only when
-   * `rpcUrl`'s head is below the cursor, so a node merely behind does not cause a rollback
+   * other RPC URLs of the network (RPC_FALLBACK_URLS_<NETWORK>, comma-separated), never read from:
+   * asked, with `rpcUrls`, only when the safe head is below the cursor, so a node merely behind
+   * does not cause a rollback
    */
   fallbackRpcUrls?: string[];
+  /** per-URL request budget (RPC_MAX_RPS_<NETWORK>, requests per second; 0 = none) */
+  maxRps?: number;
   /**
    * first block to index: manifest `history.deployBlock`, else START_BLOCK_<NETWORK>, else the
    * block START_DAYS_<NETWORK> days before the head (resolved at start by the preflight), else 0
@@ -90,7 +96,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const common = loadServiceConfig('indexer', env);
   const r = new EnvReader(env);
   const manifest = loadNetworkFacts(common);
-  const indexing = common.networks.map(({ network, rpcUrl }): NetworkIndexingConfig => {
+  const indexing = common.networks.map(({ network, rpcUrl, rpcUrls }): NetworkIndexingConfig => {
     const info = NETWORK_INFO[network];
     const m = manifest.get(network);
     const given = m?.deployBlock ?? optionalInt(r, `START_BLOCK_${suffix(network)}`, 0);
@@ -99,7 +105,9 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
     return {
       network,
       rpcUrl,
+      rpcUrls,
       fallbackRpcUrls: urlList(r, `RPC_FALLBACK_URLS_${suffix(network)}`),
+      maxRps: r.int(`RPC_MAX_RPS_${suffix(network)}`, 0, 0, 100_000),
       startBlock: given ?? 0,
       startBlockGiven: given !== undefined,
       startDays,

@@ -139,7 +139,8 @@ export class Deriver implements DerivationStage {
     if (!client) {
       const endpoint = this.config.networks.find((n) => n.network === network);
       if (!endpoint) throw new Error(`refreshHead(${network}): no RPC URL configured for ${network}`);
-      client = new JsonRpcClient(endpoint.rpcUrl);
+      // every URL of the network (tests hand in endpoints with rpcUrl only)
+      client = new JsonRpcClient(endpoint.rpcUrls?.length ? endpoint.rpcUrls : endpoint.rpcUrl);
       this.clients.set(network, client);
     }
     return client;

@@ -133,8 +133,10 @@ export class NetworkIndexer {
       METRICS.rpcRetries.inc({ network: this.network, method });
       o.logger.warn(`${this.network}: retrying ${method}: ${(e as Error).message}`);
     };
-    const client = new JsonRpcClient(o.cfg.rpcUrl, { timeoutMs: o.rpcTimeoutMs, onRetry });
-    this.fallbacks = new FallbackNodes(o.cfg.fallbackRpcUrls ?? [], o.rpcTimeoutMs);
+    const urls = o.cfg.rpcUrls?.length ? o.cfg.rpcUrls : [o.cfg.rpcUrl];
+    const client = new JsonRpcClient(urls, { timeoutMs: o.rpcTimeoutMs, onRetry, maxRps: o.cfg.maxRps });
+    // Every URL may vouch for the cursor: with several, the safe head can drop below it when one falls behind.
+    this.fallbacks = new FallbackNodes(urls.length > 1 ? [...urls, ...(o.cfg.fallbackRpcUrls ?? [])] : (o.cfg.fallbackRpcUrls ?? []), o.rpcTimeoutMs);
     this.reader = new IndexerChainReader(client, { network: this.network, worker: o.logsWorker ?? true, timeoutMs: o.rpcTimeoutMs, onRetry });
     this.range = new AdaptiveRange({ max: o.cfg.maxLogRange, targetLogs: o.targetLogsPerRange, initial: o.initialLogRange ?? 10 });
     this.decoder = new LogDecoder(Object.values(ADAPTERS));

@@ -11,6 +11,8 @@ import * as zlib from 'node:zlib';
 export interface PostResult {
   status: number;
   body: Buffer;
+  /** the Retry-After header (429, 503) */
+  retryAfter?: string;
 }
 
 /** No HTTP answer: connection refused or reset, timeout, broken compression. */
@@ -86,10 +88,11 @@ export class HttpPoster {
           body.on('end', () => {
             if (settled) return;
             settled = true;
-            if (into && size === length) return resolve({ status: res.statusCode ?? 0, body: into.subarray(0, size) });
+            const retryAfter = res.headers['retry-after'];
+            if (into && size === length) return resolve({ status: res.statusCode ?? 0, body: into.subarray(0, size), retryAfter });
             // not the announced length: the bytes as they came (the caller sees the mismatch)
             const parts = into ? [into.subarray(0, Math.min(size, into.length)), ...chunks] : chunks;
-            resolve({ status: res.statusCode ?? 0, body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size) });
+            resolve({ status: res.statusCode ?? 0, body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size), retryAfter });
           });
           body.on('error', fail);
           res.on('error', fail);

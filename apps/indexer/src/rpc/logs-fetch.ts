@@ -15,15 +15,16 @@ import type { LogsReply, LogsRequest } from './logs-wire';
 export async function fetchLogsReply(req: LogsRequest, poster: HttpPoster, strings: StringTable, send: (reply: LogsReply, transfer: ArrayBuffer[]) => void): Promise<void> {
   let status: number;
   let body: Buffer;
+  let retryAfter: string | undefined;
   try {
-    ({ status, body } = await poster.post(req.payload, req.timeoutMs));
+    ({ status, body, retryAfter } = await poster.post(req.payload, req.timeoutMs));
   } catch (e) {
     const timedOut = e instanceof PostError && e.timedOut;
     send({ id: req.id, kind: 'transport', message: (e as Error).message, timedOut }, []);
     return;
   }
   if (status < 200 || status >= 300) {
-    send({ id: req.id, kind: 'http', status, text: body.toString('utf8', 0, Math.min(body.length, 1000)) }, []);
+    send({ id: req.id, kind: 'http', status, text: body.toString('utf8', 0, Math.min(body.length, 1000)), retryAfter }, []);
     poster.release(body);
     return;
   }

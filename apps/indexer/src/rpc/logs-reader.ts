@@ -8,20 +8,17 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   ChainReader,
-  DEFAULT_RETRY,
   JsonRpcError,
   RpcTransportError,
   isRangeTooLargeError,
+  parseRetryAfter,
   readInRanges,
-  isRetryableRpcError,
   sortLogs,
   standardizeLogs,
   toQuantity,
-  withRetry,
   type AdaptiveRange,
   type JsonRpcClient,
   type LogFilter,
-  type RetryPolicy,
   type RpcLog,
 } from '@tokensvc/chain';
 import { HttpPoster } from './http-post';
@@ -149,7 +146,6 @@ export interface IndexerChainReaderOptions {
   /** POST and scan in a worker thread (default) or on this thread */
   worker: boolean;
   timeoutMs: number;
-  retry?: RetryPolicy;
   onRetry?: (method: string, e: unknown, attempt: number) => void;
 }
 
@@ -184,12 +180,8 @@ export class IndexerChainReader extends ChainReader {
     const parts = await Promise.all(
       groups.map((address) => {
         const params = [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }];
-        return withRetry(
-          () => this.getLogs(params),
-          retryUnlessRangeError,
-          this.o.retry ?? DEFAULT_RETRY,
-          (e, attempt) => this.o.onRetry?.(METHOD, e, attempt),
-        );
+        // The client's URL pool: URL choice, failover, budget, 429 pauses, URLs behind `to` skipped.
+        return this.client.pool.run((e) => this.getLogs(e.url, params), { method: METHOD, minBlock: to, giveUp: isRangeTooLargeError, onRetry: this.o.onRetry });
       }),
     );
     if (parts.length === 1) return parts[0]!;
@@ -216,10 +208,10 @@ export class IndexerChainReader extends ChainReader {
   }
 
   /** One attempt, answered as JsonRpcClient.call + standardizeLogs would answer it. */
-  private async getLogs(params: unknown[]): Promise<LogList> {
+  private async getLogs(url: string, params: unknown[]): Promise<LogList> {
     if (this.closed) throw new Error('eth_getLogs on a closed reader');
     const payload = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: METHOD, params });
-    const s = await this.channel.request(this.client.url, payload, this.o.timeoutMs, this.o.network);
+    const s = await this.channel.request(url, payload, this.o.timeoutMs, this.o.network);
     switch (s.kind) {
       case 'logs':
         return s.logs;
@@ -230,7 +222,7 @@ export class IndexerChainReader extends ChainReader {
       case 'http':
         // Redirects: fetch follows them.
         if (s.status >= 300 && s.status < 400) return new ArrayLogList(standardizeLogs(await this.client.call(METHOD, params, { retryIf: () => false })));
-        throw new RpcTransportError(METHOD, `HTTP ${s.status} ${s.text.slice(0, 200)}`, s.status);
+        throw new RpcTransportError(METHOD, `HTTP ${s.status} ${s.text.slice(0, 200)}`, s.status, parseRetryAfter(s.retryAfter));
       case 'raw':
         return new ArrayLogList(standardizeLogs(unwrap(Buffer.from(s.body.buffer, s.body.byteOffset, s.body.length).toString('utf8'))));
     }
@@ -252,4 +244,3 @@ function unwrap(text: string): unknown {
   return res.result;
 }
 
-const retryUnlessRangeError = (e: unknown): boolean => isRetryableRpcError(e) && !isRangeTooLargeError(e);

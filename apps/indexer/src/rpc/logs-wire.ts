@@ -21,7 +21,7 @@ export type LogsReply =
   /** 2xx, but not of the simple shape: the body for the generic JSON path */
   | { id: number; kind: 'raw'; body: Uint8Array }
   /** any other HTTP status; `text`: the start of the body */
-  | { id: number; kind: 'http'; status: number; text: string }
+  | { id: number; kind: 'http'; status: number; text: string; retryAfter?: string }
   /** no HTTP answer (connection, timeout, decompression) */
   | { id: number; kind: 'transport'; message: string; timedOut: boolean };
 

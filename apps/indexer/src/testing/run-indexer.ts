@@ -9,6 +9,10 @@ import { NetworkIndexer, type IndexerLogger } from '../pipeline/network-indexer'
 export interface TestIndexerOptions {
   network: Network;
   rpcUrl: string;
+  /** several URLs (the pool; rpcUrl is then ignored): see NetworkIndexingConfig.rpcUrls */
+  rpcUrls?: string[];
+  /** see NetworkIndexingConfig.maxRps */
+  maxRps?: number;
   /** see NetworkIndexingConfig.fallbackRpcUrls */
   fallbackRpcUrls?: string[];
   databaseUrl: string;
@@ -18,6 +22,8 @@ export interface TestIndexerOptions {
   maxLogRange?: number;
   prefetch?: number;
   targetLogs?: number;
+  /** see NetworkIndexerOptions (default 10) */
+  initialLogRange?: number;
   /** eth_getLogs ranges per batch (default 2, so tests cover batches read in several requests) */
   rangesPerBatch?: number;
   onCommitted?: (network: Network) => void;
@@ -47,7 +53,9 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
   const manifest = loadManifestNetworks(o.manifestPath).get(o.network);
   const cfg: NetworkIndexingConfig = {
     network: o.network,
-    rpcUrl: o.rpcUrl,
+    rpcUrl: o.rpcUrls?.[0] ?? o.rpcUrl,
+    rpcUrls: o.rpcUrls,
+    maxRps: o.maxRps,
     fallbackRpcUrls: o.fallbackRpcUrls,
     startBlock: manifest?.deployBlock ?? 0,
     finalityDepth: o.finalityDepth ?? NETWORK_INFO[o.network].finalityDepth,
@@ -67,6 +75,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     leaseTtlMs: o.leaseTtlMs ?? 5_000,
     prefetch: o.prefetch ?? 3,
     targetLogsPerRange: o.targetLogs ?? 20_000,
+    initialLogRange: o.initialLogRange,
     rangesPerBatch: o.rangesPerBatch ?? 2,
     readyLagBlocks: 0,
     rpcTimeoutMs: 30_000,

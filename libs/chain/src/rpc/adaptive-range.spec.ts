@@ -2,6 +2,20 @@ import fc from 'fast-check';
 import { AdaptiveRange } from './adaptive-range';
 
 describe('AdaptiveRange', () => {
+  it('takes the range a refusal names: a cap becomes the ceiling, a suggestion only the next size, a result cap lowers the target', () => {
+    const r = new AdaptiveRange({ max: 10_000, initial: 1000, targetLogs: 20_000 });
+    expect(r.onTooLarge(1000, { range: 300 })).toBe(true);
+    expect([r.size, r.max]).toEqual([300, 300]);
+    r.onSuccess(300, 0);
+    expect(r.size).toBe(300);
+    const s = new AdaptiveRange({ max: 10_000, initial: 1000, targetLogs: 20_000 });
+    s.onTooLarge(1000, { range: 120, results: 10_000 });
+    expect([s.size, s.max, s.targetLogs]).toEqual([120, 10_000, 8_000]);
+    // Nothing named (or a "cap" above the refused range): halved.
+    s.onTooLarge(120, { range: 5000 });
+    expect(s.size).toBe(60);
+  });
+
   it('starts at min(max, initial) and doubles while responses stay small', () => {
     const r = new AdaptiveRange({ max: 1000, initial: 100, targetLogs: 10_000 });
     expect(r.size).toBe(100);

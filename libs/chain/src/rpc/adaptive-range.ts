@@ -1,3 +1,5 @@
+import type { LogCapHint } from './errors';
+
 /**
  * The eth_getLogs block range, adapted to the node: grows while responses stay under the target
  * log count, halves when the node refuses ("range too large", response size, timeout), never
@@ -13,8 +15,10 @@ export interface AdaptiveRangeOptions {
 }
 
 export class AdaptiveRange {
-  readonly max: number;
-  readonly targetLogs: number;
+  /** lowered when a node names its cap ("exceed maximum block range: 5000") */
+  max: number;
+  /** lowered when a node names its result cap ("more than 10000 results") */
+  targetLogs: number;
   private current: number;
 
   constructor(opts: AdaptiveRangeOptions) {
@@ -36,9 +40,20 @@ export class AdaptiveRange {
     this.current = clamp(Math.floor(blocks * factor), 1, this.max);
   }
 
-  /** The node refused a range of `blocks` blocks; returns false when it cannot shrink further. */
-  onTooLarge(blocks: number): boolean {
+  /**
+   * The node refused a range of `blocks` blocks; returns false when it cannot shrink further.
+   * A range the refusal names (its cap, or the provider's suggestion for this request) is used
+   * as is; a named cap also becomes the ceiling, and a named result cap lowers the log target
+   * (to 80 %, so ranges stop growing into it). Otherwise the range is halved.
+   */
+  onTooLarge(blocks: number, hint: LogCapHint = {}): boolean {
     if (blocks <= 1) return false;
+    if (hint.results !== undefined && hint.results >= 1) this.targetLogs = Math.min(this.targetLogs, Math.max(1, Math.floor(hint.results * 0.8)));
+    if (hint.range !== undefined && hint.range >= 1 && hint.range < blocks) {
+      if (hint.results === undefined) this.max = Math.min(this.max, hint.range);
+      this.current = clamp(hint.range, 1, this.max);
+      return true;
+    }
     this.current = clamp(Math.floor(blocks / 2), 1, this.max);
     return true;
   }

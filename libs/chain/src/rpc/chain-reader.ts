@@ -1,5 +1,5 @@
 import { AdaptiveRange } from './adaptive-range';
-import { isRangeTooLargeError, isRetryableRpcError } from './errors';
+import { isRangeTooLargeError, logCapHint } from './errors';
 import { JsonRpcClient, toQuantity } from './json-rpc-client';
 import { parseBlockHeader, sortLogs, standardizeLogs, type RpcBlockHeader, type RpcLog } from './types';
 
@@ -17,24 +17,62 @@ export class ChainReader {
     private readonly maxAddresses = 1000,
   ) {}
 
+  /** The safe head's number: with several URLs, the lowest head among those not far behind (RpcPool.safeHead). */
   async blockNumber(): Promise<number> {
-    return parseInt(await this.client.call<string>('eth_blockNumber'), 16);
+    if (this.client.pool.endpoints.length === 1) return parseInt(await this.client.call<string>('eth_blockNumber'), 16);
+    const answers = await this.client.callEach<string>('eth_blockNumber');
+    const heads = answers.filter((a) => a.error === undefined).map((a) => ({ endpoint: a.endpoint, head: parseInt(a.result!, 16) }));
+    return this.client.pool.safeHead(heads) ?? parseInt(await this.client.call<string>('eth_blockNumber'), 16);
   }
 
+  /**
+   * The latest header; with several URLs, that of the lowest head among the URLs not far behind
+   * (RpcPool.safeHead): the indexer never goes past a block some healthy URL does not have.
+   */
   async latestHeader(): Promise<RpcBlockHeader> {
-    return parseBlockHeader(await this.client.call('eth_getBlockByNumber', ['latest', false]));
+    if (this.client.pool.endpoints.length === 1) return parseBlockHeader(await this.client.call('eth_getBlockByNumber', ['latest', false]));
+    const answers = await this.client.callEach<unknown>('eth_getBlockByNumber', ['latest', false]);
+    const headers: Array<{ endpoint: (typeof answers)[number]['endpoint']; header: RpcBlockHeader }> = [];
+    for (const a of answers) {
+      try {
+        if (a.error === undefined) headers.push({ endpoint: a.endpoint, header: parseBlockHeader(a.result) });
+      } catch {
+        // a broken answer: that URL gives no head this time
+      }
+    }
+    const safe = this.client.pool.safeHead(headers.map((h) => ({ endpoint: h.endpoint, head: h.header.number })));
+    if (safe === undefined) return parseBlockHeader(await this.client.call('eth_getBlockByNumber', ['latest', false]));
+    return headers.find((h) => h.header.number === safe)!.header;
   }
 
-  /** Headers of the given blocks in JSON-RPC batches, in the given order. */
+  /**
+   * Headers of the given blocks in JSON-RPC batches, in the given order. A block a node answers
+   * null for (it does not have it yet) is asked again, on another URL first.
+   */
   async headers(numbers: readonly number[]): Promise<RpcBlockHeader[]> {
-    const raw = await this.client.batch<unknown>(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })));
+    const raw = await this.rawHeaders(numbers, false);
     return raw.map((r, i) => parseBlockHeader(r, numbers[i]));
   }
 
-  /** Like `headers`, but a block the node does not have (yet, or any more) gives undefined. */
+  /** Like `headers`, but a block no URL has (yet, or any more) gives undefined. */
   async maybeHeaders(numbers: readonly number[]): Promise<Array<RpcBlockHeader | undefined>> {
-    const raw = await this.client.batch<unknown>(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })));
+    const raw = await this.rawHeaders(numbers, true);
     return raw.map((r, i) => (r === null ? undefined : parseBlockHeader(r, numbers[i])));
+  }
+
+  private async rawHeaders(numbers: readonly number[], nullIfNoneHasIt: boolean): Promise<unknown[]> {
+    if (numbers.length === 0) return [];
+    const raw = await this.client.batch<unknown>(
+      numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
+      { minBlock: numbers.reduce((a, b) => Math.max(a, b)) },
+    );
+    // Nulls are rare (a lagging or load-balanced node): asked one by one, elsewhere first.
+    for (let i = 0; i < raw.length; i++) {
+      if (raw[i] !== null) continue;
+      const n = numbers[i]!;
+      raw[i] = await this.client.call('eth_getBlockByNumber', [toQuantity(n), false], { lacksBlockIfNull: n, nullIfNoneHasIt });
+    }
+    return raw;
   }
 
   /**
@@ -48,7 +86,7 @@ export class ChainReader {
     const parts = await Promise.all(
       groups.map(async (address) =>
         standardizeLogs(
-          await this.client.call('eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }], { retryIf: retryUnlessRangeError }),
+          await this.client.call('eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }], { giveUp: isRangeTooLargeError, minBlock: to }),
         ),
       ),
     );
@@ -69,12 +107,11 @@ export class ChainReader {
   }
 }
 
-const retryUnlessRangeError = (e: unknown): boolean => isRetryableRpcError(e) && !isRangeTooLargeError(e);
-
 /**
  * Reads [from, to] in consecutive ranges sized by `range` (each result's length is its log
  * count): a range the node refuses is halved and tried again, an accepted one lets the range
- * grow. Returns the ranges' results in chain order.
+ * grow; a refusal naming the node's cap sets the range to it (AdaptiveRange.onTooLarge). Returns
+ * the ranges' results in chain order.
  */
 export async function readInRanges<T extends { length: number }>(from: number, to: number, range: AdaptiveRange, read: (start: number, end: number) => Promise<T>): Promise<T[]> {
   const parts: T[] = [];
@@ -88,7 +125,7 @@ export async function readInRanges<T extends { length: number }>(from: number, t
       range.onSuccess(blocks, part.length);
       start = end + 1;
     } catch (e) {
-      if (!isRangeTooLargeError(e) || !range.onTooLarge(blocks)) throw e;
+      if (!isRangeTooLargeError(e) || !range.onTooLarge(blocks, logCapHint(e))) throw e;
     }
   }
   return parts;

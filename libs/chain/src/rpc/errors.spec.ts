@@ -1,4 +1,4 @@
-import { isRangeTooLargeError, isRetryableRpcError, JsonRpcError, RpcTransportError } from './errors';
+import { BlockNotOnNodeError, isBehindError, isRangeTooLargeError, isRateLimitError, isRetryableRpcError, JsonRpcError, logCapHint, RpcTransportError } from './errors';
 
 describe('RPC error classification', () => {
   it.each([
@@ -27,5 +27,27 @@ describe('RPC error classification', () => {
     expect(isRetryableRpcError(new JsonRpcError('eth_getLogs', -32000, 'header not found'))).toBe(true);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'BlockOutOfRangeError: block height is 730 but requested was 729'))).toBe(true);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'invalid params'))).toBe(false);
+  });
+
+  it.each([
+    ['Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [0x10, 0x5e]', { range: 79, results: 10_000 }],
+    ['Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size', { range: 2000 }],
+    ['query returned more than 10000 results. Try with this block range [0x1, 0x64].', { range: 100, results: 10_000 }],
+    ['query returned more than 10000 results', { results: 10_000 }],
+    ['eth_getLogs is limited to a 10,000 range', { range: 10_000 }],
+    ['exceed maximum block range: 5000', { range: 5000 }],
+    ['block range is too wide', {}],
+  ])('reads the caps out of "%s"', (message, hint) => {
+    expect(logCapHint(new JsonRpcError('eth_getLogs', -32000, message))).toEqual(hint);
+  });
+
+  it('tells rate limits and nodes behind apart from "range too large"', () => {
+    expect(isRateLimitError(new RpcTransportError('x', 'HTTP 429', 429))).toBe(true);
+    expect(isRateLimitError(new JsonRpcError('x', -32005, 'daily request count exceeded, request rate limited'))).toBe(true);
+    expect(isRateLimitError(new JsonRpcError('x', 429, 'Your app has exceeded its compute units per second capacity'))).toBe(true);
+    expect(isRateLimitError(new JsonRpcError('eth_getLogs', -32005, 'query returned more than 10000 results'))).toBe(false);
+    const behind = new JsonRpcError('eth_getLogs', -32000, 'block range extends beyond current head block');
+    expect([isBehindError(behind), isRangeTooLargeError(behind), isRetryableRpcError(behind)]).toEqual([true, false, true]);
+    expect(isBehindError(new BlockNotOnNodeError('eth_getBlockByNumber', 5, 'http://x'))).toBe(true);
   });
 });
