@@ -83,7 +83,7 @@ describe('deploy check', () => {
   describe('compose for real networks (docker-compose.real.yml)', () => {
     it('is checked like docker-compose.yml: every app, built from the repo, with a configuration the app accepts', () => {
       expect(real.realCompose?.path).toBe('docker-compose.real.yml');
-      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('NETWORKS: ${NETWORKS:-ethereum,arbitrum,base}', 'NETWORKS: ethereum,moon').replace(/\n  status-tracker:\n[\s\S]*?(?=\nvolumes:)/, ''))).problems);
+      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('NETWORKS: ${NETWORKS:-ethereum,arbitrum,base}', 'NETWORKS: ethereum,moon').replace(/\n {2}status-tracker:\n[\s\S]*?(?=\nvolumes:)/, ''))).problems);
       expect(out).toMatch(/docker-compose.real.yml: services: no service named "status-tracker"/);
       expect(out).toMatch(/docker-compose.real.yml: services.indexer: the app would refuse this configuration: NETWORKS contains unknown network "moon"/);
     });
