@@ -25,8 +25,8 @@ describe('npm artifacts', () => {
     const a = loadSwapRouter02Artifact();
     expect(a.contractName).toBe('SwapRouter02');
     expect(requiredLibraries(a)).toEqual([]);
-    const ctor = a.abi.find((e) => e.type === 'constructor') as { inputs: Array<{ name: string }> } | undefined;
-    expect(ctor?.inputs.map((i) => i.name)).toEqual(['_factoryV2', 'factoryV3', '_positionManager', '_WETH9']);
+    const ctor = (a.abi as ReadonlyArray<{ type: string; inputs?: Array<{ name: string }> }>).find((e) => e.type === 'constructor');
+    expect(ctor?.inputs?.map((i) => i.name)).toEqual(['_factoryV2', 'factoryV3', '_positionManager', '_WETH9']);
   });
 
   it('links Aave Pool against its logic libraries', () => {
