@@ -18,6 +18,7 @@ import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platfo
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
+import { v3RouterOf } from '../planning/executor-calls';
 import { OrderRunner, type RunResult } from '../testing/order-runner';
 import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
@@ -69,8 +70,7 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
     const deployed = await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(...args);
     await deployed.waitForDeployment();
     router02 = (await deployed.getAddress()).toLowerCase();
-    const view = async (name: string): Promise<string> => ROUTER02_VIEWS.decodeFunctionResult(name, await provider.call({ to: router02, data: ROUTER02_VIEWS.encodeFunctionData(name) }))[0] as string;
-    expect([await view('factoryV2'), await view('factory'), await view('positionManager'), await view('WETH9')]).toEqual(args);
+    expect(await wiring(router02)).toEqual(args);
 
     // The manifest as a real network's registry has it: no `router` on uniswap-v3.
     const registryShaped: NetworkManifest = {
@@ -107,6 +107,21 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
   });
   afterEach(async () => {
     await rpc.call('evm_revert', [snapshot]);
+  });
+
+  /** (factoryV2, factory, positionManager, WETH9) of a SwapRouter02 */
+  async function wiring(address: string): Promise<string[]> {
+    const view = async (name: string): Promise<string> => ROUTER02_VIEWS.decodeFunctionResult(name, await provider.call({ to: address, data: ROUTER02_VIEWS.encodeFunctionData(name) }))[0] as string;
+    return [await view('factoryV2'), await view('factory'), await view('positionManager'), await view('WETH9')];
+  }
+
+  it('the devnet deploys SwapRouter02 too (manifest `swapRouter02`), wired like this one; its `router` stays the original SwapRouter', async () => {
+    const v3 = manifestPlatform(net, 'uniswap-v3');
+    const own = platformAddress(v3, 'swapRouter02');
+    expect(own.toLowerCase()).not.toBe(router02);
+    expect(await wiring(own)).toEqual([platformAddress(manifestPlatform(net, 'uniswap-v2'), 'factory'), platformAddress(v3, 'factory'), platformAddress(v3, 'positionManager'), net.weth]);
+    expect((await provider.getCode(platformAddress(v3, 'router'))).length).toBeGreaterThan(2);
+    expect(v3RouterOf(Object.fromEntries(Object.entries(v3.addresses).map(([k, v]) => [k, String(v)])))).toEqual({ kind: 'swapRouter', address: platformAddress(v3, 'router') });
   });
 
   /** The executor calls of the order transaction as sent. */
