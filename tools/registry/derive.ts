@@ -150,7 +150,8 @@ function sushiswap(s: Sources, network: Network): RegistryPlatform | undefined {
  * Uniswap V3. The role `router` of the devnet (the original SwapRouter, whose exactInputSingle
  * takes a deadline) has no entry in sdk-core, and Base never had one: the package's router is
  * SwapRouter02 (another exactInputSingle), recorded as `swapRouter02`, not as `router`, so no order
- * is built with calls it would reject.
+ * is built with calls it would reject: the quote encodes SwapRouter02's own call for a platform
+ * naming only `swapRouter02` (v3RouterOf in apps/quote/src/planning/executor-calls.ts).
  */
 function uniswapV3(s: Sources, network: Network): RegistryPlatform | undefined {
   const chainId = NETWORK_INFO[network].chainId;

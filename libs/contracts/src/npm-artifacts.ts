@@ -111,6 +111,17 @@ export function loadUniswapV3Artifact(name: UniswapV3ContractName): Artifact {
   });
 }
 
+/**
+ * SwapRouter02 (@uniswap/swap-router-contracts 1.3.1): the V3 (and V2) router the real networks'
+ * address books name (`swapRouter02`). Constructor (factoryV2, factoryV3, positionManager, WETH9);
+ * it computes pair and pool addresses from the same init code hashes as the builds above.
+ */
+export function loadSwapRouter02Artifact(): Artifact {
+  return cached('swap-router-contracts:SwapRouter02', () =>
+    fromHardhat(join(packageRoot('@uniswap/swap-router-contracts'), 'artifacts', 'contracts', 'SwapRouter02.sol', 'SwapRouter02.json')),
+  );
+}
+
 let aaveIndex: Map<string, string> | undefined;
 
 /** Aave ships ~200 artifacts in nested folders; index them by contract name once. */

@@ -54,8 +54,10 @@ export interface ManifestPlatform {
   family: PlatformFamily;
   /**
    * Contracts by role. uniswap-v2: factory, router (Router02); uniswap-v3: factory,
-   * positionManager, router (SwapRouter), quoter (QuoterV2); aave-v3: pool, poolAddressesProvider,
-   * poolConfigurator, aclManager, oracle, dataProvider; erc4626: vaults (a list).
+   * positionManager, router (SwapRouter), quoter (QuoterV2), swapRouter02 (SwapRouter02, over the
+   * uniswap-v2 factory too; the real networks' registry names only this one); aave-v3: pool,
+   * poolAddressesProvider, poolConfigurator, aclManager, oracle, dataProvider; erc4626: vaults (a
+   * list).
    */
   addresses: Record<string, string | string[]>;
   pools: ManifestPool[];

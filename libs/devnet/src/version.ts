@@ -39,7 +39,7 @@ export function codeVersion(): string {
     ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
   ];
   for (const { root, f } of sources) hash.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
-  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@aave/core-v3', 'ethers']) {
+  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@uniswap/swap-router-contracts', '@aave/core-v3', 'ethers']) {
     hash.update(`\0${pkg}@${packageVersion(pkg)}`);
   }
   cached = hash.digest('hex').slice(0, 16);

@@ -12,7 +12,7 @@ import type { StateOverride, StateOverrides } from '../chain/state-overrides';
 import { usdValue } from '../graph/catalog';
 import { QUOTE_METRICS, timedBuild } from '../metrics';
 import { explainQuote } from './explain-quote';
-import { buildOrderTx } from './order-tx';
+import { buildOrderTx, orderCalls } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
 import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { parsePair, parsePositiveAmount, parseSlippage } from './request-parsing';
@@ -41,6 +41,9 @@ export class EstimateUseCase {
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const requested = parseSlippage(req.slippageTolerancePercentage);
     const quote = await this.engine.quote(pair, amount);
+    // A route whose calls cannot be built (e.g. a V3 hop on a platform naming no swap router) is
+    // refused with the order's 400, not estimated (the simulation below swallows its errors).
+    orderCalls(quote, { executor: ZERO_ADDRESS, recipient: SIMULATION_SENDER, deadline: 0n });
     const simulated = await this.simulate(quote, amount);
     const outputAmount = simulated?.output ?? quote.plan.amountOut;
     const slippage = requested ?? Math.min(autoSlippage(quote.priceImpact), 10);

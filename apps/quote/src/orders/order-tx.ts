@@ -5,7 +5,7 @@
 import { Signature } from 'ethers';
 import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { planCalls } from '../planning/executor-calls';
+import { planCalls, v3RouterOf } from '../planning/executor-calls';
 import type { Quote } from './quote-engine';
 import { badRequest } from './request-parsing';
 
@@ -29,6 +29,14 @@ export interface OrderTx {
   value: bigint;
 }
 
+/** The refusal (400) of a V3 hop on a platform that names no swap router (v3RouterOf). */
+export function v3RouterMissingMessage(slug: string, network: string): string {
+  return (
+    `unsupported: platform ${slug} has no router configured on ${network}: a Uniswap V3 swap needs its \`router\` (SwapRouter) ` +
+    `or its \`swapRouter02\` (SwapRouter02) address in the devnet manifest or the registry`
+  );
+}
+
 /** The executor calls of a plan (single or multi-input: only its steps, network and platforms matter). */
 export function orderCalls(quote: Pick<Quote, 'deployment' | 'network'> & { plan: Pick<Quote['plan'], 'steps'> }, terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>): ExecutorCall[] {
   const platforms = quote.deployment.platforms;
@@ -42,6 +50,11 @@ export function orderCalls(quote: Pick<Quote, 'deployment' | 'network'> & { plan
         const address = platforms.get(slug)?.[role];
         if (!address) throw badRequest(`unsupported: platform ${slug} has no ${role} configured on ${quote.network}`);
         return address;
+      },
+      v3Router: (slug) => {
+        const router = v3RouterOf(platforms.get(slug));
+        if (!router) throw badRequest(v3RouterMissingMessage(slug, quote.network));
+        return router;
       },
     },
   );

@@ -1,6 +1,6 @@
 import { Interface, MaxUint256, toBeHex, zeroPadValue } from 'ethers';
-import { ALL_BPS, type ExecutorCall } from '@tokensvc/contracts';
-import { actionCalls } from './executor-calls';
+import { ALL_BPS, type ExecutorCall, loadSwapRouter02Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
+import { type CallEnv, actionCalls, v3RouterOf } from './executor-calls';
 
 const EXECUTOR = '0x00000000000000000000000000000000000000e1';
 const RECIPIENT = '0x00000000000000000000000000000000000000f1';
@@ -8,7 +8,15 @@ const A = '0x00000000000000000000000000000000000000aa';
 const B = '0x00000000000000000000000000000000000000bb';
 const POOL = '0x00000000000000000000000000000000000000cc';
 const ROUTER2 = '0x0000000000000000000000000000000000000002';
-const env = { executor: EXECUTOR, recipient: RECIPIENT, deadline: 1_900_000_000n, platformAddress: (slug: string, role: string) => (slug === 'uniswap-v2' && role === 'router' ? ROUTER2 : '0x0000000000000000000000000000000000000003') };
+const SWAP_ROUTER = '0x0000000000000000000000000000000000000005';
+const SWAP_ROUTER02 = '0x0000000000000000000000000000000000000006';
+const env: CallEnv = {
+  executor: EXECUTOR,
+  recipient: RECIPIENT,
+  deadline: 1_900_000_000n,
+  platformAddress: (slug: string, role: string) => (slug === 'uniswap-v2' && role === 'router' ? ROUTER2 : '0x0000000000000000000000000000000000000003'),
+  v3Router: () => ({ kind: 'swapRouter', address: SWAP_ROUTER }),
+};
 
 const ABI = new Interface([
   'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline)',
@@ -67,5 +75,44 @@ describe('actionCalls: where the executor writes each amount', () => {
     const [swap] = actionCalls({ kind: 'swap', pool: POOL, family: 'uniswap-v2', platform: 'uniswap-v2', fee: 3000, tokenIn: A, tokenOut: B, bps: 4_000 }, env);
     expect(swap!.target).toBe(ROUTER2);
     expect(swap!.inputs[0]).toMatchObject({ token: A, bps: 4_000, approve: true });
+  });
+});
+
+describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
+  const SWAP = { kind: 'swap', pool: POOL, family: 'uniswap-v3', platform: 'uniswap-v3', fee: 500, tokenIn: A, tokenOut: B, bps: 2_500 } as const;
+  const decoded = (abi: Interface, call: ExecutorCall, amount: bigint): Record<string, unknown> => {
+    const at = call.inputs[0]!.offset * 2;
+    const hex = call.data.slice(2);
+    const data = `0x${hex.slice(0, at)}${zeroPadValue(toBeHex(amount), 32).slice(2)}${hex.slice(at + 64)}`;
+    return (abi.decodeFunctionData('exactInputSingle', data)[0] as { toObject(): Record<string, unknown> }).toObject();
+  };
+
+  it('the rule: `router` (SwapRouter) wins, else `swapRouter02`, else none', () => {
+    expect(v3RouterOf({ factory: A, router: SWAP_ROUTER, swapRouter02: SWAP_ROUTER02 })).toEqual({ kind: 'swapRouter', address: SWAP_ROUTER });
+    expect(v3RouterOf({ factory: A, positionManager: B, quoter: POOL, swapRouter02: SWAP_ROUTER02 })).toEqual({ kind: 'swapRouter02', address: SWAP_ROUTER02 });
+    expect(v3RouterOf({ factory: A, positionManager: B })).toBeUndefined();
+    expect(v3RouterOf(undefined)).toBeUndefined();
+  });
+
+  it('with the original SwapRouter: exactInputSingle with the order deadline, amountIn patched', () => {
+    const [call] = actionCalls(SWAP, env);
+    expect(call!.target).toBe(SWAP_ROUTER);
+    expect(call!.inputs[0]).toMatchObject({ token: A, bps: 2_500, approve: true, offset: 4 + 5 * 32 });
+    expect(decoded(new Interface(loadUniswapV3Artifact('SwapRouter').abi), call!, 77n)).toMatchObject({ fee: 500n, deadline: 1_900_000_000n, amountIn: 77n, amountOutMinimum: 0n, recipient: expect.stringMatching(/e1$/i) });
+  });
+
+  it('with SwapRouter02: its exactInputSingle (no deadline: the Router checks the order deadline), amountIn patched', () => {
+    const [call] = actionCalls(SWAP, { ...env, v3Router: () => ({ kind: 'swapRouter02', address: SWAP_ROUTER02 }) });
+    expect(call!.target).toBe(SWAP_ROUTER02);
+    expect(call!.inputs[0]).toMatchObject({ token: A, bps: 2_500, approve: true, offset: 4 + 4 * 32 });
+    const params = decoded(new Interface(loadSwapRouter02Artifact().abi), call!, 77n);
+    expect(params).toMatchObject({ tokenIn: expect.stringMatching(/aa$/i), tokenOut: expect.stringMatching(/bb$/i), fee: 500n, amountIn: 77n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n, recipient: expect.stringMatching(/e1$/i) });
+    expect(params).not.toHaveProperty('deadline');
+  });
+
+  it('asks the environment for the V3 router only for V3 hops (its refusal propagates)', () => {
+    const refusing = { ...env, v3Router: (slug: string) => { throw new Error(`no router for ${slug}`); } };
+    expect(() => actionCalls(SWAP, refusing)).toThrow('no router for uniswap-v3');
+    expect(actionCalls({ ...SWAP, family: 'uniswap-v2', platform: 'uniswap-v2' }, refusing)[0]!.target).toBe(ROUTER2);
   });
 });

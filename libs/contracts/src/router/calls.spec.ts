@@ -1,5 +1,6 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
-import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall } from './calls';
+import { loadSwapRouter02Artifact } from '../npm-artifacts';
+import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall, uniswapV3SwapRouter02Call } from './calls';
 import { CALLS_ABI_TYPE, routeHash } from './abi';
 import { ALL_BPS } from './types';
 
@@ -26,6 +27,34 @@ describe('executor call builders', () => {
     const iface = new Interface(['function transfer(address to, uint256 amount)']);
     const patched = patch(call.data, call.inputs[0]!.offset, 123_456n);
     expect(iface.decodeFunctionData('transfer', patched).toArray()).toEqual([TO, 123_456n]);
+  });
+
+  describe('SwapRouter02 exactInputSingle', () => {
+    const router02 = new Interface(loadSwapRouter02Artifact().abi);
+    const params = { tokenIn: T1, tokenOut: T0, fee: 3000, recipient: TO };
+
+    it('encodes like the published ABI, with the placeholder as amountIn', () => {
+      const call = uniswapV3SwapRouter02Call({ swapRouter02: T0, ...params, amountOutMinimum: 7n });
+      const expected = router02.encodeFunctionData('exactInputSingle', [{ ...params, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: 7n, sqrtPriceLimitX96: 0n }]);
+      expect(call.data).toBe(expected);
+      expect(call.data.slice(0, 10)).toBe('0x04e45aaf');
+      expect(call.target).toBe(T0);
+      expect(call.value).toBe(0n);
+    });
+
+    it('writes the amount into amountIn (5th struct field, offset 132, not the original router\'s 164)', () => {
+      const call = uniswapV3SwapRouter02Call({ swapRouter02: T0, ...params, bps: 5_000 });
+      expect(call.inputs).toEqual([{ token: T1, bps: 5_000, amount: 0n, offset: 4 + 4 * 32, approve: true }]);
+      const [decoded] = router02.decodeFunctionData('exactInputSingle', patch(call.data, call.inputs[0]!.offset, 987_654_321n)).toArray() as [Record<string, unknown>];
+      expect({ ...(decoded as { toObject(): Record<string, unknown> }).toObject() }).toEqual({ ...params, fee: 3000n, amountIn: 987_654_321n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n });
+    });
+
+    it('differs from the original SwapRouter call (which has a deadline)', () => {
+      const v3 = uniswapV3SwapCall({ swapRouter: T0, ...params, deadline: 1n });
+      const v3b = uniswapV3SwapRouter02Call({ swapRouter02: T0, ...params });
+      expect(v3.data.slice(0, 10)).not.toBe(v3b.data.slice(0, 10));
+      expect(v3.inputs[0]!.offset).toBe(4 + 5 * 32);
+    });
   });
 
   it('refuses call data without the placeholder or with it twice', () => {

@@ -17,6 +17,10 @@ const V2_ROUTER = new Interface([
 const V3_SWAP_ROUTER = new Interface([
   'function exactInputSingle(tuple(address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
 ]);
+/** SwapRouter02 (IV3SwapRouter): the same struct without `deadline`. */
+const V3_SWAP_ROUTER02 = new Interface([
+  'function exactInputSingle(tuple(address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
+]);
 
 /** Byte offset of the one 32-byte word of `data` that holds AMOUNT_PLACEHOLDER. */
 export function placeholderOffset(data: string): number {
@@ -78,10 +82,25 @@ export interface V3SwapCall {
   amountOutMinimum?: bigint;
 }
 
-/** Uniswap V3 SwapRouter exactInputSingle (no price limit). */
+/** Uniswap V3 SwapRouter (v3-periphery) exactInputSingle (no price limit); amountIn is struct word 5 (offset 164). */
 export function uniswapV3SwapCall(p: V3SwapCall): ExecutorCall {
   const data = V3_SWAP_ROUTER.encodeFunctionData('exactInputSingle', [
     { tokenIn: p.tokenIn, tokenOut: p.tokenOut, fee: p.fee, recipient: p.recipient, deadline: p.deadline, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: p.amountOutMinimum ?? 0n, sqrtPriceLimitX96: 0n },
   ]);
   return { target: p.swapRouter, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
+}
+
+export type V3SwapRouter02Call = Omit<V3SwapCall, 'swapRouter' | 'deadline'> & { swapRouter02: string };
+
+/**
+ * Uniswap SwapRouter02 (swap-router-contracts) exactInputSingle (no price limit); amountIn is
+ * struct word 4 (offset 132). SwapRouter02 takes no deadline in the struct (only through
+ * multicall(deadline, data[])): callers rely on the deadline of whatever runs the call (the
+ * project's Router checks the order deadline before the Executor runs any call).
+ */
+export function uniswapV3SwapRouter02Call(p: V3SwapRouter02Call): ExecutorCall {
+  const data = V3_SWAP_ROUTER02.encodeFunctionData('exactInputSingle', [
+    { tokenIn: p.tokenIn, tokenOut: p.tokenOut, fee: p.fee, recipient: p.recipient, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: p.amountOutMinimum ?? 0n, sqrtPriceLimitX96: 0n },
+  ]);
+  return { target: p.swapRouter02, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
 }

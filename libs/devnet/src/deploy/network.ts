@@ -7,7 +7,7 @@ import { type BridgeContracts, deployBridgeContracts } from './bridge';
 import { type BuildContext, mineNext, tokenBySymbol } from './context';
 import { deployTokens, installMulticall3 } from './tokens';
 import { deployV2Platform } from './uniswap-v2';
-import { deployV3Platform } from './uniswap-v3';
+import { deploySwapRouter02, deployV3Platform } from './uniswap-v3';
 import { type RouterContracts, deployRouterContracts } from './router';
 import { deployVaults } from './vaults';
 
@@ -42,6 +42,9 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   const weth = tokenBySymbol(tokens, 'WETH').address;
   ctx.log('deploying the order Router');
   const router = await deployRouterContracts(ctx, weth);
+  // Queued into the bridge's block after every protocol: no extra block, no protocol address moves.
+  const uniswapV2 = v2.find((p) => p.slug === 'uniswap-v2')!;
+  const swapRouter02 = deploySwapRouter02(ctx, uniswapV2, v3, weth);
   ctx.log('deploying the bridge (escrow and settler)');
   // The filler attests its own fills on the devnet; the seeder derives the same account (World.actors.filler).
   const bridge = await deployBridgeContracts(ctx, deriveAccount(ctx.seed, 'filler', 0).address);
@@ -49,7 +52,7 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
     weth,
     multicall3,
     tokens,
-    platforms: [...v2, v3, vaults, aave],
+    platforms: [...v2, { ...v3, addresses: { ...v3.addresses, swapRouter02 } }, vaults, aave],
     contracts: { ...router, ...bridge },
     deployBlock: first.number,
     deployTimestamp: first.timestamp,

@@ -1,9 +1,9 @@
 import { AbiCoder, getCreate2Address, keccak256 } from 'ethers';
-import { UNISWAP_V3_POOL_INIT_CODE_HASH, loadUniswapV3Artifact } from '@tokensvc/contracts';
+import { UNISWAP_V3_POOL_INIT_CODE_HASH, loadSwapRouter02Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { ABI } from '../chain/abis';
 import { V3_PLATFORM, type V3PoolSpec } from '../config';
-import type { ManifestPlatform, ManifestPool, ManifestToken } from '../manifest';
+import { type ManifestPlatform, type ManifestPool, type ManifestToken, platformAddress } from '../manifest';
 import { encodeSqrtPriceX96, rawPrice, sortTokens, tickSpacingOf } from '../math/uniswap';
 import { type BuildContext, tokenBySymbol } from './context';
 
@@ -43,4 +43,15 @@ export function deployV3Platform(
     return { address, pair: `${t0.symbol}/${t1.symbol}`, token0: t0.address, token1: t1.address, fee: spec.fee, tickSpacing: tickSpacingOf(spec.fee) };
   });
   return { slug: V3_PLATFORM.slug, name: V3_PLATFORM.name, family: 'uniswap-v3', addresses: { factory, positionManager, router, quoter }, pools, vaults: [], markets: [] };
+}
+
+/**
+ * SwapRouter02 (@uniswap/swap-router-contracts, the published build) over the V2 factory of `v2`
+ * and the V3 factory and position manager of `v3`: the V3 router the real networks' registry
+ * names (`swapRouter02`). Only queued: the caller mines it with the next block. The quote keeps
+ * using the original SwapRouter (`router`) on the devnet (the rule: v3RouterOf in apps/quote).
+ */
+export function deploySwapRouter02(ctx: BuildContext, v2: ManifestPlatform, v3: ManifestPlatform, weth: string): string {
+  const args = [platformAddress(v2, 'factory'), platformAddress(v3, 'factory'), platformAddress(v3, 'positionManager'), weth];
+  return ctx.writer.deploy(ctx.deployer, loadSwapRouter02Artifact(), args, 'SwapRouter02', 7_000_000n);
 }
