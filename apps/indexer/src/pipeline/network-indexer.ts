@@ -229,7 +229,7 @@ export class NetworkIndexer {
     this.lastStandbyCheck = now;
     try {
       if (!this.registry) {
-        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
+        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
         this.registry = loaded.registry;
         this.pendingSeeds = loaded.pendingSeeds;
         this.o.logger.log({ msg: 'standby warm: registry loaded, watching the lease', network: this.network, ms: Date.now() - now });
@@ -263,7 +263,7 @@ export class NetworkIndexer {
       this.cursor = { ...this.cursor, balancesBlock: null };
     }
     this.balancesFresh = !(await hasBalances(this.q, this.network));
-    const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
+    const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
     this.registry = loaded.registry;
     this.pendingSeeds = loaded.pendingSeeds;
     METRICS.cursor.set({ network: this.network }, this.cursor.blockNumber);

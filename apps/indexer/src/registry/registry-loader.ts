@@ -6,6 +6,7 @@ import { loadPools } from '../store/pools.repo';
 import { loadTokenSeeds } from '../store/tokens.repo';
 import { ContractRegistry } from './contract-registry';
 import type { TokenSeed } from './registry.types';
+import type { PoolScopeMode } from './scope';
 
 export interface LoadedRegistry {
   registry: ContractRegistry;
@@ -16,10 +17,11 @@ export interface LoadedRegistry {
 /**
  * Builds a network's registry: the platforms' static contracts (factories, configurators,
  * markets) from config, then every stored token and pool from Postgres, then the seeds
- * (native token, listed tokens, vault lists) that are not stored yet.
+ * (native token, listed tokens, vault lists) that are not stored yet. `poolScope`: which
+ * discovered pools and aTokens are registered (see PoolScope).
  */
-export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[]): Promise<LoadedRegistry> {
-  const registry = new ContractRegistry(network);
+export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[], poolScope: PoolScopeMode = 'listed'): Promise<LoadedRegistry> {
+  const registry = new ContractRegistry(network, { mode: poolScope, listed: new Set(listedTokens.map((t) => t.toLowerCase())) });
   for (const p of platforms) {
     const adapter = ADAPTERS[p.family];
     const market = adapter.staticContracts(p).find((c) => c.role === 'market')?.address;
