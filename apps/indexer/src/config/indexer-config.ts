@@ -22,6 +22,12 @@ export interface NetworkIndexingConfig {
   startBlock: number;
   /** START_BLOCK_<NETWORK> or the manifest's deploy block was given (the preflight checks it is not in the future) */
   startBlockGiven?: boolean;
+  /**
+   * the start block has history before it that is not read (START_BLOCK_<NETWORK> or
+   * START_DAYS_<NETWORK>; not a manifest's deploy block, before which there is nothing): the scope's
+   * state at the block before it is bootstrapped by multicall (pipeline/bootstrap-scope.ts)
+   */
+  bootstrap?: boolean;
   /** START_DAYS_<NETWORK>: index the last N days (when no start block is given) */
   startDays?: number;
   /** reorgs deeper than this raise an alert (FINALITY_DEPTH_<NETWORK> overrides the network default) */
@@ -121,6 +127,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
       fallbackRpcUrls: urlList(r, `RPC_FALLBACK_URLS_${suffix(network)}`),
       startBlock: given ?? 0,
       startBlockGiven: given !== undefined,
+      bootstrap: m?.deployBlock === undefined && (given !== undefined || startDays !== undefined),
       startDays,
       finalityDepth: r.int(`FINALITY_DEPTH_${suffix(network)}`, info.finalityDepth, 1),
       maxLogRange: r.int(`MAX_LOG_RANGE_${suffix(network)}`, info.maxLogRange, 1),
