@@ -13,6 +13,7 @@ import { insertTokens } from '../store/tokens.repo';
 import { readTokenRows } from './batch-builder';
 import { LeaseLostError } from './batch-writer';
 import { applyPoolFloor, toBaseUnits } from './bootstrap-floor';
+import { readLedgers } from './bootstrap-ledgers';
 import { readScopeSnapshot } from './bootstrap-read';
 import type { DecodedBatch, PoolStateEvent } from './decoded-batch';
 import type { DerivationStage } from './derivation.port';
@@ -55,7 +56,8 @@ export function needsBootstrap(cfg: NetworkIndexingConfig, cursor: { blockNumber
  * pairs with their state and initialised ticks, aTokens of the listed reserves; see
  * readScopeSnapshot), read by Multicall3 at that block, written as if discovered and updated at
  * that block, in one fenced transaction that also stores the block's header and gives the cursor
- * its hash. So logs are then followed from the start block on top of it, and a crash before the
+ * its hash. The tokens' supplies, vault assets and Aave reserve data read at the same block
+ * (readLedgers) start the derivation stage's bookkeeping. So logs are then followed from the start block on top of it, and a crash before the
  * commit leaves nothing (the next start bootstraps again: the cursor still has no hash). The
  * derivation stage gets the pools' states as one batch at that block (prices from the start).
  * Returns undefined when Multicall3 has no code at that block (nothing to read: the chain is
@@ -78,6 +80,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
   for (const s of [...c.pendingSeeds, ...snapshot.tokens]) if (!seeds.has(s.address)) seeds.set(s.address, s);
   const tokenRows = await readTokenRows(client, network, [...seeds.values()].map((seed) => ({ seed, block })), new Map([[block, header]]));
   const batch = derivedBatch(network, block, header, snapshot.pools, tokenRows.map((t) => t.key));
+  batch.ledgers = await readLedgers(client, [...seeds.values()], block);
 
   await inTransaction(c.pool, async (tx) => {
     if (!(await fenceWriteTx(tx, network, c.holder))) throw new LeaseLostError(`${network}: lease lost to another replica`);

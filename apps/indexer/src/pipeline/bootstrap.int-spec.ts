@@ -13,6 +13,7 @@ import { tryAcquireLease } from '../store/lease.repo';
 import { poolQuery } from '../store/sql-tx';
 import { send, txs } from '../testing/activity';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
+import { normaliseFloats } from '../testing/db-snapshot';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
 import { bootstrapScope, needsBootstrap } from './bootstrap-scope';
@@ -24,6 +25,7 @@ jest.setTimeout(240_000);
 const FLOOR = '2000';
 const POOL_STATE = `SELECT address, platform, family, token0, token1, fee, tick_spacing, reserve0::text, reserve1::text, sqrt_price_x96::text, liquidity::text, tick FROM pools WHERE network = 'ethereum' ORDER BY address`;
 const TICKS = `SELECT pool, tick, liquidity_net::text, liquidity_gross::text FROM pool_ticks WHERE network = 'ethereum' ORDER BY pool, tick`;
+const SUPPLIES = `SELECT key, family, total_supply::text, circulating_supply::text, total_borrow::text, reserves, price_per_share, price FROM tokens WHERE network = 'ethereum' AND family <> 'native' ORDER BY key`;
 const TOKENS = `SELECT address, platform, family, underlying, pool_address, metadata, is_verified FROM tokens WHERE network = 'ethereum' AND family <> 'basic' ORDER BY address`;
 
 /**
@@ -80,8 +82,9 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
     await send(anvil.client, txs.swapV3(alice!, v3['router'] as string, usdc, weth, 500, 400_000_000n));
     head = await blockNumber();
     const t0 = Date.now();
-    full = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: fullUrl, manifestPath, derive: new RecordingDerivation(), maxLogRange: 200 });
-    mid = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: midUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig), startBlock: start });
+    const deriver = (): Deriver => new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig);
+    full = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: fullUrl, manifestPath, derive: deriver(), maxLogRange: 200 });
+    mid = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: midUrl, manifestPath, derive: deriver(), startBlock: start });
     await Promise.all([full.waitForCursor(head), mid.waitForCursor(head)]);
     console.log(`full run (blocks 1..${head}) and bootstrapped run (start ${start}) at the head in ${Date.now() - t0} ms`);
   });
@@ -122,6 +125,14 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
     expect(await rows(mid!, TOKENS)).toEqual(tokens);
     const [created] = (await mid!.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM pools WHERE network = 'ethereum' AND created_block >= $1`, [start])).rows;
     expect(Number(created!.n)).toBe(1);
+  });
+
+  it('has the supplies, vault assets and Aave supply and debt of the full run at the head (ledgers read at the bootstrap block, then events)', async () => {
+    const state = (await rows(full!, SUPPLIES)) as Array<{ family: string; total_supply: string; total_borrow: string }>;
+    expect(state.length).toBeGreaterThan(20);
+    for (const family of ['basic', 'uniswap-v2', 'erc4626', 'aave-v3']) expect(state.some((t) => t.family === family && BigInt(t.total_supply) > 0n)).toBe(true);
+    expect(state.some((t) => t.family === 'aave-v3' && BigInt(t.total_borrow) > 0n)).toBe(true);
+    expect(normaliseFloats(await rows(mid!, SUPPLIES))).toEqual(normaliseFloats(state));
   });
 
   it('writes nothing when the bootstrap transaction fails (a crash redoes it whole), fences other writers out, and is done once', async () => {
