@@ -134,8 +134,12 @@ export class BatchBuilder {
   }
 }
 
-/** Token rows of newly registered tokens: ERC-20 metadata of the non-native ones in one multicall, first seen at `block`. */
-export async function readTokenRows(client: JsonRpcClient, network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
+/**
+ * Token rows of newly registered tokens: ERC-20 metadata of the non-native ones in one multicall,
+ * first seen at `block`. Their history is partial (historyFromBlock) from `historyFrom`, or from
+ * `block` for an underlying found mid-history or a partial seed; else complete (null).
+ */
+export async function readTokenRows(client: JsonRpcClient, network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>, historyFrom?: number): Promise<TokenRow[]> {
   if (found.length === 0) return [];
   const erc20 = found.filter((f) => f.seed.family !== 'native').map((f) => f.seed.address);
   const meta = erc20.length > 0 ? await readErc20Metadata(client, erc20) : new Map();
@@ -161,6 +165,7 @@ export async function readTokenRows(client: JsonRpcClient, network: Network, fou
       isVerified: seed.listed,
       createdAt: headers.get(block)!.timestamp,
       createdBlock: block,
+      historyFromBlock: seed.family === 'native' ? null : (historyFrom ?? (seed.partial || (seed.family === 'basic' && !seed.listed) ? block : null)),
     };
   });
 }

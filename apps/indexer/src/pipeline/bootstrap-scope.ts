@@ -78,7 +78,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
   const { snapshot, belowFloor, unpriced } = applyPoolFloor(raw, c.cfg.wrappedNative, floor);
   const seeds = new Map<string, TokenSeed>();
   for (const s of [...c.pendingSeeds, ...snapshot.tokens]) if (!seeds.has(s.address)) seeds.set(s.address, s);
-  const tokenRows = await readTokenRows(client, network, [...seeds.values()].map((seed) => ({ seed, block })), new Map([[block, header]]));
+  const tokenRows = await readTokenRows(client, network, [...seeds.values()].map((seed) => ({ seed, block })), new Map([[block, header]]), startBlock);
   const batch = derivedBatch(network, block, header, snapshot.pools, tokenRows.map((t) => t.key));
   batch.ledgers = await readLedgers(client, [...seeds.values()], block);
 

@@ -135,6 +135,19 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
     expect(normaliseFloats(await rows(mid!, SUPPLIES))).toEqual(normaliseFloats(state));
   });
 
+  it('marks the history of every token that existed before the start block as partial (tokens.history_from_block), and of no other', async () => {
+    const partial = async (ti: TestIndexer): Promise<Array<{ family: string; created_block: string; history_from_block: string | null }>> =>
+      (await ti.pool.query(`SELECT family, created_block::text, history_from_block::text FROM tokens WHERE network = 'ethereum' ORDER BY address`)).rows;
+    expect((await partial(full!)).filter((t) => t.history_from_block !== null)).toEqual([]);
+    const tokens = await partial(mid!);
+    for (const t of tokens) {
+      if (Number(t.created_block) === start - 1 && t.family !== 'native') expect(t.history_from_block).toBe(String(start));
+      else expect(t.history_from_block).toBeNull();
+    }
+    // the LP token of the pair created after the start block is complete
+    expect(tokens.filter((t) => Number(t.created_block) >= start)).toEqual([expect.objectContaining({ family: 'uniswap-v2', history_from_block: null })]);
+  });
+
   it('writes nothing when the bootstrap transaction fails (a crash redoes it whole), fences other writers out, and is done once', async () => {
     const pool = createPgPool({ connectionString: crashUrl, max: 2 }, () => undefined);
     try {

@@ -30,14 +30,17 @@ export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Net
       else registry.addMarket({ address: c.address, platform: p.slug });
     }
   }
-  for (const t of await loadTokenSeeds(q, network)) registry.addToken(t);
+  const stored = await loadTokenSeeds(q, network);
+  for (const t of stored) registry.addToken(t);
   for (const { info, state } of await loadPools(q, network)) registry.addPool(info, state);
 
   const pendingSeeds: TokenSeed[] = [];
   const ctx = { network, listedTokens, readVaultAssets: (vaults: readonly string[]) => readVaultAssets(client, vaults) };
   for (const p of platforms) {
     for (const d of await ADAPTERS[p.family].seed(p, ctx)) {
-      if (d.kind === 'token' && registry.addToken(d.token)) pendingSeeds.push(d.token);
+      // Configured after the network's first batch: indexed from the block it is registered in.
+      const token = stored.length > 0 && d.kind === 'token' ? { ...d.token, partial: true } : d.kind === 'token' ? d.token : undefined;
+      if (token && registry.addToken(token)) pendingSeeds.push(token);
     }
   }
   return { registry, pendingSeeds };
