@@ -16,7 +16,7 @@ import { applyPoolFloor, toBaseUnits } from './bootstrap-floor';
 import { readLedgers } from './bootstrap-ledgers';
 import { readScopeSnapshot } from './bootstrap-read';
 import type { DecodedBatch, PoolStateEvent } from './decoded-batch';
-import type { DerivationStage } from './derivation.port';
+import type { DerivationStage, SqlTx } from './derivation.port';
 import { readHeaders } from './range-prefetcher';
 
 export interface BootstrapContext {
@@ -47,6 +47,11 @@ export interface BootstrapResult {
  * Whether the network's cursor is the fresh one of a start block with history before it
  * (NetworkIndexingConfig.bootstrap): nothing read yet (no hash), at startBlock - 1, startBlock > 0.
  */
+/** No token of the network is stored: the bootstrap has not run (a rollback to the start block rewinds the cursor, not this). */
+export async function nothingStored(q: SqlTx, network: Network): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM tokens WHERE network = $1 LIMIT 1`, [network])).length === 0;
+}
+
 export function needsBootstrap(cfg: NetworkIndexingConfig, cursor: { blockNumber: number; blockHash: string }): boolean {
   return cfg.bootstrap === true && cfg.startBlock > 0 && cursor.blockHash === '' && cursor.blockNumber === cfg.startBlock - 1;
 }
@@ -86,6 +91,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
     if (!(await fenceWriteTx(tx, network, c.holder))) throw new LeaseLostError(`${network}: lease lost to another replica`);
     const fresh = await tx.query(`SELECT 1 FROM index_cursors WHERE network = $1 AND block_number = $2 AND block_hash = '' FOR UPDATE`, [network, block]);
     if (fresh.length === 0) throw new LeaseLostError(`${network}: the cursor moved during the start-block bootstrap: another writer`);
+    if (!(await nothingStored(tx, network))) throw new LeaseLostError(`${network}: tokens were written during the start-block bootstrap: another writer`);
     await insertBlocks(tx, network, [header]);
     await insertTokens(tx, tokenRows);
     await insertPools(tx, network, snapshot.pools);

@@ -16,7 +16,7 @@ import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
 import { normaliseFloats } from '../testing/db-snapshot';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
-import { bootstrapScope, needsBootstrap } from './bootstrap-scope';
+import { bootstrapScope, needsBootstrap, nothingStored } from './bootstrap-scope';
 import type { DerivationStage } from './derivation.port';
 
 jest.setTimeout(240_000);
@@ -173,6 +173,11 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
       expect(done!.pools).toBe(await count('pools'));
       expect(done!.pools + done!.belowFloor).toBe(Number((await full!.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM pools WHERE network = 'ethereum' AND created_block < $1`, [start])).rows[0]!.n));
       expect(needsBootstrap(cfg, (await readCursor(q, 'ethereum'))!)).toBe(false);
+      // A rollback to the start block (cursor back at start - 1 without a hash) does not bootstrap again.
+      await pool.query(`UPDATE index_cursors SET block_hash = '' WHERE network = 'ethereum'`);
+      expect(await nothingStored(q, 'ethereum')).toBe(false);
+      await expect(bootstrapScope({ ...ctx, derive: new RecordingDerivation() })).rejects.toThrow(/tokens were written/);
+      expect(await count('pool_ticks')).toBe(done!.ticks);
     } finally {
       await pool.end();
     }
