@@ -62,9 +62,10 @@ export function needsBootstrap(cfg: NetworkIndexingConfig, cursor: { blockNumber
  * readScopeSnapshot), read by Multicall3 at that block, written as if discovered and updated at
  * that block, in one fenced transaction that also stores the block's header and gives the cursor
  * its hash. The tokens' supplies, vault assets and Aave reserve data read at the same block
- * (readLedgers) start the derivation stage's bookkeeping. So logs are then followed from the start block on top of it, and a crash before the
- * commit leaves nothing (the next start bootstraps again: the cursor still has no hash). The
- * derivation stage gets the pools' states as one batch at that block (prices from the start).
+ * (readLedgers) start the derivation stage's bookkeeping, which gets the pools' states as one
+ * batch at that block (prices from the start). Logs are then followed from the start block on top
+ * of it; a crash before the commit leaves nothing (the next start bootstraps again: the cursor
+ * still has no hash).
  * Returns undefined when Multicall3 has no code at that block (nothing to read: the chain is
  * then indexed from the start block as if it began there).
  */
@@ -79,6 +80,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
   }
   const header = (await readHeaders(c.reader, [block])).get(block)!;
   const raw = await readScopeSnapshot(client, c.platforms, c.cfg.listedTokens, block);
+  // Whole wrapped-native tokens: every supported network's wrapped native (WETH, WPOL, WAVAX, WBNB, ...) has 18 decimals.
   const floor = c.cfg.poolFloorNative ? toBaseUnits(c.cfg.poolFloorNative, 18) : 0n;
   const { snapshot, belowFloor, unpriced } = applyPoolFloor(raw, c.cfg.wrappedNative, floor);
   const seeds = new Map<string, TokenSeed>();
