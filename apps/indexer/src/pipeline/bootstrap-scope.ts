@@ -41,6 +41,8 @@ export interface BootstrapResult {
   tokens: number;
   belowFloor: number;
   unpriced: number;
+  /** reading and writing it took this long */
+  ms: number;
 }
 
 /**
@@ -70,6 +72,7 @@ export function needsBootstrap(cfg: NetworkIndexingConfig, cursor: { blockNumber
  * then indexed from the start block as if it began there).
  */
 export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResult | undefined> {
+  const started = Date.now();
   const { network, startBlock } = c.cfg;
   const block = startBlock - 1;
   const tag = `0x${block.toString(16)}`;
@@ -101,7 +104,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
     await c.derive.applyBatch(tx, batch, { backfilling: true });
     await moveCursor(tx, network, block, header.hash, Math.max(0, Math.min(block, c.head - c.cfg.finalityDepth)), null, true);
   });
-  return { block, pools: snapshot.pools.length, ticks: snapshot.ticks.length, tokens: tokenRows.length, belowFloor, unpriced };
+  return { block, pools: snapshot.pools.length, ticks: snapshot.ticks.length, tokens: tokenRows.length, belowFloor, unpriced, ms: Date.now() - started };
 }
 
 /** The bootstrapped pools' states as one derivation batch at `block` (no transaction: txHash ''). */

@@ -98,6 +98,7 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
 
   it('bootstraps at the block before the start block and reads logs only from the start block', async () => {
     const line = mid!.lines.find((l) => (l as { msg?: string }).msg === 'start-block bootstrap written') as { block: number; pools: number; ticks: number; tokens: number };
+    console.log(`bootstrap: ${JSON.stringify(line)}`);
     expect(line).toMatchObject({ block: start - 1, belowFloor: 0 });
     expect(line.pools).toBeGreaterThan(10);
     expect(line.ticks).toBeGreaterThan(0);
