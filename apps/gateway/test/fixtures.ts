@@ -36,6 +36,7 @@ export const TOKEN: Token = {
   isClaimed: false,
   isPortable: true,
   block: { number: 19_000_000, hash: `0x${'ef'.repeat(32)}`, final: false },
+  historyFromBlock: null,
 };
 
 export const BALANCE: Balance = { ...TOKEN, balance: 1.5, balanceUSD: 1.5, rawBalance: '1500000' };

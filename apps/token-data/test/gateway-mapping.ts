@@ -18,7 +18,8 @@ const wire = <T>(codec: Codec<T>, value: T): T => codec.fromJSON(JSON.parse(JSON
 function gatewayToken(t: Token, view: View, blocks: readonly BlockLabel[]): Record<string, unknown> {
   const metrics = t.metrics ?? TokenMetrics.fromJSON({});
   const block = labelJson(blocks.find((b) => b.network === t.network));
-  return { ...t, metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))), block };
+  const historyFromBlock = t.historyFromBlock === undefined ? null : Number(t.historyFromBlock);
+  return { ...t, metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))), historyFromBlock, block };
 }
 
 /** the /v2/account body the gateway sends for this reply message */

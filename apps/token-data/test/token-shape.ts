@@ -5,7 +5,7 @@ const TOKEN_FIELDS: Record<string, string> = {
   network: 'string', price: 'number', images: 'string[]', updatedAt: 'date', createdAt: 'date', verifiedAt: 'date', tokens: 'string[]',
   poolAddress: 'string', liquidity: 'number', metrics: 'object', metadata: 'object', image: 'string', banner: 'string',
   customCmsImageUrl: 'string', totalSupply: 'uint', totalBorrow: 'uint', circulatingSupply: 'uint', reserves: 'string[]',
-  pricePerShare: 'string', isClaimed: 'boolean', isPortable: 'boolean', block: 'block',
+  pricePerShare: 'string', isClaimed: 'boolean', isPortable: 'boolean', block: 'block', historyFromBlock: 'block-or-null',
 };
 export const FREE_METRICS = ['apy', 'baseApy', 'rewardApy', 'borrowApy', 'baseBorrowApy', 'volumeUsd1d', 'volumeUsd7d'];
 export const PAID_METRICS = [
@@ -28,6 +28,8 @@ export function typeProblem(value: unknown, type: string): string | undefined {
         const b = value as Record<string, unknown> | null;
         return typeof b === 'object' && b !== null && Number.isInteger(b['number']) && (b['hash'] === null || (typeof b['hash'] === 'string' && /^0x[0-9a-f]{64}$/.test(b['hash']))) && typeof b['final'] === 'boolean' && Object.keys(b).length === 3;
       }
+      // the first block of a token's indexed events, or null when read since its creation (issue 18)
+      case 'block-or-null': return value === null || (Number.isInteger(value) && (value as number) >= 0);
       default: return typeof value === type;
     }
   })();

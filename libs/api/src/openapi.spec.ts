@@ -71,7 +71,7 @@ describe('OpenAPI document of the public interface', () => {
   it('gives the Token record every field of the spec, and the metrics split by tier', () => {
     const token = schema('Token');
     expect(token.required?.sort()).toEqual(
-      ['key', 'name', 'decimals', 'symbol', 'address', 'addresses', 'platform', 'network', 'price', 'images', 'updatedAt', 'createdAt', 'verifiedAt', 'tokens', 'poolAddress', 'liquidity', 'metrics', 'metadata', 'image', 'banner', 'customCmsImageUrl', 'totalSupply', 'totalBorrow', 'circulatingSupply', 'reserves', 'pricePerShare', 'isClaimed', 'isPortable', 'block'].sort(),
+      ['key', 'name', 'decimals', 'symbol', 'address', 'addresses', 'platform', 'network', 'price', 'images', 'updatedAt', 'createdAt', 'verifiedAt', 'tokens', 'poolAddress', 'liquidity', 'metrics', 'metadata', 'image', 'banner', 'customCmsImageUrl', 'totalSupply', 'totalBorrow', 'circulatingSupply', 'reserves', 'pricePerShare', 'isClaimed', 'isPortable', 'block', 'historyFromBlock'].sort(),
     );
     const metrics = schema('TokenMetrics');
     expect(metrics.required?.sort()).toEqual([...PUBLIC_METRIC_FIELDS].sort());

@@ -15,17 +15,19 @@ describe('token records leaving the gateway', () => {
   it('carry every field of the Token message, in its order, as the spread of the decoded message did, then their network\'s block', () => {
     expect(Object.keys(toApiToken(token, BLOCKS))).toEqual([...Object.keys(Token.fromJSON({})), 'block']);
     expect(Object.keys(toApiToken(token, BLOCKS)).sort()).toEqual(Object.keys(TOKEN_PROPS).sort());
-    expect(JSON.stringify(toApiToken(token, BLOCKS))).toBe(JSON.stringify({ ...token, metrics: token.metrics, block: ETH_BLOCK }));
+    expect(JSON.stringify(toApiToken(token, BLOCKS))).toBe(JSON.stringify({ ...token, metrics: token.metrics, historyFromBlock: null, block: ETH_BLOCK }));
+    // a token indexed from a later block than its creation: the block as a JSON number
+    expect(toApiToken({ ...token, historyFromBlock: '18000000' }, BLOCKS).historyFromBlock).toBe(18_000_000);
   });
 
   it('give a missing token, metrics or block label their empty values', () => {
-    expect(toApiToken(undefined)).toEqual({ ...Token.fromJSON({}), metrics: TokenMetrics.fromJSON({}), block: NO_BLOCK });
+    expect(toApiToken(undefined)).toEqual({ ...Token.fromJSON({}), metrics: TokenMetrics.fromJSON({}), historyFromBlock: null, block: NO_BLOCK });
     expect(apiBlock(undefined)).toEqual(NO_BLOCK);
     expect(toApiToken(Token.fromJSON({ key: 'k' })).metrics).toEqual(TokenMetrics.fromJSON({}));
   });
 
   it('put the balance fields after the token fields', () => {
     const b = toBalance({ token, balance: 1.5, balanceUsd: 3.75, rawBalance: '1500000' }, BLOCKS);
-    expect(JSON.stringify(b)).toBe(JSON.stringify({ ...token, metrics: token.metrics, block: ETH_BLOCK, balance: 1.5, balanceUSD: 3.75, rawBalance: '1500000' }));
+    expect(JSON.stringify(b)).toBe(JSON.stringify({ ...token, metrics: token.metrics, historyFromBlock: null, block: ETH_BLOCK, balance: 1.5, balanceUSD: 3.75, rawBalance: '1500000' }));
   });
 });

@@ -36,3 +36,31 @@ describe('indexer config: REGISTRY', () => {
     expect(() => loadIndexerConfig({ ...env, REGISTRY: 'shipped', DEVNET_MANIFEST: __filename })).toThrow(/REGISTRY and DEVNET_MANIFEST are exclusive/);
   });
 });
+
+describe('indexer config: INDEXER_POOLS and INDEXER_POOL_FLOOR_<NETWORK>', () => {
+  const env = { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
+
+  it('pools among listed tokens by default, no floor; `all` and a decimal floor per network when set', () => {
+    expect(loadIndexerConfig(env).indexing.map((n) => [n.pools, n.poolFloorNative])).toEqual([['listed', undefined], ['listed', undefined]]);
+    const cfg = loadIndexerConfig({ ...env, INDEXER_POOLS: 'all', INDEXER_POOL_FLOOR_BASE: '2.5' });
+    expect(cfg.indexing.map((n) => [n.pools, n.poolFloorNative])).toEqual([['all', undefined], ['all', '2.5']]);
+  });
+
+  it('refuses other values, naming the variable', () => {
+    expect(() => loadIndexerConfig({ ...env, INDEXER_POOLS: 'some' })).toThrow(/INDEXER_POOLS/);
+    expect(() => loadIndexerConfig({ ...env, INDEXER_POOL_FLOOR_ETHEREUM: '-1' })).toThrow(/INDEXER_POOL_FLOOR_ETHEREUM must be a non-negative decimal amount/);
+  });
+});
+
+describe('indexer config: the start-block bootstrap', () => {
+  const env = { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547', REGISTRY: 'shipped' };
+
+  it('bootstraps a network started at START_BLOCK_<NETWORK> or START_DAYS_<NETWORK> (history before it is not read), not one read from block 0', () => {
+    const cfg = loadIndexerConfig({ ...env, START_BLOCK_BASE: '30000000', START_DAYS_ETHEREUM: '7' });
+    expect(cfg.indexing.map((n) => [n.network, n.bootstrap, n.wrappedNative])).toEqual([
+      ['ethereum', true, '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'],
+      ['base', true, '0x4200000000000000000000000000000000000006'],
+    ]);
+    expect(loadIndexerConfig(env).indexing.map((n) => n.bootstrap)).toEqual([false, false]);
+  });
+});

@@ -4,6 +4,7 @@ import { loadNetworkFacts } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import { STREAMS } from '@tokensvc/messages';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import type { PoolScopeMode } from '../registry/scope';
 
 /** How one network is indexed. */
 export interface NetworkIndexingConfig {
@@ -27,6 +28,12 @@ export interface NetworkIndexingConfig {
   startBlock: number;
   /** START_BLOCK_<NETWORK> or the manifest's deploy block was given (the preflight checks it is not in the future) */
   startBlockGiven?: boolean;
+  /**
+   * the start block has history before it that is not read (START_BLOCK_<NETWORK> or
+   * START_DAYS_<NETWORK>; not a manifest's deploy block, before which there is nothing): the scope's
+   * state at the block before it is bootstrapped by multicall (pipeline/bootstrap-scope.ts)
+   */
+  bootstrap?: boolean;
   /** START_DAYS_<NETWORK>: index the last N days (when no start block is given) */
   startDays?: number;
   /** reorgs deeper than this raise an alert (FINALITY_DEPTH_<NETWORK> overrides the network default) */
@@ -37,6 +44,15 @@ export interface NetworkIndexingConfig {
   pollMs: number;
   /** listed ERC-20 tokens (verified) */
   listedTokens: string[];
+  /** INDEXER_POOLS: pools (and aTokens) only among listed tokens, or every one the factories create. Default listed */
+  pools?: PoolScopeMode;
+  /**
+   * INDEXER_POOL_FLOOR_<NETWORK>: at the start-block bootstrap, pools worth less than this many
+   * whole wrapped-native tokens are left out (see pipeline/bootstrap-scope.ts). Default 0 (none)
+   */
+  poolFloorNative?: string;
+  /** the network's wrapped native token (lowercase), from the address book */
+  wrappedNative?: string;
 }
 
 export interface IndexerConfig extends CommonConfig {
@@ -92,10 +108,19 @@ function optionalInt(r: EnvReader, name: string, min: number): number | undefine
   return r.optional(name) === undefined ? undefined : r.int(name, min, min);
 }
 
+/** A non-negative decimal amount ("0.5", "100"), or undefined when unset. */
+function decimalAmount(r: EnvReader, name: string): string | undefined {
+  const v = r.optional(name)?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(v)) r.problems.push(`${name} must be a non-negative decimal amount of the network's wrapped native token (e.g. 10 or 0.5), got "${v}"`);
+  return v;
+}
+
 export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const common = loadServiceConfig('indexer', env);
   const r = new EnvReader(env);
   const manifest = loadNetworkFacts(common);
+  const pools = r.oneOf('INDEXER_POOLS', ['listed', 'all'], 'listed');
   const indexing = common.networks.map(({ network, rpcUrl, rpcUrls }): NetworkIndexingConfig => {
     const info = NETWORK_INFO[network];
     const m = manifest.get(network);
@@ -110,11 +135,15 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
       maxRps: r.int(`RPC_MAX_RPS_${suffix(network)}`, 0, 0, 100_000),
       startBlock: given ?? 0,
       startBlockGiven: given !== undefined,
+      bootstrap: m?.deployBlock === undefined && (given !== undefined || startDays !== undefined),
       startDays,
       finalityDepth: r.int(`FINALITY_DEPTH_${suffix(network)}`, info.finalityDepth, 1),
       maxLogRange: r.int(`MAX_LOG_RANGE_${suffix(network)}`, info.maxLogRange, 1),
       pollMs: r.int('INDEXER_POLL_MS', Math.max(100, Math.min(250, Math.floor(info.blockTimeMs / 4))), 10, 60_000),
       listedTokens: m?.tokens ?? [],
+      pools,
+      poolFloorNative: decimalAmount(r, `INDEXER_POOL_FLOOR_${suffix(network)}`),
+      wrappedNative: m?.wrappedNative,
     };
   });
   const cfg: IndexerConfig = {

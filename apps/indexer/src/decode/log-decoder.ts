@@ -3,6 +3,7 @@ import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } fr
 import { asLogList, type LogList } from '../rpc/log-list';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { Discovery } from '../registry/registry.types';
+import { discoveriesInScope } from '../registry/scope';
 import type { BatchAccumulator } from './batch-accumulator';
 
 export interface FoundDiscovery {
@@ -64,7 +65,7 @@ export class LogDecoder {
       const handler = topic0 && this.discoveryHandlers.get(topic0);
       if (!handler) continue;
       const log = list.log(i);
-      for (const discovery of handler(log, source)) out.push({ log, discovery });
+      for (const discovery of discoveriesInScope(registry.scope, handler(log, source))) out.push({ log, discovery });
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
+import { readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type JsonRpcClient, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
 import { NETWORK_INFO, tokenKey, type Network } from '@tokensvc/domain';
 import { BatchAccumulator } from '../decode/batch-accumulator';
 import type { LogDecoder } from '../decode/log-decoder';
@@ -129,35 +129,45 @@ export class BatchBuilder {
     return new ArrayLogList(all);
   }
 
-  private async tokenRows(network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
-    if (found.length === 0) return [];
-    const erc20 = found.filter((f) => f.seed.family !== 'native').map((f) => f.seed.address);
-    const meta = erc20.length > 0 ? await readErc20Metadata(this.reader.client, erc20) : new Map();
-    const info = NETWORK_INFO[network];
-    return found.map(({ seed, block }) => {
-      const m = seed.family === 'native' ? { name: NATIVE_NAMES[info.nativeSymbol] ?? info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 } : meta.get(seed.address);
-      const image = tokenImage(network, seed.address);
-      return {
-        key: tokenKey(network, seed.address),
-        network,
-        address: seed.address,
-        platform: seed.platform,
-        family: seed.family,
-        name: m?.name ?? '',
-        symbol: m?.symbol ?? '',
-        decimals: m?.decimals ?? 18,
-        underlying: seed.underlying,
-        poolAddress: seed.poolAddress,
-        image,
-        images: [image],
-        metadata: m ? seed.metadata : { ...seed.metadata, metadataUnavailable: true },
-        isPortable: seed.listed && (seed.family === 'basic' || seed.family === 'native'),
-        isVerified: seed.listed,
-        createdAt: headers.get(block)!.timestamp,
-        createdBlock: block,
-      };
-    });
+  private tokenRows(network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
+    return readTokenRows(this.reader.client, network, found, headers);
   }
+}
+
+/**
+ * Token rows of newly registered tokens: ERC-20 metadata of the non-native ones in one multicall,
+ * first seen at `block`. Their history is partial (historyFromBlock) from `historyFrom`, or from
+ * `block` for an underlying found mid-history or a partial seed; else complete (null).
+ */
+export async function readTokenRows(client: JsonRpcClient, network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>, historyFrom?: number): Promise<TokenRow[]> {
+  if (found.length === 0) return [];
+  const erc20 = found.filter((f) => f.seed.family !== 'native').map((f) => f.seed.address);
+  const meta = erc20.length > 0 ? await readErc20Metadata(client, erc20) : new Map();
+  const info = NETWORK_INFO[network];
+  return found.map(({ seed, block }) => {
+    const m = seed.family === 'native' ? { name: NATIVE_NAMES[info.nativeSymbol] ?? info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 } : meta.get(seed.address);
+    const image = tokenImage(network, seed.address);
+    return {
+      key: tokenKey(network, seed.address),
+      network,
+      address: seed.address,
+      platform: seed.platform,
+      family: seed.family,
+      name: m?.name ?? '',
+      symbol: m?.symbol ?? '',
+      decimals: m?.decimals ?? 18,
+      underlying: seed.underlying,
+      poolAddress: seed.poolAddress,
+      image,
+      images: [image],
+      metadata: m ? seed.metadata : { ...seed.metadata, metadataUnavailable: true },
+      isPortable: seed.listed && (seed.family === 'basic' || seed.family === 'native'),
+      isVerified: seed.listed,
+      createdAt: headers.get(block)!.timestamp,
+      createdBlock: block,
+      historyFromBlock: seed.family === 'native' ? null : (historyFrom ?? (seed.partial || (seed.family === 'basic' && !seed.listed) ? block : null)),
+    };
+  });
 }
 
 function initialState(family: 'uniswap-v2' | 'uniswap-v3', log: RpcLog): PoolState {

@@ -99,6 +99,22 @@ export interface ReserveRatesEvent extends LogPosition {
   variableBorrowIndex: bigint;
 }
 
+/**
+ * A token's bookkeeping as read on chain (eth_call) at the batch's first block, replacing what
+ * events built before: the start-block bootstrap, for tokens whose earlier history is not read.
+ */
+export interface LedgerSeed {
+  token: string;
+  /** ERC-20 totalSupply() (aTokens: derived from the scaled supply instead) */
+  totalSupply: bigint;
+  /** balanceOf of the zero and dead addresses (supply that is not circulating) */
+  lockedBalances: ReadonlyMap<string, bigint>;
+  /** vault / aToken: its asset balance */
+  assets?: bigint;
+  /** aToken: scaled supply and variable debt, the reserve's indexes and rates (ray) */
+  aave?: { scaledSupply: bigint; scaledDebt: bigint; liquidityIndex: bigint; borrowIndex: bigint; liquidityRate: bigint; borrowRate: bigint };
+}
+
 export interface DecodedBatch {
   network: Network;
   fromBlock: number;
@@ -114,4 +130,6 @@ export interface DecodedBatch {
   reserveRates: ReserveRatesEvent[];
   /** token keys registered by this batch (new pools, vaults, markets, their underlying tokens) */
   newTokens: string[];
+  /** ledgers read at `fromBlock`, applied before its events (only the start-block bootstrap has them) */
+  ledgers?: LedgerSeed[];
 }

@@ -19,6 +19,7 @@ import { inTransaction, poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
 import { catchUpBalances, hasBalances } from '../store/transfers.repo';
 import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
+import { bootstrapScope, needsBootstrap, nothingStored } from './bootstrap-scope';
 import { LeaseLostError, writeBatch } from './batch-writer';
 import { NetworkLease } from './network-lease';
 import type { DerivationStage } from './derivation.port';
@@ -231,7 +232,7 @@ export class NetworkIndexer {
     this.lastStandbyCheck = now;
     try {
       if (!this.registry) {
-        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
+        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
         this.registry = loaded.registry;
         this.pendingSeeds = loaded.pendingSeeds;
         this.o.logger.log({ msg: 'standby warm: registry loaded, watching the lease', network: this.network, ms: Date.now() - now });
@@ -265,7 +266,17 @@ export class NetworkIndexer {
       this.cursor = { ...this.cursor, balancesBlock: null };
     }
     this.balancesFresh = !(await hasBalances(this.q, this.network));
-    const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens);
+    let loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
+    if (needsBootstrap(this.o.cfg, this.cursor) && (await nothingStored(this.q, this.network))) {
+      // A start block with history before it: the scope's state at the block before, then logs from it.
+      this.setHead((await this.reader.latestHeader()).number);
+      const done = await bootstrapScope({ pool: this.o.pool, reader: this.reader, derive: this.o.derive, cfg: this.o.cfg, platforms: this.o.platforms, holder: this.lease.holder, head: this.head, pendingSeeds: loaded.pendingSeeds, log: (m) => this.o.logger.log(m) });
+      if (done) {
+        this.o.logger.log({ msg: 'start-block bootstrap written', network: this.network, ...done });
+        this.cursor = (await readCursor(this.q, this.network))!;
+        loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
+      }
+    }
     this.registry = loaded.registry;
     this.pendingSeeds = loaded.pendingSeeds;
     METRICS.cursor.set({ network: this.network }, this.cursor.blockNumber);

@@ -1,5 +1,6 @@
 import type { Network } from '@tokensvc/domain';
 import type { PoolInfo, PoolState, TokenSeed } from './registry.types';
+import type { PoolScope } from './scope';
 
 export interface MarketInfo {
   address: string;
@@ -32,7 +33,11 @@ export class ContractRegistry {
   private readonly watched = new Set<string>();
   private readonly watchList: string[] = [];
 
-  constructor(readonly network: Network) {}
+  /** which discoveries are registered (INDEXER_POOLS); `all` unless the loader says otherwise */
+  constructor(
+    readonly network: Network,
+    readonly scope: PoolScope = { mode: 'all', listed: new Set() },
+  ) {}
 
   /** addresses whose logs are read, in the order they were added */
   get addresses(): readonly string[] {

@@ -6,6 +6,7 @@ import { loadPools } from '../store/pools.repo';
 import { loadTokenSeeds } from '../store/tokens.repo';
 import { ContractRegistry } from './contract-registry';
 import type { TokenSeed } from './registry.types';
+import type { PoolScopeMode } from './scope';
 
 export interface LoadedRegistry {
   registry: ContractRegistry;
@@ -16,10 +17,11 @@ export interface LoadedRegistry {
 /**
  * Builds a network's registry: the platforms' static contracts (factories, configurators,
  * markets) from config, then every stored token and pool from Postgres, then the seeds
- * (native token, listed tokens, vault lists) that are not stored yet.
+ * (native token, listed tokens, vault lists) that are not stored yet. `poolScope`: which
+ * discovered pools and aTokens are registered (see PoolScope).
  */
-export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[]): Promise<LoadedRegistry> {
-  const registry = new ContractRegistry(network);
+export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[], poolScope: PoolScopeMode = 'listed'): Promise<LoadedRegistry> {
+  const registry = new ContractRegistry(network, { mode: poolScope, listed: new Set(listedTokens.map((t) => t.toLowerCase())) });
   for (const p of platforms) {
     const adapter = ADAPTERS[p.family];
     const market = adapter.staticContracts(p).find((c) => c.role === 'market')?.address;
@@ -28,14 +30,17 @@ export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Net
       else registry.addMarket({ address: c.address, platform: p.slug });
     }
   }
-  for (const t of await loadTokenSeeds(q, network)) registry.addToken(t);
+  const stored = await loadTokenSeeds(q, network);
+  for (const t of stored) registry.addToken(t);
   for (const { info, state } of await loadPools(q, network)) registry.addPool(info, state);
 
   const pendingSeeds: TokenSeed[] = [];
   const ctx = { network, listedTokens, readVaultAssets: (vaults: readonly string[]) => readVaultAssets(client, vaults) };
   for (const p of platforms) {
     for (const d of await ADAPTERS[p.family].seed(p, ctx)) {
-      if (d.kind === 'token' && registry.addToken(d.token)) pendingSeeds.push(d.token);
+      // Configured after the network's first batch: indexed from the block it is registered in.
+      const token = stored.length > 0 && d.kind === 'token' ? { ...d.token, partial: true } : d.kind === 'token' ? d.token : undefined;
+      if (token && registry.addToken(token)) pendingSeeds.push(token);
     }
   }
   return { registry, pendingSeeds };

@@ -40,6 +40,12 @@ export interface TokenSeed {
   /** listed in the manifest/config token list (verified) */
   listed: boolean;
   metadata: Record<string, unknown>;
+  /**
+   * it existed before the block it is registered in, whose earlier events are not read: a
+   * configured token added to a network already indexed (an underlying found mid-history is
+   * partial anyway: family basic, not listed). See TokenRow.historyFromBlock
+   */
+  partial?: boolean;
 }
 
 export type Discovery =

@@ -22,17 +22,19 @@ export interface TokenRow {
   /** unix seconds of the block it was first seen in */
   createdAt: number;
   createdBlock: number;
+  /** the first block whose events are read for it when that is not its creation (see migration 1764990000000); null: complete */
+  historyFromBlock: number | null;
 }
 
 export async function insertTokens(tx: SqlTx, rows: readonly TokenRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `INSERT INTO tokens (key, network, address, platform, family, name, symbol, decimals, underlying, pool_address, image, images, metadata,
-       is_portable, is_verified, created_at, created_block, updated_at, verified_at)
+       is_portable, is_verified, created_at, created_block, updated_at, verified_at, history_from_block)
      SELECT key, network, address, platform, family, name, symbol, decimals, underlying, pool_address, image, images, metadata,
-       is_portable, is_verified, to_timestamp(created_at), created_block, to_timestamp(created_at), CASE WHEN is_verified THEN to_timestamp(created_at) END
+       is_portable, is_verified, to_timestamp(created_at), created_block, to_timestamp(created_at), CASE WHEN is_verified THEN to_timestamp(created_at) END, history_from_block
      FROM jsonb_to_recordset($1::jsonb) AS x(key text, network text, address text, platform text, family text, name text, symbol text, decimals int,
-       underlying text[], pool_address text, image text, images text[], metadata jsonb, is_portable boolean, is_verified boolean, created_at bigint, created_block bigint)
+       underlying text[], pool_address text, image text, images text[], metadata jsonb, is_portable boolean, is_verified boolean, created_at bigint, created_block bigint, history_from_block bigint)
      ON CONFLICT (key) DO NOTHING`,
     [
       JSON.stringify(
@@ -54,6 +56,7 @@ export async function insertTokens(tx: SqlTx, rows: readonly TokenRow[]): Promis
           is_verified: r.isVerified,
           created_at: r.createdAt,
           created_block: r.createdBlock,
+          history_from_block: r.historyFromBlock,
         })),
       ),
     ],

@@ -37,6 +37,12 @@ export interface TestIndexerOptions {
   refreshHeadMs?: number;
   /** see NetworkIndexerOptions */
   progressLogMs?: number;
+  /** index from this block with the start-block bootstrap (as START_BLOCK_<NETWORK> does), instead of the manifest's deploy block */
+  startBlock?: number;
+  /** see NetworkIndexingConfig.pools (default listed) */
+  pools?: NetworkIndexingConfig['pools'];
+  /** see NetworkIndexingConfig.poolFloorNative */
+  poolFloorNative?: string;
 }
 
 export interface TestIndexer {
@@ -57,7 +63,11 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     rpcUrls: o.rpcUrls,
     maxRps: o.maxRps,
     fallbackRpcUrls: o.fallbackRpcUrls,
-    startBlock: manifest?.deployBlock ?? 0,
+    startBlock: o.startBlock ?? manifest?.deployBlock ?? 0,
+    bootstrap: o.startBlock !== undefined,
+    pools: o.pools,
+    poolFloorNative: o.poolFloorNative,
+    wrappedNative: manifest?.wrappedNative,
     finalityDepth: o.finalityDepth ?? NETWORK_INFO[o.network].finalityDepth,
     maxLogRange: o.maxLogRange ?? NETWORK_INFO[o.network].maxLogRange,
     pollMs: 50,

@@ -46,6 +46,15 @@ const HELD_SQL = `SELECT t.key, ${TOKEN_VERSION}, b.balance::text AS raw_balance
  * airdropped thousands of spam tokens would otherwise make one request read and price them all).
  */
 export const MAX_ACCOUNT_BALANCES = 1_000;
+/**
+ * The tokens of the networks asked whose history is partial (tokens.history_from_block: indexed
+ * from a start block after their creation): their Transfer-derived balances are net flows since
+ * that block, so the owner's balance of each is read live (balanceOf at the answer's block), held
+ * by the index or not. Bounded by the scope (listed tokens, their pools' LP tokens, aTokens, vaults).
+ */
+const PARTIAL_SQL = `SELECT t.key, ${TOKEN_VERSION}, '0' AS raw_balance FROM tokens t
+        WHERE t.network = ANY($1::text[]) AND t.history_from_block IS NOT NULL AND t.family <> 'native' ORDER BY t.key LIMIT $2`;
+export const MAX_PARTIAL_TOKENS = 500;
 const RECORDS_SQL = `SELECT ${TOKEN_COLUMNS}, ${TOKEN_VERSION} FROM tokens t WHERE t.key = ANY($1::text[])`;
 /** the token records as of each network's finalized block (not cached: they change with it) */
 const RECORDS_AS_OF_FINALIZED_SQL = `SELECT ${TOKEN_COLUMNS} FROM ${tokensAsOfFinalizedSql('t.key = ANY($1::text[])')} t`;
@@ -73,8 +82,8 @@ function toBalance(token: Token, raw: bigint): Balance {
  * event log, so they are read live with eth_getBalance, one call per network, in parallel with the
  * database reads. Every balance is labelled with its network's block (the balances' block, or
  * with finality=finalized the finalized one: balances from finality/balances-as-of.ts, token
- * records from finality/tokens-as-of.ts); the node's balances (native, aTokens) are read at that
- * block. The labels and the balances come from one REPEATABLE READ snapshot.
+ * records from finality/tokens-as-of.ts); the node's balances (native, aTokens, and every token of
+ * the scope whose history is partial: PARTIAL_SQL) are read at that block. The labels and the balances come from one REPEATABLE READ snapshot.
  */
 @Injectable()
 export class AccountUseCase {
@@ -97,7 +106,10 @@ export class AccountUseCase {
       // the node round trips of native balances overlap the database reads instead of following them
       const natives = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)));
       natives.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
-      const rows: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
+      const indexed: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
+      const partial: HeldRow[] = await m.query(PARTIAL_SQL, [networks.filter((n) => this.chains.byNetwork.has(n)), MAX_PARTIAL_TOKENS]);
+      const keys = new Set(indexed.map((r) => r.key));
+      const rows = [...indexed, ...partial.filter((r) => !keys.has(r.key))];
       const asOf = finality === 'finalized' ? ((await m.query(RECORDS_AS_OF_FINALIZED_SQL, [rows.map((r) => r.key)])) as TokenRow[]) : undefined;
       return { held: rows, blocks: labels, nativesRead: natives, finalRecords: asOf };
     });
@@ -108,7 +120,7 @@ export class AccountUseCase {
       return record ? [{ record, raw: h.raw_balance }] : [];
     });
     const raws = await Promise.all(
-      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner, blocks.get(record.token.network)) : BigInt(raw))),
+      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) || record.token.historyFromBlock !== undefined ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner, blocks.get(record.token.network)) : BigInt(raw))),
     );
     const balances = rows.flatMap((r, i) => (raws[i]! > 0n ? [toBalance(r.record.token, raws[i]!)] : []));
     for (const b of await nativesRead) if (b) balances.push(b);

@@ -52,7 +52,7 @@ function paidMetricsSql(): string {
 export function tokensAsOfFinalizedSql(where = 'true'): string {
   return `(SELECT s.*, v.volume_usd_1d, v.volume_usd_7d, ${paidMetricsSql()} AS paid_metrics FROM (
     SELECT t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying, t.pool_address, t.image, t.images,
-           t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.created_block, t.verified_at,
+           t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.created_block, t.verified_at, t.history_from_block,
            CASE WHEN p.token_key IS NOT NULL THEN p.time WHEN t.state_block <= c.finalized_block THEN t.updated_at ELSE t.created_at END AS updated_at,
            ${STATE_COLUMNS.map(([col, zero]) => state(col, zero)).join(', ')},
            c.finalized_block AS as_of_block, c.finalized_time AS as_of_time

@@ -24,7 +24,9 @@ export const MAX_HOLDERS_OFFSET = 10_000;
  * its holder list is empty. The page is labelled with the block its balances are as of (the
  * cursor, or the balances' block during a backfill); `finality=finalized` answers as of the
  * finalized block (finality/balances-as-of.ts), with the token's supply and price as of it too.
- * Label and balances are read in one REPEATABLE READ snapshot, so they agree.
+ * Label and balances are read in one REPEATABLE READ snapshot, so they agree. A token whose
+ * history is partial (tokens.history_from_block) has balances that are net transfers since that
+ * block; the reply carries the block (historyFromBlock) so a client can tell.
  */
 @Injectable()
 export class TokenHoldersUseCase {
@@ -78,7 +80,7 @@ export class TokenHoldersUseCase {
       return { address: r.holder, balance, rawBalance: r.balance, balanceUsd: balance * token.price, percentage };
     });
     const next = page * limit + holders.length;
-    return { totalItems: total, pageItems: holders.length, more: next < total && next < MAX_HOLDERS_OFFSET, page, totalSupply: supply, holders, block: label };
+    return { totalItems: total, pageItems: holders.length, more: next < total && next < MAX_HOLDERS_OFFSET, page, totalSupply: supply, holders, block: label, historyFromBlock: found.history_from_block ?? undefined };
   }
 
   private async count(query: (sql: string, params: unknown[]) => Promise<unknown>, network: string, token: string): Promise<number> {

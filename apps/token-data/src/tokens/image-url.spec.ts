@@ -7,7 +7,7 @@ const PATH = '/images/tokens/ethereum/0x00000000000000000000000000000000000000aa
 const ROW: VersionedTokenRow = {
   key: 'ethereum:0x00000000000000000000000000000000000000aa', network: 'ethereum', address: '0x00000000000000000000000000000000000000aa', platform: 'basic', family: 'basic',
   name: 'A', symbol: 'A', decimals: 18, underlying: [], pool_address: null, image: PATH, images: [], tags: [], metadata: {}, is_portable: false, is_verified: true,
-  created_at: at, updated_at: at, verified_at: at, price: 1, liquidity: 1, total_supply: '1', total_borrow: '0', circulating_supply: '1', reserves: [],
+  created_at: at, updated_at: at, verified_at: at, history_from_block: null, price: 1, liquidity: 1, total_supply: '1', total_borrow: '0', circulating_supply: '1', reserves: [],
   price_per_share: '1', apy: 0, base_apy: 0, reward_apy: 0, borrow_apy: 0, base_borrow_apy: 0, volume_usd_1d: 0, volume_usd_7d: 0, paid_metrics: {}, version: '1',
 };
 

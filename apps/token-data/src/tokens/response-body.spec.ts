@@ -9,7 +9,7 @@ const ROW: TokenRow = {
   key: 'ethereum:0x00000000000000000000000000000000000000a1', network: 'ethereum', address: '0x00000000000000000000000000000000000000a1',
   platform: 'uniswap-v2', family: 'uniswap-v2', name: 'Pool "A"\\B ✓ 𝔘', symbol: 'UNI-V2', decimals: 18, underlying: ['ethereum:0xAB', '0xCD'],
   pool_address: '0x00000000000000000000000000000000000000a1', image: '/a.png', images: [], tags: ['defi', 'lp'], metadata: { extra: { a: 1 }, n: 2 },
-  is_portable: true, is_verified: false, created_at: new Date('2026-01-01T00:00:00Z'), updated_at: new Date('2026-01-02T00:00:00Z'), verified_at: null,
+  is_portable: true, is_verified: false, created_at: new Date('2026-01-01T00:00:00Z'), updated_at: new Date('2026-01-02T00:00:00Z'), verified_at: null, history_from_block: '18000000',
   price: 1234.5678901234, liquidity: 9.87e12, total_supply: '1000000000000000000000', total_borrow: '0', circulating_supply: '5', reserves: ['1', '2'],
   price_per_share: '1.02', apy: 3.25, base_apy: 1e-9, reward_apy: 0, borrow_apy: 2e21, base_borrow_apy: -0.5, volume_usd_1d: 123.456, volume_usd_7d: 1e6,
   paid_metrics: { price1d: 0.1, liquidity7d: '12.5', apy1d: null },

@@ -94,6 +94,7 @@ function tokenRecord(t: Token, view: BodyView): Record<string, unknown> {
     metrics: metricsOf(t.metrics, view), metadata: strMap(t.metadata), image: str(t.image), banner: str(t.banner), customCmsImageUrl: str(t.customCmsImageUrl),
     totalSupply: str(t.totalSupply), totalBorrow: str(t.totalBorrow), circulatingSupply: str(t.circulatingSupply), reserves: strList(t.reserves),
     pricePerShare: str(t.pricePerShare), isClaimed: bool(t.isClaimed), isPortable: bool(t.isPortable),
+    historyFromBlock: t.historyFromBlock === undefined || t.historyFromBlock === null ? null : Number(String(t.historyFromBlock)),
   };
 }
 

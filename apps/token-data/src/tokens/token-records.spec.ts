@@ -6,7 +6,7 @@ function row(key: string, version: string, price = 1.5): VersionedTokenRow {
   const [network, address] = key.split(':') as [string, string];
   return {
     key, network, address, platform: 'basic', family: 'basic', name: `Token ${key}`, symbol: 'TKN', decimals: 18, underlying: [], pool_address: null,
-    image: '', images: [], tags: ['defi'], metadata: {}, is_portable: false, is_verified: true, created_at: at, updated_at: at, verified_at: at,
+    image: '', images: [], tags: ['defi'], metadata: {}, is_portable: false, is_verified: true, created_at: at, updated_at: at, verified_at: at, history_from_block: null,
     price, liquidity: 10, total_supply: '1000', total_borrow: '0', circulating_supply: '900', reserves: [], price_per_share: '1', apy: 1, base_apy: 0.5,
     reward_apy: 0.5, borrow_apy: 0, base_borrow_apy: 0, volume_usd_1d: 2, volume_usd_7d: 14, paid_metrics: { price1d: 1.4 }, version,
   };

@@ -5,7 +5,7 @@ export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family,
   t.pool_address, t.image, t.images, t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.updated_at,
   t.verified_at, t.price, t.liquidity, t.total_supply::text AS total_supply, t.total_borrow::text AS total_borrow,
   t.circulating_supply::text AS circulating_supply, t.reserves::text[] AS reserves, t.price_per_share, t.apy, t.base_apy,
-  t.reward_apy, t.borrow_apy, t.base_borrow_apy, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics`;
+  t.reward_apy, t.borrow_apy, t.base_borrow_apy, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics, t.history_from_block::text AS history_from_block`;
 
 export interface TokenRow {
   key: string;
@@ -27,6 +27,8 @@ export interface TokenRow {
   created_at: Date;
   updated_at: Date;
   verified_at: Date | null;
+  /** first block of the token's indexed events when not its creation (migration 1764990000000); null: complete */
+  history_from_block: string | null;
   price: number;
   liquidity: number;
   total_supply: string;
@@ -129,5 +131,6 @@ export function toToken(row: TokenRow, imageBase = ''): Token {
     pricePerShare: row.price_per_share,
     isClaimed: false,
     isPortable: row.is_portable,
+    historyFromBlock: row.history_from_block ?? undefined,
   };
 }

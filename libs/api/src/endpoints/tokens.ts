@@ -120,5 +120,5 @@ export const tokenHolders = endpoint({
     },
     requiresWith('page', 'limit'),
   ),
-  response: s.object({ ...PAGE_PROPS, totalSupply: s.number(), holders: s.array(Holder), block: BlockLabel }),
+  response: s.object({ ...PAGE_PROPS, totalSupply: s.number(), holders: s.array(Holder), block: BlockLabel, historyFromBlock: s.nullable(s.integer({ description: "the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance" })) }),
 });

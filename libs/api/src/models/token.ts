@@ -55,6 +55,12 @@ export const TOKEN_PROPS = {
   isClaimed: s.boolean(),
   isPortable: s.boolean(),
   block: BlockLabel,
+  historyFromBlock: s.nullable(
+    s.integer({
+      description:
+        "the first block whose events this token's balances, holders, activity and history include, when that is not the token's creation (its network was indexed from a later start block, or it was found or listed mid-history): balances and holders are then net transfers since this block, activity and history start there. null: indexed since its creation",
+    }),
+  ),
 };
 
 export const Token = s.named('Token', s.object(TOKEN_PROPS));

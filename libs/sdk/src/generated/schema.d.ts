@@ -393,6 +393,8 @@ export interface components {
             createdAt: string;
             customCmsImageUrl: string;
             decimals: number;
+            /** @description the first block whose events this token's balances, holders, activity and history include, when that is not the token's creation (its network was indexed from a later start block, or it was found or listed mid-history): balances and holders are then net transfers since this block, activity and history start there. null: indexed since its creation */
+            historyFromBlock: number | null;
             image: string;
             images: string[];
             isClaimed: boolean;
@@ -888,6 +890,8 @@ export interface components {
             createdAt: string;
             customCmsImageUrl: string;
             decimals: number;
+            /** @description the first block whose events this token's balances, holders, activity and history include, when that is not the token's creation (its network was indexed from a later start block, or it was found or listed mid-history): balances and holders are then net transfers since this block, activity and history start there. null: indexed since its creation */
+            historyFromBlock: number | null;
             image: string;
             images: string[];
             isClaimed: boolean;
@@ -2870,6 +2874,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         block: components["schemas"]["BlockLabel"];
+                        /** @description the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance */
+                        historyFromBlock: number | null;
                         holders: components["schemas"]["Holder"][];
                         more: boolean;
                         page: number;

@@ -10,7 +10,7 @@ import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
 import { propagatePrices, type GraphEdge } from '../math/price-graph';
 import { lendingActivity, liquidityActivity, swapActivity, vaultActivity, type ActivityRow, type PriceBook } from './activities';
-import { applyLending, applyReserveRates, applyTransfer } from './ledger-events';
+import { applyLedgerSeeds, applyLending, applyReserveRates, applyTransfer } from './ledger-events';
 import { ROLE_ORDER, sameState, type TokenState } from './model';
 import type { NetworkState } from './network-state';
 import { valueToken } from './valuation';
@@ -155,8 +155,8 @@ export function revalue(net: NetworkState, tokens: readonly string[], block: num
 }
 
 /** Applies the events of `block` (the walk's next ones) and records the states they change. */
-function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: number, opts: DeriveOptions, out: BatchOutput): void {
-  const seeds = new Set<string>();
+function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: number, opts: DeriveOptions, out: BatchOutput, changed: readonly string[] = []): void {
+  const seeds = new Set<string>(changed);
   const flows: Flow[] = [];
   let poolsMoved = false;
   for (let ev = walk.event; ev !== undefined && ev.blockNumber === block; ev = walk.event) {
@@ -212,6 +212,7 @@ class BatchDerivation {
   readonly out: BatchOutput = { points: [], activities: [] };
   private readonly times: Map<number, number>;
   private readonly walk: ChainWalk;
+  private seeded = false;
 
   constructor(
     private readonly net: NetworkState,
@@ -225,15 +226,25 @@ class BatchDerivation {
   /** Derives the next block with events; false once there is none left. */
   step(): boolean {
     const next = this.walk.event;
+    // Ledgers read at the first block (the start-block bootstrap) go before its events.
+    const seeded = this.batch.ledgers?.length && !this.seeded ? applyLedgerSeeds(this.net, this.batch.ledgers) : [];
+    this.seeded = true;
+    if (seeded.length > 0 && (next === undefined || next.blockNumber > this.batch.fromBlock)) {
+      revalue(this.net, withDependents(this.net, seeded), this.batch.fromBlock, this.timeOf(this.batch.fromBlock), this.out.points);
+    }
     if (next === undefined) {
       this.net.asOfBlock = this.batch.toBlock;
       return false;
     }
     const block = next.blockNumber;
+    processBlock(this.net, this.walk, block, this.timeOf(block), this.opts, this.out, block === this.batch.fromBlock ? seeded : []);
+    return true;
+  }
+
+  private timeOf(block: number): number {
     const time = this.times.get(block);
     if (time === undefined) throw new Error(`batch ${this.batch.network} ${this.batch.fromBlock}-${this.batch.toBlock} has events in block ${block} but no header for it`);
-    processBlock(this.net, this.walk, block, time, this.opts, this.out);
-    return true;
+    return time;
   }
 }
 

@@ -4,7 +4,7 @@
  * Each reports the token addresses whose ledger changed.
  */
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { LendingEvent, ReserveRatesEvent, TransferEvent } from '../../pipeline/decoded-batch';
+import type { LedgerSeed, LendingEvent, ReserveRatesEvent, TransferEvent } from '../../pipeline/decoded-batch';
 import { rayDiv } from '../math/ray';
 import type { NetworkState } from './network-state';
 
@@ -79,4 +79,21 @@ export function applyLending(net: NetworkState, e: LendingEvent): string[] {
       break;
   }
   return [aToken];
+}
+
+/** Ledgers read on chain (the start-block bootstrap) replace what events built; returns the tokens set. */
+export function applyLedgerSeeds(net: NetworkState, seeds: readonly LedgerSeed[]): string[] {
+  const out: string[] = [];
+  for (const s of seeds) {
+    if (!net.tokens.has(s.token)) continue;
+    const l = net.ledger(s.token);
+    l.totalSupply = s.totalSupply;
+    l.locked = 0n;
+    for (const [holder, balance] of s.lockedBalances) if (net.lockedHolders.has(holder)) l.locked += balance;
+    if (s.assets !== undefined) l.assets = s.assets;
+    if (s.aave) Object.assign(l, s.aave);
+    l.sharePriceRaw = 0n;
+    out.push(s.token);
+  }
+  return out;
 }

@@ -70,6 +70,13 @@ export interface Token {
   pricePerShare: string;
   isClaimed: boolean;
   isPortable: boolean;
+  /**
+   * The first block whose events this token's balances, holders, activity and history include,
+   * when that is not the token's creation (the network was indexed from a later start block, or
+   * the token was found or listed mid-history): its balances are net transfers since this block.
+   * Unset: read since its creation.
+   */
+  historyFromBlock?: string | undefined;
 }
 
 export interface Token_AddressesEntry {
@@ -326,7 +333,11 @@ export interface TokenHoldersReply {
   totalSupply: number;
   holders: Holder[];
   /** the block the balances are as of */
-  block?: BlockLabel | undefined;
+  block?:
+    | BlockLabel
+    | undefined;
+  /** Token.history_from_block of the token: set, the balances are net transfers since that block */
+  historyFromBlock?: string | undefined;
 }
 
 function createBaseTokenMetrics(): TokenMetrics {
@@ -861,6 +872,7 @@ function createBaseToken(): Token {
     pricePerShare: "",
     isClaimed: false,
     isPortable: false,
+    historyFromBlock: undefined,
   };
 }
 
@@ -949,6 +961,9 @@ export const Token: MessageFns<Token> = {
     }
     if (message.isPortable !== false) {
       writer.uint32(224).bool(message.isPortable);
+    }
+    if (message.historyFromBlock !== undefined) {
+      writer.uint32(232).int64(message.historyFromBlock);
     }
     return writer;
   },
@@ -1196,6 +1211,14 @@ export const Token: MessageFns<Token> = {
             message.isPortable = reader.bool();
             continue;
           }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.historyFromBlock = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1312,6 +1335,11 @@ export const Token: MessageFns<Token> = {
         : isSet(object.is_portable)
         ? globalThis.Boolean(object.is_portable)
         : false,
+      historyFromBlock: isSet(object.historyFromBlock)
+        ? globalThis.String(object.historyFromBlock)
+        : isSet(object.history_from_block)
+        ? globalThis.String(object.history_from_block)
+        : undefined,
     };
   },
 
@@ -1412,6 +1440,9 @@ export const Token: MessageFns<Token> = {
     }
     if (message.isPortable !== false) {
       obj.isPortable = message.isPortable;
+    }
+    if (message.historyFromBlock !== undefined) {
+      obj.historyFromBlock = message.historyFromBlock;
     }
     return obj;
   },
@@ -4982,7 +5013,16 @@ export const Holder: MessageFns<Holder> = {
 };
 
 function createBaseTokenHoldersReply(): TokenHoldersReply {
-  return { totalItems: 0, pageItems: 0, more: false, page: 0, totalSupply: 0, holders: [], block: undefined };
+  return {
+    totalItems: 0,
+    pageItems: 0,
+    more: false,
+    page: 0,
+    totalSupply: 0,
+    holders: [],
+    block: undefined,
+    historyFromBlock: undefined,
+  };
 }
 
 export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
@@ -5007,6 +5047,9 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
     }
     if (message.block !== undefined) {
       BlockLabel.encode(message.block, writer.uint32(58).fork()).join();
+    }
+    if (message.historyFromBlock !== undefined) {
+      writer.uint32(64).int64(message.historyFromBlock);
     }
     return writer;
   },
@@ -5080,6 +5123,14 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
             message.block = BlockLabel.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.historyFromBlock = reader.int64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5115,6 +5166,11 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
         ? object.holders.map((e: any) => Holder.fromJSON(e))
         : [],
       block: isSet(object.block) ? BlockLabel.fromJSON(object.block) : undefined,
+      historyFromBlock: isSet(object.historyFromBlock)
+        ? globalThis.String(object.historyFromBlock)
+        : isSet(object.history_from_block)
+        ? globalThis.String(object.history_from_block)
+        : undefined,
     };
   },
 
@@ -5140,6 +5196,9 @@ export const TokenHoldersReply: MessageFns<TokenHoldersReply> = {
     }
     if (message.block !== undefined) {
       obj.block = BlockLabel.toJSON(message.block);
+    }
+    if (message.historyFromBlock !== undefined) {
+      obj.historyFromBlock = message.historyFromBlock;
     }
     return obj;
   },
