@@ -4,18 +4,10 @@
  * three hops), a few thin tail-to-tail pools, and trades from dust to pool-draining sizes.
  */
 import { type Pool, type V3Pool, type V3Tick, MAX_TICK, MIN_TICK, getSqrtRatioAtTick } from '@tokensvc/routing';
+import { seededRandom } from '@tokensvc/testing';
 
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the hosted-provider emulator's seeded PRNG): small, fast, deterministic. */
+export const rng = seededRandom;
 
 export interface BenchToken {
   address: string;
