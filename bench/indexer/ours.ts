@@ -56,7 +56,8 @@ export async function endBenchIndexer(proc: BenchProcess | undefined, db: Client
   await nc.close();
 }
 
-export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void): Promise<OursRun> {
+/** `extraEnv`: on top of benchIndexerEnv (e.g. RPC_MAX_RPS_ETHEREUM through the emulator). */
+export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void, extraEnv: Record<string, string> = {}): Promise<OursRun> {
   const dbUrl = createTestDatabaseUrl('bench_indexer');
   await migrate(dbUrl);
   const db = new Client({ connectionString: dbUrl });
@@ -70,7 +71,7 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
     const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag));
+    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], { ...(await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag)), ...extraEnv });
     let firstCursorSeconds = 0;
     let last = -1;
     const outcome = await waitFor(proc, timeoutMs, 50, async () => {

@@ -35,11 +35,12 @@ async function tableCounts(url: string): Promise<Record<string, number>> {
   }
 }
 
-export async function runPonder(rpcUrl: string, world: BenchWorld, head: number, runDir: string, timeoutMs: number, log: (s: string) => void): Promise<PonderResult> {
+/** `maxRequestsPerSecond`: Ponder's budget for the RPC (default 1000). */
+export async function runPonder(rpcUrl: string, world: BenchWorld, head: number, runDir: string, timeoutMs: number, log: (s: string) => void, maxRequestsPerSecond?: number): Promise<PonderResult> {
   const dbUrl = createTestDatabaseUrl('bench_ponder');
   await ensureDatabase(dbUrl);
   const specFile = join(runDir, 'ponder-spec.json');
-  writeFileSync(specFile, JSON.stringify({ rpcUrl, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
+  writeFileSync(specFile, JSON.stringify({ rpcUrl, maxRequestsPerSecond, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
   const port = await freePort();
   await settlePostgres();
   const started = performance.now();
