@@ -3,7 +3,7 @@
  * real protocol events, next to the raw eth_getLogs + decode rate and Ponder on the same chain in
  * the same run, then head lag with the indexer following new blocks. See bench/README.md.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runPonder } from './baselines/ponder';
 import { runNodeFloor, runRawBaseline, type RawOptions, type RawResult } from './baselines/raw';
@@ -19,6 +19,15 @@ import { formatStats, startRemoteProxy, statsDelta, type RemoteProxy } from './r
 import { median, summarizeHeadLag, type Contender, type IndexerBenchReport } from './stats';
 
 const HEAD_LAG_INTERVAL_MS = 1000;
+
+/** the 1-minute load average (the machine is shared: every figure is printed next to it) */
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
+  } catch {
+    return '?';
+  }
+}
 
 async function rawRuns(chain: BenchChain, rpc: BenchRpc, raw: RawOptions, runs: number, log: (s: string) => void): Promise<{ contender: Contender; first: RawResult }> {
   const results: RawResult[] = [];
@@ -44,7 +53,7 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
   const chain = await ensureBenchChain(o.port, plan, log);
   const runDir = join(BENCH_DIR, `run-${process.pid}`);
   mkdirSync(runDir, { recursive: true });
-  const report: IndexerBenchReport = { rows: [] };
+  const report: IndexerBenchReport = { rows: [], traffic: [] };
   let proxy: RemoteProxy | undefined;
   try {
     const { meta } = chain;
@@ -52,23 +61,21 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     const r = o.remote;
     if (r) {
       proxy = await startRemoteProxy(chain.anvil.rpcUrl, r, r.port || o.port + 1);
-      report.remote = {
-        plan: `${r.roundTripMs} ms round trip, ${r.requestsPerSecond || 'no'} requests/s (burst ${r.burst}), eth_getLogs <= ${r.maxBlockRange} blocks and <= ${r.maxResults} logs, batches <= ${r.maxBatch}, failure share ${r.failureShare}`,
-        traffic: [],
-      };
-      log(`through the hosted-provider emulator at ${proxy.url}: ${report.remote.plan}`);
+      report.remote = `${r.roundTripMs} ms round trip, ${r.requestsPerSecond || 'no'} requests/s (burst ${r.burst}), eth_getLogs <= ${r.maxBlockRange} blocks and <= ${r.maxResults} logs, batches <= ${r.maxBatch}, failure share ${r.failureShare}; raw and floor ${o.rawInFlight} requests in flight`;
+      log(`through the hosted-provider emulator at ${proxy.url}: ${report.remote}`);
     }
     const readUrl = proxy?.url ?? chain.anvil.rpcUrl;
     const readRpc = proxy ? new BenchRpc(proxy.url) : chain.rpc;
     const rawOptions: RawOptions = r ? { inFlight: o.rawInFlight, targetLogs: r.maxResults, maxWidth: r.maxBlockRange } : { inFlight: o.rawInFlight };
-    /** what the emulator counted while `run` ran (logged, and kept for the report) */
+    /** the load average around `run`, and what the emulator counted meanwhile (logged, and kept for the report) */
     const traffic = async <T>(name: string, run: () => Promise<T>, seconds?: (t: T) => number | undefined): Promise<T> => {
-      if (!proxy) return run();
-      const before = await proxy.stats();
+      const loadBefore = loadAverage();
+      const before = await proxy?.stats();
       const t = await run();
-      const line = formatStats(statsDelta(await proxy.stats(), before), seconds?.(t));
-      log(`  emulator, ${name}: ${line}`);
-      report.remote?.traffic.push([name, line]);
+      const load = `load ${loadBefore}-${loadAverage()}`;
+      const line = proxy && before ? `${formatStats(statsDelta(await proxy.stats(), before), seconds?.(t))}; ${load}` : load;
+      log(`  ${proxy ? 'emulator, ' : ''}${name}: ${line}`);
+      (report.traffic ??= []).push([name, line]);
       return t;
     };
     const blocks = meta.head - meta.world.deployBlock + 1;

@@ -27,7 +27,9 @@ describe('parseIndexerOptions, remote mode', () => {
   it('--remote takes the paid plan and skips the head-lag phase unless asked for', () => {
     const o = parseIndexerOptions(['--remote', '--events', '200000']);
     expect(o.remote).toEqual(PAID_PLAN);
-    expect(o).toMatchObject({ events: 200_000, headLagSeconds: 0 });
+    expect(o).toMatchObject({ events: 200_000, headLagSeconds: 0, rawInFlight: 4 });
+    expect(parseIndexerOptions(['--remote', '--raw-in-flight', '2']).rawInFlight).toBe(2);
+    expect(parseIndexerOptions([]).rawInFlight).toBe(2);
     expect(PAID_PLAN).toMatchObject({ roundTripMs: 40, maxBlockRange: 2000, maxResults: 10_000, maxBatch: 100, failureShare: 0 });
     expect(parseIndexerOptions(['--remote', '--head-lag-seconds', '10']).headLagSeconds).toBe(10);
   });

@@ -39,6 +39,9 @@ export const PAID_PLAN: RemotePlan = {
   port: 0,
 };
 
+/** the raw baseline's requests in flight through the emulator, unless --raw-in-flight says otherwise */
+export const REMOTE_RAW_IN_FLIGHT = 4;
+
 export interface IndexerBenchOptions {
   /** events to generate (the chain is saved per size) */
   events: number;
@@ -108,6 +111,7 @@ export function parseIndexerOptions(args: readonly string[]): IndexerBenchOption
   const o: IndexerBenchOptions = { ...DEFAULT_OPTIONS };
   let remote: RemotePlan | undefined;
   let headLagGiven = false;
+  let rawInFlightGiven = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--no-ponder') {
@@ -135,6 +139,7 @@ export function parseIndexerOptions(args: readonly string[]): IndexerBenchOption
     } else {
       (o[key!] as number) = value;
       if (key === 'headLagSeconds') headLagGiven = true;
+      if (key === 'rawInFlight') rawInFlightGiven = true;
     }
   }
   if (o.events < 1) throw new Error('--events must be at least 1');
@@ -144,6 +149,8 @@ export function parseIndexerOptions(args: readonly string[]): IndexerBenchOption
     o.remote = remote;
     // the head-lag phase measures the local node's follow path; through the emulator it is skipped unless asked for
     if (!headLagGiven) o.headLagSeconds = 0;
+    // 40 ms away, two requests in flight leave the link idle between replies: the raw baseline reads four ahead
+    if (!rawInFlightGiven) o.rawInFlight = REMOTE_RAW_IN_FLIGHT;
   }
   return o;
 }
