@@ -11,6 +11,7 @@ import { ensureBenchChain, type BenchChain } from './chain/generate';
 import { planChain } from './chain/mix';
 import { BenchRpc } from './chain/rpc';
 import { BENCH_DIR } from './chain/paths';
+import { cpuMs } from '../tokens/cpu';
 import { measureHeadLag } from './head-lag';
 import { writeBenchManifest } from './manifest';
 import type { IndexerBenchOptions } from './options';
@@ -67,12 +68,19 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     const readUrl = proxy?.url ?? chain.anvil.rpcUrl;
     const readRpc = proxy ? new BenchRpc(proxy.url) : chain.rpc;
     const rawOptions: RawOptions = r ? { inFlight: o.rawInFlight, targetLogs: r.maxResults, maxWidth: r.maxBlockRange } : { inFlight: o.rawInFlight };
-    /** the load average around `run`, and what the emulator counted meanwhile (logged, and kept for the report) */
+    /**
+     * The load average around `run`, the CPU seconds anvil, the emulator and the bench process
+     * (the raw baseline's decode) used meanwhile, and what the emulator counted (logged, and kept
+     * for the report). The contender processes report their own CPU.
+     */
     const traffic = async <T>(name: string, run: () => Promise<T>, seconds?: (t: T) => number | undefined): Promise<T> => {
       const loadBefore = loadAverage();
       const before = await proxy?.stats();
+      const cpuBefore = { anvil: cpuMs(chain.anvil.pid), emulator: proxy ? cpuMs(proxy.pid) : NaN, bench: process.cpuUsage() };
       const t = await run();
-      const load = `load ${loadBefore}-${loadAverage()}`;
+      const benchCpu = process.cpuUsage(cpuBefore.bench);
+      const cpu = `CPU s: anvil ${((cpuMs(chain.anvil.pid) - cpuBefore.anvil) / 1000).toFixed(1)}${proxy ? `, emulator ${((cpuMs(proxy.pid) - cpuBefore.emulator) / 1000).toFixed(1)}` : ''}, bench process ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)}`;
+      const load = `load ${loadBefore}-${loadAverage()}; ${cpu}`;
       const line = proxy && before ? `${formatStats(statsDelta(await proxy.stats(), before), seconds?.(t))}; ${load}` : load;
       log(`  ${proxy ? 'emulator, ' : ''}${name}: ${line}`);
       (report.traffic ??= []).push([name, line]);
@@ -106,7 +114,7 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
       if (p.status === 'ok') log(`  rows: ${JSON.stringify(p.rows)}`);
       report.ponder =
         p.status === 'ok'
-          ? { name: 'ponder 1.0.0 (postgres)', ok: true, events: raw.first.events, blocks, seconds: p.seconds, note: `${matchNote('transfer', p.rows['transfer'], raw.first.byKind['transfer'])}; first progress at ${p.firstProgressSeconds.toFixed(1)} s` }
+          ? { name: 'ponder 1.0.0 (postgres)', ok: true, events: raw.first.events, blocks, seconds: p.seconds, note: `${matchNote('transfer', p.rows['transfer'], raw.first.byKind['transfer'])}; first progress at ${p.firstProgressSeconds.toFixed(1)} s; process CPU ${p.cpuSeconds.toFixed(1)} s` }
           : { name: 'ponder 1.0.0 (postgres)', ok: false, reason: p.reason };
     } else report.ponder = { name: 'ponder 1.0.0 (postgres)', ok: false, reason: 'unavailable: skipped (--no-ponder)' };
     report.rows.push(report.ponder);
@@ -120,8 +128,10 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
       traffic(`ours run ${run}`, () => runOurs(readUrl, manifest, meta.head, o.oursTimeoutS * 1000, log, oursEnv), (x) => (x.backfill.status === 'ok' ? x.backfill.seconds : undefined));
     const seconds: number[] = [];
     let ours = await oursRun(1);
+    const cpus: number[] = [];
     for (let run = 1; run < Math.max(1, o.oursRuns) && ours.backfill.status === 'ok'; run++) {
       seconds.push(ours.backfill.seconds);
+      cpus.push(ours.backfill.cpuSeconds);
       log(`  run ${run}: ${ours.backfill.seconds.toFixed(2)} s`);
       await ours.stop();
       ours = await oursRun(run + 1);
@@ -130,6 +140,7 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
       const b = ours.backfill;
       if (b.status === 'ok') {
         seconds.push(b.seconds);
+        cpus.push(b.cpuSeconds);
         log(`  run ${seconds.length}: ${b.seconds.toFixed(2)} s`);
       }
       report.ours =
@@ -140,7 +151,7 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
               events: raw.first.events,
               blocks,
               seconds: median(seconds),
-              note: `median of ${seconds.length}; ${matchNote('transfers', b.rows['transfers'], raw.first.byKind['transfer'])}; first batch at ${b.firstCursorSeconds.toFixed(1)} s`,
+              note: `median of ${seconds.length}; ${matchNote('transfers', b.rows['transfers'], raw.first.byKind['transfer'])}; first batch at ${b.firstCursorSeconds.toFixed(1)} s; process CPU ${cpus.map((c) => c.toFixed(1)).join(' / ')} s`,
             }
           : { name: 'ours (apps/indexer)', ok: false, reason: b.reason };
       report.rows.push(report.ours);

@@ -8,10 +8,11 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
+import { cpuMs } from '../tokens/cpu';
 import { settlePostgres, startProcess, waitFor, type BenchProcess } from './proc';
 
 export type OursBackfill =
-  | { status: 'ok'; seconds: number; firstCursorSeconds: number; rows: Record<string, number> }
+  | { status: 'ok'; seconds: number; firstCursorSeconds: number; rows: Record<string, number>; cpuSeconds: number }
   | { status: 'failed'; reason: string; seconds: number };
 
 export interface OursRun {
@@ -81,8 +82,10 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
       return at >= head ? at : undefined;
     });
     const seconds = (performance.now() - started) / 1000;
+    // user + system time of the indexer process (both its threads) until the backfill was done
+    const cpuSeconds = cpuMs(proc.child.pid ?? -1) / 1000;
     let backfill: OursBackfill;
-    if (outcome.value !== undefined) backfill = { status: 'ok', seconds, firstCursorSeconds, rows: await rowCounts(db) };
+    if (outcome.value !== undefined) backfill = { status: 'ok', seconds, firstCursorSeconds, rows: await rowCounts(db), cpuSeconds };
     else {
       const why = outcome.timedOut ? `cursor did not reach block ${head} within ${timeoutMs / 1000} s (last ${last})` : `exited with code ${outcome.exited}`;
       backfill = { status: 'failed', seconds, reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}` };

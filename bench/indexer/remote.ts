@@ -10,6 +10,8 @@ import type { RemotePlan } from './options';
 
 export interface RemoteProxy {
   url: string;
+  /** the emulator's process */
+  pid: number;
   stats(): Promise<RpcEmulatorStats>;
   stop(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startRemoteProxy(upstream: string, plan: RemotePlan, port:
   });
   return {
     url,
+    pid: child.pid ?? -1,
     stats: () =>
       new Promise<RpcEmulatorStats>((resolve) => {
         const onMessage = (m: { stats?: RpcEmulatorStats }): void => {
