@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, fuzz, image, tracing (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, indexer-remote, fuzz, image, tracing (options: see bench/README.md).
  */
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
@@ -67,6 +67,11 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
   indexer: async (log, args) => {
     const report = await runIndexerBench(log, parseIndexerOptions(args));
     log(`\nindexer backfill (same chain, same run)\n${formatReport(report)}`);
+  },
+  // the same bench with every contender behind the hosted-provider emulator (a paid plan's caps, 40 ms away)
+  'indexer-remote': async (log, args) => {
+    const report = await runIndexerBench(log, parseIndexerOptions(['--remote', ...args]));
+    log(`\nindexer backfill over a remote-like RPC (same chain, same proxy, same run)\n${formatReport(report)}`);
   },
   tracing: async (log) => runTracingBench(log),
 };

@@ -8,10 +8,11 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
+import { cpuMs } from '../tokens/cpu';
 import { settlePostgres, startProcess, waitFor, type BenchProcess } from './proc';
 
 export type OursBackfill =
-  | { status: 'ok'; seconds: number; firstCursorSeconds: number; rows: Record<string, number> }
+  | { status: 'ok'; seconds: number; firstCursorSeconds: number; rows: Record<string, number>; cpuSeconds: number }
   | { status: 'failed'; reason: string; seconds: number };
 
 export interface OursRun {
@@ -56,7 +57,8 @@ export async function endBenchIndexer(proc: BenchProcess | undefined, db: Client
   await nc.close();
 }
 
-export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void): Promise<OursRun> {
+/** `extraEnv`: on top of benchIndexerEnv (e.g. RPC_MAX_RPS_ETHEREUM through the emulator). */
+export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void, extraEnv: Record<string, string> = {}): Promise<OursRun> {
   const dbUrl = createTestDatabaseUrl('bench_indexer');
   await migrate(dbUrl);
   const db = new Client({ connectionString: dbUrl });
@@ -70,7 +72,7 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
     const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag));
+    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], { ...(await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag)), ...extraEnv });
     let firstCursorSeconds = 0;
     let last = -1;
     const outcome = await waitFor(proc, timeoutMs, 50, async () => {
@@ -80,8 +82,10 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
       return at >= head ? at : undefined;
     });
     const seconds = (performance.now() - started) / 1000;
+    // user + system time of the indexer process (both its threads) until the backfill was done
+    const cpuSeconds = cpuMs(proc.child.pid ?? -1) / 1000;
     let backfill: OursBackfill;
-    if (outcome.value !== undefined) backfill = { status: 'ok', seconds, firstCursorSeconds, rows: await rowCounts(db) };
+    if (outcome.value !== undefined) backfill = { status: 'ok', seconds, firstCursorSeconds, rows: await rowCounts(db), cpuSeconds };
     else {
       const why = outcome.timedOut ? `cursor did not reach block ${head} within ${timeoutMs / 1000} s (last ${last})` : `exited with code ${outcome.exited}`;
       backfill = { status: 'failed', seconds, reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}` };

@@ -64,18 +64,23 @@ export interface IndexerBenchReport {
   floor?: Contender;
   ponder?: Contender;
   headLag?: HeadLagSummary | { failed: string };
+  /** `--remote`: the emulator's plan */
+  remote?: string;
+  /** per contender run: the load average around it and (`--remote`) what the emulator counted */
+  traffic?: Array<[string, string]>;
 }
 
 export function formatReport(r: IndexerBenchReport): string {
   const vsRaw = speedRatio(r.ours, r.raw);
   const vsPonder = speedRatio(r.ours, r.ponder);
-  const lines = [formatTable(r.rows), ''];
+  const lines = r.remote ? [`every contender through the hosted-provider emulator: ${r.remote}`, formatTable(r.rows), ''] : [formatTable(r.rows), ''];
   lines.push(`ours/raw    ${vsRaw === undefined ? 'n/a' : vsRaw.toFixed(2)}  (target >= 0.5: ${verdict(vsRaw, 0.5, true)})`);
   lines.push(`ours/ponder ${vsPonder === undefined ? 'n/a' : `${vsPonder.toFixed(1)}x`}  (target >= 20x, Envio publishes 32-43x: ${verdict(vsPonder, 20, true)})`);
   // What the node allows at all: an indexer as fast as the raw baseline, or as the node floor.
   const rawVsPonder = speedRatio(r.raw, r.ponder);
   const floorVsPonder = speedRatio(r.floor, r.ponder);
-  if (rawVsPonder !== undefined) lines.push(`ceilings    raw/ponder ${rawVsPonder.toFixed(1)}x${floorVsPonder === undefined ? '' : `, node floor/ponder ${floorVsPonder.toFixed(1)}x`} (no indexer reading this node beats these)`);
+  if (rawVsPonder !== undefined) lines.push(`ceilings    raw/ponder ${rawVsPonder.toFixed(1)}x${floorVsPonder === undefined ? '' : `, node floor/ponder ${floorVsPonder.toFixed(1)}x`} (${r.remote ? "readers that do nothing else, at the raw baseline's requests in flight" : "no indexer reading this node beats these"})`);
+  for (const [name, line] of r.traffic ?? []) lines.push(`${r.remote ? 'emulator' : 'run'.padEnd(8)}    ${name}: ${line}`);
   const h = r.headLag;
   if (!h) lines.push('head lag    skipped');
   else if ('failed' in h) lines.push(`head lag    FAILED: ${h.failed}`);

@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropDatabase, ensureDatabase } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, stopProcess } from '@tokensvc/testing';
+import { cpuMs } from '../../tokens/cpu';
 import { REPO_ROOT } from '../chain/paths';
 import type { BenchWorld } from '../chain/world';
 import { settlePostgres, startProcess, waitFor } from '../proc';
 
 export type PonderResult =
-  | { status: 'ok'; seconds: number; blocks: number; rows: Record<string, number>; firstProgressSeconds: number }
+  | { status: 'ok'; seconds: number; blocks: number; rows: Record<string, number>; firstProgressSeconds: number; cpuSeconds: number }
   | { status: 'failed'; reason: string; seconds: number };
 
 const PONDER_BIN = join(REPO_ROOT, 'node_modules', 'ponder', 'dist', 'esm', 'bin', 'ponder.js');
@@ -35,11 +36,12 @@ async function tableCounts(url: string): Promise<Record<string, number>> {
   }
 }
 
-export async function runPonder(rpcUrl: string, world: BenchWorld, head: number, runDir: string, timeoutMs: number, log: (s: string) => void): Promise<PonderResult> {
+/** `maxRequestsPerSecond`: Ponder's budget for the RPC (default 1000). */
+export async function runPonder(rpcUrl: string, world: BenchWorld, head: number, runDir: string, timeoutMs: number, log: (s: string) => void, maxRequestsPerSecond?: number): Promise<PonderResult> {
   const dbUrl = createTestDatabaseUrl('bench_ponder');
   await ensureDatabase(dbUrl);
   const specFile = join(runDir, 'ponder-spec.json');
-  writeFileSync(specFile, JSON.stringify({ rpcUrl, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
+  writeFileSync(specFile, JSON.stringify({ rpcUrl, maxRequestsPerSecond, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
   const port = await freePort();
   await settlePostgres();
   const started = performance.now();
@@ -61,7 +63,9 @@ export async function runPonder(rpcUrl: string, world: BenchWorld, head: number,
       return (await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(2000) })).status === 200 ? true : undefined;
     });
     const seconds = (performance.now() - started) / 1000;
-    if (outcome.value) return { status: 'ok', seconds, blocks: head - world.deployBlock + 1, rows: await tableCounts(dbUrl), firstProgressSeconds };
+    // user + system time of the Ponder process (its threads included) until it was done
+    const cpuSeconds = cpuMs(proc.child.pid ?? -1) / 1000;
+    if (outcome.value) return { status: 'ok', seconds, blocks: head - world.deployBlock + 1, rows: await tableCounts(dbUrl), firstProgressSeconds, cpuSeconds };
     const why = outcome.timedOut ? `did not reach block ${head} within ${timeoutMs / 1000} s (last status block ${last})` : `exited with code ${outcome.exited}`;
     return { status: 'failed', seconds, reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}` };
   } finally {

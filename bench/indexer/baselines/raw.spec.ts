@@ -1,6 +1,6 @@
 import { AbiCoder, zeroPadValue } from 'ethers';
 import { TOPICS } from '../chain/events';
-import { cheapDecode } from './raw';
+import { capSplit, cheapDecode } from './raw';
 
 const coder = AbiCoder.defaultAbiCoder();
 const topicOf = (address: string): string => zeroPadValue(address, 32);
@@ -23,5 +23,37 @@ describe('cheapDecode', () => {
 
   it('counts unknown topics as other', () => {
     expect(cheapDecode({ topics: ['0x01'], data: '0x' }, { sum: 0n, holders: new Set() })).toBe('other');
+  });
+});
+
+describe('capSplit', () => {
+  it('splits where Infura and Alchemy suggest', () => {
+    expect(capSplit('eth_getLogs: query returned more than 10000 results. Try with this block range [0x64, 0x68]. (-32005)', [100, 120])).toEqual([
+      [100, 104],
+      [105, 120],
+    ]);
+    expect(capSplit('Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10000 logs in the response. Based on your parameters, this block range should work: [0x64, 0x65]', [100, 120])).toEqual([
+      [100, 101],
+      [102, 120],
+    ]);
+  });
+
+  it('halves without a usable hint, and leaves other errors and single blocks alone', () => {
+    expect(capSplit('exceed maximum block range: 2000', [1, 4000])).toEqual([
+      [1, 2000],
+      [2001, 4000],
+    ]);
+    expect(capSplit('eth_getLogs is limited to a 2,000 range', [10, 11])).toEqual([
+      [10, 10],
+      [11, 11],
+    ]);
+    // a hint at or past the end would not shrink the range
+    expect(capSplit('query returned more than 10000 results. Try with this block range [0x1, 0xa].', [1, 10])).toEqual([
+      [1, 5],
+      [6, 10],
+    ]);
+    expect(capSplit('query returned more than 10000 results.', [7, 7])).toBeUndefined();
+    expect(capSplit('execution reverted', [1, 10])).toBeUndefined();
+    expect(capSplit('HTTP 429 Too Many Requests', [1, 10])).toBeUndefined();
   });
 });
