@@ -1,16 +1,21 @@
 /**
- * The derivation over the shared devnet's real history (read-only: eth_getLogs / eth_call only).
+ * The derivation over the devnet's real history (read-only: eth_getLogs / eth_call only), on a
+ * private anvil loaded from the devnet's saved state: other test files mine on the shared devnet,
+ * and its node keeps no past states, so an eth_call at the history's last block would fail there
+ * once anything else has been mined.
  * Batches are built from eth_getLogs with ethers' decoder (standing in for ingest), applied in
  * consecutive ranges to a fresh database, and every figure is checked against the chain.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Contract, Interface, JsonRpcProvider } from 'ethers';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { CommonConfig } from '@tokensvc/config';
 import { fromUnits, toUnits, ZERO_ADDRESS } from '@tokensvc/domain';
 import { createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, testDevnet } from '@tokensvc/testing';
+import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
+import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
 import { RESOLUTION_SECONDS, RESOLUTIONS } from './math/candles';
 import { rayRateToApy } from './math/ray';
 import { Deriver } from './deriver';
@@ -27,8 +32,9 @@ jest.setTimeout(600_000);
 
 const devnet = testDevnet();
 const world = (JSON.parse(readFileSync(devnet.manifestPath, 'utf8')) as { networks: World[] }).networks.find((n) => n.network === 'ethereum')!;
-const rpcUrl = devnet.rpcUrls.ethereum!;
-const provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
+let anvil: PrivateAnvil;
+let rpcUrl: string;
+let provider: JsonRpcProvider;
 const N = world.network;
 const key = (address: string): string => `${N}:${lower(address)}`;
 const FIRST = world.history.deployBlock;
@@ -99,6 +105,9 @@ async function tokenRow(address: string): Promise<Record<string, unknown> & { pr
 }
 
 beforeAll(async () => {
+  anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(devnet.manifestPath), 'ethereum.state.json') });
+  rpcUrl = anvil.rpcUrl;
+  provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
   url = createTestDatabaseUrl('derive');
   await migrate(url);
   client = new Client({ connectionString: url });
@@ -119,7 +128,8 @@ afterAll(async () => {
   await client?.end();
   await ds?.destroy();
   if (url) await dropDatabase(url);
-  provider.destroy();
+  provider?.destroy();
+  await anvil?.stop();
 });
 
 describe('derived from the devnet history', () => {
