@@ -5,3 +5,4 @@ export * from './manifest';
 export { codeVersion } from './version';
 export { startAnvil, type AnvilOptions, type AnvilProcess } from './anvil';
 export { LIVE_DIR, liveStateFile, forgetLiveStates } from './live-state';
+export * from './mainnet-shaped/profile';
