@@ -33,7 +33,7 @@ export interface CreateOrigin {
 }
 
 /** Ethereum mainnet deployers of the contracts the profile re-creates from the same account and nonce. */
-const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
+export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
   ethereum: {
     multicall3: { from: '0x05f32B3cC3888453ff71B01135B34FF8e41263F2', nonce: 0 },
     WETH: { from: '0x4F26FfBe5F04ED43630fdC30A87638d53D0b0876', nonce: 446 },
