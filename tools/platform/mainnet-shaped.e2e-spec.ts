@@ -1,7 +1,7 @@
 /**
  * The platform in the production configuration (REGISTRY=shipped, no DEVNET_MANIFEST, the settings
- * `npm run start:real` passes) on the mainnet-shaped devnet profile: chain id 1, the shipped
- * registry's contracts at their real addresses. The indexer's preflight must pass (every address it
+ * `npm run start:real` passes) on the mainnet-shaped devnet profile: ethereum (chain id 1) and
+ * arbitrum (42161) with the shipped registry's contracts at their real addresses. The indexer's preflight must pass (every address it
  * checks holds code), the gateway lists the real addresses with figures that match the chain, and
  * a swap, a zap into a V2 pool, a zap into a vault and an Aave supply are built through
  * GET /v2/portal, sent by a funded test wallet and executed.
@@ -67,16 +67,21 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 33545) + 60 });
     const rpcUrl = devnet.rpcUrls.ethereum!;
     provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
-    const router = devnet.manifest.networks[0]!.contracts.router;
     // What `npm run start:real` gives the apps for these settings: REGISTRY=shipped and the user's variables.
-    const settings = realSettings({ RPC_URL_ETHEREUM: rpcUrl, ROUTER_ADDRESS_ETHEREUM: router, START_BLOCK_ETHEREUM: '0' });
+    const user: Record<string, string> = {};
+    for (const net of devnet.manifest.networks) {
+      const n = net.network.toUpperCase();
+      Object.assign(user, { [`RPC_URL_${n}`]: devnet.rpcUrls[net.network]!, [`ROUTER_ADDRESS_${n}`]: net.contracts.router, [`START_BLOCK_${n}`]: '0' });
+    }
+    const settings = realSettings(user);
     expect(settings.problems).toEqual([]);
+    expect(settings.networks.sort()).toEqual(['arbitrum', 'ethereum']);
     await migrate(dbUrl);
     const pool = new Pool({ connectionString: dbUrl, max: 1 });
     apiKey = (await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'mainnet-shaped e2e' })).key;
     await pool.end();
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: rpcUrl }, gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn',
+      databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn',
       extraEnv: settings.extraEnv,
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
@@ -126,6 +131,35 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     expect(price('USDC')).toBeLessThan(1.05);
   });
 
+  it('serves arbitrum (chain 42161) too: native USDC and WETH at their real addresses with the chain\'s figures', async () => {
+    const arb = loadRegistry('shipped').networks.arbitrum!;
+    const arbProvider = new JsonRpcProvider(devnet.rpcUrls.arbitrum!, 42161, { staticNetwork: true });
+    try {
+      const usdc = arb.tokens.find((t) => t.symbol === 'USDC')!.address;
+      expect(usdc).toBe('0xaf88d065e77c8cC2239327C5EDb3A432268e5831');
+      const weth = arb.wrappedNative!.address;
+      const head = await arbProvider.getBlockNumber();
+      const ids = [usdc, weth].map((a) => `arbitrum:${a.toLowerCase()}`).join(',');
+      const until = Date.now() + 120_000;
+      let listed: TokenRecord[] = [];
+      while (Date.now() < until) {
+        listed = (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids}&finality=latest`)).tokens;
+        if (listed.length === 2 && listed.every((t) => t.block.number >= head)) break;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      for (const address of [usdc, weth]) {
+        const t = listed.find((x) => x.address.toLowerCase() === address.toLowerCase());
+        if (!t) throw new Error(`arbitrum ${address} is not listed\n${tail()}`);
+        const erc20 = new Contract(address, ERC20, arbProvider);
+        expect(t.decimals).toBe(Number(await erc20.getFunction('decimals')()));
+        expect(BigInt(t.totalSupply)).toBe(await erc20.getFunction('totalSupply')());
+      }
+      expect(listed.find((x) => x.address.toLowerCase() === weth.toLowerCase())!.price).toBeGreaterThan(2700);
+    } finally {
+      arbProvider.destroy();
+    }
+  });
+
   it('lists the Uniswap V2 pair the real factory created, the vaults and the Aave aToken at their real addresses', async () => {
     const factory = new Contract(role('uniswap-v2', 'factory'), ['function getPair(address,address) view returns (address)'], provider);
     const pair = String(await factory.getFunction('getPair')(real('USDC'), real('WETH')));
@@ -156,9 +190,17 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const w = wallet();
       const nonce = Number(await provider.send('eth_getTransactionCount', [w.address, 'latest']));
       const sent = await w.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit), nonce });
-      const receipt = await sent.wait();
-      if (receipt?.status !== 1) throw new Error(`${sent.hash} reverted`);
-      return receipt;
+      // Polled here: ethers' wait() can miss a receipt mined before it subscribes to blocks, and anvil mines no further block.
+      const until = Date.now() + 60_000;
+      for (;;) {
+        const receipt = await provider.getTransactionReceipt(sent.hash);
+        if (receipt) {
+          if (receipt.status !== 1) throw new Error(`${sent.hash} reverted`);
+          return receipt;
+        }
+        if (Date.now() > until) throw new Error(`${sent.hash} not mined within 60 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     };
     /** GET /v2/approval (sent when asked), GET /v2/portal, its transaction; returns the output gained and the receipt's log emitters */
     const run = async (input: string, amount: bigint, output: string, slippagePercent = 1): Promise<{ gained: bigint; emitters: string[] }> => {
@@ -172,7 +214,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const order = await get<{ tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=${slippagePercent}`).catch((e: Error) => {
         throw new Error(`${e.message}\n${tail()}`);
       });
-      expect(order.tx.to.toLowerCase()).toBe(devnet.manifest.networks[0]!.contracts.router.toLowerCase());
+      expect(order.tx.to.toLowerCase()).toBe(devnet.manifest.networks.find((n) => n.network === 'ethereum')!.contracts.router.toLowerCase());
       const receipt = await send(order.tx);
       return { gained: (await balanceOf()) - before, emitters: receipt.logs.map((l) => l.address.toLowerCase()) };
     };

@@ -86,7 +86,7 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
   const markets: ManifestMarket[] = [];
   for (const [i, r] of AAVE_RESERVES.entries()) {
     const t = tokenBySymbol(tokens, r.asset);
-    const real = book.market(r.asset);
+    const real = book.market(t.address);
     const input = {
       aTokenImpl,
       stableDebtTokenImpl: stableDebtImpl,

@@ -32,22 +32,32 @@ export interface CreateOrigin {
   nonce: number;
 }
 
-/** Ethereum mainnet deployers of the contracts the profile re-creates from the same account and nonce. */
+/**
+ * Multicall3's keyless deployment and Uniswap's V3 deployer used the same account and nonces on
+ * Ethereum and Arbitrum (hence the same addresses there).
+ */
+const SHARED_ORIGINS: Record<string, CreateOrigin> = {
+  multicall3: { from: '0x05f32B3cC3888453ff71B01135B34FF8e41263F2', nonce: 0 },
+  'uniswap-v3.factory': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 0 },
+  'uniswap-v3.quoter': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 3 },
+  'uniswap-v3.positionManager': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 8 },
+  'uniswap-v3.swapRouter02': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 14 },
+};
+
+/** Deployers of the contracts the profile re-creates from the same account and nonce, per network. */
 export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
   ethereum: {
-    multicall3: { from: '0x05f32B3cC3888453ff71B01135B34FF8e41263F2', nonce: 0 },
+    ...SHARED_ORIGINS,
     WETH: { from: '0x4F26FfBe5F04ED43630fdC30A87638d53D0b0876', nonce: 446 },
     USDC: { from: '0x95Ba4cF87D6723ad9C0Db21737D862bE80e93911', nonce: 20 },
-    'uniswap-v3.factory': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 0 },
-    'uniswap-v3.quoter': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 3 },
-    'uniswap-v3.positionManager': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 8 },
-    'uniswap-v3.swapRouter02': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 14 },
   },
+  arbitrum: SHARED_ORIGINS,
 };
 
 /** Real addresses of tokens the devnet trades that the registry neither lists nor has as an Aave reserve. */
 const UNLISTED_TOKENS: Partial<Record<Network, Record<string, string>>> = {
   ethereum: { PEPE: '0x6982508145454Ce325dDbE47a25d4ec3d2311933' },
+  arbitrum: { GMX: '0xfc5A1A6EB076a2C7aD06eD22C90d7E710E35ad0a' },
 };
 
 export class RealBook {
@@ -96,9 +106,10 @@ export class RealBook {
     return this.net.platforms.find((p) => p.family === 'aave-v3');
   }
 
-  market(symbol: string): { aToken: string; variableDebtToken: string } {
-    const m = this.aave()?.markets?.find((x) => x.symbol === symbol);
-    if (!m) throw new Error(`${this.network}: the registry's Aave market has no ${symbol} reserve`);
+  /** The Aave reserve of an asset, by its address (a symbol can name another reserve: USDC vs USDCn on Arbitrum). */
+  market(asset: string): { aToken: string; variableDebtToken: string } {
+    const m = this.aave()?.markets?.find((x) => x.asset.address.toLowerCase() === asset.toLowerCase());
+    if (!m) throw new Error(`${this.network}: the registry's Aave market has no reserve of ${asset}`);
     return { aToken: m.aToken.address, variableDebtToken: m.variableDebtToken.address };
   }
 }

@@ -8,7 +8,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ABI } from '../chain/abis';
-import { V2_PLATFORMS, V3_PLATFORM, V3_POOLS, VAULTS, VAULTS_PLATFORM, WETH_SPEC, tokenSpecs } from '../config';
+import { V2_PLATFORMS, V3_PLATFORM, V3_POOLS, VAULTS, VAULTS_PLATFORM, WETH_SPEC, aaveMarketLabel, tokenSpecs } from '../config';
 import { type BuildContext, tokenBySymbol } from '../deploy/context';
 import { symbolResolver } from '../deploy/network';
 import { v2PairAddress } from '../deploy/uniswap-v2';
@@ -51,8 +51,12 @@ export async function placeTokens(ctx: BuildContext, book: RealBook, priceOf: (s
       .map((symbol) => ({ symbol, name: symbol, decimals: 18, traded: false })),
   ];
   const bySetCode: Parameters<typeof placeBySetCode>[1][number][] = [];
+  const seen = new Set<string>();
   for (const w of wanted) {
     const real = book.token(w.symbol);
+    // One contract per address: a vault's asset can be a listed token under another symbol (USDT, USDT0).
+    if (seen.has(real.toLowerCase())) continue;
+    seen.add(real.toLowerCase());
     const listed = book.net.tokens.find((t) => t.symbol === w.symbol);
     if (listed && listed.decimals !== w.decimals) throw new Error(`${w.symbol}: the registry says ${listed.decimals} decimals, the devnet ${w.decimals}`);
     const name = listed?.name ?? w.name;
@@ -130,8 +134,10 @@ export async function placeV3(ctx: BuildContext, book: RealBook, tokens: readonl
 /** Every registry vault as a TestVault over its asset; the three the seeder knows get its yield. */
 export async function placeVaults(ctx: BuildContext, book: RealBook, all: readonly ManifestToken[], placements: Placement[]): Promise<ManifestPlatform> {
   const vaults = book.vaults().map((v) => {
-    const asset = tokenBySymbol(all, vaultAsset(v.label));
-    const [name, symbol] = v.label.startsWith('static a') ? [`Static Aave Ethereum ${asset.symbol}`, `stataEth${asset.symbol}`] : [v.label === 'sDAI' ? 'Savings Dai' : `Staked ${asset.symbol}`, v.label];
+    const assetAddress = book.token(vaultAsset(v.label)).toLowerCase();
+    const asset = all.find((t) => t.address.toLowerCase() === assetAddress);
+    if (!asset) throw new Error(`${v.label}: its asset ${assetAddress} was not placed`);
+    const [name, symbol] = v.label.startsWith('static a') ? [`Static Aave ${aaveMarketLabel(ctx.network).name} ${asset.symbol}`, `stata${aaveMarketLabel(ctx.network).prefix}${asset.symbol}`] : [v.label === 'sDAI' ? 'Savings Dai' : `Staked ${asset.symbol}`, v.label];
     return { ...v, asset, name, symbol };
   });
   placements.push(...(await placeBySetCode(ctx, vaults.map((v) => ({ what: `${v.slug} ${v.label}`, real: v.address, artifact: loadArtifact('TestVault'), args: [v.asset.address, v.name, v.symbol, ctx.deployer], gas: 4_000_000n })))));
