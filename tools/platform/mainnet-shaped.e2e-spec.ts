@@ -6,12 +6,13 @@
  * a swap, a zap into a V2 pool, a zap into a vault and an Aave supply are built through
  * GET /v2/portal, sent by a funded test wallet and executed.
  */
+import { randomBytes } from 'node:crypto';
 import { Contract, JsonRpcProvider, Wallet, ZeroAddress, type TransactionReceipt } from 'ethers';
 import { Pool } from 'pg';
 import { loadRegistry } from '@tokensvc/chain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, createTestDatabaseUrl, freePort, INFRA, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { realSettings } from './start-real';
 
 jest.setTimeout(240_000);
@@ -46,6 +47,8 @@ interface TokenRecord {
 
 describe('the platform on the mainnet-shaped devnet (production configuration)', () => {
   const dbUrl = createTestDatabaseUrl('mainnet_shaped');
+  const queuePrefix = `mse2e${randomBytes(3).toString('hex')}`;
+  let nats: PrivateNatsServer | undefined;
   let devnet: MainnetShapedHandle;
   let provider: JsonRpcProvider;
   let base = '';
@@ -80,9 +83,22 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     const pool = new Pool({ connectionString: dbUrl, max: 1 });
     apiKey = (await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'mainnet-shaped e2e' })).key;
     await pool.end();
+    // A private nats-server keeps this platform's requests and events to itself (other platforms share
+    // the development bus), with the production bus permissions; without the binary, private streams.
+    if (hasBinary('nats-server')) {
+      nats = new PrivateNatsServer(await freePort(), { auth: true });
+      await nats.start();
+    }
+    const extraEnv: Record<string, string> = { ...settings.extraEnv, TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
+    if (!nats) {
+      Object.assign(extraEnv, {
+        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
+        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
+      });
+    }
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn',
-      extraEnv: settings.extraEnv,
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls,
+      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.push(startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
@@ -94,6 +110,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => stopProcess(p)));
+    await nats?.dispose();
     provider?.destroy();
     await devnet?.stop();
     await dropDatabase(dbUrl);
@@ -218,10 +235,6 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const receipt = await send(order.tx);
       return { gained: (await balanceOf()) - before, emitters: receipt.logs.map((l) => l.address.toLowerCase()) };
     };
-    // Orders through pools use 3 % slippage: here the quote service prices a pool no order has
-    // touched since it started 1.4-1.6 % away from the chain's head state (its graph appears to keep
-    // an older state of those pools; the order's own simulation catches it as "slippage exceeded"
-    // at 1 %). Seen with the production configuration only; reported, not fixed here.
     const pairOf = async (slug: string, a: string, b: string): Promise<string> =>
       String(await new Contract(role(slug, 'factory'), ['function getPair(address,address) view returns (address)'], provider).getFunction('getPair')(a, b)).toLowerCase();
     const ldo = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'LDO')!.asset.address;
@@ -229,29 +242,35 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     // The quote service learns tokens and pools from what the indexer publishes: wait until it prices what the orders use.
     beforeAll(async () => {
       const until = Date.now() + 120_000;
+      let last = '';
       const ready = async (): Promise<boolean> => {
         for (const [a, b] of [[NATIVE, ldo], [real('USDC'), real('WETH')]] as const) {
           const r = await fetch(`${base}/v2/portal/estimate?inputToken=${key(a)}&inputAmount=1000000&outputToken=${key(b)}`, { headers: { authorization: `Bearer ${apiKey}` } });
-          if (r.status !== 200) return false;
+          if (r.status !== 200) {
+            last = `${r.status} ${await r.text()}`;
+            return false;
+          }
         }
         return true;
       };
       while (!(await ready())) {
-        if (Date.now() > until) throw new Error(`the quote service does not price USDC and LDO after 120 s\n${tail()}`);
+        if (Date.now() > until) throw new Error(`the quote service does not price USDC and LDO after 120 s (last answer: ${last})\n${tail()}`);
         await new Promise((r) => setTimeout(r, 2000));
       }
     }, 150_000);
 
+    // Routes with a Uniswap V3 hop are refused in this configuration until quote encodes SwapRouter02
+    // (the registry names swapRouter02, not the devnet's SwapRouter): these orders stay on V2 pairs.
     it('a swap ETH -> LDO through a V2-family pair (LDO trades only there)', async () => {
       const pairs = [await pairOf('uniswap-v2', real('WETH'), ldo), await pairOf('sushiswap', real('WETH'), ldo)];
-      const r = await run(NATIVE, 10n ** 18n, ldo, 3);
+      const r = await run(NATIVE, 10n ** 18n, ldo);
       expect(r.gained).toBeGreaterThan(0n);
       expect(r.emitters.some((a) => pairs.includes(a))).toBe(true);
     });
 
     it('a zap of USDC into the Uniswap V2 USDC/WETH pair (LP tokens received)', async () => {
       const pair = await pairOf('uniswap-v2', real('USDC'), real('WETH'));
-      const r = await run(real('USDC'), 1_000n * 10n ** 6n, pair, 3);
+      const r = await run(real('USDC'), 1_000n * 10n ** 6n, pair);
       expect(r.gained).toBeGreaterThan(0n);
     });
 
