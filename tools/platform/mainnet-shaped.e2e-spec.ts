@@ -244,7 +244,10 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const until = Date.now() + 120_000;
       let last = '';
       const ready = async (): Promise<boolean> => {
-        for (const [a, b] of [[NATIVE, ldo], [real('USDC'), real('WETH')]] as const) {
+        // What the orders below need, none through a V3 pool (see above): USDC -> WETH could pick one.
+        const aUsdc = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
+        const pairs: Array<[string, string]> = [[NATIVE, ldo], [real('USDC'), await pairOf('uniswap-v2', real('USDC'), real('WETH'))], [real('USDC'), aUsdc]];
+        for (const [a, b] of pairs) {
           const r = await fetch(`${base}/v2/portal/estimate?inputToken=${key(a)}&inputAmount=1000000&outputToken=${key(b)}`, { headers: { authorization: `Bearer ${apiKey}` } });
           if (r.status !== 200) {
             last = `${r.status} ${await r.text()}`;
@@ -254,7 +257,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
         return true;
       };
       while (!(await ready())) {
-        if (Date.now() > until) throw new Error(`the quote service does not price USDC and LDO after 120 s (last answer: ${last})\n${tail()}`);
+        if (Date.now() > until) throw new Error(`the quote service does not quote the orders' pairs after 120 s (last answer: ${last})\n${tail()}`);
         await new Promise((r) => setTimeout(r, 2000));
       }
     }, 150_000);
