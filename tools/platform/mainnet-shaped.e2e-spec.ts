@@ -24,26 +24,8 @@ const role = (slug: string, r: string): string => (registry.platforms.find((p) =
 const key = (address: string): string => `ethereum:${address.toLowerCase()}`;
 const NATIVE = ZeroAddress;
 
-interface UnsignedTx {
-  to: string;
-  data: string;
-  value?: string;
-  gasLimit?: string;
-}
-
-interface TokenRecord {
-  key: string;
-  address: string;
-  symbol: string;
-  decimals: number;
-  platform: string;
-  price: number;
-  liquidity: number;
-  totalSupply: string;
-  block: { number: number };
-  tokens: string[];
-  pricePerShare: string;
-}
+type UnsignedTx = { to: string; data: string; value?: string; gasLimit?: string };
+type TokenRecord = { key: string; address: string; symbol: string; decimals: number; platform: string; price: number; liquidity: number; totalSupply: string; block: { number: number }; tokens: string[] };
 
 describe('the platform on the mainnet-shaped devnet (production configuration)', () => {
   const dbUrl = createTestDatabaseUrl('mainnet_shaped');
