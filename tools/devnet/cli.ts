@@ -1,12 +1,14 @@
 /**
  * npm run devnet -- up [--fresh] [--networks ethereum,base] [--port 8545]
+ * npm run devnet -- up --profile mainnet-shaped [--fresh] [--port 9645]   (real chain ids and addresses; docs/devnet-mainnet-shaped.md)
  * npm run devnet -- reset [--keep-data]
  * `up` keeps the anvils running until Ctrl-C; `reset` deletes the saved state, the chains `npm
  * start` kept, and the data indexed from them (DATABASE_URL; `--keep-data` leaves it).
  * A tool over two libraries (the devnet and persistence), so neither imports the other.
  */
 import { isNetwork, type Network } from '@tokensvc/domain';
-import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, resetDevnet, startDevnet, TEST_ACCOUNTS } from '@tokensvc/devnet';
+import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, MAINNET_SHAPED, resetDevnet, startDevnet, TEST_ACCOUNTS } from '@tokensvc/devnet';
+import { upMainnetShaped } from './mainnet-shaped';
 import { DEFAULT_DATABASE_URL, devnetRunning, resetIndexedData } from './reset-data';
 
 function option(args: string[], name: string): string | undefined {
@@ -15,6 +17,9 @@ function option(args: string[], name: string): string | undefined {
 }
 
 async function up(args: string[]): Promise<void> {
+  const profile = option(args, '--profile');
+  if (profile === MAINNET_SHAPED) return upMainnetShaped(args);
+  if (profile !== undefined && profile !== 'default') throw new Error(`unknown profile ${profile} (default, ${MAINNET_SHAPED})`);
   const networksArg = option(args, '--networks');
   const networks = networksArg?.split(',').map((n) => {
     if (!isNetwork(n)) throw new Error(`unknown network ${n}`);
@@ -64,7 +69,7 @@ async function main(): Promise<void> {
       return;
     }
     default:
-      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- reset [--keep-data] [--state-dir DIR] [--port 8545]\n');
+      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- up --profile mainnet-shaped [--fresh] [--port 9645] [--state-dir DIR]\n       npm run devnet -- reset [--keep-data] [--state-dir DIR] [--port 8545]\n');
       process.exit(command ? 1 : 0);
   }
 }

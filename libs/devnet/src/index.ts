@@ -5,3 +5,6 @@ export * from './manifest';
 export { codeVersion } from './version';
 export { startAnvil, type AnvilOptions, type AnvilProcess } from './anvil';
 export { LIVE_DIR, liveStateFile, forgetLiveStates } from './live-state';
+export * from './mainnet-shaped/profile';
+export { ORIGINS as MAINNET_SHAPED_ORIGINS } from './mainnet-shaped/book';
+export type { Placement } from './mainnet-shaped/place';

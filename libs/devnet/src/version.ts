@@ -9,6 +9,8 @@ import { CONTRACTS_ROOT } from '@tokensvc/contracts';
 
 const DEVNET_SRC = __dirname;
 const NOT_BUILD_CODE = /(\.spec\.ts|\.int-spec\.ts|[\\/]cli\.ts)$/;
+/** The mainnet-shaped profile (its own folder) builds its own state: its code does not invalidate today's devnet. */
+const PROFILE_DIR = join(DEVNET_SRC, 'mainnet-shaped');
 
 function files(dir: string, keep: (file: string) => boolean): string[] {
   const out: string[] = [];
@@ -34,7 +36,7 @@ export function codeVersion(): string {
   if (cached) return cached;
   const hash = createHash('sha256');
   const sources = [
-    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: DEVNET_SRC, f })),
+    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR)).map((f) => ({ root: DEVNET_SRC, f })),
     ...files(join(CONTRACTS_ROOT, 'src'), (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: CONTRACTS_ROOT, f })),
     ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
   ];
@@ -44,4 +46,12 @@ export function codeVersion(): string {
   }
   cached = hash.digest('hex').slice(0, 16);
   return cached;
+}
+
+/** Version of the mainnet-shaped profile's saved state: the devnet's code plus the profile's own. */
+export function profileCodeVersion(): string {
+  const hash = createHash('sha256').update(codeVersion());
+  for (const f of files(PROFILE_DIR, (file) => file.endsWith('.ts') && !NOT_BUILD_CODE.test(file))) hash.update(`\0${relative(PROFILE_DIR, f)}\0`).update(readFileSync(f));
+  hash.update(`\0@uniswap/swap-router-contracts@${packageVersion('@uniswap/swap-router-contracts')}`);
+  return hash.digest('hex').slice(0, 16);
 }

@@ -15,12 +15,12 @@ const RAY = 10n ** 27n;
 const ray = (percent: number): bigint => (RAY * BigInt(Math.round(percent * 100))) / 10_000n;
 
 /** Rate curves close to Aave's published stablecoin / volatile-asset parameters. */
-const RATE_STRATEGIES = {
+export const RATE_STRATEGIES = {
   stable: [ray(90), 0n, ray(4), ray(60), ray(0.5), ray(60), ray(1), ray(8), ray(20)],
   volatile: [ray(80), 0n, ray(3.3), ray(80), ray(4), ray(80), ray(2), ray(8), ray(20)],
 } as const;
 
-function deployLinked(ctx: BuildContext, artifact: Artifact, libraries: Record<string, string>, args: readonly unknown[]): string {
+export function deployLinked(ctx: BuildContext, artifact: Artifact, libraries: Record<string, string>, args: readonly unknown[]): string {
   const needed = Object.fromEntries(requiredLibraries(artifact).map((name) => [name, libraries[name] ?? '']));
   return ctx.writer.deploy(ctx.deployer, { abi: artifact.abi, bytecode: linkBytecode(artifact, needed) }, args, artifact.contractName, 15_000_000n);
 }

@@ -1,0 +1,129 @@
+/**
+ * Aave V3 (core 1.19, published artifacts) at the real Ethereum addresses, wired like the devnet's
+ * deployAave but in the order the real addresses need:
+ * - PoolAddressesProvider, ACLManager, AaveOracle, AaveProtocolDataProvider: deployed at scratch
+ *   addresses with constructor arguments naming the real provider, then code + storage copied to
+ *   the real addresses (their deployers are not known here).
+ * - Pool and PoolConfigurator proxies: created by the provider itself (CREATE) at the nonce that
+ *   yields the real address (anvil_setNonce on the provider, then setPoolImpl / setPoolConfiguratorImpl).
+ * - aTokens and variable debt tokens: created by the real configurator in initReserves at the nonce
+ *   that yields the registry's aToken (the debt tokens follow at +1 and +2, as on mainnet).
+ * Implementations, libraries, rate strategies and the price feeds stay at scratch addresses: the
+ * registry does not name them. ReserveInitialized and every later event come from the real addresses.
+ */
+import { loadAaveArtifact, loadArtifact } from '@tokensvc/contracts';
+import { ZERO_ADDRESS } from '@tokensvc/domain';
+import { getAddress } from 'ethers';
+import { ABI } from '../chain/abis';
+import { readOne } from '../chain/reader';
+import { toHex } from '../chain/rpc';
+import { AAVE_PLATFORM, AAVE_RESERVES, aaveMarketLabel } from '../config';
+import { RATE_STRATEGIES, deployLinked } from '../deploy/aave';
+import { type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
+import type { ManifestMarket, ManifestPlatform, ManifestToken } from '../manifest';
+import type { RealBook } from './book';
+import { type Placement, creatorNonce, placeBySetCode } from './place';
+
+async function createdAt(ctx: BuildContext, creator: string, target: string, send: () => void, what: string, placements: Placement[]): Promise<number> {
+  const nonce = creatorNonce(creator, target);
+  if (nonce === undefined) throw new Error(`${what}: no nonce of ${creator} creates ${target}`);
+  await ctx.rpc.call('anvil_setNonce', [creator, toHex(nonce)]);
+  send();
+  await mineNext(ctx);
+  placements.push({ address: getAddress(target), what, method: 'creator-nonce', from: getAddress(creator), nonce });
+  return nonce;
+}
+
+export async function placeAave(ctx: BuildContext, book: RealBook, tokens: readonly ManifestToken[], priceOf: (symbol: string) => number, placements: Placement[]): Promise<ManifestPlatform> {
+  const { writer, deployer } = ctx;
+  const role = (r: string): string => book.address(AAVE_PLATFORM.slug, r);
+  const provider = role('poolAddressesProvider');
+  const pool = role('pool');
+  const configurator = role('poolConfigurator');
+  const label = aaveMarketLabel(ctx.network);
+  placements.push(...(await placeBySetCode(ctx, [{ what: 'aave-v3 poolAddressesProvider', real: provider, artifact: loadAaveArtifact('PoolAddressesProvider'), args: [`Aave ${label.name} Market`, deployer] }])));
+  writer.call(deployer, provider, ABI.aaveProvider(), 'setACLAdmin', [deployer]);
+
+  const libraries: Record<string, string> = {};
+  for (const name of ['SupplyLogic', 'BorrowLogic', 'LiquidationLogic', 'EModeLogic', 'BridgeLogic', 'PoolLogic', 'ConfiguratorLogic', 'FlashLoanLogic']) {
+    libraries[name] = deployLinked(ctx, loadAaveArtifact(name), libraries, []);
+  }
+  const poolImpl = deployLinked(ctx, loadAaveArtifact('Pool'), libraries, [provider]);
+  const configuratorImpl = deployLinked(ctx, loadAaveArtifact('PoolConfigurator'), libraries, []);
+  const assets = AAVE_RESERVES.map((r) => tokenBySymbol(tokens, r.asset));
+  const feeds = assets.map((t) =>
+    writer.deploy(deployer, loadArtifact('MockPriceFeed'), [8, `${t.symbol === 'WETH' ? 'ETH' : t.symbol} / USD`, BigInt(Math.round(priceOf(t.symbol) * 1e8)), deployer], `${t.symbol} feed`, 2_000_000n),
+  );
+  await mineNext(ctx);
+  // ACLManager's constructor reads the ACL admin from the provider, already at its real address.
+  placements.push(
+    ...(await placeBySetCode(ctx, [
+      { what: 'aave-v3 aclManager', real: role('aclManager'), artifact: loadAaveArtifact('ACLManager'), args: [provider] },
+      { what: 'aave-v3 dataProvider', real: role('dataProvider'), artifact: loadAaveArtifact('AaveProtocolDataProvider'), args: [provider] },
+      { what: 'aave-v3 oracle', real: role('oracle'), artifact: loadAaveArtifact('AaveOracle'), args: [provider, assets.map((a) => a.address), feeds, ZERO_ADDRESS, ZERO_ADDRESS, 10n ** 8n] },
+    ])),
+  );
+  writer.call(deployer, provider, ABI.aaveProvider(), 'setACLManager', [role('aclManager')]);
+  for (const r of ['addPoolAdmin', 'addRiskAdmin', 'addEmergencyAdmin', 'addAssetListingAdmin']) writer.call(deployer, role('aclManager'), ABI.aaveAcl(), r, [deployer]);
+  writer.call(deployer, poolImpl, ABI.aavePool(), 'initialize', [provider]);
+  writer.call(deployer, configuratorImpl, ABI.aaveConfigurator(), 'initialize', [provider]);
+  writer.call(deployer, provider, ABI.aaveProvider(), 'setPoolDataProvider', [role('dataProvider')]);
+  writer.call(deployer, provider, ABI.aaveProvider(), 'setPriceOracle', [role('oracle')]);
+  await mineNext(ctx);
+  await createdAt(ctx, provider, pool, () => writer.call(deployer, provider, ABI.aaveProvider(), 'setPoolImpl', [poolImpl], { gas: 3_000_000n }), 'aave-v3 pool (proxy)', placements);
+  await createdAt(ctx, provider, configurator, () => writer.call(deployer, provider, ABI.aaveProvider(), 'setPoolConfiguratorImpl', [configuratorImpl], { gas: 3_000_000n }), 'aave-v3 poolConfigurator (proxy)', placements);
+
+  // Token implementations read the pool's provider in their constructors: after the pool proxy exists.
+  const aTokenImpl = writer.deploy(deployer, loadAaveArtifact('AToken'), [pool], 'AToken impl');
+  const variableDebtImpl = writer.deploy(deployer, loadAaveArtifact('VariableDebtToken'), [pool], 'VariableDebtToken impl');
+  const stableDebtImpl = writer.deploy(deployer, loadAaveArtifact('StableDebtToken'), [pool], 'StableDebtToken impl');
+  const strategy = {
+    stable: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.stable], 'stablecoin rate strategy'),
+    volatile: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.volatile], 'volatile rate strategy'),
+  };
+  await mineNext(ctx);
+  const cfg = ABI.aaveConfigurator();
+  const markets: ManifestMarket[] = [];
+  for (const [i, r] of AAVE_RESERVES.entries()) {
+    const t = tokenBySymbol(tokens, r.asset);
+    const real = book.market(t.address);
+    const input = {
+      aTokenImpl,
+      stableDebtTokenImpl: stableDebtImpl,
+      variableDebtTokenImpl: variableDebtImpl,
+      underlyingAssetDecimals: t.decimals,
+      interestRateStrategyAddress: r.stable ? strategy.stable : strategy.volatile,
+      underlyingAsset: t.address,
+      treasury: deployer,
+      incentivesController: ZERO_ADDRESS,
+      aTokenName: `Aave ${label.name} ${t.symbol}`,
+      aTokenSymbol: `a${label.prefix}${t.symbol}`,
+      variableDebtTokenName: `Aave ${label.name} Variable Debt ${t.symbol}`,
+      variableDebtTokenSymbol: `variableDebt${label.prefix}${t.symbol}`,
+      stableDebtTokenName: `Aave ${label.name} Stable Debt ${t.symbol}`,
+      stableDebtTokenSymbol: `stableDebt${label.prefix}${t.symbol}`,
+      params: '0x10',
+    };
+    const nonce = await createdAt(ctx, configurator, real.aToken, () => writer.call(deployer, configurator, cfg, 'initReserves', [[input]], { gas: 10_000_000n }), `aave-v3 a${label.prefix}${t.symbol}`, placements);
+    const res = await readOne(ctx.rpc, { to: role('dataProvider'), iface: ABI.aaveDataProvider(), fn: 'getReserveTokensAddresses', args: [t.address] });
+    const [aToken, stableDebtToken, variableDebtToken] = [String(res[0]), String(res[1]), String(res[2])];
+    if (aToken.toLowerCase() !== real.aToken.toLowerCase() || variableDebtToken.toLowerCase() !== real.variableDebtToken.toLowerCase()) {
+      throw new Error(`aave-v3 ${t.symbol}: tokens at ${aToken}/${variableDebtToken}, the registry names ${real.aToken}/${real.variableDebtToken}`);
+    }
+    placements.push({ address: getAddress(variableDebtToken), what: `aave-v3 variableDebt${label.prefix}${t.symbol}`, method: 'creator-nonce', from: getAddress(configurator), nonce: nonce + 2 });
+    markets.push({ asset: t.address, symbol: t.symbol, aToken, stableDebtToken, variableDebtToken, priceFeed: feeds[i]!, interestRateStrategy: input.interestRateStrategyAddress });
+    writer.call(deployer, configurator, cfg, 'configureReserveAsCollateral', [t.address, r.ltv, r.liquidationThreshold, r.liquidationBonus], { label: `collateral ${r.asset}` });
+    writer.call(deployer, configurator, cfg, 'setReserveBorrowing', [t.address, true], { label: `borrowing ${r.asset}` });
+    writer.call(deployer, configurator, cfg, 'setReserveFactor', [t.address, r.reserveFactor], { label: `reserve factor ${r.asset}` });
+  }
+  await mineNext(ctx);
+  return {
+    slug: AAVE_PLATFORM.slug,
+    name: AAVE_PLATFORM.name,
+    family: 'aave-v3',
+    addresses: { pool, poolAddressesProvider: provider, poolConfigurator: configurator, aclManager: role('aclManager'), oracle: role('oracle'), dataProvider: role('dataProvider') },
+    pools: [],
+    vaults: [],
+    markets,
+  };
+}

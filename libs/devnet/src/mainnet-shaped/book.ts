@@ -1,0 +1,115 @@
+/**
+ * The real addresses the profile reproduces, from the shipped registry (the same file the apps
+ * read with REGISTRY=shipped), plus the few facts the registry does not carry: who created a
+ * contract at which nonce (checked against the address before use) and the real addresses of the
+ * devnet's long-tail tokens that the registry does not list.
+ */
+import type { Network } from '@tokensvc/domain';
+
+/**
+ * The parts of a shipped-registry network (`loadRegistry('shipped').networks[n]` of @tokensvc/chain,
+ * which the caller passes: the devnet library does not depend on the chain library) the profile reads.
+ */
+interface SourcedAddress {
+  readonly address: string;
+  readonly label?: string;
+}
+interface RegistryPlatform {
+  readonly slug: string;
+  readonly family: string;
+  readonly addresses: Readonly<Record<string, SourcedAddress | readonly SourcedAddress[]>>;
+  readonly markets?: ReadonlyArray<{ readonly symbol: string; readonly asset: SourcedAddress; readonly aToken: SourcedAddress; readonly variableDebtToken: SourcedAddress }>;
+}
+export interface RegistryNetwork {
+  readonly multicall3: SourcedAddress;
+  readonly tokens: ReadonlyArray<SourcedAddress & { readonly symbol: string; readonly name: string; readonly decimals: number }>;
+  readonly platforms: readonly RegistryPlatform[];
+}
+
+/** Original CREATE of a contract: its deployer and nonce (each checked by placeByCreate). */
+export interface CreateOrigin {
+  from: string;
+  nonce: number;
+}
+
+/**
+ * Multicall3's keyless deployment and Uniswap's V3 deployer used the same account and nonces on
+ * Ethereum and Arbitrum (hence the same addresses there).
+ */
+const SHARED_ORIGINS: Record<string, CreateOrigin> = {
+  multicall3: { from: '0x05f32B3cC3888453ff71B01135B34FF8e41263F2', nonce: 0 },
+  'uniswap-v3.factory': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 0 },
+  'uniswap-v3.quoter': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 3 },
+  'uniswap-v3.positionManager': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 8 },
+  'uniswap-v3.swapRouter02': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 14 },
+};
+
+/** Deployers of the contracts the profile re-creates from the same account and nonce, per network. */
+export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
+  ethereum: {
+    ...SHARED_ORIGINS,
+    WETH: { from: '0x4F26FfBe5F04ED43630fdC30A87638d53D0b0876', nonce: 446 },
+    USDC: { from: '0x95Ba4cF87D6723ad9C0Db21737D862bE80e93911', nonce: 20 },
+  },
+  arbitrum: SHARED_ORIGINS,
+};
+
+/** Real addresses of tokens the devnet trades that the registry neither lists nor has as an Aave reserve. */
+const UNLISTED_TOKENS: Partial<Record<Network, Record<string, string>>> = {
+  ethereum: { PEPE: '0x6982508145454Ce325dDbE47a25d4ec3d2311933' },
+  arbitrum: { GMX: '0xfc5A1A6EB076a2C7aD06eD22C90d7E710E35ad0a' },
+};
+
+export class RealBook {
+  constructor(
+    readonly network: Network,
+    readonly net: RegistryNetwork,
+  ) {}
+
+  origin(key: string): CreateOrigin | undefined {
+    return ORIGINS[this.network]?.[key];
+  }
+
+  get multicall3(): string {
+    return this.net.multicall3.address;
+  }
+
+  /** A token by symbol: listed, else an Aave reserve's asset, else the small table above. */
+  token(symbol: string): string {
+    const listed = this.net.tokens.find((t) => t.symbol === symbol)?.address;
+    const reserve = this.aave()?.markets?.find((m) => m.symbol === symbol)?.asset.address;
+    const address = listed ?? reserve ?? UNLISTED_TOKENS[this.network]?.[symbol];
+    if (!address) throw new Error(`${this.network}: no real address known for ${symbol}`);
+    return address;
+  }
+
+  platform(slug: string): RegistryPlatform {
+    const p = this.net.platforms.find((x) => x.slug === slug);
+    if (!p) throw new Error(`${this.network}: the shipped registry has no platform ${slug}`);
+    return p;
+  }
+
+  address(slug: string, role: string): string {
+    const a = this.platform(slug).addresses[role];
+    if (!a || Array.isArray(a)) throw new Error(`${this.network}: ${slug} has no single ${role}`);
+    return (a as SourcedAddress).address;
+  }
+
+  /** Every vault of the erc4626 platforms, with its label (`sDAI`, `static aUSDC`, ...). */
+  vaults(): Array<{ slug: string; label: string; address: string }> {
+    return this.net.platforms
+      .filter((p) => p.family === 'erc4626')
+      .flatMap((p) => ((p.addresses['vaults'] ?? []) as readonly SourcedAddress[]).map((v) => ({ slug: p.slug, label: v.label ?? v.address, address: v.address })));
+  }
+
+  aave(): RegistryPlatform | undefined {
+    return this.net.platforms.find((p) => p.family === 'aave-v3');
+  }
+
+  /** The Aave reserve of an asset, by its address (a symbol can name another reserve: USDC vs USDCn on Arbitrum). */
+  market(asset: string): { aToken: string; variableDebtToken: string } {
+    const m = this.aave()?.markets?.find((x) => x.asset.address.toLowerCase() === asset.toLowerCase());
+    if (!m) throw new Error(`${this.network}: the registry's Aave market has no reserve of ${asset}`);
+    return { aToken: m.aToken.address, variableDebtToken: m.variableDebtToken.address };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Cold build of one network of the mainnet-shaped profile: the real chain id, every contract of the
+ * shipped registry at its real address (deploy.ts, aave.ts), the devnet's seeders for liquidity
+ * and 30 days of history, then the project's Router through the deterministic deployment proxy.
+ */
+import { JsonRpcProvider, Wallet } from 'ethers';
+import { DETERMINISTIC_DEPLOYMENT_PROXY, deployRouterDeterministic } from '@tokensvc/contracts';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { startAnvil } from '../anvil';
+import { deployerFor } from '../build';
+import { saveState } from '../chain/dump';
+import { RpcClient } from '../chain/rpc';
+import { ChainWriter } from '../chain/writer';
+import { ANVIL_ACCOUNTS } from '../accounts';
+import { BlockClock, type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
+import type { NetworkDeployment } from '../deploy/network';
+import type { NetworkManifest } from '../manifest';
+import { seedLiquidity } from '../seed/liquidity';
+import { PriceBook } from '../seed/prices';
+import { planTimeline, simulateHistory } from '../seed/simulator';
+import { World, allTokenSpecs } from '../seed/world';
+import { placeAave } from './aave';
+import { RealBook, type RegistryNetwork } from './book';
+import { placeTokens, placeV2, placeV3, placeVaults } from './deploy';
+import type { Placement } from './place';
+
+export interface ProfileNetworkManifest extends NetworkManifest {
+  /** how each real address came to hold code (see docs/devnet-mainnet-shaped.md) */
+  placements: Placement[];
+  /** listed tokens and vault assets placed for the registry but not traded by the seeders */
+  extraTokens: NetworkManifest['tokens'];
+}
+
+export interface ProfileBuildOptions {
+  network: Network;
+  host: string;
+  port: number;
+  seed: string;
+  stateFile: string;
+  /** the shipped registry's entry for the network */
+  registry: RegistryNetwork;
+  log: (line: string) => void;
+}
+
+export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<ProfileNetworkManifest> {
+  const chainId = NETWORK_INFO[o.network].chainId;
+  const book = new RealBook(o.network, o.registry);
+  const timeline = planTimeline(Date.now() / 1000);
+  const anvil = await startAnvil({ host: o.host, port: o.port, chainId, timestamp: timeline.genesis, noMining: true, extraArgs: ['--auto-impersonate'] });
+  try {
+    const rpc = new RpcClient(anvil.rpcUrl);
+    const writer = new ChainWriter(rpc);
+    const ctx: BuildContext = {
+      network: o.network,
+      chainId,
+      seed: o.seed,
+      rpc,
+      writer,
+      deployer: deployerFor(o.network),
+      clock: new BlockClock(timeline.genesis),
+      log: (line) => o.log(`${o.network} (mainnet-shaped): ${line}`),
+    };
+    const prices = new PriceBook(allTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
+    const priceOf = prices.at(0);
+    const placements: Placement[] = [];
+    ctx.log('placing tokens and Multicall3 at their real addresses');
+    const { traded, extra } = await placeTokens(ctx, book, priceOf, placements);
+    const first = await rpc.call<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['0x1', false]);
+    ctx.log('placing Uniswap V2, SushiSwap, Uniswap V3 and the vaults');
+    const v2 = await placeV2(ctx, book, traded, placements);
+    const v3 = await placeV3(ctx, book, traded, priceOf, placements);
+    const vaults = await placeVaults(ctx, book, [...traded, ...extra], placements);
+    await mineNext(ctx);
+    ctx.log('placing Aave V3');
+    const aave = await placeAave(ctx, book, traded, priceOf, placements);
+    const weth = tokenBySymbol(traded, 'WETH').address;
+    const deployment: NetworkDeployment = {
+      weth,
+      multicall3: book.multicall3,
+      tokens: traded,
+      platforms: [...v2, v3, vaults, aave],
+      contracts: { router: '', executor: '', bridgeEscrow: '', bridgeSettler: '' },
+      deployBlock: Number(first.number),
+      deployTimestamp: Number(first.timestamp),
+    };
+    const world = new World(ctx, deployment, prices);
+    ctx.log('seeding liquidity and 30 days of history');
+    await seedLiquidity(world);
+    await simulateHistory(world, timeline);
+    const last = await writer.mine(Math.max(Math.floor(Date.now() / 1000), writer.lastTimestamp + 1));
+    // The Router as on a real network: through the CREATE2 deployment proxy, at the address its init code gives.
+    await rpc.call('evm_setAutomine', [true]);
+    const signer = new Wallet(ANVIL_ACCOUNTS[4]!.privateKey, new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true }));
+    const router = await deployRouterDeterministic(signer, o.network, weth);
+    signer.provider?.destroy();
+    placements.push({ address: router.plan.router, what: 'tokensvc Router (deployRouterDeterministic)', method: 'create2', from: DETERMINISTIC_DEPLOYMENT_PROXY });
+    await saveState(rpc, o.stateFile);
+    const head = Number(await rpc.call<string>('eth_blockNumber'));
+    ctx.log(`saved ${writer.transactionCount} transactions in ${head} blocks`);
+    const { actors } = world;
+    return {
+      network: o.network,
+      chainId,
+      deployer: ctx.deployer,
+      weth,
+      multicall3: book.multicall3,
+      tokens: traded,
+      extraTokens: extra,
+      platforms: deployment.platforms,
+      contracts: { router: router.plan.router, executor: router.plan.executor, bridgeEscrow: '', bridgeSettler: '' },
+      accounts: {
+        relayer: actors.relayer,
+        filler: actors.filler,
+        traders: actors.traders.map((a) => a.address),
+        liquidityProviders: actors.liquidityProviders.map((a) => a.address),
+        arbitrageurs: actors.arbitrageurs.map((a) => a.address),
+      },
+      history: {
+        genesisTimestamp: timeline.genesis,
+        deployBlock: deployment.deployBlock,
+        deployTimestamp: deployment.deployTimestamp,
+        activityStartTimestamp: timeline.activityStart,
+        lastBlock: head,
+        lastTimestamp: last.timestamp,
+        transactions: writer.transactionCount,
+      },
+      placements,
+    };
+  } finally {
+    await anvil.stop();
+  }
+}

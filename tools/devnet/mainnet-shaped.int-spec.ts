@@ -1,0 +1,87 @@
+/**
+ * The mainnet-shaped devnet profile (libs/devnet/src/mainnet-shaped) on its own, without the apps,
+ * per network (ethereum, arbitrum): the real chain id; every address the indexer's preflight checks (each platform's static contracts, the
+ * listed tokens), every vault and the four seeded Aave reserves' tokens hold code; the CREATE
+ * origins used give the registry's addresses; the placements table covers every placed address;
+ * pairs, pools and reserves are funded and 30 days of history precede the head.
+ */
+import { Contract, getCreateAddress, JsonRpcProvider } from 'ethers';
+import { loadRegistry } from '@tokensvc/chain';
+import { MAINNET_SHAPED_ORIGINS, startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
+
+jest.setTimeout(240_000);
+
+let devnet: MainnetShapedHandle;
+
+beforeAll(async () => {
+  devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 33545) + 70 });
+}, 240_000);
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe.each([
+  ['ethereum', 1],
+  ['arbitrum', 42161],
+] as const)('mainnet-shaped devnet profile (%s)', (network, chainId) => {
+  const registry = loadRegistry('shipped').networks[network]!;
+  const platformRole = (slug: string, role: string): string => (registry.platforms.find((p) => p.slug === slug)!.addresses[role] as { address: string }).address;
+  const token = (s: string): string => registry.tokens.find((t) => t.symbol === s)!.address;
+  const market = (asset: string) => registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.asset.address === asset)!;
+  let provider: JsonRpcProvider;
+
+  beforeAll(() => {
+    provider = new JsonRpcProvider(devnet.rpcUrls[network]!, chainId, { staticNetwork: true });
+  });
+
+  afterAll(() => provider?.destroy());
+
+  it('re-creates contracts from their real deployers at nonces that give the registry addresses', () => {
+    const expected: Record<string, string> = {
+      multicall3: registry.multicall3.address,
+      WETH: token('WETH'),
+      USDC: token('USDC'),
+      'uniswap-v3.factory': platformRole('uniswap-v3', 'factory'),
+      'uniswap-v3.quoter': platformRole('uniswap-v3', 'quoter'),
+      'uniswap-v3.positionManager': platformRole('uniswap-v3', 'positionManager'),
+      'uniswap-v3.swapRouter02': platformRole('uniswap-v3', 'swapRouter02'),
+    };
+    for (const [what, origin] of Object.entries(MAINNET_SHAPED_ORIGINS[network]!)) expect(`${what} ${getCreateAddress(origin)}`).toBe(`${what} ${expected[what]}`);
+  });
+
+  it('serves its real chain id with code at every address the preflight checks, every vault and the seeded reserves', async () => {
+    expect(Number(await provider.send('eth_chainId', []))).toBe(chainId);
+    const named: Array<[string, string]> = [['multicall3', registry.multicall3.address], ...registry.tokens.map((t): [string, string] => [`token ${t.symbol}`, t.address])];
+    for (const p of registry.platforms) for (const [role, a] of Object.entries(p.addresses)) for (const x of Array.isArray(a) ? a : [a]) named.push([`${p.slug} ${role}`, (x as { address: string }).address]);
+    for (const m of ['USDC', 'DAI', 'WETH', 'WBTC'].map((s) => market(token(s)))) named.push([`a${m.symbol}`, m.aToken.address], [`variableDebt${m.symbol}`, m.variableDebtToken.address]);
+    const missing: string[] = [];
+    for (const [what, address] of named) if ((await provider.getCode(address)) === '0x') missing.push(`${what} ${address}`);
+    expect(missing).toEqual([]);
+    // every placed address is in the table, with how it was placed
+    const placed = new Map(devnet.manifest.networks.find((n) => n.network === network)!.placements.map((p) => [p.address.toLowerCase(), p.method]));
+    expect(named.filter(([, a]) => !placed.has(a.toLowerCase()))).toEqual([]);
+    expect(placed.get(platformRole('aave-v3', 'pool').toLowerCase())).toBe('creator-nonce');
+    expect(placed.get(platformRole('uniswap-v3', 'factory').toLowerCase())).toBe('create-at-nonce');
+    expect(placed.get(platformRole('uniswap-v2', 'factory').toLowerCase())).toBe('set-code');
+  });
+
+  it('has funded pairs and pools created by the real factories, Aave reserves keyed by the real tokens, and 30 days of history', async () => {
+    const v2 = new Contract(platformRole('uniswap-v2', 'factory'), ['function getPair(address,address) view returns (address)'], provider);
+    const pair = new Contract(String(await v2.getFunction('getPair')(token('USDC'), token('WETH'))), ['function getReserves() view returns (uint112,uint112,uint32)', 'function factory() view returns (address)'], provider);
+    const [r0, r1] = (await pair.getFunction('getReserves')()) as [bigint, bigint];
+    expect(r0 > 0n && r1 > 0n).toBe(true);
+    expect(String(await pair.getFunction('factory')())).toBe(platformRole('uniswap-v2', 'factory'));
+    const v3 = new Contract(platformRole('uniswap-v3', 'factory'), ['function getPool(address,address,uint24) view returns (address)'], provider);
+    const pool = String(await v3.getFunction('getPool')(token('USDC'), token('WETH'), 500));
+    expect(await new Contract(pool, ['function liquidity() view returns (uint128)'], provider).getFunction('liquidity')()).toBeGreaterThan(0n);
+    const dataProvider = new Contract(platformRole('aave-v3', 'dataProvider'), ['function getReserveTokensAddresses(address) view returns (address,address,address)'], provider);
+    const [aToken] = (await dataProvider.getFunction('getReserveTokensAddresses')(token('USDC'))) as [string];
+    expect(aToken).toBe(market(token('USDC')).aToken.address);
+    const supply = (await new Contract(aToken, ['function totalSupply() view returns (uint256)'], provider).getFunction('totalSupply')()) as bigint;
+    expect(supply).toBeGreaterThan(10n ** 12n); // over a million USDC supplied by the seeders
+    const { history } = devnet.manifest.networks.find((n) => n.network === network)!;
+    expect(history.lastTimestamp - history.activityStartTimestamp).toBeGreaterThanOrEqual(30 * 86_400 - 60);
+    expect(history.transactions).toBeGreaterThan(5_000);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * `npm run devnet -- up --profile mainnet-shaped`: the profile whose chains carry the real chain
+ * ids and the shipped registry's addresses (libs/devnet/src/mainnet-shaped), on its own ports and
+ * state folder. Prints what the apps need to run on it in the production configuration.
+ */
+import { getAddress } from 'ethers';
+import { loadRegistry } from '@tokensvc/chain';
+import { MAINNET_SHAPED_BASE_PORT, startMainnetShaped, TEST_ACCOUNTS } from '@tokensvc/devnet';
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export async function upMainnetShaped(args: string[]): Promise<void> {
+  const port = option(args, '--port');
+  const started = Date.now();
+  const handle = await startMainnetShaped({
+    registry: loadRegistry('shipped').networks,
+    basePort: port ? Number(port) : MAINNET_SHAPED_BASE_PORT,
+    stateDir: option(args, '--state-dir'),
+    fresh: args.includes('--fresh'),
+    log: (line) => process.stdout.write(`[devnet] ${line}\n`),
+  });
+  process.stdout.write(`\nmainnet-shaped devnet ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write('  run the platform on it in the production configuration (no DEVNET_MANIFEST):\n    REGISTRY=shipped');
+  for (const net of handle.manifest.networks) {
+    const up = net.network.toUpperCase();
+    process.stdout.write(` RPC_URL_${up}=${handle.rpcUrls[net.network]} ROUTER_ADDRESS_${up}=${getAddress(net.contracts.router)} START_BLOCK_${up}=0`);
+  }
+  process.stdout.write(`\n  placements: ${handle.manifestPath}\n  test accounts (10,000 ETH and a token starter balance each):\n`);
+  for (const a of TEST_ACCOUNTS) process.stdout.write(`    ${a.address}  ${a.privateKey}\n`);
+  process.stdout.write('Ctrl-C stops the chains.\n');
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    handle.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

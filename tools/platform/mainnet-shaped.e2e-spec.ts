@@ -1,0 +1,299 @@
+/**
+ * The platform in the production configuration (REGISTRY=shipped, no DEVNET_MANIFEST, the settings
+ * `npm run start:real` passes) on the mainnet-shaped devnet profile: ethereum (chain id 1) and
+ * arbitrum (42161) with the shipped registry's contracts at their real addresses. The indexer's preflight must pass (every address it
+ * checks holds code), the gateway lists the real addresses with figures that match the chain, and
+ * a swap, a zap into a V2 pool, a zap into a vault and an Aave supply are built through
+ * GET /v2/portal, sent by a funded test wallet and executed.
+ */
+import { randomBytes } from 'node:crypto';
+import { Contract, JsonRpcProvider, Wallet, ZeroAddress, type TransactionReceipt } from 'ethers';
+import { Pool } from 'pg';
+import { loadRegistry } from '@tokensvc/chain';
+import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
+import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
+import { APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { realSettings } from './start-real';
+
+jest.setTimeout(240_000);
+
+const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function decimals() view returns (uint8)', 'function symbol() view returns (string)', 'function totalSupply() view returns (uint256)'];
+const registry = loadRegistry('shipped').networks.ethereum!;
+const real = (symbol: string): string => registry.tokens.find((t) => t.symbol === symbol)!.address;
+const role = (slug: string, r: string): string => (registry.platforms.find((p) => p.slug === slug)!.addresses[r] as { address: string }).address;
+const key = (address: string): string => `ethereum:${address.toLowerCase()}`;
+const NATIVE = ZeroAddress;
+
+type UnsignedTx = { to: string; data: string; value?: string; gasLimit?: string };
+type TokenRecord = { key: string; address: string; symbol: string; decimals: number; platform: string; price: number; liquidity: number; totalSupply: string; block: { number: number }; tokens: string[] };
+
+describe('the platform on the mainnet-shaped devnet (production configuration)', () => {
+  const dbUrl = createTestDatabaseUrl('mainnet_shaped');
+  const queuePrefix = `mse2e${randomBytes(3).toString('hex')}`;
+  let nats: PrivateNatsServer | undefined;
+  let devnet: MainnetShapedHandle;
+  let provider: JsonRpcProvider;
+  let base = '';
+  let apiKey = '';
+  const procs: AppProcess[] = [];
+  const logs: string[] = [];
+
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  // finality=latest: the figures at the indexer's cursor, which reaches the head (the chain is idle until the orders)
+  const tokens = async (ids: string[]): Promise<TokenRecord[]> => (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids.join(',')}&limit=250&finality=latest`)).tokens;
+  const tail = (): string => logs.slice(-40).join('\n');
+  /** Until /v2/tokens gives every network's WETH at its chain's head block (the indexer caught up). */
+  const caughtUp = async (timeoutMs: number): Promise<void> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      let done = true;
+      for (const net of devnet.manifest.networks) {
+        const rpc = await fetch(devnet.rpcUrls[net.network]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+        const head = Number(((await rpc.json()) as { result: string }).result);
+        const res = await fetch(`${base}/v2/tokens?ids=${net.network}:${net.weth.toLowerCase()}&finality=latest`, { headers: { authorization: `Bearer ${apiKey}` } });
+        const list = res.status === 200 ? ((await res.json()) as { tokens: TokenRecord[] }).tokens : [];
+        if (!list[0] || list[0].block.number < head) done = false;
+      }
+      if (done) return;
+      if (Date.now() > until) throw new Error(`the indexer did not catch up within ${timeoutMs / 1000} s\n${tail()}`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  };
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 33545) + 60 });
+    const rpcUrl = devnet.rpcUrls.ethereum!;
+    provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
+    // What `npm run start:real` gives the apps for these settings: REGISTRY=shipped and the user's variables.
+    const user: Record<string, string> = {};
+    for (const net of devnet.manifest.networks) {
+      const n = net.network.toUpperCase();
+      Object.assign(user, { [`RPC_URL_${n}`]: devnet.rpcUrls[net.network]!, [`ROUTER_ADDRESS_${n}`]: net.contracts.router, [`START_BLOCK_${n}`]: '0' });
+    }
+    const settings = realSettings(user);
+    expect(settings.problems).toEqual([]);
+    expect(settings.networks.sort()).toEqual(['arbitrum', 'ethereum']);
+    await migrate(dbUrl);
+    const pool = new Pool({ connectionString: dbUrl, max: 1 });
+    apiKey = (await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'mainnet-shaped e2e' })).key;
+    await pool.end();
+    // A private nats-server keeps this platform's requests and events to itself (other platforms share
+    // the development bus), with the production bus permissions; without the binary, private streams.
+    if (hasBinary('nats-server')) {
+      nats = new PrivateNatsServer(await freePort(), { auth: true });
+      await nats.start();
+    }
+    const extraEnv: Record<string, string> = { ...settings.extraEnv, TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
+    if (!nats) {
+      Object.assign(extraEnv, {
+        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
+        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
+      });
+    }
+    const env: PlatformEnv = {
+      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls,
+      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
+    };
+    base = `http://127.0.0.1:${env.gatewayPort}`;
+    const start = (app: (typeof APPS)[number]): number => procs.push(startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    // quote starts once the indexer has caught up with both chains: a quote service that loads its
+    // graph during the indexer's backfill was seen to miss pools for minutes (no route to LDO after
+    // 120 s in one run of five), which is the quote's and indexer's matter, not this profile's.
+    for (const app of APPS.filter((a) => a !== 'quote')) start(app);
+    await waitForHttp(`${base}/health`, 120_000);
+    await caughtUp(120_000);
+    start('quote');
+    await waitForHttp(`${base}/health/ready`, 150_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: Error) => {
+      throw new Error(`${e.message}\n${tail()}`);
+    });
+    process.stdout.write(`mainnet-shaped e2e: devnet and platform ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => stopProcess(p)));
+    await nats?.dispose();
+    provider?.destroy();
+    await devnet?.stop();
+    await dropDatabase(dbUrl);
+  });
+
+  it('runs without a devnet manifest: the indexer passed its preflight on the real addresses', () => {
+    expect(procs.every((p) => p.child.exitCode === null)).toBe(true);
+    expect(logs.join('\n')).not.toMatch(/has no code at block/);
+  });
+
+  it('GET /v2/tokens lists the listed tokens at their real addresses with the chain\'s decimals, symbol and supply', async () => {
+    const symbols = ['USDC', 'WETH', 'DAI', 'WBTC', 'USDT'];
+    const head = await provider.getBlockNumber();
+    const until = Date.now() + 120_000;
+    let listed: TokenRecord[] = [];
+    while (Date.now() < until) {
+      listed = await tokens(symbols.map((s) => key(real(s))));
+      if (listed.length === symbols.length && listed.every((t) => t.block.number >= head)) break;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    expect(real('USDC')).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
+    for (const symbol of symbols) {
+      const t = listed.find((x) => x.address.toLowerCase() === real(symbol).toLowerCase());
+      if (!t) throw new Error(`${symbol} (${real(symbol)}) is not listed; got ${JSON.stringify(listed.map((x) => x.key))}\n${tail()}`);
+      const erc20 = new Contract(real(symbol), ERC20, provider);
+      expect({ symbol: t.symbol, decimals: t.decimals }).toEqual({ symbol: await erc20.getFunction('symbol')(), decimals: Number(await erc20.getFunction('decimals')()) });
+      expect(t.block.number).toBe(head);
+      expect(`${symbol} ${BigInt(t.totalSupply)}`).toBe(`${symbol} ${(await erc20.getFunction('totalSupply')()) as bigint}`);
+    }
+    // The seeded markets end at ETH 3,000 and stablecoins at 1 USD.
+    const price = (s: string): number => listed.find((x) => x.address.toLowerCase() === real(s).toLowerCase())!.price;
+    expect(price('WETH')).toBeGreaterThan(2700);
+    expect(price('WETH')).toBeLessThan(3300);
+    expect(price('USDC')).toBeGreaterThan(0.95);
+    expect(price('USDC')).toBeLessThan(1.05);
+  });
+
+  it('serves arbitrum (chain 42161) too: native USDC and WETH at their real addresses with the chain\'s figures', async () => {
+    const arb = loadRegistry('shipped').networks.arbitrum!;
+    const arbProvider = new JsonRpcProvider(devnet.rpcUrls.arbitrum!, 42161, { staticNetwork: true });
+    try {
+      const usdc = arb.tokens.find((t) => t.symbol === 'USDC')!.address;
+      expect(usdc).toBe('0xaf88d065e77c8cC2239327C5EDb3A432268e5831');
+      const weth = arb.wrappedNative!.address;
+      const head = await arbProvider.getBlockNumber();
+      const ids = [usdc, weth].map((a) => `arbitrum:${a.toLowerCase()}`).join(',');
+      const until = Date.now() + 120_000;
+      let listed: TokenRecord[] = [];
+      while (Date.now() < until) {
+        listed = (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids}&finality=latest`)).tokens;
+        if (listed.length === 2 && listed.every((t) => t.block.number >= head)) break;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      for (const address of [usdc, weth]) {
+        const t = listed.find((x) => x.address.toLowerCase() === address.toLowerCase());
+        if (!t) throw new Error(`arbitrum ${address} is not listed\n${tail()}`);
+        const erc20 = new Contract(address, ERC20, arbProvider);
+        expect(t.decimals).toBe(Number(await erc20.getFunction('decimals')()));
+        expect(BigInt(t.totalSupply)).toBe(await erc20.getFunction('totalSupply')());
+      }
+      expect(listed.find((x) => x.address.toLowerCase() === weth.toLowerCase())!.price).toBeGreaterThan(2700);
+    } finally {
+      arbProvider.destroy();
+    }
+  });
+
+  it('lists the Uniswap V2 pair the real factory created, the vaults and the Aave aToken at their real addresses', async () => {
+    const factory = new Contract(role('uniswap-v2', 'factory'), ['function getPair(address,address) view returns (address)'], provider);
+    const pair = String(await factory.getFunction('getPair')(real('USDC'), real('WETH')));
+    const aUsdc = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
+    const staticAUsdc = '0xD4fa2D31b7968E448877f69A96DE69f5de8cD23E';
+    const sDai = '0x83F20F44975D03b1b09e64809B757c47f942BEeA';
+    const listed = await tokens([pair, aUsdc, staticAUsdc, sDai].map(key));
+    const at = (a: string): TokenRecord => {
+      const t = listed.find((x) => x.address.toLowerCase() === a.toLowerCase());
+      if (!t) throw new Error(`${a} is not listed; got ${JSON.stringify(listed.map((x) => x.key))}`);
+      return t;
+    };
+    expect(at(pair).platform).toBe('uniswap-v2');
+    expect(at(pair).tokens.map((x) => x.toLowerCase()).sort()).toEqual([real('USDC'), real('WETH')].map((x) => x.toLowerCase()).sort());
+    expect(at(pair).liquidity).toBeGreaterThan(1_000_000);
+    const lp = new Contract(pair, ERC20, provider);
+    expect(BigInt(at(pair).totalSupply)).toBe(await lp.getFunction('totalSupply')());
+    expect(at(aUsdc).platform).toBe('aave-v3');
+    expect(at(sDai).platform).toBe('erc4626-vaults');
+    expect(at(staticAUsdc).platform).toBe('aave-v3-static');
+  });
+
+  describe('orders built through GET /v2/portal, signed by a funded test wallet, sent and executed', () => {
+    const wallet = (): Wallet => new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);
+    const balance = async (token: string): Promise<bigint> => (await new Contract(token, ERC20, provider).getFunction('balanceOf')(TEST_ACCOUNTS[0]!.address)) as bigint;
+    /** Sends a transaction as the API returned it, at the account's mined nonce (no client-side nonce cache). */
+    const send = async (tx: UnsignedTx): Promise<TransactionReceipt> => {
+      const w = wallet();
+      const nonce = Number(await provider.send('eth_getTransactionCount', [w.address, 'latest']));
+      const sent = await w.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit), nonce });
+      // Polled here: ethers' wait() can miss a receipt mined before it subscribes to blocks, and anvil mines no further block.
+      const until = Date.now() + 60_000;
+      for (;;) {
+        const receipt = await provider.getTransactionReceipt(sent.hash);
+        if (receipt) {
+          if (receipt.status !== 1) throw new Error(`${sent.hash} reverted`);
+          return receipt;
+        }
+        if (Date.now() > until) throw new Error(`${sent.hash} not mined within 60 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    /** GET /v2/approval (sent when asked), GET /v2/portal, its transaction; returns the output gained and the receipt's log emitters */
+    const run = async (input: string, amount: bigint, output: string, slippagePercent = 1): Promise<{ gained: bigint; emitters: string[] }> => {
+      const balanceOf = (): Promise<bigint> => (output === NATIVE ? provider.getBalance(TEST_ACCOUNTS[0]!.address) : balance(output));
+      const before = await balanceOf();
+      const params = `sender=${TEST_ACCOUNTS[0]!.address.toLowerCase()}&inputToken=${key(input)}&inputAmount=${amount}&outputToken=${key(output)}`;
+      if (input !== NATIVE) {
+        const approval = await get<{ context: { shouldApprove: boolean }; approve: UnsignedTx }>(`/v2/approval?${params}`);
+        if (approval.context.shouldApprove) await send(approval.approve);
+      }
+      const order = await get<{ tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=${slippagePercent}`).catch((e: Error) => {
+        throw new Error(`${e.message}\n${tail()}`);
+      });
+      expect(order.tx.to.toLowerCase()).toBe(devnet.manifest.networks.find((n) => n.network === 'ethereum')!.contracts.router.toLowerCase());
+      const receipt = await send(order.tx);
+      return { gained: (await balanceOf()) - before, emitters: receipt.logs.map((l) => l.address.toLowerCase()) };
+    };
+    const pairOf = async (slug: string, a: string, b: string): Promise<string> =>
+      String(await new Contract(role(slug, 'factory'), ['function getPair(address,address) view returns (address)'], provider).getFunction('getPair')(a, b)).toLowerCase();
+    const ldo = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'LDO')!.asset.address;
+
+    // The quote service learns tokens and pools from what the indexer publishes: wait until it prices what the orders use.
+    beforeAll(async () => {
+      const until = Date.now() + 120_000;
+      let last = '';
+      const ready = async (): Promise<boolean> => {
+        // What the orders below need, none through a V3 pool (see above): USDC -> WETH could pick one.
+        const aUsdc = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
+        const pairs: Array<[string, string]> = [[NATIVE, ldo], [real('USDC'), await pairOf('uniswap-v2', real('USDC'), real('WETH'))], [real('USDC'), aUsdc]];
+        for (const [a, b] of pairs) {
+          const r = await fetch(`${base}/v2/portal/estimate?inputToken=${key(a)}&inputAmount=1000000&outputToken=${key(b)}`, { headers: { authorization: `Bearer ${apiKey}` } });
+          if (r.status !== 200) {
+            last = `${r.status} ${await r.text()}`;
+            return false;
+          }
+        }
+        return true;
+      };
+      while (!(await ready())) {
+        if (Date.now() > until) throw new Error(`the quote service does not quote the orders' pairs after 120 s (last answer: ${last})\n${tail()}`);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }, 150_000);
+
+    // Routes with a Uniswap V3 hop are refused in this configuration until quote encodes SwapRouter02
+    // (the registry names swapRouter02, not the devnet's SwapRouter): these orders stay on V2 pairs.
+    it('a swap ETH -> LDO through a V2-family pair (LDO trades only there)', async () => {
+      const pairs = [await pairOf('uniswap-v2', real('WETH'), ldo), await pairOf('sushiswap', real('WETH'), ldo)];
+      const r = await run(NATIVE, 10n ** 18n, ldo);
+      expect(r.gained).toBeGreaterThan(0n);
+      expect(r.emitters.some((a) => pairs.includes(a))).toBe(true);
+    });
+
+    it('a zap of USDC into the Uniswap V2 USDC/WETH pair (LP tokens received)', async () => {
+      const pair = await pairOf('uniswap-v2', real('USDC'), real('WETH'));
+      const r = await run(real('USDC'), 1_000n * 10n ** 6n, pair);
+      expect(r.gained).toBeGreaterThan(0n);
+    });
+
+    it('a zap of USDC into the static aUSDC ERC-4626 vault (shares received)', async () => {
+      const r = await run(real('USDC'), 1_000n * 10n ** 6n, '0xD4fa2D31b7968E448877f69A96DE69f5de8cD23E');
+      expect(r.gained).toBeGreaterThan(0n);
+    });
+
+    it('an Aave supply of USDC (aEthUSDC received at its real address)', async () => {
+      const aUsdc = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
+      const r = await run(real('USDC'), 1_000n * 10n ** 6n, aUsdc);
+      // aTokens track the supplied amount 1:1 (give or take the index rounding)
+      expect(r.gained).toBeGreaterThan(999n * 10n ** 6n);
+      expect(r.emitters).toContain(role('aave-v3', 'pool').toLowerCase());
+    });
+  });
+});
