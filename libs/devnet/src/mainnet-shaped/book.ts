@@ -4,7 +4,7 @@
  * contract at which nonce (checked against the address before use) and the real addresses of the
  * devnet's long-tail tokens that the registry does not list.
  */
-import type { Network } from '@tokensvc/domain';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 
 /**
  * The parts of a shipped-registry network (`loadRegistry('shipped').networks[n]` of @tokensvc/chain,
@@ -54,11 +54,14 @@ export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
   arbitrum: SHARED_ORIGINS,
 };
 
-/** Real addresses of tokens the devnet trades that the registry neither lists nor has as an Aave reserve. */
-const UNLISTED_TOKENS: Partial<Record<Network, Record<string, string>>> = {
-  ethereum: { PEPE: '0x6982508145454Ce325dDbE47a25d4ec3d2311933' },
-  arbitrum: { GMX: '0xfc5A1A6EB076a2C7aD06eD22C90d7E710E35ad0a' },
-};
+/**
+ * A token the devnet trades that the registry neither lists nor has as an Aave reserve (PEPE on
+ * ethereum, GMX on arbitrum): its real address from the Uniswap default token list (npm).
+ */
+function tokenListAddress(network: Network, symbol: string): string | undefined {
+  const list = require('@uniswap/default-token-list') as { tokens: Array<{ chainId: number; symbol: string; address: string }> };
+  return list.tokens.find((t) => t.chainId === NETWORK_INFO[network].chainId && t.symbol === symbol)?.address;
+}
 
 export class RealBook {
   constructor(
@@ -74,11 +77,11 @@ export class RealBook {
     return this.net.multicall3.address;
   }
 
-  /** A token by symbol: listed, else an Aave reserve's asset, else the small table above. */
+  /** A token by symbol: listed, else an Aave reserve's asset, else from the Uniswap token list. */
   token(symbol: string): string {
     const listed = this.net.tokens.find((t) => t.symbol === symbol)?.address;
     const reserve = this.aave()?.markets?.find((m) => m.symbol === symbol)?.asset.address;
-    const address = listed ?? reserve ?? UNLISTED_TOKENS[this.network]?.[symbol];
+    const address = listed ?? reserve ?? tokenListAddress(this.network, symbol);
     if (!address) throw new Error(`${this.network}: no real address known for ${symbol}`);
     return address;
   }
