@@ -75,6 +75,9 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const n = net.network.toUpperCase();
       Object.assign(user, { [`RPC_URL_${n}`]: devnet.rpcUrls[net.network]!, [`ROUTER_ADDRESS_${n}`]: net.contracts.router, [`START_BLOCK_${n}`]: '0' });
     }
+    // Every pool, not only pools of two listed tokens (the default): the swap below buys LDO, a
+    // long-tail token the registry does not list, through its V2-family pairs.
+    user['INDEXER_POOLS'] = 'all';
     const settings = realSettings(user);
     expect(settings.problems).toEqual([]);
     expect(settings.networks.sort()).toEqual(['arbitrum', 'ethereum']);
