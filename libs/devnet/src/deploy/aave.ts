@@ -25,6 +25,49 @@ export function deployLinked(ctx: BuildContext, artifact: Artifact, libraries: R
   return ctx.writer.deploy(ctx.deployer, { abi: artifact.abi, bytecode: linkBytecode(artifact, needed) }, args, artifact.contractName, 15_000_000n);
 }
 
+/** What every reserve of a pool is initialised with: token implementations and rate strategies (deployed after the pool proxy exists: the implementations read its provider). */
+export interface ReserveKit {
+  aTokenImpl: string;
+  variableDebtImpl: string;
+  stableDebtImpl: string;
+  strategy: { stable: string; volatile: string };
+}
+
+export function deployReserveKit(ctx: BuildContext, pool: string, provider: string): ReserveKit {
+  const { writer, deployer } = ctx;
+  return {
+    aTokenImpl: writer.deploy(deployer, loadAaveArtifact('AToken'), [pool], 'AToken impl'),
+    variableDebtImpl: writer.deploy(deployer, loadAaveArtifact('VariableDebtToken'), [pool], 'VariableDebtToken impl'),
+    stableDebtImpl: writer.deploy(deployer, loadAaveArtifact('StableDebtToken'), [pool], 'StableDebtToken impl'),
+    strategy: {
+      stable: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.stable], 'stablecoin rate strategy'),
+      volatile: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.volatile], 'volatile rate strategy'),
+    },
+  };
+}
+
+/** One reserve's `initReserves` input, named as Aave names its markets' tokens. */
+export function reserveInput(ctx: BuildContext, kit: ReserveKit, r: ReserveSpec, t: ManifestToken): Record<string, unknown> {
+  const label = aaveMarketLabel(ctx.network);
+  return {
+    aTokenImpl: kit.aTokenImpl,
+    stableDebtTokenImpl: kit.stableDebtImpl,
+    variableDebtTokenImpl: kit.variableDebtImpl,
+    underlyingAssetDecimals: t.decimals,
+    interestRateStrategyAddress: r.stable ? kit.strategy.stable : kit.strategy.volatile,
+    underlyingAsset: t.address,
+    treasury: ctx.deployer,
+    incentivesController: ZERO_ADDRESS,
+    aTokenName: `Aave ${label.name} ${t.symbol}`,
+    aTokenSymbol: `a${label.prefix}${t.symbol}`,
+    variableDebtTokenName: `Aave ${label.name} Variable Debt ${t.symbol}`,
+    variableDebtTokenSymbol: `variableDebt${label.prefix}${t.symbol}`,
+    stableDebtTokenName: `Aave ${label.name} Stable Debt ${t.symbol}`,
+    stableDebtTokenSymbol: `stableDebt${label.prefix}${t.symbol}`,
+    params: '0x10',
+  };
+}
+
 export async function deployAave(ctx: BuildContext, reserves: readonly ReserveSpec[], tokens: readonly ManifestToken[], priceOf: (symbol: string) => number): Promise<ManifestPlatform> {
   const { writer, deployer, rpc } = ctx;
   const label = aaveMarketLabel(ctx.network);
@@ -65,33 +108,8 @@ export async function deployAave(ctx: BuildContext, reserves: readonly ReserveSp
   const poolAddress = String(pool?.[0]);
   const configuratorAddress = String(configurator?.[0]);
 
-  const aTokenImpl = writer.deploy(deployer, loadAaveArtifact('AToken'), [poolAddress], 'AToken impl');
-  const variableDebtImpl = writer.deploy(deployer, loadAaveArtifact('VariableDebtToken'), [poolAddress], 'VariableDebtToken impl');
-  const stableDebtImpl = writer.deploy(deployer, loadAaveArtifact('StableDebtToken'), [poolAddress], 'StableDebtToken impl');
-  const strategy = {
-    stable: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.stable], 'stablecoin rate strategy'),
-    volatile: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.volatile], 'volatile rate strategy'),
-  };
-  const inputs = reserves.map((r) => {
-    const t = tokenBySymbol(tokens, r.asset);
-    return {
-      aTokenImpl,
-      stableDebtTokenImpl: stableDebtImpl,
-      variableDebtTokenImpl: variableDebtImpl,
-      underlyingAssetDecimals: t.decimals,
-      interestRateStrategyAddress: r.stable ? strategy.stable : strategy.volatile,
-      underlyingAsset: t.address,
-      treasury: deployer,
-      incentivesController: ZERO_ADDRESS,
-      aTokenName: `Aave ${label.name} ${t.symbol}`,
-      aTokenSymbol: `a${label.prefix}${t.symbol}`,
-      variableDebtTokenName: `Aave ${label.name} Variable Debt ${t.symbol}`,
-      variableDebtTokenSymbol: `variableDebt${label.prefix}${t.symbol}`,
-      stableDebtTokenName: `Aave ${label.name} Stable Debt ${t.symbol}`,
-      stableDebtTokenSymbol: `stableDebt${label.prefix}${t.symbol}`,
-      params: '0x10',
-    };
-  });
+  const kit = deployReserveKit(ctx, poolAddress, provider);
+  const inputs = reserves.map((r) => reserveInput(ctx, kit, r, tokenBySymbol(tokens, r.asset)));
   const cfg = ABI.aaveConfigurator();
   writer.call(deployer, configuratorAddress, cfg, 'initReserves', [inputs], { gas: 25_000_000n });
   for (const r of reserves) {
@@ -113,7 +131,7 @@ export async function deployAave(ctx: BuildContext, reserves: readonly ReserveSp
       stableDebtToken: String(res[1]),
       variableDebtToken: String(res[2]),
       priceFeed: feeds[i]!,
-      interestRateStrategy: r.stable ? strategy.stable : strategy.volatile,
+      interestRateStrategy: r.stable ? kit.strategy.stable : kit.strategy.volatile,
     });
   }
   return {

@@ -18,7 +18,7 @@ import { ABI } from '../chain/abis';
 import { readOne } from '../chain/reader';
 import { toHex } from '../chain/rpc';
 import { AAVE_PLATFORM, AAVE_RESERVES, aaveMarketLabel } from '../config';
-import { RATE_STRATEGIES, deployLinked } from '../deploy/aave';
+import { deployLinked, deployReserveKit, reserveInput } from '../deploy/aave';
 import { type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
 import type { ManifestMarket, ManifestPlatform, ManifestToken } from '../manifest';
 import type { RealBook } from './book';
@@ -74,36 +74,14 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
   await createdAt(ctx, provider, configurator, () => writer.call(deployer, provider, ABI.aaveProvider(), 'setPoolConfiguratorImpl', [configuratorImpl], { gas: 3_000_000n }), 'aave-v3 poolConfigurator (proxy)', placements);
 
   // Token implementations read the pool's provider in their constructors: after the pool proxy exists.
-  const aTokenImpl = writer.deploy(deployer, loadAaveArtifact('AToken'), [pool], 'AToken impl');
-  const variableDebtImpl = writer.deploy(deployer, loadAaveArtifact('VariableDebtToken'), [pool], 'VariableDebtToken impl');
-  const stableDebtImpl = writer.deploy(deployer, loadAaveArtifact('StableDebtToken'), [pool], 'StableDebtToken impl');
-  const strategy = {
-    stable: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.stable], 'stablecoin rate strategy'),
-    volatile: writer.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.volatile], 'volatile rate strategy'),
-  };
+  const kit = deployReserveKit(ctx, pool, provider);
   await mineNext(ctx);
   const cfg = ABI.aaveConfigurator();
   const markets: ManifestMarket[] = [];
   for (const [i, r] of AAVE_RESERVES.entries()) {
     const t = tokenBySymbol(tokens, r.asset);
     const real = book.market(t.address);
-    const input = {
-      aTokenImpl,
-      stableDebtTokenImpl: stableDebtImpl,
-      variableDebtTokenImpl: variableDebtImpl,
-      underlyingAssetDecimals: t.decimals,
-      interestRateStrategyAddress: r.stable ? strategy.stable : strategy.volatile,
-      underlyingAsset: t.address,
-      treasury: deployer,
-      incentivesController: ZERO_ADDRESS,
-      aTokenName: `Aave ${label.name} ${t.symbol}`,
-      aTokenSymbol: `a${label.prefix}${t.symbol}`,
-      variableDebtTokenName: `Aave ${label.name} Variable Debt ${t.symbol}`,
-      variableDebtTokenSymbol: `variableDebt${label.prefix}${t.symbol}`,
-      stableDebtTokenName: `Aave ${label.name} Stable Debt ${t.symbol}`,
-      stableDebtTokenSymbol: `stableDebt${label.prefix}${t.symbol}`,
-      params: '0x10',
-    };
+    const input = reserveInput(ctx, kit, r, t);
     const nonce = await createdAt(ctx, configurator, real.aToken, () => writer.call(deployer, configurator, cfg, 'initReserves', [[input]], { gas: 10_000_000n }), `aave-v3 a${label.prefix}${t.symbol}`, placements);
     const res = await readOne(ctx.rpc, { to: role('dataProvider'), iface: ABI.aaveDataProvider(), fn: 'getReserveTokensAddresses', args: [t.address] });
     const [aToken, stableDebtToken, variableDebtToken] = [String(res[0]), String(res[1]), String(res[2])];
@@ -111,7 +89,7 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
       throw new Error(`aave-v3 ${t.symbol}: tokens at ${aToken}/${variableDebtToken}, the registry names ${real.aToken}/${real.variableDebtToken}`);
     }
     placements.push({ address: getAddress(variableDebtToken), what: `aave-v3 variableDebt${label.prefix}${t.symbol}`, method: 'creator-nonce', from: getAddress(configurator), nonce: nonce + 2 });
-    markets.push({ asset: t.address, symbol: t.symbol, aToken, stableDebtToken, variableDebtToken, priceFeed: feeds[i]!, interestRateStrategy: input.interestRateStrategyAddress });
+    markets.push({ asset: t.address, symbol: t.symbol, aToken, stableDebtToken, variableDebtToken, priceFeed: feeds[i]!, interestRateStrategy: r.stable ? kit.strategy.stable : kit.strategy.volatile });
     writer.call(deployer, configurator, cfg, 'configureReserveAsCollateral', [t.address, r.ltv, r.liquidationThreshold, r.liquidationBonus], { label: `collateral ${r.asset}` });
     writer.call(deployer, configurator, cfg, 'setReserveBorrowing', [t.address, true], { label: `borrowing ${r.asset}` });
     writer.call(deployer, configurator, cfg, 'setReserveFactor', [t.address, r.reserveFactor], { label: `reserve factor ${r.asset}` });
