@@ -10,7 +10,7 @@ import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence'
  * The parts of @tokensvc/testing the harness uses, passed in by the spec file (module boundaries
  * let only test files import the testing library).
  */
-export type TestingKit = Pick<typeof import('@tokensvc/testing'), 'createTestDatabaseUrl' | 'freePort' | 'INFRA' | 'startApp' | 'stopProcess' | 'testDevnet' | 'waitForHttp'>;
+export type TestingKit = Pick<typeof import('@tokensvc/testing'), 'createTestDatabaseUrl' | 'freePort' | 'hasBinary' | 'INFRA' | 'PrivateNatsServer' | 'startApp' | 'stopProcess' | 'testDevnet' | 'waitForHttp'>;
 type AppName = Parameters<TestingKit['startApp']>[0];
 type PlatformEnv = Parameters<TestingKit['startApp']>[1];
 
@@ -25,6 +25,11 @@ export interface DataSurface {
   pool: Pool;
   rpcUrls: Record<string, string>;
   manifestPath: string;
+  /**
+   * the bus of this surface: a private nats-server when the binary is there, so two data surfaces
+   * running at once (two test files) never answer each other's gateway from their own databases
+   */
+  natsUrl: string;
   /** GET through the gateway with a paid key (rotating over several so the per-key limit never bites) */
   paid(path: string): Promise<HttpAnswer>;
   free(path: string): Promise<HttpAnswer>;
@@ -66,7 +71,10 @@ async function waitIndexed(pool: Pool, rpcUrls: Record<string, string>, timeoutM
 }
 
 export async function startDataSurface(kit: TestingKit, label: string, onLine: (line: string) => void): Promise<DataSurface> {
-  const { createTestDatabaseUrl, freePort, INFRA, startApp, stopProcess, testDevnet, waitForHttp } = kit;
+  const { createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp } = kit;
+  const nats = hasBinary('nats-server') ? new PrivateNatsServer(await freePort()) : undefined;
+  await nats?.start();
+  const natsUrl = nats?.url ?? INFRA.nats;
   const dbUrl = createTestDatabaseUrl(label);
   await migrate(dbUrl);
   const pool = new Pool({ connectionString: dbUrl, max: 4 });
@@ -77,13 +85,14 @@ export async function startDataSurface(kit: TestingKit, label: string, onLine: (
   const devnet = testDevnet();
   const rpcUrls = devnet.rpcUrls as Record<string, string>;
   const env: PlatformEnv = {
-    databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
+    databaseUrl: dbUrl, natsUrl, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
     gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
   };
   const procs = SURFACE_APPS.map((app) => startApp(app, env, (name, line) => onLine(`[${name}] ${line}`)));
   const base = `http://127.0.0.1:${env.gatewayPort}`;
   const stop = async (): Promise<void> => {
     await Promise.all(procs.map((p) => stopProcess(p)));
+    await nats?.dispose();
     await pool.end();
     await dropDatabase(dbUrl);
   };
@@ -100,7 +109,7 @@ export async function startDataSurface(kit: TestingKit, label: string, onLine: (
     throw e;
   }
   return {
-    pool, rpcUrls, manifestPath: devnet.manifestPath, stop,
+    pool, rpcUrls, manifestPath: devnet.manifestPath, natsUrl, stop,
     paid: (path) => get(paidKeys[n++ % paidKeys.length]!, path),
     free: (path) => get(freeKey, path),
   };

@@ -110,7 +110,7 @@ describe('token detail endpoints over indexed devnet data', () => {
       expect(free.status).toBe(200);
       expect(free.body.balances.flatMap((b: Rec) => tokenProblems(b, false, { balance: 'number', balanceUSD: 'number', rawBalance: 'uint' }))).toEqual([]);
       expect(free.body.balances.map((b: Rec) => [b.key, b.rawBalance])).toEqual(paid.body.balances.map((b: Rec) => [b.key, b.rawBalance]));
-      const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-account-bodies');
+      const rpc = new NatsRpcClient(s.natsUrl, 10_000, 'e2e-account-bodies');
       await rpc.start();
       try {
         const reply = await rpc.call(RPC.account, { owner, networks: ['ethereum', 'base'] });
@@ -151,7 +151,7 @@ describe('token detail endpoints over indexed devnet data', () => {
     it('the body token-data encodes is, byte for byte, the reply message as the gateway sent it', async () => {
       const id = weth('ethereum');
       const from = (await chainNow('ethereum')) - 3 * 86400;
-      const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-history-bodies');
+      const rpc = new NatsRpcClient(s.natsUrl, 10_000, 'e2e-history-bodies');
       await rpc.start();
       try {
         const reply = await rpc.call(RPC.tokenHistory, { id, from: String(from), page: 0, resolution: '1h' });

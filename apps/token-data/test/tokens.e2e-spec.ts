@@ -69,7 +69,7 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
   });
 
   it('the bodies token-data encodes for the gateway are, byte for byte, its mapping of the reply message (paid and free)', async () => {
-    const rpc = new NatsRpcClient(testing.INFRA.nats, 10_000, 'e2e-list-bodies');
+    const rpc = new NatsRpcClient(s.natsUrl, 10_000, 'e2e-list-bodies');
     await rpc.start();
     try {
       for (const [path, req] of [
