@@ -8,13 +8,14 @@
 import { Contract, getCreateAddress, JsonRpcProvider } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
 import { MAINNET_SHAPED_ORIGINS, startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
+import { freePortRange } from '@tokensvc/testing';
 
 jest.setTimeout(240_000);
 
 let devnet: MainnetShapedHandle;
 
 beforeAll(async () => {
-  devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 33545) + 70 });
+  devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: await freePortRange(2) });
 }, 240_000);
 
 afterAll(async () => {

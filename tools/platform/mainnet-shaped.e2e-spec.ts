@@ -12,7 +12,7 @@ import { Pool } from 'pg';
 import { loadRegistry } from '@tokensvc/chain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { realSettings } from './start-real';
 
 jest.setTimeout(240_000);
@@ -66,7 +66,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
 
   beforeAll(async () => {
     const t0 = Date.now();
-    devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 33545) + 60 });
+    devnet = await startMainnetShaped({ registry: loadRegistry('shipped').networks, basePort: await freePortRange(2) });
     const rpcUrl = devnet.rpcUrls.ethereum!;
     provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
     // What `npm run start:real` gives the apps for these settings: REGISTRY=shipped and the user's variables.
