@@ -270,7 +270,8 @@ describe('token detail endpoints over indexed devnet data', () => {
       }
       expect(rows[0]!.n).toBeGreaterThan(3 * WALK);
       expect(seen).toHaveLength(rows[0]!.n);
-      expect(pages).toBe(Math.ceil(rows[0]!.n / WALK) + (rows[0]!.n % WALK === 0 ? 1 : 0));
+      // hasNextPage is exact (no empty last page when the count is a multiple of the page size: seen in a full run)
+      expect(pages).toBe(Math.ceil(rows[0]!.n / WALK));
       const one = await s.paid(`/v3/tokens/transactions?id=${id}&limit=50`);
       expect(one.body.activities).toEqual(seen.slice(0, 50));
       expect(one.body.pageInfo).toEqual(rows[0]!.n > 50 ? { hasNextPage: true, endCursor: expect.any(String) } : { hasNextPage: false, endCursor: null });
