@@ -23,6 +23,15 @@ export interface PoolEventHandlers {
   head(network: Network, head: IndexedHead): void;
 }
 
+/**
+ * The ordered consumer that reads every event after `afterSeq` (from the first when undefined).
+ * One wildcard filter: servers before 2.10 have no multi-subject filters (an ordered consumer
+ * asked for several never delivers there); other networks and kinds are skipped by the reader.
+ */
+export function orderedConsumerOptions(subjectPrefix: string, afterSeq: number | undefined): { filterSubjects: string; deliver_policy: DeliverPolicy; opt_start_seq: number } {
+  return { filterSubjects: `${subjectPrefix}.>`, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: (afterSeq ?? 0) + 1 };
+}
+
 export class PoolEventStream {
   private nc: NatsConnection | undefined;
   private messages: ConsumerMessages | undefined;
@@ -60,13 +69,12 @@ export class PoolEventStream {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) return;
       try {
-        // One wildcard filter: servers before 2.10 have no multi-subject filters (an ordered
-        // consumer asked for several never delivers there); other networks and kinds are skipped below.
-        const filterSubjects = `${this.opts.subjectPrefix}.>`;
-        const consumer = await js.consumers.get(
-          this.opts.stream,
-          afterSeq === undefined ? { filterSubjects, deliver_policy: DeliverPolicy.All } : { filterSubjects, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: afterSeq + 1 },
-        );
+        // Always a start sequence, 1 when the stream did not exist at snapshot time: nats.js sends
+        // its ordered consumer's first request with opt_start_seq set, which the server refuses
+        // with DeliverPolicy.All, and then retries every 30 s for 15 minutes without a word
+        // (measured: consume() never resolved; the graph stayed at its snapshot and quotes
+        // found no pools). pool-event-stream.int-spec.ts covers both cases.
+        const consumer = await js.consumers.get(this.opts.stream, orderedConsumerOptions(this.opts.subjectPrefix, afterSeq));
         this.messages = await consumer.consume();
         break;
       } catch (e) {
