@@ -8,7 +8,7 @@
 import { getAddress } from 'ethers';
 import { NETWORK_INFO, NETWORKS, type Network } from '@tokensvc/domain';
 import type { RegistryBridge, RegistryMarket, RegistryNetwork, RegistryPlatform, RegistryToken, ShippedRegistry, SourcedAddress } from '@tokensvc/chain';
-import { PACKAGES, sourceOf, SUSHI_V2_MODULE, type AaveMarket, type Sources } from './sources';
+import { ACROSS_DEPLOYMENTS_FILE, PACKAGES, sourceOf, SUSHI_V2_MODULE, type AaveMarket, type Sources } from './sources';
 
 export const GENERATOR = 'tools/registry/generate.ts (npm run registry:gen)';
 
@@ -216,7 +216,18 @@ function curatedVaults(s: Sources, network: Network): RegistryPlatform | undefin
   return { slug: 'erc4626-vaults', name: 'ERC-4626 Vaults', family: 'erc4626', addresses: { vaults } };
 }
 
-/** Across: `@across-protocol/constants` has the networks and bridged tokens, not the SpokePools. */
+/** A contract of Across's deployment book on a chain, or undefined when the book has none there. */
+function acrossContract(s: Sources, chainId: number, name: string): { address: SourcedAddress; fromBlock?: number } | undefined {
+  const entry = s.acrossDeployments.chains[String(chainId)]?.contracts[name];
+  if (entry === undefined) return undefined;
+  return { address: sourced(s, 'acrossContracts', `${ACROSS_DEPLOYMENTS_FILE}: chains["${chainId}"].contracts.${name}.address`, entry.address), fromBlock: entry.block_number };
+}
+
+/**
+ * Across: the networks and bridged tokens from `@across-protocol/constants`, the SpokePool (with
+ * the block it was deployed at, where a status scan can start) and the MulticallHandler (which runs
+ * a deposit's message on the destination) from `@across-protocol/contracts`' deployment book.
+ */
 function bridge(s: Sources, network: Network, listed: readonly RegistryToken[], wrapped: RegistryToken | undefined): RegistryBridge {
   const chainId = NETWORK_INFO[network].chainId;
   const map = s.across.TOKEN_SYMBOLS_MAP as Record<string, { name: string; symbol: string; decimals: number; addresses: Record<number, string> } | undefined>;
@@ -228,11 +239,17 @@ function bridge(s: Sources, network: Network, listed: readonly RegistryToken[], 
     if (a === undefined || address === undefined || tokens.some((t) => t.address === checksum(address))) continue;
     tokens.push({ symbol: a.symbol, name: a.name, decimals: a.decimals, ...sourced(s, 'across', `TOKEN_SYMBOLS_MAP["${symbol}"].addresses[${chainId}]`, address) });
   }
+  const spokePool = acrossContract(s, chainId, 'SpokePool');
+  const handler = acrossContract(s, chainId, 'MulticallHandler');
+  const book = `${PACKAGES.acrossContracts} ${s.versions.acrossContracts} (${ACROSS_DEPLOYMENTS_FILE})`;
+  const missing = [...(spokePool ? [] : [`${book} has no SpokePool on chain ${chainId}`]), ...(handler ? [] : [`${book} has no MulticallHandler on chain ${chainId}`])];
   return {
     protocol: 'across',
     supported: Object.prototype.hasOwnProperty.call(s.across.PRODUCTION_NETWORKS, chainId),
-    spokePool: null,
-    missing: `${PACKAGES.across} ${s.versions.across} exports chain ids, network metadata (PRODUCTION_NETWORKS) and TOKEN_SYMBOLS_MAP, no contract deployments; the SpokePool addresses are published in @across-protocol/contracts (deployments/deployments.json), which the workspace does not install`,
+    spokePool: spokePool?.address ?? null,
+    ...(spokePool?.fromBlock !== undefined ? { spokePoolFromBlock: spokePool.fromBlock } : {}),
+    multicallHandler: handler?.address ?? null,
+    ...(missing.length > 0 ? { missing: missing.join('; ') } : {}),
     tokens,
   };
 }

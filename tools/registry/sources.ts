@@ -35,6 +35,7 @@ export const PACKAGES = {
   aave: '@bgd-labs/aave-address-book',
   sushi: 'sushi',
   across: '@across-protocol/constants',
+  acrossContracts: '@across-protocol/contracts',
   viem: 'viem',
 } as const;
 export type PackageKey = keyof typeof PACKAGES;
@@ -71,6 +72,18 @@ interface SushiV2Module {
   SUSHISWAP_V2_ROUTER_ADDRESS: Record<number, string>;
 }
 
+/** `@across-protocol/contracts`' deployment book: per chain id, each contract's address and first block. */
+export interface AcrossDeployments {
+  chains: Record<string, { chain_name: string; contracts: Record<string, { address: string; block_number?: number } | undefined> } | undefined>;
+}
+
+/**
+ * Read as a JSON file, not imported: the package's entry point loads its Solana and ethers v5
+ * helpers, and the registry needs only the addresses. (The package is AGPL-3.0; the registry
+ * records facts from it, and no production app imports it.)
+ */
+export const ACROSS_DEPLOYMENTS_FILE = 'dist/broadcast/deployed-addresses.json';
+
 /** What the derivation reads, each package's exports typed as far as it uses them. */
 export interface Sources {
   versions: Record<PackageKey, string>;
@@ -84,6 +97,7 @@ export interface Sources {
    */
   sushiV2: SushiV2Module;
   across: typeof across;
+  acrossDeployments: AcrossDeployments;
   viemChains: Record<string, { id: number; name: string; testnet?: boolean; nativeCurrency: { name: string; symbol: string; decimals: number }; contracts?: { multicall3?: { address: string } } } | undefined>;
 }
 
@@ -98,6 +112,7 @@ export function loadSources(): Sources {
     aave: aaveBook as unknown as Record<string, AaveMarket | undefined>,
     sushiV2: requireHere(join(packageDir(PACKAGES.sushi), SUSHI_V2_MODULE)) as SushiV2Module,
     across,
+    acrossDeployments: JSON.parse(readFileSync(join(packageDir(PACKAGES.acrossContracts), ACROSS_DEPLOYMENTS_FILE), 'utf8')) as AcrossDeployments,
     // required, not imported: the types of viem/chains reach ox's WebAuthn sources, which need the DOM lib
     viemChains: requireHere('viem/chains') as Sources['viemChains'],
   };

@@ -19,6 +19,8 @@ function everyAddress(r: ShippedRegistry): Array<[string, SourcedAddress]> {
     out.push([`${network} multicall3`, n.multicall3]);
     if (n.wrappedNative) out.push([`${network} wrappedNative`, n.wrappedNative]);
     for (const t of [...n.tokens, ...n.bridge.tokens]) out.push([`${network} token ${t.symbol}`, t]);
+    if (n.bridge.spokePool) out.push([`${network} across spokePool`, n.bridge.spokePool]);
+    if (n.bridge.multicallHandler) out.push([`${network} across multicallHandler`, n.bridge.multicallHandler]);
     for (const p of n.platforms) {
       for (const [role, v] of Object.entries(p.addresses)) (Array.isArray(v) ? v : [v]).forEach((a: SourcedAddress, i) => out.push([`${network} ${p.slug} ${role}.${i}`, a]));
       for (const m of p.markets ?? []) out.push([`${network} ${p.slug} ${m.symbol} asset`, m.asset], [`${network} ${p.slug} ${m.symbol} aToken`, m.aToken], [`${network} ${p.slug} ${m.symbol} vToken`, m.variableDebtToken]);
@@ -83,10 +85,18 @@ describe('shipped registry: sanity', () => {
   it('says what no package provides instead of leaving it blank', () => {
     expect(registry.networks.flare!.wrappedNative).toBeNull();
     expect(registry.networks.flare!.missing.join('\n')).toContain('wrapped native');
-    for (const n of Object.values(registry.networks)) {
-      expect(n!.bridge.spokePool).toBeNull();
-      expect(n!.bridge.missing).toContain('@across-protocol/contracts');
+    for (const network of ['sonic', 'flare'] as const) {
+      expect(registry.networks[network]!.bridge.spokePool).toBeNull();
+      expect(registry.networks[network]!.bridge.missing).toContain(`has no SpokePool on chain ${NETWORK_INFO[network].chainId}`);
     }
+  });
+
+  it.each(REQUIRED)("%s has Across's SpokePool and MulticallHandler from @across-protocol/contracts' deployment book", (network) => {
+    const b = registry.networks[network]!.bridge;
+    expect(b.spokePool?.source).toMatchObject({ package: '@across-protocol/contracts', path: expect.stringContaining(`chains["${NETWORK_INFO[network].chainId}"].contracts.SpokePool.address`) });
+    expect(b.multicallHandler?.source.package).toBe('@across-protocol/contracts');
+    expect(b.spokePoolFromBlock).toBeGreaterThan(0);
+    expect(b.missing).toBeUndefined();
   });
 });
 

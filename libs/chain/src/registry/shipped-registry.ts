@@ -59,7 +59,11 @@ export interface RegistryBridge {
   /** the network is one of Across's production networks (`PRODUCTION_NETWORKS`) */
   readonly supported: boolean;
   readonly spokePool: SourcedAddress | null;
-  /** why `spokePool` is null */
+  /** the block the SpokePool was deployed at (Across's deployment book), where a scan of its events can start */
+  readonly spokePoolFromBlock?: number;
+  /** Across's MulticallHandler: runs a deposit's message (calls) on the destination */
+  readonly multicallHandler: SourcedAddress | null;
+  /** what the deployment book does not have on this network */
   readonly missing?: string;
   /** the listed tokens Across bridges on this network (`TOKEN_SYMBOLS_MAP`) */
   readonly tokens: readonly RegistryToken[];
