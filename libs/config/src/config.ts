@@ -40,6 +40,8 @@ export interface NetworkEndpoint {
   readonly rpcUrl: string;
   /** RPC_URL_<NETWORK> as a comma-separated list: the JSON-RPC client fails over between them */
   readonly rpcUrls: readonly string[];
+  /** RPC_MAX_RPS_<NETWORK>: requests per second per URL, per process (0 = no budget) */
+  readonly maxRps: number;
 }
 
 export interface GatewayConfig extends CommonConfig, GatewayAccessConfig, CorsConfig {
@@ -71,17 +73,18 @@ function readNetworks(r: EnvReader, env: Env): NetworkEndpoint[] {
 /** RPC_URL_<NETWORK>: one URL, or several separated by commas (each checked; a list takes http(s) only). */
 function rpcEndpoint(r: EnvReader, network: Network): NetworkEndpoint {
   const name = rpcVar(network);
+  const maxRps = r.int(`RPC_MAX_RPS_${network.toUpperCase()}`, 0, 0, 100_000);
   const raw = r.string(name, '');
   const parts = raw.split(',').map((u) => u.trim());
   if (parts.length <= 1) {
     const rpcUrl = r.url(name, '', ['http:', 'https:', 'ws:', 'wss:']);
-    return { network, rpcUrl, rpcUrls: [rpcUrl] };
+    return { network, rpcUrl, rpcUrls: [rpcUrl], maxRps };
   }
   for (const u of parts) {
     const protocol = URL.canParse(u) ? new URL(u).protocol : '';
     if (protocol !== 'http:' && protocol !== 'https:') r.problems.push(`${name} must be one URL or comma-separated http(s) URLs, got "${redactUrl(u)}"`);
   }
-  return { network, rpcUrl: parts[0]!, rpcUrls: parts };
+  return { network, rpcUrl: parts[0]!, rpcUrls: parts, maxRps };
 }
 
 export function rpcVar(network: Network): string {

@@ -121,7 +121,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
   const r = new EnvReader(env);
   const manifest = loadNetworkFacts(common);
   const pools = r.oneOf('INDEXER_POOLS', ['listed', 'all'], 'listed');
-  const indexing = common.networks.map(({ network, rpcUrl, rpcUrls }): NetworkIndexingConfig => {
+  const indexing = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkIndexingConfig => {
     const info = NETWORK_INFO[network];
     const m = manifest.get(network);
     const given = m?.deployBlock ?? optionalInt(r, `START_BLOCK_${suffix(network)}`, 0);
@@ -132,7 +132,7 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
       rpcUrl,
       rpcUrls,
       fallbackRpcUrls: urlList(r, `RPC_FALLBACK_URLS_${suffix(network)}`),
-      maxRps: r.int(`RPC_MAX_RPS_${suffix(network)}`, 0, 0, 100_000),
+      maxRps,
       startBlock: given ?? 0,
       startBlockGiven: given !== undefined,
       bootstrap: m?.deployBlock === undefined && (given !== undefined || startDays !== undefined),

@@ -14,8 +14,12 @@ export class ChainClients implements ChainClock {
   private readonly gasPrices = new Map<Network, { value: bigint; at: number; pending?: Promise<bigint> }>();
   private readonly heads = new Map<Network, { timestamp: number; at: number; pending?: Promise<number> }>();
 
-  constructor(endpoints: ReadonlyArray<{ network: Network; rpcUrl: string }>, private readonly gasPriceTtlMs: number) {
-    for (const e of endpoints) this.clients.set(e.network, new JsonRpcClient(e.rpcUrl, { timeoutMs: 10_000, retry: { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 } }));
+  /** Every URL of a network (failover, health, caps and 429s handled by the client); `rpcUrl` alone where that is all a caller has. */
+  constructor(endpoints: ReadonlyArray<{ network: Network; rpcUrl: string; rpcUrls?: readonly string[]; maxRps?: number }>, private readonly gasPriceTtlMs: number) {
+    for (const e of endpoints) {
+      const urls = e.rpcUrls?.length ? [...e.rpcUrls] : e.rpcUrl;
+      this.clients.set(e.network, new JsonRpcClient(urls, { timeoutMs: 10_000, retry: { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 }, maxRps: e.maxRps }));
+    }
   }
 
   get(network: Network): JsonRpcClient {

@@ -9,6 +9,10 @@ export interface NetworkDeployment {
   readonly network: Network;
   readonly chainId: number;
   readonly rpcUrl: string;
+  /** RPC_URL_<NETWORK>'s URLs: the JSON-RPC client fails over between them */
+  readonly rpcUrls: readonly string[];
+  /** RPC_MAX_RPS_<NETWORK>: requests per second per URL from this process (0 = none) */
+  readonly maxRps: number;
   /**
    * the order Router (approval spender, tx.to); lowercase. Undefined when neither
    * ROUTER_ADDRESS_<NET> nor the devnet manifest names one: the network's graph still loads, but
@@ -142,13 +146,15 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   // platforms and wrapped native: the devnet manifest, else the registry (REGISTRY), else none
   const manifest = loadNetworkFacts(common);
   const registry = loadPlatforms(common, common.networks.map((n) => n.network));
-  const deployments = common.networks.map(({ network, rpcUrl }): NetworkDeployment => {
+  const deployments = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkDeployment => {
     const upper = network.toUpperCase();
     const platforms = new Map(registry.filter((p) => p.network === network).map((p) => [p.slug, p.addresses]));
     return {
       network,
       chainId: NETWORK_INFO[network].chainId,
       rpcUrl,
+      rpcUrls,
+      maxRps,
       router: optionalAddressVar(r, `ROUTER_ADDRESS_${upper}`, routers.get(network)),
       wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, manifest.get(network)?.wrappedNative),
       platforms,

@@ -45,6 +45,8 @@ export class TrackingLifecycle implements OnApplicationBootstrap, OnApplicationS
 
 export function trackingProviders(config: TrackerConfig): Provider[] {
   const log = new Logger('Tracker');
+  // Every URL of RPC_URL_<NETWORK> (failover, caps, 429s) and its RPC_MAX_RPS_<NETWORK> budget.
+  const chainClient = (n: TrackerConfig['networks'][number]): JsonRpcClient => new JsonRpcClient([...n.rpcUrls], { timeoutMs: 10_000, maxRps: n.maxRps });
   const rpcUrls = Object.fromEntries(config.networks.map((n) => [n.network, n.rpcUrl])) as Partial<Record<Network, string>>;
   return [
     { provide: TRACKER_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)) },
@@ -59,7 +61,7 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
         new CrossChainTracker(
           store,
           provider,
-          new Map(config.networks.map((n) => [n.network, new JsonRpcClient(n.rpcUrl, { timeoutMs: 10_000 })])),
+          new Map(config.networks.map((n) => [n.network, chainClient(n)])),
           { originNotFoundTimeoutMs: config.originNotFoundTimeoutMs },
           new BridgeEventStore(pool, store),
         ),
@@ -75,7 +77,7 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
       inject: [BRIDGE_PROVIDER, BridgeEventStore, TRACKER_EVENTS_PG_POOL, CrossChainTracker, TrackingQueue],
       useFactory: (provider: DevnetBridgeProvider, events: BridgeEventStore, eventsPool: Pool, tracker: CrossChainTracker, queue: TrackingQueue) =>
         new BridgeEventFollowing(
-          provider.networks.map((n) => ({ network: n.network, rpc: new JsonRpcClient(rpcUrls[n.network]!, { timeoutMs: 10_000 }) })),
+          provider.networks.map((n) => ({ network: n.network, rpc: chainClient(config.networks.find((c) => c.network === n.network)!) })),
           provider,
           new QuoteMatcher(new CrossChainOrderStore(eventsPool), provider.name),
           events,
@@ -95,7 +97,7 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
           tracker,
           (orderId, txHash) => queue.add(orderId, txHash),
           provider.networks.map((n) => n.network),
-          new OriginTransactionReader(new Map(config.networks.map((n) => [n.network, new JsonRpcClient(n.rpcUrl, { timeoutMs: 10_000 })])), provider),
+          new OriginTransactionReader(new Map(config.networks.map((n) => [n.network, chainClient(n)])), provider),
           { maxTxsPerOrder: config.maxTxsPerOrder },
         ),
     },

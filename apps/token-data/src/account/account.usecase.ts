@@ -68,7 +68,7 @@ interface HeldRow {
 }
 
 /** the block a node read is made at: the answer's block, or the node's latest for a network without a cursor */
-const blockTag = (at: BlockLabel | undefined): number | 'latest' => (at && Number(at.number) > 0 ? Number(at.number) : 'latest');
+const blockTag = (at: BlockLabel | undefined): string => (at && Number(at.number) > 0 ? `0x${Number(at.number).toString(16)}` : 'latest');
 
 function toBalance(token: Token, raw: bigint): Balance {
   const balance = toUnits(raw, token.decimals);
@@ -98,16 +98,16 @@ export class AccountUseCase {
     if (!isAddress(req.owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'owner must be an address: 0x followed by 40 hex characters');
     const owner = req.owner.toLowerCase();
     const finality = finalityOf(req.finality);
-    const served = [...this.chains.byNetwork.keys()];
+    const served = [...this.chains.rpc.keys()];
     const networks: Network[] = req.networks.length > 0 ? req.networks.filter(isNetwork) : served;
     const { held, blocks, nativesRead, finalRecords } = await this.ds.transaction('REPEATABLE READ', async (m) => {
       const positions = (await m.query(positionsSql(finality), [networks])) as Array<LabelColumns & { network: string }>;
       const labels = new Map(positions.map((p) => [p.network, toLabel(p.network, p)]));
       // the node round trips of native balances overlap the database reads instead of following them
-      const natives = Promise.all(networks.filter((n) => this.chains.byNetwork.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)));
+      const natives = Promise.all(networks.filter((n) => this.chains.rpc.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)));
       natives.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
       const indexed: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
-      const partial: HeldRow[] = await m.query(PARTIAL_SQL, [networks.filter((n) => this.chains.byNetwork.has(n)), MAX_PARTIAL_TOKENS]);
+      const partial: HeldRow[] = await m.query(PARTIAL_SQL, [networks.filter((n) => this.chains.rpc.has(n)), MAX_PARTIAL_TOKENS]);
       const keys = new Set(indexed.map((r) => r.key));
       const rows = [...indexed, ...partial.filter((r) => !keys.has(r.key))];
       const asOf = finality === 'finalized' ? ((await m.query(RECORDS_AS_OF_FINALIZED_SQL, [rows.map((r) => r.key)])) as TokenRow[]) : undefined;
@@ -146,20 +146,20 @@ export class AccountUseCase {
 
   /** balanceOf(owner) at the answer's block (the node's latest for a network not indexed): for tokens whose balance grows without a Transfer event */
   private async liveBalanceOf(network: Network, token: string, owner: string, at: BlockLabel | undefined): Promise<bigint> {
-    const provider = this.chains.byNetwork.get(network);
-    if (!provider) throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: no node configured for a live balance`);
+    const rpc = this.chains.rpc.get(network);
+    if (!rpc) throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: no node configured for a live balance`);
     try {
-      return BigInt(await provider.call({ to: token, data: balanceOfCall(owner), blockTag: blockTag(at) }));
+      return BigInt(await rpc.call<string>('eth_call', [{ to: token, data: balanceOfCall(owner) }, blockTag(at)]));
     } catch (e) {
       throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer balanceOf (${(e as Error).message.slice(0, 120)}); retry shortly`);
     }
   }
 
   private async nativeBalance(network: Network, owner: string, at: BlockLabel | undefined, finality: Finality): Promise<Balance | undefined> {
-    const provider = this.chains.byNetwork.get(network)!;
+    const rpc = this.chains.rpc.get(network)!;
     let raw: bigint;
     try {
-      raw = await provider.getBalance(owner, blockTag(at));
+      raw = BigInt(await rpc.call<string>('eth_getBalance', [owner, blockTag(at)]));
     } catch (e) {
       throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer eth_getBalance (${(e as Error).message.slice(0, 120)}); retry shortly`);
     }

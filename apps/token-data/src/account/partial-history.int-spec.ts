@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
-import { createProviders, JsonRpcClient, type ChainProviders } from '@tokensvc/chain';
+import { JsonRpcClient, type ChainProviders } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, testDevnet } from '@tokensvc/testing';
@@ -24,7 +24,7 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
   const url = createTestDatabaseUrl('token_data_partial');
   const client = new JsonRpcClient(rpcUrl);
   let ds: DataSource;
-  const byNetwork = createProviders([{ network: 'ethereum', rpcUrl, rpcUrls: [rpcUrl] }]);
+  const rpc = new Map([['ethereum', new JsonRpcClient(rpcUrl)]]);
 
   beforeAll(async () => {
     await migrate(url);
@@ -41,7 +41,6 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
   });
 
   afterAll(async () => {
-    for (const p of byNetwork.values()) p.destroy();
     await ds?.destroy();
     await dropDatabase(url);
   });
@@ -49,7 +48,7 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
   it('reads the partial token from the node (held or not in the index) and says it is partial; complete tokens from the index', async () => {
     const onChain = BigInt(await client.call<string>('eth_call', [{ to: token('USDC'), data: balanceOfCall(owner) }, 'latest']));
     expect(onChain).toBeGreaterThan(0n);
-    const reply = await new AccountUseCase(ds, { byNetwork } as unknown as ChainProviders).execute({ owner, networks: ['ethereum'] });
+    const reply = await new AccountUseCase(ds, { rpc } as unknown as ChainProviders).execute({ owner, networks: ['ethereum'] });
     const usdc = reply.balances.find((b) => b.token?.symbol === 'USDC');
     expect(usdc).toMatchObject({ rawBalance: onChain.toString() });
     expect(usdc!.token!.historyFromBlock).toBe('100');

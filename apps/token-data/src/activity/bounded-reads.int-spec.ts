@@ -88,7 +88,7 @@ describe('bounded token-data reads (Postgres)', () => {
       [addresses],
     );
     await ds.query(`INSERT INTO balances (network, token, holder, balance, block_number) SELECT 'ethereum', a, $2, 1000, 1 FROM unnest($1::text[]) AS a`, [addresses, owner]);
-    const account = new AccountUseCase(ds, { byNetwork: new Map() } as unknown as ChainProviders);
+    const account = new AccountUseCase(ds, { rpc: new Map() } as unknown as ChainProviders);
     const reply = await account.execute({ owner, networks: ['ethereum'] });
     expect(reply.balances).toHaveLength(MAX_ACCOUNT_BALANCES);
   });
