@@ -65,9 +65,9 @@ export interface TableDoc {
 }
 
 /** Tables, columns, primary keys and non-primary indexes of a migrated database's public schema. */
-export async function readSchema(c: Client): Promise<Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers'>>> {
+export async function readSchema(c: Client): Promise<Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers' | 'through'>>> {
   const tables = (await c.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)).rows.map((r) => r.t);
-  const out = new Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers'>>();
+  const out = new Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers' | 'through'>>();
   for (const t of tables) {
     const columns = (
       await c.query<{ name: string; type: string; nullable: string; def: string | null }>(

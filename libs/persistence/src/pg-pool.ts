@@ -1,4 +1,4 @@
-import { Pool, type PoolConfig } from 'pg';
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
 
 /**
  * Every service pool gets a server-side statement timeout and a connection-acquire timeout unless
@@ -32,4 +32,44 @@ export function createPgPool(config: PoolConfig, onError: (message: string) => v
   const pool = new Pool(withPoolTimeouts(config));
   pool.on('error', (e: Error) => onError(`postgres connection lost (${e.message}); the pool reconnects on the next query`));
   return pool;
+}
+
+export interface TransactionOptions {
+  /** default READ COMMITTED (the server's) */
+  isolation?: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+  readOnly?: boolean;
+}
+
+/** Thrown inside `inTransaction` to roll back on purpose: the transaction resolves with `value`. */
+export class Rollback<T> extends Error {
+  constructor(readonly value: T) {
+    super('rolled back on purpose');
+  }
+}
+
+/**
+ * Runs `fn` in one transaction on one connection of `pool`: committed when it returns, rolled
+ * back when it throws (the error is rethrown; a `Rollback` resolves with its value instead). A connection that cannot even roll back, or that
+ * the server ended while no statement ran (reported as an `error` event, which would otherwise
+ * crash the process), is dropped instead of going back to the pool. Every hand-written
+ * transaction of the apps goes through here.
+ */
+export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (e: Error): void => void (broken ??= e);
+  client.on('error', onError);
+  try {
+    await client.query(`BEGIN${opts.isolation ? ` ISOLATION LEVEL ${opts.isolation}` : ''}${opts.readOnly ? ' READ ONLY' : ''}`);
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch((err: Error) => (broken ??= err));
+    if (e instanceof Rollback && broken === undefined) return e.value as T;
+    throw e;
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
 }

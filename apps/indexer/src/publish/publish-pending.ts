@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
-import type { PoolTableRow } from '@tokensvc/persistence';
+import { inTransaction, type PoolTableRow } from '@tokensvc/persistence';
 import type { PoolStateChanged } from '@tokensvc/messages';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { markPublished, readCursor } from '../store/cursor.repo';
@@ -30,20 +30,14 @@ export function poolStateMsgId(network: Network, pool: string, block: number | s
  * each page (outside the snapshot), so a crash re-sends at most one page (dropped as duplicates).
  */
 export async function publishPending(db: Pool, publisher: ChainEventPublisher, network: Network, pageSize = 1000): Promise<{ pools: number; finalized: boolean }> {
-  const client = await db.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const snapshot: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
-    const out = await publishFrom(snapshot, poolQuery(db), publisher, network, pageSize);
-    await client.query('COMMIT');
-    return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch((err: Error) => (broken = err));
-    throw e;
-  } finally {
-    client.release(broken);
-  }
+  return inTransaction(
+    db,
+    (client) => {
+      const snapshot: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
+      return publishFrom(snapshot, poolQuery(db), publisher, network, pageSize);
+    },
+    { isolation: 'REPEATABLE READ', readOnly: true },
+  );
 }
 
 async function publishFrom(q: SqlTx, writes: SqlTx, publisher: ChainEventPublisher, network: Network, pageSize: number): Promise<{ pools: number; finalized: boolean }> {

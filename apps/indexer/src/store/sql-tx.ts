@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction as sharedTransaction } from '@tokensvc/persistence';
 import type { SqlTx } from '../pipeline/derivation.port';
 import { copyIn } from './copy-in';
 
@@ -59,33 +60,25 @@ export class PgTx implements SqlTx {
   }
 }
 
-/** Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws. */
-export async function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // A connection ended by the server while no statement runs (a standby ending a stalled
-  // holder's transaction) is reported as an 'error' event: without a listener it would crash the
-  // process. The next statement, or COMMIT, fails with it.
-  const onError = (e: Error): void => void (broken ??= e);
-  client.on('error', onError);
-  const tx = new PgTx(client);
-  try {
-    await client.query('BEGIN');
-    const out = await fn(tx);
-    await tx.settle();
-    if (tx.firstError) throw tx.firstError;
-    await client.query('COMMIT');
-    return out;
-  } catch (e) {
-    await tx.settle(true);
-    // A connection that cannot even roll back is dropped from the pool.
-    await client.query('ROLLBACK').catch((err: Error) => (broken = err));
-    // The root cause, not "current transaction is aborted" from a statement queued behind it.
-    throw tx.firstError ?? e;
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+/**
+ * Runs `fn` in one transaction (libs/persistence's `inTransaction`: commit, rollback, a broken
+ * connection dropped) with its statements pipelined through a PgTx: every queued statement has
+ * run before COMMIT, and a failure reports its root cause, not "current transaction is aborted"
+ * from a statement queued behind it.
+ */
+export function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>): Promise<T> {
+  return sharedTransaction(pool, async (client) => {
+    const tx = new PgTx(client);
+    try {
+      const out = await fn(tx);
+      await tx.settle();
+      if (tx.firstError) throw tx.firstError;
+      return out;
+    } catch (e) {
+      await tx.settle(true);
+      throw tx.firstError ?? e;
+    }
+  });
 }
 
 /** Plain queries outside a transaction, through the pool. */

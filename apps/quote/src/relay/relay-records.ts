@@ -7,6 +7,7 @@
 import { Transaction } from 'ethers';
 import type { Pool, PoolClient } from 'pg';
 import { ErrorCode } from '@tokensvc/messages';
+import { inTransaction } from '@tokensvc/persistence';
 import { ServiceError } from '@tokensvc/transport';
 import { reconcileLocked, type ChainView, type Reconciled } from './nonce-reconciler';
 import type { StoredOrder } from './order-store';
@@ -29,19 +30,8 @@ export class RelayRecords {
   constructor(private readonly pool: Pool) {}
 
   /** `fn` in one database transaction (committed, or rolled back on a throw). */
-  async tx<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const r = await fn(client);
-      await client.query('COMMIT');
-      return r;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+  tx<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, fn);
   }
 
   async submission(orderId: string, db: Queryable = this.pool, forUpdate = false): Promise<SubmissionRow | undefined> {

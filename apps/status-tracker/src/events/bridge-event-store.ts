@@ -8,6 +8,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
+import { inTransaction } from '@tokensvc/persistence';
 import type { CrossChainOrderStore, NewCrossChainOrder } from '../tracking/cross-chain-order-store';
 
 export interface BlockRef {
@@ -219,20 +220,7 @@ export class BridgeEventStore {
     return r !== undefined && Number(r.block_number) === expected.number && r.block_hash === expected.hash;
   }
 
-  private async transaction<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
-    const db = await this.pool.connect();
-    let broken = false;
-    try {
-      await db.query('BEGIN');
-      const out = await work(db);
-      await db.query('COMMIT');
-      return out;
-    } catch (e) {
-      // A connection that cannot even roll back is dropped rather than handed back to the pool.
-      broken = await db.query('ROLLBACK').then(() => false, () => true);
-      throw e;
-    } finally {
-      db.release(broken);
-    }
+  private transaction<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 }

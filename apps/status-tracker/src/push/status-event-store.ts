@@ -5,6 +5,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { CrossChainStatusEvent, CrossChainStatusReply } from '@tokensvc/messages';
+import { inTransaction, Rollback } from '@tokensvc/persistence';
 
 interface EventRow {
   id: string;
@@ -136,10 +137,7 @@ export class StatusEventStore {
     w: { id: string; owner: string; orderId: string; txHash: string; url: string; secret: string; replaces?: string },
     maxPerOrder: number,
   ): Promise<Webhook | 'full' | 'not-found'> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:order:' || $1, 0))`, [w.orderId]);
       let outcome: Webhook | 'full' | 'not-found';
       const replaced = w.replaces === undefined ? 1 : (await client.query(`DELETE FROM webhooks WHERE id = $1 AND owner = $2 AND order_id = $3 AND tx_hash = $4`, [w.replaces, w.owner, w.orderId, w.txHash])).rowCount;
@@ -154,14 +152,9 @@ export class StatusEventStore {
         outcome = rows[0] ? toWebhook(rows[0]) : 'full';
       }
       // Nothing half done: a refused replacement keeps the old webhook.
-      await client.query(typeof outcome === 'string' ? 'ROLLBACK' : 'COMMIT');
+      if (typeof outcome === 'string') throw new Rollback(outcome);
       return outcome;
-    } catch (e) {
-      broken = await client.query('ROLLBACK').then(() => false, () => true);
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   /** `owner`'s webhooks of (order, tx), oldest first (another owner's are not returned). */
@@ -229,19 +222,7 @@ export class StatusEventStore {
     return rows.map((r) => r.id);
   }
 
-  private async tx<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
-    let broken = false;
-    try {
-      await c.query('BEGIN');
-      const out = await run(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (e) {
-      broken = await c.query('ROLLBACK').then(() => false, () => true);
-      throw e;
-    } finally {
-      c.release(broken);
-    }
+  private tx<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, run);
   }
 }

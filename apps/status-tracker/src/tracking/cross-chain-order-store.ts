@@ -6,6 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
+import { inTransaction } from '@tokensvc/persistence';
 import { appendStatusEvent } from '../push/status-outbox';
 import type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 import type { CrossChainStatus, SeenDeposit, TerminalStatus } from './transition';
@@ -97,10 +98,7 @@ export class CrossChainOrderStore {
    * leave the row as the first wrote it).
    */
   async createBounded(o: NewCrossChainOrder, maxPerOrder: number, opts: { txUnclaimed?: boolean } = {}): Promise<CreateOutcome> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
+    const refused = await inTransaction(this.pool, async (client): Promise<CreateOutcome | undefined> => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:order:' || $1, 0))`, [o.orderId]);
       if (opts.txUnclaimed) await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:tx:' || $1, 0))`, [o.txHash]);
       const { rows } = await client.query<{ n: string; mine: boolean; other: boolean }>(
@@ -123,14 +121,9 @@ export class CrossChainOrderStore {
             [o.orderId, o.txHash, o.provider, o.fromNetwork, o.fromChainId, o.toNetwork ?? null, o.toChainId ?? null, [o.txHash]],
           );
       }
-      await client.query('COMMIT');
-      if (outcome) return outcome;
-    } catch (e) {
-      broken = await client.query('ROLLBACK').then(() => false, () => true);
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+      return outcome;
+    });
+    if (refused) return refused;
     const row = await this.get(o.orderId, o.txHash);
     if (!row) throw new Error(`cross-chain order ${o.orderId}/${o.txHash} vanished after its insert`);
     return { row };
@@ -228,22 +221,12 @@ export class CrossChainOrderStore {
    * nor an event without its transition. The row lock taken by the UPDATE orders two writers of
    * the same order, so the second sees the first's seq (or, guarded, changes nothing).
    */
-  private async transition(sql: string, params: unknown[]): Promise<boolean> {
-    const client: PoolClient = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
+  private transition(sql: string, params: unknown[]): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<Row>(sql, params);
       if (rows[0]) await appendStatusEvent(client, fromRow(rows[0]));
-      await client.query('COMMIT');
       return rows.length === 1;
-    } catch (e) {
-      // A connection that cannot even roll back is dropped rather than handed back to the pool.
-      broken = await client.query('ROLLBACK').then(() => false, () => true);
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   /** Every order not yet terminal (the queue is re-filled from these). */

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey, isTier, type Tier } from '@tokensvc/api';
+import { inTransaction } from '../pg-pool';
 
 export interface ApiKeyRecord {
   id: string;
@@ -118,10 +119,8 @@ export class ApiKeysRepository {
    * Issues a replacement with the same tier, label, rate and expiry. The old key is revoked now,
    * or, with `graceSeconds`, expires after that grace period so clients can switch over.
    */
-  async rotate(id: string, graceSeconds = 0): Promise<IssuedApiKey> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+  rotate(id: string, graceSeconds = 0): Promise<IssuedApiKey> {
+    return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [id]);
       const old = rows[0];
       if (!old) throw new ApiKeyNotFoundError(`no API key with id "${id}"`);
@@ -132,14 +131,8 @@ export class ApiKeysRepository {
       } else {
         await client.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
       }
-      await client.query('COMMIT');
       return issued;
-    } catch (e) {
-      await client.query('ROLLBACK');
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Adds call counts per key and day in one statement, and marks the keys as used. */
