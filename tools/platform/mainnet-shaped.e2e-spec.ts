@@ -137,31 +137,44 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     expect(logs.join('\n')).not.toMatch(/has no code at block/);
   });
 
-  it('GET /v2/tokens lists the listed tokens at their real addresses with the chain\'s decimals, symbol and supply', async () => {
-    const symbols = ['USDC', 'WETH', 'DAI', 'WBTC', 'USDT'];
-    const head = await provider.getBlockNumber();
+  /** /v2/tokens for these addresses, polled until each is listed at the chain's head; `at` gives one record or fails. */
+  const listedAtHead = async (network: Network, chain: JsonRpcProvider, addresses: string[]): Promise<{ head: number; at: (a: string) => TokenRecord }> => {
+    const head = await chain.getBlockNumber();
     const until = Date.now() + 120_000;
     let listed: TokenRecord[] = [];
     while (Date.now() < until) {
-      listed = await tokens(symbols.map((s) => key(real(s))));
-      if (listed.length === symbols.length && listed.every((t) => t.block.number >= head)) break;
+      listed = await tokens(addresses.map((a) => key(a, network)));
+      if (listed.length === addresses.length && listed.every((t) => t.block.number >= head)) break;
       await new Promise((r) => setTimeout(r, 2000));
     }
+    const at = (a: string): TokenRecord => {
+      const t = listed.find((x) => x.address.toLowerCase() === a.toLowerCase());
+      if (!t) throw new Error(`${network} ${a} is not listed; got ${JSON.stringify(listed.map((x) => x.key))}\n${tail()}`);
+      return t;
+    };
+    return { head, at };
+  };
+  /** The record's symbol, decimals, block and total supply are the chain's at its head. */
+  const expectChainFigures = async (t: TokenRecord, chain: JsonRpcProvider, head: number): Promise<void> => {
+    const erc20 = new Contract(t.address, ERC20, chain);
+    expect({ address: t.address, symbol: t.symbol, decimals: t.decimals }).toEqual({ address: t.address, symbol: await erc20.getFunction('symbol')(), decimals: Number(await erc20.getFunction('decimals')()) });
+    expect(t.block.number).toBe(head);
+    expect(`${t.address} ${BigInt(t.totalSupply)}`).toBe(`${t.address} ${(await erc20.getFunction('totalSupply')()) as bigint}`);
+  };
+  /** The seeded markets end at ETH 3,000 and stablecoins at 1 USD. */
+  const expectSeededPrices = (weth: TokenRecord, usdc: TokenRecord): void => {
+    expect(weth.price).toBeGreaterThan(2700);
+    expect(weth.price).toBeLessThan(3300);
+    expect(usdc.price).toBeGreaterThan(0.95);
+    expect(usdc.price).toBeLessThan(1.05);
+  };
+
+  it('GET /v2/tokens lists the listed tokens at their real addresses with the chain\'s decimals, symbol and supply', async () => {
     expect(real('USDC')).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
-    for (const symbol of symbols) {
-      const t = listed.find((x) => x.address.toLowerCase() === real(symbol).toLowerCase());
-      if (!t) throw new Error(`${symbol} (${real(symbol)}) is not listed; got ${JSON.stringify(listed.map((x) => x.key))}\n${tail()}`);
-      const erc20 = new Contract(real(symbol), ERC20, provider);
-      expect({ symbol: t.symbol, decimals: t.decimals }).toEqual({ symbol: await erc20.getFunction('symbol')(), decimals: Number(await erc20.getFunction('decimals')()) });
-      expect(t.block.number).toBe(head);
-      expect(`${symbol} ${BigInt(t.totalSupply)}`).toBe(`${symbol} ${(await erc20.getFunction('totalSupply')()) as bigint}`);
-    }
-    // The seeded markets end at ETH 3,000 and stablecoins at 1 USD.
-    const price = (s: string): number => listed.find((x) => x.address.toLowerCase() === real(s).toLowerCase())!.price;
-    expect(price('WETH')).toBeGreaterThan(2700);
-    expect(price('WETH')).toBeLessThan(3300);
-    expect(price('USDC')).toBeGreaterThan(0.95);
-    expect(price('USDC')).toBeLessThan(1.05);
+    const symbols = ['USDC', 'WETH', 'DAI', 'WBTC', 'USDT'];
+    const { head, at } = await listedAtHead('ethereum', provider, symbols.map(real));
+    for (const symbol of symbols) await expectChainFigures(at(real(symbol)), provider, head);
+    expectSeededPrices(at(real('WETH')), at(real('USDC')));
   });
 
   it('serves arbitrum (chain 42161) too: native USDC and WETH at their real addresses with the chain\'s figures', async () => {
@@ -171,60 +184,24 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const usdc = arb.tokens.find((t) => t.symbol === 'USDC')!.address;
       expect(usdc).toBe('0xaf88d065e77c8cC2239327C5EDb3A432268e5831');
       const weth = arb.wrappedNative!.address;
-      const head = await arbProvider.getBlockNumber();
-      const ids = [usdc, weth].map((a) => `arbitrum:${a.toLowerCase()}`).join(',');
-      const until = Date.now() + 120_000;
-      let listed: TokenRecord[] = [];
-      while (Date.now() < until) {
-        listed = (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids}&finality=latest`)).tokens;
-        if (listed.length === 2 && listed.every((t) => t.block.number >= head)) break;
-        await new Promise((r) => setTimeout(r, 2000));
-      }
-      for (const address of [usdc, weth]) {
-        const t = listed.find((x) => x.address.toLowerCase() === address.toLowerCase());
-        if (!t) throw new Error(`arbitrum ${address} is not listed\n${tail()}`);
-        const erc20 = new Contract(address, ERC20, arbProvider);
-        expect(t.decimals).toBe(Number(await erc20.getFunction('decimals')()));
-        expect(BigInt(t.totalSupply)).toBe(await erc20.getFunction('totalSupply')());
-      }
-      expect(listed.find((x) => x.address.toLowerCase() === weth.toLowerCase())!.price).toBeGreaterThan(2700);
+      const { head, at } = await listedAtHead('arbitrum', arbProvider, [usdc, weth]);
+      for (const address of [usdc, weth]) await expectChainFigures(at(address), arbProvider, head);
+      expect(at(weth).price).toBeGreaterThan(2700);
     } finally {
       arbProvider.destroy();
     }
   });
 
   it('serves base (chain 8453) too: the listed tokens, the Uniswap V2 pair, a vault and the aToken at their real addresses with the chain\'s figures', async () => {
-    const symbols = ['USDC', 'WETH', 'DAI', 'cbBTC', 'USDT', 'AAVE'];
     expect(baseReal('WETH')).toBe('0x4200000000000000000000000000000000000006');
     expect(baseReal('USDC')).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    const symbols = ['USDC', 'WETH', 'DAI', 'cbBTC', 'USDT', 'AAVE'];
     const pair = String(await new Contract(baseRole('uniswap-v2', 'factory'), ['function getPair(address,address) view returns (address)'], baseProvider).getFunction('getPair')(baseReal('USDC'), baseReal('WETH')));
     const aUsdc = baseRegistry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
     const staticAUsdc = (baseRegistry.platforms.find((p) => p.slug === 'aave-v3-static')!.addresses['vaults'] as ReadonlyArray<{ address: string; label?: string }>).find((v) => v.label === 'static aUSDC')!.address;
-    const addresses = [...symbols.map(baseReal), pair, aUsdc, staticAUsdc];
-    const head = await baseProvider.getBlockNumber();
-    const until = Date.now() + 120_000;
-    let listed: TokenRecord[] = [];
-    while (Date.now() < until) {
-      listed = await tokens(addresses.map((a) => key(a, 'base')));
-      if (listed.length === addresses.length && listed.every((t) => t.block.number >= head)) break;
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-    const at = (a: string): TokenRecord => {
-      const t = listed.find((x) => x.address.toLowerCase() === a.toLowerCase());
-      if (!t) throw new Error(`base ${a} is not listed; got ${JSON.stringify(listed.map((x) => x.key))}\n${tail()}`);
-      return t;
-    };
-    for (const address of symbols.map(baseReal)) {
-      const t = at(address);
-      const erc20 = new Contract(address, ERC20, baseProvider);
-      expect({ address, symbol: t.symbol, decimals: t.decimals }).toEqual({ address, symbol: await erc20.getFunction('symbol')(), decimals: Number(await erc20.getFunction('decimals')()) });
-      expect(t.block.number).toBe(head);
-      expect(`${address} ${BigInt(t.totalSupply)}`).toBe(`${address} ${(await erc20.getFunction('totalSupply')()) as bigint}`);
-    }
-    expect(at(baseReal('WETH')).price).toBeGreaterThan(2700);
-    expect(at(baseReal('WETH')).price).toBeLessThan(3300);
-    expect(at(baseReal('USDC')).price).toBeGreaterThan(0.95);
-    expect(at(baseReal('USDC')).price).toBeLessThan(1.05);
+    const { head, at } = await listedAtHead('base', baseProvider, [...symbols.map(baseReal), pair, aUsdc, staticAUsdc]);
+    for (const symbol of symbols) await expectChainFigures(at(baseReal(symbol)), baseProvider, head);
+    expectSeededPrices(at(baseReal('WETH')), at(baseReal('USDC')));
     expect(at(pair).platform).toBe('uniswap-v2');
     expect(at(pair).tokens.map((x) => x.toLowerCase()).sort()).toEqual([baseReal('USDC'), baseReal('WETH')].map((x) => x.toLowerCase()).sort());
     expect(at(pair).liquidity).toBeGreaterThan(1_000_000);
