@@ -23,6 +23,11 @@ export interface BuildContext {
   deployer: string;
   clock: BlockClock;
   log: (line: string) => void;
+  /**
+   * Symbols the pool, reserve and vault tables name that this network trades under another symbol
+   * (the mainnet-shaped base: WBTC is played by cbBTC). Unset on today's devnet.
+   */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export function mineNext(ctx: BuildContext, stepSeconds = 12): Promise<MinedBlock> {

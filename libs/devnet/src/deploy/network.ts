@@ -21,10 +21,13 @@ export interface NetworkDeployment {
   deployTimestamp: number;
 }
 
-/** Pool specs name long-tail tokens TAIL1/TAIL2 so one table serves every network. */
+/** Pool specs name long-tail tokens TAIL1/TAIL2 so one table serves every network; `ctx.aliases` renames the rest. */
 export function symbolResolver(ctx: BuildContext): (symbol: string) => string {
   const [tail1, tail2] = tailSymbols(ctx.network);
-  return (symbol) => (symbol === 'TAIL1' ? tail1 : symbol === 'TAIL2' ? tail2 : symbol);
+  return (symbol) => {
+    const s = symbol === 'TAIL1' ? tail1 : symbol === 'TAIL2' ? tail2 : symbol;
+    return ctx.aliases?.[s] ?? s;
+  };
 }
 
 /** `priceOf` gives the USD prices at the start of the history, where pools and feeds begin. */

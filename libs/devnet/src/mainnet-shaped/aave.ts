@@ -1,5 +1,5 @@
 /**
- * Aave V3 (core 1.19, published artifacts) at the real Ethereum addresses, wired like the devnet's
+ * Aave V3 (core 1.19, published artifacts) at the network's real addresses, wired like the devnet's
  * deployAave but in the order the real addresses need:
  * - PoolAddressesProvider, ACLManager, AaveOracle, AaveProtocolDataProvider: deployed at scratch
  *   addresses with constructor arguments naming the real provider, then code + storage copied to
@@ -21,6 +21,7 @@ import { AAVE_PLATFORM, AAVE_RESERVES, aaveMarketLabel } from '../config';
 import { deployLinked, deployReserveKit, reserveInput } from '../deploy/aave';
 import { type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
 import type { ManifestMarket, ManifestPlatform, ManifestToken } from '../manifest';
+import { symbolResolver } from '../deploy/network';
 import type { RealBook } from './book';
 import { type Placement, creatorNonce, placeBySetCode } from './place';
 
@@ -50,7 +51,11 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
   }
   const poolImpl = deployLinked(ctx, loadAaveArtifact('Pool'), libraries, [provider]);
   const configuratorImpl = deployLinked(ctx, loadAaveArtifact('PoolConfigurator'), libraries, []);
-  const assets = AAVE_RESERVES.map((r) => tokenBySymbol(tokens, r.asset));
+  // The devnet's reserves (stand-ins resolved) that the registry's market has: all four on
+  // ethereum and arbitrum; USDC, WETH and cbBTC (for WBTC) on base, whose market has no DAI.
+  const resolve = symbolResolver(ctx);
+  const reserves = AAVE_RESERVES.map((r) => ({ ...r, asset: resolve(r.asset) })).filter((r) => book.hasMarket(tokenBySymbol(tokens, r.asset).address));
+  const assets = reserves.map((r) => tokenBySymbol(tokens, r.asset));
   const feeds = assets.map((t) =>
     writer.deploy(deployer, loadArtifact('MockPriceFeed'), [8, `${t.symbol === 'WETH' ? 'ETH' : t.symbol} / USD`, BigInt(Math.round(priceOf(t.symbol) * 1e8)), deployer], `${t.symbol} feed`, 2_000_000n),
   );
@@ -78,7 +83,7 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
   await mineNext(ctx);
   const cfg = ABI.aaveConfigurator();
   const markets: ManifestMarket[] = [];
-  for (const [i, r] of AAVE_RESERVES.entries()) {
+  for (const [i, r] of reserves.entries()) {
     const t = tokenBySymbol(tokens, r.asset);
     const real = book.market(t.address);
     const input = reserveInput(ctx, kit, r, t);

@@ -5,6 +5,7 @@
  * devnet's long-tail tokens that the registry does not list.
  */
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { type TokenSpec, WETH_SPEC, tokenSpecs } from '../config';
 
 /**
  * The parts of a shipped-registry network (`loadRegistry('shipped').networks[n]` of @tokensvc/chain,
@@ -44,7 +45,11 @@ const SHARED_ORIGINS: Record<string, CreateOrigin> = {
   'uniswap-v3.swapRouter02': { from: '0x6C9FC64A53c1b71FB3f9Af64d1ae3A4931A5f4E9', nonce: 14 },
 };
 
-/** Deployers of the contracts the profile re-creates from the same account and nonce, per network. */
+/**
+ * Deployers of the contracts the profile re-creates from the same account and nonce, per network.
+ * Base has Multicall3 only: its Uniswap V3 contracts come from another deployer whose nonces are
+ * not known here (they are copied, with the factory's self-address immutable rewritten: deploy.ts).
+ */
 export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
   ethereum: {
     ...SHARED_ORIGINS,
@@ -52,7 +57,31 @@ export const ORIGINS: Partial<Record<Network, Record<string, CreateOrigin>>> = {
     USDC: { from: '0x95Ba4cF87D6723ad9C0Db21737D862bE80e93911', nonce: 20 },
   },
   arbitrum: SHARED_ORIGINS,
+  base: { multicall3: SHARED_ORIGINS['multicall3']! },
 };
+
+/**
+ * Devnet tokens with no real address on a network (neither listed by the registry, nor an Aave
+ * reserve there, nor in the Uniswap default token list), played in the profile by a listed token
+ * of the same kind under its own symbol: on base, WBTC by cbBTC (the BTC Aave lists there) and
+ * LINK by AAVE. The pool, reserve and vault tables are read through these (BuildContext.aliases).
+ */
+export const STAND_INS: Partial<Record<Network, Record<string, TokenSpec>>> = {
+  base: {
+    WBTC: { symbol: 'cbBTC', name: 'Coinbase Wrapped BTC', decimals: 8, priceUsd: 60000, dailyVol: 0.025 },
+    LINK: { symbol: 'AAVE', name: 'Aave Token', decimals: 18, priceUsd: 150, dailyVol: 0.05 },
+  },
+};
+
+/** The devnet's trading set on a network, WETH first, with the stand-ins in place. */
+export function profileTokenSpecs(network: Network): TokenSpec[] {
+  return [WETH_SPEC, ...tokenSpecs(network)].map((s) => STAND_INS[network]?.[s.symbol] ?? s);
+}
+
+/** Devnet symbol -> the stand-in's symbol, for BuildContext.aliases. */
+export function profileAliases(network: Network): Record<string, string> {
+  return Object.fromEntries(Object.entries(STAND_INS[network] ?? {}).map(([from, spec]) => [from, spec.symbol]));
+}
 
 /**
  * A token the devnet trades that the registry neither lists nor has as an Aave reserve (PEPE on
@@ -103,6 +132,11 @@ export class RealBook {
     return this.net.platforms
       .filter((p) => p.family === 'erc4626')
       .flatMap((p) => ((p.addresses['vaults'] ?? []) as readonly SourcedAddress[]).map((v) => ({ slug: p.slug, label: v.label ?? v.address, address: v.address })));
+  }
+
+  /** Whether the registry's Aave market has a reserve of this asset. */
+  hasMarket(asset: string): boolean {
+    return this.aave()?.markets?.some((x) => x.asset.address.toLowerCase() === asset.toLowerCase()) ?? false;
   }
 
   aave(): RegistryPlatform | undefined {

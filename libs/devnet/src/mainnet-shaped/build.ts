@@ -18,9 +18,9 @@ import type { NetworkManifest } from '../manifest';
 import { seedLiquidity } from '../seed/liquidity';
 import { PriceBook } from '../seed/prices';
 import { planTimeline, simulateHistory } from '../seed/simulator';
-import { World, allTokenSpecs } from '../seed/world';
+import { World } from '../seed/world';
 import { placeAave } from './aave';
-import { RealBook, type RegistryNetwork } from './book';
+import { RealBook, type RegistryNetwork, profileAliases, profileTokenSpecs } from './book';
 import { placeTokens, placeV2, placeV3, placeVaults } from './deploy';
 import type { Placement } from './place';
 
@@ -59,8 +59,9 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
       deployer: deployerFor(o.network),
       clock: new BlockClock(timeline.genesis),
       log: (line) => o.log(`${o.network} (mainnet-shaped): ${line}`),
+      aliases: profileAliases(o.network),
     };
-    const prices = new PriceBook(allTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
+    const prices = new PriceBook(profileTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
     const priceOf = prices.at(0);
     const placements: Placement[] = [];
     ctx.log('placing tokens and Multicall3 at their real addresses');

@@ -8,14 +8,14 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ABI } from '../chain/abis';
-import { V2_PLATFORMS, V3_PLATFORM, V3_POOLS, VAULTS, VAULTS_PLATFORM, WETH_SPEC, aaveMarketLabel, tokenSpecs } from '../config';
+import { V2_PLATFORMS, V3_PLATFORM, V3_POOLS, VAULTS, VAULTS_PLATFORM, WETH_SPEC, aaveMarketLabel } from '../config';
 import { type BuildContext, tokenBySymbol } from '../deploy/context';
 import { symbolResolver } from '../deploy/network';
 import { v2PairAddress } from '../deploy/uniswap-v2';
 import { v3PoolAddress } from '../deploy/uniswap-v3';
 import type { ManifestPlatform, ManifestPool, ManifestToken } from '../manifest';
 import { encodeSqrtPriceX96, rawPrice, sortTokens, tickSpacingOf } from '../math/uniswap';
-import type { RealBook } from './book';
+import { type RealBook, profileTokenSpecs } from './book';
 import { type Placement, placeByCreate, placeBySetCode, sendAtNonce } from './place';
 
 /** SwapRouter02 (the router the registry names) from its published build. */
@@ -42,7 +42,7 @@ export async function placeTokens(ctx: BuildContext, book: RealBook, priceOf: (s
   placements.push(await placeByCreate(ctx, { what: 'Multicall3', real: book.multicall3, ...book.origin('multicall3')!, artifact: loadArtifact('Multicall3'), args: [] }));
   const traded: ManifestToken[] = [];
   const extra: ManifestToken[] = [];
-  const specs = [WETH_SPEC, ...tokenSpecs(ctx.network)];
+  const specs = profileTokenSpecs(ctx.network);
   const tradedSymbols = new Set(specs.map((s) => s.symbol));
   const wanted = [
     ...specs.map((s) => ({ symbol: s.symbol, name: s.name, decimals: s.decimals, traded: true })),
@@ -94,28 +94,46 @@ export async function placeV2(ctx: BuildContext, book: RealBook, tokens: readonl
 
 /**
  * Uniswap V3 from its real deployer at the original nonces (factory 0, fee tier 1, Quoter 3,
- * NonfungiblePositionManager 8, SwapRouter02 14); pools created and initialised at `priceOf`.
+ * NonfungiblePositionManager 8, SwapRouter02 14) where the book knows them (ethereum, arbitrum);
+ * elsewhere (base) deployed at scratch addresses and copied, the factory's NoDelegateCall
+ * immutable (`original = address(this)`, checked by createPool) rewritten to the real address.
+ * Pools are created by the factory at its real address and initialised at `priceOf`.
  * The seeders trade through a SwapRouter (V1) at a scratch address: not part of the registry.
  */
 export async function placeV3(ctx: BuildContext, book: RealBook, tokens: readonly ManifestToken[], priceOf: (symbol: string) => number, placements: Placement[]): Promise<ManifestPlatform> {
   const weth = tokenBySymbol(tokens, 'WETH').address;
-  const role = (r: string): { real: string; from: string; nonce: number } => ({ real: book.address('uniswap-v3', r), ...book.origin(`uniswap-v3.${r}`)! });
-  const f = role('factory');
-  placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 factory', ...f, artifact: loadUniswapV3Artifact('UniswapV3Factory'), args: [] }));
-  // The 0.01 % tier: enabled on mainnet by governance later, here by the owner right away.
-  await sendAtNonce(ctx, f.from, f.nonce + 1, { to: f.real, data: ABI.v3Factory().encodeFunctionData('enableFeeAmount', [100, 1]), gas: 200_000n }, 'enableFeeAmount');
-  placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 quoter', ...role('quoter'), artifact: loadUniswapV3Artifact('Quoter'), args: [f.real, weth] }));
-  const npm = role('positionManager');
-  placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 positionManager', ...npm, artifact: loadUniswapV3Artifact('NonfungiblePositionManager'), args: [f.real, weth, ZERO_ADDRESS] }));
+  const real = (r: string): string => book.address('uniswap-v3', r);
   const v2Factory = book.address('uniswap-v2', 'factory');
-  placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 swapRouter02', ...role('swapRouter02'), artifact: swapRouter02Artifact(), args: [v2Factory, f.real, npm.real, weth] }));
-  const seederRouter = ctx.writer.deploy(ctx.deployer, loadUniswapV3Artifact('SwapRouter'), [f.real, weth], 'SwapRouter (seeder only)', 5_000_000n);
+  const factory = real('factory');
+  const npm = real('positionManager');
+  const origin = book.origin('uniswap-v3.factory');
+  if (origin) {
+    const role = (r: string): { real: string; from: string; nonce: number } => ({ real: real(r), ...book.origin(`uniswap-v3.${r}`)! });
+    placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 factory', ...role('factory'), artifact: loadUniswapV3Artifact('UniswapV3Factory'), args: [] }));
+    // The 0.01 % tier: enabled on mainnet by governance later, here by the owner right away.
+    await sendAtNonce(ctx, origin.from, origin.nonce + 1, { to: factory, data: ABI.v3Factory().encodeFunctionData('enableFeeAmount', [100, 1]), gas: 200_000n }, 'enableFeeAmount');
+    placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 quoter', ...role('quoter'), artifact: loadUniswapV3Artifact('Quoter'), args: [factory, weth] }));
+    placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 positionManager', ...role('positionManager'), artifact: loadUniswapV3Artifact('NonfungiblePositionManager'), args: [factory, weth, ZERO_ADDRESS] }));
+    placements.push(await placeByCreate(ctx, { what: 'uniswap-v3 swapRouter02', ...role('swapRouter02'), artifact: swapRouter02Artifact(), args: [v2Factory, factory, npm, weth] }));
+  } else {
+    placements.push(
+      ...(await placeBySetCode(ctx, [
+        { what: 'uniswap-v3 factory', real: factory, artifact: loadUniswapV3Artifact('UniswapV3Factory'), args: [], gas: 7_000_000n, rewriteSelf: true },
+        { what: 'uniswap-v3 quoter', real: real('quoter'), artifact: loadUniswapV3Artifact('Quoter'), args: [factory, weth], gas: 4_000_000n },
+        { what: 'uniswap-v3 positionManager', real: npm, artifact: loadUniswapV3Artifact('NonfungiblePositionManager'), args: [factory, weth, ZERO_ADDRESS], gas: 7_000_000n },
+        { what: 'uniswap-v3 swapRouter02', real: real('swapRouter02'), artifact: swapRouter02Artifact(), args: [v2Factory, factory, npm, weth], gas: 7_000_000n },
+      ])),
+    );
+    // The factory's owner is the build's deployer (its constructor ran at the scratch address; the storage was copied).
+    ctx.writer.call(ctx.deployer, factory, ABI.v3Factory(), 'enableFeeAmount', [100, 1], { gas: 200_000n, label: 'enableFeeAmount' });
+  }
+  const seederRouter = ctx.writer.deploy(ctx.deployer, loadUniswapV3Artifact('SwapRouter'), [factory, weth], 'SwapRouter (seeder only)', 5_000_000n);
   const resolve = symbolResolver(ctx);
   const pools: ManifestPool[] = V3_POOLS.map((spec) => {
     const [t0, t1] = sortTokens(tokenBySymbol(tokens, resolve(spec.a)), tokenBySymbol(tokens, resolve(spec.b)));
-    const address = v3PoolAddress(f.real, t0.address, t1.address, spec.fee);
+    const address = v3PoolAddress(factory, t0.address, t1.address, spec.fee);
     const label = `${t0.symbol}/${t1.symbol} ${spec.fee}`;
-    ctx.writer.call(ctx.deployer, f.real, ABI.v3Factory(), 'createPool', [t0.address, t1.address, spec.fee], { gas: 6_000_000n, label: `createPool ${label}` });
+    ctx.writer.call(ctx.deployer, factory, ABI.v3Factory(), 'createPool', [t0.address, t1.address, spec.fee], { gas: 6_000_000n, label: `createPool ${label}` });
     const sqrtPriceX96 = encodeSqrtPriceX96(rawPrice(priceOf(t0.symbol), t0.decimals, priceOf(t1.symbol), t1.decimals));
     ctx.writer.call(ctx.deployer, address, ABI.v3Pool(), 'initialize', [sqrtPriceX96], { gas: 200_000n, label: `initialize ${label}` });
     return { address, pair: `${t0.symbol}/${t1.symbol}`, token0: t0.address, token1: t1.address, fee: spec.fee, tickSpacing: tickSpacingOf(spec.fee) };
@@ -124,7 +142,7 @@ export async function placeV3(ctx: BuildContext, book: RealBook, tokens: readonl
     slug: V3_PLATFORM.slug,
     name: V3_PLATFORM.name,
     family: 'uniswap-v3',
-    addresses: { factory: f.real, positionManager: npm.real, router: seederRouter, quoter: book.address('uniswap-v3', 'quoter'), swapRouter02: book.address('uniswap-v3', 'swapRouter02') },
+    addresses: { factory, positionManager: npm, router: seederRouter, quoter: real('quoter'), swapRouter02: real('swapRouter02') },
     pools,
     vaults: [],
     markets: [],

@@ -4,7 +4,8 @@
  * the chain's own rules), the real creator contract's CREATE at a searched nonce (Aave's proxies),
  * and, where the creator is unknown, a deployment at a scratch address whose runtime code and
  * storage are copied to the real address (anvil_setCode + anvil_setStorageAt). Every placement is
- * recorded, so the profile's manifest says how each address came to hold code.
+ * recorded, so the profile's manifest says how each address came to hold code. A copied contract
+ * whose code holds its own address (an `address(this)` immutable) has it rewritten to the real one.
  */
 import { type InterfaceAbi, Interface, getAddress, getCreateAddress } from 'ethers';
 import { gunzipSync } from 'node:zlib';
@@ -22,6 +23,8 @@ export interface Placement {
   nonce?: number;
   /** set-code: where it was deployed first and copied from */
   scratch?: string;
+  /** set-code with `rewriteSelf`: how many times the scratch address stood in the runtime code (now the real address) */
+  rewritten?: number;
 }
 
 interface DumpedAccount {
@@ -39,20 +42,45 @@ export async function dumpAccounts(ctx: BuildContext): Promise<Map<string, Dumpe
 const word = (hex: string): string => `0x${hex.replace(/^0x/, '').padStart(64, '0')}`;
 
 /**
- * Copies code and storage of `scratch` to `real` and removes the code at `scratch`, so nothing
- * answers there. Nothing is rewritten: the contracts placed this way are deployed with constructor
- * arguments that already name the real addresses, so their immutables need no change.
+ * The runtime code with every byte-aligned occurrence of `from` (an address) replaced by `to`, and
+ * how many there were: an immutable set to `address(this)` in the constructor (Uniswap V3's
+ * NoDelegateCall `original`) is stored in the code, not in storage.
  */
-export async function copyToReal(ctx: BuildContext, accounts: Map<string, DumpedAccount>, scratch: string, real: string): Promise<void> {
+export function rewriteAddress(code: string, from: string, to: string): { code: string; count: number } {
+  const needle = from.toLowerCase().replace(/^0x/, '');
+  const replacement = to.toLowerCase().replace(/^0x/, '');
+  let hex = code.toLowerCase().replace(/^0x/, '');
+  let count = 0;
+  for (let i = hex.indexOf(needle); i !== -1; i = hex.indexOf(needle, i + 1)) {
+    if (i % 2 !== 0) continue;
+    hex = `${hex.slice(0, i)}${replacement}${hex.slice(i + needle.length)}`;
+    count++;
+  }
+  return { code: `0x${hex}`, count };
+}
+
+/**
+ * Copies code and storage of `scratch` to `real` and removes the code at `scratch`, so nothing
+ * answers there. The contracts placed this way are deployed with constructor arguments that
+ * already name the real addresses. Only with `rewriteSelf` is the code patched: the scratch
+ * address in it (an immutable holding `address(this)`) becomes the real one; the count is returned
+ * and must be non-zero. It is not done by default: OpenZeppelin's EIP712 (TestERC20's permit)
+ * keeps `address(this)` next to a domain separator hashed over the scratch address, and it
+ * recomputes the separator only while the two addresses differ.
+ */
+export async function copyToReal(ctx: BuildContext, accounts: Map<string, DumpedAccount>, scratch: string, real: string, rewriteSelf = false): Promise<number> {
   const acct = accounts.get(scratch.toLowerCase());
   if (!acct?.code || acct.code === '0x') throw new Error(`nothing deployed at ${scratch} to copy to ${real}`);
+  const { code, count } = rewriteSelf ? rewriteAddress(acct.code, scratch, real) : { code: acct.code, count: 0 };
+  if (rewriteSelf && count === 0) throw new Error(`the code deployed at ${scratch} does not hold its own address: nothing to rewrite for ${real}`);
   const calls = [
-    { method: 'anvil_setCode', params: [real, acct.code] },
+    { method: 'anvil_setCode', params: [real, code] },
     { method: 'anvil_setNonce', params: [real, '0x1'] },
     ...Object.entries(acct.storage ?? {}).map(([slot, value]) => ({ method: 'anvil_setStorageAt', params: [real, word(slot), word(value)] })),
     { method: 'anvil_setCode', params: [scratch, '0x'] },
   ];
   await ctx.rpc.batch(calls);
+  return count;
 }
 
 /**
@@ -61,15 +89,15 @@ export async function copyToReal(ctx: BuildContext, accounts: Map<string, Dumped
  */
 export async function placeBySetCode(
   ctx: BuildContext,
-  deploys: ReadonlyArray<{ what: string; real: string; artifact: { abi: InterfaceAbi; bytecode: string }; args: readonly unknown[]; gas?: bigint }>,
+  deploys: ReadonlyArray<{ what: string; real: string; artifact: { abi: InterfaceAbi; bytecode: string }; args: readonly unknown[]; gas?: bigint; rewriteSelf?: boolean }>,
 ): Promise<Placement[]> {
   const scratch = deploys.map((d) => ctx.writer.deploy(ctx.deployer, d.artifact, d.args, d.what, d.gas ?? 8_000_000n));
   await ctx.writer.mine(ctx.clock.next());
   const accounts = await dumpAccounts(ctx);
   const out: Placement[] = [];
   for (const [i, d] of deploys.entries()) {
-    await copyToReal(ctx, accounts, scratch[i]!, d.real);
-    out.push({ address: getAddress(d.real), what: d.what, method: 'set-code', scratch: scratch[i]! });
+    const rewritten = await copyToReal(ctx, accounts, scratch[i]!, d.real, d.rewriteSelf);
+    out.push({ address: getAddress(d.real), what: d.what, method: 'set-code', scratch: scratch[i]!, ...(d.rewriteSelf ? { rewritten } : {}) });
   }
   return out;
 }

@@ -19,7 +19,7 @@ import type { RegistryNetwork } from './book';
 import { type ProfileNetworkManifest, buildMainnetShaped } from './build';
 
 export const MAINNET_SHAPED = 'mainnet-shaped';
-export const MAINNET_SHAPED_NETWORKS: readonly Network[] = ['ethereum', 'arbitrum'];
+export const MAINNET_SHAPED_NETWORKS: readonly Network[] = ['ethereum', 'arbitrum', 'base'];
 export const MAINNET_SHAPED_BASE_PORT = 9645;
 export const MAINNET_SHAPED_MANIFEST = 'mainnet-shaped.json';
 

@@ -6,7 +6,7 @@ import { parseEther } from 'ethers';
 import { TEST_ACCOUNTS } from '../accounts';
 import { ABI } from '../chain/abis';
 import { toHex } from '../chain/rpc';
-import { AAVE_RESERVES, V2_PLATFORMS, V3_POOLS, VAULTS } from '../config';
+import { AAVE_RESERVES, type ReserveSpec, V2_PLATFORMS, V3_POOLS, VAULTS } from '../config';
 import { NO_DEADLINE, mineNext } from '../deploy/context';
 import { symbolResolver } from '../deploy/network';
 import { fullRangeTicks, rangeTicks, rawPrice, sortTokens, tickSpacingOf, usdToUnits } from '../math/uniswap';
@@ -48,9 +48,23 @@ function liquidityGrants(world: World): Grant[] {
   const grants: Grant[] = [];
   for (const platform of V2_PLATFORMS) for (const p of platform.pools) for (const s of [p.a, p.b]) grants.push({ to: lpV2.address, symbol: resolve(s), usd: p.tvlUsd / 2 });
   for (const p of V3_POOLS) for (const s of [p.a, p.b]) grants.push({ to: lpV3.address, symbol: resolve(s), usd: p.tvlUsd / 2 });
-  for (const r of AAVE_RESERVES) grants.push({ to: lpLending.address, symbol: r.asset, usd: r.seedUsd });
-  for (const v of VAULTS) grants.push({ to: lpLending.address, symbol: v.asset, usd: v.seedUsd });
+  for (const r of aaveReserves(world)) grants.push({ to: lpLending.address, symbol: r.symbol, usd: r.seedUsd });
+  for (const v of VAULTS) grants.push({ to: lpLending.address, symbol: resolve(v.asset), usd: v.seedUsd });
   return grants;
+}
+
+/**
+ * The Aave reserves the network has (its markets, in their order) with the spec each was listed from:
+ * the mainnet-shaped base lists only the reserves its real market has.
+ */
+function aaveReserves(world: World): Array<ReserveSpec & { symbol: string }> {
+  const resolve = symbolResolver(world.ctx);
+  return world.platform('aave-v3').markets.map((m) => {
+    const { symbol } = world.tokenAt(m.asset);
+    const spec = AAVE_RESERVES.find((r) => resolve(r.asset) === symbol);
+    if (!spec) throw new Error(`no reserve spec for the Aave market of ${symbol}`);
+    return { ...spec, symbol };
+  });
 }
 
 /** Mints ERC-20s (one mintMany per token) and wraps ETH for WETH grants; credits the portfolio. */
@@ -139,11 +153,11 @@ async function addLiquidity(world: World): Promise<void> {
 
   const aave = world.platform('aave-v3');
   const pool = platformAddress(aave, 'pool');
-  for (const r of AAVE_RESERVES) {
-    const t = world.token(r.asset);
-    const amount = units(r.asset, r.seedUsd);
+  for (const r of aaveReserves(world)) {
+    const t = world.token(r.symbol);
+    const amount = units(r.symbol, r.seedUsd);
     world.approveOnce(lpLending, t.address, pool);
-    ctx.writer.call(lpLending, pool, ABI.aavePool(), 'supply', [t.address, amount, lpLending, 0], { gas: 500_000n, label: `aave supply ${r.asset}` });
+    ctx.writer.call(lpLending, pool, ABI.aavePool(), 'supply', [t.address, amount, lpLending, 0], { gas: 500_000n, label: `aave supply ${r.symbol}` });
     portfolio.debit(lpLending, t.address, amount);
   }
   for (const v of world.platform('erc4626').vaults) {
