@@ -4,6 +4,7 @@
  * a fixed seed, so every build produces the same addresses.
  */
 import { computeAddress, keccak256, toUtf8Bytes } from 'ethers';
+import { NETWORKS, type Network } from '@tokensvc/domain';
 
 export interface DevAccount {
   readonly address: string;
@@ -28,7 +29,8 @@ export const ANVIL_ACCOUNTS: readonly DevAccount[] = [
 export const TEST_ACCOUNTS: readonly DevAccount[] = ANVIL_ACCOUNTS.slice(5);
 
 /** Roles of seed-derived accounts. */
-export type DerivedRole = 'trader' | 'lp' | 'arbitrageur' | 'relayer' | 'filler' | 'recipient';
+/** `across-relayer`: the devnet's Across relayer (libs/devnet/src/across), apart from the devnet bridge's filler. */
+export type DerivedRole = 'trader' | 'lp' | 'arbitrageur' | 'relayer' | 'filler' | 'recipient' | 'across-relayer';
 
 export const DEFAULT_SEED = 'tokensvc-devnet-v1';
 
@@ -41,3 +43,12 @@ export function deriveAccount(seed: string, role: DerivedRole, index: number): D
 export function deriveAccounts(seed: string, role: DerivedRole, count: number): DevAccount[] {
   return Array.from({ length: count }, (_, i) => deriveAccount(seed, role, i));
 }
+
+/**
+ * A different deployer (anvil account 0–4) per network gives each network its own contract
+ * addresses, as in reality; fixed per network so a build does not depend on which others run.
+ */
+export function deployerFor(network: Network): string {
+  return ANVIL_ACCOUNTS[NETWORKS.indexOf(network) % 5]!.address;
+}
+

@@ -3,8 +3,8 @@
  * days ago) gets the contracts, liquidity and history, then its state is dumped to a file that
  * every later start loads in a fraction of a second.
  */
-import { NETWORKS, NETWORK_INFO, type Network } from '@tokensvc/domain';
-import { ANVIL_ACCOUNTS } from './accounts';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { deployerFor } from './accounts';
 import { startAnvil } from './anvil';
 import { saveState } from './chain/dump';
 import { RpcClient } from './chain/rpc';
@@ -26,13 +26,7 @@ export interface BuildOptions {
   log: (line: string) => void;
 }
 
-/**
- * A different deployer (anvil account 0–4) per network gives each network its own contract
- * addresses, as in reality; fixed per network so a build does not depend on which others run.
- */
-export function deployerFor(network: Network): string {
-  return ANVIL_ACCOUNTS[NETWORKS.indexOf(network) % 5]!.address;
-}
+export { deployerFor } from './accounts';
 
 export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
   const chainId = NETWORK_INFO[o.network].chainId;

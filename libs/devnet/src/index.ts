@@ -8,3 +8,10 @@ export { LIVE_DIR, liveStateFile, forgetLiveStates } from './live-state';
 export * from './mainnet-shaped/profile';
 export { ORIGINS as MAINNET_SHAPED_ORIGINS } from './mainnet-shaped/book';
 export type { Placement } from './mainnet-shaped/place';
+// Across on the devnet (issue 19): the relayer and data worker are devnet tooling (type:tooling,
+// so only tests and tools can import them, never an app's production code).
+export { AcrossRelayer, type AcrossRelayerMode, type AcrossRelayerOptions, type AcrossFillRecord } from './across/relayer';
+export { AcrossDataWorker, type AcrossDataWorkerOptions, type BundleResult, type BundlePayment } from './across/dataworker';
+export { acrossRelayerAccount, fundAcrossRelayer } from './across/inventory';
+export { acrossNetworks, toBytes32, fromBytes32, spokePoolInterface, multicallHandlerInterface, type AcrossNetwork, type AcrossDeposit } from './across/spoke';
+export { loadAcrossArtifact, acrossHubPool, ACROSS_SPOKE_POOL } from './deploy/across';

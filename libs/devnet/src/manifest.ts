@@ -93,6 +93,15 @@ export interface NetworkManifest {
     bridgeEscrow: string;
     /** Devnet bridge, destination side: the filler pays recipients through it. */
     bridgeSettler: string;
+    /**
+     * Across SpokePool (issue 19): an ERC1967Proxy over Across's own chain-specific implementation
+     * (Ethereum_SpokePool, Arbitrum_SpokePool, OP_SpokePool on base) from @across-protocol/contracts.
+     * Its cross-domain admin and withdrawal recipient (the HubPool's place) is ethereum's deployer.
+     * Optional: manifests built before it have none (see `manifestAcross`).
+     */
+    acrossSpokePool?: string;
+    /** Across MulticallHandler: a deposit's recipient when its message carries calls to run on fill. */
+    acrossMulticallHandler?: string;
   };
   accounts: {
     /** pays gas for relayed transactions */
@@ -164,6 +173,13 @@ export function manifestBridge(net: NetworkManifest): { escrow: string; settler:
   const { bridgeEscrow, bridgeSettler } = net.contracts as Partial<NetworkManifest['contracts']>;
   if (!bridgeEscrow || !bridgeSettler) throw new Error(`${net.network} has no bridge contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
   return { escrow: bridgeEscrow, settler: bridgeSettler };
+}
+
+/** The Across contracts of a network; a clear error for a manifest built before they existed. */
+export function manifestAcross(net: NetworkManifest): { spokePool: string; multicallHandler: string } {
+  const { acrossSpokePool, acrossMulticallHandler } = net.contracts;
+  if (!acrossSpokePool || !acrossMulticallHandler) throw new Error(`${net.network} has no Across contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
+  return { spokePool: acrossSpokePool, multicallHandler: acrossMulticallHandler };
 }
 
 export function manifestPlatform(net: NetworkManifest, slug: string): ManifestPlatform {

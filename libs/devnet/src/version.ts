@@ -4,13 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { CONTRACTS_ROOT } from '@tokensvc/contracts';
 
 const DEVNET_SRC = __dirname;
 const NOT_BUILD_CODE = /(\.spec\.ts|\.int-spec\.ts|[\\/]cli\.ts)$/;
 /** The mainnet-shaped profile (its own folder) builds its own state: its code does not invalidate today's devnet. */
 const PROFILE_DIR = join(DEVNET_SRC, 'mainnet-shaped');
+/** The Across relayer and data worker run against a built devnet: not build code (deploy/across.ts is). */
+const ACROSS_TOOLING_DIR = join(DEVNET_SRC, 'across') + sep;
 
 function files(dir: string, keep: (file: string) => boolean): string[] {
   const out: string[] = [];
@@ -36,12 +38,12 @@ export function codeVersion(): string {
   if (cached) return cached;
   const hash = createHash('sha256');
   const sources = [
-    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR)).map((f) => ({ root: DEVNET_SRC, f })),
+    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR) && !f.startsWith(ACROSS_TOOLING_DIR)).map((f) => ({ root: DEVNET_SRC, f })),
     ...files(join(CONTRACTS_ROOT, 'src'), (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: CONTRACTS_ROOT, f })),
     ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
   ];
   for (const { root, f } of sources) hash.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
-  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@uniswap/swap-router-contracts', '@aave/core-v3', 'ethers']) {
+  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@uniswap/swap-router-contracts', '@aave/core-v3', '@across-protocol/contracts', 'ethers']) {
     hash.update(`\0${pkg}@${packageVersion(pkg)}`);
   }
   cached = hash.digest('hex').slice(0, 16);

@@ -2,6 +2,7 @@
 import { deriveAccount } from '../accounts';
 import { AAVE_RESERVES, V2_PLATFORMS, V3_POOLS, VAULTS, tailSymbols, tokenSpecs } from '../config';
 import type { ManifestPlatform, ManifestToken } from '../manifest';
+import { type AcrossContracts, acrossHubPool, deployAcrossContracts } from './across';
 import { deployAave } from './aave';
 import { type BridgeContracts, deployBridgeContracts } from './bridge';
 import { type BuildContext, mineNext, tokenBySymbol } from './context';
@@ -16,7 +17,7 @@ export interface NetworkDeployment {
   multicall3: string;
   tokens: ManifestToken[];
   platforms: ManifestPlatform[];
-  contracts: RouterContracts & BridgeContracts;
+  contracts: RouterContracts & BridgeContracts & Partial<AcrossContracts>;
   deployBlock: number;
   deployTimestamp: number;
 }
@@ -51,12 +52,15 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   ctx.log('deploying the bridge (escrow and settler)');
   // The filler attests its own fills on the devnet; the seeder derives the same account (World.actors.filler).
   const bridge = await deployBridgeContracts(ctx, deriveAccount(ctx.seed, 'filler', 0).address);
+  // Appended after the bridge (a block of its own), so every address above stays where it was.
+  ctx.log('deploying Across (SpokePool and MulticallHandler)');
+  const across = await deployAcrossContracts(ctx, weth, acrossHubPool());
   return {
     weth,
     multicall3,
     tokens,
     platforms: [...v2, { ...v3, addresses: { ...v3.addresses, swapRouter02 } }, vaults, aave],
-    contracts: { ...router, ...bridge },
+    contracts: { ...router, ...bridge, ...across },
     deployBlock: first.number,
     deployTimestamp: first.timestamp,
   };

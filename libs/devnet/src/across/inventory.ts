@@ -1,0 +1,48 @@
+/**
+ * Inventory of the devnet's Across relayer, given on a running devnet: gas money by anvil_setBalance,
+ * every test token minted by its owner (the network's deployer, an unlocked anvil account, through
+ * TestERC20.mintMany as the seeder does) and WETH wrapped by the relayer itself.
+ */
+import { JsonRpcSigner, Wallet, getAddress, parseEther, parseUnits, toBeHex } from 'ethers';
+import type { Network } from '@tokensvc/domain';
+import { DEFAULT_SEED, type DevAccount, deriveAccount } from '../accounts';
+import { ABI } from '../chain/abis';
+import type { DevnetManifest } from '../manifest';
+import { devnetProvider } from './spoke';
+
+/** The devnet's Across relayer account (same key on every network). */
+export function acrossRelayerAccount(seed = DEFAULT_SEED): DevAccount {
+  return deriveAccount(seed, 'across-relayer', 0);
+}
+
+export interface FundRelayerOptions {
+  manifest: DevnetManifest;
+  rpcUrls: Partial<Record<Network, string>>;
+  relayerKey: string;
+  /** USD worth of each token (default 1,000,000); ETH for gas comes on top */
+  usdPerToken?: number;
+}
+
+export async function fundAcrossRelayer(o: FundRelayerOptions): Promise<void> {
+  const usd = o.usdPerToken ?? 1_000_000;
+  for (const net of o.manifest.networks) {
+    const url = o.rpcUrls[net.network];
+    if (!url) continue;
+    const provider = devnetProvider(url);
+    try {
+      const relayer = new Wallet(o.relayerKey, provider);
+      const units = (t: { priceUsd: number; decimals: number }) => parseUnits((usd / t.priceUsd).toFixed(Math.min(6, t.decimals)), t.decimals);
+      const weth = net.tokens.find((t) => getAddress(t.address) === getAddress(net.weth));
+      const wethAmount = weth ? units(weth) : 0n;
+      await provider.send('anvil_setBalance', [relayer.address, toBeHex(wethAmount + parseEther('1000'))]);
+      const owner = new JsonRpcSigner(provider, net.deployer);
+      for (const t of net.tokens) {
+        if (getAddress(t.address) === getAddress(net.weth)) continue;
+        await (await owner.sendTransaction({ to: t.address, data: ABI.erc20().encodeFunctionData('mintMany', [[relayer.address], [units(t)]]) })).wait();
+      }
+      if (wethAmount > 0n) await (await relayer.sendTransaction({ to: net.weth, data: ABI.weth().encodeFunctionData('deposit', []), value: wethAmount })).wait();
+    } finally {
+      provider.destroy();
+    }
+  }
+}
