@@ -2,3 +2,4 @@ export * from './networks';
 export * from './token-key';
 export * from './amount';
 export * from './platforms';
+export * from './order-request';

@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
 import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash } from '@tokensvc/contracts';
-import { NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
+import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
 import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import type { ChainClock } from '../chain/chain-clients';
@@ -205,7 +205,7 @@ export class CrossChainOrders {
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
   async build(req: BuildOrderRequest): Promise<OrderReply> {
-    if (req.permitSignature !== undefined) throw badRequest('permitSignature is not accepted on cross-chain orders: approve the Router (GET /v2/approval with outputToken) instead');
+    if (req.permitSignature !== undefined) throw badRequest(CROSS_CHAIN_PERMIT_MESSAGE);
     if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');

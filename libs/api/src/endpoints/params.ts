@@ -1,3 +1,4 @@
+import { SLIPPAGE_RANGE } from '@tokensvc/domain';
 import type { Param } from '../schema/param';
 import { q } from '../schema/values';
 
@@ -9,4 +10,4 @@ export const platformSlug = (): Param<string> => q.string({ maxLength: 64, patte
 export const orderId = (): Param<string, 'required'> =>
   q.string({ maxLength: 128, pattern: /^[A-Za-z0-9_:-]+$/, hint: 'an order id (context.orderId of a quote)' }).required();
 
-export const slippage = (): Param<number> => q.number({ min: 0.1, max: 10 }).describe('percent, 0.1 to 10');
+export const slippage = (): Param<number> => q.number(SLIPPAGE_RANGE).describe('percent, 0.1 to 10');

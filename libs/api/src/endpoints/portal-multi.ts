@@ -2,7 +2,7 @@
  * Multi-input zaps: several tokens of one network (up to 10, each with its amount) into one output
  * token in one Router transaction. The list rules live here, beside the single-input ones.
  */
-import { parseTokenKey } from '@tokensvc/domain';
+import { FEE_RANGE, parseTokenKey } from '@tokensvc/domain';
 import { endpoint } from '../endpoint';
 import { MultiEstimate, MultiOrder } from '../models/multi-order';
 import { query, requiresWith, type QueryRule } from '../schema/query';
@@ -68,7 +68,7 @@ export const portalMulti = endpoint({
       sender: q.address().required().describe('owner of the input tokens; approves the Router (context.target) for each, see GET /v2/approval'),
       ...inputsParams,
       partner: q.address().describe('referral address for fee sharing'),
-      feePercentage: q.number({ min: 0, max: 1 }).describe('0 to 1 percent of each input; needs a partner; default 0.3'),
+      feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent of each input; needs a partner; default 0.3'),
       permitSignatures: q.list(q.hex([65], 'a secp256k1 signature'), 'comma', MAX_MULTI_INPUTS).describe('one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals'),
       permitDeadline: q.uint256().describe('uint256; the deadline the permits were signed with'),
       validate: q.boolean().default(true).describe('simulate the transaction and estimate its gas'),

@@ -1,4 +1,4 @@
-import { parseTokenKey } from '@tokensvc/domain';
+import { FEE_RANGE, crossChainPermitProblem, distinctTokensProblem } from '@tokensvc/domain';
 import { endpoint } from '../endpoint';
 import { Approval, CrossChainStatus, Estimate, Order, RelayedOrder } from '../models/order';
 import { query, requiresWith, type QueryRule } from '../schema/query';
@@ -10,12 +10,16 @@ const TAG = 'Trading';
 const EXPLAIN_DOC =
   'true or false (default): add `explain`, the swaps as a tree (pool, protocol, fee tier, amounts, price impact and gas per hop, the split with its weights) and what the best single path and the best direct pool would give for the same input, at context.pinnedBlocks; same-chain only, not for LP-token zaps';
 
-const networkOf = (key: unknown): string | undefined => (typeof key === 'string' ? parseTokenKey(key).network : undefined);
-
-const distinctTokens: QueryRule = (_g, v) => (v['inputToken'] !== undefined && v['inputToken'] === v['outputToken'] ? 'inputToken and outputToken must differ' : undefined);
-
-const noCrossChainPermit: QueryRule = (given, v) =>
-  given.has('permitSignature') && networkOf(v['inputToken']) !== networkOf(v['outputToken']) ? 'permitSignature is not accepted on cross-chain orders (inputToken and outputToken on different networks)' : undefined;
+// The rules of libs/domain's order-request module, on the parsed values (token keys lowercased).
+const tokenPair = (v: Record<string, unknown>): [string, string] | undefined => (typeof v['inputToken'] === 'string' && typeof v['outputToken'] === 'string' ? [v['inputToken'], v['outputToken']] : undefined);
+const distinctTokens: QueryRule = (_g, v) => {
+  const pair = tokenPair(v);
+  return pair && distinctTokensProblem(...pair);
+};
+const noCrossChainPermit: QueryRule = (given, v) => {
+  const pair = tokenPair(v);
+  return pair && crossChainPermitProblem(...pair, given.has('permitSignature'));
+};
 
 export const portal = endpoint({
   method: 'GET',
@@ -31,7 +35,7 @@ export const portal = endpoint({
       outputToken: q.tokenKey().required().describe('token key; zero address for native'),
       slippageTolerancePercentage: slippage().describe('0.1 to 10 percent; auto slippage when omitted'),
       partner: q.address().describe('referral address for fee sharing'),
-      feePercentage: q.number({ min: 0, max: 1 }).describe('0 to 1 percent; needs a partner; default 0.3'),
+      feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent; needs a partner; default 0.3'),
       permitSignature: q.hex([65], 'a secp256k1 signature').describe('permit signed by sender; same-chain only'),
       permitDeadline: q.uint256().describe('uint256; unused without permitSignature'),
       validate: q.boolean().default(true).describe('estimate gas and validate success; ignored for cross-chain'),

@@ -1,4 +1,4 @@
-import { isAddress, isNativeAddress, NETWORKS, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import { isAddress, isNativeAddress, MAX_UINT256, NETWORKS, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
 import { checksumProblem } from './eip55';
 import { list, ParamError, single, type ListStyle, type Param } from './param';
 
@@ -13,7 +13,6 @@ const HEX_RE = /^0x[0-9a-fA-F]*$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** Longest raw values: sign, 16 digits; a decimal with exponent; 2^256-1; an ISO date-time with micros and offset. */
 const MAX_INT_LENGTH = 17;

@@ -1,10 +1,12 @@
 /** Fixed-width integer helpers with the rounding of Uniswap's FullMath/UnsafeMath, over bigint. */
+import { MAX_UINT256 } from '@tokensvc/domain';
 
 export const Q96 = 1n << 96n;
 export const Q128 = 1n << 128n;
 export const MAX_UINT128 = (1n << 128n) - 1n;
 export const MAX_UINT160 = (1n << 160n) - 1n;
-export const MAX_UINT256 = (1n << 256n) - 1n;
+// One definition of 2^256-1 in the code base: libs/domain's amount module.
+export { MAX_UINT256 };
 
 /** floor(a * b / d); FullMath.mulDiv (which reverts where the result exceeds 256 bits). */
 export function mulDiv(a: bigint, b: bigint, d: bigint): bigint {
