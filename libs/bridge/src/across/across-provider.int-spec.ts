@@ -141,6 +141,7 @@ describe('AcrossBridgeProvider on the devnet (Across SpokePools, devnet relayer 
     const expected = { txHash: fill.transactionHash, blockNumber: fillReceipt.blockNumber, logIndex: fillLog.index, filler: relayer.address, amount: 999_500_000n, recipient, outputToken: usdcBase };
     expect(await provider.findFill('base', 1, info!.requestId)).toEqual(expected);
     expect(await provider.findFill('base', 1, info!.requestId, { fromBlock: fillReceipt.blockNumber - 1 })).toEqual(expected);
+    expect(await provider.findFill('arbitrum', 1, info!.requestId)).toBeUndefined(); // not its destination
     expect(await balance('base', usdcBase, recipient)).toBe(999_500_000n);
     expect(await provider.depositState('ethereum', info!.requestId)).toBe('settled');
     expect(await provider.findRefund('ethereum', info!.requestId)).toBeUndefined();

@@ -240,7 +240,8 @@ export class AcrossBridgeProvider implements BridgeProvider {
     let log: RpcLog | undefined;
     const deposit = origin && this.readable(origin.network) ? await this.depositById(origin.network, requestId) : undefined;
     if (origin && this.readable(origin.network)) {
-      if (!deposit || (await this.fillStatus(deposit)) !== ACROSS_FILL_STATUS.Filled) return undefined;
+      if (!deposit || deposit.event.destinationChainId !== BigInt(destination.chainId)) return undefined;
+      if ((await this.fillStatus(deposit)) !== ACROSS_FILL_STATUS.Filled) return undefined;
     }
     if (hint.fromBlock !== undefined) {
       log = await chain.firstLog(query, hint.fromBlock, head.number);
