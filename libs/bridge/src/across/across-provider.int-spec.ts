@@ -1,21 +1,22 @@
 /**
- * AcrossBridgeProvider on the test devnet: Across's own SpokePools (deployed by the devnet build),
- * filled by the devnet's Across relayer and refunded by its data worker (libs/devnet tooling,
- * through the test harness). Every check reads the chains. The expiry test moves the ethereum and
- * base clocks forward, so it stays last.
+ * AcrossBridgeProvider on a devnet of its own (the test devnet's saved build, Across's SpokePools
+ * included, on private ports): filled by the devnet's Across relayer and refunded by its data
+ * worker (libs/devnet tooling, through the test harness). Private because the relayer and data
+ * worker act on every Across deposit they see: on the shared test devnet they would fill, repay and
+ * refund the deposits of libs/devnet's Across int-spec running beside this file (and it ours).
+ * Every check reads the chains. The expiry test moves the ethereum and base clocks forward, last.
  */
-import { readFileSync } from 'node:fs';
 import { Interface, JsonRpcProvider, JsonRpcSigner, MaxUint256, Wallet, ZeroAddress, getAddress, parseEther, parseUnits, toBeHex } from 'ethers';
-import { AcrossDataWorker, AcrossRelayer, acrossNetworks, acrossRelayerAccount, fundAcrossRelayer, testDevnet } from '@tokensvc/testing';
+import { AcrossDataWorker, AcrossRelayer, type DevnetHandle, acrossNetworks, acrossRelayerAccount, fundAcrossRelayer, startDevnet } from '@tokensvc/testing';
 import type { Network } from '@tokensvc/domain';
 import { NATIVE_TOKEN } from '../devnet-config';
 import { BridgeQuoteError, type BridgeDepositCall, type BridgeQuote } from '../provider';
 import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, acrossSpokePoolInterface, toBytes32 } from './across-abi';
-import { acrossConfigFromManifest } from './across-config';
+import { type AcrossBridgeConfig, acrossConfigFromManifest } from './across-config';
 import { AcrossBridgeProvider } from './across-provider';
 import { ConfiguredAcrossFees } from './fee-model';
 
-jest.setTimeout(90_000);
+jest.setTimeout(120_000);
 
 type Manifest = Parameters<typeof fundAcrossRelayer>[0]['manifest'];
 const ERC20 = new Interface(['function approve(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function mint(address,uint256)']);
@@ -32,11 +33,12 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 }
 
 describe('AcrossBridgeProvider on the devnet (Across SpokePools, devnet relayer and data worker)', () => {
-  const { rpcUrls, manifestPath } = testDevnet();
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-  const config = acrossConfigFromManifest(manifest);
+  let devnet: DevnetHandle;
+  let rpcUrls: Partial<Record<Network, string>>;
+  let manifest: Manifest;
+  let config: AcrossBridgeConfig;
+  let provider: AcrossBridgeProvider;
   const fees = new ConfiguredAcrossFees({ relayerFeeBps: 4, lpFeeBps: 1, minimumInput: MINIMUM });
-  const provider = new AcrossBridgeProvider({ config, rpcUrls, fees, logRange: 50, rpc: { retry: { attempts: 2, baseDelayMs: 50, maxDelayMs: 200 } } });
   const user = Wallet.createRandom();
   const relayerKey = acrossRelayerAccount().privateKey;
   const chains = {} as Record<'ethereum' | 'arbitrum' | 'base', JsonRpcProvider>;
@@ -60,6 +62,13 @@ describe('AcrossBridgeProvider on the devnet (Across SpokePools, devnet relayer 
   const fillOf = (requestId: string) => waitFor(`the relayer's fill of ${requestId}`, () => relayer.fills.find((f) => f.deposit.originChainId === 1 && f.deposit.depositId.toString() === requestId));
 
   beforeAll(async () => {
+    // Apart from the shared test devnet's ports (TEST_DEVNET_BASE_PORT moves both, for two runs on one machine).
+    devnet = await startDevnet({ basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 60, log: () => undefined });
+    rpcUrls = devnet.rpcUrls as Partial<Record<Network, string>>;
+    manifest = devnet.manifest;
+    config = acrossConfigFromManifest(manifest);
+    // 50 blocks per eth_getLogs, so the look-ups page through several ranges.
+    provider = new AcrossBridgeProvider({ config, rpcUrls, fees, logRange: 50, rpc: { retry: { attempts: 2, baseDelayMs: 50, maxDelayMs: 200 } } });
     for (const n of ['ethereum', 'arbitrum', 'base'] as const) {
       chains[n] = new JsonRpcProvider(rpcUrls[n], undefined, { staticNetwork: true, cacheTimeout: -1 });
       chains[n].pollingInterval = 50;
@@ -80,6 +89,7 @@ describe('AcrossBridgeProvider on the devnet (Across SpokePools, devnet relayer 
     await relayer?.stop();
     worker?.close();
     for (const c of Object.values(chains)) c.destroy();
+    await devnet?.stop();
   });
 
   it('routes USDC, WETH and ETH (as WETH) between devnet networks, from the manifest', () => {
