@@ -6,3 +6,8 @@ export { type DestinationSwap, type DestinationSwapRequest, type DestinationSwap
 export { type NatsQuoteCalls, natsQuoteCalls } from './filler/nats-quote-calls';
 export { type FillerLog, type FillerLogLevel, jsonFillerLog } from './filler/log';
 export { type FillerConfig, loadFillerConfig } from './filler/config';
+export * from './across/across-abi';
+export * from './across/across-config';
+export { type AcrossDepositEvent, type AcrossFillEvent, type AcrossRefundLeafEvent, decodeFilledRelay, decodeFundsDeposited, decodeRefundLeaf } from './across/across-events';
+export { ACROSS_BRIDGE_NAME, AcrossBridgeProvider, type AcrossBridgeProviderOptions, type AcrossDepositRecord } from './across/across-provider';
+export * from './across/fee-model';

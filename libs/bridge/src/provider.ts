@@ -44,6 +44,8 @@ export interface BridgeQuote extends BridgeQuoteRequest {
   estimatedSeconds: number;
   /** unix seconds: no fill after it; the deposit is refundable some time later */
   fillDeadline: number;
+  /** unix seconds the fees were quoted at, for bridges whose deposit carries it (Across's quoteTimestamp) */
+  quoteTimestamp?: number;
 }
 
 export interface BridgeDepositCallRequest {

@@ -8,3 +8,4 @@ export * from './filler-process';
 export * from './pg-overlap';
 export * from './replica-platform';
 export * from './rpc-emulator';
+export * from './across';

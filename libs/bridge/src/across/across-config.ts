@@ -1,0 +1,141 @@
+/**
+ * Where Across lives and what it carries, per network: from the devnet manifest (Across's own
+ * SpokePools deployed by the devnet build) or from the real-network registry (Across's deployment
+ * book and token map, `RegistryBridge`). Both shapes are declared structurally here, so this library
+ * depends on neither the devnet tooling nor the registry file's loader.
+ */
+import { NETWORK_INFO, type Network, isNetwork } from '@tokensvc/domain';
+import { NATIVE_TOKEN } from '../devnet-config';
+import { BridgeQuoteError, type BridgeRoute, type BridgeRouteToken } from '../provider';
+
+export interface AcrossToken {
+  symbol: string;
+  /** NATIVE_TOKEN for the network's native coin (deposited as the wrapped native token with value) */
+  address: string;
+  decimals: number;
+}
+
+export interface AcrossNetworkConfig {
+  network: Network;
+  chainId: number;
+  spokePool: string;
+  multicallHandler: string | undefined;
+  /** the SpokePool's deployment block: no Across event is older */
+  fromBlock: number;
+  /** the SpokePool's wrappedNativeToken; native deposits go as this token with msg.value */
+  wrappedNative: string | undefined;
+  /** the tokens Across carries to and from this network; same symbol = same asset on every network */
+  tokens: AcrossToken[];
+}
+
+export interface AcrossBridgeConfig {
+  networks: AcrossNetworkConfig[];
+}
+
+/** What `acrossConfigFromManifest` reads from a devnet manifest (deployment.json). */
+export interface AcrossManifestLike {
+  networks: ReadonlyArray<{
+    network: string;
+    chainId: number;
+    weth: string;
+    tokens: ReadonlyArray<{ symbol: string; address: string; decimals: number }>;
+    contracts: { acrossSpokePool?: string; acrossMulticallHandler?: string };
+    history?: { deployBlock?: number };
+  }>;
+}
+
+/** On the devnet Across carries USDC and WETH (and ETH, as WETH), as its relayer is funded for. */
+export const DEVNET_ACROSS_SYMBOLS: readonly string[] = ['USDC', 'WETH'];
+
+function withNative(network: Network, wrappedNative: string | undefined, tokens: AcrossToken[]): AcrossToken[] {
+  const native = NETWORK_INFO[network].nativeSymbol;
+  const wrapped = wrappedNative && tokens.find((t) => t.address.toLowerCase() === wrappedNative.toLowerCase());
+  return wrapped ? [...tokens, { symbol: native, address: NATIVE_TOKEN, decimals: 18 }] : tokens;
+}
+
+export function acrossConfigFromManifest(manifest: AcrossManifestLike, symbols: readonly string[] = DEVNET_ACROSS_SYMBOLS): AcrossBridgeConfig {
+  const networks: AcrossNetworkConfig[] = [];
+  for (const n of manifest.networks) {
+    if (!isNetwork(n.network)) continue;
+    const { acrossSpokePool, acrossMulticallHandler } = n.contracts;
+    if (!acrossSpokePool) throw new Error(`the devnet manifest has no Across SpokePool for ${n.network}; rebuild the devnet (npm run devnet -- up --fresh)`);
+    const tokens = n.tokens.filter((t) => symbols.includes(t.symbol)).map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
+    networks.push({
+      network: n.network,
+      chainId: n.chainId,
+      spokePool: acrossSpokePool,
+      multicallHandler: acrossMulticallHandler,
+      // The SpokePools are deployed after the seeded history; deployBlock is an earlier, safe start.
+      fromBlock: n.history?.deployBlock ?? 0,
+      wrappedNative: n.weth,
+      tokens: withNative(n.network, n.weth, tokens),
+    });
+  }
+  return { networks };
+}
+
+/** What `acrossConfigFromRegistry` reads from the registry's networks (RegistryNetwork). */
+export interface AcrossRegistryNetworkLike {
+  network: Network;
+  chainId: number;
+  wrappedNative: { address: string } | null;
+  bridge: {
+    protocol: 'across';
+    supported: boolean;
+    spokePool: { address: string } | null;
+    spokePoolFromBlock?: number;
+    multicallHandler: { address: string } | null;
+    tokens: ReadonlyArray<{ symbol: string; address: string; decimals: number }>;
+  };
+}
+
+/**
+ * The registry's Across networks: those Across supports with a SpokePool in its deployment book.
+ * `symbols` narrows the tokens (default: every token the registry lists for Across there).
+ */
+export function acrossConfigFromRegistry(networks: ReadonlyArray<AcrossRegistryNetworkLike | undefined>, symbols?: readonly string[]): AcrossBridgeConfig {
+  const out: AcrossNetworkConfig[] = [];
+  for (const n of networks) {
+    if (!n || !n.bridge.supported || !n.bridge.spokePool) continue;
+    const tokens = n.bridge.tokens.filter((t) => !symbols || symbols.includes(t.symbol)).map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
+    const wrappedNative = n.wrappedNative?.address;
+    out.push({
+      network: n.network,
+      chainId: n.chainId,
+      spokePool: n.bridge.spokePool.address,
+      multicallHandler: n.bridge.multicallHandler?.address,
+      fromBlock: n.bridge.spokePoolFromBlock ?? 0,
+      wrappedNative,
+      tokens: withNative(n.network, wrappedNative, tokens),
+    });
+  }
+  return { networks: out };
+}
+
+/** The tokens Across carries from `origin` to `destination`: same symbol on both sides. */
+export function acrossRoute(networks: ReadonlyMap<Network, AcrossNetworkConfig>, originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined {
+  if (originNetwork === destinationNetwork) return undefined;
+  const origin = networks.get(originNetwork);
+  const destination = networks.get(destinationNetwork);
+  if (!origin || !destination) return undefined;
+  const tokens: BridgeRouteToken[] = [];
+  for (const o of origin.tokens) {
+    const d = destination.tokens.find((t) => t.symbol === o.symbol);
+    if (d) tokens.push({ symbol: o.symbol, originToken: o.address, destinationToken: d.address, originDecimals: o.decimals, destinationDecimals: d.decimals });
+  }
+  return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
+}
+
+/** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError saying what to change. */
+export function acrossRouteToken(networks: ReadonlyMap<Network, AcrossNetworkConfig>, originNetwork: Network, destinationNetwork: Network, inputToken: string, outputToken: string): BridgeRouteToken {
+  const name = 'across';
+  const route = acrossRoute(networks, originNetwork, destinationNetwork);
+  if (!route) throw new BridgeQuoteError('NO_ROUTE', `${name} does not bridge from ${originNetwork} to ${destinationNetwork}: choose two different networks among ${[...networks.keys()].join(', ')}`);
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const token = route.tokens.find((t) => same(t.originToken, inputToken));
+  if (!token) throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${name} does not carry ${inputToken} from ${originNetwork} to ${destinationNetwork}; use one of ${route.tokens.map((t) => `${t.symbol} (${t.originToken})`).join(', ')}`);
+  if (!same(token.destinationToken, outputToken)) {
+    throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${name} delivers ${token.symbol} on ${destinationNetwork} as ${token.destinationToken}, not ${outputToken}; ask for ${token.destinationToken}`);
+  }
+  return token;
+}

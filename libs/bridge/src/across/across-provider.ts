@@ -1,0 +1,305 @@
+/**
+ * Across (intent bridge, SpokePool 5.x) as a BridgeProvider. A deposit is `SpokePool.deposit` on the
+ * origin; a relayer fills it on the destination (`FilledRelay`) from its own inventory before the
+ * fill deadline; an expired, unfilled deposit is refunded to its depositor on the origin inside a
+ * relayer refund leaf (`ExecutedRelayerRefundRoot`). The request id is the origin pool's depositId
+ * (a decimal string). Relayer repayments are Across's business, so a filled deposit is `settled`
+ * for the user and no `settled` events are reported.
+ */
+import { getAddress } from 'ethers';
+import { JsonRpcClient, type JsonRpcClientOptions, type RpcLog } from '@tokensvc/chain';
+import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { BridgeChainClient, chainNow, hexToNumber, uintTopic } from '../chain';
+import { NATIVE_TOKEN } from '../devnet-config';
+import { sameAddress } from '../devnet-provider';
+import {
+  type BridgeDepositCall,
+  type BridgeDepositCallRequest,
+  type BridgeDepositInfo,
+  type BridgeDepositState,
+  type BridgeEvent,
+  type BridgeFillInfo,
+  type BridgeProvider,
+  type BridgeQuote,
+  type BridgeQuoteRequest,
+  BridgeQuoteError,
+  type BridgeRefundInfo,
+  type BridgeRoute,
+  type BridgeRouteToken,
+  type BridgeSearchHint,
+} from '../provider';
+import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, ACROSS_TOPICS, acrossSpokePoolInterface, toBytes32 } from './across-abi';
+import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken } from './across-config';
+import { type AcrossDepositEvent, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
+import { AcrossHistory } from './across-history';
+import { type AcrossFeeModel, ConfiguredAcrossFees } from './fee-model';
+
+export const ACROSS_BRIDGE_NAME = 'across';
+
+export interface AcrossBridgeProviderOptions {
+  config: AcrossBridgeConfig;
+  /** by network; a network without one can be routed and quoted offline but not read */
+  rpcUrls: Partial<Record<Network, string>>;
+  /** default: ConfiguredAcrossFees with its defaults */
+  fees?: AcrossFeeModel;
+  /** look-ups without a better bound search this many blocks back from the head (default 100,000) */
+  maxLookbackBlocks?: number;
+  /** blocks per eth_getLogs request (default: the network's maxLogRange) */
+  logRange?: number;
+  rpc?: JsonRpcClientOptions;
+}
+
+/** A FundsDeposited as found on the origin, with where it was logged. */
+export interface AcrossDepositRecord {
+  network: AcrossNetworkConfig;
+  event: AcrossDepositEvent;
+  at: { txHash: string; blockNumber: number; logIndex: number };
+}
+
+const ZERO_BYTES32 = toBytes32(NATIVE_TOKEN);
+
+export class AcrossBridgeProvider implements BridgeProvider {
+  readonly name = ACROSS_BRIDGE_NAME;
+  readonly fees: AcrossFeeModel;
+  readonly maxLookbackBlocks: number;
+  private readonly byNetwork = new Map<Network, AcrossNetworkConfig>();
+  private readonly clients = new Map<Network, BridgeChainClient>();
+  private readonly deposits = new Map<string, AcrossDepositRecord>();
+  private readonly history: AcrossHistory;
+
+  constructor(readonly options: AcrossBridgeProviderOptions) {
+    this.fees = options.fees ?? new ConfiguredAcrossFees();
+    this.maxLookbackBlocks = options.maxLookbackBlocks ?? 100_000;
+    for (const n of options.config.networks) {
+      if (NETWORK_INFO[n.network].chainId !== n.chainId) throw new Error(`${n.network} has chain id ${NETWORK_INFO[n.network].chainId}, the Across config says ${n.chainId}`);
+      this.byNetwork.set(n.network, n);
+      const url = options.rpcUrls[n.network];
+      if (url) this.clients.set(n.network, new BridgeChainClient(new JsonRpcClient(url, { timeoutMs: 10_000, ...options.rpc }), options.logRange ?? NETWORK_INFO[n.network].maxLogRange));
+    }
+    this.history = new AcrossHistory(this);
+  }
+
+  network(network: Network): AcrossNetworkConfig {
+    const n = this.byNetwork.get(network);
+    if (!n) throw new Error(`Across is not configured on ${network}`);
+    return n;
+  }
+
+  networkByChainId(chainId: number | bigint): AcrossNetworkConfig | undefined {
+    return [...this.byNetwork.values()].find((n) => BigInt(n.chainId) === BigInt(chainId));
+  }
+
+  chain(network: Network): BridgeChainClient {
+    const c = this.clients.get(network);
+    if (!c) throw new Error(`no RPC URL for ${network}`);
+    return c;
+  }
+
+  readable(network: Network): boolean {
+    return this.clients.has(network);
+  }
+
+  route(originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined {
+    return acrossRoute(this.byNetwork, originNetwork, destinationNetwork);
+  }
+
+  /** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError saying what to change. */
+  routeToken(originNetwork: Network, destinationNetwork: Network, inputToken: string, outputToken: string): BridgeRouteToken {
+    return acrossRouteToken(this.byNetwork, originNetwork, destinationNetwork, inputToken, outputToken);
+  }
+
+  /** The token the SpokePool sees: the wrapped native token for the native coin. */
+  spokeToken(n: AcrossNetworkConfig, token: string): string {
+    if (!sameAddress(token, NATIVE_TOKEN)) return getAddress(token);
+    if (!n.wrappedNative) throw new Error(`no wrapped native token configured for Across on ${n.network}`);
+    return getAddress(n.wrappedNative);
+  }
+
+  async quote(request: BridgeQuoteRequest): Promise<BridgeQuote> {
+    const { originNetwork, destinationNetwork, inputAmount } = request;
+    const token = this.routeToken(originNetwork, destinationNetwork, request.inputToken, request.outputToken);
+    const origin = this.network(originNetwork);
+    const destination = this.network(destinationNetwork);
+    if (inputAmount <= 0n) throw new BridgeQuoteError('AMOUNT_TOO_SMALL', 'the input amount must be positive');
+    const f = await this.fees.quote({
+      symbol: token.symbol,
+      originChainId: origin.chainId,
+      destinationChainId: destination.chainId,
+      inputToken: this.spokeToken(origin, token.originToken),
+      outputToken: this.spokeToken(destination, token.destinationToken),
+      inputDecimals: token.originDecimals,
+      outputDecimals: token.destinationDecimals,
+      amount: inputAmount,
+    });
+    if (inputAmount < f.minimumInput) {
+      throw new BridgeQuoteError('AMOUNT_TOO_SMALL', `${inputAmount} base units of ${token.symbol} are below Across's minimum deposit of ${f.minimumInput} from ${originNetwork} to ${destinationNetwork}; send at least ${f.minimumInput}`);
+    }
+    const fee = f.relayerFee + f.lpFee;
+    if (f.outputAmount <= 0n || fee >= inputAmount) {
+      throw new BridgeQuoteError('AMOUNT_TOO_SMALL', `${inputAmount} base units of ${token.symbol} do not cover Across's fees of ${fee}; send more than ${fee}`);
+    }
+    // The pool checks quoteTimestamp against its block time (not later, at most depositQuoteTimeBuffer
+    // earlier): the origin head's time, or a little before the wall clock when the chain is idle.
+    const [originHead, destinationHead] = await Promise.all([this.chain(originNetwork).head(), this.chain(destinationNetwork).head()]);
+    const quoteTimestamp = Math.max(originHead.timestamp, Math.floor(Date.now() / 1000) - 300);
+    const now = Math.max(chainNow(originHead), chainNow(destinationHead));
+    return {
+      ...request,
+      provider: this.name,
+      originChainId: origin.chainId,
+      destinationChainId: destination.chainId,
+      outputAmount: f.outputAmount,
+      fee,
+      estimatedSeconds: f.estimatedSeconds,
+      fillDeadline: now + f.fillDeadlineOffset,
+      quoteTimestamp,
+    };
+  }
+
+  /**
+   * SpokePool.deposit. Across's `depositor` field is whom an expired deposit is refunded to (the
+   * pool pulls the input from the sender, whoever it is), so it carries `refundTo`; `depositor`
+   * (the sender) is only checked. No exclusive relayer, no message.
+   */
+  depositCall({ quote, recipient, refundTo, depositor }: BridgeDepositCallRequest): BridgeDepositCall {
+    if (quote.provider !== this.name) throw new Error(`a ${quote.provider} quote cannot be deposited with ${this.name}`);
+    if (quote.quoteTimestamp === undefined) throw new Error('an Across quote carries its quoteTimestamp; quote again');
+    getAddress(depositor);
+    this.routeToken(quote.originNetwork, quote.destinationNetwork, quote.inputToken, quote.outputToken);
+    const origin = this.network(quote.originNetwork);
+    const destination = this.network(quote.destinationNetwork);
+    const native = sameAddress(quote.inputToken, NATIVE_TOKEN);
+    const inputToken = this.spokeToken(origin, quote.inputToken);
+    const data = acrossSpokePoolInterface().encodeFunctionData('deposit', [
+      toBytes32(refundTo),
+      toBytes32(recipient),
+      toBytes32(inputToken),
+      toBytes32(this.spokeToken(destination, quote.outputToken)),
+      quote.inputAmount,
+      quote.outputAmount,
+      quote.destinationChainId,
+      ZERO_BYTES32,
+      quote.quoteTimestamp,
+      quote.fillDeadline,
+      0,
+      '0x',
+    ]);
+    return { to: getAddress(origin.spokePool), data, value: native ? quote.inputAmount : 0n, amountOffset: ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, approvalToken: native ? undefined : inputToken };
+  }
+
+  async findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]> {
+    const origin = this.network(originNetwork);
+    const receipt = await this.chain(originNetwork).receipt(originTxHash);
+    if (!receipt || receipt.status !== '0x1') return [];
+    const out: BridgeDepositInfo[] = [];
+    for (const log of receipt.logs) {
+      const event = decodeFundsDeposited(log, origin.spokePool);
+      if (event) out.push(this.depositInfo(this.remember(origin, event, { txHash: log.transactionHash, blockNumber: hexToNumber(log.blockNumber), logIndex: hexToNumber(log.logIndex) })));
+    }
+    return out;
+  }
+
+  /** The deposit `requestId` on `network`'s pool: from memory, else its FundsDeposited (depositId is indexed). */
+  async depositById(network: Network, requestId: string): Promise<AcrossDepositRecord | undefined> {
+    const n = this.network(network);
+    if (!/^\d{1,78}$/.test(requestId)) return undefined;
+    const known = this.deposits.get(`${network}:${requestId}`);
+    if (known) return known;
+    const chain = this.chain(network);
+    const id = BigInt(requestId);
+    // Ids below 2^32 are sequential: one the pool has not reached yet needs no search.
+    if (id < 2n ** 32n) {
+      const iface = acrossSpokePoolInterface();
+      const count = iface.decodeFunctionResult('numberOfDeposits', await chain.ethCall(n.spokePool, iface.encodeFunctionData('numberOfDeposits')))[0] as bigint;
+      if (id >= count) return undefined;
+    }
+    const head = await chain.head();
+    const log = await chain.lastLog({ address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] }, Math.max(n.fromBlock, head.number - this.maxLookbackBlocks), head.number);
+    const event = log && decodeFundsDeposited(log, n.spokePool);
+    return event ? this.remember(n, event, positionOf(log)) : undefined;
+  }
+
+  /** fillStatuses(getV3RelayHash(relayData)) on the deposit's destination; undefined when that network is not readable here. */
+  async fillStatus(d: AcrossDepositRecord): Promise<bigint | undefined> {
+    const destination = this.networkByChainId(d.event.destinationChainId);
+    if (!destination || !this.readable(destination.network)) return undefined;
+    const chain = this.chain(destination.network);
+    const iface = acrossSpokePoolInterface();
+    const hashData = await chain.ethCall(destination.spokePool, iface.encodeFunctionData('getV3RelayHash', [relayDataOf(d.network.chainId, d.event)]));
+    const hash = iface.decodeFunctionResult('getV3RelayHash', hashData)[0] as string;
+    return iface.decodeFunctionResult('fillStatuses', await chain.ethCall(destination.spokePool, iface.encodeFunctionData('fillStatuses', [hash])))[0] as bigint;
+  }
+
+  async findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeFillInfo | undefined> {
+    const destination = this.network(destinationNetwork);
+    const chain = this.chain(destinationNetwork);
+    if (!/^\d{1,78}$/.test(requestId)) return undefined;
+    const query = { address: destination.spokePool, topics: [ACROSS_TOPICS.filledRelay, uintTopic(originChainId), uintTopic(BigInt(requestId))] };
+    const head = await chain.head();
+    const origin = this.networkByChainId(originChainId);
+    let log: RpcLog | undefined;
+    const deposit = origin && this.readable(origin.network) ? await this.depositById(origin.network, requestId) : undefined;
+    if (origin && this.readable(origin.network)) {
+      if (!deposit || deposit.event.destinationChainId !== BigInt(destination.chainId)) return undefined;
+      if ((await this.fillStatus(deposit)) !== ACROSS_FILL_STATUS.Filled) return undefined;
+    }
+    if (hint.fromBlock !== undefined) {
+      log = await chain.firstLog(query, hint.fromBlock, head.number);
+    } else if (deposit) {
+      // Filled at a block time in (quoteTimestamp - the quote buffer, fillDeadline]: search there first.
+      const upper = Math.min(head.number, await chain.lastBlockAtOrBefore(deposit.event.fillDeadline, head));
+      const lower = await chain.firstBlockAtOrAfter(deposit.event.quoteTimestamp - 3600, head);
+      log = (await chain.lastLog(query, lower, upper)) ?? (await chain.firstLog(query, upper + 1, head.number));
+    } else {
+      log = await chain.lastLog(query, Math.max(destination.fromBlock, head.number - this.maxLookbackBlocks), head.number);
+    }
+    if (!log) {
+      if (deposit) throw new Error(`deposit ${requestId} from chain ${originChainId} is filled on ${destinationNetwork}, but its FilledRelay is not in the searched blocks`);
+      return undefined;
+    }
+    const fill = decodeFilledRelay(log, destination.spokePool)!;
+    return { ...positionOf(log), filler: fill.relayer, amount: fill.paidAmount, recipient: fill.paidRecipient, outputToken: fill.outputToken };
+  }
+
+  findRefund(originNetwork: Network, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeRefundInfo | undefined> {
+    return this.history.findRefund(originNetwork, requestId, hint);
+  }
+
+  /** settled = filled on the destination (what the user waits for); refunded = a refund leaf paid it back; open otherwise. */
+  async depositState(originNetwork: Network, requestId: string): Promise<BridgeDepositState> {
+    const deposit = await this.depositById(originNetwork, requestId);
+    if (!deposit) return 'unknown';
+    if ((await this.fillStatus(deposit)) === ACROSS_FILL_STATUS.Filled) return 'settled';
+    return (await this.history.findRefund(originNetwork, requestId)) ? 'refunded' : 'open';
+  }
+
+  logs(network: Network, fromBlock: number, toBlock: number): Promise<BridgeEvent[]> {
+    return this.history.logs(network, fromBlock, toBlock);
+  }
+
+  depositInfo(d: AcrossDepositRecord): BridgeDepositInfo {
+    const e = d.event;
+    return {
+      requestId: e.depositId.toString(),
+      originNetwork: d.network.network,
+      originChainId: d.network.chainId,
+      destinationNetwork: this.networkByChainId(e.destinationChainId)?.network,
+      destinationChainId: Number(e.destinationChainId),
+      depositor: e.depositor,
+      inputToken: e.inputToken,
+      inputAmount: e.inputAmount,
+      outputToken: e.outputToken,
+      outputAmount: e.outputAmount,
+      recipient: e.recipient,
+      refundTo: e.depositor,
+      fillDeadline: e.fillDeadline,
+      ...d.at,
+    };
+  }
+
+  remember(n: AcrossNetworkConfig, event: AcrossDepositEvent, at: AcrossDepositRecord['at']): AcrossDepositRecord {
+    const record = { network: n, event, at };
+    this.deposits.set(`${n.network}:${event.depositId}`, record);
+    return record;
+  }
+}
