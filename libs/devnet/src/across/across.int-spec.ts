@@ -2,15 +2,18 @@
  * Across on the test devnet (issue 19): deposits into Across's own SpokePools (deployed by the
  * devnet build from @across-protocol/contracts' artifacts), filled on the destination by the devnet
  * relayer, and refunded or repaid by the devnet data worker through relayer refund leaves the
- * SpokePool executes itself. Every check reads the chains. The expiry test moves the ethereum and
- * base clocks forward (anvil time control), so it stays last.
+ * SpokePool executes itself. Every check reads the chains. It runs on a devnet of its own (the
+ * saved build, on ports apart from the shared test devnet's): its relayer and data worker act on
+ * every Across deposit they see, and the expiry test moves the clocks forward, neither of which
+ * the files sharing the test devnet should meet (a crash test counting transfers up to a head
+ * found this file's deposits). The expiry test stays last.
  */
-import { readFileSync } from 'node:fs';
 import { AbiCoder, Contract, type JsonRpcProvider, type Log, MaxUint256, Wallet, ZeroAddress, keccak256, parseEther, parseUnits, toBeHex, JsonRpcSigner } from 'ethers';
 import type { Network } from '@tokensvc/domain';
 import { ABI } from '../chain/abis';
 import { type DevnetManifest, type NetworkManifest, manifestAcross, manifestToken, networkManifest } from '../manifest';
 import { OP_L2_MESSENGER } from '../deploy/across';
+import { type DevnetHandle, startDevnet } from '../devnet';
 import { applyL1ToL2Alias } from './admin';
 import { AcrossDataWorker, type BundleResult } from './dataworker';
 import { acrossRelayerAccount, fundAcrossRelayer } from './inventory';
@@ -23,17 +26,6 @@ jest.setTimeout(60_000);
 const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256) returns (bool)'];
 const HANDLER_INSTRUCTIONS = 'tuple(tuple(address target, bytes callData, uint256 value)[] calls, address fallbackRecipient)';
 
-/**
- * The shared test devnet that jest's global setup started (libs/testing's `testDevnet()`, read here
- * directly: libs/testing depends on this library, so importing it back would be a cycle).
- */
-function testDevnet(): { rpcUrls: Partial<Record<Network, string>>; manifestPath: string } {
-  const urls = process.env['TEST_DEVNET_RPC_URLS'];
-  const manifestPath = process.env['TEST_DEVNET_MANIFEST'];
-  if (!urls || !manifestPath) throw new Error('no test devnet: this test must run in the integration Jest project (its global setup starts one)');
-  return { rpcUrls: JSON.parse(urls) as Partial<Record<Network, string>>, manifestPath };
-}
-
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -45,7 +37,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 }
 
 describe('Across on the devnet', () => {
-  const { rpcUrls, manifestPath } = testDevnet();
+  let devnet: DevnetHandle;
+  let rpcUrls: Partial<Record<Network, string>>;
   let manifest: DevnetManifest;
   let eth: NetworkManifest;
   let arb: NetworkManifest;
@@ -98,7 +91,10 @@ describe('Across on the devnet', () => {
   }
 
   beforeAll(async () => {
-    manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as DevnetManifest;
+    // TEST_DEVNET_BASE_PORT moves the shared devnet's ports; this one keeps 70 above them.
+    devnet = await startDevnet({ basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 70, log: () => undefined });
+    rpcUrls = devnet.rpcUrls as Partial<Record<Network, string>>;
+    manifest = devnet.manifest;
     eth = networkManifest(manifest, 'ethereum');
     arb = networkManifest(manifest, 'arbitrum');
     base = networkManifest(manifest, 'base');
@@ -122,6 +118,7 @@ describe('Across on the devnet', () => {
     await relayer?.stop();
     worker?.close();
     for (const p of Object.values(providers ?? {})) p.destroy();
+    await devnet?.stop();
   });
 
   it("deploys Across's chain-specific SpokePools behind ERC1967 proxies, administered by the HubPool's stand-in", async () => {
