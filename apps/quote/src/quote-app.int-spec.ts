@@ -11,7 +11,7 @@ import { ErrorCode, RPC } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { INFRA, appEnv, createTestDatabaseUrl, freePort, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import { INFRA, PrivateNatsServer, appEnv, createTestDatabaseUrl, freePort, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
 import { NatsRpcClient, RpcCallError } from '@tokensvc/transport';
 import { TestPoolEvents } from './testing/pool-events';
 import { seedReadModels } from './testing/read-models';
@@ -29,15 +29,21 @@ describe('quote app over NATS', () => {
   const lines: string[] = [];
   const token = (symbol: string): string => `ethereum:${manifestToken(net, symbol).address.toLowerCase()}`;
 
+  // A nats-server of this file's own: on the shared bus another quote service (another test
+  // file's) may be in the same queue group and answer these requests from its own catalog.
+  let nats: PrivateNatsServer;
+
   beforeAll(async () => {
+    nats = new PrivateNatsServer(await freePort());
+    await nats.start();
     devnet = await startDevnet({ networks: ['ethereum'], basePort: 36555, log: () => undefined });
     net = networkManifest(devnet.manifest, 'ethereum');
     databaseUrl = createTestDatabaseUrl('quote_app');
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, new JsonRpcClient(devnet.rpcUrls['ethereum']!), net);
-    events = await TestPoolEvents.create(INFRA.nats, 'app');
+    events = await TestPoolEvents.create(nats.url, 'app');
     const healthPort = await freePort();
-    const env = appEnv('quote', { databaseUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: healthPort - 3 });
+    const env = appEnv('quote', { databaseUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: healthPort - 3 });
     // This test's own event stream, so other tests' pool events never reach this graph.
     const root = join(__dirname, '..', '..', '..');
     const child = spawn(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'quote', 'src', 'main.ts')], {
@@ -50,7 +56,7 @@ describe('quote app over NATS', () => {
     await waitForHttp(`http://127.0.0.1:${healthPort}/health/ready`, 60_000).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${lines.join('')}`);
     });
-    client = new NatsRpcClient(INFRA.nats, 30_000, 'quote-app-test');
+    client = new NatsRpcClient(nats.url, 30_000, 'quote-app-test');
     await client.start();
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
@@ -63,6 +69,7 @@ describe('quote app over NATS', () => {
     await events?.dispose();
     await devnet?.stop();
     if (databaseUrl) await dropDatabase(databaseUrl);
+    await nats?.dispose();
   });
 
   it('estimates, checks approval, builds an order a wallet can send, and answers 400s with their code', async () => {
