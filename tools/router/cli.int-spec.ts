@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { JsonRpcProvider, keccak256 } from 'ethers';
 import { ConfigError } from '@tokensvc/config';
-import { RouterDeployError, loadWeth9Artifact, planRouterDeployment } from '@tokensvc/contracts';
+import { RouterDeployError, planRouterDeployment, routerAddress } from '@tokensvc/contracts';
 import { type AnvilProcess, startAnvil } from '@tokensvc/devnet';
 import { freePortRange } from '@tokensvc/testing';
 import { UsageError, runRouterCommand } from './cli';
 
-const OP_STACK_WETH = '0x4200000000000000000000000000000000000006';
 const DEPLOYER_KEY = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ROOT = join(__dirname, '..', '..');
 
@@ -20,8 +19,7 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
   beforeAll(async () => {
     anvil = await startAnvil({ host: '127.0.0.1', port: await freePortRange(1), chainId: 8453 });
     provider = new JsonRpcProvider(anvil.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
-    await provider.send('anvil_setCode', [OP_STACK_WETH, loadWeth9Artifact().deployedBytecode]);
-    env = { RPC_URL_BASE: anvil.rpcUrl, WRAPPED_NATIVE_BASE: OP_STACK_WETH, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY };
+    env = { RPC_URL_BASE: anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY };
   }, 60_000);
   afterAll(async () => {
     provider?.destroy();
@@ -42,7 +40,8 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
     );
 
   it('address predicts, deploy deploys and verifies, a second deploy says already deployed; the key is never printed', async () => {
-    const plan = planRouterDeployment('base', OP_STACK_WETH);
+    const plan = planRouterDeployment('base');
+    expect(plan.router).toBe(routerAddress());
     const before = await run(['address', '--network', 'base']);
     expect(before).toContain(`router:         ${plan.router}`);
     expect(before).toContain('status:         not deployed yet (npm run router -- deploy --network base)');
@@ -63,25 +62,28 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
     expect(await failure(['deploy'])).toEqual(new UsageError('--network is required'));
     expect((await failure(['deploy', '--network', 'mars'])).message).toMatch(/^unknown network "mars"; accepted: ethereum, /);
     expect((await failure(['launch', '--network', 'base'])).message).toBe('unknown command "launch"');
-    // flare: the shipped registry names no wrapped native token there (docs/registry.md)
+    // flare: the shipped registry names no wrapped native token there (docs/registry.md), which the
+    // Router no longer needs (no constructor argument): only the missing key is refused
     const missing = await failure(['deploy', '--network', 'flare'], { RPC_URL_FLARE: anvil.rpcUrl });
     expect(missing).toBeInstanceOf(ConfigError);
-    expect(missing.message).toContain('WRAPPED_NATIVE_FLARE is required');
     expect(missing.message).toContain('DEPLOYER_PRIVATE_KEY is required');
+    expect(missing.message).not.toContain('WRAPPED_NATIVE');
     const badKey = await failure(['deploy', '--network', 'base'], { ...env, DEPLOYER_PRIVATE_KEY: 'secret-ish-but-wrong' });
     expect(badKey.message).toContain('DEPLOYER_PRIVATE_KEY must be 64 hex characters');
     expect(badKey.message).not.toContain('secret-ish-but-wrong');
     // address needs no key
-    expect((await run(['address', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl, WRAPPED_NATIVE_BASE: OP_STACK_WETH })).length).toBeGreaterThan(0);
-    // without WRAPPED_NATIVE_BASE: the shipped registry's WETH of base, so the same prediction
-    expect((await run(['address', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl })).join('\n')).toMatch(new RegExp(`weth: +${OP_STACK_WETH}`, 'i'));
+    expect((await run(['address', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl })).length).toBeGreaterThan(0);
+    // the chain's WETH is no input any more: WRAPPED_NATIVE_BASE (any value) changes nothing, the one address is printed
+    const lines = await run(['address', '--network', 'base'], { RPC_URL_BASE: anvil.rpcUrl, WRAPPED_NATIVE_BASE: `0x${'12'.repeat(20)}` });
+    expect(lines).toContain(`router:         ${routerAddress()}`);
+    expect(lines.join('\n')).not.toMatch(/weth/i);
   });
 
   it('refuses a node of another chain, and an RPC URL nobody answers, without printing its path', async () => {
-    const wrong = await failure(['deploy', '--network', 'ethereum'], { RPC_URL_ETHEREUM: anvil.rpcUrl, WRAPPED_NATIVE_ETHEREUM: OP_STACK_WETH, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY });
+    const wrong = await failure(['deploy', '--network', 'ethereum'], { RPC_URL_ETHEREUM: anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY });
     expect(wrong).toBeInstanceOf(RouterDeployError);
     expect(wrong.message).toBe('the RPC URL for ethereum serves chain id 8453, but ethereum is chain id 1: check RPC_URL_ETHEREUM');
-    const down = await failure(['address', '--network', 'base'], { RPC_URL_BASE: 'http://127.0.0.1:25999/v2/SECRETKEY', WRAPPED_NATIVE_BASE: OP_STACK_WETH });
+    const down = await failure(['address', '--network', 'base'], { RPC_URL_BASE: 'http://127.0.0.1:25999/v2/SECRETKEY' });
     expect(down.message).toMatch(/^cannot reach RPC_URL_BASE \(127\.0\.0\.1:25999\): /);
     expect(down.message).not.toContain('SECRETKEY');
   });

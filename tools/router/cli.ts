@@ -1,23 +1,24 @@
 /**
  * `npm run router -- <command> --network <name>`: the order Router on a real network.
  *
- *   address --network <name>   the predicted Router address and code hash, and whether it is deployed
+ *   address --network <name>   the Router address (the same on every network) and this network's
+ *                              code hash, and whether it is deployed there
  *   deploy  --network <name>   deploys it through the deterministic deployment proxy (CREATE2) unless
  *                              it is there already, and verifies the deployed code
  *
- * Reads RPC_URL_<NET> (the node), WRAPPED_NATIVE_<NET> (the chain's WETH: the Router's constructor
- * argument, so part of its address; default: the shipped registry's wrapped native token) and, for deploy, DEPLOYER_PRIVATE_KEY (any funded account: the
- * address does not depend on it; never printed). Prints the `ROUTER_ADDRESS_<NET>=...` line the
- * quote service needs. The logic is `deployRouterDeterministic` in @tokensvc/contracts.
+ * Reads RPC_URL_<NET> (the node) and, for deploy, DEPLOYER_PRIVATE_KEY (any funded account: the
+ * address does not depend on it; never printed). Nothing chain-specific goes into the Router's
+ * init code (no WETH), so its address is one for every network; the network only selects the node
+ * and the chain id the deployed code is verified for. Prints the `ROUTER_ADDRESS_<NET>=...` line
+ * the quote service needs. The logic is `deployRouterDeterministic` in @tokensvc/contracts.
  */
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Network as EthersNetwork, Wallet } from 'ethers';
 import { ConfigError, EnvReader, type Env, rpcVar } from '@tokensvc/config';
 import { RouterDeployError, type RouterDeploymentPlan, deployRouterDeterministic, inspectRouterDeployment } from '@tokensvc/contracts';
-import { NETWORKS, type Network, isAddress, isNetwork } from '@tokensvc/domain';
-import { loadRegistry, registryNetworks } from '@tokensvc/chain';
+import { NETWORKS, type Network, isNetwork } from '@tokensvc/domain';
 
-export const USAGE = 'usage: npm run router -- address --network <name> | deploy --network <name>   (env: RPC_URL_<NET>, WRAPPED_NATIVE_<NET>, DEPLOYER_PRIVATE_KEY for deploy)';
+export const USAGE = 'usage: npm run router -- address --network <name> | deploy --network <name>   (env: RPC_URL_<NET>, DEPLOYER_PRIVATE_KEY for deploy)';
 
 /** A mistake of the caller: printed without a stack, with the usage. */
 export class UsageError extends Error {}
@@ -26,7 +27,6 @@ interface Settings {
   command: 'address' | 'deploy';
   network: Network;
   rpcUrl: string;
-  weth: string;
   deployerKey?: string;
 }
 
@@ -38,12 +38,8 @@ function readSettings(argv: readonly string[], env: Env): Settings {
   const network = values.network;
   if (network === undefined) throw new UsageError('--network is required');
   if (!isNetwork(network)) throw new UsageError(`unknown network "${network}"; accepted: ${NETWORKS.join(', ')}`);
-  const upper = network.toUpperCase();
   const r = new EnvReader(env);
   const rpcUrl = r.url(rpcVar(network), '', ['http:', 'https:', 'ws:', 'wss:']);
-  // the chain's WETH: WRAPPED_NATIVE_<NET>, else the shipped registry's (from the protocols' packages)
-  const weth = r.string(`WRAPPED_NATIVE_${upper}`, registryNetworks(loadRegistry('shipped')).get(network)?.wrappedNative);
-  if (weth !== '' && !isAddress(weth)) r.problems.push(`WRAPPED_NATIVE_${upper} must be a 0x address (the chain's WETH), got "${weth}"`);
   let deployerKey: string | undefined;
   if (command === 'deploy') {
     deployerKey = r.string('DEPLOYER_PRIVATE_KEY');
@@ -51,12 +47,11 @@ function readSettings(argv: readonly string[], env: Env): Settings {
     if (deployerKey !== '' && !/^(0x)?[0-9a-fA-F]{64}$/.test(deployerKey)) r.problems.push('DEPLOYER_PRIVATE_KEY must be 64 hex characters (optionally 0x-prefixed)');
   }
   r.done();
-  return { command, network, rpcUrl, weth, deployerKey };
+  return { command, network, rpcUrl, deployerKey };
 }
 
 function describe(plan: RouterDeploymentPlan, print: (line: string) => void): void {
   print(`network:        ${plan.network} (chain id ${plan.chainId})`);
-  print(`weth:           ${plan.weth}`);
   print(`router:         ${plan.router}`);
   print(`executor:       ${plan.executor}`);
   print(`salt:           ${plan.salt}`);
@@ -96,14 +91,14 @@ export async function runRouterCommand(argv: readonly string[], env: Env, print:
   try {
     const envLine = (plan: RouterDeploymentPlan): string => `ROUTER_ADDRESS_${s.network.toUpperCase()}=${plan.router.toLowerCase()}`;
     if (s.command === 'address') {
-      const { plan, state } = await inspectRouterDeployment(provider, s.network, s.weth);
+      const { plan, state } = await inspectRouterDeployment(provider, s.network);
       describe(plan, print);
       print(state === 'verified' ? 'status:         deployed, code hash verified' : `status:         not deployed yet (npm run router -- deploy --network ${s.network})`);
       print(envLine(plan));
       return plan;
     }
     const wallet = new Wallet(s.deployerKey!.startsWith('0x') ? s.deployerKey! : `0x${s.deployerKey!}`, provider);
-    const result = await deployRouterDeterministic(wallet, s.network, s.weth);
+    const result = await deployRouterDeterministic(wallet, s.network);
     describe(result.plan, print);
     print(result.status === 'deployed' ? `status:         deployed in ${result.txHash}, code hash verified` : 'status:         already deployed, code hash verified');
     print(envLine(result.plan));

@@ -74,7 +74,7 @@ describe('trading on a network without a Router (gateway + quote app)', () => {
     const body = (await res.json()) as { statusCode: number; code: string; message: string };
     expect({ status: res.status, code: body.code }).toEqual({ status: 400, code: 'invalid_parameter' });
     expect(body.message).toBe(
-      'no Router is configured for optimism, so this service cannot build orders, estimates or approvals there: deploy it with `npm run router -- deploy --network optimism` and set ROUTER_ADDRESS_OPTIMISM to the address it prints',
+      'no Router is configured for optimism, so this service cannot build orders, estimates or approvals there: deploy it with `npm run router -- deploy --network optimism` and set ROUTER_ADDRESS_OPTIMISM to the address it prints (the same on every network)',
     );
   });
 
@@ -89,7 +89,7 @@ describe('trading on a network without a Router (gateway + quote app)', () => {
       await stopProcess(bad);
     }
     expect(out.join('\n')).toContain(
-      `the Router ${nowhere} configured for optimism (ROUTER_ADDRESS_OPTIMISM, else the devnet manifest) has no code on chain id 10: deploy it with \`npm run router -- deploy --network optimism\` and set ROUTER_ADDRESS_OPTIMISM to the address it prints`,
+      `the Router ${nowhere} configured for optimism (ROUTER_ADDRESS_OPTIMISM, else the devnet manifest) has no code on chain id 10: deploy it with \`npm run router -- deploy --network optimism\` and set ROUTER_ADDRESS_OPTIMISM to the address it prints (the same on every network)`,
     );
   });
 });

@@ -14,7 +14,7 @@ export interface Artifact {
   readonly linkReferences: LinkReferences;
   /**
    * Byte ranges of the runtime code holding each immutable, keyed by `Contract.variable` (e.g.
-   * `Router.weth`, `EIP712._cachedChainId`): zeros in `deployedBytecode`, filled by the constructor.
+   * `Router.executor`, `EIP712._cachedChainId`): zeros in `deployedBytecode`, filled by the constructor.
    * Only in artifacts compiled here.
    */
   readonly immutableReferences?: Readonly<Record<string, ReadonlyArray<{ start: number; length: number }>>>;

@@ -1,6 +1,7 @@
 /**
- * Start-up check of the configured Routers: an address without code (a typo, another network's
- * address, a Router not deployed yet) would make every order revert in simulation with a
+ * Start-up check of the configured Routers: an address without code (a typo, a Router not
+ * deployed on this network yet: its address is the same on every network, so one deployed
+ * elsewhere may still be missing here) would make every order revert in simulation with a
  * confusing message, so quote refuses to start and says what to do instead.
  */
 import type { Network } from '@tokensvc/domain';
@@ -21,7 +22,7 @@ export async function routerCodeProblems(deployments: readonly NetworkDeployment
       const variable = `ROUTER_ADDRESS_${d.network.toUpperCase()}`;
       return (
         `the Router ${d.router} configured for ${d.network} (${variable}, else the devnet manifest) has no code on chain id ${NETWORK_INFO[d.network].chainId}: ` +
-        `deploy it with \`npm run router -- deploy --network ${d.network}\` and set ${variable} to the address it prints`
+        `deploy it with \`npm run router -- deploy --network ${d.network}\` and set ${variable} to the address it prints (the same on every network)`
       );
     }),
   );

@@ -92,7 +92,7 @@ describe('quote config: the Router per network', () => {
 
   it('the refusal names the network, the deploy command and the variable', () => {
     expect(routerMissingMessage('base')).toBe(
-      'no Router is configured for base, so this service cannot build orders, estimates or approvals there: deploy it with `npm run router -- deploy --network base` and set ROUTER_ADDRESS_BASE to the address it prints',
+      'no Router is configured for base, so this service cannot build orders, estimates or approvals there: deploy it with `npm run router -- deploy --network base` and set ROUTER_ADDRESS_BASE to the address it prints (the same on every network)',
     );
   });
 });

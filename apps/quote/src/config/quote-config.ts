@@ -91,11 +91,15 @@ function manifestRouters(path: string | undefined): Map<string, string> {
 /** A deployment whose network has a Router: what every order, estimate and approval needs. */
 export type RoutedDeployment = NetworkDeployment & { readonly router: string };
 
-/** The refusal for a network without a Router: what to run and what to set. */
+/**
+ * The refusal for a network without a Router: what to run and what to set. The deterministic
+ * Router has one address on every network (no chain-specific constructor argument), so the value
+ * to set is the one already set for any other real network once it is deployed on this one too.
+ */
 export function routerMissingMessage(network: Network): string {
   return (
     `no Router is configured for ${network}, so this service cannot build orders, estimates or approvals there: ` +
-    `deploy it with \`npm run router -- deploy --network ${network}\` and set ROUTER_ADDRESS_${network.toUpperCase()} to the address it prints`
+    `deploy it with \`npm run router -- deploy --network ${network}\` and set ROUTER_ADDRESS_${network.toUpperCase()} to the address it prints (the same on every network)`
   );
 }
 

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
-import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash } from '@tokensvc/contracts';
+import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
 import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
 import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
@@ -218,7 +218,13 @@ export class CrossChainOrders {
     const deadline = routerDeadline < BigInt(leg.bridgeMin.fillDeadline) ? routerDeadline : BigInt(leg.bridgeMin.fillDeadline);
     const escrow = this.escrow(leg);
     // Residuals of the origin swap (if any) go back to the sender; the bridged asset stays for the deposit.
-    const swapCalls: ExecutorCall[] = leg.originSwap ? orderCalls(leg.originSwap, { executor, recipient: sender, deadline }) : [];
+    // The Router hands native input to the executor as native: the origin swap's calls start by
+    // wrapping it, and a native input bridged as the wrapped native token (no swap) is wrapped here.
+    const swapCalls: ExecutorCall[] = leg.originSwap
+      ? orderCalls(leg.originSwap, { executor, recipient: sender, deadline })
+      : leg.input.address === ZERO_ADDRESS
+        ? [wrapAllCall(origin.wrappedNative)]
+        : [];
     const calls = [
       ...swapCalls,
       depositExecutorCall(escrow, {

@@ -105,7 +105,7 @@ describe('a network without a Router: refused with what to do, the others served
     const optimism = { ...harness.config.deployments[1]!, router: nowhere };
     expect(await routerCodeProblems([harness.config.deployments[0]!, optimism], chains)).toEqual([
       `the Router ${nowhere} configured for optimism (ROUTER_ADDRESS_OPTIMISM, else the devnet manifest) has no code on chain id 10: ` +
-        'deploy it with `npm run router -- deploy --network optimism` and set ROUTER_ADDRESS_OPTIMISM to the address it prints',
+        'deploy it with `npm run router -- deploy --network optimism` and set ROUTER_ADDRESS_OPTIMISM to the address it prints (the same on every network)',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
+import { unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
 import type { Action } from '../planning/actions';
 import { orderCalls, v3RouterMissingMessage } from './order-tx';
 
@@ -38,5 +39,20 @@ describe('orderCalls: the V3 router of a platform', () => {
     expect((err as ServiceError).code).toBe(ErrorCode.ERROR_CODE_BAD_REQUEST);
     expect((err as ServiceError).message).toBe(v3RouterMissingMessage('uniswap-v3', 'base'));
     expect((err as ServiceError).message).toMatch(/^unsupported: platform uniswap-v3 has no router configured on base: .*`router` \(SwapRouter\).*`swapRouter02` \(SwapRouter02\)/);
+  });
+});
+
+describe('orderCalls: native legs (the Router hands native to the executor as native)', () => {
+  const WETH = '0x00000000000000000000000000000000000000ee';
+  const withNative = (plan: { wrapNative?: string; unwrapNative?: string }): Parameters<typeof orderCalls>[0] =>
+    ({ network: 'base', deployment: { platforms: new Map([['uniswap-v3', { router: SWAP_ROUTER }]]) }, plan: { steps: [{ action: v3Hop }], ...plan } }) as unknown as Parameters<typeof orderCalls>[0];
+
+  it('wraps all the native first for a native input, unwraps all the WETH last for a native output, adds nothing otherwise', () => {
+    const [swap] = orderCalls(withNative({}), terms);
+    expect(orderCalls(withNative({}), terms)).toEqual([swap]);
+    expect(orderCalls(withNative({ wrapNative: WETH }), terms)).toEqual([wrapAllCall(WETH), swap]);
+    expect(orderCalls(withNative({ unwrapNative: WETH }), terms)).toEqual([swap, unwrapAllCall(WETH)]);
+    // the wrap spends the executor's whole native balance as the call's value: no amount is baked in
+    expect(wrapAllCall(WETH)).toEqual({ target: WETH, value: 0n, data: '0xd0e30db0', inputs: [{ token: '0x0000000000000000000000000000000000000000', bps: 10_000, amount: 0n, offset: 0xffffffff, approve: false }] });
   });
 });

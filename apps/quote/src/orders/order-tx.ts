@@ -3,7 +3,7 @@
  * calldata of `execute` (approved input or native) or `executeWithPermit`.
  */
 import { Signature } from 'ethers';
-import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash } from '@tokensvc/contracts';
+import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash, unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { planCalls, v3RouterOf } from '../planning/executor-calls';
 import type { Quote } from './quote-engine';
@@ -37,10 +37,20 @@ export function v3RouterMissingMessage(slug: string, network: string): string {
   );
 }
 
-/** The executor calls of a plan (single or multi-input: only its steps, network and platforms matter). */
-export function orderCalls(quote: Pick<Quote, 'deployment' | 'network'> & { plan: Pick<Quote['plan'], 'steps'> }, terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>): ExecutorCall[] {
+/**
+ * The executor calls of a plan (single or multi-input: only its steps, native legs, network and
+ * platforms matter). The Router hands native input to the executor as native and takes a native
+ * output from it as native (it names no WETH, so it has one address on every chain): a plan with a
+ * native input starts by wrapping all of it into the network's wrapped native token, and one with
+ * a native output ends by unwrapping all of it.
+ */
+export function orderCalls(
+  quote: Pick<Quote, 'deployment' | 'network'> & { plan: Pick<Quote['plan'], 'steps' | 'wrapNative' | 'unwrapNative'> },
+  terms: Pick<OrderTerms, 'executor' | 'recipient' | 'deadline'>,
+): ExecutorCall[] {
   const platforms = quote.deployment.platforms;
-  return planCalls(
+  const { wrapNative, unwrapNative } = quote.plan;
+  const steps = planCalls(
     quote.plan.steps.map((s) => s.action),
     {
       executor: terms.executor,
@@ -58,6 +68,7 @@ export function orderCalls(quote: Pick<Quote, 'deployment' | 'network'> & { plan
       },
     },
   );
+  return [...(wrapNative ? [wrapAllCall(wrapNative)] : []), ...steps, ...(unwrapNative ? [unwrapAllCall(unwrapNative)] : [])];
 }
 
 export function routerOrder(quote: Quote, terms: OrderTerms): RouterOrder {

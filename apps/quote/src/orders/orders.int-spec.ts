@@ -147,17 +147,25 @@ describe('same-chain orders on a private devnet', () => {
     expect(r.order.context!.route.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('takes native input (wrapped by the Router)', async () => {
+  /** The executor calls' targets, in order (context.rawParams). */
+  const callTargets = (r: RunResult): string[] => (r.order.context!.rawParams!['executorCalls'] as Array<{ target: string }>).map((c) => c.target.toLowerCase());
+
+  // The Router names no WETH (one address on every chain): the order's calls wrap native input
+  // first and unwrap a native output last, through the network's WETH (before, the Router wrapped
+  // and the Executor unwrapped, and the calls had neither).
+  it('takes native input (wrapped by the first call, the Router forwards native)', async () => {
     const r = await runner.run(wallet, { inputToken: NATIVE, inputAmount: (3n * 10n ** 18n).toString(), outputToken: token('USDC') });
     expectDelivered(r);
     expect(r.order.context!.value).toBe((3n * 10n ** 18n).toString());
     expect(r.order.signedOrder).toBeUndefined();
     expect(r.approval).toBeUndefined();
+    expect(callTargets(r)[0]).toBe(net.weth.toLowerCase());
   });
 
-  it('pays native output (unwrapped by the Executor)', async () => {
+  it('pays native output (unwrapped by the last call, the Executor pays its native)', async () => {
     const r = await runner.run(wallet, { inputToken: token('DAI'), inputAmount: (7_500n * 10n ** 18n).toString(), outputToken: NATIVE });
     expectDelivered(r);
+    expect(callTargets(r).at(-1)).toBe(net.weth.toLowerCase());
   });
 
   it('zaps a basic token into a Uniswap V2 LP token (swap to ratio, add liquidity, residuals back)', async () => {

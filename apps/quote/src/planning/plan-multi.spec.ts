@@ -30,6 +30,8 @@ describe('planMultiOrder', () => {
     ];
     const plan = planMultiOrder(fixtureWorld(), ENV, inputs, t(X));
     expect(plan.inputs.map((i) => i.tokenIn)).toEqual([D, U, W]);
+    expect(plan.wrapNative).toBe(W);
+    expect(plan.unwrapNative).toBeUndefined();
     expect(plan.amountOut).toBeGreaterThan(0n);
     expect(replay(plan)).toBe(plan.amountOut);
     // more input, more output: the three together beat any one of them alone

@@ -20,13 +20,24 @@ describe('planOrder', () => {
     expect(world.pools.get(WU)).toEqual(fixtureWorld().pools.get(WU));
   });
 
-  it('native in and out travel as WETH; WETH <-> native needs no call at all', () => {
+  // The Router names no WETH (one address on every chain): the plan says which native legs its
+  // calls wrap and unwrap (orderCalls adds them around the steps).
+  it('native in and out travel as WETH between the wrap and the unwrap the plan names; WETH <-> native needs no step', () => {
     const world = fixtureWorld();
     const out = planOrder(world, ENV, t(NATIVE), t(U), 2n * e18);
     expect(out.tokenIn).toBe(W);
+    expect(out.wrapNative).toBe(W);
+    expect(out.unwrapNative).toBeUndefined();
     const unwrap = planOrder(world, ENV, t(W), t(NATIVE), 5n * e18);
     expect(unwrap.steps).toEqual([]);
     expect(unwrap.amountOut).toBe(5n * e18);
+    expect(unwrap.unwrapNative).toBe(W);
+    expect(unwrap.wrapNative).toBeUndefined();
+    const wrap = planOrder(world, ENV, t(NATIVE), t(W), 5n * e18);
+    expect(wrap.steps).toEqual([]);
+    expect(wrap.wrapNative).toBe(W);
+    const erc20 = planOrder(world, ENV, t(U), t(W), 5n * e6);
+    expect([erc20.wrapNative, erc20.unwrapNative]).toEqual([undefined, undefined]);
   });
 
   it('zaps into a V2 LP token: route to a pair token, swap to the ratio, add liquidity, sweep both tokens', () => {

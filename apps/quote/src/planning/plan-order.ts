@@ -21,12 +21,20 @@ export interface PlanEnv extends RouteEnv {
 }
 
 export interface OrderPlan {
-  /** what the executor is funded with (WETH for native input) */
+  /** what the steps start from (WETH for native input: see `wrapNative`) */
   tokenIn: string;
   amountIn: bigint;
-  /** what the executor ends with for the recipient (WETH for native output) */
+  /** what the steps end with for the recipient (WETH for native output: see `unwrapNative`) */
   tokenOut: string;
   amountOut: bigint;
+  /**
+   * The network's wrapped native token when an input is native. The Router has one address on
+   * every chain and names no WETH, so it hands native input to the executor as native: the calls
+   * start by wrapping all of it into this token (wrapAllCall), and the steps spend it as that token.
+   */
+  wrapNative?: string;
+  /** The network's wrapped native token when the output is native: the calls end by unwrapping all of it (unwrapAllCall), and the executor sends its native to the recipient. */
+  unwrapNative?: string;
   steps: AppliedAction[];
   gas: number;
   /** tokens swept back to the recipient (zap residuals, input a drained pool could not take) */
@@ -140,13 +148,22 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
 export function planOrder(world: SimWorld, env: PlanEnv, inputToken: CatalogToken, outputToken: CatalogToken, amountIn: bigint): OrderPlan {
   const tokenIn = executorToken(inputToken.address, env.wrappedNative);
   const tokenOut = executorToken(outputToken.address, env.wrappedNative);
+  const native = nativeLegs(env, [inputToken], outputToken);
   if (tokenIn === tokenOut) {
     const sim = new ExecutorSim(world);
     sim.credit(tokenIn, amountIn);
-    return finish(sim, [], tokenIn, amountIn, tokenOut, []);
+    return { ...finish(sim, [], tokenIn, amountIn, tokenOut, []), ...native };
   }
   const planned = planInto(world, env, [{ token: inputToken, amount: amountIn }], outputToken);
-  return finish(planned.sim, planned.steps, tokenIn, amountIn, tokenOut, planned.alwaysSweep);
+  return { ...finish(planned.sim, planned.steps, tokenIn, amountIn, tokenOut, planned.alwaysSweep), ...native };
+}
+
+/** The wrap of a native input and the unwrap of a native output the calls add around the steps. */
+function nativeLegs(env: PlanEnv, inputs: readonly CatalogToken[], output: CatalogToken): Pick<OrderPlan, 'wrapNative' | 'unwrapNative'> {
+  return {
+    ...(inputs.some((t) => t.address === ZERO) ? { wrapNative: env.wrappedNative } : {}),
+    ...(output.address === ZERO ? { unwrapNative: env.wrappedNative } : {}),
+  };
 }
 
 export interface PlanInput {
@@ -168,7 +185,15 @@ export function planMultiOrder(world: SimWorld, env: PlanEnv, inputs: readonly P
   const tokenOut = executorToken(outputToken.address, env.wrappedNative);
   const planned = planInto(world, env, inputs, outputToken);
   const { tokenIn: _tokenIn, amountIn: _amountIn, ...rest } = finish(planned.sim, planned.steps, tokenOut, 0n, tokenOut, planned.alwaysSweep);
-  return { ...rest, inputs: inputs.map((i) => ({ tokenIn: executorToken(i.token.address, env.wrappedNative), amountIn: i.amount })) };
+  return {
+    ...rest,
+    ...nativeLegs(
+      env,
+      inputs.map((i) => i.token),
+      outputToken,
+    ),
+    inputs: inputs.map((i) => ({ tokenIn: executorToken(i.token.address, env.wrappedNative), amountIn: i.amount })),
+  };
 }
 
 function planInto(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], outputToken: CatalogToken): { sim: ExecutorSim; steps: AppliedAction[]; alwaysSweep: string[] } {

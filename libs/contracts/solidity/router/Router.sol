@@ -10,11 +10,15 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {Executor} from "./Executor.sol";
 import {Call} from "./interfaces/IExecutor.sol";
 import {IRouter, MultiOrder, Order, PermitParams, SignedOrder} from "./interfaces/IRouter.sol";
-import {IWETH} from "./interfaces/IWETH.sol";
 
 /// @notice Entry point of every order. Pulls the input once (approval, EIP-2612 permit or EIP-712
 /// signed order), pays the partner fee out of the input, hands the rest to its Executor, and
 /// reverts unless the recipient's balance of the output grew by at least `minOutputAmount`.
+/// @dev The constructor takes no argument and the contract holds no chain-specific address (no
+/// WETH): deployed through the deterministic deployment proxy (CREATE2), it has one address on
+/// every chain. Native input is handed to the Executor as native; wrapping it (and unwrapping a
+/// native output) is part of the route's calls, which the quote service builds from each network's
+/// wrapped native token.
 contract Router is IRouter, EIP712, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
@@ -27,15 +31,13 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
         "SignedOrder(address sender,address inputToken,uint256 inputAmount,address outputToken,uint256 minOutputAmount,address recipient,address partner,uint16 feeBps,uint256 relayerFee,address submitter,bytes32 routeHash,uint256 nonce,uint256 deadline)"
     );
 
-    IWETH public immutable weth;
     Executor public immutable executor;
 
     /// owner => word (nonce >> 8) => bit (nonce & 255) set when used
     mapping(address => mapping(uint256 => uint256)) public nonceBitmap;
 
-    constructor(IWETH weth_) EIP712("TokensvcRouter", "1") {
-        weth = weth_;
-        executor = new Executor(weth_);
+    constructor() EIP712("TokensvcRouter", "1") {
+        executor = new Executor();
     }
 
     function execute(Order calldata order, Call[] calldata calls) external payable nonReentrant returns (uint256) {
@@ -261,14 +263,10 @@ contract Router is IRouter, EIP712, ReentrancyGuard {
         IERC20(token).safeTransferFrom(from, address(this), amount);
     }
 
-    /// @dev Native input reaches the executor as WETH: routes only ever spend ERC-20s.
+    /// @dev Native input reaches the executor as native (no WETH here: see the contract's @dev);
+    /// the route's first call wraps it when the route needs WETH.
     function _fundExecutor(address token, uint256 amount) private {
-        if (token == NATIVE) {
-            weth.deposit{value: amount}();
-            IERC20(address(weth)).safeTransfer(address(executor), amount);
-        } else {
-            IERC20(token).safeTransfer(address(executor), amount);
-        }
+        _send(token, address(executor), amount);
     }
 
     function _send(address token, address to, uint256 amount) private {

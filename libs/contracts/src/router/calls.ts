@@ -4,13 +4,13 @@
  * goes and give the share of the executor's balance to use.
  */
 import { Interface, zeroPadValue, toBeHex } from 'ethers';
-import { ALL_BPS, type CallInput, type ExecutorCall, NO_OFFSET } from './types';
+import { ALL_BPS, type CallInput, type ExecutorCall, NATIVE_TOKEN, NO_OFFSET } from './types';
 
 /** Fits every uint type from uint96 up, and is unlikely to appear in call data by chance. */
 export const AMOUNT_PLACEHOLDER = 0x5a17_cafe_5a17_cafe_5a17_cafen;
 
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
-const WETH = new Interface(['function withdraw(uint256 amount)']);
+const WETH = new Interface(['function deposit() payable', 'function withdraw(uint256 amount)']);
 const V2_ROUTER = new Interface([
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ]);
@@ -48,6 +48,26 @@ export function transferAllCall(token: string, to: string): ExecutorCall {
   return { target: token, value: 0n, data, inputs: [balanceInput(token, data, { approve: false })] };
 }
 
+/**
+ * The executor's whole native balance as the value of the call (`value` is added to `Call.value`;
+ * native is never approved). Written into the data at `offset` too unless NO_OFFSET.
+ */
+export function nativeBalanceInput(bps: number = ALL_BPS, offset: number = NO_OFFSET): CallInput {
+  return { token: NATIVE_TOKEN, bps, amount: 0n, offset, approve: false };
+}
+
+/**
+ * Wraps all the native the executor holds into `weth` (WETH9 `deposit()`). The Router hands native
+ * input to the executor as native, so a route that spends it as WETH starts with this call.
+ */
+export function wrapAllCall(weth: string): ExecutorCall {
+  return { target: weth, value: 0n, data: WETH.encodeFunctionData('deposit'), inputs: [nativeBalanceInput()] };
+}
+
+/**
+ * Unwraps all the `weth` the executor holds (WETH9 `withdraw`). A native output is the executor's
+ * native balance after the calls, so a route that ends in WETH ends with this call.
+ */
 export function unwrapAllCall(weth: string): ExecutorCall {
   const data = WETH.encodeFunctionData('withdraw', [AMOUNT_PLACEHOLDER]);
   return { target: weth, value: 0n, data, inputs: [balanceInput(weth, data, { approve: false })] };

@@ -1,24 +1,24 @@
 /**
  * The Router on real networks: deployed through the deterministic deployment proxy (Arachnid's
  * CREATE2 deployer, at the same address on every chain that has it) with a fixed salt, so its
- * address is a function of its init code only: the compiled Router plus its constructor argument,
- * the chain's WETH. Chains with the same WETH address (base and optimism: the OP-stack predeploy
- * 0x4200...0006) get the same Router address; chains with another WETH (ethereum, arbitrum) get
- * another one. The prediction, the deployment and its verification live here so that the CLI
+ * address is a function of its init code only. The Router's constructor takes no argument and
+ * nothing in its init code is chain-specific (no WETH: routes wrap and unwrap native themselves,
+ * see solidity/router/README.md), so the Router, and the Executor its constructor creates, have
+ * ONE address on every chain (`routerAddress()`, printed by `npm run router -- address`). The
+ * prediction, the deployment and its verification live here so that the CLI
  * (`npm run router -- deploy|address --network <name>`), the tests and the devnet share them.
  *
- * Verification compares the code at the predicted address with the compiled runtime code with its
- * immutables filled in as this chain's constructor sets them (WETH, the Executor's address, the
- * EIP-712 domain cached for this chain id and address), byte for byte through its keccak256: the
- * Executor the Router created is checked the same way.
+ * Only the runtime code differs per chain: OpenZeppelin's EIP712 caches the domain separator and
+ * the chain id in immutables. Verification compares the code at the address with the compiled
+ * runtime code with its immutables filled in as this chain's constructor sets them (the Executor's
+ * address, the EIP-712 domain for this chain id and address), byte for byte through its keccak256;
+ * the Executor the Router created is checked the same way.
  */
 import {
-  AbiCoder,
   type Provider,
   type Signer,
   TypedDataEncoder,
   concat,
-  getAddress,
   getCreate2Address,
   getCreateAddress,
   id,
@@ -52,8 +52,6 @@ export class RouterDeployError extends Error {
 export interface RouterDeploymentPlan {
   network: Network;
   chainId: number;
-  /** the constructor argument (checksummed) */
-  weth: string;
   salt: string;
   /** salt ++ init code: the data of the transaction to the proxy */
   proxyCalldata: string;
@@ -110,37 +108,47 @@ export function fillImmutables(artifact: Artifact, values: Readonly<Record<strin
   return `0x${code}`;
 }
 
-/** The Router's deployment on a network with this WETH: address, init code and the code hashes to expect. */
-export function planRouterDeployment(network: Network, weth: string): RouterDeploymentPlan {
+/** The Router's init code: its creation code alone (the constructor takes no argument). */
+function routerInitCode(): string {
+  return loadArtifact('Router').bytecode;
+}
+
+/**
+ * The Router's address on every chain (checksummed): CREATE2 by the deterministic deployment
+ * proxy of this build's init code with ROUTER_CREATE2_SALT. No chain id or WETH goes in.
+ */
+export function routerAddress(): string {
+  return getCreate2Address(DETERMINISTIC_DEPLOYMENT_PROXY, ROUTER_CREATE2_SALT, keccak256(routerInitCode()));
+}
+
+/** The Router's deployment on a network: address (the same on every network), init code and the code hashes to expect there. */
+export function planRouterDeployment(network: Network): RouterDeploymentPlan {
   const chainId = NETWORK_INFO[network].chainId;
-  const wethAddress = getAddress(weth);
   const router = loadArtifact('Router');
   const executorArtifact = loadArtifact('Executor');
-  const initCode = concat([router.bytecode, AbiCoder.defaultAbiCoder().encode(['address'], [wethAddress])]);
+  const initCode = routerInitCode();
   const initCodeHash = keccak256(initCode);
-  const routerAddress = getCreate2Address(DETERMINISTIC_DEPLOYMENT_PROXY, ROUTER_CREATE2_SALT, initCodeHash);
-  const executor = getCreateAddress({ from: routerAddress, nonce: 1 });
-  const domain = TypedDataEncoder.hashDomain({ name: ROUTER_EIP712_NAME, version: ROUTER_EIP712_VERSION, chainId, verifyingContract: routerAddress });
+  const address = getCreate2Address(DETERMINISTIC_DEPLOYMENT_PROXY, ROUTER_CREATE2_SALT, initCodeHash);
+  const executor = getCreateAddress({ from: address, nonce: 1 });
+  const domain = TypedDataEncoder.hashDomain({ name: ROUTER_EIP712_NAME, version: ROUTER_EIP712_VERSION, chainId, verifyingContract: address });
   const routerCode = fillImmutables(router, {
-    'Router.weth': word(wethAddress),
     'Router.executor': word(executor),
     'EIP712._cachedDomainSeparator': domain.slice(2),
     'EIP712._cachedChainId': toBeHex(chainId, 32).slice(2),
-    'EIP712._cachedThis': word(routerAddress),
+    'EIP712._cachedThis': word(address),
     'EIP712._hashedName': id(ROUTER_EIP712_NAME).slice(2),
     'EIP712._hashedVersion': id(ROUTER_EIP712_VERSION).slice(2),
     'EIP712._name': shortString(ROUTER_EIP712_NAME),
     'EIP712._version': shortString(ROUTER_EIP712_VERSION),
   });
-  const executorCode = fillImmutables(executorArtifact, { 'Executor.router': word(routerAddress), 'Executor.weth': word(wethAddress) });
+  const executorCode = fillImmutables(executorArtifact, { 'Executor.router': word(address) });
   return {
     network,
     chainId,
-    weth: wethAddress,
     salt: ROUTER_CREATE2_SALT,
     proxyCalldata: concat([ROUTER_CREATE2_SALT, initCode]),
     initCodeHash,
-    router: routerAddress,
+    router: address,
     executor,
     routerCodeHash: keccak256(routerCode),
     executorCodeHash: keccak256(executorCode),
@@ -167,9 +175,6 @@ async function checkPrerequisites(provider: Provider, plan: RouterDeploymentPlan
   if (proxy.toLowerCase() !== DETERMINISTIC_DEPLOYMENT_PROXY_CODE) {
     throw new RouterDeployError(`${plan.network}: the code at ${DETERMINISTIC_DEPLOYMENT_PROXY} is not the deterministic deployment proxy; refusing to deploy through it`);
   }
-  if ((await provider.getCode(plan.weth)) === '0x') {
-    throw new RouterDeployError(`${plan.network}: WETH ${plan.weth} has no code on this chain: check WRAPPED_NATIVE_${plan.network.toUpperCase()}`);
-  }
 }
 
 /**
@@ -181,7 +186,7 @@ export async function verifyRouterDeployment(provider: Provider, plan: RouterDep
   if (code === '0x') return 'absent';
   const hash = keccak256(code);
   if (hash !== plan.routerCodeHash) {
-    throw new RouterDeployError(`${plan.network}: the code at ${plan.router} has hash ${hash}, expected ${plan.routerCodeHash}: it is not this build's Router for WETH ${plan.weth}`);
+    throw new RouterDeployError(`${plan.network}: the code at ${plan.router} has hash ${hash}, expected ${plan.routerCodeHash}: it is not this build's Router for chain id ${plan.chainId}`);
   }
   const executorHash = keccak256(await provider.getCode(plan.executor));
   if (executorHash !== plan.executorCodeHash) {
@@ -190,10 +195,10 @@ export async function verifyRouterDeployment(provider: Provider, plan: RouterDep
   return 'verified';
 }
 
-/** Chain id, proxy and WETH checked, then the prediction and what is deployed there (nothing is sent). */
-export async function inspectRouterDeployment(provider: Provider, network: Network, weth: string): Promise<{ plan: RouterDeploymentPlan; state: 'absent' | 'verified' }> {
+/** Chain id and proxy checked, then the prediction and what is deployed there (nothing is sent). */
+export async function inspectRouterDeployment(provider: Provider, network: Network): Promise<{ plan: RouterDeploymentPlan; state: 'absent' | 'verified' }> {
   await checkChainId(provider, network);
-  const plan = planRouterDeployment(network, weth);
+  const plan = planRouterDeployment(network);
   await checkPrerequisites(provider, plan);
   return { plan, state: await verifyRouterDeployment(provider, plan) };
 }
@@ -203,10 +208,10 @@ export async function inspectRouterDeployment(provider: Provider, network: Netwo
  * already (idempotent), then verifies the code at the predicted address. Anyone may send the same
  * init code first; the address can only ever hold this code, so that is harmless.
  */
-export async function deployRouterDeterministic(deployer: Signer, network: Network, weth: string): Promise<RouterDeploymentResult> {
+export async function deployRouterDeterministic(deployer: Signer, network: Network): Promise<RouterDeploymentResult> {
   const provider = deployer.provider;
   if (!provider) throw new Error('deployRouterDeterministic: the signer needs a provider');
-  const { plan, state } = await inspectRouterDeployment(provider, network, weth);
+  const { plan, state } = await inspectRouterDeployment(provider, network);
   if (state === 'verified') return { plan, status: 'already-deployed' };
   const tx = await deployer.sendTransaction({ to: DETERMINISTIC_DEPLOYMENT_PROXY, data: plan.proxyCalldata });
   const mined = await tx.wait().then(

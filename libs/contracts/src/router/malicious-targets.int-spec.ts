@@ -1,5 +1,5 @@
 import { MaxUint256, parseEther } from 'ethers';
-import { uniswapV2SwapCall } from './calls';
+import { nativeBalanceInput, uniswapV2SwapCall, wrapAllCall } from './calls';
 import { executorInterface } from './abi';
 import { encodeExecute } from './router';
 import { type ExecutorCall, NATIVE_TOKEN, type RouterOrder } from './types';
@@ -68,5 +68,32 @@ describe('Router on anvil: malicious call targets', () => {
 
     expect(await w.balanceOf(w.tokenA, w.trader.address)).toBe(victimBefore);
     expect(await w.tokenA.getFunction('allowance')(w.trader.address, ROUTER)).toBe(victimApproval);
+  });
+
+  // The Router hands native input to the executor as native (it names no WETH): the executor's
+  // native balance during a run is that order's input, never anyone else's.
+  it("native in the executor is the running order's only: a route forwarding it all gets back what it sent, and a victim's native order leaves nothing behind", async () => {
+    const WETH = await w.weth.getAddress();
+    // The victim's native order: wrapped, swapped, nothing left in the executor.
+    const victimIn = parseEther('3');
+    const victimOrder: RouterOrder = { ...attackerOrder(), inputToken: NATIVE_TOKEN, inputAmount: victimIn, recipient: w.trader.address };
+    const victimCalls = [wrapAllCall(WETH), uniswapV2SwapCall({ router02: R2, path: [WETH, B], to: w.executor, deadline: FAR_DEADLINE })];
+    await send(w.trader, { to: ROUTER, data: encodeExecute(victimOrder, victimCalls), value: victimIn });
+    expect(await w.balanceOf('native', w.executor)).toBe(0n);
+    expect(await w.balanceOf(w.weth, w.executor)).toBe(0n);
+
+    // The attacker's native order whose one call sends the executor's whole native balance to the attacker: only its own input.
+    const sent = parseEther('1');
+    const grab: ExecutorCall = { target: w.attacker.address, value: 0n, data: '0x', inputs: [nativeBalanceInput()] };
+    const attackerBefore = await w.balanceOf('native', w.attacker.address);
+    const receipt = await send(w.attacker, { to: ROUTER, data: encodeExecute({ ...attackerOrder(), inputToken: NATIVE_TOKEN, inputAmount: sent }, [grab]), value: sent });
+    expect(attackerBefore - (await w.balanceOf('native', w.attacker.address))).toBe(receipt.gasUsed * receipt.gasPrice);
+    expect(await w.balanceOf('native', w.executor)).toBe(0n);
+
+    // A call may not spend more native than the executor holds, and native cannot be approved.
+    const more = await attack([{ target: w.attacker.address, value: 1n, data: '0x', inputs: [] }]);
+    expect(more).toMatchObject({ name: 'CallFailed', args: [0n, '0x'] });
+    const approveNative = await attack([{ target: THIEF, value: 0n, data: '0x', inputs: [{ ...nativeBalanceInput(), approve: true }] }]);
+    expect(approveNative).toMatchObject({ name: 'InvalidInput', args: [0n] });
   });
 });

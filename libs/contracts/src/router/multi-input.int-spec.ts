@@ -1,6 +1,6 @@
 import { type Contract, MaxUint256, Signature, type Wallet, parseEther, parseUnits } from 'ethers';
 import { routeHash } from './abi';
-import { uniswapV2SwapCall } from './calls';
+import { uniswapV2SwapCall, wrapAllCall } from './calls';
 import { NO_PERMIT, encodeExecuteMulti, encodeExecuteMultiWithPermits, parseMultiOrderExecuted } from './router';
 import { type MultiRouterOrder, NATIVE_TOKEN } from './types';
 import { revertOf, send } from './testing/reverts';
@@ -43,9 +43,9 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
     const [a, b, eth] = [parseEther('100'), parseUnits('300', 6), parseEther('0.5')];
     await approve(w.tokenA, w.trader, MaxUint256);
     await approve(w.tokenB, w.trader, MaxUint256);
-    // A and B each swapped into WETH; the native input arrives as WETH already.
+    // A and B each swapped into WETH; the native input arrives as native and the route wraps it.
     const expected = (await w.quoteV2(net(a), [A, WETH])) + (await w.quoteV2(net(b), [B, WETH])) + net(eth);
-    const calls = [swapAll([A, WETH]), swapAll([B, WETH])];
+    const calls = [wrapAllCall(WETH), swapAll([A, WETH]), swapAll([B, WETH])];
     const o = order({ inputTokens: [A, B, NATIVE_TOKEN], inputAmounts: [a, b, eth], outputToken: WETH, minOutputAmount: expected });
     const before = await w.balanceOf('native', w.partner);
 
@@ -56,7 +56,7 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
     expect(await w.balanceOf(w.tokenB, w.partner)).toBe(b - net(b));
     expect((await w.balanceOf('native', w.partner)) - before).toBe(eth - net(eth));
     for (const holder of [w.executor, ROUTER]) {
-      for (const t of [w.tokenA, w.tokenB, w.weth]) expect(await w.balanceOf(t, holder)).toBe(0n);
+      for (const t of [w.tokenA, w.tokenB, w.weth, 'native'] as const) expect(await w.balanceOf(t, holder)).toBe(0n);
     }
     expect(parseMultiOrderExecuted(receipt.logs, ROUTER)).toEqual([
       { sender: w.trader.address, inputTokens: [A, B, NATIVE_TOKEN], inputAmounts: [a, b, eth], outputToken: WETH, outputAmount: expected, recipient: w.recipient, routeHash: routeHash(calls) },

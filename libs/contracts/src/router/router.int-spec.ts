@@ -1,5 +1,5 @@
 import { type Contract, MaxUint256, Signature, Wallet, parseEther, parseUnits } from 'ethers';
-import { uniswapV2SwapCall } from './calls';
+import { unwrapAllCall, uniswapV2SwapCall, wrapAllCall } from './calls';
 import { encodeExecute, encodeExecuteWithPermit, parseOrderExecuted } from './router';
 import { routeHash } from './abi';
 import { NATIVE_TOKEN, type RouterOrder } from './types';
@@ -141,32 +141,54 @@ describe('Router on anvil: approved, permit and native orders', () => {
     expect((await revertOf(w.provider, { from: owner.address, to: ROUTER, data: encodeExecuteWithPermit(o, stale, [swap([A, B])]) })).name).toBe('PermitFailed');
   });
 
-  it('takes native input (msg.value), pays the partner in native and swaps the rest as WETH', async () => {
+  // The Router names no WETH (one address on every chain): it hands native input to the executor
+  // as native, and the route wraps it (wrapAllCall: WETH deposit() of the executor's whole native
+  // balance) before spending it as WETH. Before this design the Router wrapped it itself.
+  it('takes native input (msg.value), pays the partner in native and swaps the rest as WETH (the route wraps it)', async () => {
     const amountIn = parseEther('2');
     const fee = (amountIn * 30n) / 10_000n;
     const expected = await w.quoteV2(amountIn - fee, [WETH, B]);
     const o = order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: expected });
+    const calls = [wrapAllCall(WETH), swap([WETH, B])];
 
-    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([WETH, B])]), value: amountIn - 1n })).name).toBe('BadNativeValue');
-    await send(w.trader, { to: ROUTER, data: encodeExecute(o, [swap([WETH, B])]), value: amountIn });
+    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, calls), value: amountIn - 1n })).name).toBe('BadNativeValue');
+    await send(w.trader, { to: ROUTER, data: encodeExecute(o, calls), value: amountIn });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
     expect(await w.balanceOf('native', w.partner)).toBe(fee);
     expect(await w.balanceOf('native', ROUTER)).toBe(0n);
+    expect(await w.balanceOf('native', w.executor)).toBe(0n);
     expect(await w.balanceOf(w.weth, w.executor)).toBe(0n);
   });
 
-  it('delivers native output: the executor unwraps the WETH it ends with and sends it to the recipient', async () => {
+  it('native input the route does not wrap: the swap finds no WETH and the whole order reverts (nothing stays in the executor)', async () => {
+    const amountIn = parseEther('2');
+    const o = order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: 1n });
+    const error = await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([WETH, B])]), value: amountIn });
+    expect(error).toMatchObject({ name: 'CallFailed', args: [0n, expect.any(String)] });
+    // and with no call at all, the minimum output protects the sender
+    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, []), value: amountIn })).name).toBe('InsufficientOutput');
+  });
+
+  it('delivers native output: the route unwraps the WETH it ends with and the executor sends its native to the recipient', async () => {
     const amountIn = parseUnits('30000', 6);
     const expected = await w.quoteV2(amountIn - (amountIn * 30n) / 10_000n, [B, WETH]);
     await approve(w.tokenB, w.trader, amountIn);
     const receipt = await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: expected }), [swap([B, WETH])]),
+      data: encodeExecute(order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: expected }), [swap([B, WETH]), unwrapAllCall(WETH)]),
     });
 
     expect(await w.balanceOf('native', w.recipient)).toBe(expected);
     expect(await w.balanceOf('native', w.executor)).toBe(0n);
+    expect(await w.balanceOf(w.weth, w.executor)).toBe(0n);
     expect(parseOrderExecuted(receipt.logs, ROUTER)[0]?.outputAmount).toBe(expected);
+  });
+
+  it('native output the route leaves as WETH: the recipient gets no native and the order reverts below its minimum', async () => {
+    const amountIn = parseUnits('30000', 6);
+    await approve(w.tokenB, w.trader, amountIn);
+    const o = order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: 1n });
+    expect(await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([B, WETH])]) })).toMatchObject({ name: 'InsufficientOutput', args: [0n, 1n] });
   });
 });

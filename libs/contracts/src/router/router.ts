@@ -1,4 +1,4 @@
-import { ContractFactory, Interface, type Log, type Signer, getAddress } from 'ethers';
+import { ContractFactory, Interface, type Log, type Signer } from 'ethers';
 import { loadArtifact } from '../local-artifacts';
 import { executorInterface, routerInterface } from './abi';
 import type { ExecutorCall, MultiRouterOrder, PermitParams, RouterOrder, SignedRouterOrder } from './types';
@@ -9,11 +9,14 @@ export interface DeployedRouter {
   executor: string;
 }
 
-/** Deploys a Router (which deploys its Executor) bound to the chain's WETH. */
-export async function deployRouter(deployer: Signer, weth: string): Promise<DeployedRouter> {
+/**
+ * Deploys a Router (which deploys its Executor) with a plain CREATE (tests, devnet). It takes no
+ * constructor argument: nothing in it is chain-specific (routes wrap and unwrap native themselves).
+ */
+export async function deployRouter(deployer: Signer): Promise<DeployedRouter> {
   const artifact = loadArtifact('Router');
   const factory = new ContractFactory(artifact.abi, artifact.bytecode, deployer);
-  const contract = await factory.deploy(getAddress(weth));
+  const contract = await factory.deploy();
   await contract.waitForDeployment();
   const router = await contract.getAddress();
   const executor = (await contract.getFunction('executor').staticCall()) as string;

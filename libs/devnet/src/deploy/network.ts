@@ -45,7 +45,7 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   const aave = await deployAave(ctx, AAVE_RESERVES, tokens, priceOf);
   const weth = tokenBySymbol(tokens, 'WETH').address;
   ctx.log('deploying the order Router');
-  const router = await deployRouterContracts(ctx, weth);
+  const router = await deployRouterContracts(ctx);
   // Queued into the bridge's block after every protocol: no extra block, no protocol address moves.
   const uniswapV2 = v2.find((p) => p.slug === 'uniswap-v2')!;
   const swapRouter02 = deploySwapRouter02(ctx, uniswapV2, v3, weth);

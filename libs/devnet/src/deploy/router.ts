@@ -4,7 +4,7 @@
  * (contract nonces start at 1, EIP-161). Deployed after every protocol so the addresses of the
  * other contracts do not depend on it.
  */
-import { Interface, getAddress, getCreateAddress } from 'ethers';
+import { Interface, getCreateAddress } from 'ethers';
 import { loadArtifact } from '@tokensvc/contracts';
 import { readOne } from '../chain/reader';
 import { type BuildContext, mineNext } from './context';
@@ -16,8 +16,9 @@ export interface RouterContracts {
   executor: string;
 }
 
-export async function deployRouterContracts(ctx: BuildContext, weth: string): Promise<RouterContracts> {
-  const router = ctx.writer.deploy(ctx.deployer, loadArtifact('Router'), [getAddress(weth)], 'Router', 8_000_000n);
+/** The Router takes no constructor argument (it names no WETH: the routes wrap and unwrap native). */
+export async function deployRouterContracts(ctx: BuildContext): Promise<RouterContracts> {
+  const router = ctx.writer.deploy(ctx.deployer, loadArtifact('Router'), [], 'Router', 8_000_000n);
   await mineNext(ctx);
   const executor = getCreateAddress({ from: router, nonce: 1 });
   const deployed = await readOne(ctx.rpc, { to: router, iface: new Interface(loadArtifact('Router').abi), fn: 'executor' });

@@ -92,7 +92,7 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
     // The Router as on a real network: through the CREATE2 deployment proxy, at the address its init code gives.
     await rpc.call('evm_setAutomine', [true]);
     const signer = new Wallet(ANVIL_ACCOUNTS[4]!.privateKey, new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true }));
-    const router = await deployRouterDeterministic(signer, o.network, weth);
+    const router = await deployRouterDeterministic(signer, o.network);
     signer.provider?.destroy();
     placements.push({ address: router.plan.router, what: 'tokensvc Router (deployRouterDeterministic)', method: 'create2', from: DETERMINISTIC_DEPLOYMENT_PROXY });
     await saveState(rpc, o.stateFile);

@@ -5,6 +5,8 @@ pragma solidity ^0.8.24;
 /// The amount is either fixed (`bps == 0`: `amount`) or a share of the executor's balance at the
 /// moment of the call (`bps` of 10_000), so split and multi-hop routes stay exact when earlier hops
 /// return more or less than quoted.
+/// `token == address(0)` is the executor's native balance: the amount is added to the call's `value`
+/// (how a route wraps native input: WETH `deposit()` with all of it); it cannot be approved.
 struct CallInput {
     address token;
     /// share of the executor's current balance of `token` in basis points (1..10_000); 0 = use `amount`
@@ -17,7 +19,8 @@ struct CallInput {
     bool approve;
 }
 
-/// @notice One step of a route: the executor calls `target` with `data` and `value` wei.
+/// @notice One step of a route: the executor calls `target` with `data` and `value` wei (plus the
+/// amounts of its native inputs).
 struct Call {
     address target;
     uint256 value;
@@ -32,6 +35,6 @@ interface IExecutor {
     error NativeTransferFailed();
 
     /// @notice Runs `calls` in order, then sends everything it holds of `outputToken` to `recipient`
-    /// (address(0) = native: WETH held is unwrapped first).
+    /// (address(0) = native: its native balance; WETH is not unwrapped here, the calls do that).
     function run(Call[] calldata calls, address outputToken, address recipient) external;
 }

@@ -80,7 +80,7 @@ export async function startRouterWorld(): Promise<RouterWorld> {
   await (await v2Router.getFunction('addLiquidityETH')(b, parseUnits('3000000', 6), 0, 0, deployer.address, FAR_DEADLINE, { value: parseEther('1000') })).wait();
   await (await v2Router.getFunction('addLiquidityETH')(a, parseEther('300000'), 0, 0, deployer.address, FAR_DEADLINE, { value: parseEther('200') })).wait();
 
-  const deployed = await deployRouter(deployer, await weth.getAddress());
+  const deployed = await deployRouter(deployer);
   const router = new Contract(deployed.router, routerInterface(), provider);
   const reentrant = await deploy(loadArtifact('ReentrantTarget'), deployer);
   const thief = await deploy(loadArtifact('ApprovalThief'), deployer);
