@@ -40,6 +40,7 @@ import {
   type BridgeRoute,
   type BridgeRouteToken,
   type BridgeSearchHint,
+  routeBySymbol,
 } from './provider';
 
 export const DEVNET_BRIDGE_NAME = 'devnet-bridge';
@@ -123,12 +124,7 @@ export class DevnetBridgeProvider implements BridgeProvider {
     const origin = this.byNetwork.get(originNetwork);
     const destination = this.byNetwork.get(destinationNetwork);
     if (!origin || !destination) return undefined;
-    const tokens: BridgeRouteToken[] = [];
-    for (const o of origin.tokens) {
-      const d = destination.tokens.find((t) => t.symbol === o.symbol);
-      if (d) tokens.push({ symbol: o.symbol, originToken: o.address, destinationToken: d.address, originDecimals: o.decimals, destinationDecimals: d.decimals });
-    }
-    return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
+    return routeBySymbol(originNetwork, destinationNetwork, origin, destination);
   }
 
   /** The route token a deposit of `inputToken` travels as (whatever it asks for on the destination), or a BridgeQuoteError. */

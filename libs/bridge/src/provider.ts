@@ -21,6 +21,21 @@ export interface BridgeRoute {
   tokens: BridgeRouteToken[];
 }
 
+/** The route of a bridge that carries a token to the token of the same symbol: undefined when none pairs. */
+export function routeBySymbol(
+  originNetwork: Network,
+  destinationNetwork: Network,
+  origin: { tokens: ReadonlyArray<{ symbol: string; address: string; decimals: number }> },
+  destination: { tokens: ReadonlyArray<{ symbol: string; address: string; decimals: number }> },
+): BridgeRoute | undefined {
+  const tokens: BridgeRouteToken[] = [];
+  for (const o of origin.tokens) {
+    const d = destination.tokens.find((t) => t.symbol === o.symbol);
+    if (d) tokens.push({ symbol: o.symbol, originToken: o.address, destinationToken: d.address, originDecimals: o.decimals, destinationDecimals: d.decimals });
+  }
+  return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
+}
+
 export interface BridgeQuoteRequest {
   originNetwork: Network;
   destinationNetwork: Network;

@@ -6,7 +6,7 @@
  */
 import { NETWORK_INFO, type Network, isNetwork } from '@tokensvc/domain';
 import { NATIVE_TOKEN } from '../devnet-config';
-import { BridgeQuoteError, type BridgeRoute, type BridgeRouteToken } from '../provider';
+import { BridgeQuoteError, type BridgeRoute, type BridgeRouteToken, routeBySymbol } from '../provider';
 
 export interface AcrossToken {
   symbol: string;
@@ -118,12 +118,7 @@ export function acrossRoute(networks: ReadonlyMap<Network, AcrossNetworkConfig>,
   const origin = networks.get(originNetwork);
   const destination = networks.get(destinationNetwork);
   if (!origin || !destination) return undefined;
-  const tokens: BridgeRouteToken[] = [];
-  for (const o of origin.tokens) {
-    const d = destination.tokens.find((t) => t.symbol === o.symbol);
-    if (d) tokens.push({ symbol: o.symbol, originToken: o.address, destinationToken: d.address, originDecimals: o.decimals, destinationDecimals: d.decimals });
-  }
-  return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
+  return routeBySymbol(originNetwork, destinationNetwork, origin, destination);
 }
 
 /** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError saying what to change. */
