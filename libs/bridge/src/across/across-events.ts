@@ -4,6 +4,7 @@
  */
 import type { RpcLog } from '@tokensvc/chain';
 import { ACROSS_TOPICS, acrossSpokePoolInterface, fromBytes32, toBytes32 } from './across-abi';
+import type { AcrossNetworkConfig } from './across-config';
 
 export interface RawLog {
   address: string;
@@ -26,6 +27,13 @@ export interface AcrossDepositEvent {
   exclusivityDeadline: number;
   exclusiveRelayer: string;
   message: string;
+}
+
+/** A FundsDeposited as found on the origin, with where it was logged. */
+export interface AcrossDepositRecord {
+  network: AcrossNetworkConfig;
+  event: AcrossDepositEvent;
+  at: { txHash: string; blockNumber: number; logIndex: number };
 }
 
 export interface AcrossFillEvent {

@@ -22,12 +22,25 @@ import type { BridgeEvent, BridgeRefundInfo, BridgeSearchHint } from '../provide
 import { ACROSS_FILL_STATUS, ACROSS_TOPICS, toBytes32 } from './across-abi';
 import type { AcrossNetworkConfig } from './across-config';
 import { decodeFilledRelay, decodeFundsDeposited, decodeRefundLeaf, positionOf, refundIndexFor } from './across-events';
-import type { AcrossBridgeProvider, AcrossDepositRecord } from './across-provider';
+import type { BridgeChainClient } from '../chain';
+import type { BridgeDepositInfo } from '../provider';
+import type { AcrossDepositEvent, AcrossDepositRecord } from './across-events';
+
+/** What the history reads of its provider (AcrossBridgeProvider): named here, so the two files do not import each other. */
+export interface AcrossHistoryHost {
+  readonly maxLookbackBlocks: number;
+  network(network: Network): AcrossNetworkConfig;
+  chain(network: Network): BridgeChainClient;
+  depositById(network: Network, requestId: string): Promise<AcrossDepositRecord | undefined>;
+  fillStatus(d: AcrossDepositRecord): Promise<bigint | undefined>;
+  depositInfo(d: AcrossDepositRecord): BridgeDepositInfo;
+  remember(n: AcrossNetworkConfig, event: AcrossDepositEvent, at: AcrossDepositRecord['at']): AcrossDepositRecord;
+}
 
 export type AcrossRefundEvent = { requestId: string } & Omit<BridgeRefundInfo, 'txHash' | 'blockNumber' | 'logIndex'>;
 
 export class AcrossHistory {
-  constructor(private readonly provider: AcrossBridgeProvider) {}
+  constructor(private readonly provider: AcrossHistoryHost) {}
 
   async findRefund(originNetwork: Network, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeRefundInfo | undefined> {
     const d = await this.provider.depositById(originNetwork, requestId);

@@ -30,9 +30,12 @@ import {
 } from '../provider';
 import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, ACROSS_TOPICS, acrossSpokePoolInterface, toBytes32 } from './across-abi';
 import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken } from './across-config';
-import { type AcrossDepositEvent, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
+import { type AcrossDepositEvent, type AcrossDepositRecord, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
 import { AcrossHistory } from './across-history';
 import { type AcrossFeeModel, ConfiguredAcrossFees } from './fee-model';
+
+// AcrossDepositRecord lives in across-events.ts; re-exported for the provider's users.
+export type { AcrossDepositRecord };
 
 export const ACROSS_BRIDGE_NAME = 'across';
 
@@ -47,13 +50,6 @@ export interface AcrossBridgeProviderOptions {
   /** blocks per eth_getLogs request (default: the network's maxLogRange) */
   logRange?: number;
   rpc?: JsonRpcClientOptions;
-}
-
-/** A FundsDeposited as found on the origin, with where it was logged. */
-export interface AcrossDepositRecord {
-  network: AcrossNetworkConfig;
-  event: AcrossDepositEvent;
-  at: { txHash: string; blockNumber: number; logIndex: number };
 }
 
 const ZERO_BYTES32 = toBytes32(NATIVE_TOKEN);
