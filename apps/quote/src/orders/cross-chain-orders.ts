@@ -93,7 +93,8 @@ export class CrossChainOrders {
     private readonly deployments: ReadonlyMap<Network, NetworkDeployment>,
     private readonly bridge: BridgeProvider | undefined,
     private readonly validitySeconds: number,
-    private readonly clock: ChainClock,
+    /** the origin's clock (deadlines); `get` reads the recipient's code on the destination (Across's native payout) */
+    private readonly clock: ChainClock & { get(network: Network): { call<T>(method: string, params: unknown[]): Promise<T> } },
     private readonly store?: OrderStore,
   ) {}
 
@@ -182,6 +183,28 @@ export class CrossChainOrders {
     return output === ZERO_ADDRESS && token === wrapped && routeTokens.some((r) => r.destinationToken === ZERO_ADDRESS);
   }
 
+  /**
+   * A bridge without destination swaps whose route carries the native coin pays a wrapped-native
+   * fill as the native coin to an EOA and as the wrapped token to a contract (Across's SpokePool):
+   * the order's output must be what the recipient (the sender) will really get.
+   */
+  private async checkNativePayout(leg: Leg, recipient: string): Promise<void> {
+    if (this.bridge!.destinationSwaps) return;
+    const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
+    const output = leg.output.address;
+    if (output !== ZERO_ADDRESS && output !== wrapped) return;
+    if (leg.bridged.destinationToken.toLowerCase() !== wrapped || !this.bridge!.route(leg.origin, leg.destination)?.tokens.some((t) => t.destinationToken === ZERO_ADDRESS)) return;
+    const code = await this.clock.get(leg.destination).call<string>('eth_getCode', [recipient, 'latest']);
+    const contract = code !== '0x' && code !== '0x0';
+    const native = NETWORK_INFO[leg.destination].nativeSymbol;
+    if (output === ZERO_ADDRESS && contract) {
+      throw badRequest(`the ${this.bridge!.name} bridge pays a contract recipient (${recipient} on ${leg.destination}) in ${leg.bridged.symbol}, not ${native}: ask for ${tokenKey(leg.destination, wrapped)} as outputToken`);
+    }
+    if (output === wrapped && !contract) {
+      throw badRequest(`the ${this.bridge!.name} bridge pays ${leg.bridged.symbol} to an externally owned account (${recipient} on ${leg.destination}) as ${native}: ask for ${tokenKey(leg.destination, ZERO_ADDRESS)} (${native}) as outputToken`);
+    }
+  }
+
   private deployment(network: Network): RoutedDeployment {
     return routedDeployment(this.deployments, network);
   }
@@ -226,6 +249,7 @@ export class CrossChainOrders {
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const leg = await this.leg(req.inputToken, req.outputToken, amount, fee, parseSlippage(req.slippageTolerancePercentage));
+    await this.checkNativePayout(leg, sender);
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
     // the origin's clock: the Router checks the deadline against its block time
