@@ -149,11 +149,12 @@ export function acrossConfigForNetworks(config: AcrossBridgeConfig, enabled: rea
   const networks = config.networks.filter((n) => enabled.includes(n.network));
   if (networks.length >= 2) return { config: { networks }, problem: undefined };
   const without = enabled.filter((e) => !networks.some((n) => n.network === e));
+  const has = networks.length > 0 ? `only on ${networks.map((n) => n.network).join(', ')}` : 'on none of them';
   return {
     config: { networks },
     problem:
-      `CROSS_CHAIN_BRIDGE=across needs Across SpokePools on at least two enabled networks; ${source} has none for ${without.join(', ') || '(no network enabled)'}` +
-      ' (NETWORKS): enable networks Across supports, point DEVNET_MANIFEST at a devnet built with Across (npm run devnet -- up --fresh) or set REGISTRY=shipped, or set CROSS_CHAIN_BRIDGE=devnet',
+      `CROSS_CHAIN_BRIDGE=across needs Across SpokePools on at least two enabled networks (NETWORKS); ${source} has them ${has}${without.length > 0 ? ` (none on ${without.join(', ')})` : ''}: ` +
+      'enable more networks Across supports, point DEVNET_MANIFEST at a devnet built with Across (npm run devnet -- up --fresh) or set REGISTRY=shipped, or set CROSS_CHAIN_BRIDGE=devnet',
   };
 }
 
