@@ -1,7 +1,8 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { computeAddress } from 'ethers';
 import { DataSource } from 'typeorm';
-import { DevnetBridgeProvider } from '@tokensvc/bridge';
+import { AcrossBridgeProvider, type BridgeProvider, DevnetBridgeProvider } from '@tokensvc/bridge';
+import type { Network } from '@tokensvc/domain';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
 import { ChainClients } from './chain/chain-clients';
@@ -21,6 +22,13 @@ import { QuoteController } from './orders/quote.controller';
 import { QuoteEngine } from './orders/quote-engine';
 import { OrderStore } from './relay/order-store';
 import { relayProviders } from './relay/relay.providers';
+
+/** The bridge of cross-chain orders (CROSS_CHAIN_BRIDGE), or undefined when none is configured. */
+export function bridgeProvider(config: QuoteConfig): BridgeProvider | undefined {
+  const rpcUrls: Partial<Record<Network, string>> = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
+  if (config.across) return new AcrossBridgeProvider({ config: config.across, rpcUrls });
+  return config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
+}
 
 /** The order builder: liquidity graph (Postgres snapshot + JetStream pool events), routing, tx building, simulation, order store and signed-order relayer. */
 @Module({})
@@ -78,8 +86,7 @@ export class QuoteModule {
           provide: CrossChainOrders,
           inject: [QuoteEngine, LiquidityGraphs, RouterDirectory, ChainClients, OrderStore],
           useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, routers: RouterDirectory, chains: ChainClients, store: OrderStore) => {
-            const rpcUrls = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
-            const bridge = config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
+            const bridge = bridgeProvider(config);
             return new CrossChainOrders(engine, graphs, routers, new Map(config.deployments.map((d) => [d.network, d])), bridge, config.quoteValiditySeconds, chains, store);
           },
         },

@@ -75,6 +75,8 @@ const ZERO_ADDRESS = NATIVE_TOKEN;
 
 export class DevnetBridgeProvider implements BridgeProvider {
   readonly name = DEVNET_BRIDGE_NAME;
+  /** the filler swaps or zaps into any destination token (DestinationSwapper) */
+  readonly destinationSwaps = true;
   readonly feeBps: number;
   readonly minFeeUsd: number;
   readonly estimatedSeconds: number;

@@ -158,6 +158,13 @@ export type BridgeEvent =
 export interface BridgeProvider {
   /** the spec's `crossChainProvider` value */
   readonly name: string;
+  /**
+   * Whether a deposit may name any destination token as its output, the bridge's filler swapping or
+   * zapping what arrives into it (the devnet bridge): true; or only the route's counterpart of its
+   * input (Across without messages): false, and the quote service refuses an order that would need
+   * a destination leg.
+   */
+  readonly destinationSwaps: boolean;
   /** the tokens it bridges from `originNetwork` to `destinationNetwork`, or undefined (no route) */
   route(originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined;
   /** throws BridgeQuoteError for an unsupported pair or an amount that does not cover the fee */

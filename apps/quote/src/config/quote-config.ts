@@ -1,8 +1,17 @@
-import { loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
+import { loadNetworkFacts, loadPlatforms, loadRegistry } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
-import { type BridgeManifestLike, type DevnetBridgeConfig, devnetBridgeConfig } from '@tokensvc/bridge';
+import {
+  type AcrossBridgeConfig,
+  type AcrossManifestLike,
+  type BridgeManifestLike,
+  CROSS_CHAIN_BRIDGES,
+  type CrossChainBridge,
+  type DevnetBridgeConfig,
+  acrossConfigFromSources,
+  devnetBridgeConfig,
+} from '@tokensvc/bridge';
 
 /** What the quote service needs to know about one network to build orders on it. */
 export interface NetworkDeployment {
@@ -36,8 +45,12 @@ export interface QuoteConfig extends CommonConfig {
   /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
   readonly catalogRefreshMs: number;
   readonly relay: RelayConfig;
-  /** the devnet bridge (cross-chain orders), when the manifest has one */
+  /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default devnet) */
+  readonly crossChainBridge: CrossChainBridge;
+  /** the devnet bridge (cross-chain orders), when CROSS_CHAIN_BRIDGE=devnet and the manifest has one */
   readonly bridge: DevnetBridgeConfig | undefined;
+  /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
+  readonly across: AcrossBridgeConfig | undefined;
 }
 
 /** The signed-order relayer (POST /v2/portal). */
@@ -143,6 +156,19 @@ function manifestBridge(path: string | undefined): DevnetBridgeConfig | undefine
   return devnetBridgeConfig(manifest);
 }
 
+/** CROSS_CHAIN_BRIDGE=across: Across from the devnet manifest, else the registry; a problem when that gives no route. */
+function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
+  const { config, problem } = acrossConfigFromSources(
+    {
+      manifest: common.devnetManifest === undefined ? undefined : readJsonFile<AcrossManifestLike>(common.devnetManifest),
+      registry: common.devnetManifest === undefined && common.registry !== undefined ? loadRegistry(common.registry) : undefined,
+    },
+    common.networks.map((n) => n.network),
+  );
+  if (problem) r.problems.push(problem);
+  return config;
+}
+
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
@@ -176,6 +202,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     if (!/^0x[0-9a-fA-F]{64}$/.test(key)) r.problems.push(`RELAYER_PRIVATE_KEY_${network.toUpperCase()} must be 0x + 64 hex characters`);
     else wallets.set(network, key);
   }
+  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'devnet');
   const cfg: QuoteConfig = {
     ...common,
     deployments,
@@ -184,7 +211,9 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     quoteValiditySeconds: r.int('QUOTE_VALIDITY_SECONDS', 20 * 60, 30, 24 * 3600),
     gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
-    bridge: manifestBridge(common.devnetManifest),
+    crossChainBridge,
+    bridge: crossChainBridge === 'devnet' ? manifestBridge(common.devnetManifest) : undefined,
+    across: crossChainBridge === 'across' ? acrossConfig(r, common) : undefined,
     relay: {
       wallets,
       replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
-import { type ExecutorCall, type RouterOrder, depositExecutorCall, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
+import { type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, depositExecutorCall, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
 import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
 import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
@@ -93,7 +93,8 @@ export class CrossChainOrders {
     private readonly deployments: ReadonlyMap<Network, NetworkDeployment>,
     private readonly bridge: BridgeProvider | undefined,
     private readonly validitySeconds: number,
-    private readonly clock: ChainClock,
+    /** the origin's clock (deadlines); `get` reads the recipient's code on the destination (Across's native payout) */
+    private readonly clock: ChainClock & { get(network: Network): { call<T>(method: string, params: unknown[]): Promise<T> } },
     private readonly store?: OrderStore,
   ) {}
 
@@ -115,7 +116,10 @@ export class CrossChainOrders {
 
     // The Router deposits ERC-20s (native input travels as WETH); the filler turns them into anything.
     const carried = route.tokens.filter((t) => t.originToken !== ZERO_ADDRESS && t.destinationToken !== ZERO_ADDRESS);
-    const tried = bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative);
+    const tried = this.bridge.destinationSwaps
+      ? bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative)
+      : carried.filter((t) => this.delivers(route.tokens, t, output.address, to.network));
+    if (tried.length === 0 && carried.length > 0 && !this.bridge.destinationSwaps) throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
     if (tried.length === 0) throw badRequest(`the ${this.bridge.name} bridge carries no ERC-20 from ${from.network} to ${to.network}`);
     const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend)));
     const found: Candidate[] = [];
@@ -148,7 +152,7 @@ export class CrossChainOrders {
     const expectedBridged = originSwap ? originSwap.plan.amountOut : spend;
     const bridgeQuote = await this.bridgeQuote(origin, destination, bridged, expectedBridged);
     const destinationSwap =
-      bridgedDestination === output.address
+      bridgedDestination === output.address || !this.bridge!.destinationSwaps
         ? undefined
         : await leg(`destination leg on ${destination} (${bridged.symbol} -> ${output.symbol})`, () =>
             this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
@@ -164,6 +168,40 @@ export class CrossChainOrders {
     } catch (e) {
       if (e instanceof BridgeQuoteError) throw badRequest(e.message);
       throw e;
+    }
+  }
+
+  /**
+   * Whether the bridge pays `output` itself for the carried token `t` (no destination leg): its own
+   * counterpart, or the native coin for the wrapped native token when the route carries the native
+   * coin too (Across pays a WETH fill to an EOA recipient as ETH).
+   */
+  private delivers(routeTokens: readonly BridgeRouteToken[], t: BridgeRouteToken, output: string, destination: Network): boolean {
+    const token = t.destinationToken.toLowerCase();
+    if (token === output) return true;
+    const wrapped = this.deployments.get(destination)?.wrappedNative;
+    return output === ZERO_ADDRESS && token === wrapped && routeTokens.some((r) => r.destinationToken === ZERO_ADDRESS);
+  }
+
+  /**
+   * A bridge without destination swaps whose route carries the native coin pays a wrapped-native
+   * fill as the native coin to an EOA and as the wrapped token to a contract (Across's SpokePool):
+   * the order's output must be what the recipient (the sender) will really get.
+   */
+  private async checkNativePayout(leg: Leg, recipient: string): Promise<void> {
+    if (this.bridge!.destinationSwaps) return;
+    const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
+    const output = leg.output.address;
+    if (output !== ZERO_ADDRESS && output !== wrapped) return;
+    if (leg.bridged.destinationToken.toLowerCase() !== wrapped || !this.bridge!.route(leg.origin, leg.destination)?.tokens.some((t) => t.destinationToken === ZERO_ADDRESS)) return;
+    const code = await this.clock.get(leg.destination).call<string>('eth_getCode', [recipient, 'latest']);
+    const contract = code !== '0x' && code !== '0x0';
+    const native = NETWORK_INFO[leg.destination].nativeSymbol;
+    if (output === ZERO_ADDRESS && contract) {
+      throw badRequest(`the ${this.bridge!.name} bridge pays a contract recipient (${recipient} on ${leg.destination}) in ${leg.bridged.symbol}, not ${native}: ask for ${tokenKey(leg.destination, wrapped)} as outputToken`);
+    }
+    if (output === wrapped && !contract) {
+      throw badRequest(`the ${this.bridge!.name} bridge pays ${leg.bridged.symbol} to an externally owned account (${recipient} on ${leg.destination}) as ${native}: ask for ${tokenKey(leg.destination, ZERO_ADDRESS)} (${native}) as outputToken`);
     }
   }
 
@@ -211,6 +249,7 @@ export class CrossChainOrders {
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const leg = await this.leg(req.inputToken, req.outputToken, amount, fee, parseSlippage(req.slippageTolerancePercentage));
+    await this.checkNativePayout(leg, sender);
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
     // the origin's clock: the Router checks the deadline against its block time
@@ -227,17 +266,7 @@ export class CrossChainOrders {
         : [];
     const calls = [
       ...swapCalls,
-      depositExecutorCall(escrow, {
-        inputToken: leg.bridged.originToken,
-        inputAmount: 0n,
-        destinationChainId: BigInt(NETWORK_INFO[leg.destination].chainId),
-        // The final token: the filler delivers it (through its destination swap when it is not the bridged one).
-        outputToken: leg.output.address,
-        outputAmount: leg.minOutput,
-        recipient: sender,
-        fillDeadline: BigInt(leg.bridgeMin.fillDeadline),
-        refundTo: sender,
-      }),
+      this.bridge!.destinationSwaps ? this.depositCall(leg, escrow, sender) : this.providerDepositCall(leg, executor, sender),
     ];
     const order: RouterOrder = {
       inputToken: leg.input.address,
@@ -260,6 +289,32 @@ export class CrossChainOrders {
     };
     await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, expiresAt: new Date(Number(deadline) * 1000), reply, calls });
     return reply;
+  }
+
+  /** The devnet bridge's deposit: it names the final token, which its filler swaps into when needed. */
+  private depositCall(leg: Leg, escrow: string, sender: string): ExecutorCall {
+    return depositExecutorCall(escrow, {
+      inputToken: leg.bridged.originToken,
+      inputAmount: 0n,
+      destinationChainId: BigInt(NETWORK_INFO[leg.destination].chainId),
+      // The final token: the filler delivers it (through its destination swap when it is not the bridged one).
+      outputToken: leg.output.address,
+      outputAmount: leg.minOutput,
+      recipient: sender,
+      fillDeadline: BigInt(leg.bridgeMin.fillDeadline),
+      refundTo: sender,
+    });
+  }
+
+  /**
+   * A bridge without destination swaps (Across): the provider's own deposit call for the bridged
+   * token's counterpart, asking for the order's minimum; the executor deposits all it holds of the
+   * bridged token (written at the call's amountOffset).
+   */
+  private providerDepositCall(leg: Leg, executor: string, sender: string): ExecutorCall {
+    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount: leg.minOutput }, depositor: executor, recipient: sender, refundTo: sender });
+    if (!call.approvalToken || call.value !== 0n) throw new Error(`the ${this.bridge!.name} deposit of ${leg.bridged.symbol} is not an ERC-20 deposit; the Router deposits ERC-20s only`);
+    return bridgeDepositExecutorCall(call, call.approvalToken);
   }
 
   /** The escrow the provider deposits into on the origin (from its deposit call). */
@@ -388,6 +443,15 @@ export class CrossChainOrders {
       },
     };
   }
+}
+
+/** The refusal of an order whose output the bridge does not deliver itself: what to ask for instead. */
+function needsDestinationLeg(bridge: string, outputKey: string, destination: Network, routeTokens: readonly BridgeRouteToken[]): string {
+  const options = routeTokens.map((t) => `${t.symbol} (${tokenKey(destination, t.destinationToken)})`).join(', ');
+  return (
+    `${outputKey} would need a destination swap or zap on ${destination}, which cross-chain orders through the ${bridge} bridge do not support yet (no destination leg): ` +
+    `ask for a token the bridge delivers there as outputToken, one of ${options}, and swap on ${destination} with a same-chain order afterwards`
+  );
 }
 
 /** Runs one leg's quote, prefixing a 400 with which leg it is. */

@@ -1,13 +1,31 @@
 /**
  * The status tracker's settings: the common ones (NATS, Postgres, Redis, NETWORKS + RPC_URL_<NET>)
- * plus the bridge (the devnet bridge of DEVNET_MANIFEST) and the tracking rhythm.
+ * plus the bridge (CROSS_CHAIN_BRIDGE: the devnet bridge of DEVNET_MANIFEST, or Across from
+ * DEVNET_MANIFEST or REGISTRY) and the tracking rhythm.
  */
-import { devnetBridgeConfig, type BridgeManifestLike, type DevnetBridgeConfig } from '@tokensvc/bridge';
+import {
+  type AcrossBridgeConfig,
+  type AcrossManifestLike,
+  type BridgeManifestLike,
+  CROSS_CHAIN_BRIDGES,
+  type CrossChainBridge,
+  type DevnetBridgeConfig,
+  acrossConfigFromSources,
+  devnetBridgeConfig,
+} from '@tokensvc/bridge';
+import { loadRegistry } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
+import type { Network } from '@tokensvc/domain';
 
 export interface TrackerConfig extends CommonConfig {
-  /** where the bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read) */
+  /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default devnet) */
+  readonly crossChainBridge: CrossChainBridge;
+  /** where the devnet bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read); empty with across */
   readonly bridge: DevnetBridgeConfig;
+  /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
+  readonly across: AcrossBridgeConfig | undefined;
+  /** the enabled networks the chosen bridge is on: followed, and where status requests look for an order's transaction */
+  readonly bridgeNetworks: readonly Network[];
   /** TRACKER_POLL_MS: safety net: pause between two looks at one ONGOING order's chains (its events wake it sooner) */
   readonly pollMs: number;
   /** TRACKER_PENDING_POLL_MS: pause between two looks at a PENDING order's origin receipt (a reverted one logs no event) */
@@ -32,17 +50,39 @@ export interface TrackerConfig extends CommonConfig {
   readonly maxTxsPerOrder: number;
 }
 
-export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig } = {}): TrackerConfig {
+/** CROSS_CHAIN_BRIDGE=across: Across from the devnet manifest, else the registry; a problem when that gives no route. */
+function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
+  const { config, problem } = acrossConfigFromSources(
+    {
+      manifest: common.devnetManifest === undefined ? undefined : readJsonFile<AcrossManifestLike>(common.devnetManifest),
+      registry: common.devnetManifest === undefined && common.registry !== undefined ? loadRegistry(common.registry) : undefined,
+    },
+    common.networks.map((n) => n.network),
+  );
+  if (problem) r.problems.push(problem);
+  return config;
+}
+
+/** `overrides`: a bridge config of the tests' own (a devnet bridge of private anvils, or Across's) instead of the manifest's. */
+export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig; across?: AcrossBridgeConfig } = {}): TrackerConfig {
   const common = loadServiceConfig('status-tracker', env);
   const r = new EnvReader(env);
-  // Without a manifest there is no bridge to follow: the app still runs (health, ping) and every
-  // status request without a stored quote answers 404.
-  const bridge = overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest)));
+  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'devnet');
   const enabled = new Set(common.networks.map((n) => n.network));
+  // Without a manifest there is no devnet bridge to follow: the app still runs (health, ping) and
+  // every status request without a stored quote answers 404.
+  const bridge =
+    crossChainBridge !== 'devnet' ? undefined : (overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest))));
+  const across =
+    crossChainBridge !== 'across' ? undefined : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
+  const bridgeNetworks = (across ?? bridge)?.networks.filter((n) => enabled.has(n.network)).map((n) => n.network) ?? [];
   const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);
   const cfg: TrackerConfig = {
     ...common,
+    crossChainBridge,
     bridge: { networks: (bridge?.networks ?? []).filter((n) => enabled.has(n.network)) },
+    across,
+    bridgeNetworks,
     pollMs,
     pendingPollMs: r.int('TRACKER_PENDING_POLL_MS', Math.min(5_000, pollMs), 10, 600_000),
     followMs: r.int('TRACKER_FOLLOW_MS', 1_000, 10, 600_000),

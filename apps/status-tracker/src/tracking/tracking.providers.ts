@@ -1,7 +1,7 @@
 /** Nest wiring of the tracker: pg pool, bridge provider, RPC clients, store, tracker, queue, bridge event followers and their lifecycle. */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { DevnetBridgeProvider } from '@tokensvc/bridge';
+import { AcrossBridgeProvider, type BridgeProvider, DevnetBridgeProvider } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { createPgPool } from '@tokensvc/persistence';
@@ -50,14 +50,14 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
   const rpcUrls = Object.fromEntries(config.networks.map((n) => [n.network, n.rpcUrl])) as Partial<Record<Network, string>>;
   return [
     { provide: TRACKER_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)) },
-    { provide: BRIDGE_PROVIDER, useFactory: () => new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) },
+    { provide: BRIDGE_PROVIDER, useFactory: (): BridgeProvider => (config.across ? new AcrossBridgeProvider({ config: config.across, rpcUrls }) : new DevnetBridgeProvider({ config: config.bridge, rpcUrls })) },
     { provide: CrossChainOrderStore, inject: [TRACKER_PG_POOL], useFactory: (pool: Pool) => new CrossChainOrderStore(pool) },
     { provide: TRACKER_EVENTS_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 8, application_name: 'status-tracker-events' }, (m) => log.warn(m)) },
     { provide: BridgeEventStore, inject: [TRACKER_EVENTS_PG_POOL], useFactory: (pool: Pool) => new BridgeEventStore(pool, new CrossChainOrderStore(pool)) },
     {
       provide: CrossChainTracker,
       inject: [CrossChainOrderStore, BRIDGE_PROVIDER, TRACKER_PG_POOL],
-      useFactory: (store: CrossChainOrderStore, provider: DevnetBridgeProvider, pool: Pool) =>
+      useFactory: (store: CrossChainOrderStore, provider: BridgeProvider, pool: Pool) =>
         new CrossChainTracker(
           store,
           provider,
@@ -75,9 +75,9 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
     {
       provide: BridgeEventFollowing,
       inject: [BRIDGE_PROVIDER, BridgeEventStore, TRACKER_EVENTS_PG_POOL, CrossChainTracker, TrackingQueue],
-      useFactory: (provider: DevnetBridgeProvider, events: BridgeEventStore, eventsPool: Pool, tracker: CrossChainTracker, queue: TrackingQueue) =>
+      useFactory: (provider: BridgeProvider, events: BridgeEventStore, eventsPool: Pool, tracker: CrossChainTracker, queue: TrackingQueue) =>
         new BridgeEventFollowing(
-          provider.networks.map((n) => ({ network: n.network, rpc: chainClient(config.networks.find((c) => c.network === n.network)!) })),
+          config.bridgeNetworks.map((network) => ({ network, rpc: chainClient(config.networks.find((c) => c.network === network)!) })),
           provider,
           new QuoteMatcher(new CrossChainOrderStore(eventsPool), provider.name),
           events,
@@ -90,13 +90,13 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
     {
       provide: CrossChainStatusUseCase,
       inject: [CrossChainOrderStore, BRIDGE_PROVIDER, CrossChainTracker, TrackingQueue],
-      useFactory: (store: CrossChainOrderStore, provider: DevnetBridgeProvider, tracker: CrossChainTracker, queue: TrackingQueue) =>
+      useFactory: (store: CrossChainOrderStore, provider: BridgeProvider, tracker: CrossChainTracker, queue: TrackingQueue) =>
         new CrossChainStatusUseCase(
           store,
           provider,
           tracker,
           (orderId, txHash) => queue.add(orderId, txHash),
-          provider.networks.map((n) => n.network),
+          config.bridgeNetworks,
           new OriginTransactionReader(new Map(config.networks.map((n) => [n.network, chainClient(n)])), provider),
           { maxTxsPerOrder: config.maxTxsPerOrder },
         ),

@@ -134,3 +134,47 @@ export function acrossRouteToken(networks: ReadonlyMap<Network, AcrossNetworkCon
   }
   return token;
 }
+
+/**
+ * The Across networks among `enabled` (the apps' NETWORKS), and the start-up problem when fewer
+ * than two of them have a SpokePool (no route at all): which enabled networks have none, from
+ * `source` (the devnet manifest or the registry), and what to set instead.
+ */
+export function acrossConfigForNetworks(config: AcrossBridgeConfig, enabled: readonly Network[], source: string): { config: AcrossBridgeConfig; problem: string | undefined } {
+  const networks = config.networks.filter((n) => enabled.includes(n.network));
+  if (networks.length >= 2) return { config: { networks }, problem: undefined };
+  const without = enabled.filter((e) => !networks.some((n) => n.network === e));
+  const has = networks.length > 0 ? `only on ${networks.map((n) => n.network).join(', ')}` : 'on none of them';
+  return {
+    config: { networks },
+    problem:
+      `CROSS_CHAIN_BRIDGE=across needs Across SpokePools on at least two enabled networks (NETWORKS); ${source} has them ${has}${without.length > 0 ? ` (none on ${without.join(', ')})` : ''}: ` +
+      'enable more networks Across supports, point DEVNET_MANIFEST at a devnet built with Across (npm run devnet -- up --fresh) or set REGISTRY=shipped, or set CROSS_CHAIN_BRIDGE=devnet',
+  };
+}
+
+/**
+ * The apps' Across config (CROSS_CHAIN_BRIDGE=across): from the devnet manifest when there is one
+ * (DEVNET_MANIFEST), else from the registry (REGISTRY), for the enabled networks; with the
+ * start-up problem when that gives no route (see acrossConfigForNetworks).
+ */
+export function acrossConfigFromSources(
+  sources: { manifest?: AcrossManifestLike; registry?: { networks: Readonly<Partial<Record<Network, AcrossRegistryNetworkLike>>> } },
+  enabled: readonly Network[],
+): { config: AcrossBridgeConfig; problem: string | undefined } {
+  const none = { config: { networks: [] }, problem: undefined };
+  if (sources.manifest) {
+    const manifest = { networks: sources.manifest.networks.filter((n) => (enabled as readonly string[]).includes(n.network)) };
+    try {
+      return acrossConfigForNetworks(acrossConfigFromManifest(manifest), enabled, 'the devnet manifest (DEVNET_MANIFEST)');
+    } catch (e) {
+      return { ...none, problem: `CROSS_CHAIN_BRIDGE=across: ${(e as Error).message}` };
+    }
+  }
+  if (sources.registry) return acrossConfigForNetworks(acrossConfigFromRegistry(enabled.map((n) => sources.registry!.networks[n])), enabled, 'the registry (REGISTRY)');
+  return { ...none, problem: 'CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST (a devnet built with Across) or REGISTRY=shipped (real networks), or set CROSS_CHAIN_BRIDGE=devnet' };
+}
+
+/** CROSS_CHAIN_BRIDGE: the bridge the quote service builds cross-chain orders for and the status tracker follows. */
+export const CROSS_CHAIN_BRIDGES = ['devnet', 'across'] as const;
+export type CrossChainBridge = (typeof CROSS_CHAIN_BRIDGES)[number];

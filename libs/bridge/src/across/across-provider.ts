@@ -56,6 +56,8 @@ const ZERO_BYTES32 = toBytes32(NATIVE_TOKEN);
 
 export class AcrossBridgeProvider implements BridgeProvider {
   readonly name = ACROSS_BRIDGE_NAME;
+  /** no deposit message yet (MulticallHandler): the recipient gets the route's counterpart of the input */
+  readonly destinationSwaps = false;
   readonly fees: AcrossFeeModel;
   readonly maxLookbackBlocks: number;
   private readonly byNetwork = new Map<Network, AcrossNetworkConfig>();

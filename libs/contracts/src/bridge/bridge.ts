@@ -198,3 +198,13 @@ export function depositExecutorCall(escrow: string, d: BridgeDeposit): ExecutorC
     inputs: [{ token: d.inputToken, bps: ALL_BPS, amount: 0n, offset: DEPOSIT_INPUT_AMOUNT_OFFSET, approve: true }],
   };
 }
+
+/**
+ * Any bridge's deposit transaction body (a BridgeProvider's `depositCall`: `to`, `data`,
+ * `amountOffset`) as the Router executor's last call: the executor's whole balance of `inputToken`
+ * is written into the 32-byte amount word at `amountOffset` and approved to `to` for this call only.
+ * ERC-20 deposits only (native input reaches the bridge wrapped: the executor sends no value).
+ */
+export function bridgeDepositExecutorCall(call: { to: string; data: string; amountOffset: number }, inputToken: string): ExecutorCall {
+  return { target: call.to, value: 0n, data: call.data, inputs: [{ token: inputToken, bps: ALL_BPS, amount: 0n, offset: call.amountOffset, approve: true }] };
+}

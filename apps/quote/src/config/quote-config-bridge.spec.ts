@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadQuoteConfig } from './quote-config';
+
+/** CROSS_CHAIN_BRIDGE: the devnet bridge by default; Across from the devnet manifest or the registry, refused at start-up without SpokePools. */
+describe('quote config: CROSS_CHAIN_BRIDGE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quote-bridge-'));
+  const manifest = join(dir, 'deployment.json');
+  const net = (network: string, chainId: number, contracts: Record<string, string>) => ({ network, chainId, weth: `0x${'11'.repeat(20)}`, tokens: [{ symbol: 'USDC', address: `0x${'33'.repeat(20)}`, decimals: 6 }], contracts, platforms: [] });
+  writeFileSync(manifest, JSON.stringify({ networks: [net('ethereum', 1, { router: `0x${'22'.repeat(20)}` }), net('base', 8453, { router: `0x${'22'.repeat(20)}`, acrossSpokePool: `0x${'44'.repeat(20)}` })] }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const rpc = { RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
+
+  it('is devnet by default (no Across config)', () => {
+    const cfg = loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest });
+    expect(cfg.crossChainBridge).toBe('devnet');
+    expect(cfg.across).toBeUndefined();
+  });
+
+  it('across from the shipped registry: the enabled networks with their SpokePools; no devnet bridge', () => {
+    const cfg = loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'across' });
+    expect(cfg.crossChainBridge).toBe('across');
+    expect(cfg.bridge).toBeUndefined();
+    expect(cfg.across!.networks.map((n) => [n.network, n.spokePool])).toEqual([
+      ['ethereum', '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5'],
+      ['base', expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)],
+    ]);
+  });
+
+  it('refuses to start on across without SpokePools for the enabled networks, saying what to set', () => {
+    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest, CROSS_CHAIN_BRIDGE: 'across' })).toThrow(
+      /CROSS_CHAIN_BRIDGE=across: the devnet manifest has no Across SpokePool for ethereum; rebuild the devnet/,
+    );
+    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum', RPC_URL_ETHEREUM: rpc.RPC_URL_ETHEREUM, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'across' })).toThrow(
+      /CROSS_CHAIN_BRIDGE=across needs Across SpokePools on at least two enabled networks \(NETWORKS\); the registry \(REGISTRY\) has them only on ethereum: enable more networks Across supports/,
+    );
+    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, CROSS_CHAIN_BRIDGE: 'across', WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, WRAPPED_NATIVE_BASE: `0x${'11'.repeat(20)}` })).toThrow(
+      /CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST \(a devnet built with Across\) or REGISTRY=shipped/,
+    );
+    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest, CROSS_CHAIN_BRIDGE: 'wormhole' })).toThrow(/CROSS_CHAIN_BRIDGE must be one of devnet, across, got "wormhole"/);
+  });
+});

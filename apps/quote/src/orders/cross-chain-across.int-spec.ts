@@ -1,0 +1,177 @@
+/**
+ * Cross-chain orders on Across (CROSS_CHAIN_BRIDGE=across), on a devnet of this file's own
+ * (ethereum -> base, the test devnet's saved build with Across's SpokePools, TEST_DEVNET_BASE_PORT
+ * + 80): the quote service, configured from the devnet manifest, builds the origin transaction
+ * (Router.executeBridge: the executor deposits all of the bridged token through the provider's
+ * SpokePool.deposit call), a test wallet sends the API's approval and order as they are, the
+ * devnet's Across relayer fills on base and the recipient's balance is read there. Private because
+ * the relayer acts on every Across deposit it sees. Orders that would need a destination leg
+ * (swap or zap on base) are refused with a 400 saying what to ask for instead.
+ */
+import { Interface, JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
+import { JsonRpcClient } from '@tokensvc/chain';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type NetworkManifest } from '@tokensvc/devnet';
+import type { Network } from '@tokensvc/domain';
+import { ErrorCode, type OrderReply } from '@tokensvc/messages';
+import { dropDatabase, migrate } from '@tokensvc/persistence';
+import { AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
+import type { ServiceError } from '@tokensvc/transport';
+import { TestPoolEvents } from '../testing/pool-events';
+import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
+import { seedReadModels } from '../testing/read-models';
+import { ApprovalUseCase } from './approval.usecase';
+import { BuildOrderUseCase } from './build-order.usecase';
+import { EstimateUseCase } from './estimate.usecase';
+
+jest.setTimeout(180_000);
+
+const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)']);
+const NATIVE = '0x0000000000000000000000000000000000000000';
+
+describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
+  let devnet: DevnetHandle;
+  let eth: NetworkManifest;
+  let base: NetworkManifest;
+  let databaseUrl: string;
+  let events: TestPoolEvents;
+  let harness: QuoteHarness;
+  let provider: AcrossBridgeProvider;
+  let relayer: AcrossRelayer;
+  let origin: JsonRpcProvider;
+  let orders: BuildOrderUseCase;
+  let estimates: EstimateUseCase;
+  let approvals: ApprovalUseCase;
+  let wallet: Wallet;
+  const key = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
+  const rpc = (n: Network): JsonRpcClient => new JsonRpcClient(devnet.rpcUrls[n]!);
+
+  beforeAll(async () => {
+    // Apart from the shared test devnet and the other Across files (TEST_DEVNET_BASE_PORT moves them all).
+    devnet = await startDevnet({ networks: ['ethereum', 'base'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 80, log: () => undefined });
+    eth = networkManifest(devnet.manifest, 'ethereum');
+    base = networkManifest(devnet.manifest, 'base');
+    databaseUrl = createTestDatabaseUrl('quote_across');
+    await migrate(databaseUrl);
+    for (const n of [eth, base]) await seedReadModels(databaseUrl, rpc(n.network), n);
+    events = await TestPoolEvents.create(INFRA.nats, 'across');
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: devnet.manifestPath,
+      stream: events.stream,
+      prefix: events.prefix,
+      env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, CROSS_CHAIN_BRIDGE: 'across', RELAY_QUEUE_PREFIX: `xacross${Date.now().toString(36)}` },
+    });
+    orders = harness.app.get(BuildOrderUseCase);
+    estimates = harness.app.get(EstimateUseCase);
+    approvals = harness.app.get(ApprovalUseCase);
+    const rpcUrls = devnet.rpcUrls as Partial<Record<Network, string>>;
+    provider = new AcrossBridgeProvider({ config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike), rpcUrls });
+    const relayerKey = acrossRelayerAccount().privateKey;
+    await fundAcrossRelayer({ manifest: devnet.manifest, rpcUrls, relayerKey });
+    relayer = new AcrossRelayer({ networks: acrossNetworks(devnet.manifest, rpcUrls), relayerKey, pollMs: 100 });
+    await relayer.start();
+    origin = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
+    origin.pollingInterval = 20;
+    wallet = new Wallet(TEST_ACCOUNTS[2]!.privateKey, origin);
+  }, 240_000);
+
+  afterAll(async () => {
+    await relayer?.stop();
+    origin?.destroy();
+    await harness?.close();
+    await events?.dispose();
+    await devnet?.stop();
+    if (databaseUrl) await dropDatabase(databaseUrl);
+  });
+
+  /** Balances through the project's RPC client, which retries what a history-less anvil answers while a block lands. */
+  const balanceOn = async (n: Network, token: string, owner: string): Promise<bigint> => {
+    if (token === NATIVE) return BigInt(await rpc(n).call<string>('eth_getBalance', [owner, 'latest']));
+    return BigInt(await rpc(n).call<string>('eth_call', [{ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }, 'latest']));
+  };
+  const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> => {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const refuse = async (p: Promise<unknown>, message: RegExp): Promise<void> => {
+    const e = (await p.then(() => undefined, (err: unknown) => err)) as ServiceError | undefined;
+    expect({ code: e?.code, message: e?.message }).toEqual({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringMatching(message) });
+  };
+
+  /** Approval and order as the API answers them, sent as they are; the relayer fills on base; the recipient's balance is read there. */
+  async function run(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint }> {
+    const sender = wallet.address.toLowerCase();
+    const outToken = outputKey.split(':')[1]!;
+    if (!inputKey.endsWith(NATIVE)) {
+      const approval = await approvals.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey });
+      expect(approval.context).toMatchObject({ spender: eth.contracts.router.toLowerCase() });
+      if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
+    }
+    const order = await orders.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1 });
+    expect(order.context!.target).toBe(eth.contracts.router.toLowerCase());
+    expect(order.context!.rawParams!['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
+    expect(order.context!.rawParams!['destination']).toBeNull();
+    const before = await balanceOn('base', outToken, sender);
+    const sent = await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, value: BigInt(order.tx!.value ?? '0'), gasLimit: BigInt(order.tx!.gasLimit!) });
+    const receipt = await sent.wait();
+    expect(receipt!.status).toBe(1);
+    expect(receipt!.gasUsed).toBeLessThan(BigInt(order.tx!.gasLimit!));
+    const [deposit, ...more] = await provider.findDeposit('ethereum', receipt!.hash);
+    expect(more).toEqual([]);
+    // The Router's executor deposited into the SpokePool; refunds go to the sender, who is also the recipient.
+    expect(deposit).toMatchObject({ destinationNetwork: 'base', outputAmount: BigInt(order.context!.minOutputAmount), recipient: wallet.address, refundTo: wallet.address });
+    let received = 0n;
+    await waitFor('the relayer to pay on base', async () => {
+      received = (await balanceOn('base', outToken, sender)) - before;
+      return received > 0n;
+    });
+    const fill = await provider.findFill('base', 1, deposit!.requestId);
+    expect(fill).toMatchObject({ amount: received, recipient: wallet.address, filler: relayer.address });
+    expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('settled');
+    return { order, deposit: deposit!, received };
+  }
+
+  it('USDC ethereum -> USDC base: built through the Router, deposited into the SpokePool, filled by the relayer; the recipient receives outputAmount', async () => {
+    const { order, deposit, received } = await run(key(eth, 'USDC'), 1_000_000_000n, key(base, 'USDC'));
+    const c = order.context!;
+    // 0.05 % (relayer 4 bps + LP 1 bp, the configured model), exact: nothing is swapped
+    expect(c.feeCosts).toEqual([expect.objectContaining({ name: 'bridge fee', token: key(eth, 'USDC'), amount: '500000', included: true })]);
+    expect(c.outputAmount).toBe('999500000');
+    expect(c.minOutputAmount).toBe(c.outputAmount);
+    expect(c.route).toEqual([key(eth, 'USDC'), key(base, 'USDC')]);
+    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'USDC').address, inputAmount: 1_000_000_000n, outputToken: manifestToken(base, 'USDC').address });
+    expect(received).toBe(999_500_000n);
+    expect(c.steps.some((s) => s.includes('into the across bridge on ethereum'))).toBe(true);
+    const estimate = await estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'USDC') });
+    expect(estimate.outputAmount).toBe('999500000');
+  });
+
+  it('native ETH ethereum -> ETH base: the Router wraps it, deposits WETH, and Across pays the EOA recipient in ETH', async () => {
+    const before = await origin.getBalance(wallet.address);
+    const { order, deposit, received } = await run(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${NATIVE}`);
+    expect(order.tx!.value).toBe(parseEther('0.5').toString());
+    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'WETH').address, inputAmount: parseEther('0.5'), outputToken: manifestToken(base, 'WETH').address });
+    expect(received).toBe(BigInt(order.context!.outputAmount));
+    expect(received).toBe(parseEther('0.5') - parseEther('0.00025'));
+    expect(before - (await origin.getBalance(wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
+  });
+
+  it('refuses, with a 400 saying what to ask for, an output that needs a destination leg, and WETH for an EOA (Across pays it as ETH)', async () => {
+    const sender = wallet.address.toLowerCase();
+    const vault = `base:${manifestPlatform(base, 'erc4626-vaults').vaults.find((v) => v.symbol === 'steakUSDC')!.address.toLowerCase()}`;
+    const leg = /would need a destination swap or zap on base, which cross-chain orders through the across bridge do not support yet.*ask for a token the bridge delivers there as outputToken, one of .*USDC \(base:0x[0-9a-f]{40}\).*, and swap on base with a same-chain order afterwards/;
+    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'DEGEN') }), leg);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: vault }), leg);
+    await refuse(
+      orders.execute({ sender, inputToken: `ethereum:${NATIVE}`, inputAmount: parseEther('0.5').toString(), outputToken: key(base, 'WETH') }),
+      new RegExp(`the across bridge pays WETH to an externally owned account \\(${sender} on base\\) as ETH: ask for base:${NATIVE} \\(ETH\\) as outputToken`),
+    );
+    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
+  });
+});
