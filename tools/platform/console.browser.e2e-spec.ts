@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { Pool } from 'pg';
 import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, startApp, startFillerProcess, stopProcess, waitForHttp, type AppName, type AppProcess, type FillerProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, startApp, startFillerProcess, stopProcess, waitForHttp, type AppName, type AppProcess, type FillerProcess, type PlatformEnv } from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
 import { axeCheck, blocking, drawnPixels, launchConsoleBrowser, requireChromium, screenshot, SCREENSHOT_DIR, type AxeFinding, type ConsoleBrowser } from './console-browser';
 import { cleanQueueKeys, sendAsIs } from './console-order';
@@ -74,7 +74,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
     await migrate(dbUrl);
     db = new Pool({ connectionString: dbUrl, max: 2 });
     userKey = (await new ApiKeysRepository(db).issue({ tier: 'paid', label: 'console e2e user' })).key;
-    const healthPortBase = await freePort();
+    const healthPortBase = await freePortRange(5);
     const adminPort = await freePort();
     const env: PlatformEnv = {
       databaseUrl: dbUrl, natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,

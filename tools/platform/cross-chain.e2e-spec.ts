@@ -29,7 +29,7 @@ import { BRIDGE_REFUND_GRACE } from '@tokensvc/contracts';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, hasBinary, startApp, startFillerProcess, stopProcess, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, hasBinary, startApp, startFillerProcess, stopProcess, waitForHttp,
   type AppName, type AppProcess, type FillerProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -278,7 +278,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     }
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
+      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));

@@ -23,7 +23,7 @@ import { manifestPlatform, manifestToken, networkManifest, type DevnetManifest }
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTokensvc, tokens, TokensvcError, unwrap, waitForStatus, type Tokensvc } from '@tokensvc/sdk';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, eachLine, freePort, hasBinary, startApp, startFillerProcess, stopProcess, testDevnet, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, eachLine, freePort, freePortRange, hasBinary, startApp, startFillerProcess, stopProcess, testDevnet, waitForHttp,
   type AppName, type AppProcess, type FillerProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -116,7 +116,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     }
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
+      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));

@@ -106,7 +106,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     }
     const env: PlatformEnv = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls,
-      gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'warn', extraEnv,
+      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     const start = (app: (typeof APPS)[number]): number => procs.push(startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));

@@ -8,7 +8,7 @@ import { Wallet } from 'ethers';
 import { Pool } from 'pg';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp,
+  APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp,
   type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -49,7 +49,7 @@ describe('platform end to end (five apps over NATS)', () => {
     const devnet = testDevnet();
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: TIMEOUT_MS, logLevel: 'warn',
+      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: TIMEOUT_MS, logLevel: 'warn',
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) start(app);

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, INFRA, startApp, stopProcess, testDevnet, waitForHttp, type AppName, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { createTestDatabaseUrl, freePort, freePortRange, INFRA, startApp, stopProcess, testDevnet, waitForHttp, type AppName, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 
 interface Span {
   service: string;
@@ -67,7 +67,7 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
     const devnet = testDevnet();
     const env: PlatformEnv = {
       databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls.ethereum! }, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
+      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
       extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200' },
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;

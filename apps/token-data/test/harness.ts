@@ -10,7 +10,7 @@ import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence'
  * The parts of @tokensvc/testing the harness uses, passed in by the spec file (module boundaries
  * let only test files import the testing library).
  */
-export type TestingKit = Pick<typeof import('@tokensvc/testing'), 'createTestDatabaseUrl' | 'freePort' | 'hasBinary' | 'INFRA' | 'PrivateNatsServer' | 'startApp' | 'stopProcess' | 'testDevnet' | 'waitForHttp'>;
+export type TestingKit = Pick<typeof import('@tokensvc/testing'), 'createTestDatabaseUrl' | 'freePort' | 'freePortRange' | 'hasBinary' | 'INFRA' | 'PrivateNatsServer' | 'startApp' | 'stopProcess' | 'testDevnet' | 'waitForHttp'>;
 type AppName = Parameters<TestingKit['startApp']>[0];
 type PlatformEnv = Parameters<TestingKit['startApp']>[1];
 
@@ -71,7 +71,7 @@ async function waitIndexed(pool: Pool, rpcUrls: Record<string, string>, timeoutM
 }
 
 export async function startDataSurface(kit: TestingKit, label: string, onLine: (line: string) => void): Promise<DataSurface> {
-  const { createTestDatabaseUrl, freePort, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp } = kit;
+  const { createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp } = kit;
   const nats = hasBinary('nats-server') ? new PrivateNatsServer(await freePort()) : undefined;
   await nats?.start();
   const natsUrl = nats?.url ?? INFRA.nats;
@@ -86,7 +86,7 @@ export async function startDataSurface(kit: TestingKit, label: string, onLine: (
   const rpcUrls = devnet.rpcUrls as Record<string, string>;
   const env: PlatformEnv = {
     databaseUrl: dbUrl, natsUrl, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-    gatewayPort: await freePort(), healthPortBase: await freePort(), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
+    gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
   };
   const procs = SURFACE_APPS.map((app) => startApp(app, env, (name, line) => onLine(`[${name}] ${line}`)));
   const base = `http://127.0.0.1:${env.gatewayPort}`;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { CommonConfig } from '@tokensvc/config';
 import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import { createTestDatabaseUrl, freePort, freePortRange, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp, type AppProcess } from '@tokensvc/testing';
 import { Deriver } from '../derive';
 import { reorg, send, txs } from '../testing/activity';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
@@ -110,7 +110,7 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     nats = new PrivateNatsServer(await freePort());
     await nats.start();
     const gatewayPort = await freePort();
-    const env = { databaseUrl: dbUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: { ethereum: anvil.rpcUrl }, manifestPath, gatewayPort, healthPortBase: await freePort(), logLevel: 'warn' };
+    const env = { databaseUrl: dbUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: { ethereum: anvil.rpcUrl }, manifestPath, gatewayPort, healthPortBase: await freePortRange(5), logLevel: 'warn' };
     apps = (['token-data', 'gateway'] as const).map((app) => startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
     base = `http://127.0.0.1:${gatewayPort}`;
     await waitForTip();
