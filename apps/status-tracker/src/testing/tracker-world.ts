@@ -19,6 +19,8 @@ import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainTracker, type TrackerEvent } from '../tracking/tracker';
 
+const TRANSITION_RECORDER = Symbol('TRANSITION_RECORDER');
+
 const addr = (c: Contract): string => c.target as string;
 
 export interface TrackerApp {
@@ -108,8 +110,15 @@ export async function startTrackerWorld(databaseUrl: string): Promise<TrackerWor
         trackerEnv(env),
         { bridge },
       );
-      const app = await NestFactory.createApplicationContext(StatusTrackerModule.forRoot(config), { logger: ['error'] });
-      app.get(CrossChainTracker).onTransition((e) => events.push(e));
+      // The listener is a provider of the module, so it is attached while Nest builds the context:
+      // createApplicationContext runs the start-up hooks (the tracker's sweep may finish an order
+      // there), and a listener added after it returned missed those transitions.
+      const root = StatusTrackerModule.forRoot(config);
+      const listener = { provide: TRANSITION_RECORDER, inject: [CrossChainTracker], useFactory: (t: CrossChainTracker): true => {
+        t.onTransition((e) => events.push(e));
+        return true;
+      } };
+      const app = await NestFactory.createApplicationContext({ ...root, providers: [...(root.providers ?? []), listener] }, { logger: ['error'] });
       await app.init();
       const handle: TrackerApp = {
         app,
