@@ -5,15 +5,13 @@
  */
 import {
   type AcrossBridgeConfig,
-  type AcrossManifestLike,
   type BridgeManifestLike,
   CROSS_CHAIN_BRIDGES,
   type CrossChainBridge,
   type DevnetBridgeConfig,
-  acrossConfigFromSources,
+  acrossConfigOfDeployment,
   devnetBridgeConfig,
 } from '@tokensvc/bridge';
-import { loadRegistry } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 
@@ -50,15 +48,9 @@ export interface TrackerConfig extends CommonConfig {
   readonly maxTxsPerOrder: number;
 }
 
-/** CROSS_CHAIN_BRIDGE=across: Across from the devnet manifest, else the registry; a problem when that gives no route. */
+/** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfDeployment); its problem joins the config's. */
 function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
-  const { config, problem } = acrossConfigFromSources(
-    {
-      manifest: common.devnetManifest === undefined ? undefined : readJsonFile<AcrossManifestLike>(common.devnetManifest),
-      registry: common.devnetManifest === undefined && common.registry !== undefined ? loadRegistry(common.registry) : undefined,
-    },
-    common.networks.map((n) => n.network),
-  );
+  const { config, problem } = acrossConfigOfDeployment(common);
   if (problem) r.problems.push(problem);
   return config;
 }

@@ -4,6 +4,8 @@
  * book and token map, `RegistryBridge`). Both shapes are declared structurally here, so this library
  * depends on neither the devnet tooling nor the registry file's loader.
  */
+import { loadRegistry } from '@tokensvc/chain';
+import { readJsonFile } from '@tokensvc/config';
 import { NETWORK_INFO, type Network, isNetwork } from '@tokensvc/domain';
 import { NATIVE_TOKEN } from '../devnet-config';
 import { BridgeQuoteError, type BridgeRoute, type BridgeRouteToken, routeBySymbol } from '../provider';
@@ -178,3 +180,18 @@ export function acrossConfigFromSources(
 /** CROSS_CHAIN_BRIDGE: the bridge the quote service builds cross-chain orders for and the status tracker follows. */
 export const CROSS_CHAIN_BRIDGES = ['devnet', 'across'] as const;
 export type CrossChainBridge = (typeof CROSS_CHAIN_BRIDGES)[number];
+
+/**
+ * CROSS_CHAIN_BRIDGE=across for an app: Across from the devnet manifest when DEVNET_MANIFEST is
+ * set, else from the registry (REGISTRY); `problem` when that gives no route between the enabled
+ * networks. One definition for the quote service's and the status tracker's config loaders.
+ */
+export function acrossConfigOfDeployment(common: { devnetManifest?: string; registry?: string; networks: ReadonlyArray<{ network: Network }> }): { config: AcrossBridgeConfig; problem: string | undefined } {
+  return acrossConfigFromSources(
+    {
+      manifest: common.devnetManifest === undefined ? undefined : readJsonFile<AcrossManifestLike>(common.devnetManifest),
+      registry: common.devnetManifest === undefined && common.registry !== undefined ? loadRegistry(common.registry) : undefined,
+    },
+    common.networks.map((n) => n.network),
+  );
+}
