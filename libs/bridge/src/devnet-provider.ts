@@ -76,7 +76,9 @@ const ZERO_ADDRESS = NATIVE_TOKEN;
 export class DevnetBridgeProvider implements BridgeProvider {
   readonly name = DEVNET_BRIDGE_NAME;
   /** the filler swaps or zaps into any destination token (DestinationSwapper) */
-  readonly destinationSwaps = true;
+  readonly destinationLeg = 'filler' as const;
+  /** the filler pays all it received */
+  readonly outputFixedAtDeposit = false;
   readonly feeBps: number;
   readonly minFeeUsd: number;
   readonly estimatedSeconds: number;
@@ -119,6 +121,11 @@ export class DevnetBridgeProvider implements BridgeProvider {
     const c = this.clients.get(network);
     if (!c) throw new Error(`no RPC URL for ${network}`);
     return c;
+  }
+
+  /** no handler contract: the filler runs destination legs off-chain */
+  destinationHandler(): string | undefined {
+    return undefined;
   }
 
   route(originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined {

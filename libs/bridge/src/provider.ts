@@ -71,6 +71,29 @@ export interface BridgeDepositCallRequest {
   recipient: string;
   /** who gets the input back on the origin when nobody fills */
   refundTo: string;
+  /**
+   * 'message' bridges only: calls the bridge's handler on the destination runs with what arrives
+   * (the deposit's recipient is then the handler, `destinationHandler`, and `recipient` is unused
+   * by the deposit itself: the calls pay whoever they name).
+   */
+  message?: BridgeDestinationMessage;
+}
+
+/** One call the destination handler makes with the bridged token that arrived. */
+export interface BridgeDestinationCall {
+  target: string;
+  data: string;
+  value: bigint;
+  /** approve `target` for the handler's whole balance of the arriving token first */
+  approveBalance?: boolean;
+  /** write the handler's balance of the arriving token into the (zeroed) 32-byte word at this byte offset of `data` */
+  balanceOffset?: number;
+}
+
+export interface BridgeDestinationMessage {
+  calls: BridgeDestinationCall[];
+  /** who receives what the calls leave of the arriving token */
+  leftoverRecipient: string;
 }
 
 /** The origin transaction's body (or the Router executor's call to the bridge). */
@@ -159,12 +182,21 @@ export interface BridgeProvider {
   /** the spec's `crossChainProvider` value */
   readonly name: string;
   /**
-   * Whether a deposit may name any destination token as its output, the bridge's filler swapping or
-   * zapping what arrives into it (the devnet bridge): true; or only the route's counterpart of its
-   * input (Across without messages): false, and the quote service refuses an order that would need
-   * a destination leg.
+   * How an order's destination swap or zap runs: 'filler', the deposit names the final token and
+   * the bridge's filler swaps what arrives into it (the devnet bridge); 'message', the deposit
+   * carries calls that the bridge's handler contract on the destination runs with what arrives
+   * (Across's MulticallHandler), see `destinationHandler`; 'none', the recipient gets only the
+   * route's counterpart of the input and an order needing a destination leg is refused.
    */
-  readonly destinationSwaps: boolean;
+  readonly destinationLeg: 'filler' | 'message' | 'none';
+  /**
+   * Whether what the recipient gets is fixed when the deposit is made (Across: the deposit's
+   * outputAmount, whatever the input): depositing more than the minimum would only pay the
+   * relayer more, so the quote service deposits exactly the minimum and returns the rest.
+   */
+  readonly outputFixedAtDeposit: boolean;
+  /** 'message' bridges: the contract on `network` that receives the bridged token and runs a deposit's calls; undefined where there is none */
+  destinationHandler(network: Network): string | undefined;
   /** the tokens it bridges from `originNetwork` to `destinationNetwork`, or undefined (no route) */
   route(originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined;
   /** throws BridgeQuoteError for an unsupported pair or an amount that does not cover the fee */

@@ -8,7 +8,7 @@
  * the relayer acts on every Across deposit it sees. Orders that would need a destination leg
  * (swap or zap on base) are refused with a 400 saying what to ask for instead.
  */
-import { Interface, JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { Interface, JsonRpcProvider, type TransactionReceipt, Wallet, getAddress, parseEther } from 'ethers';
 import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type NetworkManifest } from '@tokensvc/devnet';
@@ -105,7 +105,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   };
 
   /** Approval and order as the API answers them, sent as they are; the relayer fills on base; the recipient's balance is read there. */
-  async function run(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint }> {
+  async function run(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
     const sender = wallet.address.toLowerCase();
     const outToken = outputKey.split(':')[1]!;
     if (!inputKey.endsWith(NATIVE)) {
@@ -116,29 +116,55 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const order = await orders.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1 });
     expect(order.context!.target).toBe(eth.contracts.router.toLowerCase());
     expect(order.context!.rawParams!['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
-    expect(order.context!.rawParams!['destination']).toBeNull();
     const before = await balanceOn('base', outToken, sender);
     const sent = await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, value: BigInt(order.tx!.value ?? '0'), gasLimit: BigInt(order.tx!.gasLimit!) });
-    const receipt = await sent.wait();
-    expect(receipt!.status).toBe(1);
-    expect(receipt!.gasUsed).toBeLessThan(BigInt(order.tx!.gasLimit!));
-    const [deposit, ...more] = await provider.findDeposit('ethereum', receipt!.hash);
+    const receipt = (await sent.wait())!;
+    expect(receipt.status).toBe(1);
+    expect(receipt.gasUsed).toBeLessThan(BigInt(order.tx!.gasLimit!));
+    const [deposit, ...more] = await provider.findDeposit('ethereum', receipt.hash);
     expect(more).toEqual([]);
-    // The Router's executor deposited into the SpokePool; refunds go to the sender, who is also the recipient.
-    expect(deposit).toMatchObject({ destinationNetwork: 'base', outputAmount: BigInt(order.context!.minOutputAmount), recipient: wallet.address, refundTo: wallet.address });
+    // The Router's executor deposited into the SpokePool; refunds go to the sender.
+    expect(deposit).toMatchObject({ destinationNetwork: 'base', refundTo: wallet.address });
     let received = 0n;
     await waitFor('the relayer to pay on base', async () => {
       received = (await balanceOn('base', outToken, sender)) - before;
       return received > 0n;
     });
     const fill = await provider.findFill('base', 1, deposit!.requestId);
-    expect(fill).toMatchObject({ amount: received, recipient: wallet.address, filler: relayer.address });
+    expect(fill).toMatchObject({ amount: deposit!.outputAmount, recipient: deposit!.recipient, filler: relayer.address });
     expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('settled');
-    return { order, deposit: deposit!, received };
+    return { order, deposit: deposit!, received, receipt };
+  }
+
+  /** Same-asset: the relayer pays the sender the deposit's outputAmount itself, the order's minimum. */
+  async function runDirect(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
+    const r = await run(inputKey, amount, outputKey);
+    expect(r.order.context!.rawParams!['destination']).toBeNull();
+    expect(r.deposit).toMatchObject({ outputAmount: BigInt(r.order.context!.minOutputAmount), recipient: wallet.address, refundTo: wallet.address });
+    expect(r.received).toBe(r.deposit.outputAmount);
+    return r;
+  }
+
+  /**
+   * A destination leg: the deposit pays the bridged asset to base's MulticallHandler with a message,
+   * the handler runs Router.execute with it in the fill, and the sender receives at least the
+   * order's minimum of the final token; nothing is left on the handler.
+   */
+  async function runWithDestinationLeg(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; received: bigint }> {
+    const r = await run(inputKey, amount, outputKey);
+    const c = r.order.context!;
+    // the bridged asset that delivers most (USDC or WETH)
+    const bridged = (c.rawParams!['bridge'] as { bridgedToken: string }).bridgedToken;
+    expect(r.deposit).toMatchObject({ recipient: getAddress(base.contracts.acrossMulticallHandler!), outputToken: manifestToken(base, bridged).address });
+    expect(c.rawParams!['destination']).toMatchObject({ network: 'base', outputToken: outputKey, gasPaidBy: 'relayer', runBy: 'bridge handler contract', inputAmount: r.deposit.outputAmount.toString() });
+    expect(r.received).toBeGreaterThanOrEqual(BigInt(c.minOutputAmount));
+    expect(c.steps.some((s) => s.includes('handler contract') && s.includes('through the Router'))).toBe(true);
+    expect(await balanceOn('base', manifestToken(base, bridged).address, base.contracts.acrossMulticallHandler!)).toBe(0n);
+    return { order: r.order, received: r.received };
   }
 
   it('USDC ethereum -> USDC base: built through the Router, deposited into the SpokePool, filled by the relayer; the recipient receives outputAmount', async () => {
-    const { order, deposit, received } = await run(key(eth, 'USDC'), 1_000_000_000n, key(base, 'USDC'));
+    const { order, deposit, received } = await runDirect(key(eth, 'USDC'), 1_000_000_000n, key(base, 'USDC'));
     const c = order.context!;
     // 0.05 % (relayer 4 bps + LP 1 bp, the configured model), exact: nothing is swapped
     expect(c.feeCosts).toEqual([expect.objectContaining({ name: 'bridge fee', token: key(eth, 'USDC'), amount: '500000', included: true })]);
@@ -154,7 +180,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
 
   it('native ETH ethereum -> ETH base: the Router wraps it, deposits WETH, and Across pays the EOA recipient in ETH', async () => {
     const before = await origin.getBalance(wallet.address);
-    const { order, deposit, received } = await run(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${NATIVE}`);
+    const { order, deposit, received } = await runDirect(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${NATIVE}`);
     expect(order.tx!.value).toBe(parseEther('0.5').toString());
     expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'WETH').address, inputAmount: parseEther('0.5'), outputToken: manifestToken(base, 'WETH').address });
     expect(received).toBe(BigInt(order.context!.outputAmount));
@@ -162,16 +188,43 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     expect(before - (await origin.getBalance(wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
   });
 
-  it('refuses, with a 400 saying what to ask for, an output that needs a destination leg, and WETH for an EOA (Across pays it as ETH)', async () => {
-    const sender = wallet.address.toLowerCase();
+  it('native ETH ethereum -> USDC base (origin swap): the executor deposits exactly the origin minimum and the Router sweeps the rest back to the sender', async () => {
+    const usdc = manifestToken(eth, 'USDC').address;
+    const before = await balanceOn('ethereum', usdc, wallet.address);
+    const { order, deposit, receipt } = await runDirect(`ethereum:${NATIVE}`, parseEther('1'), key(base, 'USDC'));
+    const c = order.context!;
+    expect(c.residualTokens).toContain(key(eth, 'USDC'));
+    expect(BigInt(c.outputAmount)).toBe(deposit.outputAmount);
+    const swept = (await balanceOn('ethereum', usdc, wallet.address)) - before;
+    // What the swap made above the deposit came back (the pool's price moves with other tests: only its sign is known).
+    expect(swept).toBeGreaterThanOrEqual(0n);
+    expect(deposit.inputAmount).toBe(BigInt((c.rawParams!['order'] as { minOutputAmount: string }).minOutputAmount));
+    expect(receipt.logs.length).toBeGreaterThan(0);
+  });
+
+  it('USDC ethereum -> DEGEN base: the destination swap rides on the deposit message and runs in the fill', async () => {
+    const { order } = await runWithDestinationLeg(key(eth, 'USDC'), 1_000_000_000n, key(base, 'DEGEN'));
+    expect(order.context!.route[0]).toBe(key(eth, 'USDC'));
+    expect(order.context!.route.at(-1)).toBe(key(base, 'DEGEN'));
+  });
+
+  it('USDC ethereum -> a vault share (steakUSDC) on base: the handler zaps into the vault and the sender holds the shares', async () => {
     const vault = `base:${manifestPlatform(base, 'erc4626-vaults').vaults.find((v) => v.symbol === 'steakUSDC')!.address.toLowerCase()}`;
-    const leg = /would need a destination swap or zap on base, which cross-chain orders through the across bridge do not support yet.*ask for a token the bridge delivers there as outputToken, one of .*USDC \(base:0x[0-9a-f]{40}\).*, and swap on base with a same-chain order afterwards/;
-    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'DEGEN') }), leg);
-    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: vault }), leg);
+    await runWithDestinationLeg(key(eth, 'USDC'), 2_000_000_000n, vault);
+  });
+
+  it('native ETH ethereum -> an LP share (uniswap-v2 WETH/USDC) on base: origin leg wraps, the handler zaps into the pair', async () => {
+    const pair = manifestPlatform(base, 'uniswap-v2').pools.find((p) => ['WETH/USDC', 'USDC/WETH'].includes(p.pair))!;
+    await runWithDestinationLeg(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${pair.address.toLowerCase()}`);
+  });
+
+  it('refuses, with a 400 saying what to change: WETH for an EOA (Across pays it as ETH), a network pair not served, an amount that does not cover the fees', async () => {
+    const sender = wallet.address.toLowerCase();
     await refuse(
       orders.execute({ sender, inputToken: `ethereum:${NATIVE}`, inputAmount: parseEther('0.5').toString(), outputToken: key(base, 'WETH') }),
       new RegExp(`the across bridge pays WETH to an externally owned account \\(${sender} on base\\) as ETH: ask for base:${NATIVE} \\(ETH\\) as outputToken`),
     );
     await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }), /send more than|send at least/);
   });
 });

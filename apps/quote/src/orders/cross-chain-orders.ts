@@ -5,21 +5,26 @@
  *    bridged asset (native input is wrapped by the Router and bridged as WETH), then a bridge
  *    deposit of all of it;
  * 2. the bridge: keeps its fee and has a filler pay on the destination;
- * 3. destination (run by the filler, paid for by the filler): when the output token is not the
- *    bridged asset itself (another basic token, the native coin, an LP share, a vault share, a
- *    lending position), the filler swaps or zaps what arrived into it with this service's own
- *    same-chain orders, and fills with everything it received.
+ * 3. destination: when the output token is not what the bridge pays (another basic token, the
+ *    native coin, an LP share, a vault share, a lending position), a swap or zap on the destination
+ *    with this service's own Router, run either
+ *    - by the bridge's handler contract, from calls the deposit carries (Across's MulticallHandler:
+ *      `destinationLeg` 'message'); the relayer pays the deposit's outputAmount of the bridged
+ *      asset to the handler, which runs `Router.execute` with it for the order's minOutputAmount
+ *      of the final token to the recipient, or the whole fill reverts (no fill: refunded); or
+ *    - by the bridge's filler (the devnet bridge: 'filler'): the deposit names the final token and
+ *      asks for the order's `minOutputAmount` of it, the filler swaps with this service's
+ *      same-chain orders and fills with everything it received, or not at all (refunded).
  *
- * The deposit names the final token and asks for the order's `minOutputAmount` of it, so the
- * filler cannot fill with less (it does not fill at all, and the deposit is refunded after its
- * deadline). The bridged asset is the output when the bridge carries it, else the input when it
- * does, else every bridged asset is tried and the one that delivers most is kept
- * (`bridgedAssets`). Amount maths and the one slippage tolerance over both legs:
- * ./cross-chain-amounts.ts.
+ * The bridged asset is the output when the bridge carries it, else the input when it does, else
+ * every bridged asset is tried and the one that delivers most is kept (`bridgedAssets`). A bridge
+ * whose output is fixed at deposit time (Across) gets exactly the origin minimum; the rest of the
+ * origin swap's output goes back to the sender. Amount maths and the one slippage tolerance over
+ * both legs: ./cross-chain-amounts.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
-import { type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, depositExecutorCall, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
+import { type BridgeDestinationMessage, type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
+import { EXECUTE_INPUT_AMOUNT_OFFSET, type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, depositExecutorCall, encodeExecute, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
 import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
 import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
@@ -32,7 +37,7 @@ import { routeTokens, stepDescriptions } from './describe-steps';
 import { orderCalls } from './order-tx';
 import { type Quote, type QuoteEngine, pinnedBlock, routedDeployment } from './quote-engine';
 import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
-import { autoSlippageExceeded, bufferedGas, round6 } from './slippage';
+import { autoSlippageExceeded, bufferedGas, minOutput, round6 } from './slippage';
 import type { NetworkDeployment, RoutedDeployment } from '../config/quote-config';
 import type { OrderStore } from '../relay/order-store';
 
@@ -42,6 +47,11 @@ import type { OrderStore } from '../relay/order-store';
  * devnet; the static figure keeps headroom because cross-chain orders are not simulated.
  */
 const DEPOSIT_GAS = 420_000;
+/**
+ * Extra gas of a deposit that carries a destination leg as its message (~2 KB: calldata, the copy
+ * into the pool and the FundsDeposited log); measured ~60k on the devnet for a two-hop swap.
+ */
+const MESSAGE_GAS = 100_000;
 /** Any valid address: only the deposit call's target is used. */
 const PLACEHOLDER = '0x0000000000000000000000000000000000000001';
 const EXPLAIN_SAME_CHAIN = 'explain=true is available for same-chain orders only (inputToken and outputToken on one network)';
@@ -81,8 +91,10 @@ interface Leg extends Candidate {
   minBridged: bigint;
   /** the bridge's quote for `minBridged` (its fill deadline is the deposit's) */
   bridgeMin: BridgeQuote;
-  /** the order's minOutputAmount and the deposit's outputAmount (output token units) */
+  /** the order's minOutputAmount (output token units) */
   minOutput: bigint;
+  /** how the destination leg (if any) runs */
+  mode: 'filler' | 'message' | 'none';
 }
 
 export class CrossChainOrders {
@@ -114,14 +126,14 @@ export class CrossChainOrders {
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
     const spend = amount - feeAmount;
 
-    // The Router deposits ERC-20s (native input travels as WETH); the filler turns them into anything.
+    // The Router deposits ERC-20s (native input travels as WETH); a destination leg turns them into anything.
     const carried = route.tokens.filter((t) => t.originToken !== ZERO_ADDRESS && t.destinationToken !== ZERO_ADDRESS);
-    const tried = this.bridge.destinationSwaps
-      ? bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative)
-      : carried.filter((t) => this.delivers(route.tokens, t, output.address, to.network));
-    if (tried.length === 0 && carried.length > 0 && !this.bridge.destinationSwaps) throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
+    const mode = this.destinationMode(to.network);
+    const direct = carried.filter((t) => this.delivers(route.tokens, t, output.address, to.network));
+    const tried = mode === 'filler' ? bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative) : direct.length > 0 || mode === 'none' ? direct : carried;
+    if (tried.length === 0 && carried.length > 0 && mode === 'none') throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
     if (tried.length === 0) throw badRequest(`the ${this.bridge.name} bridge carries no ERC-20 from ${from.network} to ${to.network}`);
-    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend)));
+    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend, mode === 'filler' ? t.destinationToken.toLowerCase() !== output.address : !direct.includes(t))));
     const found: Candidate[] = [];
     const refusals: string[] = [];
     outcomes.forEach((o, i) => {
@@ -135,15 +147,41 @@ export class CrossChainOrders {
     const swaps = { origin: best.originSwap !== undefined, destination: best.destinationSwap !== undefined };
     const slippage = crossChainSlippage(requested, swaps, combinedImpact(best.originSwap?.priceImpact, best.destinationSwap?.priceImpact));
     if (requested === undefined && slippage > AUTO_SLIPPAGE_CAP) throw badRequest(autoSlippageExceeded(slippage));
-    const minBridged = minBridgedAmount(best.expectedBridged, slippage, swaps.origin);
+    const fixed = this.bridge.outputFixedAtDeposit;
+    // A fixed-output bridge delivers what the origin minimum buys, so with two swaps each leg gets half the tolerance.
+    const originTolerance = fixed && swaps.origin && swaps.destination ? slippage / 2 : slippage;
+    const minBridged = minBridgedAmount(best.expectedBridged, originTolerance, swaps.origin);
     const bridgeMin = minBridged === best.expectedBridged ? best.bridgeQuote : await this.bridgeQuote(from.network, to.network, best.bridged, minBridged);
-    const minOutput = minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount);
-    if (minOutput <= 0n) throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
-    return { ...best, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, minOutput };
+    const settled = fixed ? await this.atMinimum(best, to.network, output, bridgeMin, slippage - (swaps.origin ? originTolerance : 0)) : { ...best, minOutput: minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount) };
+    if (settled.minOutput <= 0n) throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
+    return { ...settled, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, mode };
+  }
+
+  /**
+   * A fixed-output bridge pays exactly what `bridgeMin` (the origin minimum) makes: the destination
+   * leg, if any, runs on that amount and keeps `destinationTolerance` of slippage; without one the
+   * minimum is what arrives.
+   */
+  private async atMinimum(best: Candidate, destination: Network, output: CatalogToken, bridgeMin: BridgeQuote, destinationTolerance: number): Promise<Candidate & { minOutput: bigint }> {
+    const arrived = bridgeMin.outputAmount;
+    if (!best.destinationSwap) return { ...best, bridgeQuote: bridgeMin, expectedOutput: arrived, minOutput: arrived };
+    const destinationSwap =
+      arrived === best.bridgeQuote.outputAmount
+        ? best.destinationSwap
+        : await leg(`destination leg on ${destination} (${best.bridged.symbol} -> ${output.symbol})`, () => this.engine.quote({ network: destination, input: best.bridged.destinationToken.toLowerCase(), output: output.address }, arrived));
+    const expectedOutput = destinationSwap.plan.amountOut;
+    const pinned = [best.pinned[0]!, destinationSwap.pinned];
+    return { ...best, bridgeQuote: bridgeMin, destinationSwap, expectedOutput, pinned, minOutput: minOutput(expectedOutput, destinationTolerance) };
+  }
+
+  /** How a destination leg runs on `destination`: the bridge's way, or none for a message bridge without a handler there. */
+  private destinationMode(destination: Network): 'filler' | 'message' | 'none' {
+    const mode = this.bridge!.destinationLeg;
+    return mode === 'message' && !this.bridge!.destinationHandler(destination) ? 'none' : mode;
   }
 
   /** The order through one bridged asset: origin swap (if needed), bridge, destination swap (if needed). */
-  private async candidate(origin: Network, destination: Network, input: CatalogToken, output: CatalogToken, bridged: BridgeRouteToken, spend: bigint): Promise<Candidate> {
+  private async candidate(origin: Network, destination: Network, input: CatalogToken, output: CatalogToken, bridged: BridgeRouteToken, spend: bigint, needsLeg: boolean): Promise<Candidate> {
     const bridgedOrigin = bridged.originToken.toLowerCase();
     const bridgedDestination = bridged.destinationToken.toLowerCase();
     const wrapped = this.deployment(origin).wrappedNative;
@@ -151,10 +189,9 @@ export class CrossChainOrders {
     const originSwap = direct ? undefined : await leg(`origin leg on ${origin} (${input.symbol} -> ${bridged.symbol})`, () => this.engine.quote({ network: origin, input: input.address, output: bridgedOrigin }, spend));
     const expectedBridged = originSwap ? originSwap.plan.amountOut : spend;
     const bridgeQuote = await this.bridgeQuote(origin, destination, bridged, expectedBridged);
-    const destinationSwap =
-      bridgedDestination === output.address || !this.bridge!.destinationSwaps
-        ? undefined
-        : await leg(`destination leg on ${destination} (${bridged.symbol} -> ${output.symbol})`, () =>
+    const destinationSwap = !needsLeg
+      ? undefined
+      : await leg(`destination leg on ${destination} (${bridged.symbol} -> ${output.symbol})`, () =>
             this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
           );
     const expectedOutput = destinationSwap ? destinationSwap.plan.amountOut : bridgeQuote.outputAmount;
@@ -189,7 +226,7 @@ export class CrossChainOrders {
    * the order's output must be what the recipient (the sender) will really get.
    */
   private async checkNativePayout(leg: Leg, recipient: string): Promise<void> {
-    if (this.bridge!.destinationSwaps) return;
+    if (leg.mode === 'filler' || leg.destinationSwap) return;
     const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
     const output = leg.output.address;
     if (output !== ZERO_ADDRESS && output !== wrapped) return;
@@ -236,9 +273,9 @@ export class CrossChainOrders {
     };
   }
 
-  /** The user's transaction only: the destination leg's gas is the filler's. */
+  /** The user's transaction only: the destination leg's gas is the filler's or the relayer's. */
   private gasLimit(leg: Leg): bigint {
-    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS));
+    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && leg.destinationSwap ? MESSAGE_GAS : 0)));
   }
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
@@ -264,10 +301,7 @@ export class CrossChainOrders {
       : leg.input.address === ZERO_ADDRESS
         ? [wrapAllCall(origin.wrappedNative)]
         : [];
-    const calls = [
-      ...swapCalls,
-      this.bridge!.destinationSwaps ? this.depositCall(leg, escrow, sender) : this.providerDepositCall(leg, executor, sender),
-    ];
+    const calls = [...swapCalls, leg.mode === 'filler' ? this.depositCall(leg, escrow, sender) : await this.providerDepositCall(leg, executor, sender)];
     const order: RouterOrder = {
       inputToken: leg.input.address,
       inputAmount: amount,
@@ -311,10 +345,38 @@ export class CrossChainOrders {
    * token's counterpart, asking for the order's minimum; the executor deposits all it holds of the
    * bridged token (written at the call's amountOffset).
    */
-  private providerDepositCall(leg: Leg, executor: string, sender: string): ExecutorCall {
-    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount: leg.minOutput }, depositor: executor, recipient: sender, refundTo: sender });
+  private async providerDepositCall(leg: Leg, executor: string, sender: string): Promise<ExecutorCall> {
+    const message = leg.destinationSwap ? await this.destinationMessage(leg, sender) : undefined;
+    // Without a destination leg the deposit asks for the order's minimum; with one, for what the origin minimum makes of the bridged asset.
+    const outputAmount = message ? leg.bridgeMin.outputAmount : leg.minOutput;
+    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount }, depositor: executor, recipient: sender, refundTo: sender, message });
     if (!call.approvalToken || call.value !== 0n) throw new Error(`the ${this.bridge!.name} deposit of ${leg.bridged.symbol} is not an ERC-20 deposit; the Router deposits ERC-20s only`);
-    return bridgeDepositExecutorCall(call, call.approvalToken);
+    // A fixed-output bridge gets exactly the origin minimum: the Router sweeps the rest back to the sender.
+    return bridgeDepositExecutorCall(call, call.approvalToken, this.bridge!.outputFixedAtDeposit ? leg.minBridged : undefined);
+  }
+
+  /**
+   * The destination leg as the deposit's message: `Router.execute` on the destination, from the
+   * bridge's handler, with the handler's whole balance of the bridged asset as input (written when
+   * it runs), the order's minimum of the final token to the sender, before the fill deadline.
+   */
+  private async destinationMessage(leg: Leg, sender: string): Promise<BridgeDestinationMessage> {
+    const swap = leg.destinationSwap!;
+    const destination = this.deployment(leg.destination);
+    const executor = await this.routers.executor(leg.destination, destination.router);
+    const deadline = BigInt(leg.bridgeMin.fillDeadline);
+    const order: RouterOrder = {
+      inputToken: leg.bridged.destinationToken.toLowerCase(),
+      inputAmount: 0n,
+      outputToken: leg.output.address,
+      minOutputAmount: leg.minOutput,
+      recipient: sender,
+      partner: ZERO_ADDRESS,
+      feeBps: 0,
+      deadline,
+    };
+    const data = encodeExecute(order, orderCalls(swap, { executor, recipient: sender, deadline }));
+    return { calls: [{ target: destination.router, data, value: 0n, approveBalance: true, balanceOffset: EXECUTE_INPUT_AMOUNT_OFFSET }], leftoverRecipient: sender };
   }
 
   /** The escrow the provider deposits into on the origin (from its deposit call). */
@@ -334,6 +396,8 @@ export class CrossChainOrders {
     const bridgedDestination = leg.bridged.destinationToken.toLowerCase();
     const bridgedToken = originGraph.token(bridgedOrigin);
     const bridgeFee = leg.bridgeQuote.fee;
+    // What the origin swap is expected to make above the deposit: swept back to the sender when the bridge takes a fixed amount.
+    const surplus = this.bridge!.outputFixedAtDeposit ? leg.expectedBridged - leg.minBridged : 0n;
     const bridgeFeeUsdRaw = bridgedToken ? usdValue(bridgedToken, bridgeFee) : 0;
     const inputUsd = usdValue(leg.input, leg.amount);
     const hasPartner = leg.fee.partner !== ZERO_ADDRESS;
@@ -350,14 +414,20 @@ export class CrossChainOrders {
           ? [`Wrap ${toUnits(leg.amount - leg.feeAmount, leg.input.decimals)} ${nativeSymbol(leg.origin)} into ${leg.bridged.symbol}`]
           : []),
       `Deposit the ${leg.bridged.symbol} into the ${leg.bridgeQuote.provider} bridge on ${leg.origin} (fee ${toUnits(bridgeFee, leg.bridged.originDecimals)} ${leg.bridged.symbol})`,
-      ...(dest
+      ...(dest && leg.mode === 'message'
         ? [
-            `A filler spends the ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} that arrive on ${leg.destination} on a ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} (its own gas):`,
+            `A relayer pays ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} on ${leg.destination} to the ${leg.bridgeQuote.provider} bridge's handler contract (about ${leg.bridgeQuote.estimatedSeconds} s), which runs the deposit's ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} through the Router in the same transaction (the relayer's gas):`,
             ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
-            `The filler pays all it received, about ${outAmount(leg.expectedOutput)} and at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`,
+            `The Router pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination}; with less the whole fill reverts`,
           ]
-        : [`A filler pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`]),
-      `If no filler delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
+        : dest
+          ? [
+              `A filler spends the ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} that arrive on ${leg.destination} on a ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} (its own gas):`,
+              ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
+              `The filler pays all it received, about ${outAmount(leg.expectedOutput)} and at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`,
+            ]
+          : [`A ${leg.mode === 'filler' ? 'filler' : 'relayer'} pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`]),
+      `If no ${leg.mode === 'filler' ? 'filler' : 'relayer'} delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
     ];
     const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
     const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : [bridgedDestination];
@@ -365,8 +435,8 @@ export class CrossChainOrders {
       spentUsd: usdValue(leg.input, leg.amount - leg.feeAmount),
       bridgeFeeUsd: bridgeFeeUsdRaw,
       receivedUsd: usdValue(leg.output, leg.expectedOutput),
-      // origin swap residuals come back to the sender; destination ones stay with the filler
-      returnedUsd: leg.originSwap ? sweptUsd(leg.originSwap) : 0,
+      // origin swap residuals come back to the sender (and, on a fixed-output bridge, the bridged asset above the minimum); destination ones stay with the filler
+      returnedUsd: (leg.originSwap ? sweptUsd(leg.originSwap) : 0) + (surplus > 0n && bridgedToken ? usdValue(bridgedToken, surplus) : 0),
     });
     return {
       orderId: o.orderId,
@@ -393,7 +463,7 @@ export class CrossChainOrders {
       steps,
       stepsSignedOrder: [],
       isPermit: false,
-      residualTokens: leg.originSwap ? leg.originSwap.plan.residualTokens.map(inKey) : [],
+      residualTokens: [...new Set([...(leg.originSwap ? leg.originSwap.plan.residualTokens : []), ...(surplus > 0n ? [bridgedOrigin] : [])])].map(inKey),
       expiry: new Date(Number(o.deadline) * 1000).toISOString(),
       gasLimit: o.gasLimit.toString(),
       feeCosts: [
@@ -425,8 +495,8 @@ export class CrossChainOrders {
           estimatedSeconds: leg.bridgeQuote.estimatedSeconds,
           destinationChainId: leg.bridgeQuote.destinationChainId,
           bridgedToken: leg.bridged.symbol,
-          depositOutputToken: outKey(leg.output.address),
-          depositOutputAmount: leg.minOutput.toString(),
+          depositOutputToken: outKey(leg.mode === 'filler' ? leg.output.address : bridgedDestination),
+          depositOutputAmount: (leg.mode !== 'filler' && dest ? arrived : leg.minOutput).toString(),
         },
         destination: dest
           ? {
@@ -436,7 +506,8 @@ export class CrossChainOrders {
               outputToken: outKey(leg.output.address),
               expectedOutput: leg.expectedOutput.toString(),
               gasEstimate: bufferedGas(dest.plan.gas).toString(),
-              gasPaidBy: 'filler',
+              gasPaidBy: leg.mode === 'message' ? 'relayer' : 'filler',
+              runBy: leg.mode === 'message' ? 'bridge handler contract' : 'filler',
               priceImpactPercentage: dest.priceImpact === undefined ? null : round6(dest.priceImpact),
             }
           : null,

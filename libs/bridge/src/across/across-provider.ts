@@ -32,6 +32,7 @@ import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, ACROSS_TOPICS, 
 import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken } from './across-config';
 import { type AcrossDepositEvent, type AcrossDepositRecord, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
 import { AcrossHistory } from './across-history';
+import { encodeAcrossMulticallMessage } from './multicall-message';
 import { type AcrossFeeModel, ConfiguredAcrossFees } from './fee-model';
 
 // AcrossDepositRecord lives in across-events.ts; re-exported for the provider's users.
@@ -56,8 +57,10 @@ const ZERO_BYTES32 = toBytes32(NATIVE_TOKEN);
 
 export class AcrossBridgeProvider implements BridgeProvider {
   readonly name = ACROSS_BRIDGE_NAME;
-  /** no deposit message yet (MulticallHandler): the recipient gets the route's counterpart of the input */
-  readonly destinationSwaps = false;
+  /** destination legs ride on the deposit's message, run by Across's MulticallHandler (multicall-message.ts) */
+  readonly destinationLeg = 'message' as const;
+  /** a relayer pays exactly the deposit's outputAmount */
+  readonly outputFixedAtDeposit = true;
   readonly fees: AcrossFeeModel;
   readonly maxLookbackBlocks: number;
   private readonly byNetwork = new Map<Network, AcrossNetworkConfig>();
@@ -91,6 +94,11 @@ export class AcrossBridgeProvider implements BridgeProvider {
     const c = this.clients.get(network);
     if (!c) throw new Error(`no RPC URL for ${network}`);
     return c;
+  }
+
+  destinationHandler(network: Network): string | undefined {
+    const handler = this.byNetwork.get(network)?.multicallHandler;
+    return handler ? getAddress(handler) : undefined;
   }
 
   readable(network: Network): boolean {
@@ -157,9 +165,10 @@ export class AcrossBridgeProvider implements BridgeProvider {
   /**
    * SpokePool.deposit. Across's `depositor` field is whom an expired deposit is refunded to (the
    * pool pulls the input from the sender, whoever it is), so it carries `refundTo`; `depositor`
-   * (the sender) is only checked. No exclusive relayer, no message.
+   * (the sender) is only checked. No exclusive relayer. With a `message` the recipient is the
+   * destination's MulticallHandler, which runs the message's calls with what the relayer pays.
    */
-  depositCall({ quote, recipient, refundTo, depositor }: BridgeDepositCallRequest): BridgeDepositCall {
+  depositCall({ quote, recipient, refundTo, depositor, message }: BridgeDepositCallRequest): BridgeDepositCall {
     if (quote.provider !== this.name) throw new Error(`a ${quote.provider} quote cannot be deposited with ${this.name}`);
     if (quote.quoteTimestamp === undefined) throw new Error('an Across quote carries its quoteTimestamp; quote again');
     getAddress(depositor);
@@ -168,11 +177,20 @@ export class AcrossBridgeProvider implements BridgeProvider {
     const destination = this.network(quote.destinationNetwork);
     const native = sameAddress(quote.inputToken, NATIVE_TOKEN);
     const inputToken = this.spokeToken(origin, quote.inputToken);
+    const outputToken = this.spokeToken(destination, quote.outputToken);
+    let payee = recipient;
+    let messageBytes = '0x';
+    if (message) {
+      const handler = this.destinationHandler(destination.network);
+      if (!handler) throw new BridgeQuoteError('NO_ROUTE', `Across has no MulticallHandler configured on ${destination.network}, so a deposit cannot carry a destination swap or zap there`);
+      payee = handler;
+      messageBytes = encodeAcrossMulticallMessage(handler, outputToken, message);
+    }
     const data = acrossSpokePoolInterface().encodeFunctionData('deposit', [
       toBytes32(refundTo),
-      toBytes32(recipient),
+      toBytes32(payee),
       toBytes32(inputToken),
-      toBytes32(this.spokeToken(destination, quote.outputToken)),
+      toBytes32(outputToken),
       quote.inputAmount,
       quote.outputAmount,
       quote.destinationChainId,
@@ -180,7 +198,7 @@ export class AcrossBridgeProvider implements BridgeProvider {
       quote.quoteTimestamp,
       quote.fillDeadline,
       0,
-      '0x',
+      messageBytes,
     ]);
     return { to: getAddress(origin.spokePool), data, value: native ? quote.inputAmount : 0n, amountOffset: ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, approvalToken: native ? undefined : inputToken };
   }

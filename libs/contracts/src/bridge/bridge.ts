@@ -202,9 +202,11 @@ export function depositExecutorCall(escrow: string, d: BridgeDeposit): ExecutorC
 /**
  * Any bridge's deposit transaction body (a BridgeProvider's `depositCall`: `to`, `data`,
  * `amountOffset`) as the Router executor's last call: the executor's whole balance of `inputToken`
- * is written into the 32-byte amount word at `amountOffset` and approved to `to` for this call only.
+ * is written into the 32-byte amount word at `amountOffset` and approved to `to` for this call only
+ * (or `fixedAmount` of it, when given: the rest goes back to the caller with the Router's sweep).
  * ERC-20 deposits only (native input reaches the bridge wrapped: the executor sends no value).
  */
-export function bridgeDepositExecutorCall(call: { to: string; data: string; amountOffset: number }, inputToken: string): ExecutorCall {
-  return { target: call.to, value: 0n, data: call.data, inputs: [{ token: inputToken, bps: ALL_BPS, amount: 0n, offset: call.amountOffset, approve: true }] };
+export function bridgeDepositExecutorCall(call: { to: string; data: string; amountOffset: number }, inputToken: string, fixedAmount?: bigint): ExecutorCall {
+  const input = fixedAmount === undefined ? { bps: ALL_BPS, amount: 0n } : { bps: 0, amount: fixedAmount };
+  return { target: call.to, value: 0n, data: call.data, inputs: [{ token: inputToken, ...input, offset: call.amountOffset, approve: true }] };
 }

@@ -1,7 +1,8 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
 import { loadSwapRouter02Artifact } from '../npm-artifacts';
 import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall, uniswapV3SwapRouter02Call } from './calls';
-import { CALLS_ABI_TYPE, routeHash } from './abi';
+import { CALLS_ABI_TYPE, routeHash, routerInterface } from './abi';
+import { EXECUTE_INPUT_AMOUNT_OFFSET, encodeExecute } from './router';
 import { ALL_BPS } from './types';
 
 const T0 = getAddress('0x1000000000000000000000000000000000000001');
@@ -70,5 +71,12 @@ describe('executor call builders', () => {
     expect(routeHash(calls)).toMatch(/^0x[0-9a-f]{64}$/);
     expect(routeHash([transferAllCall(T0, T1)])).not.toBe(routeHash(calls));
     expect(routeHash([{ ...calls[0]!, inputs: [{ ...calls[0]!.inputs[0]!, bps: 9_999 }] }])).not.toBe(routeHash(calls));
+  });
+
+  it('puts the inputAmount word of execute calldata at EXECUTE_INPUT_AMOUNT_OFFSET', () => {
+    const order = { inputToken: T0, inputAmount: 0n, outputToken: T1, minOutputAmount: 5n, recipient: TO, partner: TO, feeBps: 0, deadline: 9n };
+    const data = encodeExecute(order, [transferAllCall(T0, TO)]);
+    expect(data.slice(2 + EXECUTE_INPUT_AMOUNT_OFFSET * 2, 2 + (EXECUTE_INPUT_AMOUNT_OFFSET + 32) * 2)).toBe('0'.repeat(64));
+    expect(routerInterface().decodeFunctionData('execute', patch(data, EXECUTE_INPUT_AMOUNT_OFFSET, 123_456n))[0].inputAmount).toBe(123_456n);
   });
 });

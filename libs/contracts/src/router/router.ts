@@ -23,6 +23,13 @@ export async function deployRouter(deployer: Signer): Promise<DeployedRouter> {
   return { router, executor };
 }
 
+/**
+ * Byte offset of `order.inputAmount` in `execute` calldata: the selector, then the Order struct
+ * inline (all its fields are static) starting with inputToken. A caller that only knows its amount
+ * when it runs (Across's MulticallHandler, `makeCallWithBalance`) writes it there.
+ */
+export const EXECUTE_INPUT_AMOUNT_OFFSET = 4 + 32;
+
 export function encodeExecute(order: RouterOrder, calls: readonly ExecutorCall[]): string {
   return routerInterface().encodeFunctionData('execute', [order, calls]);
 }
