@@ -1,7 +1,7 @@
 /**
  * The console in a real browser (issue 22 item 5): headless Debian Chromium driven by playwright-core
- * against the whole platform as `npm start` runs it -- the five apps and the devnet bridge's filler
- * as processes, on PRIVATE devnets (ethereum, base), its own database and a private nats-server --
+ * against the whole platform as `npm start` runs it -- the five apps and Across's devnet
+ * relayer as processes, on PRIVATE devnets (ethereum, base), its own database and a private nats-server --
  * with the console built by esbuild first (tools/console/build.ts).
  *
  *   1. sign in with an API key; the usage view counts a call made from the explorer
@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { Pool } from 'pg';
 import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, startApp, startFillerProcess, stopProcess, waitForHttp, type AppName, type AppProcess, type FillerProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, startApp, startAcrossRelayerProcess, stopProcess, waitForHttp, type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv } from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
 import { axeCheck, blocking, drawnPixels, launchConsoleBrowser, requireChromium, screenshot, SCREENSHOT_DIR, type AxeFinding, type ConsoleBrowser } from './console-browser';
 import { cleanQueueKeys, sendAsIs } from './console-order';
@@ -29,7 +29,7 @@ import { cleanQueueKeys, sendAsIs } from './console-order';
 const DEVNET_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 60;
 const ADMIN_TOKEN = `console-e2e-${randomBytes(16).toString('hex')}`;
 
-describe('the console in headless Chromium (whole platform + filler on private devnets)', () => {
+describe('the console in headless Chromium (whole platform + Across relayer on private devnets)', () => {
   const started = Date.now();
   const dbUrl = createTestDatabaseUrl('console_e2e');
   const queuePrefix = `cone2e${randomBytes(3).toString('hex')}`;
@@ -42,7 +42,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
   let eth: NetworkManifest;
   let base: NetworkManifest;
   let db: Pool;
-  let filler: FillerProcess | undefined;
+  let relayer: AcrossRelayerProcess | undefined;
   let gateway: string;
   let adminUrl: string;
   let userKey: string;
@@ -89,8 +89,8 @@ describe('the console in headless Chromium (whole platform + filler on private d
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     adminUrl = `http://127.0.0.1:${adminPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
-    filler = startFillerProcess(env, { mode: 'normal', logLevel: 'info' }, (line) => logs.push(`[filler] ${line}`));
-    await filler.started.catch((e: unknown) => {
+    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10 }, (line) => logs.push(`[across-relayer] ${line}`));
+    await relayer.started.catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
@@ -112,7 +112,7 @@ describe('the console in headless Chromium (whole platform + filler on private d
 
   afterAll(async () => {
     await b?.close();
-    if (filler) await stopProcess(filler);
+    if (relayer) await stopProcess(relayer);
     await Promise.all([...procs.values()].map((p) => stopProcess(p)));
     await db?.end();
     await nats?.dispose();

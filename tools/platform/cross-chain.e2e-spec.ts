@@ -1,8 +1,9 @@
 /**
- * Cross-chain orders end to end (issue 8, "What must be shown"): the whole platform as `npm start`
- * runs it -- gateway, token-data, indexer, quote and status-tracker as processes, and the devnet
- * bridge's filler as a process -- on PRIVATE devnets (ethereum and base: the test moves their
- * clocks, so never the shared test devnet), its own database and a private nats-server.
+ * Cross-chain orders end to end on Across (issues 8 and 19, "What must be shown"): the whole
+ * platform as `npm start` runs it -- gateway, token-data, indexer, quote and status-tracker as
+ * processes, and Across's devnet relayer and data worker as a process, over Across's own SpokePools
+ * and MulticallHandler -- on PRIVATE devnets (ethereum and base: the test moves their clocks, so
+ * never the shared test devnet), its own database and a private nats-server.
  *
  * Through the gateway only: GET /v2/approval (with outputToken), the approval sent when
  * shouldApprove, GET /v2/portal, the order's `tx` sent as it is by a test wallet, then
@@ -11,10 +12,11 @@
  * recorded (its status_events outbox); the outcome is checked on chain.
  *
  *   1. USDC on ethereum -> USDC on base: SUCCESS, the full record, the recipient paid on base
- *   2. USDC on ethereum -> a vault share on base (the filler's destination zap): SUCCESS
- *   3. native ETH on ethereum -> USDC on base (the filler's destination swap): SUCCESS
- *   4. the filler restarted offline, the deadline + refund grace passed (anvil time control), the
- *      filler back: it refunds; REFUND_STATUS, the refund on the origin balance
+ *   2. USDC on ethereum -> a vault share on base (the deposit message's zap, run by the MulticallHandler in the fill): SUCCESS
+ *   3. native ETH on ethereum -> USDC on base (the origin swap; exactly the minimum deposited): SUCCESS
+ *   3b. native ETH on ethereum -> an LP share on base (the message's zap into the pair): SUCCESS
+ *   4. the relayer restarted offline, the fill deadline passed (anvil time control): Across's data
+ *      worker refunds the deposit through a relayer refund leaf; REFUND_STATUS, the refund on the origin balance
  *   5. an order sent after its expiry reverts on the origin: FAILED; a txHash that made no deposit: 404, nothing tracked
  *   6. 404 for an order found nowhere, 400 for a malformed txHash
  * 4 and 5 move the chains' clocks, so they run after 1-3 (and 5 after 4).
@@ -23,14 +25,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Interface, JsonRpcProvider, Wallet, parseEther, toBeHex } from 'ethers';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
-import { DevnetBridgeProvider, devnetBridgeConfig, type BridgeDepositInfo } from '@tokensvc/bridge';
+import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { BRIDGE_REFUND_GRACE } from '@tokensvc/contracts';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, hasBinary, startApp, startFillerProcess, stopProcess, waitForHttp,
-  type AppName, type AppProcess, type FillerProcess, type PlatformEnv,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
+  type AcrossRelayerProcess, type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
 /** Private devnet ports of this file (ethereum, base): outside every other test's range. */
@@ -61,7 +62,7 @@ interface StatusRecord {
   toChainId: number;
 }
 
-describe('cross-chain orders end to end through the gateway (whole platform + filler on private devnets)', () => {
+describe('cross-chain orders end to end through the gateway on Across (whole platform + Across relayer on private devnets)', () => {
   const fileStarted = Date.now();
   const dbUrl = createTestDatabaseUrl('xchain_e2e');
   const queuePrefix = `xce2e${randomBytes(3).toString('hex')}`;
@@ -72,29 +73,30 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
   let env: PlatformEnv;
   let gateway: string;
   let db: Pool;
-  let bridge: DevnetBridgeProvider;
+  let bridge: AcrossBridgeProvider;
   let origin: JsonRpcProvider;
   let destination: JsonRpcProvider;
   const procs = new Map<AppName, AppProcess>();
-  let filler: FillerProcess | undefined;
+  let relayer: AcrossRelayerProcess | undefined;
   const logs: string[] = [];
-  const fillerLogs: string[] = [];
+  const relayerLogs: string[] = [];
   /** one paid key per scenario: trading calls are limited to 100 a minute per key */
   const keys: string[] = [];
   const timings: string[] = [];
 
   const tail = (lines: string[], n = 25): string => lines.slice(-n).join('\n');
-  const startFiller = async (mode: string): Promise<void> => {
-    fillerLogs.push(`--- filler started in mode ${mode} ---`);
-    filler = startFillerProcess(env, { mode, logLevel: 'info' }, (line) => fillerLogs.push(line));
-    const started = await filler.started.catch((e: unknown) => {
-      throw new Error(`${(e as Error).message}\n${tail(fillerLogs)}`);
+  /** Across's devnet relayer (in `mode`) with its data worker bundling every 2 s (refunds of expired deposits). */
+  const startRelayer = async (mode: string): Promise<void> => {
+    relayerLogs.push(`--- relayer started in mode ${mode} ---`);
+    relayer = startAcrossRelayerProcess(env, { mode, bundleEverySeconds: 2, fund: relayerLogs.length === 1 }, (line) => relayerLogs.push(line));
+    const started = await relayer.started.catch((e: unknown) => {
+      throw new Error(`${(e as Error).message}\n${tail(relayerLogs)}`);
     });
     expect(started.mode).toBe(mode);
   };
-  const stopFiller = async (): Promise<void> => {
-    if (filler) await stopProcess(filler);
-    filler = undefined;
+  const stopRelayer = async (): Promise<void> => {
+    if (relayer) await stopProcess(relayer);
+    relayer = undefined;
   };
 
   const tokenKey = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
@@ -218,7 +220,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
         const r = await this.poll();
         if (done(r)) return r;
         if (Date.now() - started > timeoutMs) {
-          throw new Error(`order ${this.orderId}: still ${r.status} after ${timeoutMs} ms waiting for ${what} (seen: ${this.distinct().join(' -> ')})\nfiller:\n${tail(fillerLogs)}\nplatform:\n${tail(logs)}`);
+          throw new Error(`order ${this.orderId}: still ${r.status} after ${timeoutMs} ms waiting for ${what} (seen: ${this.distinct().join(' -> ')})\nrelayer:\n${tail(relayerLogs)}\nplatform:\n${tail(logs)}`);
         }
         await new Promise((res) => setTimeout(res, POLL_MS));
       }
@@ -256,7 +258,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
 
   beforeAll(async () => {
     // A private nats-server keeps this platform's requests, pool events and status events to itself;
-    // it runs the production bus permissions (every app and the filler connect as their own user).
+    // it runs the production bus permissions (every app connects as its own user).
     if (hasBinary('nats-server')) {
       nats = new PrivateNatsServer(await freePort(), { auth: true });
       await nats.start();
@@ -267,7 +269,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     await migrate(dbUrl);
     db = new Pool({ connectionString: dbUrl, max: 2 });
     const repo = new ApiKeysRepository(db);
-    for (let i = 0; i < 6; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
+    for (let i = 0; i < 7; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
     const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
     if (!nats) {
       // On the shared bus the streams at least must be this platform's own (its request subjects are not).
@@ -282,7 +284,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
-    await startFiller('normal');
+    await startRelayer('normal');
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail(logs, 40)}`);
     });
@@ -302,19 +304,18 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
         await new Promise((res) => setTimeout(res, 2000));
       }
     }
-    const manifest = devnet.manifest as unknown as Parameters<typeof devnetBridgeConfig>[0];
-    bridge = new DevnetBridgeProvider({ config: devnetBridgeConfig(manifest), rpcUrls: devnet.rpcUrls });
+    bridge = new AcrossBridgeProvider({ config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike), rpcUrls: devnet.rpcUrls });
     origin = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     destination = new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 });
     origin.pollingInterval = 50;
     destination.pollingInterval = 50;
-    timings.push(`platform ready (devnets, migrations, five apps + filler, indexer backfill, quote graph): ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
+    timings.push(`platform ready (devnets, migrations, five apps + Across relayer, indexer backfill, quote graph): ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
   }, 480_000);
 
   afterAll(async () => {
     origin?.destroy();
     destination?.destroy();
-    await stopFiller();
+    await stopRelayer();
     await Promise.all([...procs.values()].map((p) => stopProcess(p)));
     await db?.end();
     await nats?.dispose();
@@ -334,8 +335,8 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
       redis.disconnect();
     }
     timings.push(`whole file: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
-    // Error lines of the platform and the filler, for the record (the assertions above decide the result).
-    const errors = [...logs, ...fillerLogs].filter((l) => /"level":"error"/.test(l));
+    // Error lines of the platform and the relayer, for the record (the assertions above decide the result).
+    const errors = [...logs, ...relayerLogs].filter((l) => /"level":"error"/.test(l));
     timings.push(`error log lines: ${errors.length}${errors.length ? `\n    ${errors.slice(0, 10).join('\n    ')}` : ''}`);
     process.stderr.write(`[cross-chain e2e wall times]\n  ${timings.join('\n  ')}\n`);
   }, 60_000);
@@ -356,12 +357,14 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     const received = (await balance(base, outputOnBase, wallet.address)) - before;
     expect(received).toBeGreaterThanOrEqual(BigInt(order.context.minOutputAmount));
     expect(received).toBeGreaterThan(0n);
-    // The record's destination transaction is the bridge's fill of this order's deposit, which paid what arrived.
+    // The record's destination transaction is Across's fill of this order's deposit: it paid the
+    // deposit's outputAmount to the sender, or to base's MulticallHandler that ran the order's destination leg.
     const [deposit] = await bridge.findDeposit('ethereum', sent.hash);
     expect(deposit).toBeDefined();
     const fill = await bridge.findFill('base', 1, deposit!.requestId);
-    expect(fill).toMatchObject({ txHash: done.destinationTxHashes[0], amount: received });
-    expect(fill!.recipient.toLowerCase()).toBe(wallet.address.toLowerCase());
+    expect(fill).toMatchObject({ txHash: done.destinationTxHashes[0], amount: deposit!.outputAmount, recipient: deposit!.recipient });
+    const handler = base.contracts.acrossMulticallHandler!.toLowerCase();
+    expect(fill!.recipient.toLowerCase()).toBe(order.context.rawParams?.destination ? handler : wallet.address.toLowerCase());
     return { order, done, deposit: deposit!, received, wallet, hash: sent.hash };
   }
 
@@ -373,7 +376,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
       txHash: hash,
       status: 'SUCCESS',
       crossChainRequestId: deposit.requestId,
-      crossChainProvider: 'devnet-bridge',
+      crossChainProvider: 'across',
       destinationTxHashes: [expect.stringMatching(/^0x[0-9a-f]{64}$/)],
       originTxHashes: [hash],
       fromChainId: 1,
@@ -385,8 +388,8 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
   it('2. USDC on ethereum -> a vault share (steakUSDC) on base: SUCCESS, the recipient holds the shares', async () => {
     const vault = vaultKey(base, 'steakUSDC');
     const { order, done } = await runToSuccess('2. USDC -> steakUSDC vault share on base', 1, keys[1]!, tokenKey(eth, 'USDC'), 2_000_000_000n, vault, vault.split(':')[1]!);
-    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: vault, gasPaidBy: 'filler' });
-    expect(done).toMatchObject({ status: 'SUCCESS', fromChainId: 1, toChainId: 8453, crossChainProvider: 'devnet-bridge', context: { orderId: order.context.orderId, outputToken: vault } });
+    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: vault, gasPaidBy: 'relayer', runBy: 'bridge handler contract' });
+    expect(done).toMatchObject({ status: 'SUCCESS', fromChainId: 1, toChainId: 8453, crossChainProvider: 'across', context: { orderId: order.context.orderId, outputToken: vault } });
   });
 
   it('3. native ETH on ethereum -> USDC on base: SUCCESS; the ETH left the wallet on ethereum', async () => {
@@ -398,10 +401,18 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     expect(ethBefore - (await balance(eth, NATIVE, wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
   });
 
-  it('4. filler offline past the deadline + refund grace (anvil time control), then back: REFUND_STATUS with statusReason, refunded on ethereum', async () => {
+  it('3b. native ETH on ethereum -> an LP share (uniswap-v2 WETH/USDC) on base: SUCCESS, the recipient holds the pair tokens', async () => {
+    const pair = manifestPlatform(base, 'uniswap-v2').pools.find((p) => ['WETH/USDC', 'USDC/WETH'].includes(p.pair))!;
+    const lp = `base:${pair.address.toLowerCase()}`;
+    const { order, done } = await runToSuccess('3b. native ETH -> WETH/USDC LP share on base', 0, keys[6]!, `ethereum:${NATIVE}`, parseEther('0.5'), lp, pair.address);
+    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: lp, gasPaidBy: 'relayer' });
+    expect(done).toMatchObject({ status: 'SUCCESS', crossChainProvider: 'across', context: { outputToken: lp } });
+  });
+
+  it('4. relayer offline past the fill deadline (anvil time control): Across refunds the deposit on ethereum; REFUND_STATUS with statusReason', async () => {
     const startedAt = Date.now();
-    await stopFiller();
-    await startFiller('offline');
+    await stopRelayer();
+    await startRelayer('offline');
     const wallet = new Wallet(TEST_ACCOUNTS[3]!.privateKey, origin);
     const usdcEth = manifestToken(eth, 'USDC').address;
     const usdcBase = manifestToken(base, 'USDC').address;
@@ -415,24 +426,17 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     const [deposit] = (await bridge.findDeposit('ethereum', sent.hash)) as [BridgeDepositInfo];
     expect(deposit.refundTo.toLowerCase()).toBe(wallet.address.toLowerCase());
 
-    // Nobody fills while the filler is offline; the order is in flight, nothing terminal.
+    // Nobody fills while the relayer is offline; the order is in flight, nothing terminal.
     await new Promise((res) => setTimeout(res, 3000));
     expect(await bridge.depositState('ethereum', deposit.requestId)).toBe('open');
     expect((await watch.poll()).status).toBe('ONGOING');
 
-    // Past fillDeadline + the escrow's refund grace on both chains.
-    const ahead = deposit.fillDeadline - (await chainNow(origin)) + Number(BRIDGE_REFUND_GRACE) + 5;
+    // Past the fill deadline on both chains: no relayer may fill any more, and Across's data
+    // worker (bundling every 2 s) refunds the deposit through a relayer refund leaf on ethereum.
+    const ahead = Math.max(deposit.fillDeadline - (await chainNow(origin)), deposit.fillDeadline - (await chainNow(destination))) + 5;
     await passTime(ahead, [origin, destination]);
-    // Refundable now, but not refunded: still ONGOING (no terminal state on a guess).
-    await new Promise((res) => setTimeout(res, 2000));
-    expect(await bridge.depositState('ethereum', deposit.requestId)).toBe('open');
-    expect((await watch.poll()).status).toBe('ONGOING');
-
-    // The filler comes back in normal mode: its refund loop refunds what can no longer be filled.
-    await stopFiller();
-    await startFiller('normal');
     const done = await watch.terminal(120_000);
-    timed('4. filler offline -> deadline passed -> refund', startedAt, watch.distinct());
+    timed('4. relayer offline -> deadline passed -> Across refund leaf', startedAt, watch.distinct());
     expect(done.status).toBe('REFUND_STATUS');
     await watch.expectValid('REFUND_STATUS');
     const refund = await bridge.findRefund('ethereum', deposit.requestId);
@@ -441,7 +445,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
       context: { orderId: order.context.orderId },
       txHash: sent.hash,
       crossChainRequestId: deposit.requestId,
-      crossChainProvider: 'devnet-bridge',
+      crossChainProvider: 'across',
       destinationTxHashes: [refund!.txHash],
       originTxHashes: [sent.hash],
       fromChainId: 1,
@@ -488,7 +492,7 @@ describe('cross-chain orders end to end through the gateway (whole platform + fi
     const stray = await wallet.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
     expect(await minedStatus(stray.hash)).toBe(1);
     const wrong = await call(`/v3/portal/status?orderId=${order.context.orderId}&txHash=${stray.hash}`, keys[4]!);
-    expect(wrong).toMatchObject({ status: 404, body: { statusCode: 404, message: expect.stringMatching(/made no devnet-bridge deposit/) } });
+    expect(wrong).toMatchObject({ status: 404, body: { statusCode: 404, message: expect.stringMatching(/made no across deposit/) } });
     const { rows } = await db.query(`SELECT 1 FROM cross_chain_orders WHERE lower(tx_hash) = lower($1)`, [stray.hash]);
     expect(rows).toHaveLength(0);
   }, 180_000);

@@ -1,7 +1,7 @@
 /**
  * The examples in examples/ run as a person runs them (issue 22 item 2), and the SDK works through
- * the real gateway: the five apps and the devnet bridge's filler as processes (as `npm start` runs
- * them) on the shared test devnet, a private nats-server, a fresh wallet funded with anvil.
+ * the real gateway: the five apps and Across's devnet relayer as processes (as `npm start`
+ * runs them) on the shared test devnet, a private nats-server, a fresh wallet funded with anvil.
  *
  * Each example is a child process (`node -r tools/register.js examples/<name>.ts`, configured by
  * env only) that must exit 0, and what it reports is checked on the chains:
@@ -23,8 +23,8 @@ import { manifestPlatform, manifestToken, networkManifest, type DevnetManifest }
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTokensvc, tokens, TokensvcError, unwrap, waitForStatus, type Tokensvc } from '@tokensvc/sdk';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, eachLine, freePort, freePortRange, hasBinary, startApp, startFillerProcess, stopProcess, testDevnet, waitForHttp,
-  type AppName, type AppProcess, type FillerProcess, type PlatformEnv,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
+  type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
 const ROOT = join(__dirname, '..', '..');
@@ -50,7 +50,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
   const logs: string[] = [];
   const procs = new Map<AppName, AppProcess>();
   let nats: PrivateNatsServer | undefined;
-  let filler: FillerProcess | undefined;
+  let relayer: AcrossRelayerProcess | undefined;
   let env: PlatformEnv;
   let gateway = '';
   let apiKey = '';
@@ -120,12 +120,12 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
-    filler = startFillerProcess(env, { mode: 'normal', logLevel: 'info', startTimeoutMs: 300_000 }, (line) => logs.push(`[filler] ${line}`));
+    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10, startTimeoutMs: 300_000 }, (line) => logs.push(`[across-relayer] ${line}`));
     const failed = (e: unknown): never => {
       throw new Error(`${(e as Error).message}\n${tail(40)}`);
     };
     await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch(failed);
-    await filler.started.catch(failed);
+    await relayer.started.catch(failed);
     svc = createTokensvc({ baseUrl: gateway, apiKey, retry: { maxRetries: 3 } });
     // The quote service routes once the indexer has published the pools of both networks.
     const until = Date.now() + 240_000;
@@ -144,7 +144,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
 
   afterAll(async () => {
     for (const p of providers) p.destroy();
-    if (filler) await stopProcess(filler);
+    if (relayer) await stopProcess(relayer);
     await Promise.all([...procs.values()].map((p) => stopProcess(p)));
     await nats?.dispose();
     await dropDatabase(dbUrl);

@@ -1,17 +1,17 @@
 /**
  * `npm start`: the whole platform on one machine. Devnets (saved state or deploy + seed),
- * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps and the
- * devnet bridge's filler (libs/bridge; FILLER_MODE=offline|revert|no-inventory for failure tests).
+ * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps and Across's
+ * devnet relayer and data worker (libs/devnet/src/across; ACROSS_RELAYER_MODE=offline|slow|partial-inventory
+ * for failure tests).
  * Prints the gateway URL, each devnet RPC URL and the funded test accounts. Ctrl-C stops
  * everything it started.
  */
-import { spawn } from 'node:child_process';
 import { join, resolve as resolvePath } from 'node:path';
-import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
+import { DEFAULT_HEALTH_PORTS } from '@tokensvc/config';
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
-import { eachLine, natsCredentialsEnv, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { startAcrossRelayerProcess, type AcrossRelayerStarted, type PlatformEnv } from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { followIndexing, indexerStatusReader } from './indexing-progress';
@@ -67,12 +67,13 @@ async function main(): Promise<void> {
       extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
     };
     run.startApps(platformEnv);
-    const filler = startFiller(platformEnv, env['FILLER_MODE'] ?? 'normal', (line) => run.print('filler', line));
-    run.watch('filler', filler);
+    // Across's devnet relayer and data worker: fills cross-chain deposits, refunds expired ones every 10 s.
+    const relayer = startAcrossRelayerProcess(platformEnv, { mode: env['ACROSS_RELAYER_MODE'] ?? 'normal', bundleEverySeconds: 10, fund: true }, (line) => run.print('across-relayer', line));
+    run.watch('across-relayer', relayer);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForGateway(base);
-    const fillerStart = await filler.started;
-    printSummary(base, devnet, devKey, fillerStart);
+    const relayerStart = await relayer.started;
+    printSummary(base, devnet, devKey, relayerStart);
     // The indexer's progress (its health port's /status) every few seconds until every network
     // is caught up, then one line saying so.
     void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: run.stopping });
@@ -91,46 +92,7 @@ function devnetNetworks(list: string | undefined): Network[] {
   return names as Network[];
 }
 
-interface FillerProcess extends Pick<AppProcess, 'child' | 'exited'> {
-  /** the filler's "filler started" log line (its address, mode and networks) */
-  started: Promise<{ filler: string; mode: string; networks: string[] }>;
-}
-
-/** The devnet bridge filler (libs/bridge/src/filler/main.ts) as a process, with the apps' RPC and manifest settings. */
-function startFiller(env: PlatformEnv, mode: string, onLine: (line: string) => void): FillerProcess {
-  const networks = Object.keys(env.rpcUrls) as Network[];
-  const childEnv: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: process.env['HOME'],
-    NODE_ENV: 'production',
-    NETWORKS: networks.join(','),
-    DEVNET_MANIFEST: env.manifestPath,
-    LOG_LEVEL: env.logLevel ?? 'info',
-    FILLER_MODE: mode,
-    // Destination swaps of cross-chain deposits are built by the quote service over NATS.
-    NATS_URL: env.natsUrl,
-    ...natsCredentialsEnv('filler', env),
-  };
-  for (const n of networks) childEnv[rpcVar(n)] = env.rpcUrls[n];
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'bridge', 'src', 'filler', 'main.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const started = new Promise<{ filler: string; mode: string; networks: string[] }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the filler did not report "filler started" within 30 s')), 30_000);
-    void exited.then((code) => reject(new Error(`the filler exited with code ${code} before starting`)));
-    eachLine(child, (line) => {
-      onLine(line);
-      if (line.includes('"msg":"filler started"')) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { filler: string; mode: string; networks: string[] });
-      }
-    });
-  });
-  // Awaited only once the apps are ready; an early failure stops the platform through `exited`.
-  started.catch(() => undefined);
-  return { child, exited, started };
-}
-
-function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, filler: { filler: string; mode: string; networks: string[] }): void {
+function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, relayer: AcrossRelayerStarted): void {
   const auth = `-H "Authorization: Bearer ${devKey.key}"`;
   const lines = [
     '',
@@ -142,9 +104,9 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, filler
     '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',
     '  Devnet RPC URLs:',
     ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
-    `  Bridge filler: running as ${filler.filler} on ${filler.networks.join(', ')}, ${
-      filler.mode === 'normal' ? 'filling cross-chain deposits and refunding expired ones' : `in failure mode ${filler.mode} (FILLER_MODE; see libs/bridge/README.md)`
-    }`,
+    `  Across relayer (devnet): running as ${relayer.address} on ${relayer.networks.join(', ')}, ${
+      relayer.mode === 'normal' ? 'filling cross-chain deposits' : `in failure mode ${relayer.mode} (ACROSS_RELAYER_MODE; see libs/devnet/README.md)`
+    }; its data worker refunds expired deposits every ${relayer.bundleEverySeconds ?? 10} s`,
     '  Funded test accounts (anvil dev accounts 5-9; never used by the simulator):',
     ...TEST_ACCOUNTS.map((a) => `    ${a.address}  private key ${a.privateKey}`),
     'Ctrl-C stops everything.',

@@ -26,6 +26,7 @@ import { relayProviders } from './relay/relay.providers';
 /** The bridge of cross-chain orders (CROSS_CHAIN_BRIDGE), or undefined when none is configured. */
 export function bridgeProvider(config: QuoteConfig): BridgeProvider | undefined {
   const rpcUrls: Partial<Record<Network, string>> = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
+  if (config.crossChainDisabled) new Logger('CrossChainOrders').warn(config.crossChainDisabled);
   if (config.across) return new AcrossBridgeProvider({ config: config.across, rpcUrls });
   return config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
 }

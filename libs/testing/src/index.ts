@@ -9,3 +9,4 @@ export * from './pg-overlap';
 export * from './replica-platform';
 export * from './rpc-emulator';
 export * from './across';
+export * from './across-process';

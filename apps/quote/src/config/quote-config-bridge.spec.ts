@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadQuoteConfig } from './quote-config';
 
-/** CROSS_CHAIN_BRIDGE: the devnet bridge by default; Across from the devnet manifest or the registry, refused at start-up without SpokePools. */
+/** CROSS_CHAIN_BRIDGE: Across by default; Across from the devnet manifest or the registry, refused at start-up without SpokePools. */
 describe('quote config: CROSS_CHAIN_BRIDGE', () => {
   const dir = mkdtempSync(join(tmpdir(), 'quote-bridge-'));
   const manifest = join(dir, 'deployment.json');
@@ -12,10 +12,15 @@ describe('quote config: CROSS_CHAIN_BRIDGE', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const rpc = { RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
 
-  it('is devnet by default (no Across config)', () => {
+  it('is across by default; when only the default cannot be served, cross-chain orders are off (with the reason) and the service starts', () => {
     const cfg = loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest });
-    expect(cfg.crossChainBridge).toBe('devnet');
+    expect(cfg.crossChainBridge).toBe('across');
     expect(cfg.across).toBeUndefined();
+    expect(cfg.crossChainDisabled).toMatch(/^cross-chain orders are off: CROSS_CHAIN_BRIDGE=across: the devnet manifest has no Across SpokePool for ethereum/);
+    const single = loadQuoteConfig({ NETWORKS: 'ethereum', RPC_URL_ETHEREUM: rpc.RPC_URL_ETHEREUM, REGISTRY: 'shipped' });
+    expect(single.crossChainDisabled).toMatch(/at least two enabled networks/);
+    expect(loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped' }).across!.networks.map((n) => n.network)).toEqual(['ethereum', 'base']);
+    expect(loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'none' })).toMatchObject({ across: undefined, crossChainDisabled: 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' });
   });
 
   it('across from the shipped registry: the enabled networks with their SpokePools; no devnet bridge', () => {
@@ -38,6 +43,6 @@ describe('quote config: CROSS_CHAIN_BRIDGE', () => {
     expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, CROSS_CHAIN_BRIDGE: 'across', WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, WRAPPED_NATIVE_BASE: `0x${'11'.repeat(20)}` })).toThrow(
       /CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST \(a devnet built with Across\) or REGISTRY=shipped/,
     );
-    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest, CROSS_CHAIN_BRIDGE: 'wormhole' })).toThrow(/CROSS_CHAIN_BRIDGE must be one of devnet, across, got "wormhole"/);
+    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest, CROSS_CHAIN_BRIDGE: 'wormhole' })).toThrow(/CROSS_CHAIN_BRIDGE must be one of across, devnet, none, got "wormhole"/);
   });
 });

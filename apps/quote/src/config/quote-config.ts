@@ -8,7 +8,7 @@ import {
   CROSS_CHAIN_BRIDGES,
   type CrossChainBridge,
   type DevnetBridgeConfig,
-  acrossConfigOfDeployment,
+  acrossConfigOfApp,
   devnetBridgeConfig,
 } from '@tokensvc/bridge';
 
@@ -44,12 +44,14 @@ export interface QuoteConfig extends CommonConfig {
   /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
   readonly catalogRefreshMs: number;
   readonly relay: RelayConfig;
-  /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default devnet) */
+  /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default across) */
   readonly crossChainBridge: CrossChainBridge;
   /** the devnet bridge (cross-chain orders), when CROSS_CHAIN_BRIDGE=devnet and the manifest has one */
   readonly bridge: DevnetBridgeConfig | undefined;
   /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
   readonly across: AcrossBridgeConfig | undefined;
+  /** why cross-chain orders are off, when they are (logged at start) */
+  readonly crossChainDisabled: string | undefined;
 }
 
 /** The signed-order relayer (POST /v2/portal). */
@@ -155,11 +157,11 @@ function manifestBridge(path: string | undefined): DevnetBridgeConfig | undefine
   return devnetBridgeConfig(manifest);
 }
 
-/** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfDeployment); its problem joins the config's. */
-function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
-  const { config, problem } = acrossConfigOfDeployment(common);
+/** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfApp); its problem joins the config's. */
+function acrossConfig(r: EnvReader, common: CommonConfig): { config: AcrossBridgeConfig | undefined; disabled: string | undefined } {
+  const { config, problem, disabled } = acrossConfigOfApp(common, r.optional('CROSS_CHAIN_BRIDGE') !== undefined);
   if (problem) r.problems.push(problem);
-  return config;
+  return { config, disabled };
 }
 
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
@@ -195,7 +197,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     if (!/^0x[0-9a-fA-F]{64}$/.test(key)) r.problems.push(`RELAYER_PRIVATE_KEY_${network.toUpperCase()} must be 0x + 64 hex characters`);
     else wallets.set(network, key);
   }
-  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'devnet');
+  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
+  const across = crossChainBridge === 'across' ? acrossConfig(r, common) : { config: undefined, disabled: crossChainBridge === 'none' ? 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' : undefined };
   const cfg: QuoteConfig = {
     ...common,
     deployments,
@@ -206,7 +209,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
     crossChainBridge,
     bridge: crossChainBridge === 'devnet' ? manifestBridge(common.devnetManifest) : undefined,
-    across: crossChainBridge === 'across' ? acrossConfig(r, common) : undefined,
+    across: across.config,
+    crossChainDisabled: across.disabled,
     relay: {
       wallets,
       replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),

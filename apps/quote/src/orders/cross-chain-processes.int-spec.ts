@@ -56,7 +56,7 @@ describe('cross-chain order with a destination zap: quote app and filler as proc
     const rpcUrls = { ethereum: devnet.rpcUrls['ethereum']!, base: devnet.rpcUrls['base']! };
     const healthPort = await freePort();
     const env = appEnv('quote', { databaseUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: healthPort - 3 });
-    quote = spawnTs('quote', 'apps/quote/src/main.ts', { ...env, QUOTE_EVENTS_STREAM: events.stream, QUOTE_EVENTS_PREFIX: events.prefix, RELAY_QUEUE_PREFIX: `xcproc${Date.now().toString(36)}` }, quoteLines);
+    quote = spawnTs('quote', 'apps/quote/src/main.ts', { ...env, CROSS_CHAIN_BRIDGE: 'devnet', QUOTE_EVENTS_STREAM: events.stream, QUOTE_EVENTS_PREFIX: events.prefix, RELAY_QUEUE_PREFIX: `xcproc${Date.now().toString(36)}` }, quoteLines);
     await waitForHttp(`http://127.0.0.1:${healthPort}/health/ready`, 120_000).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${quoteLines.join('\n')}`);
     });

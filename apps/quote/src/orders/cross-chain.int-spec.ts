@@ -98,7 +98,7 @@ describe('cross-chain orders on two devnet networks', () => {
       manifestPath: devnet.manifestPath,
       stream: events.stream,
       prefix: events.prefix,
-      env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, RELAY_QUEUE_PREFIX: `xchain${Date.now().toString(36)}` },
+      env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, CROSS_CHAIN_BRIDGE: 'devnet', RELAY_QUEUE_PREFIX: `xchain${Date.now().toString(36)}` },
     });
     orders = harness.app.get(BuildOrderUseCase);
     estimates = harness.app.get(EstimateUseCase);

@@ -4,9 +4,11 @@ import { loadTrackerConfig } from './tracker-config';
 describe('tracker config: CROSS_CHAIN_BRIDGE', () => {
   const rpc = { RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
 
-  it('is devnet by default: without a manifest, no bridge networks', () => {
+  it('is across by default: without a manifest or a registry, nothing is followed and the tracker still starts; none follows nothing', () => {
     const cfg = loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc });
-    expect(cfg).toMatchObject({ crossChainBridge: 'devnet', across: undefined, bridgeNetworks: [], bridge: { networks: [] } });
+    expect(cfg).toMatchObject({ crossChainBridge: 'across', across: { networks: [] }, bridgeNetworks: [], bridge: { networks: [] } });
+    expect(loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'none' })).toMatchObject({ crossChainBridge: 'none', bridgeNetworks: [] });
+    expect(loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped' }).bridgeNetworks).toEqual(['ethereum', 'base']);
   });
 
   it('across from the shipped registry: the enabled networks are followed', () => {

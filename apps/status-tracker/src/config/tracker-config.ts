@@ -9,14 +9,14 @@ import {
   CROSS_CHAIN_BRIDGES,
   type CrossChainBridge,
   type DevnetBridgeConfig,
-  acrossConfigOfDeployment,
+  acrossConfigOfApp,
   devnetBridgeConfig,
 } from '@tokensvc/bridge';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 
 export interface TrackerConfig extends CommonConfig {
-  /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default devnet) */
+  /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default across; none: nothing followed) */
   readonly crossChainBridge: CrossChainBridge;
   /** where the devnet bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read); empty with across */
   readonly bridge: DevnetBridgeConfig;
@@ -48,25 +48,25 @@ export interface TrackerConfig extends CommonConfig {
   readonly maxTxsPerOrder: number;
 }
 
-/** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfDeployment); its problem joins the config's. */
+/** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfApp); its problem joins the config's; none followed when only the default cannot be served. */
 function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
-  const { config, problem } = acrossConfigOfDeployment(common);
+  const { config, problem } = acrossConfigOfApp(common, r.optional('CROSS_CHAIN_BRIDGE') !== undefined);
   if (problem) r.problems.push(problem);
-  return config;
+  return config ?? { networks: [] };
 }
 
 /** `overrides`: a bridge config of the tests' own (a devnet bridge of private anvils, or Across's) instead of the manifest's. */
 export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig; across?: AcrossBridgeConfig } = {}): TrackerConfig {
   const common = loadServiceConfig('status-tracker', env);
   const r = new EnvReader(env);
-  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'devnet');
+  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
   const enabled = new Set(common.networks.map((n) => n.network));
   // Without a manifest there is no devnet bridge to follow: the app still runs (health, ping) and
   // every status request without a stored quote answers 404.
   const bridge =
     crossChainBridge !== 'devnet' ? undefined : (overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest))));
   const across =
-    crossChainBridge !== 'across' ? undefined : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
+    crossChainBridge === 'none' ? { networks: [] } : crossChainBridge !== 'across' ? undefined : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
   const bridgeNetworks = (across ?? bridge)?.networks.filter((n) => enabled.has(n.network)).map((n) => n.network) ?? [];
   const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);
   const cfg: TrackerConfig = {

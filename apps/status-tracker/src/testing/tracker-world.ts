@@ -91,6 +91,8 @@ export async function startTrackerWorld(databaseUrl: string): Promise<TrackerWor
     TRACKER_SWEEP_MS: '1000',
     TRACKER_QUEUE_PREFIX: queuePrefix,
     LOG_LEVEL: 'warn',
+    // this world's bridge is the devnet bridge of its private anvils (Across is the apps' default)
+    CROSS_CHAIN_BRIDGE: 'devnet',
     ...env,
   });
 

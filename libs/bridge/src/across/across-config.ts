@@ -151,7 +151,7 @@ export function acrossConfigForNetworks(config: AcrossBridgeConfig, enabled: rea
     config: { networks },
     problem:
       `CROSS_CHAIN_BRIDGE=across needs Across SpokePools on at least two enabled networks (NETWORKS); ${source} has them ${has}${without.length > 0 ? ` (none on ${without.join(', ')})` : ''}: ` +
-      'enable more networks Across supports, point DEVNET_MANIFEST at a devnet built with Across (npm run devnet -- up --fresh) or set REGISTRY=shipped, or set CROSS_CHAIN_BRIDGE=devnet',
+      'enable more networks Across supports, point DEVNET_MANIFEST at a devnet built with Across (npm run devnet -- up --fresh) or set REGISTRY=shipped, or set CROSS_CHAIN_BRIDGE=none',
   };
 }
 
@@ -174,12 +174,31 @@ export function acrossConfigFromSources(
     }
   }
   if (sources.registry) return acrossConfigForNetworks(acrossConfigFromRegistry(enabled.map((n) => sources.registry!.networks[n])), enabled, 'the registry (REGISTRY)');
-  return { ...none, problem: 'CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST (a devnet built with Across) or REGISTRY=shipped (real networks), or set CROSS_CHAIN_BRIDGE=devnet' };
+  return { ...none, problem: 'CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST (a devnet built with Across) or REGISTRY=shipped (real networks), or set CROSS_CHAIN_BRIDGE=none' };
 }
 
-/** CROSS_CHAIN_BRIDGE: the bridge the quote service builds cross-chain orders for and the status tracker follows. */
-export const CROSS_CHAIN_BRIDGES = ['devnet', 'across'] as const;
+/**
+ * CROSS_CHAIN_BRIDGE: the bridge the quote service builds cross-chain orders for and the status
+ * tracker follows: `across` (the default), `devnet` (the devnet's own bridge and filler, kept for
+ * its tests until they move to Across) or `none` (cross-chain orders refused).
+ */
+export const CROSS_CHAIN_BRIDGES = ['across', 'devnet', 'none'] as const;
 export type CrossChainBridge = (typeof CROSS_CHAIN_BRIDGES)[number];
+
+/**
+ * The Across config of an app whose CROSS_CHAIN_BRIDGE is `across`: when it was asked for by name,
+ * a deployment without Across between two enabled networks is refused at start (`problem`); when
+ * it is only the default, cross-chain orders are off instead (`disabled` says why, for the log), so
+ * a one-network deployment starts without setting anything.
+ */
+export function acrossConfigOfApp(
+  common: Parameters<typeof acrossConfigOfDeployment>[0],
+  explicit: boolean,
+): { config: AcrossBridgeConfig | undefined; problem: string | undefined; disabled: string | undefined } {
+  const { config, problem } = acrossConfigOfDeployment(common);
+  if (!problem) return { config, problem: undefined, disabled: undefined };
+  return explicit ? { config, problem, disabled: undefined } : { config: undefined, problem: undefined, disabled: `cross-chain orders are off: ${problem}` };
+}
 
 /**
  * CROSS_CHAIN_BRIDGE=across for an app: Across from the devnet manifest when DEVNET_MANIFEST is
