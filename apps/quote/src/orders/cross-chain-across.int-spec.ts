@@ -8,14 +8,14 @@
  * the relayer acts on every Across deposit it sees. Orders that would need a destination leg
  * (swap or zap on base) are refused with a 400 saying what to ask for instead.
  */
-import { Interface, JsonRpcProvider, type TransactionReceipt, Wallet, getAddress, parseEther } from 'ethers';
+import { Interface, JsonRpcProvider, type TransactionReceipt, Wallet, getAddress, parseEther, toBeHex } from 'ethers';
 import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type NetworkManifest } from '@tokensvc/devnet';
 import type { Network } from '@tokensvc/domain';
 import { ErrorCode, type OrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
+import { AcrossDataWorker, AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
 import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
@@ -26,7 +26,7 @@ import { EstimateUseCase } from './estimate.usecase';
 
 jest.setTimeout(180_000);
 
-const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)']);
+const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256) returns (bool)', 'function totalAssets() view returns (uint256)']);
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
 describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
@@ -44,6 +44,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   let approvals: ApprovalUseCase;
   let wallet: Wallet;
   const key = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
+  const vault = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestPlatform(n, 'erc4626-vaults').vaults.find((v) => v.symbol === symbol)!.address.toLowerCase()}`;
   const rpc = (n: Network): JsonRpcClient => new JsonRpcClient(devnet.rpcUrls[n]!);
 
   beforeAll(async () => {
@@ -105,7 +106,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   };
 
   /** Approval and order as the API answers them, sent as they are; the relayer fills on base; the recipient's balance is read there. */
-  async function run(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
+  async function run(inputKey: string, amount: bigint, outputKey: string, extra: { partner?: string; feePercentage?: number } = {}): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
     const sender = wallet.address.toLowerCase();
     const outToken = outputKey.split(':')[1]!;
     if (!inputKey.endsWith(NATIVE)) {
@@ -113,7 +114,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       expect(approval.context).toMatchObject({ spender: eth.contracts.router.toLowerCase() });
       if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
     }
-    const order = await orders.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1 });
+    const order = await orders.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1, ...extra });
     expect(order.context!.target).toBe(eth.contracts.router.toLowerCase());
     expect(order.context!.rawParams!['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
     const before = await balanceOn('base', outToken, sender);
@@ -137,8 +138,8 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   }
 
   /** Same-asset: the relayer pays the sender the deposit's outputAmount itself, the order's minimum. */
-  async function runDirect(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
-    const r = await run(inputKey, amount, outputKey);
+  async function runDirect(inputKey: string, amount: bigint, outputKey: string, extra: { partner?: string; feePercentage?: number } = {}): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
+    const r = await run(inputKey, amount, outputKey, extra);
     expect(r.order.context!.rawParams!['destination']).toBeNull();
     expect(r.deposit).toMatchObject({ outputAmount: BigInt(r.order.context!.minOutputAmount), recipient: wallet.address, refundTo: wallet.address });
     expect(r.received).toBe(r.deposit.outputAmount);
@@ -218,7 +219,44 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     await runWithDestinationLeg(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${pair.address.toLowerCase()}`);
   });
 
-  it('refuses, with a 400 saying what to change: WETH for an EOA (Across pays it as ETH), a network pair not served, an amount that does not cover the fees', async () => {
+  it('itemises the partner fee and the bridge fee: the partner is paid on ethereum, the bridge keeps 0.05 % of what is bridged', async () => {
+    const partner = '0x000000000000000000000000000000000000bEEF';
+    const { order, received } = await runDirect(key(eth, 'USDC'), 1_000_000_000n, key(base, 'USDC'), { partner, feePercentage: 0.1 });
+    const c = order.context!;
+    expect(c.slippageTolerancePercentage).toBe(0); // nothing is swapped: the bridge is exact
+    expect(c.feeCosts[0]).toMatchObject({ name: 'partner fee', recipient: partner.toLowerCase(), amount: '1000000', included: true });
+    expect(c.feeCosts[1]).toMatchObject({ name: 'bridge fee', token: key(eth, 'USDC'), amount: '499500', included: true });
+    expect(received).toBe(999_000_000n - 499_500n);
+    expect(await balanceOn('ethereum', manifestToken(eth, 'USDC').address, partner)).toBe(1_000_000n);
+  });
+
+  it('swaps on the origin first (WBTC -> USDC on ethereum): pinned to both graphs, the deposit is the origin minimum and the recipient gets what it makes', async () => {
+    const funder = new Wallet(TEST_ACCOUNTS[0]!.privateKey, origin);
+    const wbtc = manifestToken(eth, 'WBTC').address;
+    await (await funder.sendTransaction({ to: wbtc, data: ERC20.encodeFunctionData('transfer', [wallet.address, 10_000_000n]) })).wait();
+    const { order, deposit, received } = await runDirect(key(eth, 'WBTC'), 5_000_000n, key(base, 'USDC'));
+    const c = order.context!;
+    expect(c.route[0]).toBe(key(eth, 'WBTC'));
+    expect(c.route.slice(-2)).toEqual([key(eth, 'USDC'), key(base, 'USDC')]);
+    expect(c.slippageTolerancePercentage).toBe(1);
+    expect(received).toBe(BigInt(c.outputAmount));
+    expect(deposit.inputAmount).toBe(BigInt((c.rawParams!['order'] as { minOutputAmount: string }).minOutputAmount));
+    expect(c.pinnedBlocks.map((p) => p.network)).toEqual(['ethereum', 'base']);
+    for (const p of c.pinnedBlocks) {
+      const head = harness.graphs.get(p.network as 'ethereum' | 'base').head;
+      expect(p).toEqual({ network: p.network, blockNumber: String(head.blockNumber), blockHash: head.blockHash });
+    }
+  });
+
+  it('USDC ethereum -> native ETH on base: swapped into WETH on ethereum (cheaper than a destination leg), Across pays the EOA recipient in ETH', async () => {
+    const { order, deposit, received } = await runDirect(key(eth, 'USDC'), 3_000_000_000n, `base:${NATIVE}`);
+    expect(order.context!.route.slice(-3)).toEqual([key(eth, 'WETH'), key(base, 'WETH'), `base:${NATIVE}`]);
+    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'WETH').address, outputToken: manifestToken(base, 'WETH').address, recipient: wallet.address });
+    // ~3000 USDC of ETH at the devnet's ~$3,000
+    expect(received).toBeGreaterThan(parseEther('0.9'));
+  });
+
+    it('refuses, with a 400 saying what to change: WETH for an EOA (Across pays it as ETH), a network pair not served, an amount that does not cover the fees', async () => {
     const sender = wallet.address.toLowerCase();
     await refuse(
       orders.execute({ sender, inputToken: `ethereum:${NATIVE}`, inputAmount: parseEther('0.5').toString(), outputToken: key(base, 'WETH') }),
@@ -226,5 +264,60 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     );
     await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
     await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }), /send more than|send at least/);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: vault(base, 'steakUSDC') }), /send more than|send at least/);
+    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), permitSignature: `0x${'11'.repeat(65)}` }), /permitSignature is not accepted on cross-chain orders/);
+    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }), /unknown outputToken base:0x1212.*not a supported token on base/);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }), /explain=true is available for same-chain orders only/);
+    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
+  });
+
+  // Last: it moves both chains' clocks past a fill deadline.
+  it("a destination leg that would deliver less than the order's minimum makes the fill revert: no relayer fills, and Across refunds the deposit on ethereum after its deadline", async () => {
+    const worker = new AcrossDataWorker({ networks: acrossNetworks(devnet.manifest, devnet.rpcUrls as Partial<Record<Network, string>>) });
+    await worker.init();
+    relayer.setMode('offline');
+    const output = vault(base, 'steakUSDC');
+    const vaultAddress = output.split(':')[1]!;
+    const sender = wallet.address.toLowerCase();
+    const approval = await approvals.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output });
+    if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
+    const order = await orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output, slippageTolerancePercentage: 0.5 });
+    const receipt = (await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait())!;
+    const [deposit] = await provider.findDeposit('ethereum', receipt.hash);
+    // bridged as USDC or as WETH (after an origin swap), whichever makes more shares
+    expect(deposit).toMatchObject({ recipient: getAddress(base.contracts.acrossMulticallHandler!), refundTo: wallet.address });
+    const refunded = { token: deposit!.inputToken, amount: deposit!.inputAmount };
+    const userBefore = await balanceOn('ethereum', refunded.token, wallet.address);
+    const sharesBefore = await balanceOn('base', vaultAddress, wallet.address);
+
+    // While the deposit waits, the vault's share price rises 2 % (a donation of assets): what
+    // arrives now buys ~2 % fewer shares than quoted, more than the 0.5 % allowed.
+    const donor = new Wallet(TEST_ACCOUNTS[1]!.privateKey, new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 }));
+    const totalAssets = BigInt(await rpc('base').call<string>('eth_call', [{ to: vaultAddress, data: ERC20.encodeFunctionData('totalAssets') }, 'latest']));
+    await (await donor.sendTransaction({ to: manifestToken(base, 'USDC').address, data: ERC20.encodeFunctionData('transfer', [vaultAddress, (totalAssets * 2n) / 100n]) })).wait();
+
+    // The relayer comes back: every fill it tries reverts in the handler's calls (Router: less than the minimum), so it gives up.
+    relayer.setMode('normal');
+    await waitFor('the relayer to give the deposit up', () => relayer.dropped.some((d) => d.deposit.depositId === BigInt(deposit!.requestId)));
+    expect(relayer.dropped.find((d) => d.deposit.depositId === BigInt(deposit!.requestId))!.reason).toMatch(/^fill failed 3 times/);
+    expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('open');
+    expect(await provider.findFill('base', 1, deposit!.requestId)).toBeUndefined();
+    expect(await balanceOn('base', vaultAddress, wallet.address)).toBe(sharesBefore);
+
+    // Past the fill deadline on both chains (anvil time control): Across's data worker refunds it on ethereum.
+    for (const n of ['ethereum', 'base'] as const) {
+      const p = new JsonRpcProvider(devnet.rpcUrls[n]!, undefined, { staticNetwork: true });
+      const now = (await p.getBlock('latest'))!.timestamp;
+      await p.send('evm_increaseTime', [toBeHex(deposit!.fillDeadline - now + 5)]);
+      await p.send('evm_mine', []);
+      p.destroy();
+    }
+    const bundle = await worker.runBundle();
+    worker.close();
+    expect(bundle.payments).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'expired-deposit-refund', to: wallet.address, amount: refunded.amount })]));
+    expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('refunded');
+    expect(await provider.findRefund('ethereum', deposit!.requestId)).toMatchObject({ amount: refunded.amount, refundTo: wallet.address });
+    expect((await balanceOn('ethereum', refunded.token, wallet.address)) - userBefore).toBe(refunded.amount);
+    expect(await balanceOn('base', vaultAddress, wallet.address)).toBe(sharesBefore);
   });
 });

@@ -430,7 +430,8 @@ export class CrossChainOrders {
       `If no ${leg.mode === 'filler' ? 'filler' : 'relayer'} delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
     ];
     const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
-    const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : [bridgedDestination];
+    // Without a destination leg the bridge pays the bridged token, or the native coin for it (Across unwraps WETH to an EOA).
+    const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : bridgedDestination === leg.output.address ? [bridgedDestination] : [bridgedDestination, leg.output.address];
     const priceImpact = routeCostPercent({
       spentUsd: usdValue(leg.input, leg.amount - leg.feeAmount),
       bridgeFeeUsd: bridgeFeeUsdRaw,
