@@ -1,3 +1,4 @@
+import { PAID_METRIC_FIELDS } from '@tokensvc/api';
 import type { Token, TokenMetrics } from '@tokensvc/messages';
 
 /** Columns of `tokens` that make a Token record (the /v2/tokens read model). */
@@ -46,13 +47,6 @@ export interface TokenRow {
   paid_metrics: Record<string, unknown>;
 }
 
-/** The paid-tier metric names of the spec; token-data sends them, the gateway drops them for free keys. */
-export const PAID_METRICS = [
-  'price1d', 'price7d', 'liquidity1d', 'liquidity7d', 'apy1d', 'apy7d', 'borrowApy1d', 'borrowApy7d',
-  'liquidityDelta1d', 'liquidityDelta7d', 'priceDelta1d', 'priceDelta7d', 'apyDelta1d', 'apyDelta7d',
-  'borrowApyDelta1d', 'borrowApyDelta7d',
-] as const satisfies ReadonlyArray<keyof TokenMetrics>;
-
 /**
  * A float as the spec's metric string: the shortest decimal that reads back as the same double (so
  * a value shown can be passed back as a filter bound and match itself), never in exponent form.
@@ -88,7 +82,7 @@ export function toMetrics(row: TokenRow): TokenMetrics {
     volumeUsd1d: metricString(row.volume_usd_1d),
     volumeUsd7d: metricString(row.volume_usd_7d),
   };
-  for (const name of PAID_METRICS) metrics[name] = metricString(row.paid_metrics[name]);
+  for (const name of PAID_METRIC_FIELDS) metrics[name] = metricString(row.paid_metrics[name]);
   return metrics;
 }
 
