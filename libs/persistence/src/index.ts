@@ -7,3 +7,4 @@ export * from './nest/persistence.module';
 export * from './read-models/pool-row';
 export * from './pg-pool';
 export * from './read-models/token-row';
+export * from './read-models/cursor-row';
