@@ -1,5 +1,5 @@
 import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
-import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, TOKEN_FIELD_NAMES, type PaidMetricField, type PublicMetricField, type TokenFieldKind } from '@tokensvc/api';
+import { HISTORY_ENTRY_FIELDS, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, recordWriter, type FieldConverters } from '@tokensvc/api';
 import type { BodyView } from '@tokensvc/transport';
 import { labelJson } from '../finality/finality';
 
@@ -66,20 +66,17 @@ function strMap(v: unknown): Record<string, string> {
   return out;
 }
 
-const publicMetric = (x: TokenMetrics, f: PublicMetricField): string => str(x[f]);
-const paidMetric = (x: TokenMetrics, f: PaidMetricField): string | undefined => optStr(x[f]);
-
 /** The metrics record for a view: the public metrics, then for `paid` the paid-only ones (absent when unset), in the message's order. */
 function metricsOf(m: TokenMetrics | undefined, view: BodyView): Record<string, string | undefined> {
   const x = m ?? EMPTY_METRICS;
   const out: Record<string, string | undefined> = {};
-  for (const f of PUBLIC_METRIC_FIELDS) out[f] = publicMetric(x, f);
-  if (view === 'paid') for (const f of PAID_METRIC_FIELDS) out[f] = paidMetric(x, f);
+  for (const f of PUBLIC_METRIC_FIELDS) out[f] = str(x[f]);
+  if (view === 'paid') for (const f of PAID_METRIC_FIELDS) out[f] = optStr(x[f]);
   return out;
 }
 
-/** The proto3 JSON round trip of a field of each kind of TOKEN_FIELDS. */
-const ENCODE: Record<TokenFieldKind, (v: unknown, view: BodyView) => unknown> = {
+/** The proto3 JSON round trip of a field of each kind of the record field lists. */
+const ROUND_TRIP: Required<FieldConverters<BodyView>> = {
   string: str,
   dateTime: str,
   int32,
@@ -91,14 +88,11 @@ const ENCODE: Record<TokenFieldKind, (v: unknown, view: BodyView) => unknown> = 
   /** optional int64: a JSON number, or null when unset */
   blockOrNull: (v) => (v === undefined || v === null ? null : Number(String(v))),
 };
-const TOKEN_ENCODERS = TOKEN_FIELD_NAMES.map((f) => [f, ENCODE[TOKEN_FIELDS[f]]] as const);
 
-/** The spec's Token record of a message: TOKEN_FIELDS in their order, each through the round trip of its kind. */
-function tokenRecord(t: Token, view: BodyView): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [f, encode] of TOKEN_ENCODERS) out[f] = encode(t[f], view);
-  return out;
-}
+/** The spec's Token record of a message: TOKEN_FIELDS of @tokensvc/api in their order, each through the round trip of its kind. */
+const tokenRecord = recordWriter<Token, BodyView>(TOKEN_FIELDS, ROUND_TRIP);
+/** One candle: HISTORY_ENTRY_FIELDS (the history endpoint is paid-only: one view), its block label after them. */
+const historyRecord = recordWriter<HistoryEntry, BodyView>(HISTORY_ENTRY_FIELDS, ROUND_TRIP);
 
 /** A Buffer of its own (not a slice of Node's shared 8 kB pool, which one kept fragment would pin). */
 function ownBuffer(text: string): Buffer {
@@ -161,13 +155,9 @@ export function listTokensBody(reply: ListTokensReply, view: BodyView): Buffer {
 
 /** One candle in the message's field order (the decoded HistoryEntry, as the gateway sent it). */
 function historyEntry(e: HistoryEntry): string {
-  return JSON.stringify({
-    time: str(e.time), highPrice: str(e.highPrice), lowPrice: str(e.lowPrice), openPrice: str(e.openPrice), closePrice: str(e.closePrice),
-    liquidity: str(e.liquidity), reserves: strList(e.reserves), totalSupply: str(e.totalSupply), totalBorrow: str(e.totalBorrow),
-    circulatingSupply: str(e.circulatingSupply), pricePerShare: str(e.pricePerShare), volume1dUsd: str(e.volume1dUsd), apy: str(e.apy),
-    baseApy: str(e.baseApy), rewardApy: str(e.rewardApy), borrowApy: str(e.borrowApy), baseBorrowApy: str(e.baseBorrowApy), trendingScore: dbl(e.trendingScore),
-    block: labelJson(e.block),
-  });
+  const out = historyRecord(e, 'paid');
+  out['block'] = labelJson(e.block);
+  return JSON.stringify(out);
 }
 
 /** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"history":[…],"block":{…}}` */

@@ -1,6 +1,6 @@
 import { s, type Shape, type Static } from '../schema/shape';
 import { BlockLabel } from './common';
-import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, TOKEN_FIELD_NAMES, type PaidMetricField, type PublicMetricField, type TokenField, type TokenFieldKind } from './token-fields';
+import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, fieldNames, type FieldKind, type FieldList, type PaidMetricField, type PublicMetricField, type TokenField } from './record-fields';
 
 export const TokenMetrics = s.named(
   'TokenMetrics',
@@ -15,7 +15,7 @@ export const TokenMetrics = s.named(
 
 type Doc = NonNullable<Parameters<typeof s.number>[0]>;
 
-/** The schema of each field kind of TOKEN_FIELDS, given the field's documentation. */
+/** The schema of each field kind of the record field lists, given the field's documentation. */
 const SHAPE_OF_KIND = {
   string: (doc: Doc) => s.string(doc),
   dateTime: (doc: Doc) => s.dateTime(doc),
@@ -26,9 +26,16 @@ const SHAPE_OF_KIND = {
   stringMap: (doc: Doc) => s.anyObject(doc),
   metrics: () => TokenMetrics,
   blockOrNull: (doc: Doc) => s.nullable(s.integer(doc)),
-} satisfies Record<TokenFieldKind, (doc: Doc) => Shape<unknown>>;
+} satisfies Record<FieldKind, (doc: Doc) => Shape<unknown>>;
 
-const FIELD_DOCS: Partial<Record<TokenField, Doc>> = {
+export type FieldProps<F extends FieldList> = { [K in keyof F]: ReturnType<(typeof SHAPE_OF_KIND)[F[K]]> };
+
+/** The response-model properties of a field list, in its order; `docs` describes some of them. */
+export function fieldProps<F extends FieldList>(fields: F, docs: Partial<Record<keyof F, Doc>> = {}): FieldProps<F> {
+  return Object.fromEntries(fieldNames(fields).map((f) => [f, SHAPE_OF_KIND[fields[f] as FieldKind](docs[f] ?? {})])) as FieldProps<F>;
+}
+
+const TOKEN_FIELD_DOCS: Partial<Record<TokenField, Doc>> = {
   key: { description: '<network>:<address>, lowercase', example: 'ethereum:0x0000000000000000000000000000000000000000' },
   platform: { description: 'platform slug; `native` and `basic` for those token types' },
   network: { description: 'network enum' },
@@ -41,9 +48,7 @@ const FIELD_DOCS: Partial<Record<TokenField, Doc>> = {
   },
 };
 
-type FieldProps = { [F in TokenField]: ReturnType<(typeof SHAPE_OF_KIND)[(typeof TOKEN_FIELDS)[F]]> };
-const FIELD_PROPS = Object.fromEntries(TOKEN_FIELD_NAMES.map((f) => [f, SHAPE_OF_KIND[TOKEN_FIELDS[f]](FIELD_DOCS[f] ?? {})])) as FieldProps;
-const { historyFromBlock, ...RECORD_PROPS } = FIELD_PROPS;
+const { historyFromBlock, ...RECORD_PROPS } = fieldProps(TOKEN_FIELDS, TOKEN_FIELD_DOCS);
 
 /**
  * The fields of a token record (shared with the balance record, which adds three): TOKEN_FIELDS and

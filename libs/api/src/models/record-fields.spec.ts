@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Token, TokenMetrics } from '@tokensvc/messages';
-import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, TOKEN_FIELD_NAMES, type TokenFieldKind } from './token-fields';
+import { HistoryEntry, Token, TokenMetrics } from '@tokensvc/messages';
+import { HISTORY_ENTRY_FIELDS, HISTORY_ENTRY_FIELD_NAMES, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, TOKEN_FIELD_NAMES, type FieldKind } from './record-fields';
 
 /** The proto type that carries each field kind on the wire. */
-const PROTO_TYPE: Record<TokenFieldKind, string> = {
+const PROTO_TYPE: Record<FieldKind, string> = {
   string: 'string',
   dateTime: 'string',
   int32: 'int32',
@@ -27,6 +27,10 @@ function protoFields(message: string): [string, string][] {
   return fields.sort((a, b) => a.no - b.no).map((f) => [f.name, f.type]);
 }
 
+// the names are fields of the generated messages (checked by the compiler)
+const _tokenNames: readonly (keyof Token)[] = TOKEN_FIELD_NAMES;
+const _historyNames: readonly (keyof HistoryEntry)[] = HISTORY_ENTRY_FIELD_NAMES;
+
 describe('TOKEN_FIELDS, the public Token record, against the wire contract', () => {
   it('names the fields of the proto message Token in its order, each of the proto type its kind says', () => {
     expect(TOKEN_FIELD_NAMES.map((f) => [f, PROTO_TYPE[TOKEN_FIELDS[f]]])).toEqual(protoFields('Token'));
@@ -44,5 +48,13 @@ describe('TOKEN_FIELDS, the public Token record, against the wire contract', () 
       ...PAID_METRIC_FIELDS.map((f) => [f, true]),
     ]);
     expect(Object.keys(TokenMetrics.fromJSON({}))).toEqual([...PUBLIC_METRIC_FIELDS, ...PAID_METRIC_FIELDS]);
+  });
+});
+
+describe('HISTORY_ENTRY_FIELDS, the public HistoryEntry record, against the wire contract', () => {
+  it('names the fields of the proto message HistoryEntry in its order, each of the proto type its kind says, then its block label', () => {
+    const fields = HISTORY_ENTRY_FIELD_NAMES.map((f) => [f, PROTO_TYPE[HISTORY_ENTRY_FIELDS[f]]]);
+    expect([...fields, ['block', 'BlockLabel']]).toEqual(protoFields('HistoryEntry'));
+    expect([...HISTORY_ENTRY_FIELD_NAMES, 'block']).toEqual(Object.keys(HistoryEntry.fromJSON({})));
   });
 });
