@@ -13,7 +13,7 @@ import { ReplyCache } from './cache/reply-cache';
 import { ChainClock } from './clock/chain-clock';
 import { TokenHistoryUseCase } from './history/history.usecase';
 import { TokenHoldersUseCase } from './holders/holders.usecase';
-import { IMAGE_BASE_URL } from './tokens/image-base';
+import { IMAGE_BASE_URL } from './read-model/image-base';
 import { ListTokensUseCase } from './tokens/list-tokens.usecase';
 import { TokensController } from './tokens/tokens.controller';
 

@@ -10,6 +10,7 @@ export * from './schema/param';
 export * from './schema/query';
 export * from './schema/values';
 export * from './models/common';
+export * from './models/record-fields';
 export * from './models/token';
 export * from './models/market';
 export * from './models/order';

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from './models/common';
 import { ENDPOINTS, endpointList } from './endpoints';
-import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from './models/token';
+import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from './models/record-fields';
 import { buildOpenApi, type OpenApiDocument, type OpenApiOperation } from './openapi';
 import type { JsonSchema } from './schema/json-schema';
 

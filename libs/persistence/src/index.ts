@@ -6,3 +6,5 @@ export * from './repositories/api-keys.repository';
 export * from './nest/persistence.module';
 export * from './read-models/pool-row';
 export * from './pg-pool';
+export * from './read-models/token-row';
+export * from './read-models/cursor-row';

@@ -1,4 +1,5 @@
 import type { Network } from '@tokensvc/domain';
+import type { IndexCursorTableRow } from '@tokensvc/persistence';
 import type { SqlTx } from '../pipeline/derivation.port';
 
 /** Where a network's indexing stands: the last block fully written, and what is published. */
@@ -17,16 +18,7 @@ export interface Cursor {
   aheadOfChain: boolean;
 }
 
-interface CursorRow {
-  block_number: string;
-  block_hash: string;
-  finalized_block: string;
-  published_seq: string;
-  published_finalized: string;
-  reorg_epoch: number;
-  balances_block: string | null;
-  ahead_of_chain: boolean;
-}
+type CursorRow = Pick<IndexCursorTableRow, 'block_number' | 'block_hash' | 'finalized_block' | 'published_seq' | 'published_finalized' | 'reorg_epoch' | 'balances_block' | 'ahead_of_chain'>;
 
 export async function readCursor(q: SqlTx, network: Network): Promise<Cursor | undefined> {
   const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block, ahead_of_chain FROM index_cursors WHERE network = $1`, [network]);

@@ -1,4 +1,5 @@
 import type { Network, PlatformFamily } from '@tokensvc/domain';
+import type { TokenTableRow } from '@tokensvc/persistence';
 import type { SqlTx } from '../pipeline/derivation.port';
 import type { TokenSeed } from '../registry/registry.types';
 
@@ -63,15 +64,7 @@ export async function insertTokens(tx: SqlTx, rows: readonly TokenRow[]): Promis
   );
 }
 
-interface TokenRegistryRow {
-  address: string;
-  platform: string;
-  family: string;
-  underlying: string[];
-  pool_address: string | null;
-  is_verified: boolean;
-  metadata: Record<string, unknown>;
-}
+type TokenRegistryRow = Pick<TokenTableRow, 'address' | 'platform' | 'family' | 'underlying' | 'pool_address' | 'is_verified' | 'metadata'>;
 
 /** What the in-memory registry needs of every stored token. */
 export async function loadTokenSeeds(q: SqlTx, network: Network): Promise<TokenSeed[]> {

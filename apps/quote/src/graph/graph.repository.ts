@@ -4,7 +4,7 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Network } from '@tokensvc/domain';
-import type { PoolTableRow } from '@tokensvc/persistence';
+import type { IndexCursorTableRow, PoolTableRow, TokenTableRow } from '@tokensvc/persistence';
 import type { V3Tick } from '@tokensvc/routing';
 import type { CatalogToken } from './catalog';
 import type { GraphHead, PoolUpdate } from './network-graph';
@@ -18,23 +18,9 @@ interface TickRow {
   liquidity_net: string;
 }
 
-interface TokenRow {
-  address: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  family: string;
-  platform: string;
-  underlying: string[];
-  pool_address: string | null;
-  price: number;
-}
+type TokenRow = Pick<TokenTableRow, 'address' | 'symbol' | 'name' | 'decimals' | 'family' | 'platform' | 'underlying' | 'pool_address' | 'price'>;
 
-interface CursorRow {
-  block_number: string;
-  block_hash: string;
-  reorg_epoch: number;
-}
+type CursorRow = Pick<IndexCursorTableRow, 'block_number' | 'block_hash' | 'reorg_epoch'>;
 
 /** A network's pools and ticks and the indexer's cursor block, read in one database snapshot. */
 export interface GraphLoad {

@@ -7,10 +7,10 @@ import { ServiceError } from '@tokensvc/transport';
 import { HELD_AS_OF_FINALIZED_SQL } from '../finality/balances-as-of';
 import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type Finality, type LabelColumns } from '../finality/finality';
 import { tokensAsOfFinalizedSql } from '../finality/tokens-as-of';
-import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../tokens/token-records';
-import { IMAGE_BASE_URL } from '../tokens/image-base';
-import { TOKEN_COLUMNS, toToken, type TokenRow } from '../tokens/token-row';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../read-model/token-records';
+import { IMAGE_BASE_URL } from '../read-model/image-base';
+import { TOKEN_COLUMNS, toToken, type TokenRow } from '../read-model/token-row';
+import { TokensRepository } from '../read-model/tokens.repository';
 
 /**
  * Families whose `balanceOf` grows without Transfer events (aTokens accrue interest through the

@@ -1,5 +1,5 @@
 import type { IntervalVolumeMetrics } from '@tokensvc/messages';
-import { metricString } from '../tokens/token-row';
+import { metricString } from '../read-model/token-row';
 
 /** The eight windows of GET /v3/tokens/metrics, in seconds. */
 export const METRIC_WINDOWS: ReadonlyArray<readonly [string, number]> = [

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { TokenMetricsReply, TokenMetricsRequest } from '@tokensvc/messages';
 import { ChainClock } from '../clock/chain-clock';
-import { requirePlatformToken, requireToken } from '../tokens/token-lookup';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { requirePlatformToken, requireToken } from '../read-model/token-lookup';
+import { TokensRepository } from '../read-model/tokens.repository';
 import { ActivityRepository } from './activity.repository';
 import { flowEdges, intervalMetrics } from './interval-metrics';
 

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { ErrorCode, type Activity, type ActivityAmount, type DailyDebtFlow, type DailyVolume, type TokenTransactionsReply, type TokenTransactionsRequest } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { ChainClock } from '../clock/chain-clock';
-import { metricString } from '../tokens/token-row';
-import { requirePlatformToken, requireToken } from '../tokens/token-lookup';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { metricString } from '../read-model/token-row';
+import { requirePlatformToken, requireToken } from '../read-model/token-lookup';
+import { TokensRepository } from '../read-model/tokens.repository';
 import { ActivityRepository, type ActivityRow } from './activity.repository';
 import { decodeCursor, encodeCursor } from './cursor';
 

@@ -5,9 +5,9 @@ import { ServiceError } from '@tokensvc/transport';
 import { ChainClock } from '../clock/chain-clock';
 import { CANDLES_AS_OF_FINALIZED_SQL } from '../finality/candles-as-of';
 import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type LabelColumns } from '../finality/finality';
-import { metricString } from '../tokens/token-row';
-import { requireToken } from '../tokens/token-lookup';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { metricString } from '../read-model/token-row';
+import { requireToken } from '../read-model/token-lookup';
+import { TokensRepository } from '../read-model/tokens.repository';
 
 export const RESOLUTION_SECONDS: Readonly<Record<string, number>> = { '15m': 900, '30m': 1800, '1h': 3600, '4h': 14400, '1d': 86400 };
 export const HISTORY_PAGE_SIZE = 100;

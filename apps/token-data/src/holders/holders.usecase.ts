@@ -6,9 +6,9 @@ import { ServiceError } from '@tokensvc/transport';
 import { HOLDERS_AS_OF_FINALIZED_SQL } from '../finality/balances-as-of';
 import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type LabelColumns } from '../finality/finality';
 import { tokensAsOfFinalizedSql } from '../finality/tokens-as-of';
-import { TOKEN_COLUMNS, type TokenRow } from '../tokens/token-row';
-import { requireToken } from '../tokens/token-lookup';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { TOKEN_COLUMNS, type TokenRow } from '../read-model/token-row';
+import { requireToken } from '../read-model/token-lookup';
+import { TokensRepository } from '../read-model/tokens.repository';
 
 export const DEFAULT_HOLDERS_LIMIT = 100;
 /**

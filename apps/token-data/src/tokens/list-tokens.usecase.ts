@@ -2,9 +2,9 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ListTokensReply, ListTokensRequest } from '@tokensvc/messages';
 import { finalityOf } from '../finality/finality';
-import { IMAGE_BASE_URL } from './image-base';
-import { toToken } from './token-row';
-import { TokensRepository } from './tokens.repository';
+import { IMAGE_BASE_URL } from '../read-model/image-base';
+import { toToken } from '../read-model/token-row';
+import { TokensRepository } from '../read-model/tokens.repository';
 
 export const DEFAULT_TOKENS_LIMIT = 25;
 

@@ -2,7 +2,7 @@ import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS } from '@tokensvc/api';
 import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply } from '@tokensvc/messages';
 import { gatewayAccount, gatewayHistory, gatewayList } from '../../test/gateway-mapping';
 import { accountBody, historyBody, listTokensBody, tokenJson } from './response-body';
-import { toToken, type TokenRow } from './token-row';
+import { toToken, type TokenRow } from '../read-model/token-row';
 
 // The oracle (what the gateway makes of the usual reply) is shared with the e2e tests.
 const ROW: TokenRow = {

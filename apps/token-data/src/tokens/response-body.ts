@@ -1,4 +1,5 @@
 import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
+import { HISTORY_ENTRY_FIELDS, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, recordWriter, type FieldConverters } from '@tokensvc/api';
 import type { BodyView } from '@tokensvc/transport';
 import { labelJson } from '../finality/finality';
 
@@ -6,7 +7,7 @@ import { labelJson } from '../finality/finality';
  * The public HTTP bodies of GET /v2/account, /v2/tokens and /v2/tokens/history, encoded here so the
  * gateway can send them to the client as they are (see @tokensvc/transport reply-body.ts). They are
  * byte for byte what the gateway makes of the usual reply: the proto3 JSON of the reply decoded with
- * the generated codec, each Token laid out in the message's field order with `metrics` defaulted,
+ * the generated codec, each Token laid out in the message's field order (TOKEN_FIELDS of @tokensvc/api) with `metrics` defaulted,
  * the paid-only metrics left out for the `free` view, the balance fields after the token's (history
  * entries as decoded; the endpoint is paid-only, so it has one view).
  * `response-body.spec.ts` checks that against that round trip, odd values included.
@@ -65,38 +66,33 @@ function strMap(v: unknown): Record<string, string> {
   return out;
 }
 
+/** The metrics record for a view: the public metrics, then for `paid` the paid-only ones (absent when unset), in the message's order. */
 function metricsOf(m: TokenMetrics | undefined, view: BodyView): Record<string, string | undefined> {
   const x = m ?? EMPTY_METRICS;
-  if (view === 'free') {
-    return {
-      apy: str(x.apy), baseApy: str(x.baseApy), rewardApy: str(x.rewardApy), borrowApy: str(x.borrowApy), baseBorrowApy: str(x.baseBorrowApy),
-      volumeUsd1d: str(x.volumeUsd1d), volumeUsd7d: str(x.volumeUsd7d),
-    };
-  }
-  // one literal of the message's 23 fields (a spread of the public ones would build a slow object)
-  return {
-    apy: str(x.apy), baseApy: str(x.baseApy), rewardApy: str(x.rewardApy), borrowApy: str(x.borrowApy), baseBorrowApy: str(x.baseBorrowApy),
-    volumeUsd1d: str(x.volumeUsd1d), volumeUsd7d: str(x.volumeUsd7d),
-    price1d: optStr(x.price1d), price7d: optStr(x.price7d), liquidity1d: optStr(x.liquidity1d), liquidity7d: optStr(x.liquidity7d),
-    apy1d: optStr(x.apy1d), apy7d: optStr(x.apy7d), borrowApy1d: optStr(x.borrowApy1d), borrowApy7d: optStr(x.borrowApy7d),
-    liquidityDelta1d: optStr(x.liquidityDelta1d), liquidityDelta7d: optStr(x.liquidityDelta7d), priceDelta1d: optStr(x.priceDelta1d),
-    priceDelta7d: optStr(x.priceDelta7d), apyDelta1d: optStr(x.apyDelta1d), apyDelta7d: optStr(x.apyDelta7d),
-    borrowApyDelta1d: optStr(x.borrowApyDelta1d), borrowApyDelta7d: optStr(x.borrowApyDelta7d),
-  };
+  const out: Record<string, string | undefined> = {};
+  for (const f of PUBLIC_METRIC_FIELDS) out[f] = str(x[f]);
+  if (view === 'paid') for (const f of PAID_METRIC_FIELDS) out[f] = optStr(x[f]);
+  return out;
 }
 
-/** The spec's Token record of a message, in the message's field order (an object literal of known shape). */
-function tokenRecord(t: Token, view: BodyView): Record<string, unknown> {
-  return {
-    key: str(t.key), name: str(t.name), decimals: int32(t.decimals), symbol: str(t.symbol), address: str(t.address), addresses: strMap(t.addresses),
-    platform: str(t.platform), network: str(t.network), price: dbl(t.price), images: strList(t.images), updatedAt: str(t.updatedAt),
-    createdAt: str(t.createdAt), verifiedAt: str(t.verifiedAt), tokens: strList(t.tokens), poolAddress: str(t.poolAddress), liquidity: dbl(t.liquidity),
-    metrics: metricsOf(t.metrics, view), metadata: strMap(t.metadata), image: str(t.image), banner: str(t.banner), customCmsImageUrl: str(t.customCmsImageUrl),
-    totalSupply: str(t.totalSupply), totalBorrow: str(t.totalBorrow), circulatingSupply: str(t.circulatingSupply), reserves: strList(t.reserves),
-    pricePerShare: str(t.pricePerShare), isClaimed: bool(t.isClaimed), isPortable: bool(t.isPortable),
-    historyFromBlock: t.historyFromBlock === undefined || t.historyFromBlock === null ? null : Number(String(t.historyFromBlock)),
-  };
-}
+/** The proto3 JSON round trip of a field of each kind of the record field lists. */
+const ROUND_TRIP: Required<FieldConverters<BodyView>> = {
+  string: str,
+  dateTime: str,
+  int32,
+  double: dbl,
+  bool,
+  strings: strList,
+  stringMap: strMap,
+  metrics: (v, view) => metricsOf(v as TokenMetrics | undefined, view),
+  /** optional int64: a JSON number, or null when unset */
+  blockOrNull: (v) => (v === undefined || v === null ? null : Number(String(v))),
+};
+
+/** The spec's Token record of a message: TOKEN_FIELDS of @tokensvc/api in their order, each through the round trip of its kind. */
+const tokenRecord = recordWriter<Token, BodyView>(TOKEN_FIELDS, ROUND_TRIP);
+/** One candle: HISTORY_ENTRY_FIELDS (the history endpoint is paid-only: one view), its block label after them. */
+const historyRecord = recordWriter<HistoryEntry, BodyView>(HISTORY_ENTRY_FIELDS, ROUND_TRIP);
 
 /** A Buffer of its own (not a slice of Node's shared 8 kB pool, which one kept fragment would pin). */
 function ownBuffer(text: string): Buffer {
@@ -159,13 +155,9 @@ export function listTokensBody(reply: ListTokensReply, view: BodyView): Buffer {
 
 /** One candle in the message's field order (the decoded HistoryEntry, as the gateway sent it). */
 function historyEntry(e: HistoryEntry): string {
-  return JSON.stringify({
-    time: str(e.time), highPrice: str(e.highPrice), lowPrice: str(e.lowPrice), openPrice: str(e.openPrice), closePrice: str(e.closePrice),
-    liquidity: str(e.liquidity), reserves: strList(e.reserves), totalSupply: str(e.totalSupply), totalBorrow: str(e.totalBorrow),
-    circulatingSupply: str(e.circulatingSupply), pricePerShare: str(e.pricePerShare), volume1dUsd: str(e.volume1dUsd), apy: str(e.apy),
-    baseApy: str(e.baseApy), rewardApy: str(e.rewardApy), borrowApy: str(e.borrowApy), baseBorrowApy: str(e.baseBorrowApy), trendingScore: dbl(e.trendingScore),
-    block: labelJson(e.block),
-  });
+  const out = historyRecord(e, 'paid');
+  out['block'] = labelJson(e.block);
+  return JSON.stringify(out);
 }
 
 /** `{"totalItems":…,"pageItems":…,"more":…,"page":…,"history":[…],"block":{…}}` */

@@ -1,22 +1,11 @@
 import { s, type Static } from '../schema/shape';
 import { BlockLabel } from './common';
+import { HISTORY_ENTRY_FIELDS } from './record-fields';
+import { fieldProps } from './token';
 
 const str = (): ReturnType<typeof s.string> => s.string();
 
-export const HistoryEntry = s.named(
-  'HistoryEntry',
-  s.object({
-    time: s.dateTime(),
-    highPrice: str(), lowPrice: str(), openPrice: str(), closePrice: str(),
-    liquidity: str(),
-    reserves: s.array(s.string()),
-    totalSupply: str(), totalBorrow: str(), circulatingSupply: str(), pricePerShare: str(),
-    volume1dUsd: str(),
-    apy: str(), baseApy: str(), rewardApy: str(), borrowApy: str(), baseBorrowApy: str(),
-    trendingScore: s.number(),
-    block: BlockLabel,
-  }),
-);
+export const HistoryEntry = s.named('HistoryEntry', s.object({ ...fieldProps(HISTORY_ENTRY_FIELDS), block: BlockLabel }));
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
 const SwapActivity = s.named(

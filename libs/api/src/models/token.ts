@@ -1,17 +1,6 @@
-import { s, type Static } from '../schema/shape';
+import { s, type Shape, type Static } from '../schema/shape';
 import { BlockLabel } from './common';
-
-/** Token metrics visible to every tier. */
-export const PUBLIC_METRIC_FIELDS = ['apy', 'baseApy', 'rewardApy', 'borrowApy', 'baseBorrowApy', 'volumeUsd1d', 'volumeUsd7d'] as const;
-
-/** Token metrics visible to the paid tier only (removed from token records for free keys). */
-export const PAID_METRIC_FIELDS = [
-  'price1d', 'price7d', 'liquidity1d', 'liquidity7d', 'apy1d', 'apy7d', 'borrowApy1d', 'borrowApy7d',
-  'liquidityDelta1d', 'liquidityDelta7d', 'priceDelta1d', 'priceDelta7d', 'apyDelta1d', 'apyDelta7d', 'borrowApyDelta1d', 'borrowApyDelta7d',
-] as const;
-
-export type PublicMetricField = (typeof PUBLIC_METRIC_FIELDS)[number];
-export type PaidMetricField = (typeof PAID_METRIC_FIELDS)[number];
+import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, fieldNames, type FieldKind, type FieldList, type PaidMetricField, type PublicMetricField, type TokenField } from './record-fields';
 
 export const TokenMetrics = s.named(
   'TokenMetrics',
@@ -24,44 +13,49 @@ export const TokenMetrics = s.named(
   ),
 );
 
-/** The fields of a token record (shared with the balance record, which adds three). */
-export const TOKEN_PROPS = {
-  key: s.string({ description: '<network>:<address>, lowercase', example: 'ethereum:0x0000000000000000000000000000000000000000' }),
-  name: s.string(),
-  decimals: s.number(),
-  symbol: s.string(),
-  address: s.string(),
-  addresses: s.anyObject(),
-  platform: s.string({ description: 'platform slug; `native` and `basic` for those token types' }),
-  network: s.string({ description: 'network enum' }),
-  price: s.number({ description: 'USD' }),
-  images: s.array(s.string()),
-  updatedAt: s.dateTime(),
-  createdAt: s.dateTime(),
-  verifiedAt: s.dateTime(),
-  tokens: s.array(s.string(), { description: 'underlying token addresses of a composed token' }),
-  poolAddress: s.string(),
-  liquidity: s.number({ description: 'USD TVL' }),
-  metrics: TokenMetrics,
-  metadata: s.anyObject(),
-  image: s.string(),
-  banner: s.string(),
-  customCmsImageUrl: s.string(),
-  totalSupply: s.string(),
-  totalBorrow: s.string(),
-  circulatingSupply: s.string(),
-  reserves: s.array(s.string()),
-  pricePerShare: s.string(),
-  isClaimed: s.boolean(),
-  isPortable: s.boolean(),
-  block: BlockLabel,
-  historyFromBlock: s.nullable(
-    s.integer({
-      description:
-        "the first block whose events this token's balances, holders, activity and history include, when that is not the token's creation (its network was indexed from a later start block, or it was found or listed mid-history): balances and holders are then net transfers since this block, activity and history start there. null: indexed since its creation",
-    }),
-  ),
+type Doc = NonNullable<Parameters<typeof s.number>[0]>;
+
+/** The schema of each field kind of the record field lists, given the field's documentation. */
+const SHAPE_OF_KIND = {
+  string: (doc: Doc) => s.string(doc),
+  dateTime: (doc: Doc) => s.dateTime(doc),
+  int32: (doc: Doc) => s.number(doc),
+  double: (doc: Doc) => s.number(doc),
+  bool: (doc: Doc) => s.boolean(doc),
+  strings: (doc: Doc) => s.array(s.string(), doc),
+  stringMap: (doc: Doc) => s.anyObject(doc),
+  metrics: () => TokenMetrics,
+  blockOrNull: (doc: Doc) => s.nullable(s.integer(doc)),
+} satisfies Record<FieldKind, (doc: Doc) => Shape<unknown>>;
+
+export type FieldProps<F extends FieldList> = { [K in keyof F]: ReturnType<(typeof SHAPE_OF_KIND)[F[K]]> };
+
+/** The response-model properties of a field list, in its order; `docs` describes some of them. */
+export function fieldProps<F extends FieldList>(fields: F, docs: Partial<Record<keyof F, Doc>> = {}): FieldProps<F> {
+  return Object.fromEntries(fieldNames(fields).map((f) => [f, SHAPE_OF_KIND[fields[f] as FieldKind](docs[f] ?? {})])) as FieldProps<F>;
+}
+
+const TOKEN_FIELD_DOCS: Partial<Record<TokenField, Doc>> = {
+  key: { description: '<network>:<address>, lowercase', example: 'ethereum:0x0000000000000000000000000000000000000000' },
+  platform: { description: 'platform slug; `native` and `basic` for those token types' },
+  network: { description: 'network enum' },
+  price: { description: 'USD' },
+  tokens: { description: 'underlying token addresses of a composed token' },
+  liquidity: { description: 'USD TVL' },
+  historyFromBlock: {
+    description:
+      "the first block whose events this token's balances, holders, activity and history include, when that is not the token's creation (its network was indexed from a later start block, or it was found or listed mid-history): balances and holders are then net transfers since this block, activity and history start there. null: indexed since its creation",
+  },
 };
+
+const { historyFromBlock, ...RECORD_PROPS } = fieldProps(TOKEN_FIELDS, TOKEN_FIELD_DOCS);
+
+/**
+ * The fields of a token record (shared with the balance record, which adds three): TOKEN_FIELDS and
+ * the record's block label, which the published spec lists before `historyFromBlock` (the JSON
+ * writes it last).
+ */
+export const TOKEN_PROPS = { ...RECORD_PROPS, block: BlockLabel, historyFromBlock };
 
 export const Token = s.named('Token', s.object(TOKEN_PROPS));
 export type Token = Static<typeof Token>;

@@ -1,20 +1,11 @@
 /** Reads of what the ingest pipeline writes: the token registry, pools and their state history, blocks. */
 import { isAddress } from '@tokensvc/domain';
+import type { TokenTableRow } from '@tokensvc/persistence';
 import { roleOf, type PoolMeta, type TokenMeta } from '../engine/model';
 import type { PoolSnapshot } from '../math/pool-price';
 import type { SqlTx } from './sql';
 
-interface TokenRow {
-  key: string;
-  address: string;
-  platform: string;
-  family: string;
-  symbol: string;
-  decimals: number;
-  underlying: string[];
-  pool_address: string | null;
-  created: number;
-}
+type TokenRow = Pick<TokenTableRow, 'key' | 'address' | 'platform' | 'family' | 'symbol' | 'decimals' | 'underlying' | 'pool_address'> & { created: number };
 
 /** `underlying` may hold addresses or token keys; the derivation works with addresses. */
 function underlyingAddress(entry: string): string {

@@ -1,4 +1,6 @@
+import { PAID_METRIC_FIELDS } from '@tokensvc/api';
 import type { Token, TokenMetrics } from '@tokensvc/messages';
+import type { TokenTableRow } from '@tokensvc/persistence';
 
 /** Columns of `tokens` that make a Token record (the /v2/tokens read model). */
 export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying,
@@ -7,51 +9,8 @@ export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family,
   t.circulating_supply::text AS circulating_supply, t.reserves::text[] AS reserves, t.price_per_share, t.apy, t.base_apy,
   t.reward_apy, t.borrow_apy, t.base_borrow_apy, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics, t.history_from_block::text AS history_from_block`;
 
-export interface TokenRow {
-  key: string;
-  network: string;
-  address: string;
-  platform: string;
-  family: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  underlying: string[];
-  pool_address: string | null;
-  image: string;
-  images: string[];
-  tags: string[];
-  metadata: Record<string, unknown>;
-  is_portable: boolean;
-  is_verified: boolean;
-  created_at: Date;
-  updated_at: Date;
-  verified_at: Date | null;
-  /** first block of the token's indexed events when not its creation (migration 1764990000000); null: complete */
-  history_from_block: string | null;
-  price: number;
-  liquidity: number;
-  total_supply: string;
-  total_borrow: string;
-  circulating_supply: string;
-  reserves: string[];
-  price_per_share: string;
-  apy: number;
-  base_apy: number;
-  reward_apy: number;
-  borrow_apy: number;
-  base_borrow_apy: number;
-  volume_usd_1d: number;
-  volume_usd_7d: number;
-  paid_metrics: Record<string, unknown>;
-}
-
-/** The paid-tier metric names of the spec; token-data sends them, the gateway drops them for free keys. */
-export const PAID_METRICS = [
-  'price1d', 'price7d', 'liquidity1d', 'liquidity7d', 'apy1d', 'apy7d', 'borrowApy1d', 'borrowApy7d',
-  'liquidityDelta1d', 'liquidityDelta7d', 'priceDelta1d', 'priceDelta7d', 'apyDelta1d', 'apyDelta7d',
-  'borrowApyDelta1d', 'borrowApyDelta7d',
-] as const satisfies ReadonlyArray<keyof TokenMetrics>;
+/** A row of TOKEN_COLUMNS: the `tokens` row but for the indexer's bookkeeping blocks. */
+export type TokenRow = Omit<TokenTableRow, 'created_block' | 'state_block'>;
 
 /**
  * A float as the spec's metric string: the shortest decimal that reads back as the same double (so
@@ -88,7 +47,7 @@ export function toMetrics(row: TokenRow): TokenMetrics {
     volumeUsd1d: metricString(row.volume_usd_1d),
     volumeUsd7d: metricString(row.volume_usd_7d),
   };
-  for (const name of PAID_METRICS) metrics[name] = metricString(row.paid_metrics[name]);
+  for (const name of PAID_METRIC_FIELDS) metrics[name] = metricString(row.paid_metrics[name]);
   return metrics;
 }
 
