@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { computeAddress } from 'ethers';
 import { DataSource } from 'typeorm';
-import { AcrossBridgeProvider, type BridgeProvider, DevnetBridgeProvider } from '@tokensvc/bridge';
+import { AcrossApiFees, AcrossBridgeProvider, type AcrossFeeModel, type BridgeProvider, ConfiguredAcrossFees, DevnetBridgeProvider } from '@tokensvc/bridge';
 import type { Network } from '@tokensvc/domain';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
@@ -23,11 +23,17 @@ import { QuoteEngine } from './orders/quote-engine';
 import { OrderStore } from './relay/order-store';
 import { relayProviders } from './relay/relay.providers';
 
+/** Across's fee model: its API when ACROSS_API_URL is set (the configured figures when it fails), else the configured figures. */
+function acrossFees(s: QuoteConfig['acrossFees']): AcrossFeeModel {
+  const configured = new ConfiguredAcrossFees({ relayerFeeBps: s.relayerFeeBps, lpFeeBps: s.lpFeeBps, minimumInput: s.minimumInput, fillDeadlineSeconds: s.fillDeadlineSeconds });
+  return s.apiUrl ? new AcrossApiFees({ baseUrl: s.apiUrl, apiKey: s.apiKey, timeoutMs: s.apiTimeoutMs, fallback: configured }) : configured;
+}
+
 /** The bridge of cross-chain orders (CROSS_CHAIN_BRIDGE), or undefined when none is configured. */
 export function bridgeProvider(config: QuoteConfig): BridgeProvider | undefined {
   const rpcUrls: Partial<Record<Network, string>> = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
   if (config.crossChainDisabled) new Logger('CrossChainOrders').warn(config.crossChainDisabled);
-  if (config.across) return new AcrossBridgeProvider({ config: config.across, rpcUrls });
+  if (config.across) return new AcrossBridgeProvider({ config: config.across, rpcUrls, fees: acrossFees(config.acrossFees) });
   return config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
 }
 

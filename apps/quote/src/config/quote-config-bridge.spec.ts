@@ -46,3 +46,23 @@ describe('quote config: CROSS_CHAIN_BRIDGE', () => {
     expect(() => loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, DEVNET_MANIFEST: manifest, CROSS_CHAIN_BRIDGE: 'wormhole' })).toThrow(/CROSS_CHAIN_BRIDGE must be one of across, devnet, none, got "wormhole"/);
   });
 });
+
+describe('quote config: Across fee model (ACROSS_*)', () => {
+  const rpc = { RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', RPC_URL_BASE: 'http://127.0.0.1:8547' };
+  const base = { NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped' };
+
+  it('defaults to the configured figures (4 + 1 bps, no minimum, 4 h fill window, no API)', () => {
+    expect(loadQuoteConfig(base).acrossFees).toEqual({ relayerFeeBps: 4, lpFeeBps: 1, minimumInput: {}, fillDeadlineSeconds: 14_400, apiUrl: undefined, apiKey: undefined, apiTimeoutMs: 3_000 });
+  });
+
+  it('reads the figures, the per-symbol minimums and the API settings', () => {
+    const cfg = loadQuoteConfig({ ...base, ACROSS_RELAYER_FEE_BPS: '6', ACROSS_LP_FEE_BPS: '2', ACROSS_MIN_INPUT: 'USDC=1000000, WETH=300000000000000', ACROSS_FILL_DEADLINE_SECONDS: '7200', ACROSS_API_URL: 'https://app.across.to/api', ACROSS_API_KEY: 'k', ACROSS_API_TIMEOUT_MS: '1500' });
+    expect(cfg.acrossFees).toEqual({ relayerFeeBps: 6, lpFeeBps: 2, minimumInput: { USDC: 1_000_000n, WETH: 300_000_000_000_000n }, fillDeadlineSeconds: 7200, apiUrl: 'https://app.across.to/api', apiKey: 'k', apiTimeoutMs: 1500 });
+  });
+
+  it('refuses malformed values at start, saying what is expected', () => {
+    expect(() => loadQuoteConfig({ ...base, ACROSS_MIN_INPUT: 'USDC:1' })).toThrow(/ACROSS_MIN_INPUT must be SYMBOL=units pairs separated by commas .*got "USDC:1"/);
+    expect(() => loadQuoteConfig({ ...base, ACROSS_API_URL: 'across' })).toThrow(/ACROSS_API_URL must be an http\(s\) URL/);
+    expect(() => loadQuoteConfig({ ...base, ACROSS_FILL_DEADLINE_SECONDS: '99999' })).toThrow(/ACROSS_FILL_DEADLINE_SECONDS/);
+  });
+});

@@ -52,6 +52,21 @@ export interface QuoteConfig extends CommonConfig {
   readonly across: AcrossBridgeConfig | undefined;
   /** why cross-chain orders are off, when they are (logged at start) */
   readonly crossChainDisabled: string | undefined;
+  /** Across's fee model (ACROSS_*): the configured figures, and Across's suggested-fees API when ACROSS_API_URL is set */
+  readonly acrossFees: AcrossFeeSettings;
+}
+
+/** ACROSS_RELAYER_FEE_BPS, ACROSS_LP_FEE_BPS, ACROSS_MIN_INPUT, ACROSS_FILL_DEADLINE_SECONDS, ACROSS_API_URL, ACROSS_API_KEY, ACROSS_API_TIMEOUT_MS. */
+export interface AcrossFeeSettings {
+  readonly relayerFeeBps: number;
+  readonly lpFeeBps: number;
+  /** smallest input per bridged symbol, in its base units (ACROSS_MIN_INPUT=USDC=1000000,WETH=...) */
+  readonly minimumInput: Readonly<Record<string, bigint>>;
+  readonly fillDeadlineSeconds: number;
+  /** Across's API base (e.g. https://app.across.to/api): asked first, the configured figures when it fails */
+  readonly apiUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly apiTimeoutMs: number;
 }
 
 /** The signed-order relayer (POST /v2/portal). */
@@ -164,6 +179,37 @@ function acrossConfig(r: EnvReader, common: CommonConfig): { config: AcrossBridg
   return { config, disabled };
 }
 
+/** ACROSS_MIN_INPUT: `SYMBOL=units` pairs, comma-separated. */
+function minimumInputVar(r: EnvReader, name: string): Record<string, bigint> {
+  const raw = r.optional(name);
+  const out: Record<string, bigint> = {};
+  if (raw === undefined || raw.trim() === '') return out;
+  for (const pair of raw.split(',')) {
+    const m = /^\s*([A-Za-z0-9.]+)\s*=\s*(\d{1,78})\s*$/.exec(pair);
+    if (!m) {
+      r.problems.push(`${name} must be SYMBOL=units pairs separated by commas (e.g. USDC=1000000,WETH=300000000000000), got "${pair}"`);
+      continue;
+    }
+    out[m[1]!] = BigInt(m[2]!);
+  }
+  return out;
+}
+
+function acrossFeeSettings(r: EnvReader): AcrossFeeSettings {
+  const apiUrl = r.optional('ACROSS_API_URL');
+  if (apiUrl !== undefined && !/^https?:\/\/\S+$/.test(apiUrl)) r.problems.push(`ACROSS_API_URL must be an http(s) URL, got "${apiUrl}"`);
+  return {
+    relayerFeeBps: r.int('ACROSS_RELAYER_FEE_BPS', 4, 0, 9_999),
+    lpFeeBps: r.int('ACROSS_LP_FEE_BPS', 1, 0, 9_999),
+    minimumInput: minimumInputVar(r, 'ACROSS_MIN_INPUT'),
+    // below the SpokePools' 6-hour fillDeadlineBuffer
+    fillDeadlineSeconds: r.int('ACROSS_FILL_DEADLINE_SECONDS', 4 * 3600, 60, 6 * 3600),
+    apiUrl,
+    apiKey: r.optional('ACROSS_API_KEY'),
+    apiTimeoutMs: r.int('ACROSS_API_TIMEOUT_MS', 3_000, 100, 60_000),
+  };
+}
+
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
@@ -211,6 +257,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     bridge: crossChainBridge === 'devnet' ? manifestBridge(common.devnetManifest) : undefined,
     across: across.config,
     crossChainDisabled: across.disabled,
+    acrossFees: acrossFeeSettings(r),
     relay: {
       wallets,
       replaceAfterMs: r.int('RELAY_REPLACE_AFTER_MS', 30_000, 100, 3_600_000),
