@@ -5,6 +5,7 @@
  * the devnet's TestERC20 at real addresses), and GET /v3/portal/status polled to a terminal state.
  */
 import { getAddress } from 'ethers';
+import { AcrossBridgeProvider, acrossConfigFromRegistry, type BridgeDepositState, type BridgeFillInfo } from '@tokensvc/bridge';
 import { loadRegistry } from '@tokensvc/chain';
 import { AcrossRelayer, acrossNetworks, acrossRelayerAccount, fundAcrossRelayer, type MainnetShapedHandle } from '@tokensvc/devnet';
 
@@ -26,6 +27,21 @@ export async function startProfileRelayer(devnet: MainnetShapedHandle): Promise<
 
 function expectEqual(got: string[], want: string[], what: string): void {
   if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+}
+
+/**
+ * The deposit `originTxHash` made on ethereum, looked up by a fresh provider on the registry's
+ * config (the apps' CROSS_CHAIN_BRIDGE=across without DEVNET_MANIFEST): by its id, as a tracker
+ * that did not see the transaction would (the registry's `spokePoolFromBlock` is far above the
+ * profile's head), its fill on base and its state.
+ */
+export async function settledOnRegistryConfig(devnet: MainnetShapedHandle, originTxHash: string): Promise<{ requestId: string; fill: BridgeFillInfo | undefined; state: BridgeDepositState }> {
+  const registry = loadRegistry('shipped').networks;
+  const config = acrossConfigFromRegistry(['ethereum', 'base'].map((n) => registry[n as 'ethereum' | 'base']));
+  const [deposit] = await new AcrossBridgeProvider({ config, rpcUrls: devnet.rpcUrls }).findDeposit('ethereum', originTxHash);
+  if (!deposit) throw new Error(`no Across deposit in ${originTxHash}`);
+  const fresh = (): AcrossBridgeProvider => new AcrossBridgeProvider({ config, rpcUrls: devnet.rpcUrls });
+  return { requestId: deposit.requestId, fill: await fresh().findFill('base', 1, deposit.requestId), state: await fresh().depositState('ethereum', deposit.requestId) };
 }
 
 const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'];

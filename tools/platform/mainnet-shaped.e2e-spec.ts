@@ -17,7 +17,7 @@ import type { Network } from '@tokensvc/domain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
-import { startProfileRelayer, statusUntilTerminal } from './mainnet-shaped-across';
+import { settledOnRegistryConfig, startProfileRelayer, statusUntilTerminal } from './mainnet-shaped-across';
 import { realSettings } from './start-real';
 
 jest.setTimeout(240_000);
@@ -368,6 +368,9 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
         expect(record.destinationTxHashes).toEqual([relayer.fills[0]!.transactionHash]);
         expect(relayer.fills[0]!.destination).toBe('base');
         expect((await balance(baseReal('USDC'), 'base')) - before).toBe(BigInt(order.context.minOutputAmount));
+        // A provider that did not see the deposit (a restarted tracker) finds it by id from the registry's config.
+        const { requestId, fill, state } = await settledOnRegistryConfig(devnet, receipt.hash);
+        expect({ requestId, fill: fill?.txHash, state }).toEqual({ requestId: record.crossChainRequestId, fill: record.destinationTxHashes[0], state: 'settled' });
       } finally {
         await relayer.stop();
       }
