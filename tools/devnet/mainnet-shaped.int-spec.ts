@@ -5,7 +5,9 @@
  * origins used give the registry's addresses; the placements table covers every placed address;
  * pairs, pools and reserves are funded and 30 days of history precede the head. On base, whose
  * Uniswap V3 is copied, the factory holds the real address in its NoDelegateCall immutable and
- * creates pools at the addresses CREATE2 gives for the real factory.
+ * creates pools at the addresses CREATE2 gives for the real factory. Across's own SpokePool and
+ * MulticallHandler stand at the registry's addresses (set-code, with the registry's source), over
+ * the registry's wrapped native token, with the real HubPool as admin.
  */
 import { Contract, getCreate2Address, getCreateAddress, JsonRpcProvider, keccak256, AbiCoder } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
