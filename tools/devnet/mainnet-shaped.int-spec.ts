@@ -5,11 +5,13 @@
  * origins used give the registry's addresses; the placements table covers every placed address;
  * pairs, pools and reserves are funded and 30 days of history precede the head. On base, whose
  * Uniswap V3 is copied, the factory holds the real address in its NoDelegateCall immutable and
- * creates pools at the addresses CREATE2 gives for the real factory.
+ * creates pools at the addresses CREATE2 gives for the real factory. Across's own SpokePool and
+ * MulticallHandler stand at the registry's addresses (set-code, with the registry's source), over
+ * the registry's wrapped native token, with the real HubPool as admin.
  */
 import { Contract, getCreate2Address, getCreateAddress, JsonRpcProvider, keccak256, AbiCoder } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
-import { MAINNET_SHAPED_ORIGINS, startMainnetShaped, type MainnetShapedHandle, type Placement } from '@tokensvc/devnet';
+import { ACROSS_SPOKE_POOL, MAINNET_SHAPED_ORIGINS, spokePoolInterface, startMainnetShaped, type MainnetShapedHandle, type Placement } from '@tokensvc/devnet';
 import { freePortRange } from '@tokensvc/testing';
 
 jest.setTimeout(240_000);
@@ -64,6 +66,7 @@ describe.each([
   it('serves its real chain id with code at every address the preflight checks, every vault and the seeded reserves', async () => {
     expect(Number(await provider.send('eth_chainId', []))).toBe(chainId);
     const named: Array<[string, string]> = [['multicall3', registry.multicall3.address], ...registry.tokens.map((t): [string, string] => [`token ${t.symbol}`, t.address])];
+    named.push(['across spokePool', registry.bridge.spokePool!.address], ['across multicallHandler', registry.bridge.multicallHandler!.address]);
     for (const p of registry.platforms) for (const [role, a] of Object.entries(p.addresses)) for (const x of Array.isArray(a) ? a : [a]) named.push([`${p.slug} ${role}`, (x as { address: string }).address]);
     for (const m of reserves.map((s) => market(token(s)))) named.push([`a${m.symbol}`, m.aToken.address], [`variableDebt${m.symbol}`, m.variableDebtToken.address]);
     const missing: string[] = [];
@@ -78,6 +81,25 @@ describe.each([
     // the manifest's Aave markets are the seeded reserves, at the registry's aToken addresses
     const aave = devnet.manifest.networks.find((n) => n.network === network)!.platforms.find((p) => p.family === 'aave-v3')!;
     expect(aave.markets.map((m) => [m.asset, m.aToken])).toEqual(reserves.map((s) => [token(s), market(token(s)).aToken.address]));
+  });
+
+  it('has Across\'s own SpokePool at the registry\'s real address, over the real wrapped native token, and the MulticallHandler at its real address', async () => {
+    const { spokePool, multicallHandler } = registry.bridge;
+    const net = devnet.manifest.networks.find((n) => n.network === network)!;
+    expect(net.contracts).toMatchObject({ acrossSpokePool: spokePool!.address, acrossMulticallHandler: multicallHandler!.address });
+    const pool = net.placements.find((p) => p.address === spokePool!.address)!;
+    expect(pool).toMatchObject({ what: `across SpokePool (${ACROSS_SPOKE_POOL[network]} behind ERC1967Proxy)`, method: 'set-code', source: expect.stringContaining('deployed-addresses.json') });
+    expect(net.placements.find((p) => p.address === multicallHandler!.address)?.source).toContain('contracts.MulticallHandler.address');
+    const spoke = new Contract(spokePool!.address, spokePoolInterface(), provider);
+    const hubPool = '0xc186fA914353c44b2E33eBE05f21846F1048bEda';
+    expect(await spoke.getFunction('wrappedNativeToken')()).toBe(registry.wrappedNative!.address);
+    expect(await spoke.getFunction('crossDomainAdmin')()).toBe(hubPool);
+    expect(await spoke.getFunction('numberOfDeposits')()).toBe(0n);
+    if (network === 'ethereum') expect(await new Contract(spokePool!.address, ['function owner() view returns (address)'], provider).getFunction('owner')()).toBe(hubPool);
+    // the scratch proxy was removed; the implementation stays where the proxy's ERC-1967 slot points
+    expect(await provider.getCode(pool.scratch!)).toBe('0x');
+    const implementation = `0x${(await provider.getStorage(spokePool!.address, '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc')).slice(-40)}`;
+    expect((await provider.getCode(implementation)).length).toBeGreaterThan(2);
   });
 
   if (network === 'base') {

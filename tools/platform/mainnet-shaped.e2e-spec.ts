@@ -4,7 +4,10 @@
  * arbitrum (42161) and base (8453) with the shipped registry's contracts at their real addresses. The indexer's preflight must pass (every address it
  * checks holds code), the gateway lists the real addresses with figures that match the chain, and
  * a swap, a zap into a V2 pool, a zap into a vault and an Aave supply (ethereum) and a swap (base)
- * are built through GET /v2/portal, sent by a funded test wallet and executed.
+ * are built through GET /v2/portal, sent by a funded test wallet and executed; a cross-chain order
+ * USDC ethereum -> USDC base goes through Across (CROSS_CHAIN_BRIDGE=across, from the registry)
+ * between the SpokePools the profile placed at their real addresses, filled by the devnet's Across
+ * relayer, to SUCCESS as GET /v3/portal/status reports it.
  */
 import { randomBytes } from 'node:crypto';
 import { Contract, JsonRpcProvider, Wallet, ZeroAddress, type TransactionReceipt } from 'ethers';
@@ -14,6 +17,7 @@ import type { Network } from '@tokensvc/domain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { settledOnRegistryConfig, startProfileRelayer, statusUntilTerminal } from './mainnet-shaped-across';
 import { realSettings } from './start-real';
 
 jest.setTimeout(240_000);
@@ -84,6 +88,8 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     // Every pool, not only pools of two listed tokens (the default): the swaps below buy LDO and (on
     // base) DEGEN, long-tail tokens the registry does not list, through their V2-family pairs.
     user['INDEXER_POOLS'] = 'all';
+    // Cross-chain orders on Across, whose SpokePools the apps take from the registry (no devnet manifest).
+    user['CROSS_CHAIN_BRIDGE'] = 'across';
     const settings = realSettings(user);
     expect(settings.problems).toEqual([]);
     expect(settings.networks.sort()).toEqual(['arbitrum', 'base', 'ethereum']);
@@ -335,6 +341,39 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       expect(r.emitters.some((a) => pairs.includes(a))).toBe(true);
       // WETH at the OP-stack predeploy wrapped the ETH on the way
       expect(r.emitters).toContain(baseReal('WETH').toLowerCase());
+    });
+
+    it('a cross-chain order USDC ethereum -> USDC base on Across: real-address SpokePools from the registry, filled by the devnet relayer, SUCCESS', async () => {
+      const relayer = await startProfileRelayer(devnet);
+      try {
+        const amount = 1_000n * 10n ** 6n;
+        const before = await balance(baseReal('USDC'), 'base');
+        const params = `sender=${TEST_ACCOUNTS[0]!.address.toLowerCase()}&inputToken=${key(real('USDC'))}&inputAmount=${amount}&outputToken=${key(baseReal('USDC'), 'base')}`;
+        const approval = await get<{ context: { shouldApprove: boolean }; approve: UnsignedTx }>(`/v2/approval?${params}`);
+        if (approval.context.shouldApprove) await send(approval.approve);
+        const order = await get<{ context: { orderId: string; minOutputAmount: string; rawParams: Record<string, unknown> }; tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=1`);
+        expect(order.context.rawParams['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
+        const receipt = await send(order.tx);
+        // FundsDeposited comes from the SpokePool at the registry's address, the one Across runs on mainnet
+        expect(receipt.logs.map((l) => l.address)).toContain(registry.bridge.spokePool!.address);
+        const call = async (path: string) => {
+          const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+          return { status: res.status, body: (await res.json()) as unknown };
+        };
+        const { record, seen } = await statusUntilTerminal(call, order.context.orderId, receipt.hash, 120_000).catch((e: Error) => {
+          throw new Error(`${e.message}\nrelayer: ${JSON.stringify(relayer.dropped)}\n${tail()}`);
+        });
+        expect(seen.at(-1)).toBe('SUCCESS');
+        expect(record).toMatchObject({ crossChainProvider: 'across', fromChainId: 1, toChainId: 8453 });
+        expect(record.destinationTxHashes).toEqual([relayer.fills[0]!.transactionHash]);
+        expect(relayer.fills[0]!.destination).toBe('base');
+        expect((await balance(baseReal('USDC'), 'base')) - before).toBe(BigInt(order.context.minOutputAmount));
+        // A provider that did not see the deposit (a restarted tracker) finds it by id from the registry's config.
+        const { requestId, fill, state } = await settledOnRegistryConfig(devnet, receipt.hash);
+        expect({ requestId, fill: fill?.txHash, state }).toEqual({ requestId: record.crossChainRequestId, fill: record.destinationTxHashes[0], state: 'settled' });
+      } finally {
+        await relayer.stop();
+      }
     });
 
     it('a swap USDC -> cbBTC on base with a hop through a Uniswap V3 pool of the copied factory (SwapRouter02 at its real address)', async () => {

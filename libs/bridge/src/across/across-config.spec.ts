@@ -1,7 +1,7 @@
 import { NETWORKS } from '@tokensvc/domain';
 import { loadRegistry } from '@tokensvc/chain';
 import { NATIVE_TOKEN } from '../devnet-config';
-import { acrossConfigFromManifest, acrossConfigFromRegistry, acrossRoute } from './across-config';
+import { acrossConfigFromManifest, acrossConfigFromRegistry, acrossRoute, acrossSearchFrom } from './across-config';
 
 describe('Across config', () => {
   it('from the shipped registry: every supported network with a SpokePool, its start block, handler, tokens and the native coin', () => {
@@ -24,5 +24,13 @@ describe('Across config', () => {
     expect(config.networks[0]).toMatchObject({ network: 'base', fromBlock: 7, spokePool: '0x00000000000000000000000000000000000000a1', wrappedNative: net.weth });
     expect(config.networks[0]!.tokens.map((t) => t.symbol)).toEqual(['USDC', 'WETH', 'ETH']);
     expect(() => acrossConfigFromManifest({ networks: [{ ...net, contracts: {} }] })).toThrow(/no Across SpokePool for base; rebuild the devnet/);
+  });
+
+  it('searches a pool\'s logs from its deployment block, the lookback permitting; from the lookback alone on a chain whose head is below that block', () => {
+    expect(acrossSearchFrom({ fromBlock: 17_117_454 }, 21_000_000, 100_000)).toBe(20_900_000);
+    expect(acrossSearchFrom({ fromBlock: 17_117_454 }, 17_150_000, 100_000)).toBe(17_117_454);
+    // the mainnet-shaped devnet: the registry's ethereum SpokePool block, a head of 750
+    expect(acrossSearchFrom({ fromBlock: 17_117_454 }, 750, 100_000)).toBe(0);
+    expect(acrossSearchFrom({ fromBlock: 17_117_454 }, 250_000, 100_000)).toBe(150_000);
   });
 });

@@ -114,6 +114,17 @@ export function acrossConfigFromRegistry(networks: ReadonlyArray<AcrossRegistryN
   return { networks: out };
 }
 
+/**
+ * The first block of a search for `n`'s SpokePool logs ending at block `top`: the pool's deployment
+ * block (`fromBlock`), or `top - lookback` when later. A deployment block above `top` is not this
+ * chain's: its history is not the network's (a devnet with Across at the real addresses, as the
+ * mainnet-shaped profile, whose head is far below the registry's `spokePoolFromBlock`), and only
+ * the lookback bounds the search.
+ */
+export function acrossSearchFrom(n: Pick<AcrossNetworkConfig, 'fromBlock'>, top: number, lookback: number): number {
+  return Math.max(n.fromBlock <= top ? n.fromBlock : 0, top - lookback);
+}
+
 /** The tokens Across carries from `origin` to `destination`: same symbol on both sides. */
 export function acrossRoute(networks: ReadonlyMap<Network, AcrossNetworkConfig>, originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined {
   if (originNetwork === destinationNetwork) return undefined;

@@ -20,7 +20,7 @@ import type { Network } from '@tokensvc/domain';
 import { uintTopic } from '../chain';
 import type { BridgeEvent, BridgeRefundInfo, BridgeSearchHint } from '../provider';
 import { ACROSS_FILL_STATUS, ACROSS_TOPICS, toBytes32 } from './across-abi';
-import type { AcrossNetworkConfig } from './across-config';
+import { type AcrossNetworkConfig, acrossSearchFrom } from './across-config';
 import { decodeFilledRelay, decodeFundsDeposited, decodeRefundLeaf, positionOf, refundIndexFor } from './across-events';
 import type { BridgeChainClient } from '../chain';
 import type { BridgeDepositInfo } from '../provider';
@@ -85,7 +85,7 @@ export class AcrossHistory {
       seen.add(address.toLowerCase());
       const amount = leaf.refundAmounts[i] ?? 0n;
       const query = { address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, null, toBytes32(address)] };
-      const deposits = await chain.logsInRange(query, Math.max(n.fromBlock, log.blockNumber - this.provider.maxLookbackBlocks), log.blockNumber);
+      const deposits = await chain.logsInRange(query, acrossSearchFrom(n, log.blockNumber, this.provider.maxLookbackBlocks), log.blockNumber);
       for (const dl of deposits) {
         const event = decodeFundsDeposited(dl, n.spokePool);
         if (!event || event.inputToken.toLowerCase() !== leaf.token.toLowerCase() || event.inputAmount > amount || event.fillDeadline >= leafTime) continue;

@@ -29,7 +29,7 @@ import {
   type BridgeSearchHint,
 } from '../provider';
 import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, ACROSS_TOPICS, acrossSpokePoolInterface, toBytes32 } from './across-abi';
-import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken } from './across-config';
+import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken, acrossSearchFrom } from './across-config';
 import { type AcrossDepositEvent, type AcrossDepositRecord, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
 import { AcrossHistory } from './across-history';
 import { encodeAcrossMulticallMessage } from './multicall-message';
@@ -230,7 +230,7 @@ export class AcrossBridgeProvider implements BridgeProvider {
       if (id >= count) return undefined;
     }
     const head = await chain.head();
-    const log = await chain.lastLog({ address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] }, Math.max(n.fromBlock, head.number - this.maxLookbackBlocks), head.number);
+    const log = await chain.lastLog({ address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] }, acrossSearchFrom(n, head.number, this.maxLookbackBlocks), head.number);
     const event = log && decodeFundsDeposited(log, n.spokePool);
     return event ? this.remember(n, event, positionOf(log)) : undefined;
   }
@@ -267,7 +267,7 @@ export class AcrossBridgeProvider implements BridgeProvider {
       const lower = await chain.firstBlockAtOrAfter(deposit.event.quoteTimestamp - 3600, head);
       log = (await chain.lastLog(query, lower, upper)) ?? (await chain.firstLog(query, upper + 1, head.number));
     } else {
-      log = await chain.lastLog(query, Math.max(destination.fromBlock, head.number - this.maxLookbackBlocks), head.number);
+      log = await chain.lastLog(query, acrossSearchFrom(destination, head.number, this.maxLookbackBlocks), head.number);
     }
     if (!log) {
       if (deposit) throw new Error(`deposit ${requestId} from chain ${originChainId} is filled on ${destinationNetwork}, but its FilledRelay is not in the searched blocks`);

@@ -16,7 +16,8 @@ export function acrossRelayerAccount(seed = DEFAULT_SEED): DevAccount {
 }
 
 export interface FundRelayerOptions {
-  manifest: DevnetManifest;
+  /** a devnet manifest, or the mainnet-shaped profile's (its networks carry the same fields) */
+  manifest: Pick<DevnetManifest, 'networks'>;
   rpcUrls: Partial<Record<Network, string>>;
   relayerKey: string;
   /** USD worth of each token (default 1,000,000); ETH for gas comes on top */

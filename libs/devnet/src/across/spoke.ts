@@ -37,8 +37,8 @@ export interface AcrossNetwork {
   spokePool: string;
 }
 
-/** The networks of a devnet manifest that have a SpokePool and an RPC URL. */
-export function acrossNetworks(manifest: DevnetManifest, rpcUrls: Partial<Record<Network, string>>): AcrossNetwork[] {
+/** The networks of a devnet manifest (or the mainnet-shaped profile's) that have a SpokePool and an RPC URL. */
+export function acrossNetworks(manifest: Pick<DevnetManifest, 'networks'>, rpcUrls: Partial<Record<Network, string>>): AcrossNetwork[] {
   return manifest.networks.flatMap((n) => {
     const rpcUrl = rpcUrls[n.network];
     const spokePool = n.contracts.acrossSpokePool;

@@ -111,19 +111,29 @@ export function messengerStubCode(admin: string): string {
   return `0x7f${getAddress(admin).slice(2).toLowerCase().padStart(64, '0')}60005260206000f3`;
 }
 
+export interface AcrossSpokePoolPlan {
+  /** the network's chain-specific implementation */
+  name: AcrossSpokePoolName;
+  /** the cross-domain admin and withdrawal recipient (the HubPool's address) */
+  admin: string;
+  weth: string;
+  /** the implementation's constructor arguments */
+  implementationArgs: unknown[];
+  /** the ERC1967Proxy's constructor arguments: the implementation and its `initialize` call, as Across deploys it */
+  proxyArgs(implementation: string): unknown[];
+}
+
 /**
- * `hubPool`: the L1 address the SpokePools take as cross-domain admin and withdrawal recipient (on
- * ethereum the pool's owner is the deployer, as Across's deployer owns it until handed over).
+ * How Across deploys its SpokePool on `network`, with `weth` as the wrapped native token and
+ * `hubPool` as the L1 address the pool takes as cross-domain admin and withdrawal recipient.
+ * No CCTP (USDC messenger zero disables it), no OFT, no V5 Gateway (zero disables V5 fills):
+ * deposits, fills and refund leaves with amountToReturn 0 never reach them.
  */
-export async function deployAcrossContracts(ctx: BuildContext, weth: string, hubPool: string): Promise<AcrossContracts> {
-  const name = ACROSS_SPOKE_POOL[ctx.network];
-  if (!name) throw new Error(`no Across SpokePool is chosen for ${ctx.network}`);
-  const impl = loadAcrossArtifact(name);
-  const iface = new Interface(impl.abi);
+export function acrossSpokePoolPlan(network: Network, weth: string, hubPool: string): AcrossSpokePoolPlan {
+  const name = ACROSS_SPOKE_POOL[network];
+  if (!name) throw new Error(`no Across SpokePool is chosen for ${network}`);
   const admin = getAddress(hubPool);
-  // No CCTP (USDC messenger zero disables it), no OFT, no V5 Gateway (zero disables V5 fills):
-  // deposits, fills and refund leaves with amountToReturn 0 never reach them.
-  const [ctorArgs, initArgs]: [unknown[], unknown[]] =
+  const [implementationArgs, initArgs]: [unknown[], unknown[]] =
     name === 'Ethereum_SpokePool'
       ? [[weth, ACROSS_DEPOSIT_QUOTE_TIME_BUFFER, ACROSS_FILL_DEADLINE_BUFFER, ZeroAddress], [ACROSS_INITIAL_DEPOSIT_ID, admin]]
       : name === 'Arbitrum_SpokePool'
@@ -135,15 +145,34 @@ export async function deployAcrossContracts(ctx: BuildContext, weth: string, hub
             [weth, ACROSS_DEPOSIT_QUOTE_TIME_BUFFER, ACROSS_FILL_DEADLINE_BUFFER, ZeroAddress, ZeroAddress, ZeroAddress],
             [ACROSS_INITIAL_DEPOSIT_ID, admin, admin],
           ];
-  const implementation = ctx.writer.deploy(ctx.deployer, impl, ctorArgs, name, 8_000_000n);
-  const acrossSpokePool = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('ERC1967Proxy'), [implementation, iface.encodeFunctionData('initialize', initArgs)], `${name} proxy`, 1_000_000n);
-  const acrossMulticallHandler = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('MulticallHandler'), [], 'MulticallHandler', 1_500_000n);
-  if (name === 'OP_SpokePool') await ctx.rpc.call('anvil_setCode', [OP_L2_MESSENGER, messengerStubCode(admin)]);
-  await mineNext(ctx);
-  const read = async (fn: string) => String((await readOne(ctx.rpc, { to: acrossSpokePool, iface, fn }))[0]);
+  const initData = new Interface(loadAcrossArtifact(name).abi).encodeFunctionData('initialize', initArgs);
+  return { name, admin, weth: getAddress(weth), implementationArgs, proxyArgs: (implementation) => [implementation, initData] };
+}
+
+/**
+ * After the proxy is mined at `spokePool`: on base the stand-in L2CrossDomainMessenger (the admin's
+ * messages arrive through it), then the pool's admin and wrapped native token checked on chain.
+ */
+export async function completeAcrossSpokePool(ctx: BuildContext, spokePool: string, plan: AcrossSpokePoolPlan): Promise<void> {
+  if (plan.name === 'OP_SpokePool') await ctx.rpc.call('anvil_setCode', [OP_L2_MESSENGER, messengerStubCode(plan.admin)]);
+  const iface = new Interface(loadAcrossArtifact(plan.name).abi);
+  const read = async (fn: string) => String((await readOne(ctx.rpc, { to: spokePool, iface, fn }))[0]);
   const [onChainAdmin, onChainWeth] = [await read('crossDomainAdmin'), await read('wrappedNativeToken')];
-  if (getAddress(onChainAdmin) !== admin || getAddress(onChainWeth) !== getAddress(weth)) {
-    throw new Error(`Across ${name} at ${acrossSpokePool} reports admin ${onChainAdmin} and wrapped native ${onChainWeth}, expected ${admin} and ${weth}`);
+  if (getAddress(onChainAdmin) !== plan.admin || getAddress(onChainWeth) !== plan.weth) {
+    throw new Error(`Across ${plan.name} at ${spokePool} reports admin ${onChainAdmin} and wrapped native ${onChainWeth}, expected ${plan.admin} and ${plan.weth}`);
   }
+}
+
+/**
+ * `hubPool`: the L1 address the SpokePools take as cross-domain admin and withdrawal recipient (on
+ * ethereum the pool's owner is the deployer, as Across's deployer owns it until handed over).
+ */
+export async function deployAcrossContracts(ctx: BuildContext, weth: string, hubPool: string): Promise<AcrossContracts> {
+  const plan = acrossSpokePoolPlan(ctx.network, weth, hubPool);
+  const implementation = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact(plan.name), plan.implementationArgs, plan.name, 8_000_000n);
+  const acrossSpokePool = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('ERC1967Proxy'), plan.proxyArgs(implementation), `${plan.name} proxy`, 1_000_000n);
+  const acrossMulticallHandler = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('MulticallHandler'), [], 'MulticallHandler', 1_500_000n);
+  await mineNext(ctx);
+  await completeAcrossSpokePool(ctx, acrossSpokePool, plan);
   return { acrossSpokePool, acrossMulticallHandler };
 }

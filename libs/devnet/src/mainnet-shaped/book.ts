@@ -11,9 +11,11 @@ import { type TokenSpec, WETH_SPEC, tokenSpecs } from '../config';
  * The parts of a shipped-registry network (`loadRegistry('shipped').networks[n]` of @tokensvc/chain,
  * which the caller passes: the devnet library does not depend on the chain library) the profile reads.
  */
-interface SourcedAddress {
+export interface SourcedAddress {
   readonly address: string;
   readonly label?: string;
+  /** where the registry read it: a package, the path in it and its version */
+  readonly source?: { readonly package?: string; readonly path?: string; readonly version?: string };
 }
 interface RegistryPlatform {
   readonly slug: string;
@@ -25,6 +27,9 @@ export interface RegistryNetwork {
   readonly multicall3: SourcedAddress;
   readonly tokens: ReadonlyArray<SourcedAddress & { readonly symbol: string; readonly name: string; readonly decimals: number }>;
   readonly platforms: readonly RegistryPlatform[];
+  readonly wrappedNative?: SourcedAddress | null;
+  /** Across: the SpokePool proxy and the MulticallHandler from its deployment book */
+  readonly bridge?: { readonly spokePool: SourcedAddress | null; readonly multicallHandler: SourcedAddress | null };
 }
 
 /** Original CREATE of a contract: its deployer and nonce (each checked by placeByCreate). */
@@ -113,6 +118,13 @@ export class RealBook {
     const address = listed ?? reserve ?? tokenListAddress(this.network, symbol);
     if (!address) throw new Error(`${this.network}: no real address known for ${symbol}`);
     return address;
+  }
+
+  /** Across's SpokePool or MulticallHandler as the registry has it (address and source). */
+  across(role: 'spokePool' | 'multicallHandler'): SourcedAddress {
+    const a = this.net.bridge?.[role];
+    if (!a) throw new Error(`${this.network}: the shipped registry has no Across ${role}`);
+    return a;
   }
 
   platform(slug: string): RegistryPlatform {

@@ -1,6 +1,6 @@
 /**
  * Cold build of one network of the mainnet-shaped profile: the real chain id, every contract of the
- * shipped registry at its real address (deploy.ts, aave.ts), the devnet's seeders for liquidity
+ * shipped registry at its real address (deploy.ts, aave.ts, across.ts), the devnet's seeders for liquidity
  * and 30 days of history, then the project's Router through the deterministic deployment proxy.
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
@@ -20,6 +20,7 @@ import { PriceBook } from '../seed/prices';
 import { planTimeline, simulateHistory } from '../seed/simulator';
 import { World } from '../seed/world';
 import { placeAave } from './aave';
+import { placeAcross } from './across';
 import { RealBook, type RegistryNetwork, profileAliases, profileTokenSpecs } from './book';
 import { placeTokens, placeV2, placeV3, placeVaults } from './deploy';
 import type { Placement } from './place';
@@ -75,6 +76,8 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
     ctx.log('placing Aave V3');
     const aave = await placeAave(ctx, book, traded, priceOf, placements);
     const weth = tokenBySymbol(traded, 'WETH').address;
+    ctx.log('placing Across (SpokePool and MulticallHandler)');
+    const across = await placeAcross(ctx, book, weth, placements);
     const deployment: NetworkDeployment = {
       weth,
       multicall3: book.multicall3,
@@ -108,7 +111,7 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
       tokens: traded,
       extraTokens: extra,
       platforms: deployment.platforms,
-      contracts: { router: router.plan.router, executor: router.plan.executor, bridgeEscrow: '', bridgeSettler: '' },
+      contracts: { router: router.plan.router, executor: router.plan.executor, bridgeEscrow: '', bridgeSettler: '', ...across },
       accounts: {
         relayer: actors.relayer,
         filler: actors.filler,

@@ -23,6 +23,8 @@ export interface Placement {
   nonce?: number;
   /** set-code: where it was deployed first and copied from */
   scratch?: string;
+  /** where the real address is written down (the registry entry and the book it was read from), when recorded */
+  source?: string;
   /** set-code with `rewriteSelf`: how many times the scratch address stood in the runtime code (now the real address) */
   rewritten?: number;
 }
