@@ -11,9 +11,9 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { SweptQueue } from '@tokensvc/queue';
-import { deliveryOutcome, TRACKER_METRICS } from '../metrics';
+import { TRACKER_METRICS } from '../metrics';
 import type { StatusEventStore } from './status-event-store';
-import type { WebhookSender } from './webhook-sender';
+import { deliveryOutcome, type WebhookSender } from './webhook-sender';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 
