@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { JsonLogger, startMicroservice } from '@tokensvc/transport';
-import { StatusTrackerModule, TrackingQueue } from './app.module';
+import { StatusTrackerModule, TrackingQueue } from './wiring/app.module';
 import { loadTrackerConfig } from './config/tracker-config';
 import { registerTrackerMetrics } from './metrics';
 import { loadPushConfig } from './push/push-config';

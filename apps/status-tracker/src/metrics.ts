@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, type Metric, type Registry } from 'prom-client';
-import type { DeliveryResult } from './push/webhook-sender';
 
 /**
  * The status tracker's Prometheus metrics (registered on the health server's registry in main.ts,
@@ -25,13 +24,4 @@ export const TRACKER_METRICS = {
 
 export function registerTrackerMetrics(registry: Registry): void {
   for (const m of Object.values(TRACKER_METRICS) as Metric[]) registry.registerMetric(m);
-}
-
-/** The outcome label of one delivery attempt (a bounded set). */
-export function deliveryOutcome(r: DeliveryResult): string {
-  if (r.ok) return 'ok';
-  if (r.statusCode !== undefined) return r.statusCode >= 500 ? 'http_5xx' : r.statusCode >= 400 ? 'http_4xx' : r.statusCode >= 300 ? 'redirect' : 'http_other';
-  if (r.error.startsWith('destination refused')) return 'refused';
-  if (r.error.startsWith('no response within')) return 'timeout';
-  return 'network';
 }

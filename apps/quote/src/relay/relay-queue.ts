@@ -4,8 +4,8 @@
  * picked up again once its lock lapses, and a sweep re-queues every open submission found in
  * Postgres (at start and periodically), so work lost between the commit and the queue resumes too.
  */
-import { redisConnectionOptions } from '@tokensvc/config';
-import { Queue, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
+import { SweptQueue } from '@tokensvc/queue';
 import type { Relayer } from './relayer';
 
 export const RELAY_QUEUE = 'signed-order-relay';
@@ -23,42 +23,19 @@ export interface RelayQueueOptions {
   sweepMs: number;
 }
 
-function connection(url: string): ConnectionOptions {
-  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
-  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
-}
-
-export class RelayQueue {
-  private queue?: Queue;
-  private worker?: Worker;
-  private sweeper?: NodeJS.Timeout;
-  private closing = false;
-
+export class RelayQueue extends SweptQueue<{ orderId: string }> {
   constructor(
     private readonly relayer: Relayer,
     private readonly o: RelayQueueOptions,
-    private readonly log: (msg: string) => void = () => undefined,
+    log?: (msg: string) => void,
   ) {
+    super({ name: RELAY_QUEUE, label: 'relay', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, lockMs: o.lockMs, sweepMs: o.sweepMs, logFailuresWhileClosing: true }, log);
     relayer.onSubmitted((orderId) => void this.add(orderId).catch((e: Error) => this.log(`queueing ${orderId}: ${e.message}; the sweep picks it up`)));
   }
 
-  async start(): Promise<void> {
-    this.queue = new Queue(RELAY_QUEUE, { connection: connection(this.o.redisUrl), prefix: this.o.prefix });
-    this.worker = new Worker(RELAY_QUEUE, (job: Job<{ orderId: string }>) => this.track(job.data.orderId), {
-      connection: connection(this.o.redisUrl),
-      prefix: this.o.prefix,
-      concurrency: this.o.concurrency,
-      lockDuration: this.o.lockMs,
-      stalledInterval: Math.max(500, Math.floor(this.o.lockMs / 2)),
-      maxStalledCount: 1_000,
-    });
-    this.worker.on('failed', (job, e) => this.log(`relay job ${job?.id ?? '?'} failed: ${e.message}`));
-    this.worker.on('error', (e) => this.log(`relay worker: ${e.message}`));
-    // The chain may have lost transactions while we were stopped (a reloaded devnet, a resynced node).
+  /** The chain may have lost transactions while we were stopped (a reloaded devnet, a resynced node). */
+  protected override async beforeFirstSweep(): Promise<void> {
     await this.relayer.reconcile().catch((e: Error) => this.log(`relayer nonce reconciliation: ${e.message}; retried when a transaction waits behind a gap`));
-    await this.sweep();
-    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`relay sweep: ${e.message}`)), this.o.sweepMs);
-    this.sweeper.unref();
   }
 
   /** Queues tracking of one order (idempotent). */
@@ -75,7 +52,8 @@ export class RelayQueue {
     if (ids.length > 0) await this.queue?.addBulk(ids.map((orderId) => ({ name: 'track', data: { orderId }, opts: this.jobOptions(orderId) })));
   }
 
-  private async track(orderId: string): Promise<void> {
+  protected async process(job: Job<{ orderId: string }>): Promise<void> {
+    const { orderId } = job.data;
     const started = Date.now();
     while (!this.closing) {
       if (await this.relayer.advance(orderId)) return;
@@ -84,12 +62,5 @@ export class RelayQueue {
       await new Promise((r) => setTimeout(r, this.o.pollMs));
     }
     throw new Error('relay worker closing');
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.sweeper) clearInterval(this.sweeper);
-    await this.worker?.close();
-    await this.queue?.close();
   }
 }

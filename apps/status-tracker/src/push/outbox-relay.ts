@@ -11,7 +11,7 @@ import { connect, nanos, type JetStreamClient, type NatsConnection } from 'nats'
 import { natsConnectOptions } from '@tokensvc/config';
 import { CROSS_CHAIN_STATUS_STREAM_LIMITS, CROSS_CHAIN_STATUS_SUBJECTS, CrossChainStatusEvent } from '@tokensvc/messages';
 import { statusEventId } from '@tokensvc/api';
-import { STATUS_EVENTS_CHANNEL } from './status-outbox';
+import { STATUS_EVENTS_CHANNEL } from '../tracking/status-outbox';
 import type { StatusEventStore } from './status-event-store';
 
 export interface RelayOptions {

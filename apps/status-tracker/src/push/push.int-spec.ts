@@ -24,7 +24,7 @@ import { ApiKeysRepository } from '@tokensvc/persistence';
 import type { INestMicroservice } from '@nestjs/common';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { appEnv, createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, stopProcess, waitForHttp } from '@tokensvc/testing';
-import { StatusTrackerModule } from '../app.module';
+import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { TRACKER_METRICS } from '../metrics';
 import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';

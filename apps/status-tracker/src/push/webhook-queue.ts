@@ -9,11 +9,11 @@
  * webhook still behind its order (a job lost with Redis, an event recorded while its job was
  * finishing).
  */
-import { redisConnectionOptions } from '@tokensvc/config';
-import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import { deliveryOutcome, TRACKER_METRICS } from '../metrics';
+import { DelayedError, type Job } from 'bullmq';
+import { SweptQueue } from '@tokensvc/queue';
+import { TRACKER_METRICS } from '../metrics';
 import type { StatusEventStore } from './status-event-store';
-import type { WebhookSender } from './webhook-sender';
+import { deliveryOutcome, type WebhookSender } from './webhook-sender';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 
@@ -32,55 +32,31 @@ interface DeliverJob {
   webhookId: string;
 }
 
-function connection(url: string): ConnectionOptions {
-  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
-  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
-}
-
 export const webhookJobId = (webhookId: string): string => `wh_${webhookId}`;
 
-export class WebhookQueue {
-  private queue?: Queue;
-  private worker?: Worker;
-  private sweeper?: NodeJS.Timeout;
-  private closing = false;
-
+export class WebhookQueue extends SweptQueue<DeliverJob> {
   constructor(
     private readonly store: StatusEventStore,
     private readonly sender: WebhookSender,
     private readonly o: WebhookQueueOptions,
-    private readonly log: (msg: string) => void = () => undefined,
-  ) {}
-
-  async start(): Promise<void> {
-    this.queue = new Queue(WEBHOOK_QUEUE, { connection: connection(this.o.redisUrl), prefix: this.o.prefix });
-    this.worker = new Worker(WEBHOOK_QUEUE, (job: Job<DeliverJob>, token?: string) => this.deliver(job, token), {
-      connection: connection(this.o.redisUrl),
-      prefix: this.o.prefix,
-      concurrency: this.o.concurrency,
-      maxStalledCount: 1_000,
-    });
-    this.worker.on('failed', (job, e) => {
-      if (!this.closing) this.log(`webhook job ${job?.id ?? '?'} failed: ${e.message}`);
-    });
-    this.worker.on('error', (e) => this.log(`webhook worker: ${e.message}`));
-    await this.sweep();
-    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`webhook sweep: ${e.message}`)), this.o.sweepMs);
-    this.sweeper.unref();
+    log?: (msg: string) => void,
+  ) {
+    // no lockMs: BullMQ's default lock and stalled-job check
+    super({ name: WEBHOOK_QUEUE, label: 'webhook', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, sweepMs: o.sweepMs }, log);
   }
 
   /** Queues delivery for these webhooks (idempotent per webhook). */
   async add(webhookIds: readonly string[]): Promise<void> {
-    if (!this.queue) throw new Error('the webhook queue is not started');
+    const queue = this.startedQueue();
     if (webhookIds.length === 0) return;
-    await this.queue.addBulk(webhookIds.map((webhookId) => ({ name: 'deliver', data: { webhookId }, opts: { jobId: webhookJobId(webhookId), removeOnComplete: true, removeOnFail: true, attempts: 1 } })));
+    await queue.addBulk(webhookIds.map((webhookId) => ({ name: 'deliver', data: { webhookId }, opts: { jobId: webhookJobId(webhookId), removeOnComplete: true, removeOnFail: true, attempts: 1 } })));
   }
 
   async sweep(): Promise<void> {
     await this.add(await this.store.behind());
   }
 
-  private async deliver(job: Job<DeliverJob>, token: string | undefined): Promise<void> {
+  protected async process(job: Job<DeliverJob>, token: string | undefined): Promise<void> {
     const hook = await this.store.webhook(job.data.webhookId);
     if (!hook || hook.state !== 'active') return;
     let after = hook.deliveredSeq;
@@ -109,12 +85,5 @@ export class WebhookQueue {
     }
     // Failed and removed (removeOnFail): the sweep of the next worker queues it again.
     throw new Error('webhook worker closing');
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.sweeper) clearInterval(this.sweeper);
-    await this.worker?.close();
-    await this.queue?.close();
   }
 }

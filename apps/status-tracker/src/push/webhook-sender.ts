@@ -80,3 +80,12 @@ export class WebhookSender {
     });
   }
 }
+
+/** The outcome label of one delivery attempt (a bounded set). */
+export function deliveryOutcome(r: DeliveryResult): string {
+  if (r.ok) return 'ok';
+  if (r.statusCode !== undefined) return r.statusCode >= 500 ? 'http_5xx' : r.statusCode >= 400 ? 'http_4xx' : r.statusCode >= 300 ? 'redirect' : 'http_other';
+  if (r.error.startsWith('destination refused')) return 'refused';
+  if (r.error.startsWith('no response within')) return 'timeout';
+  return 'network';
+}

@@ -22,7 +22,7 @@ import { ServiceError } from '@tokensvc/transport';
 import { isQuoteTransaction } from '../events/quote-matcher';
 import type { CreateOutcome, CrossChainOrderStore, NewCrossChainOrder, StoredQuote } from '../tracking/cross-chain-order-store';
 import type { CrossChainTracker } from '../tracking/tracker';
-import { statusReply } from '../push/status-record';
+import { statusReply } from '../tracking/status-record';
 import type { OriginTransactionReader } from './origin-transaction';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

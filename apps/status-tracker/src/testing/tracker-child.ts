@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { DevnetBridgeConfig } from '@tokensvc/bridge';
-import { StatusTrackerModule } from '../app.module';
+import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 

@@ -14,7 +14,7 @@ import { type DevnetBridgeConfig, DevnetBridgeProvider, Filler, NATIVE_TOKEN, ty
 import { type BridgeChain, type BridgeWorld, encodeSetAttester, sendOk, startBridgeWorld } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { StatusTrackerModule } from '../app.module';
+import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainTracker, type TrackerEvent } from '../tracking/tracker';

@@ -22,7 +22,7 @@ import type { Network } from '@tokensvc/domain';
 import type { CrossChainStatusReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { AcrossDataWorker, AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
-import { StatusTrackerModule } from '../app.module';
+import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainTracker, type TrackerEvent } from './tracker';

@@ -7,7 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { inTransaction } from '@tokensvc/persistence';
-import { appendStatusEvent } from '../push/status-outbox';
+import { appendStatusEvent } from './status-outbox';
 import type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 import type { CrossChainStatus, SeenDeposit, TerminalStatus } from './transition';
 

@@ -1,7 +1,7 @@
 /**
  * The shapes of a tracked cross-chain order and of its stored quote, apart from the store that
- * reads and writes them, so the push outbox (written inside the store's transactions) can use
- * them without importing the store.
+ * reads and writes them, so the status record and the outbox append (written inside the store's
+ * transactions) can use them without importing the store.
  */
 import type { Network } from '@tokensvc/domain';
 import type { CrossChainStatus } from './transition';

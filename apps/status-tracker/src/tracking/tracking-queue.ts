@@ -8,8 +8,8 @@
  * re-queues every non-terminal row found in Postgres (at start and periodically), so a job lost
  * with Redis, or between the row's insert and the queue, resumes too.
  */
-import { redisConnectionOptions } from '@tokensvc/config';
-import { DelayedError, Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { DelayedError, type Job, type JobsOptions } from 'bullmq';
+import { SweptQueue } from '@tokensvc/queue';
 import type { CrossChainOrderStore } from './cross-chain-order-store';
 import type { CrossChainTracker } from './tracker';
 import { isTerminal } from './transition';
@@ -36,82 +36,43 @@ interface TrackJob {
   txHash: string;
 }
 
-function connection(url: string): ConnectionOptions {
-  // the password decoded (REDIS_PASSWORD is folded into the URL percent-encoded)
-  return { ...redisConnectionOptions(url), maxRetriesPerRequest: null };
-}
-
 /** BullMQ job ids may not contain ':'. */
 export const trackingJobId = (orderId: string, txHash: string): string => `${orderId}_${txHash}`;
 
-export class TrackingQueue {
-  private queue?: Queue;
-  private worker?: Worker;
-  private sweeper?: NodeJS.Timeout;
-  private closing = false;
-
+export class TrackingQueue extends SweptQueue<TrackJob> {
   constructor(
     private readonly tracker: CrossChainTracker,
     private readonly store: CrossChainOrderStore,
     private readonly o: TrackingQueueOptions,
-    private readonly log: (msg: string) => void = () => undefined,
-  ) {}
-
-  async start(): Promise<void> {
-    this.queue = new Queue(TRACKING_QUEUE, { connection: connection(this.o.redisUrl), prefix: this.o.prefix });
-    this.worker = new Worker(TRACKING_QUEUE, (job: Job<TrackJob>, token?: string) => this.track(job, token), {
-      connection: connection(this.o.redisUrl),
-      prefix: this.o.prefix,
-      concurrency: this.o.concurrency,
-      lockDuration: this.o.lockMs,
-      stalledInterval: Math.max(500, Math.floor(this.o.lockMs / 2)),
-      maxStalledCount: 1_000,
-    });
-    this.worker.on('failed', (job, e) => {
-      if (!this.closing) this.log(`tracking job ${job?.id ?? '?'} failed: ${e.message}`);
-    });
-    this.worker.on('error', (e) => this.log(`tracking worker: ${e.message}`));
-    await this.sweep();
-    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`tracking sweep: ${e.message}`)), this.o.sweepMs);
-    this.sweeper.unref();
+    log?: (msg: string) => void,
+  ) {
+    super({ name: TRACKING_QUEUE, label: 'tracking', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, lockMs: o.lockMs, sweepMs: o.sweepMs }, log);
   }
 
   /** Queues tracking of one order and transaction (idempotent). */
   async add(orderId: string, txHash: string): Promise<void> {
-    if (!this.queue) throw new Error('the tracking queue is not started');
-    await this.queue.add('track', { orderId, txHash }, this.jobOptions(orderId, txHash));
+    await this.startedQueue().add('track', { orderId, txHash }, this.jobOptions(orderId, txHash));
   }
 
   async sweep(): Promise<void> {
-    if (!this.queue) throw new Error('the tracking queue is not started');
+    const queue = this.startedQueue();
     const open = await this.store.open();
     for (let i = 0; i < open.length; i += 500) {
-      await this.queue.addBulk(open.slice(i, i + 500).map((o) => ({ name: 'track', data: { orderId: o.orderId, txHash: o.txHash }, opts: this.jobOptions(o.orderId, o.txHash) })));
+      await queue.addBulk(open.slice(i, i + 500).map((o) => ({ name: 'track', data: { orderId: o.orderId, txHash: o.txHash }, opts: this.jobOptions(o.orderId, o.txHash) })));
     }
   }
 
-  private jobOptions(orderId: string, txHash: string) {
+  private jobOptions(orderId: string, txHash: string): JobsOptions {
     // A failing step (an RPC or Postgres error) is retried after the PENDING pause.
     return { jobId: trackingJobId(orderId, txHash), removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000_000, backoff: { type: 'fixed', delay: this.o.pendingPollMs } };
   }
 
-  async counts(): Promise<Record<string, number>> {
-    return (await this.queue?.getJobCounts()) ?? {};
-  }
-
-  private async track(job: Job<TrackJob>, token: string | undefined): Promise<void> {
+  protected async process(job: Job<TrackJob>, token: string | undefined): Promise<void> {
     const status = await this.tracker.step(job.data.orderId, job.data.txHash, 'poll');
     if (status === undefined || isTerminal(status)) return;
     // Spread over 0.5-1.5 times the pause: orders registered together must not all poll together.
     const pause = (status === 'PENDING' ? this.o.pendingPollMs : this.o.pollMs) * (0.5 + Math.random());
     await job.moveToDelayed(Date.now() + Math.round(pause), token);
     throw new DelayedError();
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.sweeper) clearInterval(this.sweeper);
-    await this.worker?.close();
-    await this.queue?.close();
   }
 }

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
-import type { TrackerConfig } from './config/tracker-config';
-import { PushController } from './push/push.controller';
-import { loadPushConfig, type PushConfig } from './push/push-config';
-import { pushProviders } from './push/push.providers';
-import { StatusController } from './status/status.controller';
-import { trackingProviders } from './tracking/tracking.providers';
+import type { TrackerConfig } from '../config/tracker-config';
+import { PushController } from '../push/push.controller';
+import { loadPushConfig, type PushConfig } from '../push/push-config';
+import { StatusController } from '../status/status.controller';
+import { pushProviders } from './push.providers';
+import { trackingProviders } from './tracking.providers';
 
-export { TRACKING_QUEUE, TrackingQueue } from './tracking/tracking-queue';
+export { TRACKING_QUEUE, TrackingQueue } from '../tracking/tracking-queue';
 
 /** The status tracker: one BullMQ job per cross-chain order and origin tx until a terminal state, and `GET /v3/portal/status`. */
 @Module({})

@@ -11,9 +11,9 @@ import { BridgeEventFollowing } from '../events/event-following';
 import { QuoteMatcher } from '../events/quote-matcher';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { OriginTransactionReader } from '../status/origin-transaction';
-import { CrossChainOrderStore } from './cross-chain-order-store';
-import { CrossChainTracker } from './tracker';
-import { TrackingQueue } from './tracking-queue';
+import { CrossChainOrderStore } from '../tracking/cross-chain-order-store';
+import { CrossChainTracker } from '../tracking/tracker';
+import { TrackingQueue } from '../tracking/tracking-queue';
 
 export const TRACKER_PG_POOL = Symbol('TRACKER_PG_POOL');
 export const BRIDGE_PROVIDER = Symbol('BRIDGE_PROVIDER');

@@ -3,16 +3,16 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import type { Pool } from 'pg';
 import type { TrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
-import { TRACKER_PG_POOL } from '../tracking/tracking.providers';
-import { DestinationPolicy } from './destination-policy';
-import { StatusOutboxRelay } from './outbox-relay';
-import type { PushConfig } from './push-config';
-import { ManageWebhooksUseCase } from './manage-webhooks.usecase';
-import { RegisterWebhookUseCase } from './register-webhook.usecase';
-import { StatusEventStore } from './status-event-store';
-import { StatusEventsUseCase } from './status-events.usecase';
-import { WebhookQueue } from './webhook-queue';
-import { WebhookSender } from './webhook-sender';
+import { DestinationPolicy } from '../push/destination-policy';
+import { StatusOutboxRelay } from '../push/outbox-relay';
+import type { PushConfig } from '../push/push-config';
+import { ManageWebhooksUseCase } from '../push/manage-webhooks.usecase';
+import { RegisterWebhookUseCase } from '../push/register-webhook.usecase';
+import { StatusEventStore } from '../push/status-event-store';
+import { StatusEventsUseCase } from '../push/status-events.usecase';
+import { WebhookQueue } from '../push/webhook-queue';
+import { WebhookSender } from '../push/webhook-sender';
+import { TRACKER_PG_POOL } from './tracking.providers';
 
 /** Starts the webhook worker and the relay with the app; stops them before the pg pool is ended. */
 @Injectable()

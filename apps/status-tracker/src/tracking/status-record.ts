@@ -3,7 +3,7 @@
  * and what a status event carries. `quote` adds context and tx while the stored quote is kept.
  */
 import { type CrossChainStatusReply, OrderContext, Tx } from '@tokensvc/messages';
-import type { CrossChainOrder, StoredQuote } from '../tracking/cross-chain-order';
+import type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 
 export function statusReply(row: CrossChainOrder, quote: StoredQuote | undefined): CrossChainStatusReply {
   return {

@@ -7,7 +7,7 @@
 import type { PoolClient } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { CrossChainStatusReply } from '@tokensvc/messages';
-import type { CrossChainOrder, StoredQuote } from '../tracking/cross-chain-order';
+import type { CrossChainOrder, StoredQuote } from './cross-chain-order';
 import { statusReply } from './status-record';
 
 export const STATUS_EVENTS_CHANNEL = 'status_events';

@@ -1,0 +1,2 @@
+export * from './bull-options';
+export * from './swept-queue';
