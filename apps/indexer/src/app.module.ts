@@ -7,7 +7,7 @@ import type { IndexerConfig } from './config/indexer-config';
 import { SERVICE_CONFIG } from './config.token';
 import { IndexerService, PG_POOL } from './indexer.service';
 import { Deriver } from './derive';
-import { DERIVATION_STAGE } from './pipeline/derivation.port';
+import { DERIVATION_STAGE } from './model/derivation.port';
 
 /**
  * The ingest pool's statements are whole batches (COPY, set-based upserts of a backfill batch),

@@ -4,7 +4,7 @@ import { loadPlatforms } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import type { IndexerConfig } from './config/indexer-config';
 import { SERVICE_CONFIG } from './config.token';
-import { DERIVATION_STAGE, type DerivationStage } from './pipeline/derivation.port';
+import { DERIVATION_STAGE, type DerivationStage } from './model/derivation.port';
 import { NetworkIndexer } from './pipeline/network-indexer';
 import { ChainEventPublisher } from './publish/chain-event-publisher';
 import { PublishLoop } from './publish/publish-loop';

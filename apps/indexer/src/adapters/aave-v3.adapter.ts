@@ -2,7 +2,7 @@ import type { RpcLog } from '@tokensvc/chain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { addressWord, topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
-import type { LendingEvent } from '../pipeline/decoded-batch';
+import type { LendingEvent } from '../model/decoded-batch';
 import type { StaticContract } from './protocol-adapter';
 import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 

@@ -2,7 +2,7 @@ import type { RpcLog } from '@tokensvc/chain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
-import type { Discovery } from '../registry/registry.types';
+import type { Discovery } from '../model/registry.types';
 import { roleList, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 const isVault = (log: RpcLog, acc: BatchAccumulator): boolean => acc.registry.tokens.get(log.address)?.family === 'erc4626';

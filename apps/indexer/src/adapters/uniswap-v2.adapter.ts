@@ -3,7 +3,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { addressWord, topicAddress, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
-import type { PoolInfo } from '../registry/registry.types';
+import type { PoolInfo } from '../model/registry.types';
 import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 /** V2 pairs charge 0.3 % (3000 in V3's hundredths of a bip). */

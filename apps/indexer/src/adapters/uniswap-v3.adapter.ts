@@ -2,7 +2,7 @@ import type { RpcLog } from '@tokensvc/chain';
 import type { BatchAccumulator } from '../decode/batch-accumulator';
 import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../decode/hex';
 import { TOPICS } from '../decode/topics';
-import type { PoolInfo } from '../registry/registry.types';
+import type { PoolInfo } from '../model/registry.types';
 import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
 
 function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {

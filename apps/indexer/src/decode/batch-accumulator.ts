@@ -1,16 +1,9 @@
-import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../pipeline/decoded-batch';
+import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../model/decoded-batch';
+import type { PoolState } from '../model/registry.types';
+import type { TickDelta } from '../model/tick-delta';
 import type { ContractRegistry } from '../registry/contract-registry';
-import type { PoolState } from '../registry/registry.types';
 import type { LogList } from '../rpc/log-list';
 import { CopyWriter } from '../store/copy-in';
-
-export interface TickDelta {
-  pool: string;
-  tick: number;
-  blockNumber: number;
-  net: bigint;
-  gross: bigint;
-}
 
 /**
  * What the decoders append to while walking one batch's logs in chain order. Besides the

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { RpcLog } from '@tokensvc/chain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { ADAPTERS } from '../adapters';
+import type { PoolInfo } from '../model/registry.types';
 import { ContractRegistry } from '../registry/contract-registry';
-import type { PoolInfo } from '../registry/registry.types';
 import { BatchAccumulator } from './batch-accumulator';
 import { LogDecoder } from './log-decoder';
 

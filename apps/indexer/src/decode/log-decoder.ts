@@ -1,9 +1,9 @@
 import type { RpcLog } from '@tokensvc/chain';
-import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from '../adapters';
+import type { Discovery } from '../model/registry.types';
 import { asLogList, type LogList } from '../rpc/log-list';
 import type { ContractRegistry } from '../registry/contract-registry';
-import type { Discovery } from '../registry/registry.types';
 import { discoveriesInScope } from '../registry/scope';
+import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from './adapter.port';
 import type { BatchAccumulator } from './batch-accumulator';
 
 export interface FoundDiscovery {

@@ -2,16 +2,16 @@ import { readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type
 import { NETWORK_INFO, tokenKey, type Network } from '@tokensvc/domain';
 import { BatchAccumulator } from '../decode/batch-accumulator';
 import type { LogDecoder } from '../decode/log-decoder';
+import type { BlockHeader, DecodedBatch } from '../model/decoded-batch';
+import type { PoolState, TokenSeed } from '../model/registry.types';
+import { TimeSlice, type CpuGate } from '../model/time-slice';
 import type { ContractRegistry } from '../registry/contract-registry';
-import type { PoolState, TokenSeed } from '../registry/registry.types';
 import type { PoolWithState } from '../store/pools.repo';
 import type { BalanceDeltas } from '../store/balance-deltas';
 import type { TokenRow } from '../store/tokens.repo';
 import { prepareTransfers, type PreparedTransfers } from '../store/transfers.repo';
-import type { BlockHeader, DecodedBatch } from './decoded-batch';
 import { ArrayLogList, SubsetLogList, logsOf, type LogList } from '../rpc/log-list';
 import { checkLogsAgainstHeaders, readHeaders, readLogs, type FetchedRange } from './range-prefetcher';
-import { TimeSlice, type CpuGate } from './time-slice';
 
 /** logs decoded between two looks at the clock */
 const DECODE_SLICE = 2048;

@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
+import type { ApplyOptions, DerivationStage } from '../model/derivation.port';
 import { insertBlocks } from '../store/blocks.repo';
 import { moveCursor } from '../store/cursor.repo';
-import { cursorStillAt, fenceWriteTx } from '../store/lease.repo';
+import { cursorStillAt, fenceWriteTx, LeaseLostError } from '../store/lease.repo';
 import { insertPoolHistory, insertPools, updatePoolStates } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
@@ -9,10 +10,6 @@ import { insertTokens } from '../store/tokens.repo';
 import type { BalanceWrite } from '../store/balance-deltas';
 import { copyTransfers, writeBalances } from '../store/transfers.repo';
 import type { BuiltBatch } from './batch-builder';
-import type { ApplyOptions, DerivationStage } from './derivation.port';
-
-/** Another replica holds the network's lease now: this one must stop writing. */
-export class LeaseLostError extends Error {}
 
 export interface WriteOptions {
   holder: string;

@@ -1,8 +1,8 @@
 import { Interface } from 'ethers';
 import { multicall, type ContractCall, type JsonRpcClient } from '@tokensvc/chain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { TokenSeed } from '../registry/registry.types';
-import type { LedgerSeed } from './decoded-batch';
+import type { LedgerSeed } from '../model/decoded-batch';
+import type { TokenSeed } from '../model/registry.types';
 
 const ABI = new Interface([
   'function totalSupply() view returns (uint256)',

@@ -1,8 +1,8 @@
 import { Interface } from 'ethers';
 import { multicall, type ContractCall, type JsonRpcClient, type PlatformDefinition } from '@tokensvc/chain';
-import type { TickDelta } from '../decode/batch-accumulator';
 import { roleAddress } from '../adapters/protocol-adapter';
-import type { PoolInfo, PoolState, TokenSeed } from '../registry/registry.types';
+import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
+import type { TickDelta } from '../model/tick-delta';
 
 const ABI = new Interface([
   'function getPair(address, address) view returns (address)',

@@ -2,21 +2,21 @@ import type { Pool } from 'pg';
 import type { ChainReader, PlatformDefinition } from '@tokensvc/chain';
 import { MULTICALL3_ADDRESS, type Network } from '@tokensvc/domain';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
-import type { TokenSeed } from '../registry/registry.types';
+import type { DecodedBatch, PoolStateEvent } from '../model/decoded-batch';
+import type { DerivationStage } from '../model/derivation.port';
+import type { TokenSeed } from '../model/registry.types';
+import type { SqlTx } from '../model/sql-tx';
 import { insertBlocks } from '../store/blocks.repo';
 import { moveCursor } from '../store/cursor.repo';
-import { fenceWriteTx } from '../store/lease.repo';
+import { fenceWriteTx, LeaseLostError } from '../store/lease.repo';
 import { insertPools } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
 import { insertTokens } from '../store/tokens.repo';
 import { readTokenRows } from './batch-builder';
-import { LeaseLostError } from './batch-writer';
 import { applyPoolFloor, toBaseUnits } from './bootstrap-floor';
 import { readLedgers } from './bootstrap-ledgers';
 import { readScopeSnapshot } from './bootstrap-read';
-import type { DecodedBatch, PoolStateEvent } from './decoded-batch';
-import type { DerivationStage, SqlTx } from './derivation.port';
 import { readHeaders } from './range-prefetcher';
 
 export interface BootstrapContext {

@@ -8,6 +8,7 @@ import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
 import { Deriver } from '../derive';
+import type { DerivationStage } from '../model/derivation.port';
 import { ensureCursor, readCursor } from '../store/cursor.repo';
 import { tryAcquireLease } from '../store/lease.repo';
 import { poolQuery } from '../store/sql-tx';
@@ -17,7 +18,6 @@ import { normaliseFloats } from '../testing/db-snapshot';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
 import { bootstrapScope, needsBootstrap, nothingStored } from './bootstrap-scope';
-import type { DerivationStage } from './derivation.port';
 
 jest.setTimeout(240_000);
 

@@ -5,34 +5,29 @@ import { ADAPTERS } from '../adapters';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
 import { LogDecoder } from '../decode/log-decoder';
 import { METRICS } from '../metrics';
+import type { DerivationStage } from '../model/derivation.port';
+import type { IndexerLogger } from '../model/indexer-logger';
+import type { TokenSeed } from '../model/registry.types';
+import { CpuGate, TimeSlice } from '../model/time-slice';
 import { FallbackNodes } from '../reorg/chain-behind';
 import { findCommonAncestor } from '../reorg/common-ancestor';
 import { rollbackTo } from '../reorg/rollback';
 import type { ContractRegistry } from '../registry/contract-registry';
-import { loadRegistry } from '../registry/registry-loader';
-import type { TokenSeed } from '../registry/registry.types';
 import { BalanceDeltas, type BalanceWrite } from '../store/balance-deltas';
 import { ensureCursor, markAheadOfChain, readCursor, type Cursor } from '../store/cursor.repo';
-import { fenceWriteTx } from '../store/lease.repo';
+import { fenceWriteTx, LeaseLostError } from '../store/lease.repo';
 import { prunePoolHistory } from '../store/pools.repo';
 import { inTransaction, poolQuery } from '../store/sql-tx';
 import { pruneTickDeltas } from '../store/ticks.repo';
 import { catchUpBalances, hasBalances } from '../store/transfers.repo';
 import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
+import { writeBatch } from './batch-writer';
 import { bootstrapScope, needsBootstrap, nothingStored } from './bootstrap-scope';
-import { LeaseLostError, writeBatch } from './batch-writer';
 import { NetworkLease } from './network-lease';
-import type { DerivationStage } from './derivation.port';
 import { IndexerChainReader } from '../rpc/logs-reader';
 import { ChainMovedError, RangePrefetcher, type FetchedRange } from './range-prefetcher';
 import { BackfillProgress, type ProgressReport } from './progress';
-import { CpuGate, TimeSlice } from './time-slice';
-
-export interface IndexerLogger {
-  log(message: unknown): void;
-  warn(message: unknown): void;
-  error(message: unknown): void;
-}
+import { loadRegistry } from './registry-loader';
 
 export interface NetworkIndexerOptions {
   cfg: NetworkIndexingConfig;

@@ -1,8 +1,7 @@
 import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
-import { endStalledWriter, readLease, releaseLease, renewLease, tryAcquireLease } from '../store/lease.repo';
+import { endStalledWriter, LeaseLostError, readLease, releaseLease, renewLease, tryAcquireLease } from '../store/lease.repo';
 import { inTransaction, poolQuery } from '../store/sql-tx';
-import { LeaseLostError } from './batch-writer';
 
 export interface LeaseLogger {
   log(message: unknown): void;

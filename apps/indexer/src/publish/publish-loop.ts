@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { METRICS } from '../metrics';
-import type { IndexerLogger } from '../pipeline/network-indexer';
+import type { IndexerLogger } from '../model/indexer-logger';
 import type { ChainEventPublisher } from './chain-event-publisher';
 import { publishPending } from './publish-pending';
 

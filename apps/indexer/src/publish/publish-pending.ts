@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
 import { inTransaction, type PoolTableRow } from '@tokensvc/persistence';
 import type { PoolStateChanged } from '@tokensvc/messages';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
 import { markPublished, readCursor } from '../store/cursor.repo';
 import { poolQuery } from '../store/sql-tx';
 import type { ChainEventPublisher } from './chain-event-publisher';

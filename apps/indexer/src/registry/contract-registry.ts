@@ -1,5 +1,5 @@
 import type { Network } from '@tokensvc/domain';
-import type { PoolInfo, PoolState, TokenSeed } from './registry.types';
+import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
 import type { PoolScope } from './scope';
 
 export interface MarketInfo {

@@ -1,4 +1,4 @@
-import type { Discovery } from './registry.types';
+import type { Discovery } from '../model/registry.types';
 import { discoveriesInScope, type PoolScope } from './scope';
 
 const A = '0x' + 'a'.repeat(40);

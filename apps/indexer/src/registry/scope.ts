@@ -1,4 +1,4 @@
-import type { Discovery } from './registry.types';
+import type { Discovery } from '../model/registry.types';
 
 /**
  * Which pools and lending positions a network's index covers (INDEXER_POOLS): `listed` registers a

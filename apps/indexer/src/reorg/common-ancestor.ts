@@ -1,6 +1,6 @@
 import type { ChainReader } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
 import { storedBlocksDescending } from '../store/blocks.repo';
 
 /**

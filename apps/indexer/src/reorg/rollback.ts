@@ -1,10 +1,9 @@
 import type { Pool } from 'pg';
 import type { Network } from '@tokensvc/domain';
-import { LeaseLostError } from '../pipeline/batch-writer';
-import type { DerivationStage } from '../pipeline/derivation.port';
+import type { DerivationStage } from '../model/derivation.port';
 import { deleteBlocksAbove } from '../store/blocks.repo';
 import { rewindCursor } from '../store/cursor.repo';
-import { fenceWriteTx } from '../store/lease.repo';
+import { fenceWriteTx, LeaseLostError } from '../store/lease.repo';
 import { rollbackPools } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { revertTickDeltasAbove } from '../store/ticks.repo';

@@ -1,6 +1,6 @@
 import type { Network } from '@tokensvc/domain';
-import type { BlockHeader } from '../pipeline/decoded-batch';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { BlockHeader } from '../model/decoded-batch';
+import type { SqlTx } from '../model/sql-tx';
 
 /** Stores block headers (hash + parent hash for reorg detection, time for every derived row). */
 export async function insertBlocks(tx: SqlTx, network: Network, headers: readonly BlockHeader[]): Promise<void> {

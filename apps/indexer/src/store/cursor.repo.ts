@@ -1,6 +1,6 @@
 import type { Network } from '@tokensvc/domain';
 import type { IndexCursorTableRow } from '@tokensvc/persistence';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
 
 /** Where a network's indexing stands: the last block fully written, and what is published. */
 export interface Cursor {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Network } from '@tokensvc/domain';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
+
+/** Another replica holds the network's lease now: this one must stop writing. */
+export class LeaseLostError extends Error {}
 
 /**
  * One active writer per network: a row with a holder and an expiry. Taking it succeeds when it is

@@ -1,7 +1,7 @@
 import type { Network } from '@tokensvc/domain';
 import type { PoolTableRow } from '@tokensvc/persistence';
-import type { SqlTx } from '../pipeline/derivation.port';
-import type { PoolInfo, PoolState } from '../registry/registry.types';
+import type { PoolInfo, PoolState } from '../model/registry.types';
+import type { SqlTx } from '../model/sql-tx';
 
 export interface PoolWithState {
   info: PoolInfo;

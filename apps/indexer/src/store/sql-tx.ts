@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction as sharedTransaction } from '@tokensvc/persistence';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
 import { copyIn } from './copy-in';
 
 /**

@@ -1,6 +1,6 @@
 import type { Network } from '@tokensvc/domain';
-import type { TickDelta } from '../decode/batch-accumulator';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
+import type { TickDelta } from '../model/tick-delta';
 
 /**
  * V3 tick liquidity: the batch's net/gross deltas go into a per-block journal and are added to

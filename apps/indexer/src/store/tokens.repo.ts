@@ -1,7 +1,7 @@
 import type { Network, PlatformFamily } from '@tokensvc/domain';
 import type { TokenTableRow } from '@tokensvc/persistence';
-import type { SqlTx } from '../pipeline/derivation.port';
-import type { TokenSeed } from '../registry/registry.types';
+import type { TokenSeed } from '../model/registry.types';
+import type { SqlTx } from '../model/sql-tx';
 
 /** The static fields of a token row, written once by the batch that registers it. */
 export interface TokenRow {

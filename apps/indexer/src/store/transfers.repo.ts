@@ -1,7 +1,7 @@
 import { ZERO_ADDRESS, type Network } from '@tokensvc/domain';
-import type { TransferEvent } from '../pipeline/decoded-batch';
-import type { SqlTx } from '../pipeline/derivation.port';
-import { SLICE_CHECK_EVERY, type TimeSlice } from '../pipeline/time-slice';
+import type { TransferEvent } from '../model/decoded-batch';
+import type { SqlTx } from '../model/sql-tx';
+import { SLICE_CHECK_EVERY, type TimeSlice } from '../model/time-slice';
 import { BalanceDeltas, PRIOR_BLOCKS, type BalanceArrays, type BalanceWrite } from './balance-deltas';
 import { CopyWriter } from './copy-in';
 import type { PgTx } from './sql-tx';

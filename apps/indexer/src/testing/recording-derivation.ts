@@ -1,6 +1,7 @@
 import type { Network } from '@tokensvc/domain';
-import type { DecodedBatch } from '../pipeline/decoded-batch';
-import type { DerivationStage, SqlTx } from '../pipeline/derivation.port';
+import type { DecodedBatch } from '../model/decoded-batch';
+import type { DerivationStage } from '../model/derivation.port';
+import type { SqlTx } from '../model/sql-tx';
 
 /** A DerivationStage for tests of the ingest pipeline: records what it was given, derives nothing. */
 export class RecordingDerivation implements DerivationStage {

@@ -3,8 +3,9 @@ import { createPgPool } from '@tokensvc/persistence';
 import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
-import type { DerivationStage } from '../pipeline/derivation.port';
-import { NetworkIndexer, type IndexerLogger } from '../pipeline/network-indexer';
+import type { DerivationStage } from '../model/derivation.port';
+import type { IndexerLogger } from '../model/indexer-logger';
+import { NetworkIndexer } from '../pipeline/network-indexer';
 
 export interface TestIndexerOptions {
   network: Network;

@@ -8,7 +8,7 @@
  * minted/burned, vault shares, aToken amount (1:1 with the asset), and for a swap the LP-token
  * equivalent of the input, amountIn * lpSupply / (2 * reserveIn).
  */
-import type { LendingEvent, LiquidityEvent, LogPosition, SwapEvent, VaultFlowEvent } from '../../pipeline/decoded-batch';
+import type { LendingEvent, LiquidityEvent, LogPosition, SwapEvent, VaultFlowEvent } from '../../model/decoded-batch';
 import { toUnits, type Network } from '@tokensvc/domain';
 import { formatNumber } from '../math/decimal';
 

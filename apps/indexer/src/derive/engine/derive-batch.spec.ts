@@ -1,5 +1,5 @@
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { DecodedBatch } from '../../pipeline/decoded-batch';
+import type { DecodedBatch } from '../../model/decoded-batch';
 import { DEFAULT_DERIVE_OPTIONS } from '../derive-options';
 import { RAY, rayRateToApy } from '../math/ray';
 import { deriveBatch } from './derive-batch';

@@ -4,8 +4,8 @@
  * prices, then the new state of every token that could have changed. A state point is emitted
  * when a token's state differs from its last one, or when it had activity in the block.
  */
-import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../pipeline/decoded-batch';
-import type { TimeSlice } from '../../pipeline/time-slice';
+import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../model/decoded-batch';
+import type { TimeSlice } from '../../model/time-slice';
 import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
 import { propagatePrices, type GraphEdge } from '../math/price-graph';

@@ -4,7 +4,7 @@
  * Each reports the token addresses whose ledger changed.
  */
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { LedgerSeed, LendingEvent, ReserveRatesEvent, TransferEvent } from '../../pipeline/decoded-batch';
+import type { LedgerSeed, LendingEvent, ReserveRatesEvent, TransferEvent } from '../../model/decoded-batch';
 import { rayDiv } from '../math/ray';
 import type { NetworkState } from './network-state';
 

@@ -4,7 +4,7 @@
  * it is rebuilt from the database as of the block before the batch. A head refresh leaves it alone.
  */
 import type { Network } from '@tokensvc/domain';
-import type { DecodedBatch } from '../../pipeline/decoded-batch';
+import type { DecodedBatch } from '../../model/decoded-batch';
 import type { DeriveOptions } from '../derive-options';
 import { DAY_SECONDS } from '../math/candles';
 import { loadActivityVolumesSince } from '../repo/activities.repo';

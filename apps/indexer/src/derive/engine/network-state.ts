@@ -4,7 +4,7 @@
  * it is reloaded from the database.
  */
 import { NETWORK_INFO, ZERO_ADDRESS, type Network } from '@tokensvc/domain';
-import type { DecodedBatch } from '../../pipeline/decoded-batch';
+import type { DecodedBatch } from '../../model/decoded-batch';
 import type { DeriveOptions } from '../derive-options';
 import { DAY_SECONDS } from '../math/candles';
 import type { PoolSnapshot } from '../math/pool-price';

@@ -1,6 +1,6 @@
 /** activities: swaps, deposits, withdrawals, borrows and repays of platform tokens. */
+import { SLICE_CHECK_EVERY, TimeSlice } from '../../model/time-slice';
 import type { ActivityRow, AmountRecord } from '../engine/activities';
-import { SLICE_CHECK_EVERY, TimeSlice } from '../../pipeline/time-slice';
 import { CopyWriter } from '../../store/copy-in';
 import { columns, text, type SqlTx } from './sql';
 

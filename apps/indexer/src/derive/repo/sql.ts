@@ -2,7 +2,7 @@
  * Bulk writes go through `unnest` of one array per column: one statement per table and batch,
  * whatever the row count, and no 65k-parameter limit. Amounts travel as decimal text.
  */
-export type { SqlTx } from '../../pipeline/derivation.port';
+export type { SqlTx } from '../../model/sql-tx';
 
 /** A numeric[] value as an array literal, e.g. {1,2} (cast with ::numeric[] in SQL). */
 export function numericArrayLiteral(values: readonly bigint[]): string {

@@ -6,7 +6,7 @@
 import { Interface, type LogDescription } from 'ethers';
 import { loadAaveArtifact, loadArtifact, loadUniswapV2Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { BlockHeader, DecodedBatch, PoolStateEvent } from '../../pipeline/decoded-batch';
+import type { BlockHeader, DecodedBatch, PoolStateEvent } from '../../model/decoded-batch';
 import { aavePoolAddress, lower, platformsOf, type World } from './devnet-world';
 import { hex, rpc, rpcBatch, type RawLog } from './rpc';
 

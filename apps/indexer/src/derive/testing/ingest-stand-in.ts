@@ -4,7 +4,7 @@
  * state per batch, and their rollback.
  */
 import { ZERO_ADDRESS, tokenKey } from '@tokensvc/domain';
-import type { DecodedBatch, PoolStateEvent } from '../../pipeline/decoded-batch';
+import type { DecodedBatch, PoolStateEvent } from '../../model/decoded-batch';
 import type { SqlTx } from '../repo/sql';
 import { aavePoolAddress, lower, platformsOf, type World } from './devnet-world';
 

@@ -1,13 +1,7 @@
 import type { Network } from '@tokensvc/domain';
 import type { DecodedBatch } from './decoded-batch';
+import type { SqlTx } from './sql-tx';
 import type { CpuGate } from './time-slice';
-
-/** The open database transaction of one batch (or one reorg rollback). */
-export interface SqlTx {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** COPY ... FROM STDIN of a text-format payload; resolves with the rows copied (the pipeline's transactions have it) */
-  copy?(text: string, payload: readonly Buffer[]): Promise<number>;
-}
 
 /**
  * What the ingest pipeline calls after writing its own rows, inside the same transaction, so raw

@@ -3,21 +3,21 @@
  * chain (a private anvil on port 29610) into a fresh database with the derivation stage, counting
  * JSON-RPC calls (each call of a batch counts), logs, the process's CPU, and rows and bytes per
  * table (pg_total_relation_size after VACUUM ANALYZE).
- *   node -r ./tools/register.js apps/indexer/src/testing/storage-costs.ts [postgres server URL]
+ *   node -r ./tools/register.js apps/indexer/src/storage-costs.ts [postgres server URL]
  * (default postgres://postgres@127.0.0.1:5432/postgres: a database of its own is created there and dropped)
  */
 import type { CommonConfig } from '@tokensvc/config';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Deriver } from '../derive';
-import { METRICS } from '../metrics';
-import { startPrivateAnvil } from './private-anvil';
-import { startTestIndexer } from './run-indexer';
+import { Deriver } from './derive';
+import { METRICS } from './metrics';
+import { startPrivateAnvil } from './testing/private-anvil';
+import { startTestIndexer } from './testing/run-indexer';
 
 async function main(): Promise<void> {
-  const manifestPath = join(__dirname, '..', '..', '..', '..', '.devnet', 'deployment.json');
-  const anvil = await startPrivateAnvil({ network: 'ethereum', port: 29610, stateFile: join(__dirname, '..', '..', '..', '..', '.devnet', 'ethereum.state.json') });
+  const manifestPath = join(__dirname, '..', '..', '..', '.devnet', 'deployment.json');
+  const anvil = await startPrivateAnvil({ network: 'ethereum', port: 29610, stateFile: join(__dirname, '..', '..', '..', '.devnet', 'ethereum.state.json') });
   // JSON-RPC calls: the client POSTs through fetch (logs worker off, so every request passes here)
   let calls = 0;
   let posts = 0;

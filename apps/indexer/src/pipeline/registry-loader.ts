@@ -1,12 +1,12 @@
 import { decodeAddressResult, multicall, SELECTORS, type JsonRpcClient, type PlatformDefinition } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { ADAPTERS } from '../adapters';
-import type { SqlTx } from '../pipeline/derivation.port';
+import type { TokenSeed } from '../model/registry.types';
+import type { SqlTx } from '../model/sql-tx';
+import { ContractRegistry } from '../registry/contract-registry';
+import type { PoolScopeMode } from '../registry/scope';
 import { loadPools } from '../store/pools.repo';
 import { loadTokenSeeds } from '../store/tokens.repo';
-import { ContractRegistry } from './contract-registry';
-import type { TokenSeed } from './registry.types';
-import type { PoolScopeMode } from './scope';
 
 export interface LoadedRegistry {
   registry: ContractRegistry;
