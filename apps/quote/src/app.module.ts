@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { computeAddress } from 'ethers';
 import { DataSource } from 'typeorm';
-import { AcrossApiFees, AcrossBridgeProvider, type AcrossFeeModel, type BridgeProvider, ConfiguredAcrossFees, DevnetBridgeProvider } from '@tokensvc/bridge';
+import { AcrossApiFees, AcrossBridgeProvider, type AcrossFeeModel, type BridgeProvider, ConfiguredAcrossFees } from '@tokensvc/bridge';
 import type { Network } from '@tokensvc/domain';
 import { PersistenceModule } from '@tokensvc/persistence';
 import { pingController } from '@tokensvc/transport';
@@ -33,8 +33,7 @@ function acrossFees(s: QuoteConfig['acrossFees']): AcrossFeeModel {
 export function bridgeProvider(config: QuoteConfig): BridgeProvider | undefined {
   const rpcUrls: Partial<Record<Network, string>> = Object.fromEntries(config.deployments.map((d) => [d.network, d.rpcUrl]));
   if (config.crossChainDisabled) new Logger('CrossChainOrders').warn(config.crossChainDisabled);
-  if (config.across) return new AcrossBridgeProvider({ config: config.across, rpcUrls, fees: acrossFees(config.acrossFees) });
-  return config.bridge ? new DevnetBridgeProvider({ config: config.bridge, rpcUrls }) : undefined;
+  return config.across ? new AcrossBridgeProvider({ config: config.across, rpcUrls, fees: acrossFees(config.acrossFees) }) : undefined;
 }
 
 /** The order builder: liquidity graph (Postgres snapshot + JetStream pool events), routing, tx building, simulation, order store and signed-order relayer. */

@@ -26,7 +26,6 @@ describe('quote config: CROSS_CHAIN_BRIDGE', () => {
   it('across from the shipped registry: the enabled networks with their SpokePools; no devnet bridge', () => {
     const cfg = loadQuoteConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'across' });
     expect(cfg.crossChainBridge).toBe('across');
-    expect(cfg.bridge).toBeUndefined();
     expect(cfg.across!.networks.map((n) => [n.network, n.spokePool])).toEqual([
       ['ethereum', '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5'],
       ['base', expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)],

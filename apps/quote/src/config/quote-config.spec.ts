@@ -55,7 +55,7 @@ describe('quote config: REGISTRY', () => {
     expect(baseNet.platforms.get('sushiswap')?.['router']).toBe('0x6bded42c6da8fbf0d2ba55b2fa120c5e0c8d7891');
     expect(baseNet.platforms.get('aave-v3')?.['pool']).toBe('0xa238dd80c259a72e81d7e4664a9801593f98d1c5');
     expect([...eth.platforms.keys()].sort()).toEqual(['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3']);
-    expect(cfg.bridge).toBeUndefined();
+    expect(cfg.across).toBeDefined();
   });
 
   it('knows only the generic platforms without it, and then needs WRAPPED_NATIVE_<NETWORK>', () => {

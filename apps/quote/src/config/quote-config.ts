@@ -2,15 +2,7 @@ import { loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
-import {
-  type AcrossBridgeConfig,
-  type BridgeManifestLike,
-  CROSS_CHAIN_BRIDGES,
-  type CrossChainBridge,
-  type DevnetBridgeConfig,
-  acrossConfigOfApp,
-  devnetBridgeConfig,
-} from '@tokensvc/bridge';
+import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
 
 /** What the quote service needs to know about one network to build orders on it. */
 export interface NetworkDeployment {
@@ -46,8 +38,6 @@ export interface QuoteConfig extends CommonConfig {
   readonly relay: RelayConfig;
   /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default across) */
   readonly crossChainBridge: CrossChainBridge;
-  /** the devnet bridge (cross-chain orders), when CROSS_CHAIN_BRIDGE=devnet and the manifest has one */
-  readonly bridge: DevnetBridgeConfig | undefined;
   /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
   readonly across: AcrossBridgeConfig | undefined;
   /** why cross-chain orders are off, when they are (logged at start) */
@@ -164,14 +154,6 @@ function decimalVar(r: EnvReader, name: string, fallback: number, min: number, m
   return n;
 }
 
-/** The devnet bridge of the manifest, or undefined when it has none (older manifests, real networks). */
-function manifestBridge(path: string | undefined): DevnetBridgeConfig | undefined {
-  if (path === undefined) return undefined;
-  const manifest = readJsonFile<BridgeManifestLike>(path);
-  if (!manifest.networks?.some((n) => n.contracts?.bridgeEscrow)) return undefined;
-  return devnetBridgeConfig(manifest);
-}
-
 /** CROSS_CHAIN_BRIDGE=across (libs/bridge's acrossConfigOfApp); its problem joins the config's. */
 function acrossConfig(r: EnvReader, common: CommonConfig): { config: AcrossBridgeConfig | undefined; disabled: string | undefined } {
   const { config, problem, disabled } = acrossConfigOfApp(common, r.optional('CROSS_CHAIN_BRIDGE') !== undefined);
@@ -244,7 +226,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     else wallets.set(network, key);
   }
   const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
-  const across = crossChainBridge === 'across' ? acrossConfig(r, common) : { config: undefined, disabled: crossChainBridge === 'none' ? 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' : undefined };
+  if (crossChainBridge === 'devnet') r.problems.push('CROSS_CHAIN_BRIDGE=devnet: the devnet bridge is gone; cross-chain orders go through Across (CROSS_CHAIN_BRIDGE=across, the default) on the devnet too');
+  const across = crossChainBridge === 'across' ? acrossConfig(r, common) : { config: undefined, disabled: 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' };
   const cfg: QuoteConfig = {
     ...common,
     deployments,
@@ -254,7 +237,6 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
     crossChainBridge,
-    bridge: crossChainBridge === 'devnet' ? manifestBridge(common.devnetManifest) : undefined,
     across: across.config,
     crossChainDisabled: across.disabled,
     acrossFees: acrossFeeSettings(r),

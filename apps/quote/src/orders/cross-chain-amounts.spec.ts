@@ -1,4 +1,4 @@
-import { bridgedAssets, combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
+import { combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
 
 describe('cross-chain amount maths', () => {
   it('slippage: none without swaps (the bridge is exact), else the requested one or auto over the price impact', () => {
@@ -50,16 +50,5 @@ describe('cross-chain amount maths', () => {
     expect(pickRoute([a, b, c]).name).toBe('DAI');
     expect(pickRoute([a]).name).toBe('USDC');
     expect(() => pickRoute([])).toThrow();
-  });
-
-  it('tries the output when the bridge carries it, else the input, else every bridged asset', () => {
-    const usdc = { symbol: 'USDC', originToken: '0xA1', destinationToken: '0xB1', originDecimals: 6, destinationDecimals: 6 };
-    const weth = { symbol: 'WETH', originToken: '0xA2', destinationToken: '0xB2', originDecimals: 18, destinationDecimals: 18 };
-    const carried = [usdc, weth];
-    const wrapped = '0xa2';
-    expect(bridgedAssets(carried, '0xa1', '0xb2', wrapped)).toEqual([weth]); // USDC -> WETH: the origin swaps, the bridge delivers WETH exactly
-    expect(bridgedAssets(carried, '0xa1', '0xvault', wrapped)).toEqual([usdc]); // USDC -> a vault: bridge USDC, zap on the destination
-    expect(bridgedAssets(carried, '0x0000000000000000000000000000000000000000', '0xlp', wrapped)).toEqual([weth]); // native in travels as WETH
-    expect(bridgedAssets(carried, '0xwbtc', '0xlp', wrapped)).toEqual([usdc, weth]); // neither: both tried, the best kept
   });
 });

@@ -4,16 +4,15 @@
  *   input --partner fee--> spend --origin swap?--> bridged --bridge fee--> arrived --destination swap?--> output
  *
  * One slippage tolerance `s` covers the whole order. The Router checks the origin leg (what
- * reaches the bridge is at least `bridged * (1 - s)`), and the deposit asks the filler for at least
- * `output * (1 - s)` of the final token (`minOutputAmount`): the two legs share the tolerance, so an
- * origin leg that used all of it leaves the destination leg none. Without a destination swap the
- * filler pays everything that arrived, so the minimum is exactly what the bridge makes of the
- * origin minimum; without any swap nothing can slip (slippage 0, minimum = expected).
+ * reaches the bridge is at least `bridged * (1 - s)`); the destination leg's Router order asks for
+ * at least `output * (1 - s)` of the final token (`minOutputAmount`). On a bridge whose output is
+ * fixed at deposit time (Across: the relayer pays exactly the deposit's outputAmount, whatever was
+ * deposited) the deposit is exactly the origin minimum and what arrives is what the bridge makes of
+ * it, so with swaps on both sides each leg gets half the tolerance (cross-chain-orders.ts). Without
+ * a destination swap the minimum is what arrives; without any swap nothing can slip (slippage 0,
+ * minimum = expected).
  */
-import type { BridgeRouteToken } from '@tokensvc/bridge';
 import { autoSlippage, minOutput } from './slippage';
-
-const NATIVE = '0x0000000000000000000000000000000000000000';
 
 export interface LegSwaps {
   origin: boolean;
@@ -39,9 +38,9 @@ export function minBridgedAmount(expectedBridged: bigint, slippagePercent: numbe
 }
 
 /**
- * The order's minOutputAmount (final token units), which is also the deposit's outputAmount:
- * with a destination swap the expected output less slippage; without one, what the bridge
- * delivers for the origin minimum (`arrivedAtMinimum`), which the filler pays in full.
+ * The order's minOutputAmount (final token units) on a bridge that pays all it received: with a
+ * destination swap the expected output less slippage; without one, what the bridge delivers for
+ * the origin minimum (`arrivedAtMinimum`).
  */
 export function minFinalOutput(expectedOutput: bigint, slippagePercent: number, destinationSwap: boolean, arrivedAtMinimum: bigint): bigint {
   return destinationSwap ? minOutput(expectedOutput, slippagePercent) : arrivedAtMinimum;
@@ -67,18 +66,4 @@ export function percentOfInput(feeUsd: number, inputUsd: number): number {
 export function pickRoute<T extends { expectedOutput: bigint; swaps: number }>(candidates: readonly T[]): T {
   if (candidates.length === 0) throw new Error('pickRoute needs at least one candidate');
   return candidates.reduce((best, c) => (c.expectedOutput > best.expectedOutput || (c.expectedOutput === best.expectedOutput && c.swaps < best.swaps) ? c : best));
-}
-
-/**
- * The bridged assets worth trying, in the order of predictability: the output itself when the
- * bridge carries it (no destination swap), else the input when the bridge carries it (native
- * input as the wrapped coin: no origin swap), else every carried asset (the best is kept).
- */
-export function bridgedAssets(carried: readonly BridgeRouteToken[], input: string, output: string, wrappedNative: string): BridgeRouteToken[] {
-  const byOutput = carried.find((t) => t.destinationToken.toLowerCase() === output);
-  if (byOutput) return [byOutput];
-  const asInput = input === NATIVE ? wrappedNative : input;
-  const byInput = carried.find((t) => t.originToken.toLowerCase() === asInput);
-  if (byInput) return [byInput];
-  return [...carried];
 }

@@ -7,35 +7,33 @@
  * 2. the bridge: keeps its fee and has a filler pay on the destination;
  * 3. destination: when the output token is not what the bridge pays (another basic token, the
  *    native coin, an LP share, a vault share, a lending position), a swap or zap on the destination
- *    with this service's own Router, run either
- *    - by the bridge's handler contract, from calls the deposit carries (Across's MulticallHandler:
- *      `destinationLeg` 'message'); the relayer pays the deposit's outputAmount of the bridged
- *      asset to the handler, which runs `Router.execute` with it for the order's minOutputAmount
- *      of the final token to the recipient, or the whole fill reverts (no fill: refunded); or
- *    - by the bridge's filler (the devnet bridge: 'filler'): the deposit names the final token and
- *      asks for the order's `minOutputAmount` of it, the filler swaps with this service's
- *      same-chain orders and fills with everything it received, or not at all (refunded).
+ *    with this service's own Router, run by the bridge's handler contract from calls the deposit
+ *    carries (Across's MulticallHandler: `destinationLeg` 'message'): the relayer pays the
+ *    deposit's outputAmount of the bridged asset to the handler, which runs `Router.execute` with
+ *    it for the order's minOutputAmount of the final token to the recipient, or the whole fill
+ *    reverts (nobody can fill: the deposit is refunded on the origin after its deadline).
  *
- * The bridged asset is the output when the bridge carries it, else the input when it does, else
- * every bridged asset is tried and the one that delivers most is kept (`bridgedAssets`). A bridge
- * whose output is fixed at deposit time (Across) gets exactly the origin minimum; the rest of the
- * origin swap's output goes back to the sender. Amount maths and the one slippage tolerance over
+ * The bridged asset is the one the bridge pays as the output itself when there is one (no
+ * destination leg), else every bridged asset is tried and the one that delivers most is kept. A
+ * bridge whose output is fixed at deposit time (Across) gets exactly the origin minimum; the rest
+ * of the origin swap's output goes back to the sender. Amount maths and the one slippage tolerance over
  * both legs: ./cross-chain-amounts.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { type BridgeDestinationMessage, type BridgeProvider, type BridgeQuote, BridgeQuoteError, type BridgeRouteToken } from '@tokensvc/bridge';
-import { EXECUTE_INPUT_AMOUNT_OFFSET, type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, depositExecutorCall, encodeExecute, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
-import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, toUnits, tokenKey } from '@tokensvc/domain';
-import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderContext, type OrderReply, type PinnedBlock } from '@tokensvc/messages';
+import { EXECUTE_INPUT_AMOUNT_OFFSET, type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, encodeExecute, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
+import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, tokenKey } from '@tokensvc/domain';
+import { ErrorCode, type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderReply } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
-import { type CatalogToken, tokenKind, usdValue } from '../graph/catalog';
+import { type CatalogToken, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
-import { bridgedAssets, combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
-import { routeTokens, stepDescriptions } from './describe-steps';
+import { combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, pickRoute } from './cross-chain-amounts';
+import { crossChainContext } from './cross-chain-context';
+import type { Candidate, Leg } from './cross-chain-leg';
 import { orderCalls } from './order-tx';
-import { type Quote, type QuoteEngine, pinnedBlock, routedDeployment } from './quote-engine';
+import { type QuoteEngine, pinnedBlock, routedDeployment } from './quote-engine';
 import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, type PartnerFee } from './request-parsing';
 import { autoSlippageExceeded, bufferedGas, minOutput, round6 } from './slippage';
 import type { NetworkDeployment, RoutedDeployment } from '../config/quote-config';
@@ -58,43 +56,6 @@ const EXPLAIN_SAME_CHAIN = 'explain=true is available for same-chain orders only
 
 export function isCrossChain(inputKey: string, outputKey: string): boolean {
   return parseKey(inputKey, 'inputToken').network !== parseKey(outputKey, 'outputToken').network;
-}
-
-/** One way through the bridge: a bridged asset, the swaps around it and what it delivers. */
-interface Candidate {
-  bridged: BridgeRouteToken;
-  /** the origin swap into the bridged asset, when the input is not already it */
-  originSwap: Quote | undefined;
-  /** what reaches the bridge if executed now (origin units) */
-  expectedBridged: bigint;
-  /** the bridge's quote for `expectedBridged`: its fee, and what arrives (destination units) */
-  bridgeQuote: BridgeQuote;
-  /** the filler's swap or zap from what arrives into the output token, when they differ */
-  destinationSwap: Quote | undefined;
-  /** output token units, if executed now */
-  expectedOutput: bigint;
-  swaps: number;
-  /** the graph block of each network (origin, destination): the swap's snapshot, or the graph's head when there is no swap */
-  pinned: PinnedBlock[];
-}
-
-interface Leg extends Candidate {
-  origin: Network;
-  destination: Network;
-  input: CatalogToken;
-  output: CatalogToken;
-  amount: bigint;
-  feeAmount: bigint;
-  fee: PartnerFee;
-  slippage: number;
-  /** what the Router requires to reach the bridge (origin units) */
-  minBridged: bigint;
-  /** the bridge's quote for `minBridged` (its fill deadline is the deposit's) */
-  bridgeMin: BridgeQuote;
-  /** the order's minOutputAmount (output token units) */
-  minOutput: bigint;
-  /** how the destination leg (if any) runs */
-  mode: 'filler' | 'message' | 'none';
 }
 
 export class CrossChainOrders {
@@ -130,10 +91,10 @@ export class CrossChainOrders {
     const carried = route.tokens.filter((t) => t.originToken !== ZERO_ADDRESS && t.destinationToken !== ZERO_ADDRESS);
     const mode = this.destinationMode(to.network);
     const direct = carried.filter((t) => this.delivers(route.tokens, t, output.address, to.network));
-    const tried = mode === 'filler' ? bridgedAssets(carried, input.address, output.address, this.deployment(from.network).wrappedNative) : direct.length > 0 || mode === 'none' ? direct : carried;
+    const tried = direct.length > 0 || mode === 'none' ? direct : carried;
     if (tried.length === 0 && carried.length > 0 && mode === 'none') throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
     if (tried.length === 0) throw badRequest(`the ${this.bridge.name} bridge carries no ERC-20 from ${from.network} to ${to.network}`);
-    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend, mode === 'filler' ? t.destinationToken.toLowerCase() !== output.address : !direct.includes(t))));
+    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend, !direct.includes(t))));
     const found: Candidate[] = [];
     const refusals: string[] = [];
     outcomes.forEach((o, i) => {
@@ -175,9 +136,8 @@ export class CrossChainOrders {
   }
 
   /** How a destination leg runs on `destination`: the bridge's way, or none for a message bridge without a handler there. */
-  private destinationMode(destination: Network): 'filler' | 'message' | 'none' {
-    const mode = this.bridge!.destinationLeg;
-    return mode === 'message' && !this.bridge!.destinationHandler(destination) ? 'none' : mode;
+  private destinationMode(destination: Network): 'message' | 'none' {
+    return this.bridge!.destinationLeg === 'message' && this.bridge!.destinationHandler(destination) ? 'message' : 'none';
   }
 
   /** The order through one bridged asset: origin swap (if needed), bridge, destination swap (if needed). */
@@ -226,7 +186,7 @@ export class CrossChainOrders {
    * the order's output must be what the recipient (the sender) will really get.
    */
   private async checkNativePayout(leg: Leg, recipient: string): Promise<void> {
-    if (leg.mode === 'filler' || leg.destinationSwap) return;
+    if (leg.destinationSwap) return;
     const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
     const output = leg.output.address;
     if (output !== ZERO_ADDRESS && output !== wrapped) return;
@@ -273,7 +233,7 @@ export class CrossChainOrders {
     };
   }
 
-  /** The user's transaction only: the destination leg's gas is the filler's or the relayer's. */
+  /** The user's transaction only: the destination leg's gas is the relayer's. */
   private gasLimit(leg: Leg): bigint {
     return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && leg.destinationSwap ? MESSAGE_GAS : 0)));
   }
@@ -301,7 +261,7 @@ export class CrossChainOrders {
       : leg.input.address === ZERO_ADDRESS
         ? [wrapAllCall(origin.wrappedNative)]
         : [];
-    const calls = [...swapCalls, leg.mode === 'filler' ? this.depositCall(leg, escrow, sender) : await this.providerDepositCall(leg, executor, sender)];
+    const calls = [...swapCalls, await this.providerDepositCall(leg, executor, sender)];
     const order: RouterOrder = {
       inputToken: leg.input.address,
       inputAmount: amount,
@@ -317,7 +277,7 @@ export class CrossChainOrders {
     const gasLimit = this.gasLimit(leg);
     const orderId = randomUUID();
     const reply: OrderReply = {
-      context: this.context(leg, { orderId, sender, deadline, routeHash: routeHash(calls), target: origin.router, value, gasLimit, order, calls }),
+      context: crossChainContext(leg, this.graphs, { orderId, sender, deadline, routeHash: routeHash(calls), target: origin.router, value, gasLimit, order, calls, outputFixedAtDeposit: this.bridge!.outputFixedAtDeposit }),
       tx: { to: origin.router, from: sender, data, value: value.toString(), gasLimit: gasLimit.toString() },
       signedOrder: undefined,
     };
@@ -325,25 +285,10 @@ export class CrossChainOrders {
     return reply;
   }
 
-  /** The devnet bridge's deposit: it names the final token, which its filler swaps into when needed. */
-  private depositCall(leg: Leg, escrow: string, sender: string): ExecutorCall {
-    return depositExecutorCall(escrow, {
-      inputToken: leg.bridged.originToken,
-      inputAmount: 0n,
-      destinationChainId: BigInt(NETWORK_INFO[leg.destination].chainId),
-      // The final token: the filler delivers it (through its destination swap when it is not the bridged one).
-      outputToken: leg.output.address,
-      outputAmount: leg.minOutput,
-      recipient: sender,
-      fillDeadline: BigInt(leg.bridgeMin.fillDeadline),
-      refundTo: sender,
-    });
-  }
-
   /**
-   * A bridge without destination swaps (Across): the provider's own deposit call for the bridged
-   * token's counterpart, asking for the order's minimum; the executor deposits all it holds of the
-   * bridged token (written at the call's amountOffset).
+   * The provider's own deposit call for the bridged token's counterpart, with the destination leg
+   * as its message when there is one; the executor deposits the bridged token at the call's
+   * amountOffset (exactly the origin minimum on a fixed-output bridge, else all it holds).
    */
   private async providerDepositCall(leg: Leg, executor: string, sender: string): Promise<ExecutorCall> {
     const message = leg.destinationSwap ? await this.destinationMessage(leg, sender) : undefined;
@@ -384,137 +329,6 @@ export class CrossChainOrders {
     const call = this.bridge!.depositCall({ quote: leg.bridgeMin, depositor: PLACEHOLDER, recipient: PLACEHOLDER, refundTo: PLACEHOLDER });
     return call.to.toLowerCase();
   }
-
-  private context(leg: Leg, o: { orderId: string; sender: string; deadline: bigint; routeHash: string; target: string; value: bigint; gasLimit: bigint; order: RouterOrder; calls: ExecutorCall[] }): OrderContext {
-    const originGraph = this.graphs.get(leg.origin);
-    const destinationGraph = this.graphs.get(leg.destination);
-    const inKey = (a: string): string => tokenKey(leg.origin, a);
-    const outKey = (a: string): string => tokenKey(leg.destination, a);
-    const usdIn = (v: bigint): number => round6(usdValue(leg.input, v));
-    const usdOut = (v: bigint): number => round6(usdValue(leg.output, v));
-    const bridgedOrigin = leg.bridged.originToken.toLowerCase();
-    const bridgedDestination = leg.bridged.destinationToken.toLowerCase();
-    const bridgedToken = originGraph.token(bridgedOrigin);
-    const bridgeFee = leg.bridgeQuote.fee;
-    // What the origin swap is expected to make above the deposit: swept back to the sender when the bridge takes a fixed amount.
-    const surplus = this.bridge!.outputFixedAtDeposit ? leg.expectedBridged - leg.minBridged : 0n;
-    const bridgeFeeUsdRaw = bridgedToken ? usdValue(bridgedToken, bridgeFee) : 0;
-    const inputUsd = usdValue(leg.input, leg.amount);
-    const hasPartner = leg.fee.partner !== ZERO_ADDRESS;
-    const arrived = leg.bridgeQuote.outputAmount;
-    const dest = leg.destinationSwap;
-    const nativeSymbol = (n: Network): string => NETWORK_INFO[n].nativeSymbol;
-    const units = (v: bigint, decimals: number): string => String(Number(toUnits(v, decimals).toPrecision(8)));
-    const outAmount = (v: bigint): string => `${units(v, leg.output.decimals)} ${leg.output.symbol}`;
-    const steps = [
-      ...(leg.fee.bps > 0 ? [`The Router pays the partner ${toUnits(leg.feeAmount, leg.input.decimals)} ${leg.input.symbol}`] : []),
-      ...(leg.originSwap
-        ? [`Swap ${leg.input.symbol} for at least ${toUnits(leg.minBridged, leg.bridged.originDecimals)} ${leg.bridged.symbol} on ${leg.origin}`]
-        : leg.input.address === ZERO_ADDRESS
-          ? [`Wrap ${toUnits(leg.amount - leg.feeAmount, leg.input.decimals)} ${nativeSymbol(leg.origin)} into ${leg.bridged.symbol}`]
-          : []),
-      `Deposit the ${leg.bridged.symbol} into the ${leg.bridgeQuote.provider} bridge on ${leg.origin} (fee ${toUnits(bridgeFee, leg.bridged.originDecimals)} ${leg.bridged.symbol})`,
-      ...(dest && leg.mode === 'message'
-        ? [
-            `A relayer pays ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} on ${leg.destination} to the ${leg.bridgeQuote.provider} bridge's handler contract (about ${leg.bridgeQuote.estimatedSeconds} s), which runs the deposit's ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} through the Router in the same transaction (the relayer's gas):`,
-            ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
-            `The Router pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination}; with less the whole fill reverts`,
-          ]
-        : dest
-          ? [
-              `A filler spends the ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} that arrive on ${leg.destination} on a ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} (its own gas):`,
-              ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
-              `The filler pays all it received, about ${outAmount(leg.expectedOutput)} and at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`,
-            ]
-          : [`A ${leg.mode === 'filler' ? 'filler' : 'relayer'} pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`]),
-      `If no ${leg.mode === 'filler' ? 'filler' : 'relayer'} delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
-    ];
-    const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
-    // Without a destination leg the bridge pays the bridged token, or the native coin for it (Across unwraps WETH to an EOA).
-    const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : bridgedDestination === leg.output.address ? [bridgedDestination] : [bridgedDestination, leg.output.address];
-    const priceImpact = routeCostPercent({
-      spentUsd: usdValue(leg.input, leg.amount - leg.feeAmount),
-      bridgeFeeUsd: bridgeFeeUsdRaw,
-      receivedUsd: usdValue(leg.output, leg.expectedOutput),
-      // origin swap residuals come back to the sender (and, on a fixed-output bridge, the bridged asset above the minimum); destination ones stay with the filler
-      returnedUsd: (leg.originSwap ? sweptUsd(leg.originSwap) : 0) + (surplus > 0n && bridgedToken ? usdValue(bridgedToken, surplus) : 0),
-    });
-    return {
-      orderId: o.orderId,
-      inputToken: inKey(leg.input.address),
-      inputAmount: leg.amount.toString(),
-      inputAmountUsd: usdIn(leg.amount),
-      outputToken: outKey(leg.output.address),
-      outputAmount: leg.expectedOutput.toString(),
-      outputAmountUsd: usdOut(leg.expectedOutput),
-      outputAmountSignedOrder: '',
-      outputAmountUsdSignedOrder: 0,
-      minOutputAmount: leg.minOutput.toString(),
-      minOutputAmountUsd: usdOut(leg.minOutput),
-      minOutputAmountSignedOrder: '',
-      minOutputAmountUsdSignedOrder: 0,
-      slippageTolerancePercentage: leg.slippage,
-      target: o.target,
-      partner: leg.fee.partner,
-      sender: o.sender,
-      recipient: o.sender,
-      value: o.value.toString(),
-      route: [...originRoute.map(inKey), ...destinationRoute.map(outKey)],
-      routeHash: o.routeHash,
-      steps,
-      stepsSignedOrder: [],
-      isPermit: false,
-      residualTokens: [...new Set([...(leg.originSwap ? leg.originSwap.plan.residualTokens : []), ...(surplus > 0n ? [bridgedOrigin] : [])])].map(inKey),
-      expiry: new Date(Number(o.deadline) * 1000).toISOString(),
-      gasLimit: o.gasLimit.toString(),
-      feeCosts: [
-        ...(hasPartner ? [{ name: 'partner fee', recipient: leg.fee.partner, token: inKey(leg.input.address), amount: leg.feeAmount.toString(), amountUsd: usdIn(leg.feeAmount), percentage: leg.fee.percentage, included: true }] : []),
-        {
-          name: 'bridge fee',
-          token: inKey(bridgedOrigin),
-          amount: bridgeFee.toString(),
-          amountUsd: round6(bridgeFeeUsdRaw),
-          percentage: round6(percentOfInput(bridgeFeeUsdRaw, inputUsd)),
-          // taken out of what is bridged, so outputAmount is already net of it
-          included: true,
-        },
-      ],
-      feeToken: hasPartner ? inKey(leg.input.address) : undefined,
-      feeAmount: hasPartner ? leg.feeAmount.toString() : undefined,
-      feeAmountUsd: hasPartner ? usdIn(leg.feeAmount) : undefined,
-      feeAmountSignedOrder: undefined,
-      feeAmountUsdSignedOrder: undefined,
-      priceImpactPercentage: priceImpact === undefined ? undefined : round6(priceImpact),
-      pinnedBlocks: leg.pinned,
-      rawParams: {
-        function: 'executeBridge',
-        order: Object.fromEntries(Object.entries(o.order).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])),
-        calls: o.calls.length,
-        bridge: {
-          provider: leg.bridgeQuote.provider,
-          fillDeadline: leg.bridgeMin.fillDeadline,
-          estimatedSeconds: leg.bridgeQuote.estimatedSeconds,
-          destinationChainId: leg.bridgeQuote.destinationChainId,
-          bridgedToken: leg.bridged.symbol,
-          depositOutputToken: outKey(leg.mode === 'filler' ? leg.output.address : bridgedDestination),
-          depositOutputAmount: (leg.mode !== 'filler' && dest ? arrived : leg.minOutput).toString(),
-        },
-        destination: dest
-          ? {
-              network: leg.destination,
-              inputToken: outKey(bridgedDestination),
-              inputAmount: arrived.toString(),
-              outputToken: outKey(leg.output.address),
-              expectedOutput: leg.expectedOutput.toString(),
-              gasEstimate: bufferedGas(dest.plan.gas).toString(),
-              gasPaidBy: leg.mode === 'message' ? 'relayer' : 'filler',
-              runBy: leg.mode === 'message' ? 'bridge handler contract' : 'filler',
-              priceImpactPercentage: dest.priceImpact === undefined ? null : round6(dest.priceImpact),
-            }
-          : null,
-      },
-    };
-  }
 }
 
 /** The refusal of an order whose output the bridge does not deliver itself: what to ask for instead. */
@@ -538,12 +352,4 @@ async function leg<T>(name: string, quote: () => Promise<T>): Promise<T> {
 
 function isBadRequest(e: unknown): e is ServiceError {
   return e instanceof ServiceError && e.code === ErrorCode.ERROR_CODE_BAD_REQUEST;
-}
-
-/** USD value of what an origin swap sweeps back to the sender. */
-function sweptUsd(q: Quote): number {
-  return q.plan.steps
-    .filter((s) => s.action.kind === 'sweep')
-    .flatMap((s) => s.outcome.spent)
-    .reduce((sum, x) => sum + usdValue(q.graph.token(x.token) ?? { priceUsd: 0, decimals: 18 }, x.amount), 0);
 }
