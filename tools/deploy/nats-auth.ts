@@ -10,7 +10,7 @@ import { SERVICES } from '@tokensvc/messages';
 import { natsPasswordEnv, natsServerConfig, type BusUser } from '@tokensvc/transport';
 
 export const NATS_AUTH_FILE = 'deploy/nats/tokensvc-auth.conf';
-/** the users of a deployment: the five apps (the filler belongs to the devnet bridge only) */
+/** the users of a deployment: the five apps */
 export const DEPLOYED_BUS_USERS: readonly BusUser[] = ['gateway', ...SERVICES];
 
 export function productionNatsAuth(): string {

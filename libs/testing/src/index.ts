@@ -4,7 +4,6 @@ export * from './devnet-env';
 export * from './processes';
 export * from './nats-server';
 export * from './net';
-export * from './filler-process';
 export * from './pg-overlap';
 export * from './replica-platform';
 export * from './rpc-emulator';

@@ -20,9 +20,9 @@ export interface PlatformEnv {
   healthPortBase?: number;
   natsRequestTimeoutMs?: number;
   logLevel?: string;
-  /** per app (and `filler`): its NATS password, the user being the app's name (a bus with permissions: PrivateNatsServer auth, npm start) */
+  /** per app: its NATS password, the user being the app's name (a bus with permissions: PrivateNatsServer auth, npm start) */
   natsPasswords?: Partial<Record<string, string>>;
-  /** more variables for every app (and the filler), applied last: private queue prefixes, streams, tracker rhythm */
+  /** more variables for every app, applied last: private queue prefixes, streams, tracker rhythm */
   extraEnv?: Record<string, string>;
 }
 

@@ -124,7 +124,7 @@ describe('bus permissions (a nats-server with one user per app)', () => {
     expect((await gw.call(RPC.listTokens, listReq)).totalItems).toBe(7);
   });
 
-  it.each(['token-data', 'quote', 'indexer', 'status-tracker', 'filler'] as const)('refuses a paid-view request from the %s user', async (user) => {
+  it.each(['token-data', 'quote', 'indexer', 'status-tracker'] as const)('refuses a paid-view request from the %s user', async (user) => {
     const c = await rpc(user);
     const err = await c.callBody(RPC.listTokens, listReq, 'paid').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcCallError);
@@ -138,14 +138,12 @@ describe('bus permissions (a nats-server with one user per app)', () => {
     await expect(connect({ servers: urlOf(), user: 'gateway', pass: 'guess', timeout: 2000 })).rejects.toThrow(/authorization violation/i);
   });
 
-  it('lets only the gateway set the caller of a submission; the filler may still build orders', async () => {
+  it('lets only the gateway set the caller of a submission', async () => {
     const submit = { orderId: 'o-1', signature: '0x', caller: 'key:42' };
     expect((await (await rpc('gateway')).call(RPC.submitOrder, submit)).relay?.status).toBe('caller=key:42');
-    for (const user of ['filler', 'token-data', 'status-tracker'] as const) {
+    for (const user of ['token-data', 'status-tracker'] as const) {
       await expect((await rpc(user)).call(RPC.submitOrder, submit)).rejects.toThrow(/permissions violation for publish to "quote\.portal\.submit\.v1"/i);
     }
-    // the filler's own call reaches quote (its answer is the stand-in's domain error, not a refusal)
-    await expect((await rpc('filler')).call(RPC.buildOrder, { sender: '0xabc' } as BuildOrderRequest)).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND });
   });
 
   it("keeps every user out of the others' reply inboxes", async () => {

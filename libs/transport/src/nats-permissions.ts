@@ -1,8 +1,8 @@
 import { natsInboxPrefix } from '@tokensvc/config';
-import { RPC, SERVICES, STREAMS, type ServiceName } from '@tokensvc/messages';
+import { SERVICES, STREAMS, type ServiceName } from '@tokensvc/messages';
 
 /**
- * Who may do what on the bus: one NATS user per app (and one for the devnet bridge's filler), each
+ * Who may do what on the bus: one NATS user per app, each
  * allowed the subjects its code uses and nothing else. Both the config `npm start` and the tests
  * give their own nats-server and the production NATS authorization block come from here.
  *
@@ -18,7 +18,7 @@ import { RPC, SERVICES, STREAMS, type ServiceName } from '@tokensvc/messages';
  *   create, read from and delete consumers on it. The gateway also creates the status stream
  *   (whichever of it and the tracker starts first).
  */
-export const BUS_USERS = ['gateway', ...SERVICES, 'filler'] as const;
+export const BUS_USERS = ['gateway', ...SERVICES] as const;
 export type BusUser = (typeof BUS_USERS)[number];
 
 export interface BusPermissions {
@@ -74,15 +74,13 @@ export function busPermissions(streams: BusStreams = DEFAULT_BUS_STREAMS): Recor
       subscribe: [serviceSubjects('status-tracker'), inbox('status-tracker')],
       allowResponses: true,
     },
-    // destination swaps of cross-chain deposits: the two quote calls of libs/bridge/src/filler/nats-quote-calls.ts
-    filler: { publish: [RPC.buildOrder.subject, RPC.approval.subject], subscribe: [inbox('filler')], allowResponses: false },
   };
 }
 
 export interface NatsServerConfigOptions {
   /** per user: the password, or `{ env: NAME }` for a `$NAME` reference nats-server reads from its environment */
   passwords: Partial<Record<BusUser, string | { env: string }>>;
-  /** the users to define (default: all; production has no filler) */
+  /** the users to define (default: all) */
   users?: readonly BusUser[];
   listen?: string;
   /** JetStream store directory; JetStream is on either way */
