@@ -67,9 +67,9 @@ export class QuoteModule {
         { provide: OrderValidator, inject: [ChainClients], useFactory: (chains: ChainClients) => new OrderValidator(chains) },
         {
           provide: EstimateUseCase,
-          inject: [QuoteEngine, ChainClients, RouterDirectory, StateOverrides, CrossChainOrders],
-          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory, overrides: StateOverrides, crossChain: CrossChainOrders) =>
-            new EstimateUseCase(engine, chains, routers, overrides, config.quoteValiditySeconds, crossChain),
+          inject: [QuoteEngine, ChainClients, RouterDirectory, StateOverrides],
+          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory, overrides: StateOverrides) =>
+            new EstimateUseCase(engine, chains, routers, overrides, config.quoteValiditySeconds),
         },
         {
           provide: ApprovalUseCase,
@@ -78,10 +78,10 @@ export class QuoteModule {
         },
         {
           provide: BuildOrderUseCase,
-          inject: [QuoteEngine, RouterDirectory, OrderValidator, ChainClients, OrderStore, CrossChainOrders],
-          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore, crossChain: CrossChainOrders) =>
+          inject: [QuoteEngine, RouterDirectory, OrderValidator, ChainClients, OrderStore],
+          useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore) =>
             // Signed orders name the network's relayer wallet as their only submitter.
-            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, crossChain, new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()]))),
+            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()]))),
         },
         {
           provide: MultiOrderUseCase,

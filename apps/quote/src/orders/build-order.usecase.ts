@@ -1,5 +1,6 @@
 /**
- * GET /v2/portal: a ready-to-sign Router transaction for a same-chain swap or zap, validated by
+ * GET /v2/portal: a ready-to-sign Router transaction for a same-chain swap or zap (cross-chain
+ * orders are CrossChainOrders', chosen by the controller), validated by
  * simulation unless validate=false, with every context field of the spec. Every order is stored
  * (OrderStore) under `orderId`, a fresh UUID that also seeds the signed order's nonce, so POST
  * /v2/portal can relay it and GET /v2/portal/status return it. The signed order names the relayer
@@ -15,7 +16,6 @@ import { tokenKind } from '../graph/catalog';
 import { type QuoteKind, timedBuild } from '../metrics';
 import type { RouterDirectory } from '../chain/router-directory';
 import type { OrderStore } from '../relay/order-store';
-import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { explainQuote } from './explain-quote';
 import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
@@ -35,13 +35,10 @@ export class BuildOrderUseCase {
     private readonly validitySeconds: number,
     private readonly clock: ChainClock,
     private readonly store?: OrderStore,
-    private readonly crossChain?: CrossChainOrders,
     private readonly relayers: ReadonlyMap<Network, string> = new Map(),
   ) {}
 
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
-    const crossChain = this.crossChain;
-    if (crossChain && isCrossChain(req.inputToken, req.outputToken)) return timedBuild('cross_chain', () => crossChain.build(req));
     // swap or zap once the tokens are resolved (quote_build_duration_seconds)
     const kind: { now: QuoteKind } = { now: 'unknown' };
     return timedBuild(() => kind.now, () => this.sameChain(req, kind));

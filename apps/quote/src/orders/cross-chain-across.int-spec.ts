@@ -21,8 +21,7 @@ import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
 import { seedReadModels } from '../testing/read-models';
 import { ApprovalUseCase } from './approval.usecase';
-import { BuildOrderUseCase } from './build-order.usecase';
-import { EstimateUseCase } from './estimate.usecase';
+import { CrossChainOrders } from './cross-chain-orders';
 
 jest.setTimeout(180_000);
 
@@ -39,8 +38,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   let provider: AcrossBridgeProvider;
   let relayer: AcrossRelayer;
   let origin: JsonRpcProvider;
-  let orders: BuildOrderUseCase;
-  let estimates: EstimateUseCase;
+  let orders: CrossChainOrders;
   let approvals: ApprovalUseCase;
   let wallet: Wallet;
   const key = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
@@ -65,8 +63,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       prefix: events.prefix,
       env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, CROSS_CHAIN_BRIDGE: 'across', RELAY_QUEUE_PREFIX: `xacross${Date.now().toString(36)}` },
     });
-    orders = harness.app.get(BuildOrderUseCase);
-    estimates = harness.app.get(EstimateUseCase);
+    orders = harness.app.get(CrossChainOrders);
     approvals = harness.app.get(ApprovalUseCase);
     const rpcUrls = devnet.rpcUrls as Partial<Record<Network, string>>;
     provider = new AcrossBridgeProvider({ config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike), rpcUrls });
@@ -114,7 +111,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       expect(approval.context).toMatchObject({ spender: eth.contracts.router.toLowerCase() });
       if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
     }
-    const order = await orders.execute({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1, ...extra });
+    const order = await orders.build({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1, ...extra });
     expect(order.context!.target).toBe(eth.contracts.router.toLowerCase());
     expect(order.context!.rawParams!['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
     const before = await balanceOn('base', outToken, sender);
@@ -175,7 +172,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'USDC').address, inputAmount: 1_000_000_000n, outputToken: manifestToken(base, 'USDC').address });
     expect(received).toBe(999_500_000n);
     expect(c.steps.some((s) => s.includes('into the across bridge on ethereum'))).toBe(true);
-    const estimate = await estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'USDC') });
+    const estimate = await orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'USDC') });
     expect(estimate.outputAmount).toBe('999500000');
   });
 
@@ -259,16 +256,16 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     it('refuses, with a 400 saying what to change: WETH for an EOA (Across pays it as ETH), a network pair not served, an amount that does not cover the fees', async () => {
     const sender = wallet.address.toLowerCase();
     await refuse(
-      orders.execute({ sender, inputToken: `ethereum:${NATIVE}`, inputAmount: parseEther('0.5').toString(), outputToken: key(base, 'WETH') }),
+      orders.build({ sender, inputToken: `ethereum:${NATIVE}`, inputAmount: parseEther('0.5').toString(), outputToken: key(base, 'WETH') }),
       new RegExp(`the across bridge pays WETH to an externally owned account \\(${sender} on base\\) as ETH: ask for base:${NATIVE} \\(ETH\\) as outputToken`),
     );
-    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
-    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }), /send more than|send at least/);
-    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: vault(base, 'steakUSDC') }), /send more than|send at least/);
-    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), permitSignature: `0x${'11'.repeat(65)}` }), /permitSignature is not accepted on cross-chain orders/);
-    await refuse(orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }), /unknown outputToken base:0x1212.*not a supported token on base/);
-    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }), /explain=true is available for same-chain orders only/);
-    await refuse(estimates.execute({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
+    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
+    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }), /send more than|send at least/);
+    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: vault(base, 'steakUSDC') }), /send more than|send at least/);
+    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), permitSignature: `0x${'11'.repeat(65)}` }), /permitSignature is not accepted on cross-chain orders/);
+    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }), /unknown outputToken base:0x1212.*not a supported token on base/);
+    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }), /explain=true is available for same-chain orders only/);
+    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
   });
 
   // Last: it moves both chains' clocks past a fill deadline.
@@ -281,7 +278,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const sender = wallet.address.toLowerCase();
     const approval = await approvals.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output });
     if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
-    const order = await orders.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output, slippageTolerancePercentage: 0.5 });
+    const order = await orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output, slippageTolerancePercentage: 0.5 });
     const receipt = (await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait())!;
     const [deposit] = await provider.findDeposit('ethereum', receipt.hash);
     // bridged as USDC or as WETH (after an origin swap), whichever makes more shares

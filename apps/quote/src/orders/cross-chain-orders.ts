@@ -29,6 +29,7 @@ import type { ChainClock } from '../chain/chain-clients';
 import type { RouterDirectory } from '../chain/router-directory';
 import { type CatalogToken, usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
+import { timedBuild } from '../metrics';
 import { combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, pickRoute } from './cross-chain-amounts';
 import { crossChainContext } from './cross-chain-context';
 import type { Candidate, Leg } from './cross-chain-leg';
@@ -207,7 +208,11 @@ export class CrossChainOrders {
   }
 
   /** GET /v2/portal/estimate across networks (off-chain: quoted from the liquidity graphs and the bridge's fee schedule). */
-  async estimate(req: EstimateRequest): Promise<EstimateReply> {
+  estimate(req: EstimateRequest): Promise<EstimateReply> {
+    return timedBuild('estimate', () => this.estimateNow(req));
+  }
+
+  private async estimateNow(req: EstimateRequest): Promise<EstimateReply> {
     if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const leg = await this.leg(req.inputToken, req.outputToken, amount, parsePartnerFee(undefined, undefined), parseSlippage(req.slippageTolerancePercentage));
@@ -239,7 +244,11 @@ export class CrossChainOrders {
   }
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
-  async build(req: BuildOrderRequest): Promise<OrderReply> {
+  build(req: BuildOrderRequest): Promise<OrderReply> {
+    return timedBuild('cross_chain', () => this.buildNow(req));
+  }
+
+  private async buildNow(req: BuildOrderRequest): Promise<OrderReply> {
     if (req.permitSignature !== undefined) throw badRequest(CROSS_CHAIN_PERMIT_MESSAGE);
     if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });

@@ -1,5 +1,6 @@
 /**
- * GET /v2/portal/estimate: the output of an order without a sender. Quoted off-chain from the
+ * GET /v2/portal/estimate: the output of a same-chain order without a sender (cross-chain
+ * estimates are CrossChainOrders', chosen by the controller). Quoted off-chain from the
  * liquidity graph, then, when the token's storage layout allows it, simulated on-chain from a
  * sender given the input by state overrides (`simulated: true`). Needs no balance or approval.
  */
@@ -14,7 +15,6 @@ import { QUOTE_METRICS, timedBuild } from '../metrics';
 import { explainQuote } from './explain-quote';
 import { buildOrderTx, orderCalls } from './order-tx';
 import type { Quote, QuoteEngine } from './quote-engine';
-import { type CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { parsePair, parsePositiveAmount, parseSlippage } from './request-parsing';
 import { SIMULATION_SENDER } from './simulation-sender';
 import { autoSlippage, bufferedGas, minOutput, round6 } from './slippage';
@@ -28,7 +28,6 @@ export class EstimateUseCase {
     private readonly routers: RouterDirectory,
     private readonly overrides: StateOverrides,
     private readonly validitySeconds: number,
-    private readonly crossChain?: CrossChainOrders,
   ) {}
 
   execute(req: EstimateRequest): Promise<EstimateReply> {
@@ -36,7 +35,6 @@ export class EstimateUseCase {
   }
 
   private async estimate(req: EstimateRequest): Promise<EstimateReply> {
-    if (this.crossChain && isCrossChain(req.inputToken, req.outputToken)) return this.crossChain.estimate(req);
     const pair = parsePair(req.inputToken, req.outputToken);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const requested = parseSlippage(req.slippageTolerancePercentage);

@@ -4,12 +4,17 @@ import { RPC } from '@tokensvc/messages';
 import { handleRpc } from '@tokensvc/transport';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
+import { CrossChainOrders, isCrossChain } from './cross-chain-orders';
 import { EstimateUseCase } from './estimate.usecase';
 import { MultiOrderUseCase } from './multi-order.usecase';
 import { Relayer } from '../relay/relayer';
 import { SubmitOrderUseCase } from '../relay/submit-order.usecase';
 
-/** NATS handlers of the trading endpoints; each is a thin adapter over one use case. */
+/**
+ * NATS handlers of the trading endpoints; each is a thin adapter over one use case. An estimate or
+ * an order whose tokens are on two networks is a cross-chain use case (CrossChainOrders), any other
+ * a same-chain one.
+ */
 @Controller()
 export class QuoteController {
   private readonly logger = new Logger(QuoteController.name);
@@ -22,11 +27,12 @@ export class QuoteController {
     private readonly submissions: SubmitOrderUseCase,
     private readonly relayer: Relayer,
     private readonly multiOrders: MultiOrderUseCase,
+    private readonly crossChain: CrossChainOrders,
   ) {}
 
   @MessagePattern(RPC.estimate.subject)
   estimate(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.estimate, raw, (req) => this.estimates.execute(req), this.onInternal);
+    return handleRpc(RPC.estimate, raw, (req) => (isCrossChain(req.inputToken, req.outputToken) ? this.crossChain.estimate(req) : this.estimates.execute(req)), this.onInternal);
   }
 
   @MessagePattern(RPC.approval.subject)
@@ -36,7 +42,7 @@ export class QuoteController {
 
   @MessagePattern(RPC.buildOrder.subject)
   buildOrder(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.buildOrder, raw, (req) => this.orders.execute(req), this.onInternal);
+    return handleRpc(RPC.buildOrder, raw, (req) => (isCrossChain(req.inputToken, req.outputToken) ? this.crossChain.build(req) : this.orders.execute(req)), this.onInternal);
   }
 
   @MessagePattern(RPC.buildMultiOrder.subject)

@@ -55,7 +55,8 @@ export interface TokenPair {
 export function parsePair(inputKey: string, outputKey: string): TokenPair {
   const input = parseKey(inputKey, 'inputToken');
   const output = parseKey(outputKey, 'outputToken');
-  if (input.network !== output.network) throw badRequest(`cross-chain orders (${input.network} -> ${output.network}) are not supported yet; use tokens of one network`);
+  // The controller sends orders across networks to the cross-chain use case; this guards the same-chain ones.
+  if (input.network !== output.network) throw badRequest(`inputToken and outputToken are on different networks (${input.network} -> ${output.network}): a cross-chain order, which this same-chain path does not build`);
   const same = distinctTokensProblem(input.address, output.address);
   if (same) throw badRequest(same);
   return { network: input.network, input: input.address, output: output.address };
