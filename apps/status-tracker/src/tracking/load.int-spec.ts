@@ -7,10 +7,10 @@
  * origin transactions -> FAILED), each with exactly one terminal write and no write after it (a
  * trigger on `cross_chain_orders` records every UPDATE), and none stuck. It also measures the time
  * from each fill (the relayer's fill receipt returned: the devnet automines, so the fill is on chain
- * then) to the row's `terminal_at` (SUCCESS), and logs p50/p99 on one line. Tracker settings: the defaults for the bridge followers (read every 1 s)
- * and the safety-net poll (30 s; PENDING 5 s), 50 tracking steps at once (the default: a step is
- * short, so one replica drives all 1,000 orders), lock 5 s (a dead worker's jobs are taken over
- * after it), sweep 10 s.
+ * then) to the row's `terminal_at` (SUCCESS), and logs p50/p99 on one line. Tracker settings: the
+ * defaults for the bridge followers (read every 1 s) and the safety-net poll (30 s; PENDING 5 s),
+ * 50 tracking steps at once (the default: a step is short, so one replica drives all 1,000
+ * orders), lock 5 s (a dead worker's jobs are taken over after it), sweep 10 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -218,9 +218,9 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
     // The data worker's bundle: a relayer refund leaf on ethereum paying the expired deposits back
     // to the user. Then the relayer, reading every deposit above: it fills the fresh ones (`filled`
     // = its fill's receipt returned, so the fill is mined) and drops the expired ones. The bundle
-    // runs first, alone: its reads of base race the relayer's fills there (each fill mines a block,
-    // and these anvils keep no past state), which fails a read now and then; a bundle is not
-    // retried (the devnet data worker forgets what it paid as it goes).
+    // runs first, alone: run alongside the relayer's fills, its eth_calls on base failed now and
+    // then (an error without revert data, while each fill mines a block there), and a bundle is
+    // not retried (the devnet data worker forgets what it paid as it goes).
     const { payments, executed } = await tw.worker.runBundle();
     const tRefunded = Date.now();
     const fillSentAt = new Map<string, { atMs: number; txHash: string }>();
