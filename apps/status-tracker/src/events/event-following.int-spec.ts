@@ -1,17 +1,18 @@
 /**
- * The bridge event followers on two private anvils with the devnet bridge and a real Filler,
- * through the tracker's real Nest wiring: an order is tracked from its deposit on chain before any
- * status request (and the first request answers the row the follower made); a fill or refund event
- * finishes an order with the safety-net poll far away; the cursor resumes where it stopped after a
- * restart; a reorg of a followed block removes its events and the follower reads the new chain; an
- * event that is not on chain finishes nothing; the safety-net poll finishes an order whose events
- * the follower never saw.
+ * The bridge event followers on Across (a devnet of this file's own with the devnet's Across
+ * relayer: testing/tracker-world.ts), through the tracker's real Nest wiring: an order is tracked
+ * from its deposit on chain before any status request (and the first request answers the row the
+ * follower made); a fill event (FilledRelay) finishes an order with the safety-net poll far away;
+ * the cursor resumes where it stopped after a restart; a reorg of a followed block removes its
+ * events and the follower reads the new chain; an event that is not on chain finishes nothing; the
+ * safety-net poll finishes an order whose events the follower never saw. (A refund event, the data
+ * worker's refund leaf, finishes orders in load.int-spec.ts.)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Transaction } from 'ethers';
 import type { BridgeDepositCall } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { createTestDatabaseUrl } from '@tokensvc/testing';
+import * as testing from '@tokensvc/testing';
 import { TRACKER_METRICS } from '../metrics';
 import { BridgeEventStore } from './bridge-event-store';
 import { BridgeEventFollowing } from './event-following';
@@ -45,22 +46,21 @@ interface Row {
   created_at: Date;
 }
 
-describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
+describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
   let tw: TrackerWorld;
   let tracker: TrackerApp | undefined;
 
   beforeAll(async () => {
-    tw = await startTrackerWorld(createTestDatabaseUrl('status_tracker_events'));
-    tw.filler.setMode('offline');
-    tw.filler.start();
+    tw = await startTrackerWorld(testing, 'status_tracker_events');
+    await tw.startRelayer({ mode: 'offline' });
   });
 
   afterAll(async () => {
     await tw?.stop();
   });
 
-  // Each test lets the filler fill only when it means to.
-  afterEach(() => tw.filler.setMode('offline'));
+  // Each test lets the relayer fill only when it means to.
+  afterEach(() => tw.relayer.setMode('offline'));
 
   async function restart(env: Record<string, string>): Promise<TrackerApp> {
     await tracker?.close();
@@ -68,11 +68,11 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     return tracker;
   }
 
-  /** The `orders` row the quote service stores for a cross-chain order whose transaction is `call` (to the escrow here: the fixture has no Router). */
+  /** The `orders` row the quote service stores for a cross-chain order whose transaction is `call` (to the SpokePool here: a direct deposit, no Router). */
   async function storeQuoteOf(call: BridgeDepositCall): Promise<string> {
     const orderId = randomUUID();
-    const user = tw.world.user.address.toLowerCase();
-    const context = { orderId, inputToken: `ethereum:${(tw.origin.token.target as string).toLowerCase()}`, inputAmount: '1000000', outputToken: `base:${(tw.destination.token.target as string).toLowerCase()}`, outputAmount: '999500', sender: user };
+    const user = tw.user.address.toLowerCase();
+    const context = { orderId, inputToken: `ethereum:${tw.origin.usdc.toLowerCase()}`, inputAmount: '1000000', outputToken: `base:${tw.destination.usdc.toLowerCase()}`, outputAmount: '999500', sender: user };
     const tx = { to: call.to.toLowerCase(), from: user, data: call.data, value: call.value.toString() };
     await tw.db.query(
       `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
@@ -113,8 +113,8 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     expect(after).toHaveLength(1);
     expect(after[0]!.created_at).toEqual(ongoing.created_at);
 
-    // The fill's event finishes it (the poll is 10 minutes away).
-    tw.filler.setMode('normal');
+    // The relayer's FilledRelay finishes it (the poll is 10 minutes away).
+    tw.relayer.setMode('normal');
     const done = await until('SUCCESS', rowIn(orderId, ['SUCCESS']));
     const fill = await tw.provider.findFill('base', 1, deposit!.requestId);
     expect(done.destination_tx_hashes).toEqual([fill!.txHash]);
@@ -156,6 +156,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     await restart(EVENTS_ONLY);
     await until('the followers to lead', async () => following().leads('ethereum'));
     const snapshot = await tw.origin.snapshot();
+    const forkedAt = await tw.origin.provider.getBlockNumber();
     const call1 = await tw.depositCall(1_300_000n);
     const order1 = await storeQuoteOf(call1);
     const r1 = await tw.sendDeposit(call1);
@@ -174,7 +175,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     await tw.passTime(5);
     const call2 = await tw.depositCall(1_400_000n);
     const order2 = await storeQuoteOf(call2);
-    const r2 = await tw.sendDeposit(call2, { from: tw.world.stranger.on(tw.origin) });
+    const r2 = await tw.sendDeposit(call2, { from: tw.stranger });
     expect(r2.blockNumber).toBeGreaterThanOrEqual(r1.blockNumber);
 
     await until('the second deposit followed', async () => (await eventStore().events('ethereum')).some((e) => e.txHash === r2.hash));
@@ -185,7 +186,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     expect(following().follower('ethereum')!.stats.reorgs).toBeGreaterThan(reorgsBefore);
     const cursor = (await eventStore().cursor('ethereum'))!;
     expect(cursor.hash).toBe((await tw.origin.provider.getBlock(cursor.number))!.hash);
-    // The escrow's nonce went back with the chain: the new deposit carries the removed one's request id.
+    // The SpokePool's deposit counter went back with the chain: the new deposit carries the removed one's request id (depositId).
     const second = await until('the second order ONGOING', rowIn(order2, ['ONGOING']));
     expect(second.request_id).toBe(first.request_id);
 
@@ -196,8 +197,10 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     await until('the first deposit followed again', async () => (await eventStore().events('ethereum')).some((e) => e.txHash === r1.hash));
 
     // Both get filled. The first request id's fill wakes both orders; only the second is finished by it.
-    // The first follows its deposit's new request id and is finished by that one's fill.
-    tw.filler.setMode('normal');
+    // The first follows its deposit's new request id and is finished by that one's fill. The devnet
+    // relayer keeps the deposits it saw (the removed one too, which it would fill as it was): a
+    // relayer started after the reorg reads the chain as it is now, from the forked height.
+    await tw.startRelayer({ fromBlocks: { ethereum: forkedAt + 1 } });
     const done2 = await until('the second order SUCCESS', rowIn(order2, ['SUCCESS']));
     const done1 = await until('the first order SUCCESS', rowIn(order1, ['SUCCESS']));
     expect(await terminal(order2)).toEqual(['SUCCESS']);
@@ -223,7 +226,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     expect(await t.advance(orderId, receipt.hash, 'poll')).toBe(false);
     expect((await rows(orderId))[0]!.status).toBe('ONGOING');
 
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     const done = await until('SUCCESS', rowIn(orderId, ['SUCCESS']));
     const fill = await tw.provider.findFill('base', 1, ongoing.request_id!);
     expect(done.destination_tx_hashes).toEqual([fill!.txHash]);
@@ -235,7 +238,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     await until('the followers to lead', async () => following().leads('ethereum') && following().leads('base'));
     const gauge = async (g: typeof TRACKER_METRICS.followerLag, network: string): Promise<number | undefined> => (await g.get()).values.find((v) => v.labels['network'] === network)?.value;
     const ticks = async (network: string): Promise<number> => (await TRACKER_METRICS.followerTicks.get()).values.filter((v) => v.labels['network'] === network).reduce((n, v) => n + v.value, 0);
-    const chains = { ethereum: new JsonRpcClient(tw.origin.anvil.rpcUrl), base: new JsonRpcClient(tw.destination.anvil.rpcUrl) };
+    const chains = { ethereum: new JsonRpcClient(tw.origin.rpcUrl), base: new JsonRpcClient(tw.destination.rpcUrl) };
     for (const network of ['ethereum', 'base'] as const) {
       const before = await ticks(network);
       await until(`${network} read again`, async () => (await ticks(network)) > before);
@@ -252,7 +255,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
   });
 
   it('the safety-net poll finishes an order whose events the follower never sees', async () => {
-    // Logs 10,000 blocks deep only: these chains have a few hundred, so the followers read nothing.
+    // Logs 10,000 blocks deep only: the cursors are near the head and this file mines far fewer blocks, so the followers read nothing.
     await restart({ TRACKER_FOLLOW_MS: '100', TRACKER_FOLLOW_CONFIRMATIONS: '10000', TRACKER_POLL_MS: '1500', TRACKER_PENDING_POLL_MS: '1500', TRACKER_SWEEP_MS: '600000' });
     const call = await tw.depositCall(1_600_000n);
     const orderId = await storeQuoteOf(call);
@@ -263,7 +266,7 @@ describe('bridge event followers (two anvils, devnet bridge, filler)', () => {
     expect(await rows(orderId)).toEqual([]);
     expect((await tracker!.status.execute({ orderId, txHash: receipt.hash })).status).toBe('PENDING');
     const ongoing = await until('the row ONGOING', rowIn(orderId, ['ONGOING']));
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     const fill = await until('the fill on chain', () => tw.provider.findFill('base', 1, ongoing.request_id!));
     const done = await until('SUCCESS by the poll', rowIn(orderId, ['SUCCESS']));
     expect(done.destination_tx_hashes).toEqual([fill.txHash]);

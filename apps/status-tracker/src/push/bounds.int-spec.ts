@@ -17,7 +17,7 @@ jest.setTimeout(120_000);
 const ROUNDS = 10;
 const CONCURRENT = 40;
 const hash = (): string => `0x${randomBytes(32).toString('hex')}`;
-const order = (orderId: string, txHash: string): NewCrossChainOrder => ({ orderId, txHash, provider: 'devnet-bridge', fromNetwork: 'ethereum', fromChainId: 1, toNetwork: 'base', toChainId: 8453 });
+const order = (orderId: string, txHash: string): NewCrossChainOrder => ({ orderId, txHash, provider: 'across', fromNetwork: 'ethereum', fromChainId: 1, toNetwork: 'base', toChainId: 8453 });
 
 describe('per-order bounds under concurrency (Postgres)', () => {
   const url = createTestDatabaseUrl('status_bounds');

@@ -1,6 +1,6 @@
 /**
- * Push delivery end to end: the status tracker (real Nest wiring as a NATS microservice, on the
- * two-anvil bridge world with a real Filler) and the gateway (its own process, `main.ts`) on a
+ * Push delivery end to end: the status tracker (real Nest wiring as a NATS microservice, following
+ * Across on a devnet of this file's own with the devnet's Across relayer) and the gateway (its own process, `main.ts`) on a
  * private nats-server with JetStream. A loopback receiver stands for the client's webhook
  * endpoint (allowed by WEBHOOK_ALLOW_PRIVATE_HOSTS / WEBHOOK_ALLOW_HTTP_HOSTS = 127.0.0.1, the
  * opt-in tests use). Shown: a real order going ONGOING -> SUCCESS delivers its two transitions
@@ -23,7 +23,7 @@ import { Pool } from 'pg';
 import { ApiKeysRepository } from '@tokensvc/persistence';
 import type { INestMicroservice } from '@nestjs/common';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import { appEnv, createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, stopProcess, waitForHttp } from '@tokensvc/testing';
+import * as testing from '@tokensvc/testing';
 import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { TRACKER_METRICS } from '../metrics';
@@ -34,6 +34,7 @@ import { verifySignature } from './webhook-signature';
 jest.setTimeout(300_000);
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
+const { appEnv, freePort, INFRA, PrivateNatsServer, stopProcess, waitForHttp } = testing;
 
 interface Received {
   path: string;
@@ -124,8 +125,8 @@ class SseReader {
   }
 }
 
-describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils, filler)', () => {
-  let nats: PrivateNatsServer;
+describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Across, relayer)', () => {
+  let nats: testing.PrivateNatsServer;
   let tw: TrackerWorld;
   let tracker: INestMicroservice;
   let gateway: { child: ChildProcess; exited: Promise<number | null> };
@@ -136,9 +137,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
   beforeAll(async () => {
     nats = new PrivateNatsServer(await freePort());
     await nats.start();
-    tw = await startTrackerWorld(createTestDatabaseUrl('status_push'));
+    tw = await startTrackerWorld(testing, 'status_push');
     receiver = await startReceiver();
-    const config = loadTrackerConfig(tw.trackerEnv({ NATS_URL: nats.url }), { bridge: tw.bridge });
+    const config = loadTrackerConfig(tw.trackerEnv({ NATS_URL: nats.url }), { across: tw.across });
     const push = loadPushConfig({
       WEBHOOK_ALLOWED_HOSTS: '*',
       WEBHOOK_ALLOW_HTTP_HOSTS: '127.0.0.1',
@@ -163,7 +164,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     for (const s of [child.stdout, child.stderr]) s?.on('data', (c: Buffer) => gatewayLog.push(c.toString()));
     gateway = { child, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
     await waitForHttp(`${base}/health`, 120_000);
-    tw.filler.start();
+    await tw.startRelayer();
   });
 
   afterAll(async () => {
@@ -209,9 +210,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  /** An order whose deposit is mined with the filler offline (stays ONGOING until the filler is back). */
+  /** An order whose deposit is mined with the relayer offline (stays ONGOING until the relayer is back, well before its 4-hour fill deadline). */
   async function heldOrder(): Promise<{ orderId: string; txHash: string }> {
-    tw.filler.setMode('offline');
+    tw.relayer.setMode('offline');
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
     const receipt = await tw.sendDeposit(call);
@@ -240,7 +241,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(['PENDING', 'ONGOING']).toContain(reg.body.status);
     await until('ONGOING', () => status(orderId, txHash), (r) => r.status === 'ONGOING');
     const ongoing = await status(orderId, txHash);
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     const final = await until('SUCCESS', () => status(orderId, txHash), (r) => r.status === 'SUCCESS');
     const mine = (): Received[] => receiver.received.filter((r) => r.path === '/ok/a');
     await until('two deliveries', async () => mine().length, (n) => n >= 2);
@@ -455,7 +456,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(['PENDING', 'ONGOING']).toContain(first.data.record.status);
     await sse.until('ONGOING', (r) => r.events.some((e) => e.data.record.status === 'ONGOING'));
     await sse.until('a heartbeat', (r) => r.messages.some((m) => m.comment === 'keep-alive'));
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     await sse.until('the end of the stream', (r) => r.done);
     const arrived = Date.now();
     process.stdout.write(`[push] SUCCESS committed -> SSE event read by the client: about ${arrived - Date.parse(sse.events.at(-1)!.data.createdAt)} ms (upper bound: polled every 50 ms)\n`);
@@ -499,7 +500,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, two anvils
     expect(unknown.status).toBe(404);
     expect((await get(`/v3/portal/status/stream?orderId=${randomUUID()}`)).status).toBe(400);
     expect((await get(`/v3/portal/status/stream?orderId=not-a-uuid&txHash=0x${'ab'.repeat(32)}`)).status).toBe(400);
-    // An order that stays ONGOING (the filler is offline): streams stay open.
+    // An order that stays ONGOING (the relayer is offline): streams stay open.
     const { orderId, txHash } = await heldOrder();
     const q = `/v3/portal/status/stream?orderId=${orderId}&txHash=${txHash}`;
     const streams = [await openRaw(q), await openRaw(q), await openRaw(q)];

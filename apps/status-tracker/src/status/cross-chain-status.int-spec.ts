@@ -1,19 +1,22 @@
 /**
- * The status tracker on two private anvils with the devnet bridge and a real Filler: orders reach
- * SUCCESS, REFUND_STATUS and FAILED through the real Nest wiring (Postgres rows, BullMQ jobs),
- * terminal states are written once, a tracker restarted mid-way resumes from Postgres, an expired
- * quote still resolves from the transaction, and only an order found nowhere is NOT_FOUND.
+ * The status tracker on Across, on a devnet of this file's own with the devnet's Across relayer and
+ * data worker (testing/tracker-world.ts): orders reach SUCCESS (the relayer's FilledRelay),
+ * REFUND_STATUS (the data worker's refund leaf) and FAILED through the real Nest wiring (Postgres
+ * rows, BullMQ jobs), terminal states are written once, a tracker restarted mid-way resumes from
+ * Postgres, an expired quote still resolves from the transaction, and only an order found nowhere
+ * is NOT_FOUND.
  * A row is created only for a transaction on chain that is the order's (issue 16): unknown,
  * pending, foreign or deposit-less transactions are 404 with nothing stored, and an order has at
  * most TRACKER_MAX_TXS_PER_ORDER rows, also under concurrent requests.
  *
- * The bridge followers read nothing here (logs 10,000 blocks deep only): every row is the status
- * request's own, so what a request creates is what is asserted.
+ * The bridge followers read nothing here (logs 10,000 blocks deep only, where the devnet has no
+ * SpokePool events and this file mines far fewer blocks): every row is the status request's own,
+ * so what a request creates is what is asserted.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { ErrorCode, type CrossChainStatusReply } from '@tokensvc/messages';
-import { createTestDatabaseUrl } from '@tokensvc/testing';
+import * as testing from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
 import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
 
@@ -23,14 +26,14 @@ const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'];
 const NO_FOLLOW = { TRACKER_FOLLOW_CONFIRMATIONS: '10000' };
 const randomHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 
-describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () => {
+describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data worker)', () => {
   let tw: TrackerWorld;
   let tracker: TrackerApp;
 
   beforeAll(async () => {
-    tw = await startTrackerWorld(createTestDatabaseUrl('status_tracker'));
+    tw = await startTrackerWorld(testing, 'status_tracker');
     tracker = await tw.startTracker(NO_FOLLOW);
-    tw.filler.start();
+    await tw.startRelayer();
   });
 
   afterAll(async () => {
@@ -54,22 +57,23 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   const terminalEvents = (orderId: string): string[] => tw.events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
 
   it('PENDING -> ONGOING -> SUCCESS with the fill as destination transaction, and the stored quote', async () => {
-    tw.filler.setMode('offline');
+    tw.relayer.setMode('offline');
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
     const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     const first = await ask(orderId, receipt.hash);
-    expect(first).toMatchObject({ status: 'PENDING', txHash: receipt.hash, crossChainProvider: 'devnet-bridge', fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash], destinationTxHashes: [] });
+    expect(first).toMatchObject({ status: 'PENDING', txHash: receipt.hash, crossChainProvider: 'across', fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash], destinationTxHashes: [] });
     expect(first.context?.orderId).toBe(orderId);
     const ongoing = await until(orderId, receipt.hash, (r) => r.status !== 'PENDING');
     expect(ongoing).toMatchObject({ status: 'ONGOING', crossChainRequestId: deposit!.requestId });
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     const done = await until(orderId, receipt.hash, terminal);
     const fill = await tw.provider.findFill('base', 1, deposit!.requestId);
     expect(done).toMatchObject({ status: 'SUCCESS', destinationTxHashes: [fill!.txHash], originTxHashes: [receipt.hash], crossChainRequestId: deposit!.requestId });
     expect(done.statusReason).toBeUndefined();
-    expect(done.tx?.to).toBe((tw.origin.escrow.target as string).toLowerCase());
+    expect(fill).toMatchObject({ filler: tw.relayer.address, amount: deposit!.outputAmount });
+    expect(done.tx?.to).toBe(tw.origin.spokePool.toLowerCase());
     expect(terminalEvents(orderId)).toEqual(['SUCCESS']);
     // Terminal is final: later requests read the same record.
     expect(await ask(orderId, receipt.hash)).toEqual(done);
@@ -78,7 +82,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   it("FAILED when the order's origin transaction reverts (deposit without approval), at the first request", async () => {
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
-    const receipt = await tw.sendDeposit(call, { approve: false, from: tw.world.stranger.on(tw.origin) });
+    const receipt = await tw.sendDeposit(call, { approve: false, from: tw.stranger });
     expect(receipt.status).toBe(0);
     // The order's own transaction, reverted: FAILED at once, never polled.
     expect((await ask(orderId, receipt.hash)).status).toBe('FAILED');
@@ -98,16 +102,16 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
     // A plain transfer: no deposit at all.
-    const sent = await tw.world.user.on(tw.origin).sendTransaction({ to: Wallet.createRandom().address, value: 1n });
+    const sent = await tw.user.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
     const transfer = (await tw.origin.provider.waitForTransaction(sent.hash))!;
-    await notFound(ask(orderId, transfer.hash), /made no devnet-bridge deposit/);
+    await notFound(ask(orderId, transfer.hash), /made no across deposit/);
     // A real deposit, but of another quote (other calldata).
     const other = await tw.sendDeposit(await tw.depositCall(1_100_000n));
     expect(other.status).toBe(1);
     expect(await tw.provider.findDeposit('ethereum', other.hash)).toHaveLength(1);
-    await notFound(ask(orderId, other.hash), /is a devnet-bridge deposit on ethereum, but it is not the transaction of order/);
+    await notFound(ask(orderId, other.hash), /is a across deposit on ethereum, but it is not the transaction of order/);
     // A reverted transaction that is not the order's either.
-    const reverted = await tw.sendDeposit(await tw.depositCall(1_200_000n), { approve: false, from: tw.world.stranger.on(tw.origin) });
+    const reverted = await tw.sendDeposit(await tw.depositCall(1_200_000n), { approve: false, from: tw.stranger });
     expect(reverted.status).toBe(0);
     await notFound(ask(orderId, reverted.hash), /reverted on ethereum and it is not the transaction of order/);
     expect(await rowCount(orderId)).toBe(0);
@@ -121,7 +125,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   it('404 "not mined yet" for a transaction still in the mempool, nothing stored; tracked once mined', async () => {
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
-    const wallet = tw.world.user.on(tw.origin);
+    const wallet = tw.user;
     await tw.origin.provider.send('evm_setAutomine', [false]);
     try {
       const sent = await wallet.sendTransaction({ to: call.to, data: call.data, value: call.value, gasLimit: 500_000n });
@@ -139,7 +143,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   it('an order has at most TRACKER_MAX_TXS_PER_ORDER rows (default 4), also for concurrent requests: 409 beyond', async () => {
     const call = await tw.depositCall(1_000_000n);
     const orderId = await tw.storeQuote({ call });
-    const stranger = tw.world.stranger.on(tw.origin);
+    const stranger = tw.stranger;
     // Six real attempts of the order's transaction (reverted: the stranger never approved).
     const hashes: string[] = [];
     for (let i = 0; i < 6; i++) hashes.push((await tw.sendDeposit(call, { approve: false, from: stranger })).hash);
@@ -164,7 +168,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     const txHash = randomHash();
     await tw.db.query(
       `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
-       VALUES ($1, $2, 'PENDING', 'devnet-bridge', 'ethereum', 1, 'base', 8453, ARRAY[$2])`,
+       VALUES ($1, $2, 'PENDING', 'across', 'ethereum', 1, 'base', 8453, ARRAY[$2])`,
       [orderId, txHash],
     );
     expect((await ask(orderId, txHash)).status).toBe('PENDING');
@@ -177,7 +181,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
   });
 
   it('a tracker closed mid-way and started again brings the order to SUCCESS exactly once', async () => {
-    tw.filler.setMode('offline');
+    tw.relayer.setMode('offline');
     const call = await tw.depositCall(2_000_000n);
     const orderId = await tw.storeQuote({ call });
     const receipt = await tw.sendDeposit(call);
@@ -185,7 +189,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     await ask(orderId, receipt.hash);
     await until(orderId, receipt.hash, (r) => r.status === 'ONGOING');
     await tracker.close();
-    tw.filler.setMode('normal');
+    tw.relayer.setMode('normal');
     const end = Date.now() + 60_000;
     while (!(await tw.provider.findFill('base', 1, deposit!.requestId)) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     // Nobody tracks it now: the row still says ONGOING.
@@ -222,7 +226,7 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     expect(first.context).toBeUndefined();
     expect(first.tx).toBeUndefined();
     expect(['ONGOING', 'SUCCESS']).toContain(first.status);
-    expect(first).toMatchObject({ fromChainId: '1', toChainId: '8453', crossChainProvider: 'devnet-bridge' });
+    expect(first).toMatchObject({ fromChainId: '1', toChainId: '8453', crossChainProvider: 'across' });
     expect((await until(old, r2.hash, terminal)).status).toBe('SUCCESS');
     // Without a quote the order id cannot be checked: another id for the same deposit gets no row.
     const stranger = randomUUID();
@@ -234,30 +238,37 @@ describe('cross-chain status tracker (two anvils, devnet bridge, filler)', () =>
     const notFound = (p: Promise<unknown>) => expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND } satisfies Partial<ServiceError>);
     await notFound(ask(randomUUID(), `0x${randomBytes(32).toString('hex')}`));
     // A mined transaction that is no deposit, with no stored quote: not a cross-chain order.
-    const sent = await tw.world.user.on(tw.origin).sendTransaction({ to: Wallet.createRandom().address, value: 1n });
+    const sent = await tw.user.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
     await tw.origin.provider.waitForTransaction(sent.hash);
     await notFound(ask(randomUUID(), sent.hash));
     await expect(ask('not-a-uuid', sent.hash)).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST });
     await expect(ask(randomUUID(), '0x1234')).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST });
   });
 
-  // Last: it moves both chains' clocks 31 minutes ahead.
-  it('REFUND_STATUS with the filler offline past the deadline, the refund as destination transaction', async () => {
-    tw.filler.setMode('offline');
+  // Last: it moves both chains' clocks past the deposit's fill deadline (Across's 4-hour window).
+  // On the devnet bridge the filler refunded after a grace period; on Across nobody refunds at the
+  // deadline itself: the data worker's next bundle does (a relayer refund leaf on the origin).
+  it('REFUND_STATUS with the relayer offline past the fill deadline and the data worker\'s refund leaf, the leaf as destination transaction', async () => {
+    tw.relayer.setMode('offline');
     const call = await tw.depositCall(3_000_000n);
     const orderId = await tw.storeQuote({ call });
     const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     await ask(orderId, receipt.hash);
     await until(orderId, receipt.hash, (r) => r.status === 'ONGOING');
-    await tw.passTime(1200 + 600 + 60); // fill window + refund grace + slack
-    expect((await ask(orderId, receipt.hash)).status).toBe('ONGOING'); // nothing refunded yet: no premature terminal state
-    tw.filler.setMode('normal'); // the filler refunds what it can no longer fill
+    await tw.passDeadline(deposit!.fillDeadline);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await ask(orderId, receipt.hash)).status).toBe('ONGOING'); // expired, nothing refunded yet: no premature terminal state
+    tw.relayer.setMode('normal'); // too late to fill: the relayer drops it
+    const bundle = await tw.worker.runBundle(); // refunds what expired unfilled (and repays the relayer's fills above)
+    expect(bundle.payments.filter((p) => p.kind === 'expired-deposit-refund').map((p) => [p.deposit.depositId.toString(), p.amount])).toEqual([[deposit!.requestId, 3_000_000n]]);
     const done = await until(orderId, receipt.hash, terminal);
     const refund = await tw.provider.findRefund('ethereum', deposit!.requestId);
     expect(done).toMatchObject({ status: 'REFUND_STATUS', destinationTxHashes: [refund!.txHash], crossChainRequestId: deposit!.requestId });
     expect(done.statusReason).toContain('not filled before the deadline');
-    expect(done.statusReason).toContain(`refunded on the origin chain to ${tw.world.user.address}`);
+    expect(done.statusReason).toContain(`refunded on the origin chain to ${tw.user.address}`);
+    expect(refund).toMatchObject({ refundTo: tw.user.address, amount: 3_000_000n });
+    expect(await tw.provider.findFill('base', 1, deposit!.requestId)).toBeUndefined();
     expect(terminalEvents(orderId)).toEqual(['REFUND_STATUS']);
   });
 });

@@ -1,21 +1,21 @@
 /**
- * Issue 8 under load: 1,000 orders in flight at once, the tracker (a child process, real Nest
- * wiring) SIGKILLed mid-way and started again. Every order must reach its correct terminal state
- * (900 filled -> SUCCESS, 70 deposited with the filler offline and refunded after time travel ->
- * REFUND_STATUS, 30 reverted origin transactions -> FAILED), each with exactly one terminal write
- * and no write after it (a trigger on `cross_chain_orders` records every UPDATE), and none stuck.
- * It also measures the time from each fill (the filler's `eth_sendRawTransaction` returned: the
- * devnet automines, so the fill is on chain then) to the row's `terminal_at` (SUCCESS), and logs
- * p50/p99 on one line. Tracker settings: the defaults for the bridge followers (read every 1 s)
- * and the safety-net poll (30 s; PENDING 5 s), 50 tracking steps at once (the default: a step is
- * short, so one replica drives all 1,000 orders), lock 5 s (a dead worker's jobs are taken over
- * after it), sweep 10 s.
+ * Issues 8 and 19 under load, on Across's events: 1,000 orders in flight at once, the tracker (a
+ * child process, real Nest wiring, CROSS_CHAIN_BRIDGE=across) SIGKILLed mid-way and started again.
+ * Every order must reach its correct terminal state (900 filled by the devnet's Across relayer ->
+ * SUCCESS from FilledRelay; 70 deposited while no relayer ran, expired past their fill deadline by
+ * time travel and refunded by the data worker's relayer refund leaf -> REFUND_STATUS; 30 reverted
+ * origin transactions -> FAILED), each with exactly one terminal write and no write after it (a
+ * trigger on `cross_chain_orders` records every UPDATE), and none stuck. It also measures the time
+ * from each fill (the relayer's fill receipt returned: the devnet automines, so the fill is on chain
+ * then) to the row's `terminal_at` (SUCCESS), and logs p50/p99 on one line. Tracker settings: the
+ * defaults for the bridge followers (read every 1 s) and the safety-net poll (30 s; PENDING 5 s),
+ * 50 tracking steps at once (the default: a step is short, so one replica drives all 1,000
+ * orders), lock 5 s (a dead worker's jobs are taken over after it), sweep 10 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { MaxUint256, Wallet, type TransactionRequest } from 'ethers';
-import { Filler } from '@tokensvc/bridge';
-import { createTestDatabaseUrl } from '@tokensvc/testing';
+import { Interface, MaxUint256, Wallet, type TransactionRequest } from 'ethers';
+import * as testing from '@tokensvc/testing';
 import type { TrackerChildArgs, TrackerChildMessage, TrackerChildRequest } from '../testing/tracker-child';
 import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
 
@@ -43,7 +43,7 @@ interface TrackerChild {
 }
 
 function startChild(tw: TrackerWorld): Promise<TrackerChild> {
-  const args: TrackerChildArgs = { env: tw.trackerEnv(TRACKER_ENV), bridge: tw.bridge };
+  const args: TrackerChildArgs = { env: tw.trackerEnv(TRACKER_ENV), across: tw.across };
   const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'status-tracker', 'src', 'testing', 'tracker-child.ts'), JSON.stringify(args)], {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -101,13 +101,12 @@ async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => 
   }));
 }
 
-describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
+describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)', () => {
   let tw: TrackerWorld;
-  let filler: Filler | undefined;
   const children: TrackerChild[] = [];
 
   beforeAll(async () => {
-    tw = await startTrackerWorld(createTestDatabaseUrl('status_tracker_load'));
+    tw = await startTrackerWorld(testing, 'status_tracker_load');
     // Every UPDATE of a row, with the state before and after: the proof of "terminal exactly once".
     await tw.db.query(`CREATE TABLE load_row_updates (order_id uuid, tx_hash text, old_status text, new_status text, old_terminal timestamptz, new_terminal timestamptz, at timestamptz DEFAULT clock_timestamp())`);
     await tw.db.query(`CREATE FUNCTION load_record_update() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -119,7 +118,6 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
   });
 
   afterAll(async () => {
-    await filler?.stop();
     for (const c of children) await c.stop();
     await tw?.stop();
   });
@@ -145,15 +143,15 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
     return hashes;
   }
 
-  /** `n` USDC deposits of one quote (deadline from the chains' clock now), each to its own recipient. */
-  async function depositTxs(n: number): Promise<TransactionRequest[]> {
-    const route = tw.provider.route('ethereum', 'base')!.tokens.find((t) => t.symbol === 'USDC')!;
-    const quote = await tw.provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: route.originToken, inputAmount: 1_000_000n, outputToken: route.destinationToken });
-    const user = tw.world.user.address;
-    return Array.from({ length: n }, () => {
+  /** `n` USDC SpokePool deposits of one quote (fill deadline from the chains' clock now), each to its own recipient. */
+  async function depositTxs(n: number): Promise<{ txs: TransactionRequest[]; fillDeadline: number }> {
+    const quote = await tw.provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: tw.origin.usdc, inputAmount: 1_000_000n, outputToken: tw.destination.usdc });
+    const user = tw.user.address;
+    const txs = Array.from({ length: n }, () => {
       const call = tw.provider.depositCall({ quote, depositor: user, recipient: Wallet.createRandom().address, refundTo: user });
       return { to: call.to, data: call.data };
     });
+    return { txs, fillDeadline: quote.fillDeadline };
   }
 
   async function receiptStatuses(hashes: string[]): Promise<number[]> {
@@ -172,18 +170,22 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
 
   it('1,000 orders: every one terminal exactly once and correct across a SIGKILL; fill -> SUCCESS latency', async () => {
     const t0 = Date.now();
-    const user = tw.world.user.on(tw.origin);
-    const escrow = tw.origin.escrow.target as string;
-    await user.sendTransaction({ to: tw.origin.token.target as string, data: tw.origin.token.interface.encodeFunctionData('approve', [escrow, MaxUint256]) }).then((t) => t.wait());
+    const user = tw.user;
+    await user.sendTransaction({ to: tw.origin.usdc, data: new Interface(['function approve(address,uint256)']).encodeFunctionData('approve', [tw.origin.spokePool, MaxUint256]) }).then((t) => t.wait());
 
-    // Deposits nobody fills before their deadline (the filler is not running yet), and reverted
-    // origin transactions (the stranger never approved the escrow).
-    const refundTxs = await depositTxs(REFUND_COUNT);
+    // Deposits nobody fills before their deadline (no relayer runs yet), and reverted origin
+    // transactions (the stranger never approved the SpokePool).
+    const firstDepositBlock = (await tw.origin.provider.getBlockNumber()) + 1;
+    const refunds = await depositTxs(REFUND_COUNT);
+    const refundTxs = refunds.txs;
     const refundHashes = await sendBatch(user, refundTxs);
-    const failedHashes = await sendBatch(tw.world.stranger.on(tw.origin), refundTxs.slice(0, FAILED_COUNT));
-    await tw.passTime(1200 + 600 + 60); // fill window + refund grace + slack: the refund deposits are refundable now
+    const failedHashes = await sendBatch(tw.stranger, refundTxs.slice(0, FAILED_COUNT));
+    // Past the refund deposits' fill deadline (Across's 4-hour window) on both chains: no relayer may
+    // fill them now, and the data worker's next bundle refunds them. (The devnet bridge's filler
+    // refunded after a grace period of its own; on Across the refund is the data worker's leaf.)
+    await tw.passDeadline(refunds.fillDeadline);
     // Deposits made after the time travel: fresh deadlines, filled.
-    const successTxs = await depositTxs(SUCCESS_COUNT);
+    const successTxs = (await depositTxs(SUCCESS_COUNT)).txs;
     const successHashes = await sendBatch(user, successTxs);
     expect(await receiptStatuses([...refundHashes, ...successHashes])).toEqual(Array(REFUND_COUNT + SUCCESS_COUNT).fill(1));
     expect(await receiptStatuses(failedHashes)).toEqual(Array(FAILED_COUNT).fill(0));
@@ -213,20 +215,21 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
     expect(firstAnswers).toEqual({ PENDING: orders.length - FAILED_COUNT, FAILED: FAILED_COUNT });
     const tRegistered = Date.now();
 
-    // The filler: fills the fresh deposits, refunds the expired ones. `fill sent` = the fill is mined (automine).
+    // The data worker's bundle: a relayer refund leaf on ethereum paying the expired deposits back
+    // to the user. Then the relayer, reading every deposit above: it fills the fresh ones (`filled`
+    // = its fill's receipt returned, so the fill is mined) and drops the expired ones. The bundle
+    // runs first, alone: run alongside the relayer's fills, its eth_calls on base failed now and
+    // then (an error without revert data, while each fill mines a block there), and a bundle is
+    // not retried (the devnet data worker forgets what it paid as it goes).
+    const { payments, executed } = await tw.worker.runBundle();
+    const tRefunded = Date.now();
     const fillSentAt = new Map<string, { atMs: number; txHash: string }>();
-    filler = new Filler({
-      provider: tw.provider,
-      privateKey: tw.world.filler.on(tw.origin).privateKey,
-      pollMs: 200,
-      retryDelayMs: 200,
-      concurrency: 16,
-      receiptPollMs: 50,
-      log: (_level, msg, fields) => {
-        if (msg === 'fill sent') fillSentAt.set(String(fields!['requestId']), { atMs: Date.now(), txHash: String(fields!['txHash']).toLowerCase() });
+    const relayer = await tw.startRelayer({
+      fromBlocks: { ethereum: firstDepositBlock },
+      log: (line, fields) => {
+        if (line === 'filled') fillSentAt.set(String(fields!['key']).split(':')[1]!, { atMs: Date.now(), txHash: String(fields!['tx']).toLowerCase() });
       },
     });
-    filler.start();
 
     // SIGKILL the tracker once about a third of the fills are through to SUCCESS.
     const killDeadline = Date.now() + 240_000;
@@ -253,7 +256,7 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
     const allTerminalAt = Date.now();
     // Linger a little: a late second write (a worker that had the job before the kill) would show here.
     await sleep(3_000);
-    await filler.stop();
+    await relayer.stop();
 
     // No order stuck, and the kill really was mid-way.
     expect(now).toEqual({ SUCCESS: SUCCESS_COUNT, REFUND_STATUS: REFUND_COUNT, FAILED: FAILED_COUNT });
@@ -275,8 +278,14 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
       else if (o.expected === 'FAILED' && r.status_reason !== 'the origin transaction reverted; nothing was bridged') wrong.push(`${o.orderId}: ${r.status_reason}`);
     }
     expect(wrong).toEqual([]);
-    // Refunded deposits were never filled.
-    expect(rows.filter((r) => r.status === 'REFUND_STATUS' && fillSentAt.has(r.request_id!))).toEqual([]);
+    // Refunded deposits were never filled: the relayer dropped each as expired. Each refund is the bundle's leaf.
+    const refundRows = rows.filter((r) => r.status === 'REFUND_STATUS');
+    expect(refundRows.filter((r) => fillSentAt.has(r.request_id!))).toEqual([]);
+    expect(relayer.dropped.filter((d) => d.reason === 'fill deadline passed').map((d) => d.deposit.depositId.toString()).sort()).toEqual(refundRows.map((r) => r.request_id!).sort());
+    const refunded = payments.filter((p) => p.kind === 'expired-deposit-refund');
+    expect(refunded.map((p) => p.deposit.depositId.toString()).sort()).toEqual(refundRows.map((r) => r.request_id!).sort());
+    const leafTxs = new Set(executed.filter((e) => e.network === 'ethereum').map((e) => e.transactionHash.toLowerCase()));
+    expect(refundRows.filter((r) => !leafTxs.has(r.destination_tx_hashes[0]!))).toEqual([]);
 
     // Exactly one terminal write per order, and nothing written to a row after it was terminal.
     const { rows: writes } = await tw.db.query<{ order_id: string; tx_hash: string; terminal_writes: string; after_terminal: string }>(
@@ -306,7 +315,7 @@ describe('status tracker under load, SIGKILLed mid-way (issue 8)', () => {
         `first answers ${JSON.stringify(firstAnswers)}; SIGKILL at ${JSON.stringify(atKill)} (fills sent ${fillsAtKill}); restart ${restartedAt - killedAt}ms after the kill, ` +
         `${restartWrites[0]!.n} terminal writes by the new tracker; all terminal ${allTerminalAt - restartedAt}ms after the restart; ` +
         `fill -> SUCCESS: all ${fmt(latencies.all)}; fill while a tracker ran ${fmt(latencies.trackerUp)}; fill during the outage ${fmt(latencies.outage)}; ` +
-        `phases: deposits ${tDeposits - t0}ms, registration ${tRegistered - tDeposits}ms, run ${allTerminalAt - tRegistered}ms`,
+        `phases: deposits ${tDeposits - t0}ms, registration ${tRegistered - tDeposits}ms, refund bundle ${tRefunded - tRegistered}ms, run ${allTerminalAt - tRegistered}ms`,
     );
   });
 });
