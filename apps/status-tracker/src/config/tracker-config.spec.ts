@@ -6,7 +6,7 @@ describe('tracker config: CROSS_CHAIN_BRIDGE', () => {
 
   it('is across by default: without a manifest or a registry, nothing is followed and the tracker still starts; none follows nothing', () => {
     const cfg = loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc });
-    expect(cfg).toMatchObject({ crossChainBridge: 'across', across: { networks: [] }, bridgeNetworks: [], bridge: { networks: [] } });
+    expect(cfg).toMatchObject({ crossChainBridge: 'across', across: { networks: [] }, bridgeNetworks: [] });
     expect(loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped', CROSS_CHAIN_BRIDGE: 'none' })).toMatchObject({ crossChainBridge: 'none', bridgeNetworks: [] });
     expect(loadTrackerConfig({ NETWORKS: 'ethereum,base', ...rpc, REGISTRY: 'shipped' }).bridgeNetworks).toEqual(['ethereum', 'base']);
   });

@@ -1,27 +1,17 @@
 /**
  * The status tracker's settings: the common ones (NATS, Postgres, Redis, NETWORKS + RPC_URL_<NET>)
- * plus the bridge (CROSS_CHAIN_BRIDGE: the devnet bridge of DEVNET_MANIFEST, or Across from
- * DEVNET_MANIFEST or REGISTRY) and the tracking rhythm.
+ * plus the bridge (CROSS_CHAIN_BRIDGE: Across from DEVNET_MANIFEST or REGISTRY, or none) and the
+ * tracking rhythm.
  */
-import {
-  type AcrossBridgeConfig,
-  type BridgeManifestLike,
-  CROSS_CHAIN_BRIDGES,
-  type CrossChainBridge,
-  type DevnetBridgeConfig,
-  acrossConfigOfApp,
-  devnetBridgeConfig,
-} from '@tokensvc/bridge';
-import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
+import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
+import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 
 export interface TrackerConfig extends CommonConfig {
   /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default across; none: nothing followed) */
   readonly crossChainBridge: CrossChainBridge;
-  /** where the devnet bridge contracts are, per network (DEVNET_MANIFEST; only networks in NETWORKS are read); empty with across */
-  readonly bridge: DevnetBridgeConfig;
-  /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
-  readonly across: AcrossBridgeConfig | undefined;
+  /** Across's SpokePools on the enabled networks (DEVNET_MANIFEST, else REGISTRY); none with CROSS_CHAIN_BRIDGE=none */
+  readonly across: AcrossBridgeConfig;
   /** the enabled networks the chosen bridge is on: followed, and where status requests look for an order's transaction */
   readonly bridgeNetworks: readonly Network[];
   /** TRACKER_POLL_MS: safety net: pause between two looks at one ONGOING order's chains (its events wake it sooner) */
@@ -55,24 +45,19 @@ function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
   return config ?? { networks: [] };
 }
 
-/** `overrides`: a bridge config of the tests' own (a devnet bridge of private anvils, or Across's) instead of the manifest's. */
-export function loadTrackerConfig(env: Env = process.env, overrides: { bridge?: DevnetBridgeConfig; across?: AcrossBridgeConfig } = {}): TrackerConfig {
+/** `overrides.across`: an Across config of the tests' own (private anvils) instead of DEVNET_MANIFEST's or the registry's. */
+export function loadTrackerConfig(env: Env = process.env, overrides: { across?: AcrossBridgeConfig } = {}): TrackerConfig {
   const common = loadServiceConfig('status-tracker', env);
   const r = new EnvReader(env);
   const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
   const enabled = new Set(common.networks.map((n) => n.network));
-  // Without a manifest there is no devnet bridge to follow: the app still runs (health, ping) and
-  // every status request without a stored quote answers 404.
-  const bridge =
-    crossChainBridge !== 'devnet' ? undefined : (overrides.bridge ?? (common.devnetManifest === undefined ? undefined : devnetBridgeConfig(readJsonFile<BridgeManifestLike>(common.devnetManifest))));
-  const across =
-    crossChainBridge === 'none' ? { networks: [] } : crossChainBridge !== 'across' ? undefined : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
-  const bridgeNetworks = (across ?? bridge)?.networks.filter((n) => enabled.has(n.network)).map((n) => n.network) ?? [];
+  const across: AcrossBridgeConfig =
+    crossChainBridge === 'none' ? { networks: [] } : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
+  const bridgeNetworks = across.networks.filter((n) => enabled.has(n.network)).map((n) => n.network);
   const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);
   const cfg: TrackerConfig = {
     ...common,
     crossChainBridge,
-    bridge: { networks: (bridge?.networks ?? []).filter((n) => enabled.has(n.network)) },
     across,
     bridgeNetworks,
     pollMs,

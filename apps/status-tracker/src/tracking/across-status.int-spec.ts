@@ -91,7 +91,6 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
       LOG_LEVEL: 'warn',
     });
     expect(config.bridgeNetworks).toEqual(['ethereum', 'base']);
-    expect(config.bridge.networks).toEqual([]);
     app = await NestFactory.createApplicationContext(StatusTrackerModule.forRoot(config), { logger: ['error'] });
     app.get(CrossChainTracker).onTransition((e) => events.push(e));
     await app.init();

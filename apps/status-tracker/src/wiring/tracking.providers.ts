@@ -1,7 +1,7 @@
 /** Nest wiring of the tracker: pg pool, bridge provider, RPC clients, store, tracker, queue, bridge event followers and their lifecycle. */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { AcrossBridgeProvider, type BridgeProvider, DevnetBridgeProvider } from '@tokensvc/bridge';
+import { AcrossBridgeProvider, type BridgeProvider } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { createPgPool } from '@tokensvc/persistence';
@@ -50,7 +50,7 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
   const rpcUrls = Object.fromEntries(config.networks.map((n) => [n.network, n.rpcUrl])) as Partial<Record<Network, string>>;
   return [
     { provide: TRACKER_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)) },
-    { provide: BRIDGE_PROVIDER, useFactory: (): BridgeProvider => (config.across ? new AcrossBridgeProvider({ config: config.across, rpcUrls }) : new DevnetBridgeProvider({ config: config.bridge, rpcUrls })) },
+    { provide: BRIDGE_PROVIDER, useFactory: (): BridgeProvider => new AcrossBridgeProvider({ config: config.across, rpcUrls }) },
     { provide: CrossChainOrderStore, inject: [TRACKER_PG_POOL], useFactory: (pool: Pool) => new CrossChainOrderStore(pool) },
     { provide: TRACKER_EVENTS_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 8, application_name: 'status-tracker-events' }, (m) => log.warn(m)) },
     { provide: BridgeEventStore, inject: [TRACKER_EVENTS_PG_POOL], useFactory: (pool: Pool) => new BridgeEventStore(pool, new CrossChainOrderStore(pool)) },
