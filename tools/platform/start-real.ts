@@ -1,7 +1,7 @@
 /**
  * `npm run start:real`: the whole platform against real networks, in the production configuration:
  * the shipped address book (REGISTRY=shipped), a bounded scope (the last START_DAYS_<NETWORK> days,
- * 1 by default), no devnet, no devnet manifest, no filler. The RPC URLs are the user's
+ * 1 by default), no devnet, no devnet manifest, no devnet relayer (Across's own relayers fill). The RPC URLs are the user's
  * (RPC_URL_<NETWORK>, comma-separated for several providers). Postgres, Redis and NATS as for
  * `npm start` (used when reachable, else started locally where possible). Prints the gateway URL,
  * a development key and each network's backfill progress. Ctrl-C stops everything it started.
