@@ -23,7 +23,7 @@ const STATE_DIR = process.env['REAL_STATE_DIR'] ? resolvePath(process.env['REAL_
 /** the scope when neither START_BLOCK_<NETWORK> nor START_DAYS_<NETWORK> is set */
 export const DEFAULT_START_DAYS = 1;
 /** the user's settings the apps read, passed through as they are */
-const PASSED = /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$)/;
+const PASSED = /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$|ACROSS_)/;
 
 const t0 = Date.now();
 const say = (s: string): void => void process.stdout.write(`[start:real ${((Date.now() - t0) / 1000).toFixed(1)}s] ${s}\n`);
