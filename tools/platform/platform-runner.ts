@@ -13,7 +13,7 @@ export interface PlatformRunner {
   /** starts a process whose exit (before shutdown) stops the whole platform */
   watch(name: string, p: Pick<AppProcess, 'child' | 'exited'>): void;
   startApps(env: PlatformEnv): void;
-  /** the app's or filler's console line filter: warnings, errors and non-JSON lines, everything with --verbose */
+  /** the app's or the Across relayer's console line filter: warnings, errors and non-JSON lines, everything with --verbose */
   print(name: string, line: string): void;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run start:real`: the whole platform against real networks, in the production configuration:
  * the shipped address book (REGISTRY=shipped), a bounded scope (the last START_DAYS_<NETWORK> days,
- * 1 by default), no devnet, no devnet manifest, no filler. The RPC URLs are the user's
+ * 1 by default), no devnet, no devnet manifest, no devnet relayer (Across's own relayers fill). The RPC URLs are the user's
  * (RPC_URL_<NETWORK>, comma-separated for several providers). Postgres, Redis and NATS as for
  * `npm start` (used when reachable, else started locally where possible). Prints the gateway URL,
  * a development key and each network's backfill progress. Ctrl-C stops everything it started.
@@ -23,7 +23,7 @@ const STATE_DIR = process.env['REAL_STATE_DIR'] ? resolvePath(process.env['REAL_
 /** the scope when neither START_BLOCK_<NETWORK> nor START_DAYS_<NETWORK> is set */
 export const DEFAULT_START_DAYS = 1;
 /** the user's settings the apps read, passed through as they are */
-const PASSED = /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$)/;
+const PASSED = /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$|ACROSS_)/;
 
 const t0 = Date.now();
 const say = (s: string): void => void process.stdout.write(`[start:real ${((Date.now() - t0) / 1000).toFixed(1)}s] ${s}\n`);

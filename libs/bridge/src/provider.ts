@@ -1,8 +1,8 @@
 /**
  * The bridge provider interface: what the quote service (order building), the status tracker and
  * the gateway need from a bridge, whichever bridge it is. Amounts are bigint base units; addresses
- * are checksummed or lowercase hex; `address(0)` is the native token. One adapter per bridge (the
- * devnet one: DevnetBridgeProvider).
+ * are checksummed or lowercase hex; `address(0)` is the native token. One adapter per bridge
+ * (Across: AcrossBridgeProvider).
  */
 import type { Network } from '@tokensvc/domain';
 
@@ -150,7 +150,7 @@ export interface BridgeRefundInfo {
   token: string;
 }
 
-/** open: locked, neither repaid to a filler nor refunded; unknown: no such request on that escrow. */
+/** open: neither filled nor refunded; settled: filled (what the user waits for); unknown: no such deposit on that pool. */
 export type BridgeDepositState = 'open' | 'settled' | 'refunded' | 'unknown';
 
 /** Optional hints for the event look-ups; without them the provider bounds the search itself. */
@@ -182,13 +182,12 @@ export interface BridgeProvider {
   /** the spec's `crossChainProvider` value */
   readonly name: string;
   /**
-   * How an order's destination swap or zap runs: 'filler', the deposit names the final token and
-   * the bridge's filler swaps what arrives into it (the devnet bridge); 'message', the deposit
-   * carries calls that the bridge's handler contract on the destination runs with what arrives
-   * (Across's MulticallHandler), see `destinationHandler`; 'none', the recipient gets only the
-   * route's counterpart of the input and an order needing a destination leg is refused.
+   * How an order's destination swap or zap runs: 'message', the deposit carries calls that the
+   * bridge's handler contract on the destination runs with what arrives (Across's
+   * MulticallHandler), see `destinationHandler`; 'none', the recipient gets only the route's
+   * counterpart of the input and an order needing a destination leg is refused.
    */
-  readonly destinationLeg: 'filler' | 'message' | 'none';
+  readonly destinationLeg: 'message' | 'none';
   /**
    * Whether what the recipient gets is fixed when the deposit is made (Across: the deposit's
    * outputAmount, whatever the input): depositing more than the minimum would only pay the

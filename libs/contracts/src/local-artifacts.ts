@@ -5,7 +5,7 @@ import { compileContracts } from './build/compile';
 import { GENERATED_DIR, SOLIDITY_DIR } from './paths';
 
 /** Contracts compiled from libs/contracts/solidity. */
-export type LocalContractName = 'TestERC20' | 'TestVault' | 'Multicall3' | 'MockPriceFeed' | 'Router' | 'Executor' | 'ReentrantTarget' | 'ApprovalThief' | 'BridgeEscrow' | 'BridgeSettler' | 'FeeOnTransferToken';
+export type LocalContractName = 'TestERC20' | 'TestVault' | 'Multicall3' | 'MockPriceFeed' | 'Router' | 'Executor' | 'ReentrantTarget' | 'ApprovalThief' | 'TestDepositSink';
 
 const cache = new Map<string, Artifact>();
 let checked = false;

@@ -66,7 +66,6 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
       contracts: deployment.contracts,
       accounts: {
         relayer: actors.relayer,
-        filler: actors.filler,
         traders: actors.traders.map((a) => a.address),
         liquidityProviders: actors.liquidityProviders.map((a) => a.address),
         arbitrageurs: actors.arbitrageurs.map((a) => a.address),

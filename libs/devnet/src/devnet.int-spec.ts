@@ -95,7 +95,7 @@ describe('devnet', () => {
       expect(vaults.addresses['vaults']).toEqual(vaults.vaults.map((v) => v.address));
       expect(manifestPlatform(net, 'aave-v3').markets.map((m) => m.symbol).sort()).toEqual(['DAI', 'USDC', 'WBTC', 'WETH']);
       expect(net.accounts.relayer.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-      expect(net.accounts.filler.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(net.contracts.acrossSpokePool).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
       const p = provider(chain.rpcUrl);
       expect((await p.getCode(MULTICALL3_ADDRESS)).length).toBeGreaterThan(1000);

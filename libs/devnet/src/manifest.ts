@@ -87,13 +87,6 @@ export interface NetworkManifest {
     /** created by the Router; runs routes, never approved by users */
     executor: string;
     /**
-     * Devnet bridge, origin side: cross-chain deposits lock here until settled to the filler or
-     * refunded. Its attester is `accounts.filler` (the devnet filler confirms its own fills).
-     */
-    bridgeEscrow: string;
-    /** Devnet bridge, destination side: the filler pays recipients through it. */
-    bridgeSettler: string;
-    /**
      * Across SpokePool (issue 19): an ERC1967Proxy over Across's own chain-specific implementation
      * (Ethereum_SpokePool, Arbitrum_SpokePool, OP_SpokePool on base) from @across-protocol/contracts.
      * Its cross-domain admin and withdrawal recipient (the HubPool's place) is ethereum's deployer.
@@ -106,8 +99,6 @@ export interface NetworkManifest {
   accounts: {
     /** pays gas for relayed transactions */
     relayer: ManifestAccount;
-    /** fills cross-chain orders; holds token inventory */
-    filler: ManifestAccount;
     traders: string[];
     liquidityProviders: string[];
     arbitrageurs: string[];
@@ -166,13 +157,6 @@ export function manifestToken(net: NetworkManifest, symbol: string): ManifestTok
   const token = net.tokens.find((t) => t.symbol === symbol);
   if (!token) throw new Error(`no token ${symbol} on ${net.network}`);
   return token;
-}
-
-/** The bridge contracts of a network; a clear error for a manifest built before they existed. */
-export function manifestBridge(net: NetworkManifest): { escrow: string; settler: string } {
-  const { bridgeEscrow, bridgeSettler } = net.contracts as Partial<NetworkManifest['contracts']>;
-  if (!bridgeEscrow || !bridgeSettler) throw new Error(`${net.network} has no bridge contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
-  return { escrow: bridgeEscrow, settler: bridgeSettler };
 }
 
 /** The Across contracts of a network; a clear error for a manifest built before they existed. */

@@ -226,7 +226,6 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     else wallets.set(network, key);
   }
   const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
-  if (crossChainBridge === 'devnet') r.problems.push('CROSS_CHAIN_BRIDGE=devnet: the devnet bridge is gone; cross-chain orders go through Across (CROSS_CHAIN_BRIDGE=across, the default) on the devnet too');
   const across = crossChainBridge === 'across' ? acrossConfig(r, common) : { config: undefined, disabled: 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' };
   const cfg: QuoteConfig = {
     ...common,

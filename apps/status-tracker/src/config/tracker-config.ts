@@ -3,19 +3,13 @@
  * plus the bridge (CROSS_CHAIN_BRIDGE: Across from DEVNET_MANIFEST or REGISTRY, or none) and the
  * tracking rhythm.
  */
-import { type AcrossBridgeConfig, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
+import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
 import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
 
-/**
- * The bridges the tracker follows. The devnet bridge is gone: on the devnet the tracker follows
- * Across's own SpokePools (DEVNET_MANIFEST), as on real networks (REGISTRY).
- */
-const TRACKER_BRIDGES = ['across', 'none'] as const satisfies readonly CrossChainBridge[];
-
 export interface TrackerConfig extends CommonConfig {
   /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default across; none: nothing followed) */
-  readonly crossChainBridge: (typeof TRACKER_BRIDGES)[number];
+  readonly crossChainBridge: CrossChainBridge;
   /** Across's SpokePools on the enabled networks (DEVNET_MANIFEST, else REGISTRY); none with CROSS_CHAIN_BRIDGE=none */
   readonly across: AcrossBridgeConfig;
   /** the enabled networks the chosen bridge is on: followed, and where status requests look for an order's transaction */
@@ -51,13 +45,13 @@ function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
   return config ?? { networks: [] };
 }
 
-/** `overrides`: an Across config of the tests' own instead of the manifest's or the registry's. */
+/** `overrides.across`: an Across config of the tests' own (private anvils) instead of DEVNET_MANIFEST's or the registry's. */
 export function loadTrackerConfig(env: Env = process.env, overrides: { across?: AcrossBridgeConfig } = {}): TrackerConfig {
   const common = loadServiceConfig('status-tracker', env);
   const r = new EnvReader(env);
-  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', TRACKER_BRIDGES, 'across');
+  const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
   const enabled = new Set(common.networks.map((n) => n.network));
-  const across =
+  const across: AcrossBridgeConfig =
     crossChainBridge === 'none' ? { networks: [] } : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
   const bridgeNetworks = across.networks.filter((n) => enabled.has(n.network)).map((n) => n.network);
   const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);

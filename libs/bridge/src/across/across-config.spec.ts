@@ -1,6 +1,6 @@
 import { NETWORKS } from '@tokensvc/domain';
 import { loadRegistry } from '@tokensvc/chain';
-import { NATIVE_TOKEN } from '../devnet-config';
+import { NATIVE_TOKEN } from '../tokens';
 import { acrossConfigFromManifest, acrossConfigFromRegistry, acrossRoute, acrossSearchFrom } from './across-config';
 
 describe('Across config', () => {

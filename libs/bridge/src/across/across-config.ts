@@ -7,7 +7,7 @@
 import { loadRegistry } from '@tokensvc/chain';
 import { readJsonFile } from '@tokensvc/config';
 import { NETWORK_INFO, type Network, isNetwork } from '@tokensvc/domain';
-import { NATIVE_TOKEN } from '../devnet-config';
+import { NATIVE_TOKEN } from '../tokens';
 import { BridgeQuoteError, type BridgeRoute, type BridgeRouteToken, routeBySymbol } from '../provider';
 
 export interface AcrossToken {
@@ -190,10 +190,9 @@ export function acrossConfigFromSources(
 
 /**
  * CROSS_CHAIN_BRIDGE: the bridge the quote service builds cross-chain orders for and the status
- * tracker follows: `across` (the default), `devnet` (the devnet's own bridge and filler, kept for
- * its tests until they move to Across) or `none` (cross-chain orders refused).
+ * tracker follows: `across` (the default) or `none` (cross-chain orders refused, nothing followed).
  */
-export const CROSS_CHAIN_BRIDGES = ['across', 'devnet', 'none'] as const;
+export const CROSS_CHAIN_BRIDGES = ['across', 'none'] as const;
 export type CrossChainBridge = (typeof CROSS_CHAIN_BRIDGES)[number];
 
 /**

@@ -9,7 +9,7 @@
 import { Interface, JsonRpcProvider, JsonRpcSigner, MaxUint256, Wallet, ZeroAddress, getAddress, parseEther, parseUnits, toBeHex } from 'ethers';
 import { AcrossDataWorker, AcrossRelayer, type DevnetHandle, acrossNetworks, acrossRelayerAccount, fundAcrossRelayer, startDevnet } from '@tokensvc/testing';
 import type { Network } from '@tokensvc/domain';
-import { NATIVE_TOKEN } from '../devnet-config';
+import { NATIVE_TOKEN } from '../tokens';
 import { BridgeQuoteError, type BridgeDepositCall, type BridgeQuote } from '../provider';
 import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, acrossSpokePoolInterface, toBytes32 } from './across-abi';
 import { type AcrossBridgeConfig, acrossConfigFromManifest } from './across-config';

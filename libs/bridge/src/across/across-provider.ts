@@ -10,8 +10,8 @@ import { getAddress } from 'ethers';
 import { JsonRpcClient, type JsonRpcClientOptions, type RpcLog } from '@tokensvc/chain';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import { BridgeChainClient, chainNow, hexToNumber, uintTopic } from '../chain';
-import { NATIVE_TOKEN } from '../devnet-config';
-import { sameAddress } from '../devnet-provider';
+import { NATIVE_TOKEN } from '../tokens';
+import { sameAddress } from '../tokens';
 import {
   type BridgeDepositCall,
   type BridgeDepositCallRequest,

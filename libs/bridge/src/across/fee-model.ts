@@ -6,7 +6,7 @@
  * - `AcrossApiFees`: Across's public suggested-fees API (`GET {base}/suggested-fees`), with a timeout;
  *   any failure (network, non-2xx, timeout, a body it cannot read) falls back to the configured model.
  */
-import { rescale } from '../devnet-provider';
+import { rescale } from '../tokens';
 
 export interface AcrossFeeRequest {
   /** the bridged token's symbol on both sides (USDC, WETH; ETH for a native deposit) */

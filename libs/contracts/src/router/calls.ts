@@ -124,3 +124,14 @@ export function uniswapV3SwapRouter02Call(p: V3SwapRouter02Call): ExecutorCall {
   ]);
   return { target: p.swapRouter02, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
 }
+/**
+ * Any bridge's deposit transaction body (a BridgeProvider's `depositCall`: `to`, `data`,
+ * `amountOffset`) as the Router executor's last call: the executor's whole balance of `inputToken`
+ * is written into the 32-byte amount word at `amountOffset` and approved to `to` for this call only
+ * (or `fixedAmount` of it, when given: the rest goes back to the caller with the Router's sweep).
+ * ERC-20 deposits only (native input reaches the bridge wrapped: the executor sends no value).
+ */
+export function bridgeDepositExecutorCall(call: { to: string; data: string; amountOffset: number }, inputToken: string, fixedAmount?: bigint): ExecutorCall {
+  const input = fixedAmount === undefined ? { bps: ALL_BPS, amount: 0n } : { bps: 0, amount: fixedAmount };
+  return { target: call.to, value: 0n, data: call.data, inputs: [{ token: inputToken, ...input, offset: call.amountOffset, approve: true }] };
+}

@@ -1,10 +1,8 @@
 /** Deploys every contract of one network; liquidity and history come afterwards from the seeder. */
-import { deriveAccount } from '../accounts';
 import { AAVE_RESERVES, V2_PLATFORMS, V3_POOLS, VAULTS, tailSymbols, tokenSpecs } from '../config';
 import type { ManifestPlatform, ManifestToken } from '../manifest';
 import { type AcrossContracts, acrossHubPool, deployAcrossContracts } from './across';
 import { deployAave } from './aave';
-import { type BridgeContracts, deployBridgeContracts } from './bridge';
 import { type BuildContext, mineNext, tokenBySymbol } from './context';
 import { deployTokens, installMulticall3 } from './tokens';
 import { deployV2Platform } from './uniswap-v2';
@@ -17,7 +15,7 @@ export interface NetworkDeployment {
   multicall3: string;
   tokens: ManifestToken[];
   platforms: ManifestPlatform[];
-  contracts: RouterContracts & BridgeContracts & Partial<AcrossContracts>;
+  contracts: RouterContracts & Partial<AcrossContracts>;
   deployBlock: number;
   deployTimestamp: number;
 }
@@ -46,13 +44,11 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
   const weth = tokenBySymbol(tokens, 'WETH').address;
   ctx.log('deploying the order Router');
   const router = await deployRouterContracts(ctx);
-  // Queued into the bridge's block after every protocol: no extra block, no protocol address moves.
+  // A block of its own after every protocol: no protocol address moves.
   const uniswapV2 = v2.find((p) => p.slug === 'uniswap-v2')!;
   const swapRouter02 = deploySwapRouter02(ctx, uniswapV2, v3, weth);
-  ctx.log('deploying the bridge (escrow and settler)');
-  // The filler attests its own fills on the devnet; the seeder derives the same account (World.actors.filler).
-  const bridge = await deployBridgeContracts(ctx, deriveAccount(ctx.seed, 'filler', 0).address);
-  // Appended after the bridge (a block of its own), so every address above stays where it was.
+  await mineNext(ctx);
+  // Appended after it (a block of its own), so every address above stays where it was.
   ctx.log('deploying Across (SpokePool and MulticallHandler)');
   const across = await deployAcrossContracts(ctx, weth, acrossHubPool());
   return {
@@ -60,7 +56,7 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
     multicall3,
     tokens,
     platforms: [...v2, { ...v3, addresses: { ...v3.addresses, swapRouter02 } }, vaults, aave],
-    contracts: { ...router, ...bridge, ...across },
+    contracts: { ...router, ...across },
     deployBlock: first.number,
     deployTimestamp: first.timestamp,
   };

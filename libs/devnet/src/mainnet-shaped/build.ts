@@ -83,7 +83,7 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
       multicall3: book.multicall3,
       tokens: traded,
       platforms: [...v2, v3, vaults, aave],
-      contracts: { router: '', executor: '', bridgeEscrow: '', bridgeSettler: '' },
+      contracts: { router: '', executor: '' },
       deployBlock: Number(first.number),
       deployTimestamp: Number(first.timestamp),
     };
@@ -111,10 +111,9 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
       tokens: traded,
       extraTokens: extra,
       platforms: deployment.platforms,
-      contracts: { router: router.plan.router, executor: router.plan.executor, bridgeEscrow: '', bridgeSettler: '', ...across },
+      contracts: { router: router.plan.router, executor: router.plan.executor, ...across },
       accounts: {
         relayer: actors.relayer,
-        filler: actors.filler,
         traders: actors.traders.map((a) => a.address),
         liquidityProviders: actors.liquidityProviders.map((a) => a.address),
         arbitrageurs: actors.arbitrageurs.map((a) => a.address),

@@ -15,6 +15,11 @@ export interface Actors {
   liquidityProviders: DevAccount[];
   arbitrageurs: DevAccount[];
   relayer: DevAccount;
+  /**
+   * A large holder the seeder funds with every token (it was the inventory of the devnet bridge's
+   * filler, which Across's relayer replaced): kept so the seeded history, its balances and holder
+   * lists stay what they were.
+   */
   filler: DevAccount;
   /** receive transfers only; they make token holder lists longer than the set of traders */
   recipients: DevAccount[];
