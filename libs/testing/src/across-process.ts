@@ -31,7 +31,7 @@ export interface AcrossRelayerProcessOptions {
   mode?: string;
   /** run the data worker every so many seconds (refunds of expired deposits, relayer repayments) */
   bundleEverySeconds?: number;
-  /** mint the relayer's inventory first (adds to what it holds) */
+  /** top the relayer's inventory up first (a funded relayer is left alone: no transaction) */
   fund?: boolean;
   startTimeoutMs?: number;
 }
