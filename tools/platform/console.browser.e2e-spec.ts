@@ -88,11 +88,12 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     adminUrl = `http://127.0.0.1:${adminPort}`;
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    // The relayer first: its funding mines blocks before any app reads the freshly loaded chain.
     relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10 }, (line) => logs.push(`[across-relayer] ${line}`));
     await relayer.started.catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });
+    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });

@@ -19,6 +19,7 @@
  *      worker refunds the deposit through a relayer refund leaf; REFUND_STATUS, the refund on the origin balance
  *   5. an order sent after its expiry reverts on the origin: FAILED; a txHash that made no deposit: 404, nothing tracked
  *   6. 404 for an order found nowhere, 400 for a malformed txHash
+ *   7. bad input: 400s saying what to change (under Across's minimum, fees not covered, unknown token, a pair not served, a permit)
  * 4 and 5 move the chains' clocks, so they run after 1-3 (and 5 after 4).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -270,7 +271,8 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     db = new Pool({ connectionString: dbUrl, max: 2 });
     const repo = new ApiKeysRepository(db);
     for (let i = 0; i < 7; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
-    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
+    // Across's minimum deposit of USDC (1 USDC, as the configured fee model is told): scenario 7 goes below it.
+    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix, ACROSS_MIN_INPUT: 'USDC=1000000' };
     if (!nats) {
       // On the shared bus the streams at least must be this platform's own (its request subjects are not).
       Object.assign(extraEnv, {
@@ -283,8 +285,10 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    // The relayer first: its funding mines blocks, and the first block after a loaded anvil state
+    // takes the loaded block's state away (an indexer preflight reading it would fail).
     await startRelayer('normal');
+    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail(logs, 40)}`);
     });
@@ -496,6 +500,23 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     const { rows } = await db.query(`SELECT 1 FROM cross_chain_orders WHERE lower(tx_hash) = lower($1)`, [stray.hash]);
     expect(rows).toHaveLength(0);
   }, 180_000);
+
+  it("7. bad input: 400 saying what to change for an amount under Across's minimum, an amount that cannot cover the fees, a token nobody lists, a network pair Across does not serve here, a permit", async () => {
+    const key = keys[5]!;
+    const sender = TEST_ACCOUNTS[0]!.address.toLowerCase();
+    const usdc = tokenKey(eth, 'USDC');
+    const bad = async (query: string, message: RegExp): Promise<void> => {
+      const r = await call(`/v2/portal?sender=${sender}&${query}`, key);
+      expect({ status: r.status, message: r.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
+      const e = await call(`/v2/portal/estimate?${query}`, key);
+      if (!query.includes('permitSignature')) expect({ status: e.status, message: e.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
+    };
+    await bad(`inputToken=${usdc}&inputAmount=999999&outputToken=${tokenKey(base, 'USDC')}`, /999999 base units of USDC are below Across's minimum deposit of 1000000 from ethereum to base; send at least 1000000/);
+    await bad(`inputToken=${usdc}&inputAmount=1000000&outputToken=base:0x${'12'.repeat(20)}`, /unknown outputToken base:0x1212.*not a supported token on base/);
+    await bad(`inputToken=${usdc}&inputAmount=1000000&outputToken=arbitrum:${NATIVE}`, /network arbitrum is not enabled on this service|no bridge route from ethereum to arbitrum/);
+    await bad(`inputToken=ethereum:${NATIVE}&inputAmount=1&outputToken=base:${NATIVE}`, /1 base units of WETH do not cover Across's fees of 2; send more than 2/);
+    await bad(`inputToken=${usdc}&inputAmount=5000000&outputToken=${tokenKey(base, 'USDC')}&permitSignature=0x${'11'.repeat(65)}`, /permitSignature is not accepted on cross-chain orders/);
+  });
 
   it('6. 404 for an order found nowhere; 400 naming txHash for a malformed one', async () => {
     const key = keys[5]!;

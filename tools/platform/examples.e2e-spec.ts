@@ -119,13 +119,14 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
-    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10, startTimeoutMs: 300_000 }, (line) => logs.push(`[across-relayer] ${line}`));
     const failed = (e: unknown): never => {
       throw new Error(`${(e as Error).message}\n${tail(40)}`);
     };
-    await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch(failed);
+    // The relayer first: its funding may mine blocks, which must not race the indexer's first reads.
+    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10, startTimeoutMs: 300_000 }, (line) => logs.push(`[across-relayer] ${line}`));
     await relayer.started.catch(failed);
+    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch(failed);
     svc = createTokensvc({ baseUrl: gateway, apiKey, retry: { maxRetries: 3 } });
     // The quote service routes once the indexer has published the pools of both networks.
     const until = Date.now() + 240_000;

@@ -66,13 +66,15 @@ async function main(): Promise<void> {
       // the console's indexing page reads the indexer's progress through the gateway
       extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
     };
-    run.startApps(platformEnv);
-    // Across's devnet relayer and data worker: fills cross-chain deposits, refunds expired ones every 10 s.
+    // Across's devnet relayer and data worker: fills cross-chain deposits, refunds expired ones every
+    // 10 s. Started (and funded) before the apps: its funding may mine blocks, and the first block
+    // after a loaded chain state takes that state's block away from anyone still reading it.
     const relayer = startAcrossRelayerProcess(platformEnv, { mode: env['ACROSS_RELAYER_MODE'] ?? 'normal', bundleEverySeconds: 10, fund: true }, (line) => run.print('across-relayer', line));
     run.watch('across-relayer', relayer);
+    const relayerStart = await relayer.started;
+    run.startApps(platformEnv);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForGateway(base);
-    const relayerStart = await relayer.started;
     printSummary(base, devnet, devKey, relayerStart);
     // The indexer's progress (its health port's /status) every few seconds until every network
     // is caught up, then one line saying so.

@@ -86,7 +86,10 @@ async function checkScope(s: ScopeToCheck, client: (url: string) => JsonRpcClien
     return { checked, problems };
   }
   const named = [...contracts, ...s.listedTokens.map((address) => ({ what: 'listed token', address }))];
-  const codes = await rpc.batch<string>(named.map((n) => ({ method: 'eth_getCode', params: [n.address, toQuantity(head)] })));
+  // At 'latest', not at `head`: code does not disappear, and a node may keep no state for a block
+  // that was the head a moment ago (anvil loaded from a saved state has none for the loaded block
+  // once a new one lands; a pruned node likewise for old ones).
+  const codes = await rpc.batch<string>(named.map((n) => ({ method: 'eth_getCode', params: [n.address, 'latest'] })));
   named.forEach((n, i) => {
     if (codes[i] === '0x' || codes[i] === '' || codes[i] === undefined) {
       problems.push(`${s.network}: the ${n.what} ${n.address} has no code at block ${head} on chain ${want}; the registry entry is wrong for this network, or the RPC node is not synced`);
