@@ -28,7 +28,7 @@ const TX = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
 const ORDER = (n: number): string => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
 
 const record = (txHash: string, status: string, seq: number): CrossChainStatusReply =>
-  CrossChainStatusReply.fromJSON({ txHash, status, crossChainProvider: 'devnet-bridge', originTxHashes: [txHash], fromChainId: '1', toChainId: '8453', eventSeq: String(seq) });
+  CrossChainStatusReply.fromJSON({ txHash, status, crossChainProvider: 'across', originTxHashes: [txHash], fromChainId: '1', toChainId: '8453', eventSeq: String(seq) });
 const event = (orderId: string, txHash: string, seq: number, status: string): CrossChainStatusEvent => ({ orderId, txHash, seq: String(seq), status, createdAt: new Date(1_700_000_000_000 + seq).toISOString(), record: record(txHash, status, seq) });
 
 /** Reads a whole event stream (until the server ends it) into its events. */

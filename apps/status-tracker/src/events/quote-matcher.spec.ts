@@ -24,14 +24,14 @@ class FakeOrders {
 
 const matcher = (quotes: Quote[]) => {
   const store = new FakeOrders(quotes);
-  return { store, m: new QuoteMatcher(store as unknown as CrossChainOrderStore, 'devnet-bridge') };
+  return { store, m: new QuoteMatcher(store as unknown as CrossChainOrderStore, 'across') };
 };
 
 describe('QuoteMatcher', () => {
   it('matches a transaction to the stored quote with its exact input and target', async () => {
     const { m } = matcher([quote('a', '0xabcdef'), quote('b', '0x1234')]);
     expect(await m.match('ethereum', [{ hash: hash(1), to: ROUTER, input: '0xABCDEF' }])).toEqual([
-      { orderId: 'a', txHash: hash(1), provider: 'devnet-bridge', fromNetwork: 'ethereum', fromChainId: 1, toNetwork: 'base', toChainId: 8453 },
+      { orderId: 'a', txHash: hash(1), provider: 'across', fromNetwork: 'ethereum', fromChainId: 1, toNetwork: 'base', toChainId: 8453 },
     ]);
   });
 
@@ -56,10 +56,10 @@ describe('QuoteMatcher', () => {
   });
 
   it('skips a same-chain quote', () => {
-    expect(orderFromQuote('a', hash(1), 'devnet-bridge', quote('a', '0x', { outputToken: 'ethereum:0x01' }))).toBeUndefined();
+    expect(orderFromQuote('a', hash(1), 'across', quote('a', '0x', { outputToken: 'ethereum:0x01' }))).toBeUndefined();
   });
 
   it('names no destination when the output token is not a known network', () => {
-    expect(orderFromQuote('a', hash(1), 'devnet-bridge', quote('a', '0x', { outputToken: 'nowhere:0x01' }))).toMatchObject({ toNetwork: undefined, toChainId: undefined });
+    expect(orderFromQuote('a', hash(1), 'across', quote('a', '0x', { outputToken: 'nowhere:0x01' }))).toMatchObject({ toNetwork: undefined, toChainId: undefined });
   });
 });
