@@ -18,7 +18,7 @@ import { BridgeEventStore } from './bridge-event-store';
 import { BridgeEventFollowing } from './event-following';
 import { CrossChainTracker } from '../tracking/tracker';
 import { TrackingQueue } from '../tracking/tracking-queue';
-import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt, startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(300_000);
 
@@ -191,7 +191,7 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     expect(second.request_id).toBe(first.request_id);
 
     // The first transaction is mined again, after it: another request id.
-    for (const raw of resend) await tw.origin.provider.waitForTransaction(await tw.origin.provider.send('eth_sendRawTransaction', [raw]));
+    for (const raw of resend) await minedReceipt(tw.origin.provider, await tw.origin.provider.send('eth_sendRawTransaction', [raw]));
     const [again] = await tw.provider.findDeposit('ethereum', r1.hash);
     expect(again!.requestId).not.toBe(first.request_id);
     await until('the first deposit followed again', async () => (await eventStore().events('ethereum')).some((e) => e.txHash === r1.hash));

@@ -18,7 +18,7 @@ import { Wallet } from 'ethers';
 import { ErrorCode, type CrossChainStatusReply } from '@tokensvc/messages';
 import * as testing from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
-import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt, startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(300_000);
 
@@ -103,7 +103,7 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     const orderId = await tw.storeQuote({ call });
     // A plain transfer: no deposit at all.
     const sent = await tw.user.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
-    const transfer = (await tw.origin.provider.waitForTransaction(sent.hash))!;
+    const transfer = await minedReceipt(tw.origin.provider, sent.hash);
     await notFound(ask(orderId, transfer.hash), /made no across deposit/);
     // A real deposit, but of another quote (other calldata).
     const other = await tw.sendDeposit(await tw.depositCall(1_100_000n));
@@ -239,7 +239,7 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     await notFound(ask(randomUUID(), `0x${randomBytes(32).toString('hex')}`));
     // A mined transaction that is no deposit, with no stored quote: not a cross-chain order.
     const sent = await tw.user.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
-    await tw.origin.provider.waitForTransaction(sent.hash);
+    await minedReceipt(tw.origin.provider, sent.hash);
     await notFound(ask(randomUUID(), sent.hash));
     await expect(ask('not-a-uuid', sent.hash)).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST });
     await expect(ask(randomUUID(), '0x1234')).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST });

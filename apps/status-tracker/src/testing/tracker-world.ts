@@ -133,6 +133,21 @@ async function startPrivateDevnet(kit: TrackerWorldKit): Promise<DevnetHandle> {
 }
 
 /** `kit`: `import * as kit from '@tokensvc/testing'`; `database`: the test database's name prefix (created and migrated here, dropped by `stop`). */
+/**
+ * The receipt of `hash`, polled within `timeoutMs` (not ethers' waitForTransaction / tx.wait(): on
+ * an automining anvil that mined the transaction between its first look and its block listener they
+ * wait for a next block, and on a quiet chain none comes: a test then hangs until jest's timeout).
+ */
+export async function minedReceipt(provider: JsonRpcProvider, hash: string, timeoutMs = 60_000): Promise<TransactionReceipt> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt) return receipt;
+    if (Date.now() > end) throw new Error(`transaction ${hash} not mined within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export async function startTrackerWorld(kit: TrackerWorldKit, database: string): Promise<TrackerWorld> {
   const { TEST_ACCOUNTS, INFRA, manifestToken, networkManifest } = kit;
   const devnet = await startPrivateDevnet(kit);
@@ -250,12 +265,10 @@ export async function startTrackerWorld(kit: TrackerWorldKit, database: string):
     },
     async sendDeposit(call, opts = {}) {
       const wallet = opts.from ?? user;
-      if (opts.approve !== false && call.approvalToken) await (await wallet.sendTransaction({ to: call.approvalToken, data: ERC20.encodeFunctionData('approve', [call.to, MaxUint256]) })).wait();
+      if (opts.approve !== false && call.approvalToken) await minedReceipt(origin.provider, (await wallet.sendTransaction({ to: call.approvalToken, data: ERC20.encodeFunctionData('approve', [call.to, MaxUint256]) })).hash);
       // A fixed gas limit: a deposit that reverts is still mined (no estimate to refuse it).
       const sent = await wallet.sendTransaction({ to: call.to, data: call.data, value: call.value, gasLimit: 500_000n });
-      const receipt = await origin.provider.waitForTransaction(sent.hash);
-      if (!receipt) throw new Error(`no receipt for ${sent.hash}`);
-      return receipt;
+      return minedReceipt(origin.provider, sent.hash);
     },
     async storeQuote(o = {}) {
       const orderId = o.orderId ?? randomUUID();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Interface, MaxUint256, Wallet, type TransactionRequest } from 'ethers';
 import * as testing from '@tokensvc/testing';
 import type { TrackerChildArgs, TrackerChildMessage, TrackerChildRequest } from '../testing/tracker-child';
-import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt, startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(600_000);
 
@@ -171,7 +171,7 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
   it('1,000 orders: every one terminal exactly once and correct across a SIGKILL; fill -> SUCCESS latency', async () => {
     const t0 = Date.now();
     const user = tw.user;
-    await user.sendTransaction({ to: tw.origin.usdc, data: new Interface(['function approve(address,uint256)']).encodeFunctionData('approve', [tw.origin.spokePool, MaxUint256]) }).then((t) => t.wait());
+    await user.sendTransaction({ to: tw.origin.usdc, data: new Interface(['function approve(address,uint256)']).encodeFunctionData('approve', [tw.origin.spokePool, MaxUint256]) }).then((t) => minedReceipt(tw.origin.provider, t.hash));
 
     // Deposits nobody fills before their deadline (no relayer runs yet), and reverted origin
     // transactions (the stranger never approved the SpokePool).

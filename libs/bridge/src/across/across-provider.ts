@@ -251,7 +251,6 @@ export class AcrossBridgeProvider implements BridgeProvider {
     const chain = this.chain(destinationNetwork);
     if (!/^\d{1,78}$/.test(requestId)) return undefined;
     const query = { address: destination.spokePool, topics: [ACROSS_TOPICS.filledRelay, uintTopic(originChainId), uintTopic(BigInt(requestId))] };
-    const head = await chain.head();
     const origin = this.networkByChainId(originChainId);
     let log: RpcLog | undefined;
     const deposit = origin && this.readable(origin.network) ? await this.depositById(origin.network, requestId) : undefined;
@@ -259,6 +258,8 @@ export class AcrossBridgeProvider implements BridgeProvider {
       if (!deposit || deposit.event.destinationChainId !== BigInt(destination.chainId)) return undefined;
       if ((await this.fillStatus(deposit)) !== ACROSS_FILL_STATUS.Filled) return undefined;
     }
+    // The head after the fill status: a fill mined between the two reads is then inside the searched blocks.
+    const head = await chain.head();
     if (hint.fromBlock !== undefined) {
       log = await chain.firstLog(query, hint.fromBlock, head.number);
     } else if (deposit) {
