@@ -10,7 +10,8 @@ import type { PoolWithState } from '../store/pools.repo';
 import type { BalanceDeltas } from '../store/balance-deltas';
 import type { TokenRow } from '../store/tokens.repo';
 import { prepareTransfers, type PreparedTransfers } from '../store/transfers.repo';
-import { ArrayLogList, SubsetLogList, logsOf, type LogList } from '../rpc/log-list';
+import { ArrayLogList, logsOf, type LogList } from '../rpc/log-list';
+import { SubsetLogList } from '../rpc/subset-log-list';
 import { checkLogsAgainstHeaders, readHeaders, readLogs, type FetchedRange } from './range-prefetcher';
 
 /** logs decoded between two looks at the clock */

@@ -1,6 +1,9 @@
 import { TOPICS } from '../decode/topics';
-import { ArrayLogList, SubsetLogList, concatLogLists, logsOf, type LogList } from './log-list';
-import { StringTable, scanLogsReply } from './logs-scanner';
+import { concatLogLists } from './concat-log-list';
+import { ArrayLogList, logsOf, type LogList } from './log-list';
+import { scanLogsReply } from './logs-scanner';
+import { StringTable } from './string-table';
+import { SubsetLogList } from './subset-log-list';
 import { StringMirror, receive } from './logs-wire';
 
 const hex = (n: number, len: number): string => n.toString(16).padStart(len, '0');

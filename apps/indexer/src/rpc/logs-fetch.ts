@@ -4,7 +4,9 @@
  */
 import type { HttpPoster } from './http-post';
 import { PostError } from './http-post';
-import { scanLogsReply, transferList, type StringTable } from './logs-scanner';
+import { scanLogsReply } from './logs-scanner';
+import { transferList } from './scanned-logs';
+import type { StringTable } from './string-table';
 import type { LogsReply, LogsRequest } from './logs-wire';
 
 /**

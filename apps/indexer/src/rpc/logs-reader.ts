@@ -23,8 +23,9 @@ import {
 } from '@tokensvc/chain';
 import { HttpPoster } from './http-post';
 import { fetchLogsReply } from './logs-fetch';
-import { StringTable } from './logs-scanner';
-import { ArrayLogList, concatLogLists, logsOf, type LogList } from './log-list';
+import { StringTable } from './string-table';
+import { concatLogLists } from './concat-log-list';
+import { ArrayLogList, logsOf, type LogList } from './log-list';
 import { StringMirror, receive, type LogsReply, type LogsRequest } from './logs-wire';
 
 const METHOD = 'eth_getLogs';

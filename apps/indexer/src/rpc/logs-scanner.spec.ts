@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { RpcResponseError, standardizeLogs, type RpcLog } from '@tokensvc/chain';
 import { TOPICS } from '../decode/topics';
-import { ERC20_TRANSFER_TOPIC, StringTable, scanLogsReply } from './logs-scanner';
+import { scanLogsReply } from './logs-scanner';
+import { ERC20_TRANSFER_TOPIC, StringTable } from './string-table';
 import { logsOf } from './log-list';
 import { StringMirror, receive } from './logs-wire';
 

@@ -3,8 +3,9 @@
  * scanned reply: as a LogList over its columns (RpcLog objects are made when decoded).
  */
 import { RpcResponseError, sortLogs, type RpcLog } from '@tokensvc/chain';
-import { ArrayLogList, ScannedLogList, type LogList } from './log-list';
-import type { ScannedLogs } from './logs-scanner';
+import { ArrayLogList, type LogList } from './log-list';
+import { ScannedLogList } from './scanned-log-list';
+import type { ScannedLogs } from './scanned-logs';
 
 export interface LogsRequest {
   id: number;

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { HttpPoster } from './http-post';
 import { fetchLogsReply } from './logs-fetch';
-import { StringTable } from './logs-scanner';
+import { StringTable } from './string-table';
 import type { LogsRequest } from './logs-wire';
 
 const port = parentPort;
