@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import type Redis from 'ioredis';
+import { documentOnlyCompilers, registerOpenApi } from '@tokensvc/api';
 import type { GatewayConfig } from '@tokensvc/config';
 import { ApiKeysRepository } from '@tokensvc/persistence';
 import { initTracing, JsonLogger, NatsRpcClient } from '@tokensvc/transport';
@@ -15,7 +16,7 @@ import { registerConsole } from './console/register-console';
 import { registerApiRoutes } from './api/api-routes';
 import { SERVED } from './api/served';
 import { GatewayModule } from './app.module';
-import { registerDocsRoutes } from './docs/docs-routes';
+import { GATEWAY_DOCUMENT_INFO, registerDocsRoutes } from './docs/docs-routes';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 import { clientErrorHandler } from './http/client-error';
 import { registerCors } from './http/cors';
@@ -73,6 +74,12 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, options), adapter, { logger });
   app.useGlobalFilters(new ErrorFilter());
   const fastify = app.getHttpAdapter().getInstance();
+
+  // Every route's schema is documented by @fastify/swagger (GET /docs/json) and compiled into
+  // nothing: queries are validated by the declarations' parser (parseQuery: its messages, list
+  // syntax and normalisation are part of the interface), bodies are serialised as before.
+  documentOnlyCompilers(fastify);
+  await registerOpenApi(fastify, GATEWAY_DOCUMENT_INFO);
 
   const routes: RouteEntry[] = [];
   ROUTES.set(app, routes);

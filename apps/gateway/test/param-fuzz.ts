@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { NETWORKS } from '@tokensvc/domain';
-import { endpointList, ENDPOINT_IDS, errorStatuses, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type JsonSchema, type TierPolicy } from '@tokensvc/api';
+import { endpointList, ENDPOINT_IDS, errorStatuses, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type DocumentSchema as JsonSchema, type TierPolicy } from '@tokensvc/api';
 import { SAMPLE } from './fixtures';
 import type { GatewayOptions } from '../src/gateway-options';
 import { GatewayHarness } from './harness';

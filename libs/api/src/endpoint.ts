@@ -1,14 +1,15 @@
 import type { AccessClass } from './access';
 import type { QuerySchema } from './schema/query';
-import type { Shape } from './schema/shape';
+import type { TSchema } from '@sinclair/typebox';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /**
  * One HTTP operation, declared once: the gateway registers the route, enforces the access class,
- * validates the query with `parseQuery`, and builds the OpenAPI document from this object.
+ * validates the query with `parseQuery`, and @fastify/swagger documents the route from the schema
+ * `routeSchema` derives from this object.
  */
-export interface EndpointDef<Q extends QuerySchema = QuerySchema, R = unknown> {
+export interface EndpointDef<Q extends QuerySchema = QuerySchema, R extends TSchema = TSchema> {
   readonly method: HttpMethod;
   /** Fastify-style path; `:name` segments are path parameters */
   readonly path: string;
@@ -22,7 +23,8 @@ export interface EndpointDef<Q extends QuerySchema = QuerySchema, R = unknown> {
   readonly body?: QuerySchema;
   /** path parameter name -> description */
   readonly pathParams?: Readonly<Record<string, string>>;
-  readonly response: Shape<R>;
+  /** the success body's schema (TypeBox); its static type is the handler's result */
+  readonly response: R;
   /** media type of the success body (JSON unless said otherwise) */
   readonly contentType?: string;
   /** success status (200 unless said otherwise) */
@@ -35,7 +37,7 @@ export interface EndpointDef<Q extends QuerySchema = QuerySchema, R = unknown> {
   readonly deprecated?: boolean;
 }
 
-export function endpoint<Q extends QuerySchema, R>(def: EndpointDef<Q, R>): EndpointDef<Q, R> {
+export function endpoint<Q extends QuerySchema, R extends TSchema>(def: EndpointDef<Q, R>): EndpointDef<Q, R> {
   return def;
 }
 

@@ -1,10 +1,12 @@
 import { endpointList } from './endpoints';
-import { buildOpenApi, type OpenApiDocument } from './openapi';
-import type { JsonSchema } from './schema/json-schema';
+import { openApiDocument, type DocumentSchema as JsonSchema, type OpenApiDocument } from './openapi';
 
 /** Issue 23 item 1 in the OpenAPI document: explain on both trading reads, pinnedBlocks and Explain in the answers. */
 describe('OpenAPI: pinned blocks and explain', () => {
-  const doc: OpenApiDocument = buildOpenApi(endpointList(), { title: 't', version: '3.0', description: 'd' });
+  let doc: OpenApiDocument;
+  beforeAll(async () => {
+    doc = await openApiDocument(endpointList(), { title: 't', version: '3.0', description: 'd' });
+  });
   const schema = (name: string): JsonSchema => doc.components.schemas[name]!;
 
   it.each(['/v2/portal', '/v2/portal/estimate'])('%s takes an optional boolean explain, described', (path) => {

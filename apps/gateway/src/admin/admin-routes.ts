@@ -28,28 +28,28 @@ const idParam = (params: unknown): string => String((params as { id?: unknown })
  * here drops the key from this replica's cache at once; other replicas follow within the cache TTL.
  */
 export function registerAdminRoutes(fastify: FastifyInstance, repo: ApiKeysRepository, keys: KeyStore): void {
-  registerEndpoint(fastify, OPS.listKeys, async ({ query }) => ({ keys: (await repo.list(query.includeRevoked)).map(view) }));
+  registerEndpoint(fastify, 'listKeys', OPS.listKeys, async ({ query }) => ({ keys: (await repo.list(query.includeRevoked)).map(view) }));
 
-  registerEndpoint(fastify, OPS.createKey, async ({ req }) => {
+  registerEndpoint(fastify, 'createKey', OPS.createKey, async ({ req }) => {
     const body = parseQuery(NEW_KEY_FIELDS, bodyRecord(req.body));
     const issued = await repo.issue({ tier: body.tier, label: body.label, expiresAt: body.expiresAt ?? null, rateLimitPerMinute: body.rateLimitPerMinute ?? null });
     return { key: issued.key, record: view(issued.record) };
   });
 
-  registerEndpoint(fastify, OPS.getKey, async ({ query, req }) => {
+  registerEndpoint(fastify, 'getKey', OPS.getKey, async ({ query, req }) => {
     const record = await found(repo.resolve(idParam(req.params)));
     const from = new Date(Date.now() - (query.days - 1) * 86_400_000).toISOString().slice(0, 10);
     return { key: view(record), usage: await repo.usage(record.id, from) };
   });
 
-  registerEndpoint(fastify, OPS.revokeKey, async ({ req }) => {
+  registerEndpoint(fastify, 'revokeKey', OPS.revokeKey, async ({ req }) => {
     const record = await found(repo.resolve(idParam(req.params)));
     const revoked = await repo.revoke(record.id);
     keys.invalidate(record.id);
     return { key: view(revoked) };
   });
 
-  registerEndpoint(fastify, OPS.rotateKey, async ({ query, req }) => {
+  registerEndpoint(fastify, 'rotateKey', OPS.rotateKey, async ({ query, req }) => {
     const record = await found(repo.resolve(idParam(req.params)));
     const issued = await found(repo.rotate(record.id, query.graceSeconds));
     keys.invalidate(record.id);

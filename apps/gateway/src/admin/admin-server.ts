@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { documentOnlyCompilers } from '@tokensvc/api';
 import type { ApiKeysRepository } from '@tokensvc/persistence';
 import type { JsonLogger } from '@tokensvc/transport';
 import { credentialFrom, safeEqual } from '../access/credentials';
@@ -38,6 +39,8 @@ const CONSOLE_ROUTES = new Set(['/console', '/console/assets/:file']);
  */
 export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   const fastify = Fastify({ bodyLimit: 64 * 1024, trustProxy: deps.trustedProxies.length ? [...deps.trustedProxies] : false });
+  // The routes' schemas document them; the body is validated by parseQuery (admin-routes.ts), as on the public listener.
+  documentOnlyCompilers(fastify);
   decorateClientKey(fastify, deps.ipv6PrefixBits);
   fastify.setNotFoundHandler((req, reply) => sendError(reply, 404, `no route ${req.method} ${req.url.split('?')[0]} on the admin API`));
   fastify.setErrorHandler((e, req, reply) => {

@@ -1,25 +1,24 @@
-import { endpoint, NEW_KEY_FIELDS, q, query, s, TIERS } from '@tokensvc/api';
+import { Type } from '@sinclair/typebox';
+import { dateTime, endpoint, NEW_KEY_FIELDS, nullable, q, query, stringEnum, TIERS } from '@tokensvc/api';
 
 const TAG = 'Admin';
 const ID = { id: 'key id (uuid) or display prefix (tsk_live_xxxxxx)' };
 
-const ApiKeyView = s.named(
-  'ApiKey',
-  s.object({
-    id: s.string({ format: 'uuid' }),
-    displayPrefix: s.string({ description: 'the first characters of the key: safe to show and log' }),
-    tier: s.literal(TIERS),
-    label: s.string(),
-    rateLimitPerMinute: s.nullable(s.integer({ description: 'custom data rate (enterprise)' })),
-    createdAt: s.dateTime(),
-    lastUsedAt: s.nullable(s.dateTime({ description: 'updated with the batched usage writes (seconds late)' })),
-    expiresAt: s.nullable(s.dateTime()),
-    revokedAt: s.nullable(s.dateTime()),
-    rotatedFrom: s.nullable(s.string({ description: 'id of the key this one replaced' })),
-  }),
-);
+/** An API key as the admin API shows it (the admin API is not in the public document, so the model is not named there). */
+const ApiKeyView = Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    displayPrefix: Type.String({ description: 'the first characters of the key: safe to show and log' }),
+    tier: stringEnum(TIERS),
+    label: Type.String(),
+    rateLimitPerMinute: nullable(Type.Integer({ description: 'custom data rate (enterprise)' })),
+    createdAt: dateTime(),
+    lastUsedAt: nullable(dateTime({ description: 'updated with the batched usage writes (seconds late)' })),
+    expiresAt: nullable(dateTime()),
+    revokedAt: nullable(dateTime()),
+    rotatedFrom: nullable(Type.String({ description: 'id of the key this one replaced' })),
+});
 
-const Issued = s.object({ key: s.string({ description: 'the API key; shown only in this answer' }), record: ApiKeyView });
+const Issued = Type.Object({ key: Type.String({ description: 'the API key; shown only in this answer' }), record: ApiKeyView });
 
 export const listKeys = endpoint({
   method: 'GET',
@@ -28,7 +27,7 @@ export const listKeys = endpoint({
   tag: TAG,
   access: 'admin',
   query: query({ includeRevoked: q.boolean().default(false) }),
-  response: s.object({ keys: s.array(ApiKeyView) }),
+  response: Type.Object({ keys: Type.Array(ApiKeyView) }),
 });
 
 export const createKey = endpoint({
@@ -51,7 +50,7 @@ export const getKey = endpoint({
   access: 'admin',
   pathParams: ID,
   query: query({ days: q.int({ min: 1, max: 366 }).default(31).describe('days of usage to return') }),
-  response: s.object({ key: ApiKeyView, usage: s.array(s.object({ day: s.string({ format: 'date' }), calls: s.integer() })) }),
+  response: Type.Object({ key: ApiKeyView, usage: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), calls: Type.Integer() })) }),
   extraErrors: [404],
 });
 
@@ -63,7 +62,7 @@ export const revokeKey = endpoint({
   access: 'admin',
   pathParams: ID,
   query: query({}),
-  response: s.object({ key: ApiKeyView }),
+  response: Type.Object({ key: ApiKeyView }),
   extraErrors: [404],
 });
 

@@ -20,6 +20,7 @@ export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable,
     const handle = served[id] as AnyHandler | undefined;
     registerEndpoint(
       fastify,
+      id,
       def,
       async ({ query, req, reply }) => {
         // Answered directly rather than thrown: no stack to capture on a path clients may hit often.

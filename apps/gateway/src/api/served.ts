@@ -1,4 +1,4 @@
-import type { EndpointDef, EndpointId, Endpoints, ParsedQuery } from '@tokensvc/api';
+import type { EndpointDef, EndpointId, Endpoints, ParsedQuery, Static } from '@tokensvc/api';
 import { RPC } from '@tokensvc/messages';
 import type { EncodedBody } from '@tokensvc/transport';
 import type { CallContext } from './call-context';
@@ -9,7 +9,7 @@ import { PUSH_ENDPOINTS } from '../sse/webhook-forwarding';
 export type { CallContext } from './call-context';
 
 /** A handler answers the response object, or the encoded body a service made for the caller's view (sent as it is). */
-export type ServedHandler<E> = E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<R | EncodedBody> : never;
+export type ServedHandler<E> = E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<Static<R> | EncodedBody> : never;
 
 /** Endpoint id -> how this deployment answers it. An endpoint missing here answers 501. */
 export type ServedTable = { readonly [K in EndpointId]?: ServedHandler<Endpoints[K]> };

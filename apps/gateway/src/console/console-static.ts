@@ -36,11 +36,11 @@ export function registerConsoleFiles(fastify: FastifyInstance, dir: string, page
   const built = (): void => {
     if (!existsSync(join(dir, page))) throw new GatewayError(503, `the console is not built (no ${page} in ${dir}): run \`npm run console:build\` or set CONSOLE_DIR`);
   };
-  registerEndpoint(fastify, OPS.consolePage, async ({ reply }) => {
+  registerEndpoint(fastify, 'consolePage', OPS.consolePage, async ({ reply }) => {
     built();
     return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(await readFile(join(dir, page)));
   });
-  registerEndpoint(fastify, OPS.consoleAsset, async ({ req, reply }) => {
+  registerEndpoint(fastify, 'consoleAsset', OPS.consoleAsset, async ({ req, reply }) => {
     const file = (req.params as { file?: string }).file ?? '';
     const ext = ASSET.exec(file)?.[1];
     if (ext === undefined || file.startsWith('.')) throw new GatewayError(404, `no console asset "${file.slice(0, 64)}"`);

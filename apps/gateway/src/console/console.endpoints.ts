@@ -1,4 +1,5 @@
-import { endpoint, query, s } from '@tokensvc/api';
+import { Type } from '@sinclair/typebox';
+import { dateTime, endpoint, nullable, query } from '@tokensvc/api';
 
 /** The console (a static front end) and the two read endpoints it adds to the gateway. */
 const TAG = 'Console';
@@ -10,7 +11,7 @@ const consolePage = endpoint({
   tag: TAG,
   access: 'public',
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'text/html',
   extraErrors: [404],
 });
@@ -23,17 +24,17 @@ const consoleAsset = endpoint({
   access: 'public',
   pathParams: { file: 'file name' },
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'application/octet-stream',
   extraErrors: [404],
 });
 
-const RateWindow = s.object({
-  surface: s.string({ description: 'data or trading' }),
-  limit: s.integer({ description: 'admissions per window' }),
-  remaining: s.integer(),
-  windowSeconds: s.integer(),
-  resetSeconds: s.integer({ description: 'seconds until the oldest counted call leaves the window' }),
+const RateWindow = Type.Object({
+  surface: Type.String({ description: 'data or trading' }),
+  limit: Type.Integer({ description: 'admissions per window' }),
+  remaining: Type.Integer(),
+  windowSeconds: Type.Integer(),
+  resetSeconds: Type.Integer({ description: 'seconds until the oldest counted call leaves the window' }),
 });
 
 const keyUsage = endpoint({
@@ -46,15 +47,15 @@ const keyUsage = endpoint({
   tag: TAG,
   access: 'data',
   query: query({}),
-  response: s.object({
-    key: s.object({ id: s.string({ format: 'uuid' }), displayPrefix: s.string(), tier: s.string() }),
-    day: s.string({ format: 'date', description: 'the UTC day counted as today' }),
-    month: s.string({ description: 'the quota period, YYYY-MM (UTC)' }),
-    monthResetsAt: s.dateTime(),
-    quota: s.object({ limit: s.nullable(s.integer({ description: 'null: no monthly quota (enterprise)' })), used: s.integer(), remaining: s.nullable(s.integer()) }),
-    rateLimits: s.array(RateWindow),
-    endpoints: s.array(s.object({ endpoint: s.string({ description: 'method and route, e.g. GET /v2/tokens' }), today: s.integer(), month: s.integer() })),
-    days: s.array(s.object({ day: s.string({ format: 'date' }), calls: s.integer() })),
+  response: Type.Object({
+    key: Type.Object({ id: Type.String({ format: 'uuid' }), displayPrefix: Type.String(), tier: Type.String() }),
+    day: Type.String({ format: 'date', description: 'the UTC day counted as today' }),
+    month: Type.String({ description: 'the quota period, YYYY-MM (UTC)' }),
+    monthResetsAt: dateTime(),
+    quota: Type.Object({ limit: nullable(Type.Integer({ description: 'null: no monthly quota (enterprise)' })), used: Type.Integer(), remaining: nullable(Type.Integer()) }),
+    rateLimits: Type.Array(RateWindow),
+    endpoints: Type.Array(Type.Object({ endpoint: Type.String({ description: 'method and route, e.g. GET /v2/tokens' }), today: Type.Integer(), month: Type.Integer() })),
+    days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), calls: Type.Integer() })),
   }),
 });
 
@@ -65,19 +66,19 @@ const indexingStatus = endpoint({
   tag: TAG,
   access: 'data',
   query: query({}),
-  response: s.object({
-    readAt: s.dateTime(),
-    networks: s.array(
-      s.object({
-        network: s.string(),
-        head: s.nullable(s.integer()),
-        cursor: s.nullable(s.integer()),
-        lag: s.nullable(s.integer()),
-        blocksPerSecond: s.number(),
-        eventsPerSecond: s.number(),
-        etaSeconds: s.nullable(s.number()),
-        percent: s.number(),
-        caughtUp: s.boolean(),
+  response: Type.Object({
+    readAt: dateTime(),
+    networks: Type.Array(
+      Type.Object({
+        network: Type.String(),
+        head: nullable(Type.Integer()),
+        cursor: nullable(Type.Integer()),
+        lag: nullable(Type.Integer()),
+        blocksPerSecond: Type.Number(),
+        eventsPerSecond: Type.Number(),
+        etaSeconds: nullable(Type.Number()),
+        percent: Type.Number(),
+        caughtUp: Type.Boolean(),
       }),
     ),
   }),

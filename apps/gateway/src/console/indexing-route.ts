@@ -58,7 +58,7 @@ export function registerIndexingRoute(fastify: FastifyInstance, statusUrl: strin
     if (!res.ok) throw new GatewayError(503, `the indexer's status answered HTTP ${res.status}; retry shortly`);
     return { readAt: new Date().toISOString(), networks: progressOf(await res.json().catch(() => null)) };
   };
-  registerEndpoint(fastify, OPS.indexingStatus, async () => {
+  registerEndpoint(fastify, 'indexingStatus', OPS.indexingStatus, async () => {
     const now = Date.now();
     if (!last || now - last.at >= CACHE_MS) {
       const value = read();

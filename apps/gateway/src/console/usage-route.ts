@@ -24,7 +24,7 @@ export interface UsageDeps {
  * window (read without spending), calls per endpoint today and this month, and daily totals.
  */
 export function registerUsageRoute(fastify: FastifyInstance, deps: UsageDeps): void {
-  registerEndpoint(fastify, OPS.keyUsage, async ({ req }) => {
+  registerEndpoint(fastify, 'keyUsage', OPS.keyUsage, async ({ req }) => {
     const key = req.caller?.key;
     if (!key) throw new GatewayError(401, 'API key required: send it as "Authorization: Bearer <API_KEY>"');
     const now = Date.now();

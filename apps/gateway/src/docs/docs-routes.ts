@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
 import { GATEWAY_OPERATIONS as OPS } from './gateway.endpoints';
-import { gatewayOpenApi } from './openapi-document';
 
 /** The Swagger UI files served under /docs/assets (a fixed list: no path from the request reaches the disk). */
 const ASSETS: Record<string, string> = {
@@ -26,11 +25,25 @@ function swaggerUiDir(): string {
   return join(require.resolve('swagger-ui-dist/package.json'), '..');
 }
 
+/** The public listener's document: every route on it, from each route's schema (the admin API is on its own listener). */
+export const GATEWAY_DOCUMENT_INFO = {
+  title: 'tokensvc',
+  version: '3.0',
+  description: [
+    'Token data and swap/zap order service.',
+    'Data endpoints need an API key (`Authorization: Bearer <API_KEY>`); trading endpoints accept one and otherwise limit per client address.',
+    'Limits per rolling minute: data 100 (free), 500 (paid), up to 3000 (enterprise); trading 100 on all tiers. Monthly calls: free 50K, paid 150K.',
+    'Every response of a limited route carries ratelimit-limit, ratelimit-remaining, ratelimit-reset and ratelimit-policy; a 429 adds retry-after.',
+    'Errors answer `{ statusCode, error, message, code }`: `code` is one of a closed set (the Error schema lists it) for programs to branch on.',
+  ].join(' '),
+};
+
 export function registerDocsRoutes(fastify: FastifyInstance): void {
   const files = new Map<string, Buffer>();
-  registerEndpoint(fastify, OPS.docsUi, async ({ reply }) => reply.type('text/html; charset=utf-8').send(PAGE));
-  registerEndpoint(fastify, OPS.docsJson, async () => gatewayOpenApi());
-  registerEndpoint(fastify, OPS.docsAsset, async ({ req, reply }) => {
+  registerEndpoint(fastify, 'docsUi', OPS.docsUi, async ({ reply }) => reply.type('text/html; charset=utf-8').send(PAGE));
+  // @fastify/swagger's document of every route on this instance (registerGatewayDocs)
+  registerEndpoint(fastify, 'docsJson', OPS.docsJson, async () => fastify.swagger());
+  registerEndpoint(fastify, 'docsAsset', OPS.docsAsset, async ({ req, reply }) => {
     const name = (req.params as { file?: string }).file ?? '';
     const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (type === undefined) throw new GatewayError(404, `no docs asset "${name.slice(0, 64)}"`);

@@ -1,4 +1,5 @@
-import { endpoint, query, s } from '@tokensvc/api';
+import { Type } from '@sinclair/typebox';
+import { anyObject, dateTime, endpoint, query } from '@tokensvc/api';
 
 /** The gateway's own routes beyond the public interface: probes, metrics, the docs and token images. */
 const ready = endpoint({
@@ -8,7 +9,7 @@ const ready = endpoint({
   tag: 'Health',
   access: 'public',
   query: query({}),
-  response: s.object({ status: s.string(), checks: s.anyObject(), services: s.anyObject(), dataOnChain: s.anyObject() }),
+  response: Type.Object({ status: Type.String(), checks: anyObject(), services: anyObject(), dataOnChain: anyObject() }),
 });
 
 const live = endpoint({
@@ -18,7 +19,7 @@ const live = endpoint({
   tag: 'Health',
   access: 'public',
   query: query({}),
-  response: s.object({ status: s.string(), timestamp: s.dateTime() }),
+  response: Type.Object({ status: Type.String(), timestamp: dateTime() }),
 });
 
 const metrics = endpoint({
@@ -28,7 +29,7 @@ const metrics = endpoint({
   tag: 'Health',
   access: 'public',
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'text/plain',
 });
 
@@ -39,7 +40,7 @@ const docsUi = endpoint({
   tag: 'Docs',
   access: 'public',
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'text/html',
 });
 
@@ -50,7 +51,7 @@ const docsJson = endpoint({
   tag: 'Docs',
   access: 'public',
   query: query({}),
-  response: s.anyObject(),
+  response: anyObject(),
 });
 
 const docsAsset = endpoint({
@@ -61,7 +62,7 @@ const docsAsset = endpoint({
   access: 'public',
   pathParams: { file: 'file name' },
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'application/octet-stream',
 });
 
@@ -73,7 +74,7 @@ const tokenImage = endpoint({
   access: 'public',
   pathParams: { network: 'network of the token', file: 'the token address followed by .svg' },
   query: query({}),
-  response: s.string(),
+  response: Type.String(),
   contentType: 'image/svg+xml',
 });
 

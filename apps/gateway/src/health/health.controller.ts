@@ -1,9 +1,12 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { PING_BY_SERVICE, SERVICES } from '@tokensvc/messages';
+import { routeSchema } from '@tokensvc/api';
 import { NatsRpcClient, runChecks, type ReadinessCheck } from '@tokensvc/transport';
+import { GATEWAY_OPERATIONS as OPS } from '../docs/gateway.endpoints';
 import { PG_POOL, REDIS } from '../infra/tokens';
 
 /**
@@ -41,6 +44,7 @@ export class HealthController {
 
   // GET /health itself is a declared public operation (the spec's), served from the served table.
   @Get('live')
+  @RouteSchema(routeSchema('live', OPS.live))
   @Header('cache-control', 'no-store')
   live(): { status: string; timestamp: string } {
     return { status: 'ok', timestamp: new Date().toISOString() };
@@ -52,6 +56,7 @@ export class HealthController {
    * longer has (its answers are not the chain's current state until the rollback commits).
    */
   @Get('ready')
+  @RouteSchema(routeSchema('ready', OPS.ready))
   @Header('cache-control', `public, max-age=${READY_CACHE_MS / 1000}`)
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
     const now = Date.now();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseQuery, QueryError, type EndpointDef, type ParsedQuery } from '@tokensvc/api';
+import { parseQuery, QueryError, routeSchema, type EndpointDef, type ParsedQuery } from '@tokensvc/api';
 
 export interface EndpointInput<E extends EndpointDef> {
   readonly query: ParsedQuery<E['query']>;
@@ -15,14 +15,17 @@ export function bodyRecord(body: unknown): Record<string, unknown> {
 }
 
 /**
- * Registers one declared operation on Fastify: validates the query against the declaration
- * (unless `validate` is off, which only the overhead benchmark does), runs the handler and sets
- * the declared success status. Errors go to the error filter.
+ * Registers one declared operation on Fastify: the route carries the schema @fastify/swagger
+ * documents (`routeSchema`; the instance compiles nothing from it, see `documentOnlyCompilers`),
+ * validates the query against the declaration (unless `validate` is off, which only the overhead
+ * benchmark does), runs the handler and sets the declared success status. Errors go to the error
+ * filter.
  */
-export function registerEndpoint<E extends EndpointDef>(fastify: FastifyInstance, def: E, handler: (input: EndpointInput<E>) => Promise<unknown>, validate = true): void {
+export function registerEndpoint<E extends EndpointDef>(fastify: FastifyInstance, id: string, def: E, handler: (input: EndpointInput<E>) => Promise<unknown>, validate = true): void {
   fastify.route({
     method: def.method,
     url: def.path,
+    schema: routeSchema(id, def),
     handler: async (req, reply) => {
       const raw = req.query as Record<string, unknown>;
       // Without validation the raw strings go through as they are: benchmark only (see GatewayOptions.enforcement).

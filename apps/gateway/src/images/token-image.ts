@@ -34,7 +34,7 @@ export function tokenImage(network: string, address: string): TokenImage {
 
 /** GET /images/tokens/:network/:file: the URL the API returns in `image`/`images`. Public, no key. */
 export function registerTokenImageRoute(fastify: FastifyInstance): void {
-  registerEndpoint(fastify, OPS.tokenImage, async ({ req, reply }) => {
+  registerEndpoint(fastify, 'tokenImage', OPS.tokenImage, async ({ req, reply }) => {
     const { network = '', file = '' } = req.params as { network?: string; file?: string };
     const address = FILE.exec(file)?.[1];
     if (!isNetwork(network) || address === undefined) {

@@ -1,8 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint';
 import { Balance, Platform } from '../models/token';
 import { FINALITIES, Health } from '../models/common';
 import { ignoringUnknown, query } from '../schema/query';
-import { s } from '../schema/shape';
 import { q } from '../schema/values';
 
 export const listNetworks = endpoint({
@@ -12,7 +12,7 @@ export const listNetworks = endpoint({
   tag: 'Catalog',
   access: 'data',
   query: query({}),
-  response: s.array(s.string({ description: 'network identifier' })),
+  response: Type.Array(Type.String({ description: 'network identifier' })),
 });
 
 export const listPlatforms = endpoint({
@@ -22,7 +22,7 @@ export const listPlatforms = endpoint({
   tag: 'Catalog',
   access: 'data',
   query: query({ type: q.string({ maxLength: 64, pattern: /^[a-z0-9][a-z0-9._-]*$/, hint: 'a platform type (family such as uniswap-v2, or category such as dex)' }).describe('filter by platform type') }),
-  response: s.array(Platform),
+  response: Type.Array(Platform),
 });
 
 export const account = endpoint({
@@ -38,7 +38,7 @@ export const account = endpoint({
     page: q.string().ignore(),
     finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
   }),
-  response: s.object({ totalQueried: s.optional(s.number()), balances: s.array(Balance) }),
+  response: Type.Object({ totalQueried: Type.Optional(Type.Number()), balances: Type.Array(Balance) }),
   tokenLists: ['balances'],
 });
 

@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint';
 import { BlockLabel, FINALITIES, PAGE_PROPS } from '../models/common';
 import { Activity, DailyDebtFlow, DailyVolume, HistoryEntry, Holder, IntervalVolumeMetrics, METRIC_WINDOWS } from '../models/market';
 import { Token } from '../models/token';
 import { ordered, query, requiresWith } from '../schema/query';
-import { s } from '../schema/shape';
+import { nullable, stringRecord } from '../schema/types';
 import { q } from '../schema/values';
 import { platformSlug, tokenId } from './params';
 
@@ -41,7 +42,7 @@ export const listTokens = endpoint({
     ordered('minLiquidity', 'maxLiquidity'),
     ordered('minApy', 'maxApy'),
   ),
-  response: s.object({ ...PAGE_PROPS, tokens: s.array(Token) }),
+  response: Type.Object({ ...PAGE_PROPS, tokens: Type.Array(Token) }),
   tokenLists: ['tokens'],
 });
 
@@ -67,7 +68,7 @@ export const tokenHistory = endpoint({
     resolution: q.oneOf(['15m', '30m', '1h', '4h', '1d'] as const).default('1d').describe('candle size (30m from a published variant)'),
     finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
   }),
-  response: s.object({ ...PAGE_PROPS, history: s.array(HistoryEntry), block: BlockLabel }),
+  response: Type.Object({ ...PAGE_PROPS, history: Type.Array(HistoryEntry), block: BlockLabel }),
 });
 
 export const tokenTransactions = endpoint({
@@ -83,11 +84,11 @@ export const tokenTransactions = endpoint({
     cursor: q.string({ maxLength: 512, pattern: /^[A-Za-z0-9_\-=.:+/]+$/, hint: 'the opaque pageInfo.endCursor of the previous response' }),
     limit: q.int({ min: 1, max: 50 }).default(25),
   }),
-  response: s.object({
-    pageInfo: s.object({ hasNextPage: s.boolean(), endCursor: s.nullable(s.string({ description: 'null when hasNextPage is false' })) }),
-    activities: s.array(Activity),
-    dailyVolumes: s.optional(s.record(DailyVolume, { description: 'keyed by UTC date YYYY-MM-DD' })),
-    dailyDebtFlow: s.optional(s.record(DailyDebtFlow, { description: 'keyed by UTC date YYYY-MM-DD; lending markets' })),
+  response: Type.Object({
+    pageInfo: Type.Object({ hasNextPage: Type.Boolean(), endCursor: nullable(Type.String({ description: 'null when hasNextPage is false' })) }),
+    activities: Type.Array(Activity),
+    dailyVolumes: Type.Optional(stringRecord(DailyVolume, { description: 'keyed by UTC date YYYY-MM-DD' })),
+    dailyDebtFlow: Type.Optional(stringRecord(DailyDebtFlow, { description: 'keyed by UTC date YYYY-MM-DD; lending markets' })),
   }),
 });
 
@@ -100,7 +101,7 @@ export const tokenMetrics = endpoint({
   access: 'data-paid',
   extraErrors: [404], // token-data: the token is not known
   query: query({ id: tokenId() }),
-  response: s.object(Object.fromEntries(METRIC_WINDOWS.map((w) => [w, IntervalVolumeMetrics])) as Record<(typeof METRIC_WINDOWS)[number], typeof IntervalVolumeMetrics>),
+  response: Type.Object(Object.fromEntries(METRIC_WINDOWS.map((w) => [w, IntervalVolumeMetrics])) as Record<(typeof METRIC_WINDOWS)[number], typeof IntervalVolumeMetrics>),
 });
 
 export const tokenHolders = endpoint({
@@ -120,5 +121,5 @@ export const tokenHolders = endpoint({
     },
     requiresWith('page', 'limit'),
   ),
-  response: s.object({ ...PAGE_PROPS, totalSupply: s.number(), holders: s.array(Holder), block: BlockLabel, historyFromBlock: s.nullable(s.integer({ description: "the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance" })) }),
+  response: Type.Object({ ...PAGE_PROPS, totalSupply: Type.Number(), holders: Type.Array(Holder), block: BlockLabel, historyFromBlock: nullable(Type.Integer({ description: "the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance" })) }),
 });

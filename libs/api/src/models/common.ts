@@ -1,4 +1,5 @@
-import { s, type Static } from '../schema/shape';
+import { Type } from '@sinclair/typebox';
+import { dateTime, named, nullable, stringEnum, type Static } from '../schema/types';
 
 /**
  * The closed set of machine-readable error codes: clients branch on `code`, never on the prose of
@@ -45,13 +46,13 @@ export function defaultErrorCode(status: number): ErrorCodeName {
 }
 
 /** Every error answer: `{ statusCode, error, message, code }`. */
-export const ErrorBody = s.named(
+export const ErrorBody = named(
   'Error',
-  s.object({
-    statusCode: s.integer({ example: 400 }),
-    error: s.string({ example: 'Bad Request' }),
-    message: s.string({ description: 'what went wrong, naming the parameter and what is accepted', example: 'invalid limit "500": must be an integer from 1 to 250' }),
-    code: s.literal(ERROR_CODES, {
+  Type.Object({
+    statusCode: Type.Integer({ example: 400 }),
+    error: Type.String({ example: 'Bad Request' }),
+    message: Type.String({ description: 'what went wrong, naming the parameter and what is accepted', example: 'invalid limit "500": must be an integer from 1 to 250' }),
+    code: stringEnum(ERROR_CODES, {
       description: 'machine-readable reason (a closed set; branch on this, not on message): forbidden_plan = the key\'s plan does not include the endpoint; quota_exhausted = monthly quota used up; failed_auth_throttled = too many failed authentications from this address; rate_limited = per-minute limit (see retry-after)',
       example: 'invalid_parameter',
     }),
@@ -59,7 +60,7 @@ export const ErrorBody = s.named(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const Health = s.named('Health', s.object({ status: s.string({ example: 'ok' }), timestamp: s.dateTime() }));
+export const Health = named('Health', Type.Object({ status: Type.String({ example: 'ok' }), timestamp: dateTime() }));
 export type Health = Static<typeof Health>;
 
 /** `finality` of the data endpoints (issue 23): answer as of the latest indexed block (default) or the last finalized one. */
@@ -67,13 +68,13 @@ export const FINALITIES = ['latest', 'finalized'] as const;
 export type Finality = (typeof FINALITIES)[number];
 
 /** The block data is derived from (issue 23): additive to the spec's records. */
-export const BlockLabel = s.named(
+export const BlockLabel = named(
   'BlockLabel',
-  s.object(
+  Type.Object(
     {
-      number: s.integer({ description: 'block number of the figures (the indexer cursor, the finalized block, or a candle\'s last block)' }),
-      hash: s.nullable(s.string({ description: 'block hash; null when the indexer did not keep that header' })),
-      final: s.boolean({ description: "at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it" }),
+      number: Type.Integer({ description: 'block number of the figures (the indexer cursor, the finalized block, or a candle\'s last block)' }),
+      hash: nullable(Type.String({ description: 'block hash; null when the indexer did not keep that header' })),
+      final: Type.Boolean({ description: "at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it" }),
     },
     { description: 'The block a record is derived from and whether it is final for its network.' },
   ),
@@ -82,8 +83,8 @@ export type BlockLabel = Static<typeof BlockLabel>;
 
 /** Page fields shared by the paged list responses. */
 export const PAGE_PROPS = {
-  totalItems: s.number({ description: 'a client should accept a number or a numeric string' }),
-  pageItems: s.number(),
-  more: s.boolean(),
-  page: s.number(),
+  totalItems: Type.Number({ description: 'a client should accept a number or a numeric string' }),
+  pageItems: Type.Number(),
+  more: Type.Boolean(),
+  page: Type.Number(),
 };

@@ -1,65 +1,66 @@
-import { s, type Static } from '../schema/shape';
+import { Type } from '@sinclair/typebox';
+import { dateTime, discriminated, named, stringEnum, type Static } from '../schema/types';
 import { BlockLabel } from './common';
 import { HISTORY_ENTRY_FIELDS } from './record-fields';
 import { fieldProps } from './token';
 
-const str = (): ReturnType<typeof s.string> => s.string();
+const str = () => Type.String();
 
-export const HistoryEntry = s.named('HistoryEntry', s.object({ ...fieldProps(HISTORY_ENTRY_FIELDS), block: BlockLabel }));
+export const HistoryEntry = named('HistoryEntry', Type.Object({ ...fieldProps(HISTORY_ENTRY_FIELDS), block: BlockLabel }));
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
-const SwapActivity = s.named(
+const SwapActivity = named(
   'SwapActivity',
-  s.object({
-    type: s.literal(['swap']),
+  Type.Object({
+    type: stringEnum(['swap']),
     inputAmount: str(), inputToken: str(), inputTokenAmountUsd: str(),
     outputAmount: str(), outputToken: str(), outputTokenAmountUsd: str(),
     transactionHash: str(),
-    time: s.dateTime(),
-    direction: s.number(),
+    time: dateTime(),
+    direction: Type.Number(),
   }),
 );
 
-const FlowActivity = s.named(
+const FlowActivity = named(
   'FlowActivity',
-  s.object({
-    type: s.literal(['withdraw', 'deposit']),
-    amounts: s.array(s.object({ key: str(), symbol: str(), amount: str(), amountUsd: str() })),
+  Type.Object({
+    type: stringEnum(['withdraw', 'deposit']),
+    amounts: Type.Array(Type.Object({ key: str(), symbol: str(), amount: str(), amountUsd: str() })),
     transactionHash: str(),
-    time: s.dateTime(),
+    time: dateTime(),
   }),
 );
 
-const PositionActivity = s.named(
+const PositionActivity = named(
   'PositionActivity',
-  s.object({
-    type: s.literal(['borrow', 'repay']),
-    amounts: s.array(s.object({ key: str(), symbol: str(), amount: str(), amountUsd: str(), account: str() })),
+  Type.Object({
+    type: stringEnum(['borrow', 'repay']),
+    amounts: Type.Array(Type.Object({ key: str(), symbol: str(), amount: str(), amountUsd: str(), account: str() })),
     transactionHash: str(),
-    time: s.dateTime(),
+    time: dateTime(),
   }),
 );
 
-export const Activity = s.union([SwapActivity, FlowActivity, PositionActivity], 'type');
+export const Activity = discriminated([SwapActivity, FlowActivity, PositionActivity], 'type');
 export type Activity = Static<typeof Activity>;
 
-export const DailyVolume = s.named('DailyVolume', s.object({ grossVolumeRaw: str(), grossVolumeUsd: str(), eventCount: s.number() }));
-export const DailyDebtFlow = s.named('DailyDebtFlow', s.object({ grossDebtFlowRaw: str(), grossDebtFlowUsd: str(), debtEventCount: s.number() }));
+export const DailyVolume = named('DailyVolume', Type.Object({ grossVolumeRaw: str(), grossVolumeUsd: str(), eventCount: Type.Number() }));
+export const DailyDebtFlow = named('DailyDebtFlow', Type.Object({ grossDebtFlowRaw: str(), grossDebtFlowUsd: str(), debtEventCount: Type.Number() }));
 
-export const IntervalVolumeMetrics = s.named(
+export const IntervalVolumeMetrics = named(
   'IntervalVolumeMetrics',
-  s.object({
+  Type.Object({
     netVolumeUsd: str(), grossVolumeUsd: str(), depositVolumeUsd: str(), withdrawVolumeUsd: str(), swapVolumeUsd: str(), swapBuyVolumeUsd: str(),
-    grossVolumeUsdChange: s.number(), swapVolumeUsdChange: s.number(),
-    eventCount: s.number(), swapCount: s.number(), swapBuyCount: s.number(), swapSellCount: s.number(), depositCount: s.number(), withdrawCount: s.number(),
+    grossVolumeUsdChange: Type.Number(), swapVolumeUsdChange: Type.Number(),
+    eventCount: Type.Number(), swapCount: Type.Number(), swapBuyCount: Type.Number(), swapSellCount: Type.Number(), depositCount: Type.Number(), withdrawCount: Type.Number(),
   }),
 );
 
 /** The eight windows of GET /v3/tokens/metrics, all required. */
 export const METRIC_WINDOWS = ['15m', '30m', '1h', '2h', '4h', '8h', '1d', '2d'] as const;
 
-export const Holder = s.named(
+export const Holder = named(
   'Holder',
-  s.object({ address: str(), balance: s.number(), rawBalance: str(), balanceUsd: s.number(), percentage: s.number() }),
+  Type.Object({ address: str(), balance: Type.Number(), rawBalance: str(), balanceUsd: Type.Number(), percentage: Type.Number() }),
 );
 export type Holder = Static<typeof Holder>;

@@ -1,12 +1,13 @@
-import { s, type Static } from '../schema/shape';
+import { Type } from '@sinclair/typebox';
+import { named, type Static } from '../schema/types';
 import { PinnedBlock, Tx } from './order';
 
-const str = (description?: string): ReturnType<typeof s.string> => s.string(description ? { description } : {});
-const num = (description?: string): ReturnType<typeof s.number> => s.number(description ? { description } : {});
+const str = (description?: string) => Type.String(description ? { description } : {});
+const num = (description?: string) => Type.Number(description ? { description } : {});
 
-export const MultiOrderInput = s.named(
+export const MultiOrderInput = named(
   'MultiOrderInput',
-  s.object({
+  Type.Object({
     token: str('token key'),
     amount: str('base units'),
     amountUsd: num(),
@@ -14,9 +15,9 @@ export const MultiOrderInput = s.named(
   }),
 );
 
-const multiContext = s.object({
+const multiContext = Type.Object({
   orderId: str('empty for an estimate'),
-  inputs: s.array(MultiOrderInput, { description: 'in the order of inputTokens' }),
+  inputs: Type.Array(MultiOrderInput, { description: 'in the order of inputTokens' }),
   inputAmountUsd: num('sum over the inputs'),
   outputToken: str(),
   outputAmount: str('optimistic, no slippage'),
@@ -26,23 +27,23 @@ const multiContext = s.object({
   outputTokenDecimals: num(),
   slippageTolerancePercentage: num(),
   target: str('the Router: the spender every input approves (GET /v2/approval per input)'),
-  partner: s.optional(str()),
-  feePercentage: s.optional(num()),
-  sender: s.optional(str()),
-  recipient: s.optional(str()),
+  partner: Type.Optional(str()),
+  feePercentage: Type.Optional(num()),
+  sender: Type.Optional(str()),
+  recipient: Type.Optional(str()),
   value: str('native wei sent with the transaction (the native input, if any)'),
-  routeHash: s.optional(str('keccak256 of the executor calls')),
-  steps: s.array(s.string(), { description: 'human-readable route' }),
-  residualTokens: s.array(s.string(), { description: 'tokens swept back to the recipient' }),
+  routeHash: Type.Optional(str('keccak256 of the executor calls')),
+  steps: Type.Array(Type.String(), { description: 'human-readable route' }),
+  residualTokens: Type.Array(Type.String(), { description: 'tokens swept back to the recipient' }),
   gasLimit: str('slightly buffered'),
-  simulated: s.boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
-  isPermit: s.boolean({ description: 'true: the inputs are pulled with the permitSignatures, not approvals' }),
-  priceImpactPercentage: s.optional(num()),
-  pinnedBlocks: s.array(PinnedBlock, { description: 'the liquidity-graph block the figures were computed from' }),
+  simulated: Type.Boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
+  isPermit: Type.Boolean({ description: 'true: the inputs are pulled with the permitSignatures, not approvals' }),
+  priceImpactPercentage: Type.Optional(num()),
+  pinnedBlocks: Type.Array(PinnedBlock, { description: 'the liquidity-graph block the figures were computed from' }),
 });
 
-export const MultiOrder = s.named('MultiOrder', s.object({ context: multiContext, tx: Tx }));
+export const MultiOrder = named('MultiOrder', Type.Object({ context: multiContext, tx: Tx }));
 export type MultiOrder = Static<typeof MultiOrder>;
 
-export const MultiEstimate = s.named('MultiEstimate', s.object({ context: multiContext }));
+export const MultiEstimate = named('MultiEstimate', Type.Object({ context: multiContext }));
 export type MultiEstimate = Static<typeof MultiEstimate>;

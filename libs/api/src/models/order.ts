@@ -1,28 +1,29 @@
-import { s, type Static } from '../schema/shape';
+import { Type } from '@sinclair/typebox';
+import { anyObject, named, stringEnum, type Static } from '../schema/types';
 
-const str = (description?: string): ReturnType<typeof s.string> => s.string(description ? { description } : {});
-const num = (description?: string): ReturnType<typeof s.number> => s.number(description ? { description } : {});
+const str = (description?: string) => Type.String(description ? { description } : {});
+const num = (description?: string) => Type.Number(description ? { description } : {});
 
-export const Tx = s.named('Tx', s.object({ to: str(), data: str(), from: s.optional(str()), value: s.optional(str()), gasLimit: s.optional(str()) }));
+export const Tx = named('Tx', Type.Object({ to: str(), data: str(), from: Type.Optional(str()), value: Type.Optional(str()), gasLimit: Type.Optional(str()) }));
 
-export const TypedData = s.named('TypedData', s.object({ types: s.anyObject(), domain: s.anyObject(), value: s.anyObject() }, { description: "EIP-712 typed-data message. A signed order's value also carries routeHash (context.routeHash: the only executor calls it may run) and submitter (the only account that may send it; the zero address: anyone)" }));
+export const TypedData = named('TypedData', Type.Object({ types: anyObject(), domain: anyObject(), value: anyObject() }, { description: "EIP-712 typed-data message. A signed order's value also carries routeHash (context.routeHash: the only executor calls it may run) and submitter (the only account that may send it; the zero address: anyone)" }));
 
-export const FeeCost = s.named(
+export const FeeCost = named(
   'FeeCost',
-  s.object({
+  Type.Object({
     name: str(),
-    recipient: s.optional(str('absent on costs charged by the bridge itself')),
+    recipient: Type.Optional(str('absent on costs charged by the bridge itself')),
     token: str(),
     amount: str('token decimals'),
     amountUsd: num(),
     percentage: num('of the input offered'),
-    included: s.boolean({ description: 'true: already deducted from outputAmount' }),
+    included: Type.Boolean({ description: 'true: already deducted from outputAmount' }),
   }),
 );
 
-export const PinnedBlock = s.named(
+export const PinnedBlock = named(
   'PinnedBlock',
-  s.object(
+  Type.Object(
     {
       network: str(),
       blockNumber: str('block number (decimal string) of the liquidity-graph state the figures were computed from'),
@@ -46,37 +47,37 @@ const hopProps = {
 };
 
 /** One level of the tree: a hop and what follows it (OpenAPI cannot name a recursive shape here, so deeper levels are open objects of the same fields). */
-export const ExplainHop = s.named('ExplainHop', s.object({ ...hopProps, next: s.array(s.anyObject({ description: 'an ExplainHop' }), { description: 'the hops that take this hop’s output; empty at a leaf (the output token)' }) }));
+export const ExplainHop = named('ExplainHop', Type.Object({ ...hopProps, next: Type.Array(anyObject({ description: 'an ExplainHop' }), { description: 'the hops that take this hop’s output; empty at a leaf (the output token)' }) }));
 
-export const ExplainAlternative = s.named(
+export const ExplainAlternative = named(
   'ExplainAlternative',
-  s.object({
+  Type.Object({
     amountOut: str('what it would give for the same input, base units'),
-    hops: s.array(ExplainHop),
+    hops: Type.Array(ExplainHop),
     improvementBps: str('(route output - this output) * 10000 / this output, truncated'),
   }),
 );
 
-export const Explain = s.named(
+export const Explain = named(
   'Explain',
-  s.object(
+  Type.Object(
     {
       tokenIn: str('executor token the swaps start from (WETH for native input; a vault or lending asset after a redemption)'),
       tokenOut: str('executor token the swaps end in'),
       amountIn: str(),
       amountOut: str('the swaps’ output: equals outputAmount for plain swaps (off-chain figure at the pinned block)'),
-      route: s.array(ExplainHop, { description: 'the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly' }),
+      route: Type.Array(ExplainHop, { description: 'the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly' }),
       gas: str('gas of the swaps (routing model)'),
-      bestSinglePath: s.optional(ExplainAlternative),
-      bestDirectPool: s.optional(ExplainAlternative),
+      bestSinglePath: Type.Optional(ExplainAlternative),
+      bestDirectPool: Type.Optional(ExplainAlternative),
     },
     { description: 'With explain=true: how the route was chosen, on the same pool states as the quote (context.pinnedBlocks)' },
   ),
 );
 
-export const OrderContext = s.named(
+export const OrderContext = named(
   'OrderContext',
-  s.object({
+  Type.Object({
     orderId: str('order identifier, used for submission and status'),
     inputToken: str(), inputAmount: str('input units'), inputAmountUsd: num(),
     outputToken: str(), outputAmount: str('received if executed now'), outputAmountUsd: num(),
@@ -88,102 +89,102 @@ export const OrderContext = s.named(
     partner: str('address that receives the commission'),
     sender: str(), recipient: str(),
     value: str('native value sent with the transaction; may be 0'),
-    route: s.array(s.string()),
+    route: Type.Array(Type.String()),
     routeHash: str('keccak256 of the raw encoded calls'),
-    steps: s.array(s.string()),
-    stepsSignedOrder: s.array(s.string()),
-    isPermit: s.boolean(),
-    residualTokens: s.optional(s.array(s.string())),
-    expiry: s.optional(str()),
-    gasLimit: s.optional(str('predicted gas limit with buffer')),
-    feeCosts: s.optional(s.array(FeeCost)),
-    feeToken: s.optional(str()),
-    feeAmount: s.optional(str()),
-    feeAmountUsd: s.optional(num()),
-    feeAmountSignedOrder: s.optional(str()),
-    feeAmountUsdSignedOrder: s.optional(num()),
-    priceImpactPercentage: s.optional(num('cross-chain only')),
-    rawParams: s.optional(s.anyObject()),
-    pinnedBlocks: s.optional(s.array(PinnedBlock, { description: 'one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from' })),
+    steps: Type.Array(Type.String()),
+    stepsSignedOrder: Type.Array(Type.String()),
+    isPermit: Type.Boolean(),
+    residualTokens: Type.Optional(Type.Array(Type.String())),
+    expiry: Type.Optional(str()),
+    gasLimit: Type.Optional(str('predicted gas limit with buffer')),
+    feeCosts: Type.Optional(Type.Array(FeeCost)),
+    feeToken: Type.Optional(str()),
+    feeAmount: Type.Optional(str()),
+    feeAmountUsd: Type.Optional(num()),
+    feeAmountSignedOrder: Type.Optional(str()),
+    feeAmountUsdSignedOrder: Type.Optional(num()),
+    priceImpactPercentage: Type.Optional(num('cross-chain only')),
+    rawParams: Type.Optional(anyObject()),
+    pinnedBlocks: Type.Optional(Type.Array(PinnedBlock, { description: 'one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from' })),
   }),
 );
 
 /** The order fields (POST /v2/portal answers them plus a transaction hash). */
-export const ORDER_PROPS = { context: OrderContext, tx: Tx, signedOrder: s.optional(TypedData) };
-export const Order = s.named('Order', s.object({ ...ORDER_PROPS, explain: s.optional(Explain) }));
+export const ORDER_PROPS = { context: OrderContext, tx: Tx, signedOrder: Type.Optional(TypedData) };
+export const Order = named('Order', Type.Object({ ...ORDER_PROPS, explain: Type.Optional(Explain) }));
 export type Order = Static<typeof Order>;
 
 export const RELAY_STATUSES = ['quoted', 'pending', 'mined', 'reverted', 'expired'] as const;
 
 /** A stored same-chain order and where relaying its signed variant stands (POST /v2/portal, GET /v2/portal/status). */
-export const RelayedOrder = s.named(
+export const RelayedOrder = named(
   'RelayedOrder',
-  s.object({
+  Type.Object({
     ...ORDER_PROPS,
-    status: s.literal(RELAY_STATUSES, { description: 'quoted: not submitted; pending: sent, not mined; mined; reverted (statusReason says why); expired: not submitted (or not mined) before the deadline' }),
-    statusReason: s.optional(str()),
-    txHash: s.optional(str('transaction hash for tracking: the mined one, else the latest sent')),
-    txHashes: s.array(s.string(), { description: 'every transaction the relayer sent for the order (the first and each fee bump)' }),
-    blockNumber: s.optional(s.integer()),
-    gasUsed: s.optional(str()),
-    receivedAmount: s.optional(str('output token base units the recipient received')),
-    relayer: s.optional(str('the gas wallet that sent it')),
+    status: stringEnum(RELAY_STATUSES, { description: 'quoted: not submitted; pending: sent, not mined; mined; reverted (statusReason says why); expired: not submitted (or not mined) before the deadline' }),
+    statusReason: Type.Optional(str()),
+    txHash: Type.Optional(str('transaction hash for tracking: the mined one, else the latest sent')),
+    txHashes: Type.Array(Type.String(), { description: 'every transaction the relayer sent for the order (the first and each fee bump)' }),
+    blockNumber: Type.Optional(Type.Integer()),
+    gasUsed: Type.Optional(str()),
+    receivedAmount: Type.Optional(str('output token base units the recipient received')),
+    relayer: Type.Optional(str('the gas wallet that sent it')),
   }),
 );
 export type RelayedOrder = Static<typeof RelayedOrder>;
 
-export const Estimate = s.named(
+export const Estimate = named(
   'Estimate',
-  s.object({
+  Type.Object({
     outputToken: str(),
     outputAmount: str('optimistic, no slippage'),
     minOutputAmount: str('worst case'),
     outputTokenDecimals: num(),
-    context: s.object({
+    context: Type.Object({
       inputToken: str(), inputAmount: str(), inputAmountUsd: num(),
       outputToken: str(), outputAmount: str(), outputAmountUsd: num(), minOutputAmountUsd: num(),
       slippageTolerancePercentage: num(),
-      simulated: s.boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
+      simulated: Type.Boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
       gasLimit: str('slightly buffered'),
-      pinnedBlocks: s.optional(s.array(PinnedBlock, { description: 'one per network the estimate used (both for cross-chain)' })),
+      pinnedBlocks: Type.Optional(Type.Array(PinnedBlock, { description: 'one per network the estimate used (both for cross-chain)' })),
     }),
-    explain: s.optional(Explain),
+    explain: Type.Optional(Explain),
   }),
 );
 export type Estimate = Static<typeof Estimate>;
 
-export const Approval = s.named(
+export const Approval = named(
   'Approval',
-  s.object({
-    context: s.object({
+  Type.Object({
+    context: Type.Object({
       network: str(),
-      allowance: s.optional(str()),
-      approvalAmount: s.optional(str()),
-      shouldApprove: s.boolean(),
-      canPermit: s.boolean(),
+      allowance: Type.Optional(str()),
+      approvalAmount: Type.Optional(str()),
+      shouldApprove: Type.Boolean(),
+      canPermit: Type.Boolean(),
       spender: str(),
-      target: s.optional(str('the token the approval transaction is sent to')),
+      target: Type.Optional(str('the token the approval transaction is sent to')),
     }),
-    approve: s.optional(Tx),
-    permit: s.optional(TypedData),
+    approve: Type.Optional(Tx),
+    permit: Type.Optional(TypedData),
   }),
 );
 export type Approval = Static<typeof Approval>;
 
 export const CROSS_CHAIN_STATUSES = ['PENDING', 'ONGOING', 'SUCCESS', 'REFUND_STATUS', 'FAILED'] as const;
 
-export const CrossChainStatus = s.named(
+export const CrossChainStatus = named(
   'CrossChainStatus',
-  s.object({
-    context: s.optional(OrderContext),
-    tx: s.optional(Tx),
+  Type.Object({
+    context: Type.Optional(OrderContext),
+    tx: Type.Optional(Tx),
     txHash: str('origin-chain transaction hash'),
-    status: s.literal(CROSS_CHAIN_STATUSES),
-    statusReason: s.optional(str()),
+    status: stringEnum(CROSS_CHAIN_STATUSES),
+    statusReason: Type.Optional(str()),
     crossChainRequestId: str(),
     crossChainProvider: str(),
-    destinationTxHashes: s.array(s.string()),
-    originTxHashes: s.array(s.string()),
+    destinationTxHashes: Type.Array(Type.String()),
+    originTxHashes: Type.Array(Type.String()),
     fromChainId: num(),
     toChainId: num(),
   }),

@@ -1,4 +1,5 @@
-import { s, type Static } from '../schema/shape';
+import { Type } from '@sinclair/typebox';
+import { dateTime, named, stringEnum, type Static } from '../schema/types';
 import { CROSS_CHAIN_STATUSES, CrossChainStatus } from './order';
 
 /**
@@ -23,53 +24,53 @@ export function transitionEventType(status: string): StatusEventType {
 /** The event id of transition `seq` of (order, tx): the same on JetStream, webhooks and SSE. */
 export const statusEventId = (orderId: string, txHash: string, seq: number): string => `${orderId}:${txHash}:${seq}`;
 
-export const StatusEvent = s.named(
+export const StatusEvent = named(
   'CrossChainStatusEvent',
-  s.object({
-    id: s.string({ description: '<orderId>:<txHash>:<seq>; the same event always has the same id (deduplicate on it)' }),
-    type: s.literal(STATUS_EVENT_TYPES, { description: 'status.current: the record an SSE stream opens with; otherwise the status the transition entered' }),
-    seq: s.integer({ description: 'per order and transaction: 1, 2, ... in transition order (0: no transition yet)' }),
-    orderId: s.string(),
-    txHash: s.string(),
-    createdAt: s.dateTime({ description: 'when the transition was written (status.current: when the record was read)' }),
+  Type.Object({
+    id: Type.String({ description: '<orderId>:<txHash>:<seq>; the same event always has the same id (deduplicate on it)' }),
+    type: stringEnum(STATUS_EVENT_TYPES, { description: 'status.current: the record an SSE stream opens with; otherwise the status the transition entered' }),
+    seq: Type.Integer({ description: 'per order and transaction: 1, 2, ... in transition order (0: no transition yet)' }),
+    orderId: Type.String(),
+    txHash: Type.String(),
+    createdAt: dateTime({ description: 'when the transition was written (status.current: when the record was read)' }),
     record: CrossChainStatus,
   }),
 );
 export type StatusEvent = Static<typeof StatusEvent>;
 
-export const WebhookRegistration = s.named(
+export const WebhookRegistration = named(
   'WebhookRegistration',
-  s.object({
-    id: s.string({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
-    secret: s.string({ description: 'HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it' }),
-    orderId: s.string(),
-    txHash: s.string(),
-    url: s.string(),
-    status: s.literal(CROSS_CHAIN_STATUSES, { description: 'the order status at registration' }),
-    recordedEvents: s.integer({ description: 'transitions that happened before the registration; they are delivered at once' }),
-    createdAt: s.dateTime(),
+  Type.Object({
+    id: Type.String({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
+    secret: Type.String({ description: 'HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it' }),
+    orderId: Type.String(),
+    txHash: Type.String(),
+    url: Type.String(),
+    status: stringEnum(CROSS_CHAIN_STATUSES, { description: 'the order status at registration' }),
+    recordedEvents: Type.Integer({ description: 'transitions that happened before the registration; they are delivered at once' }),
+    createdAt: dateTime(),
   }),
 );
 export type WebhookRegistration = Static<typeof WebhookRegistration>;
 
-export const WebhookSummary = s.named(
+export const WebhookSummary = named(
   'Webhook',
-  s.object({
-    id: s.string({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
-    orderId: s.string(),
-    txHash: s.string(),
-    url: s.string(),
-    state: s.literal(['active', 'done', 'failed'] as const, { description: 'active; done: the terminal event was delivered; failed: given up after its retries' }),
-    deliveredEvents: s.integer({ description: 'transitions delivered so far' }),
-    createdAt: s.dateTime(),
+  Type.Object({
+    id: Type.String({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
+    orderId: Type.String(),
+    txHash: Type.String(),
+    url: Type.String(),
+    state: stringEnum(['active', 'done', 'failed'] as const, { description: 'active; done: the terminal event was delivered; failed: given up after its retries' }),
+    deliveredEvents: Type.Integer({ description: 'transitions delivered so far' }),
+    createdAt: dateTime(),
   }),
 );
 export type WebhookSummary = Static<typeof WebhookSummary>;
 
-export const WebhookList = s.named('WebhookList', s.object({ webhooks: s.array(WebhookSummary) }));
+export const WebhookList = named('WebhookList', Type.Object({ webhooks: Type.Array(WebhookSummary) }));
 export type WebhookList = Static<typeof WebhookList>;
 
-export const WebhookDeleted = s.named('WebhookDeleted', s.object({ id: s.string({ description: 'the deleted webhook' }) }));
+export const WebhookDeleted = named('WebhookDeleted', Type.Object({ id: Type.String({ description: 'the deleted webhook' }) }));
 export type WebhookDeleted = Static<typeof WebhookDeleted>;
 
 /** The status tracker's record (proto CrossChainStatusReply, structurally). */

@@ -1,32 +1,33 @@
-import { s, type Shape, type Static } from '../schema/shape';
+import { Type, type SchemaOptions, type TOptional, type TString } from '@sinclair/typebox';
+import { anyObject, dateTime, named, nullable, type Static, type TSchema } from '../schema/types';
 import { BlockLabel } from './common';
 import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, fieldNames, type FieldKind, type FieldList, type PaidMetricField, type PublicMetricField, type TokenField } from './record-fields';
 
-export const TokenMetrics = s.named(
+export const TokenMetrics = named(
   'TokenMetrics',
-  s.object(
+  Type.Object(
     {
-      ...(Object.fromEntries(PUBLIC_METRIC_FIELDS.map((f) => [f, s.string()])) as Record<PublicMetricField, ReturnType<typeof s.string>>),
-      ...(Object.fromEntries(PAID_METRIC_FIELDS.map((f) => [f, s.optional(s.string({ description: 'paid tier only' }))])) as Record<PaidMetricField, ReturnType<typeof s.optional<string>>>),
+      ...(Object.fromEntries(PUBLIC_METRIC_FIELDS.map((f) => [f, Type.String()])) as Record<PublicMetricField, TString>),
+      ...(Object.fromEntries(PAID_METRIC_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: 'paid tier only' }))])) as Record<PaidMetricField, TOptional<TString>>),
     },
     { description: 'All values are strings. The paid-tier fields are absent for free keys.' },
   ),
 );
 
-type Doc = NonNullable<Parameters<typeof s.number>[0]>;
+type Doc = SchemaOptions;
 
 /** The schema of each field kind of the record field lists, given the field's documentation. */
 const SHAPE_OF_KIND = {
-  string: (doc: Doc) => s.string(doc),
-  dateTime: (doc: Doc) => s.dateTime(doc),
-  int32: (doc: Doc) => s.number(doc),
-  double: (doc: Doc) => s.number(doc),
-  bool: (doc: Doc) => s.boolean(doc),
-  strings: (doc: Doc) => s.array(s.string(), doc),
-  stringMap: (doc: Doc) => s.anyObject(doc),
+  string: (doc: Doc) => Type.String(doc),
+  dateTime: (doc: Doc) => dateTime(doc),
+  int32: (doc: Doc) => Type.Number(doc),
+  double: (doc: Doc) => Type.Number(doc),
+  bool: (doc: Doc) => Type.Boolean(doc),
+  strings: (doc: Doc) => Type.Array(Type.String(), doc),
+  stringMap: (doc: Doc) => anyObject(doc),
   metrics: () => TokenMetrics,
-  blockOrNull: (doc: Doc) => s.nullable(s.integer(doc)),
-} satisfies Record<FieldKind, (doc: Doc) => Shape<unknown>>;
+  blockOrNull: (doc: Doc) => nullable(Type.Integer(doc)),
+} satisfies Record<FieldKind, (doc: Doc) => TSchema>;
 
 export type FieldProps<F extends FieldList> = { [K in keyof F]: ReturnType<(typeof SHAPE_OF_KIND)[F[K]]> };
 
@@ -57,14 +58,14 @@ const { historyFromBlock, ...RECORD_PROPS } = fieldProps(TOKEN_FIELDS, TOKEN_FIE
  */
 export const TOKEN_PROPS = { ...RECORD_PROPS, block: BlockLabel, historyFromBlock };
 
-export const Token = s.named('Token', s.object(TOKEN_PROPS));
+export const Token = named('Token', Type.Object(TOKEN_PROPS));
 export type Token = Static<typeof Token>;
 
-export const Balance = s.named(
+export const Balance = named(
   'Balance',
-  s.object({ ...TOKEN_PROPS, balance: s.number(), balanceUSD: s.number(), rawBalance: s.string({ description: 'base units' }) }),
+  Type.Object({ ...TOKEN_PROPS, balance: Type.Number(), balanceUSD: Type.Number(), rawBalance: Type.String({ description: 'base units' }) }),
 );
 export type Balance = Static<typeof Balance>;
 
-export const Platform = s.named('Platform', s.object({ platform: s.string(), name: s.string(), image: s.string(), network: s.string() }));
+export const Platform = named('Platform', Type.Object({ platform: Type.String(), name: Type.String(), image: Type.String(), network: Type.String() }));
 export type Platform = Static<typeof Platform>;

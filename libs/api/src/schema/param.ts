@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema';
+import { Type, type TSchema } from '@sinclair/typebox';
 
 /** Whether a parameter may be absent, must be given, or falls back to a default. */
 export type Presence = 'optional' | 'required' | 'default';
@@ -23,7 +23,7 @@ export interface ParamSpec<T> {
   /** what is accepted, in words, for error messages and the docs ("an integer from 1 to 250") */
   readonly accepts: string;
   /** OpenAPI schema of the value (an array schema for list parameters) */
-  readonly schema: JsonSchema;
+  readonly schema: TSchema;
   readonly list?: { style: ListStyle; maxItems: number };
   /** accepted for compatibility and dropped (the spec lists some parameters as ignored) */
   readonly ignored: boolean;
@@ -56,7 +56,7 @@ export class Param<T, P extends Presence = 'optional'> implements ParamSpec<T> {
   get accepts(): string {
     return this.spec.accepts;
   }
-  get schema(): JsonSchema {
+  get schema(): TSchema {
     return this.spec.schema;
   }
   get list(): ParamSpec<T>['list'] {
@@ -114,7 +114,7 @@ export class Param<T, P extends Presence = 'optional'> implements ParamSpec<T> {
  * (`limit=%2010`); only list elements are trimmed, the spaces belonging to the separator
  * (`networks=ethereum,%20base`, `networks=ethereum%20`).
  */
-export function single<T>(parse: ValueParser<T>, accepts: string, schema: JsonSchema): Param<T> {
+export function single<T>(parse: ValueParser<T>, accepts: string, schema: TSchema): Param<T> {
   return new Param<T>({
     presence: 'optional',
     description: '',
@@ -138,7 +138,7 @@ export function list<T>(item: Param<T>, style: ListStyle, maxItems: number): Par
     presence: 'optional',
     description: '',
     accepts: `a list (${how}, at most ${maxItems}) of ${item.accepts}`,
-    schema: { type: 'array', items: item.schema, maxItems },
+    schema: Type.Array(item.schema, { maxItems }),
     list: { style, maxItems },
     ignored: false,
     deprecated: false,

@@ -1,5 +1,7 @@
 import { isAddress, isNativeAddress, MAX_UINT256, NETWORKS, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import { Type } from '@sinclair/typebox';
 import { checksumProblem } from './eip55';
+import { dateTime, stringEnum } from './types';
 import { list, ParamError, single, type ListStyle, type Param } from './param';
 
 // Every pattern here runs on raw client input, so each is linear (no two quantifiers that can
@@ -49,7 +51,7 @@ export const q = {
         return raw;
       },
       accepts,
-      { type: 'string', minLength: 1, maxLength, ...(pattern ? { pattern: pattern.source } : {}) },
+      Type.String({ minLength: 1, maxLength, ...(pattern ? { pattern: pattern.source } : {}) }),
     );
   },
 
@@ -63,7 +65,7 @@ export const q = {
         return n;
       },
       accepts,
-      { type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) },
+      Type.Integer({ ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }),
     );
   },
 
@@ -77,7 +79,7 @@ export const q = {
         return n;
       },
       accepts,
-      { type: 'number', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) },
+      Type.Number({ ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }),
     );
   },
 
@@ -89,7 +91,7 @@ export const q = {
         throw new ParamError('must be true or false');
       },
       'true or false',
-      { type: 'boolean' },
+      Type.Boolean(),
     );
   },
 
@@ -101,7 +103,7 @@ export const q = {
         return raw as V[number];
       },
       accepts,
-      { type: 'string', enum: values },
+      stringEnum(values),
     );
   },
 
@@ -128,7 +130,7 @@ export const q = {
         return tokenKey(id.network, id.address);
       },
       accepts,
-      { type: 'string', pattern: '^[a-z0-9]+:0x[0-9a-fA-F]{40}$', example: 'ethereum:0x0000000000000000000000000000000000000000' },
+      Type.String({ pattern: '^[a-z0-9]+:0x[0-9a-fA-F]{40}$', example: 'ethereum:0x0000000000000000000000000000000000000000' }),
     );
   },
 
@@ -142,7 +144,7 @@ export const q = {
         return raw.toLowerCase();
       },
       accepts,
-      { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+      Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }),
     );
   },
 
@@ -157,7 +159,7 @@ export const q = {
         return n;
       },
       accepts,
-      { type: 'string', pattern: '^[0-9]{1,78}$' },
+      Type.String({ pattern: '^[0-9]{1,78}$' }),
     );
   },
 
@@ -170,7 +172,7 @@ export const q = {
         return raw.toLowerCase();
       },
       accepts,
-      { type: 'string', pattern: `^0x([0-9a-fA-F]{${bytes.map((b) => b * 2).join('}|[0-9a-fA-F]{')}})$` },
+      Type.String({ pattern: `^0x([0-9a-fA-F]{${bytes.map((b) => b * 2).join('}|[0-9a-fA-F]{')}})$` }),
     );
   },
 
@@ -184,7 +186,7 @@ export const q = {
         return new Date(t);
       },
       accepts,
-      { type: 'string', format: 'date-time' },
+      dateTime(),
     );
   },
 
