@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, tokens, routing, indexer, indexer-remote, fuzz, image, tracing (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, query, tokens, routing, indexer, indexer-remote, fuzz, image, tracing (options: see bench/README.md).
  */
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
@@ -11,6 +11,7 @@ import { runIndexerBench } from './indexer/indexer.bench';
 import { parseIndexerOptions } from './indexer/options';
 import { formatReport } from './indexer/stats';
 import { parseTokensOptions, runTokensBench } from './tokens.bench';
+import { formatQueryValidationReport, runQueryValidationBench } from './query-validation.bench';
 import { runTracingBench } from './tracing.bench';
 
 function table(rows: BenchRow[]): string {
@@ -41,6 +42,10 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     if (groups.some((g) => g.title.includes('page 400')) && groups.some((g) => g.title.includes('page 0'))) {
       log(`page 400 / page 0 p99, full path computed: ${(p99('page 400') / p99('page 0')).toFixed(2)} (target <= 1.5)`);
     }
+  },
+  // parseQuery next to Fastify's validator (Ajv) on the same schemas: time per query and the answers that differ
+  query: async (log) => {
+    log(`\nquery validation: parseQuery vs Fastify's validator (Ajv), same TypeBox schemas\n${formatQueryValidationReport(runQueryValidationBench())}`);
   },
   routing: async (log) => {
     log(`\nroute quality (findRoute vs an independent optimum)\n${formatRoutingReport(await runRoutingBench(log))}`);
