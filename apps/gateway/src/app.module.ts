@@ -4,7 +4,7 @@ import { AccessModule } from './access/access.module';
 import type { GatewayOptions } from './gateway-options';
 import { HealthController } from './health/health.controller';
 import { InfraModule } from './infra/infra.module';
-import { MetricsController } from './http/metrics.controller';
+import { MetricsController } from './health/metrics.controller';
 import { SseModule } from './sse/sse.module';
 
 /**

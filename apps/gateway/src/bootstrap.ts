@@ -9,7 +9,7 @@ import { ApiKeysRepository } from '@tokensvc/persistence';
 import { initTracing, JsonLogger, NatsRpcClient } from '@tokensvc/transport';
 import { AccessPolicy } from './access/access-policy';
 import { KeyStore } from './access/key-store';
-import { accessOf } from './access/operations';
+import { accessOf } from './operations/operations';
 import { createAdminServer } from './admin/admin-server';
 import { loadConsoleSettings } from './console/console-settings';
 import { registerConsole } from './console/register-console';

@@ -1,30 +1,14 @@
-import { TIER_POLICY, type Caller, type TierPolicy } from '@tokensvc/api';
-import { DEFAULT_KEY_CACHE_SIZES, type KeyCacheSizes } from './access/key-store';
+import { TIER_POLICY } from '@tokensvc/api';
+import type { AccessOptions } from './access/access.module';
+import { DEFAULT_KEY_CACHE_SIZES } from './access/key-store';
 import type { ServedTable } from './api/served';
 import type { ConsoleSettings } from './console/console-settings';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './sse/sse-settings';
 
 /** Tuning that is not deployment config: defaults serve production, tests shorten windows and TTLs. */
-export interface GatewayOptions {
-  /** the rolling rate-limit window (the spec's limits are per minute) */
-  readonly rateWindowMs: number;
-  /** tier x surface limits and monthly quotas */
-  readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
-  /** how long a key lookup is reused in memory; bounds how late a revocation takes effect */
-  readonly keyCacheTtlMs: number;
-  /** bounds of the key cache: found keys and unknown keys apart */
-  readonly keyCacheSizes: KeyCacheSizes;
-  /**
-   * failed authentications (unknown, malformed, revoked or expired key) per client address (IPv6:
-   * per prefix) and window; past it the client's uncached keys answer 429 without a key lookup
-   */
-  readonly failedAuthLimit: number;
+export interface GatewayOptions extends AccessOptions {
   /** wrong or missing admin tokens per client address and window; past it the admin API answers 429 */
   readonly adminFailureLimit: number;
-  /** how often the per-day usage counters are written to Postgres */
-  readonly usageFlushMs: number;
-  /** Redis key prefix of the limiter and quota counters */
-  readonly redisPrefix: string;
   /** handlers added over (or instead of) the built-in served table, e.g. a fake upstream in a test */
   readonly served: ServedTable;
   /**

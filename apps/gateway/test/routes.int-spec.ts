@@ -3,7 +3,7 @@ import { loadGatewayConfig } from '@tokensvc/config';
 import { ListNetworksReply, ListPlatformsReply, RPC } from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
-import { accessOf } from '../src/access/operations';
+import { accessOf } from '../src/operations/operations';
 import { createGateway, routeTable } from '../src/bootstrap';
 import { SAMPLE } from './fixtures';
 import { GatewayHarness, serveRpc } from './harness';

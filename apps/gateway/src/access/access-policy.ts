@@ -8,7 +8,7 @@ import type { Decision, RateLimiter, Reservation } from '../limits/rate-limiter'
 import type { UsageRecorder } from '../limits/usage-recorder';
 import { credentialFrom } from './credentials';
 import type { KeyIdentity, KeyLookup, KeyStore } from './key-store';
-import { accessOf } from './operations';
+import { accessOf } from '../operations/operations';
 
 /** Who is calling, attached to the request for handlers and the access log. */
 export interface CallerInfo {

@@ -2,13 +2,34 @@ import { Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicMod
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { ApiKeysRepository } from '@tokensvc/persistence';
-import type { GatewayOptions } from '../gateway-options';
+import type { Caller, TierPolicy } from '@tokensvc/api';
 import { PG_POOL, REDIS } from '../infra/tokens';
 import { EndpointUsage } from '../limits/endpoint-usage';
 import { RateLimiter } from '../limits/rate-limiter';
 import { UsageRecorder } from '../limits/usage-recorder';
 import { AccessPolicy } from './access-policy';
-import { KeyStore } from './key-store';
+import { KeyStore, type KeyCacheSizes } from './key-store';
+
+/** The gateway options keys, limits, quotas and usage are built from (a part of GatewayOptions). */
+export interface AccessOptions {
+  /** the rolling rate-limit window (the spec's limits are per minute) */
+  readonly rateWindowMs: number;
+  /** tier x surface limits and monthly quotas */
+  readonly tierPolicy: Readonly<Record<Caller, TierPolicy>>;
+  /** how long a key lookup is reused in memory; bounds how late a revocation takes effect */
+  readonly keyCacheTtlMs: number;
+  /** bounds of the key cache: found keys and unknown keys apart */
+  readonly keyCacheSizes: KeyCacheSizes;
+  /**
+   * failed authentications (unknown, malformed, revoked or expired key) per client address (IPv6:
+   * per prefix) and window; past it the client's uncached keys answer 429 without a key lookup
+   */
+  readonly failedAuthLimit: number;
+  /** how often the per-day usage counters are written to Postgres */
+  readonly usageFlushMs: number;
+  /** Redis key prefix of the limiter and quota counters */
+  readonly redisPrefix: string;
+}
 
 const logger = new Logger('access');
 
@@ -20,7 +41,7 @@ export class AccessModule implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(EndpointUsage) private readonly endpointUsage: EndpointUsage,
   ) {}
 
-  static forRoot(options: GatewayOptions): DynamicModule {
+  static forRoot(options: AccessOptions): DynamicModule {
     return {
       module: AccessModule,
       providers: [

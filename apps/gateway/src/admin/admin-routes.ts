@@ -4,7 +4,7 @@ import { ApiKeyNotFoundError, type ApiKeyRecord, type ApiKeysRepository } from '
 import type { KeyStore } from '../access/key-store';
 import { GatewayError } from '../http/errors';
 import { bodyRecord, registerEndpoint } from '../http/register-endpoint';
-import { ADMIN_OPERATIONS as OPS } from './admin.endpoints';
+import { ADMIN_OPERATIONS as OPS } from '../operations/admin.endpoints';
 
 /** The JSON shape of a key record (dates as ISO strings). */
 function view(r: ApiKeyRecord): Record<string, unknown> {

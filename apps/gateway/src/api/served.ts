@@ -4,7 +4,7 @@ import type { EncodedBody } from '@tokensvc/transport';
 import type { CallContext } from './call-context';
 import { DATA_ENDPOINTS } from './data-forwarding';
 import { TRADING_ENDPOINTS } from './trading-forwarding';
-import { PUSH_ENDPOINTS } from '../sse/webhook-forwarding';
+import { PUSH_ENDPOINTS } from './webhook-forwarding';
 
 export type { CallContext } from './call-context';
 

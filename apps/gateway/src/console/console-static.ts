@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
-import { CONSOLE_OPERATIONS as OPS } from './console.endpoints';
+import { CONSOLE_OPERATIONS as OPS } from '../operations/console.endpoints';
 
 /** The build names its bundles by content hash, plus source maps; nothing else is served. */
 const ASSET = /^[\w.-]{1,100}\.(js|css|map)$/;

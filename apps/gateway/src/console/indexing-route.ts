@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
-import { CONSOLE_OPERATIONS as OPS } from './console.endpoints';
+import { CONSOLE_OPERATIONS as OPS } from '../operations/console.endpoints';
 
 interface NetworkProgress {
   network: string;

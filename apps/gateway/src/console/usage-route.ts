@@ -8,7 +8,7 @@ import type { EndpointUsage } from '../limits/endpoint-usage';
 import { nextMonth } from '../limits/headers';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { UsageRecorder } from '../limits/usage-recorder';
-import { CONSOLE_OPERATIONS as OPS } from './console.endpoints';
+import { CONSOLE_OPERATIONS as OPS } from '../operations/console.endpoints';
 
 export interface UsageDeps {
   readonly limiter: RateLimiter;

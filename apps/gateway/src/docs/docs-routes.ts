@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
-import { GATEWAY_OPERATIONS as OPS } from './gateway.endpoints';
+import { GATEWAY_OPERATIONS as OPS } from '../operations/gateway.endpoints';
 
 /** The Swagger UI files served under /docs/assets (a fixed list: no path from the request reaches the disk). */
 const ASSETS: Record<string, string> = {

@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 import { PING_BY_SERVICE, SERVICES } from '@tokensvc/messages';
 import { routeSchema } from '@tokensvc/api';
 import { NatsRpcClient, runChecks, type ReadinessCheck } from '@tokensvc/transport';
-import { GATEWAY_OPERATIONS as OPS } from '../docs/gateway.endpoints';
+import { GATEWAY_OPERATIONS as OPS } from '../operations/gateway.endpoints';
 import { PG_POOL, REDIS } from '../infra/tokens';
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { isNetwork } from '@tokensvc/domain';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
-import { GATEWAY_OPERATIONS as OPS } from '../docs/gateway.endpoints';
+import { GATEWAY_OPERATIONS as OPS } from '../operations/gateway.endpoints';
 
 /** `<0x address>.svg`, the file part of the image paths the indexer stores (batch-builder tokenImage). */
 const FILE = /^(0x[0-9a-fA-F]{40})\.svg$/;

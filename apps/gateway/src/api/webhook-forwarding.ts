@@ -1,6 +1,6 @@
 import { CROSS_CHAIN_STATUSES, type Endpoints, type ParsedQuery } from '@tokensvc/api';
 import { RPC } from '@tokensvc/messages';
-import { callerIdentity, type CallContext } from '../api/call-context';
+import { callerIdentity, type CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { routeSchema } from '@tokensvc/api';
-import { GATEWAY_OPERATIONS as OPS } from '../docs/gateway.endpoints';
-import { httpMetrics } from './metrics';
+import { GATEWAY_OPERATIONS as OPS } from '../operations/gateway.endpoints';
+import { httpMetrics } from '../http/metrics';
 
 @Controller('metrics')
 export class MetricsController {

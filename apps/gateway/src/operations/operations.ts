@@ -1,7 +1,7 @@
 import { endpointList, type AccessClass, type EndpointDef } from '@tokensvc/api';
-import { ADMIN_OPERATIONS } from '../admin/admin.endpoints';
-import { CONSOLE_OPERATIONS } from '../console/console.endpoints';
-import { GATEWAY_OPERATIONS } from '../docs/gateway.endpoints';
+import { ADMIN_OPERATIONS } from './admin.endpoints';
+import { CONSOLE_OPERATIONS } from './console.endpoints';
+import { GATEWAY_OPERATIONS } from './gateway.endpoints';
 import { CORS_PREFLIGHT_ROUTE } from '../http/cors';
 
 export interface Operation {
