@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SHIPPED_REGISTRY_FILE } from '@tokensvc/chain';
-import { deriveRegistry, registryDiff, registryText } from './derive';
+import { deriveRegistry } from './derive';
+import { registryDiff, registryText } from './registry-text';
 import { loadSources } from './sources';
 
 function main(): void {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { SHIPPED_REGISTRY_FILE, type ShippedRegistry } from '@tokensvc/chain';
 import { NETWORK_INFO } from '@tokensvc/domain';
-import { CURATED_VAULTS, deriveRegistry, registryDiff, registryText } from './derive';
+import { CURATED_VAULTS } from './choices';
+import { deriveRegistry } from './derive';
+import { registryDiff, registryText } from './registry-text';
 import { loadSources, packageVersion, PACKAGES, type Sources } from './sources';
 
 const sources: Sources = loadSources();

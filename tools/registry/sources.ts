@@ -6,10 +6,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { getAddress } from 'ethers';
 import * as aaveBook from '@bgd-labs/aave-address-book';
 import * as across from '@across-protocol/constants';
 import * as uniswap from '@uniswap/sdk-core';
-import type { RegistrySource } from '@tokensvc/chain';
+import type { RegistrySource, SourcedAddress } from '@tokensvc/chain';
 
 const requireHere = createRequire(__filename);
 
@@ -121,4 +122,13 @@ export function loadSources(): Sources {
 /** A source record: the package, its installed version and the path of the export read. */
 export function sourceOf(s: Sources, key: PackageKey, path: string, curation?: string): RegistrySource {
   return curation === undefined ? { package: PACKAGES[key], version: s.versions[key], path } : { package: PACKAGES[key], version: s.versions[key], path, curation };
+}
+
+export const checksum = (a: string): string => getAddress(a);
+
+/** An address read from a package, checksummed, with its source record. */
+
+export function sourced(s: Sources, key: keyof Sources['versions'], path: string, address: string, label?: string, curation?: string): SourcedAddress {
+  const out = { address: checksum(address), source: sourceOf(s, key, path, curation) };
+  return label === undefined ? out : { ...out, label };
 }

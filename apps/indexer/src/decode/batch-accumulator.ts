@@ -3,7 +3,7 @@ import type { PoolState } from '../model/registry.types';
 import type { TickDelta } from '../model/tick-delta';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { LogList } from '../rpc/log-list';
-import { CopyWriter } from '../store/copy-in';
+import { CopyWriter } from '../store/copy-writer';
 
 /**
  * What the decoders append to while walking one batch's logs in chain order. Besides the

@@ -4,7 +4,7 @@ import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import { HealthServer } from '@tokensvc/transport';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
-import type { NetworkStatus } from './network-indexer';
+import type { NetworkStatus } from './network-position';
 
 jest.setTimeout(120_000);
 

@@ -1,5 +1,5 @@
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { CopyWriter } from './copy-in';
+import { CopyWriter } from './copy-writer';
 import { pgArray } from './pg-array';
 
 /** A local copy: the library's re-exported binding is a getter call on every use in the hot loop below. */

@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl } from '@tokensvc/testing';
-import { CopyWriter, copyIn } from './copy-in';
+import { copyIn } from './copy-in';
+import { CopyWriter } from './copy-writer';
 import { inTransaction } from './sql-tx';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CopyWriter, copyField } from './copy-in';
+import { CopyWriter, copyField } from './copy-writer';
 
 const text = (w: CopyWriter): string => Buffer.concat(w.finish()).toString('utf8');
 

@@ -3,7 +3,7 @@ import type { TransferEvent } from '../model/decoded-batch';
 import type { SqlTx } from '../model/sql-tx';
 import { SLICE_CHECK_EVERY, type TimeSlice } from '../model/time-slice';
 import { BalanceDeltas, PRIOR_BLOCKS, type BalanceArrays, type BalanceWrite } from './balance-deltas';
-import { CopyWriter } from './copy-in';
+import { CopyWriter } from './copy-writer';
 import type { PgTx } from './sql-tx';
 
 /** A batch's transfers as a COPY payload and their net balance changes, built before the transaction. */

@@ -8,7 +8,7 @@
  * at least `output * (1 - s)` of the final token (`minOutputAmount`). On a bridge whose output is
  * fixed at deposit time (Across: the relayer pays exactly the deposit's outputAmount, whatever was
  * deposited) the deposit is exactly the origin minimum and what arrives is what the bridge makes of
- * it, so with swaps on both sides each leg gets half the tolerance (cross-chain-orders.ts). Without
+ * it, so with swaps on both sides each leg gets half the tolerance (cross-chain-planner.ts). Without
  * a destination swap the minimum is what arrives; without any swap nothing can slip (slippage 0,
  * minimum = expected).
  */

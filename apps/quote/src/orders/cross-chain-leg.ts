@@ -1,4 +1,4 @@
-/** The shapes of a cross-chain order while it is built (cross-chain-orders.ts) and described (cross-chain-context.ts). */
+/** The shapes of a cross-chain order while it is planned (cross-chain-planner.ts), built (cross-chain-orders.ts) and described (cross-chain-context.ts). */
 import type { BridgeQuote, BridgeRouteToken } from '@tokensvc/bridge';
 import type { Network } from '@tokensvc/domain';
 import type { PinnedBlock } from '@tokensvc/messages';

@@ -7,9 +7,9 @@
  * for the user and no `settled` events are reported.
  */
 import { getAddress } from 'ethers';
-import { JsonRpcClient, type JsonRpcClientOptions, type RpcLog } from '@tokensvc/chain';
+import { JsonRpcClient, type JsonRpcClientOptions } from '@tokensvc/chain';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
-import { BridgeChainClient, chainNow, hexToNumber, uintTopic } from '../chain';
+import { BridgeChainClient, chainNow } from '../chain';
 import { NATIVE_TOKEN } from '../tokens';
 import { sameAddress } from '../tokens';
 import {
@@ -28,9 +28,10 @@ import {
   type BridgeRouteToken,
   type BridgeSearchHint,
 } from '../provider';
-import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, ACROSS_TOPICS, acrossSpokePoolInterface, toBytes32 } from './across-abi';
-import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken, acrossSearchFrom } from './across-config';
-import { type AcrossDepositEvent, type AcrossDepositRecord, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
+import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_FILL_STATUS, acrossSpokePoolInterface, toBytes32 } from './across-abi';
+import { type AcrossBridgeConfig, type AcrossNetworkConfig, acrossRoute, acrossRouteToken } from './across-config';
+import { AcrossDeposits } from './across-deposits';
+import type { AcrossDepositEvent, AcrossDepositRecord } from './across-events';
 import { AcrossHistory } from './across-history';
 import { encodeAcrossMulticallMessage } from './multicall-message';
 import { type AcrossFeeModel, ConfiguredAcrossFees } from './fee-model';
@@ -65,7 +66,8 @@ export class AcrossBridgeProvider implements BridgeProvider {
   readonly maxLookbackBlocks: number;
   private readonly byNetwork = new Map<Network, AcrossNetworkConfig>();
   private readonly clients = new Map<Network, BridgeChainClient>();
-  private readonly deposits = new Map<string, AcrossDepositRecord>();
+  /** deposits by transaction or id, their fill status and fills (across-deposits.ts) */
+  private readonly deposits: AcrossDeposits;
   private readonly history: AcrossHistory;
 
   constructor(readonly options: AcrossBridgeProviderOptions) {
@@ -77,6 +79,7 @@ export class AcrossBridgeProvider implements BridgeProvider {
       const url = options.rpcUrls[n.network];
       if (url) this.clients.set(n.network, new BridgeChainClient(new JsonRpcClient(url, { timeoutMs: 10_000, ...options.rpc }), options.logRange ?? NETWORK_INFO[n.network].maxLogRange));
     }
+    this.deposits = new AcrossDeposits(this);
     this.history = new AcrossHistory(this);
   }
 
@@ -203,79 +206,22 @@ export class AcrossBridgeProvider implements BridgeProvider {
     return { to: getAddress(origin.spokePool), data, value: native ? quote.inputAmount : 0n, amountOffset: ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, approvalToken: native ? undefined : inputToken };
   }
 
-  async findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]> {
-    const origin = this.network(originNetwork);
-    const receipt = await this.chain(originNetwork).receipt(originTxHash);
-    if (!receipt || receipt.status !== '0x1') return [];
-    const out: BridgeDepositInfo[] = [];
-    for (const log of receipt.logs) {
-      const event = decodeFundsDeposited(log, origin.spokePool);
-      if (event) out.push(this.depositInfo(this.remember(origin, event, { txHash: log.transactionHash, blockNumber: hexToNumber(log.blockNumber), logIndex: hexToNumber(log.logIndex) })));
-    }
-    return out;
+  findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]> {
+    return this.deposits.findDeposit(originNetwork, originTxHash);
   }
 
   /** The deposit `requestId` on `network`'s pool: from memory, else its FundsDeposited (depositId is indexed). */
-  async depositById(network: Network, requestId: string): Promise<AcrossDepositRecord | undefined> {
-    const n = this.network(network);
-    if (!/^\d{1,78}$/.test(requestId)) return undefined;
-    const known = this.deposits.get(`${network}:${requestId}`);
-    if (known) return known;
-    const chain = this.chain(network);
-    const id = BigInt(requestId);
-    // Ids below 2^32 are sequential: one the pool has not reached yet needs no search.
-    if (id < 2n ** 32n) {
-      const iface = acrossSpokePoolInterface();
-      const count = iface.decodeFunctionResult('numberOfDeposits', await chain.ethCall(n.spokePool, iface.encodeFunctionData('numberOfDeposits')))[0] as bigint;
-      if (id >= count) return undefined;
-    }
-    const head = await chain.head();
-    const log = await chain.lastLog({ address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] }, acrossSearchFrom(n, head.number, this.maxLookbackBlocks), head.number);
-    const event = log && decodeFundsDeposited(log, n.spokePool);
-    return event ? this.remember(n, event, positionOf(log)) : undefined;
+  depositById(network: Network, requestId: string): Promise<AcrossDepositRecord | undefined> {
+    return this.deposits.depositById(network, requestId);
   }
 
   /** fillStatuses(getV3RelayHash(relayData)) on the deposit's destination; undefined when that network is not readable here. */
-  async fillStatus(d: AcrossDepositRecord): Promise<bigint | undefined> {
-    const destination = this.networkByChainId(d.event.destinationChainId);
-    if (!destination || !this.readable(destination.network)) return undefined;
-    const chain = this.chain(destination.network);
-    const iface = acrossSpokePoolInterface();
-    const hashData = await chain.ethCall(destination.spokePool, iface.encodeFunctionData('getV3RelayHash', [relayDataOf(d.network.chainId, d.event)]));
-    const hash = iface.decodeFunctionResult('getV3RelayHash', hashData)[0] as string;
-    return iface.decodeFunctionResult('fillStatuses', await chain.ethCall(destination.spokePool, iface.encodeFunctionData('fillStatuses', [hash])))[0] as bigint;
+  fillStatus(d: AcrossDepositRecord): Promise<bigint | undefined> {
+    return this.deposits.fillStatus(d);
   }
 
-  async findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeFillInfo | undefined> {
-    const destination = this.network(destinationNetwork);
-    const chain = this.chain(destinationNetwork);
-    if (!/^\d{1,78}$/.test(requestId)) return undefined;
-    const query = { address: destination.spokePool, topics: [ACROSS_TOPICS.filledRelay, uintTopic(originChainId), uintTopic(BigInt(requestId))] };
-    const origin = this.networkByChainId(originChainId);
-    let log: RpcLog | undefined;
-    const deposit = origin && this.readable(origin.network) ? await this.depositById(origin.network, requestId) : undefined;
-    if (origin && this.readable(origin.network)) {
-      if (!deposit || deposit.event.destinationChainId !== BigInt(destination.chainId)) return undefined;
-      if ((await this.fillStatus(deposit)) !== ACROSS_FILL_STATUS.Filled) return undefined;
-    }
-    // The head after the fill status: a fill mined between the two reads is then inside the searched blocks.
-    const head = await chain.head();
-    if (hint.fromBlock !== undefined) {
-      log = await chain.firstLog(query, hint.fromBlock, head.number);
-    } else if (deposit) {
-      // Filled at a block time in (quoteTimestamp - the quote buffer, fillDeadline]: search there first.
-      const upper = Math.min(head.number, await chain.lastBlockAtOrBefore(deposit.event.fillDeadline, head));
-      const lower = await chain.firstBlockAtOrAfter(deposit.event.quoteTimestamp - 3600, head);
-      log = (await chain.lastLog(query, lower, upper)) ?? (await chain.firstLog(query, upper + 1, head.number));
-    } else {
-      log = await chain.lastLog(query, acrossSearchFrom(destination, head.number, this.maxLookbackBlocks), head.number);
-    }
-    if (!log) {
-      if (deposit) throw new Error(`deposit ${requestId} from chain ${originChainId} is filled on ${destinationNetwork}, but its FilledRelay is not in the searched blocks`);
-      return undefined;
-    }
-    const fill = decodeFilledRelay(log, destination.spokePool)!;
-    return { ...positionOf(log), filler: fill.relayer, amount: fill.paidAmount, recipient: fill.paidRecipient, outputToken: fill.outputToken };
+  findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeFillInfo | undefined> {
+    return this.deposits.findFill(destinationNetwork, originChainId, requestId, hint);
   }
 
   findRefund(originNetwork: Network, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeRefundInfo | undefined> {
@@ -295,28 +241,10 @@ export class AcrossBridgeProvider implements BridgeProvider {
   }
 
   depositInfo(d: AcrossDepositRecord): BridgeDepositInfo {
-    const e = d.event;
-    return {
-      requestId: e.depositId.toString(),
-      originNetwork: d.network.network,
-      originChainId: d.network.chainId,
-      destinationNetwork: this.networkByChainId(e.destinationChainId)?.network,
-      destinationChainId: Number(e.destinationChainId),
-      depositor: e.depositor,
-      inputToken: e.inputToken,
-      inputAmount: e.inputAmount,
-      outputToken: e.outputToken,
-      outputAmount: e.outputAmount,
-      recipient: e.recipient,
-      refundTo: e.depositor,
-      fillDeadline: e.fillDeadline,
-      ...d.at,
-    };
+    return this.deposits.depositInfo(d);
   }
 
   remember(n: AcrossNetworkConfig, event: AcrossDepositEvent, at: AcrossDepositRecord['at']): AcrossDepositRecord {
-    const record = { network: n, event, at };
-    this.deposits.set(`${n.network}:${event.depositId}`, record);
-    return record;
+    return this.deposits.remember(n, event, at);
   }
 }

@@ -1,7 +1,7 @@
 /** activities: swaps, deposits, withdrawals, borrows and repays of platform tokens. */
 import { SLICE_CHECK_EVERY, TimeSlice } from '../../model/time-slice';
 import type { ActivityRow, AmountRecord } from '../engine/activities';
-import { CopyWriter } from '../../store/copy-in';
+import { CopyWriter } from '../../store/copy-writer';
 import { columns, text, type SqlTx } from './sql';
 
 const ACTIVITIES_COPY = `COPY activities (network, block_number, log_index, token_key, tx_hash, time, type, account, direction, input_token, input_amount,
