@@ -1,4 +1,5 @@
 /** price_points: the per-block state history of every token (see the derive migration). */
+import type { TokenStateColumns } from '@tokensvc/persistence';
 import { ledgerFromAux, ledgerToAux, type TokenState } from '../engine/model';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
@@ -6,22 +7,11 @@ export const POINT_SELECT = `token_key, block_number::float8 AS block_number, ex
   total_supply::text AS total_supply, circulating_supply::text AS circulating_supply, total_borrow::text AS total_borrow,
   reserves::text[] AS reserves, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, aux`;
 
-export interface PointRow {
+/** A `price_points` row: a token's state columns (as `tokens` has them) at a block. */
+export interface PointRow extends TokenStateColumns {
   token_key: string;
   block_number: number;
   time: number;
-  price: number;
-  liquidity: number;
-  total_supply: string;
-  circulating_supply: string;
-  total_borrow: string;
-  reserves: string[];
-  price_per_share: string;
-  apy: number;
-  base_apy: number;
-  reward_apy: number;
-  borrow_apy: number;
-  base_borrow_apy: number;
   aux: Record<string, unknown>;
 }
 
