@@ -37,25 +37,30 @@ export function pointFromRow(r: PointRow): TokenState {
   };
 }
 
+/** A token state's values in the order of the state columns the writers of `price_points` and `tokens` list (k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo). */
+export const STATE_COLUMNS: ReadonlyArray<(s: TokenState) => unknown> = [
+  (s) => s.tokenKey,
+  (s) => s.blockNumber,
+  (s) => s.time,
+  (s) => s.price,
+  (s) => s.liquidity,
+  (s) => s.totalSupply.toString(),
+  (s) => s.circulatingSupply.toString(),
+  (s) => s.totalBorrow.toString(),
+  (s) => numericArrayLiteral(s.reserves),
+  (s) => s.pricePerShare,
+  (s) => s.apy,
+  (s) => s.baseApy,
+  (s) => s.rewardApy,
+  (s) => s.borrowApy,
+  (s) => s.baseBorrowApy,
+];
+
 /** Upserts state points (a re-derived block replaces its row). */
 export async function writePoints(tx: SqlTx, points: readonly TokenState[]): Promise<void> {
   if (points.length === 0) return;
   const params = columns(points, [
-    (p) => p.tokenKey,
-    (p) => p.blockNumber,
-    (p) => p.time,
-    (p) => p.price,
-    (p) => p.liquidity,
-    (p) => p.totalSupply.toString(),
-    (p) => p.circulatingSupply.toString(),
-    (p) => p.totalBorrow.toString(),
-    (p) => numericArrayLiteral(p.reserves),
-    (p) => p.pricePerShare,
-    (p) => p.apy,
-    (p) => p.baseApy,
-    (p) => p.rewardApy,
-    (p) => p.borrowApy,
-    (p) => p.baseBorrowApy,
+    ...STATE_COLUMNS,
     (p) => JSON.stringify(ledgerToAux(p.ledger)),
   ]);
   await tx.query(
