@@ -1,6 +1,7 @@
 /** Child processes of the bench: started with a minimal env, their output kept for error reports. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
+import { killOnExit } from '@tokensvc/devnet';
 import { INFRA } from '@tokensvc/testing';
 import { REPO_ROOT } from './chain/paths';
 
@@ -12,24 +13,19 @@ export interface BenchProcess {
   tail(): string;
 }
 
-const running = new Set<ChildProcess>();
-let exitHooked = false;
+let signalsHooked = false;
 
-/** An interrupted or crashed bench must not leave its children running: SIGKILL them by PID on exit. */
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.on('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-  // without a handler these signals end node without 'exit' handlers (anvil's included)
+/** An interrupted bench must not leave its children running: killOnExit kills them on 'exit', which these signals skip without a handler (anvil's hook included). */
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 }
 
 export function startProcess(name: string, args: string[], env: Record<string, string>, onLine: (line: string) => void = () => undefined): BenchProcess {
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  hookExit();
-  running.add(child);
+  hookSignals();
+  killOnExit(child);
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let buf = '';
@@ -44,12 +40,7 @@ export function startProcess(name: string, args: string[], env: Record<string, s
       }
     });
   }
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, child, exited, tail: () => lines.join('\n') };
 }
 

@@ -7,14 +7,10 @@
  * A tool over two libraries (the devnet and persistence), so neither imports the other.
  */
 import { isNetwork, type Network } from '@tokensvc/domain';
-import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, MAINNET_SHAPED, resetDevnet, startDevnet, TEST_ACCOUNTS } from '@tokensvc/devnet';
+import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, MAINNET_SHAPED, resetDevnet, startDevnet } from '@tokensvc/devnet';
+import { commonStartOptions, option, serveUntilStopped } from './cli-common';
 import { upMainnetShaped } from './mainnet-shaped';
 import { DEFAULT_DATABASE_URL, devnetRunning, resetIndexedData } from './reset-data';
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 async function up(args: string[]): Promise<void> {
   const profile = option(args, '--profile');
@@ -30,26 +26,12 @@ async function up(args: string[]): Promise<void> {
   const handle = await startDevnet({
     networks,
     basePort: port ? Number(port) : undefined,
-    stateDir: option(args, '--state-dir'),
-    fresh: args.includes('--fresh'),
-    log: (line) => process.stdout.write(`[devnet] ${line}\n`),
+    ...commonStartOptions(args),
   });
   process.stdout.write(`\ndevnet ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   for (const c of handle.chains) process.stdout.write(`  ${c.network.padEnd(10)} chain ${String(c.chainId).padEnd(6)} ${c.rpcUrl}\n`);
-  process.stdout.write(`  manifest: ${handle.manifestPath}\n  test accounts (10,000 ETH and a token starter balance each):\n`);
-  for (const a of TEST_ACCOUNTS) process.stdout.write(`    ${a.address}  ${a.privateKey}\n`);
-  process.stdout.write('Ctrl-C stops the chains.\n');
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    handle.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.stdout.write(`  manifest: ${handle.manifestPath}\n`);
+  serveUntilStopped(handle);
 }
 
 async function main(): Promise<void> {

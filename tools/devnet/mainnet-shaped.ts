@@ -5,12 +5,8 @@
  */
 import { getAddress } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
-import { MAINNET_SHAPED_BASE_PORT, startMainnetShaped, TEST_ACCOUNTS } from '@tokensvc/devnet';
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
+import { MAINNET_SHAPED_BASE_PORT, startMainnetShaped } from '@tokensvc/devnet';
+import { commonStartOptions, option, serveUntilStopped } from './cli-common';
 
 export async function upMainnetShaped(args: string[]): Promise<void> {
   const port = option(args, '--port');
@@ -18,9 +14,7 @@ export async function upMainnetShaped(args: string[]): Promise<void> {
   const handle = await startMainnetShaped({
     registry: loadRegistry('shipped').networks,
     basePort: port ? Number(port) : MAINNET_SHAPED_BASE_PORT,
-    stateDir: option(args, '--state-dir'),
-    fresh: args.includes('--fresh'),
-    log: (line) => process.stdout.write(`[devnet] ${line}\n`),
+    ...commonStartOptions(args),
   });
   process.stdout.write(`\nmainnet-shaped devnet ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   process.stdout.write('  run the platform on it in the production configuration (no DEVNET_MANIFEST):\n    REGISTRY=shipped CROSS_CHAIN_BRIDGE=across');
@@ -30,18 +24,6 @@ export async function upMainnetShaped(args: string[]): Promise<void> {
   }
   const firstPort = new URL(handle.rpcUrls[handle.manifest.networks[0]!.network]!).port;
   process.stdout.write(`\n  cross-chain orders on Across are filled by the devnet's relayer, started apart:\n    node -r ./tools/register.js libs/devnet/src/across/cli.ts --manifest ${handle.manifestPath} --port ${firstPort} --fund`);
-  process.stdout.write(`\n  placements: ${handle.manifestPath}\n  test accounts (10,000 ETH and a token starter balance each):\n`);
-  for (const a of TEST_ACCOUNTS) process.stdout.write(`    ${a.address}  ${a.privateKey}\n`);
-  process.stdout.write('Ctrl-C stops the chains.\n');
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    handle.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.stdout.write(`\n  placements: ${handle.manifestPath}\n`);
+  serveUntilStopped(handle);
 }

@@ -2,17 +2,10 @@
  * `npm start`'s progress lines while the indexer backfills: read from the indexer's health port
  * (`GET /status`, see apps/indexer/README.md) every few seconds until every network is caught up.
  */
-export interface IndexingStatus {
-  network: string;
-  head: number | null;
-  cursor: number | null;
-  lag: number | null;
-  blocksPerSecond: number;
-  eventsPerSecond: number;
-  etaSeconds: number | null;
-  percent: number;
-  caughtUp: boolean;
-}
+import type { IndexingProgress } from '@tokensvc/api';
+
+/** One network's progress as the indexer's status port reports it (the shape GET /v3/indexing/status forwards). */
+export type IndexingStatus = IndexingProgress;
 
 export function formatProgress(s: IndexingStatus): string {
   if (s.caughtUp) return `${s.network}: caught up at block ${s.cursor}`;

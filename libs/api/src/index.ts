@@ -15,4 +15,5 @@ export * from './models/market';
 export * from './models/order';
 export * from './models/multi-order';
 export * from './models/push';
+export * from './models/indexing';
 export * from './admin';

@@ -6,3 +6,4 @@ export * from './npm-artifacts';
 /** Where Multicall3 lives on every real chain; the devnet installs its own build there. */
 export { MULTICALL3_ADDRESS } from '@tokensvc/domain';
 export * from './router';
+export * from './across';

@@ -65,13 +65,19 @@ export function anvilArgs(o: AnvilOptions): string[] {
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
-/** A crashed or interrupted parent must not leave anvils holding the ports. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
+/**
+ * A crashed or interrupted parent must not leave its children running (anvils holding the ports,
+ * a bench's apps): `child` is SIGKILLed by PID when this process exits, unless it exited first.
+ */
+export function killOnExit(child: ChildProcess): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const c of running) c.kill('SIGKILL');
+    });
+  }
+  running.add(child);
+  child.once('exit', () => running.delete(child));
 }
 
 function portAnswers(host: string, port: number): Promise<boolean> {
@@ -88,9 +94,8 @@ function portAnswers(host: string, port: number): Promise<boolean> {
 export async function startAnvil(o: AnvilOptions): Promise<AnvilProcess> {
   // Waiting for "RPC answers" would otherwise happily accept some other process on the port.
   if (await portAnswers(o.host, o.port)) throw new Error(`port ${o.host}:${o.port} is already in use (another devnet running?)`);
-  installExitHook();
   const child = spawn(anvilBinary(), anvilArgs(o), { stdio: ['ignore', 'ignore', 'pipe'] });
-  running.add(child);
+  killOnExit(child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -99,7 +104,6 @@ export async function startAnvil(o: AnvilOptions): Promise<AnvilProcess> {
   const exitPromise = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = { code, signal };
-      running.delete(child);
       resolve();
     });
   });

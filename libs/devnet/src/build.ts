@@ -5,16 +5,16 @@
  */
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import { deployerFor } from './accounts';
-import { startAnvil } from './anvil';
+import { type AnvilProcess, startAnvil } from './anvil';
 import { saveState } from './chain/dump';
 import { RpcClient } from './chain/rpc';
-import { ChainWriter } from './chain/writer';
+import { ChainWriter, type MinedBlock } from './chain/writer';
 import { BlockClock, type BuildContext } from './deploy/context';
-import { deployNetwork } from './deploy/network';
+import { type NetworkDeployment, deployNetwork } from './deploy/network';
 import type { NetworkManifest } from './manifest';
 import { seedLiquidity } from './seed/liquidity';
 import { PriceBook } from './seed/prices';
-import { planTimeline, simulateHistory } from './seed/simulator';
+import { type Timeline, planTimeline, simulateHistory } from './seed/simulator';
 import { World, allTokenSpecs } from './seed/world';
 
 export interface BuildOptions {
@@ -28,7 +28,21 @@ export interface BuildOptions {
 
 export { deployerFor } from './accounts';
 
-export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
+/** A build's throw-away chain: its anvil, clients and the context the deployers and seeders share. */
+export interface BuildChain {
+  chainId: number;
+  timeline: Timeline;
+  anvil: AnvilProcess;
+  rpc: RpcClient;
+  writer: ChainWriter;
+  ctx: BuildContext;
+}
+
+/**
+ * Runs `build` on a throw-away anvil for `o.network` (no automine, auto-impersonation, genesis at
+ * the timeline's start), stopped whatever happens. Log lines are prefixed with `label`.
+ */
+export async function onBuildChain<T>(o: BuildOptions, label: string, aliases: BuildContext['aliases'] | undefined, build: (chain: BuildChain) => Promise<T>): Promise<T> {
   const chainId = NETWORK_INFO[o.network].chainId;
   const timeline = planTimeline(Date.now() / 1000);
   const anvil = await startAnvil({ host: o.host, port: o.port, chainId, timestamp: timeline.genesis, noMining: true, extraArgs: ['--auto-impersonate'] });
@@ -43,18 +57,57 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
       writer,
       deployer: deployerFor(o.network),
       clock: new BlockClock(timeline.genesis),
-      log: (line) => o.log(`${o.network}: ${line}`),
+      log: (line) => o.log(`${label}: ${line}`),
+      ...(aliases ? { aliases } : {}),
     };
+    return await build({ chainId, timeline, anvil, rpc, writer, ctx });
+  } finally {
+    await anvil.stop();
+  }
+}
+
+/** One empty block at the real time: later blocks (automine) continue from now, not the past. */
+export function mineAtNow(writer: ChainWriter): Promise<MinedBlock> {
+  return writer.mine(Math.max(Math.floor(Date.now() / 1000), writer.lastTimestamp + 1));
+}
+
+/** The manifest's accounts (the world's actors) and history of a built network. */
+export function builtWorldRecord(
+  world: World,
+  timeline: Timeline,
+  deployment: Pick<NetworkDeployment, 'deployBlock' | 'deployTimestamp'>,
+  last: { block: number; timestamp: number; transactions: number },
+): Pick<NetworkManifest, 'accounts' | 'history'> {
+  const { actors } = world;
+  return {
+    accounts: {
+      relayer: actors.relayer,
+      traders: actors.traders.map((a) => a.address),
+      liquidityProviders: actors.liquidityProviders.map((a) => a.address),
+      arbitrageurs: actors.arbitrageurs.map((a) => a.address),
+    },
+    history: {
+      genesisTimestamp: timeline.genesis,
+      deployBlock: deployment.deployBlock,
+      deployTimestamp: deployment.deployTimestamp,
+      activityStartTimestamp: timeline.activityStart,
+      lastBlock: last.block,
+      lastTimestamp: last.timestamp,
+      transactions: last.transactions,
+    },
+  };
+}
+
+export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
+  return onBuildChain(o, o.network, undefined, async ({ chainId, timeline, rpc, writer, ctx }) => {
     const prices = new PriceBook(allTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
     const deployment = await deployNetwork(ctx, prices.at(0));
     const world = new World(ctx, deployment, prices);
     await seedLiquidity(world);
     await simulateHistory(world, timeline);
-    // One empty block at the real time: later blocks (automine) continue from now, not the past.
-    const last = await writer.mine(Math.max(Math.floor(Date.now() / 1000), writer.lastTimestamp + 1));
+    const last = await mineAtNow(writer);
     await saveState(rpc, o.stateFile);
     ctx.log(`saved ${writer.transactionCount} transactions in ${last.number} blocks`);
-    const { actors } = world;
     return {
       network: o.network,
       chainId,
@@ -64,23 +117,7 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
       tokens: deployment.tokens.map((t) => ({ ...t })),
       platforms: deployment.platforms,
       contracts: deployment.contracts,
-      accounts: {
-        relayer: actors.relayer,
-        traders: actors.traders.map((a) => a.address),
-        liquidityProviders: actors.liquidityProviders.map((a) => a.address),
-        arbitrageurs: actors.arbitrageurs.map((a) => a.address),
-      },
-      history: {
-        genesisTimestamp: timeline.genesis,
-        deployBlock: deployment.deployBlock,
-        deployTimestamp: deployment.deployTimestamp,
-        activityStartTimestamp: timeline.activityStart,
-        lastBlock: last.number,
-        lastTimestamp: last.timestamp,
-        transactions: writer.transactionCount,
-      },
+      ...builtWorldRecord(world, timeline, deployment, { block: last.number, timestamp: last.timestamp, transactions: writer.transactionCount }),
     };
-  } finally {
-    await anvil.stop();
-  }
+  });
 }

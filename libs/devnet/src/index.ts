@@ -3,7 +3,7 @@ export { TEST_ACCOUNTS, ANVIL_ACCOUNTS, DEFAULT_SEED, deriveAccount, type DevAcc
 export { DEFAULT_NETWORKS } from './config';
 export * from './manifest';
 export { codeVersion } from './version';
-export { startAnvil, type AnvilOptions, type AnvilProcess } from './anvil';
+export { killOnExit, startAnvil, type AnvilOptions, type AnvilProcess } from './anvil';
 export { LIVE_DIR, liveStateFile, forgetLiveStates } from './live-state';
 export * from './mainnet-shaped/profile';
 export { ORIGINS as MAINNET_SHAPED_ORIGINS } from './mainnet-shaped/book';

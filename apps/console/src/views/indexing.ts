@@ -1,17 +1,6 @@
+import type { IndexingProgress } from '@tokensvc/api';
 import { api } from '../api';
 import { errorBox, fmt, h, render, table } from '../dom';
-
-interface Progress {
-  network: string;
-  head: number | null;
-  cursor: number | null;
-  lag: number | null;
-  blocksPerSecond: number;
-  eventsPerSecond: number;
-  etaSeconds: number | null;
-  percent: number;
-  caughtUp: boolean;
-}
 
 /** Each network's indexing progress, re-read every few seconds while the page is open. */
 export async function indexingView(root: HTMLElement, signal: AbortSignal): Promise<void> {
@@ -19,7 +8,7 @@ export async function indexingView(root: HTMLElement, signal: AbortSignal): Prom
   render(root, h('h1', {}, 'Indexing'), h('p', {}, 'Head, cursor, lag and ETA of every network, as the indexer reports them (refreshed every 5 s).'), body);
   const read = async (): Promise<void> => {
     try {
-      const r = await api<{ readAt: string; networks: Progress[] }>('/v3/indexing/status');
+      const r = await api<{ readAt: string; networks: IndexingProgress[] }>('/v3/indexing/status');
       render(
         body,
         table(

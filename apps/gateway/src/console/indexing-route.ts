@@ -1,19 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { IndexingProgress } from '@tokensvc/api';
 import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
 import { CONSOLE_OPERATIONS as OPS } from '../operations/console.endpoints';
-
-interface NetworkProgress {
-  network: string;
-  head: number | null;
-  cursor: number | null;
-  lag: number | null;
-  blocksPerSecond: number;
-  eventsPerSecond: number;
-  etaSeconds: number | null;
-  percent: number;
-  caughtUp: boolean;
-}
 
 /** one read of the indexer serves every caller for this long */
 const CACHE_MS = 1000;
@@ -23,7 +12,7 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Only the documented fields, typed, from what the indexer answered (nothing else is passed on). */
-function progressOf(raw: unknown): NetworkProgress[] {
+function progressOf(raw: unknown): IndexingProgress[] {
   const networks = (raw as { networks?: unknown } | null)?.networks;
   if (!Array.isArray(networks)) throw new GatewayError(503, 'the indexer status answer has no networks list');
   return networks
@@ -46,8 +35,8 @@ function progressOf(raw: unknown): NetworkProgress[] {
  * port's `GET /status`); concurrent callers within a second share one read.
  */
 export function registerIndexingRoute(fastify: FastifyInstance, statusUrl: string): void {
-  let last: { at: number; value: Promise<{ readAt: string; networks: NetworkProgress[] }> } | undefined;
-  const read = async (): Promise<{ readAt: string; networks: NetworkProgress[] }> => {
+  let last: { at: number; value: Promise<{ readAt: string; networks: IndexingProgress[] }> } | undefined;
+  const read = async (): Promise<{ readAt: string; networks: IndexingProgress[] }> => {
     let res: Response;
     try {
       res = await fetch(statusUrl, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });

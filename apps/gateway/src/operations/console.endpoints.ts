@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { dateTime, endpoint, nullable, query } from '@tokensvc/api';
+import { IndexingProgress, dateTime, endpoint, nullable, query } from '@tokensvc/api';
 
 /** The console (a static front end) and the two read endpoints it adds to the gateway. */
 const TAG = 'Console';
@@ -68,19 +68,7 @@ const indexingStatus = endpoint({
   query: query({}),
   response: Type.Object({
     readAt: dateTime(),
-    networks: Type.Array(
-      Type.Object({
-        network: Type.String(),
-        head: nullable(Type.Integer()),
-        cursor: nullable(Type.Integer()),
-        lag: nullable(Type.Integer()),
-        blocksPerSecond: Type.Number(),
-        eventsPerSecond: Type.Number(),
-        etaSeconds: nullable(Type.Number()),
-        percent: Type.Number(),
-        caughtUp: Type.Boolean(),
-      }),
-    ),
+    networks: Type.Array(IndexingProgress),
   }),
 });
 

@@ -11,10 +11,18 @@ function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
 }
 
 /**
- * Liquidity added (sign 1n) or removed (-1n) over [tickLower, tickUpper): tick net/gross deltas
- * and, when the range holds the current tick, the pool's active liquidity.
+ * Mint (liquidity added: sign 1n) or Burn (removed: -1n) over [tickLower, tickUpper): the
+ * liquidity event, tick net/gross deltas and, when the range holds the current tick, the pool's
+ * active liquidity. `amountWord` is the data word of the liquidity amount (Mint's data starts
+ * with the sender, Burn's with the amount); amount0 and amount1 follow it.
  */
-function applyPosition(log: RpcLog, acc: BatchAccumulator, pool: PoolInfo, tickLower: number, tickUpper: number, amount: bigint, sign: bigint): void {
+function applyPosition(log: RpcLog, acc: BatchAccumulator, kind: 'deposit' | 'withdraw', amountWord: number, sign: bigint): void {
+  const pool = v3Pool(log, acc);
+  if (!pool) return;
+  const tickLower = topicSmallInt(log.topics[2]);
+  const tickUpper = topicSmallInt(log.topics[3]);
+  const amount = uintWord(log.data, amountWord);
+  acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind, account: topicAddress(log.topics[1]), amount0: uintWord(log.data, amountWord + 1), amount1: uintWord(log.data, amountWord + 2), shares: amount, tickLower, tickUpper });
   const delta = sign * amount;
   acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
   acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
@@ -84,23 +92,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
       acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
     },
-    [TOPICS.v3Mint]: (log, acc) => {
-      const pool = v3Pool(log, acc);
-      if (!pool) return;
-      const tickLower = topicSmallInt(log.topics[2]);
-      const tickUpper = topicSmallInt(log.topics[3]);
-      const amount = uintWord(log.data, 1);
-      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 2), amount1: uintWord(log.data, 3), shares: amount, tickLower, tickUpper });
-      applyPosition(log, acc, pool, tickLower, tickUpper, amount, 1n);
-    },
-    [TOPICS.v3Burn]: (log, acc) => {
-      const pool = v3Pool(log, acc);
-      if (!pool) return;
-      const tickLower = topicSmallInt(log.topics[2]);
-      const tickUpper = topicSmallInt(log.topics[3]);
-      const amount = uintWord(log.data, 0);
-      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind: 'withdraw', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 1), amount1: uintWord(log.data, 2), shares: amount, tickLower, tickUpper });
-      applyPosition(log, acc, pool, tickLower, tickUpper, amount, -1n);
-    },
+    [TOPICS.v3Mint]: (log, acc) => applyPosition(log, acc, 'deposit', 1, 1n),
+    [TOPICS.v3Burn]: (log, acc) => applyPosition(log, acc, 'withdraw', 0, -1n),
   },
 };

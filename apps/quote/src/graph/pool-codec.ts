@@ -1,15 +1,10 @@
 /** PoolStateChanged events and `pools` rows into the routing library's Pool union. */
 import type { PoolStateChanged } from '@tokensvc/messages';
+import type { PoolDescription } from '@tokensvc/persistence';
 import type { Pool } from '@tokensvc/routing';
 import type { PoolUpdate } from './network-graph';
 
-export interface PoolFields {
-  address: string;
-  platform: string;
-  family: string;
-  token0: string;
-  token1: string;
-  fee: number;
+export interface PoolFields extends PoolDescription {
   tickSpacing: number | null;
   reserve0: string;
   reserve1: string;

@@ -12,10 +12,10 @@ import type { MultiOrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
-import { headBlock, readChainPools } from '../testing/chain-pools';
+import { headBlock } from '../testing/chain-pools';
 import { OrderRunner } from '../testing/order-runner';
 import { TestPoolEvents } from '../testing/pool-events';
-import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
+import { startQuoteHarness, syncGraphTo, type QuoteHarness } from '../testing/quote-harness';
 import { seedReadModels } from '../testing/read-models';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
@@ -46,16 +46,7 @@ describe('multi-input zaps on a private devnet', () => {
   /** Publishes every pool's chain state as the indexer would, and waits for the graph. */
   async function syncGraph(): Promise<void> {
     lastEventBlock = Math.max(await headBlock(rpc), lastEventBlock + 1);
-    const block = lastEventBlock;
-    const pools = await readChainPools(rpc, net, { ticks: false });
-    for (const [i, p] of pools.entries()) await events.publish('ethereum', p, { block, logIndex: i });
-    const graph = harness.graphs.get('ethereum');
-    const deadline = Date.now() + 10_000;
-    while (pools.some((p) => graph.pool(p.address)?.position.block !== block)) {
-      if (Date.now() > deadline) throw new Error('the graph did not apply the pool events');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await harness.graphs.settled();
+    await syncGraphTo(harness, events, rpc, net, lastEventBlock);
   }
 
   beforeAll(async () => {

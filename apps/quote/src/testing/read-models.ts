@@ -5,16 +5,10 @@
 import { Client } from 'pg';
 import type { JsonRpcClient } from '@tokensvc/chain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
+import type { TokenDescription } from '@tokensvc/persistence';
 import { type ChainPool, type DevnetNetworkLike, headBlock, readChainPools, readVaultTotals } from './chain-pools';
 
-interface TokenRow {
-  address: string;
-  platform: string;
-  family: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  underlying: string[];
+interface TokenRow extends TokenDescription {
   poolAddress: string | null;
   price: number;
 }

@@ -90,23 +90,16 @@ export class RpcPool {
     let rounds = 0;
     let throttles = 0;
     for (;;) {
-      let e = this.pick(tried, o.minBlock);
-      if (!e) {
+      let picked = this.pick(tried, o.minBlock);
+      if (!picked) {
         if (o.whenNoneHasIt && lacking.size === this.endpoints.length) return o.whenNoneHasIt();
         tried.clear();
         lacking.clear();
         await this.sleep(backoffDelay(rounds++, this.retry, this.random));
-        e = this.pick(tried, o.minBlock)!;
+        picked = this.pick(tried, o.minBlock)!;
       }
-      const wait = e.reserve(this.now());
-      if (wait > 0) await this.sleep(wait);
-      const started = this.now();
-      e.inflight++;
-      try {
-        const result = await send(e);
-        e.onAnswer(this.now() - started);
-        return result;
-      } catch (err) {
+      const e = picked;
+      const answered = await this.attempt(e, send, (err, started) => {
         if (o.giveUp?.(err)) {
           // A timeout may be a range too large, or a URL that hangs: the latter must lose its rank.
           if (err instanceof RpcTransportError && err.status === undefined) e.onFailure();
@@ -117,7 +110,7 @@ export class RpcPool {
           e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
           if (++throttles > this.maxThrottles) throw err;
           o.onRetry?.(o.method, err, failures + throttles - 1);
-          continue;
+          return;
         }
         if (isBehindError(err)) {
           // Not a failure of the node: it is behind (or a load balancer sent us to a backend that is).
@@ -132,14 +125,27 @@ export class RpcPool {
         tried.add(e);
         if (++failures >= attempts) throw err;
         o.onRetry?.(o.method, err, failures - 1);
-      } finally {
-        e.inflight--;
-      }
+      });
+      if (answered) return answered.result;
     }
   }
 
   /** One attempt on `e` (its budget and 429 pause respected, its health updated), no retry. */
   async once<T>(e: RpcEndpoint, send: (e: RpcEndpoint) => Promise<T>): Promise<T> {
+    const answered = await this.attempt(e, send, (err) => {
+      if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
+      else if (isRetryableRpcError(err) && !isBehindError(err)) e.onFailure();
+      throw err;
+    });
+    return answered!.result;
+  }
+
+  /**
+   * One call on `e`: waits out its budget, counts it in flight and records the answer's latency.
+   * A failure goes to `onError` (with when the call started) while the call still counts in
+   * flight; it rethrows, or returns to have the call given up for a retry (then undefined).
+   */
+  private async attempt<T>(e: RpcEndpoint, send: (e: RpcEndpoint) => Promise<T>, onError: (err: unknown, started: number) => void): Promise<{ result: T } | undefined> {
     const wait = e.reserve(this.now());
     if (wait > 0) await this.sleep(wait);
     const started = this.now();
@@ -147,11 +153,10 @@ export class RpcPool {
     try {
       const result = await send(e);
       e.onAnswer(this.now() - started);
-      return result;
+      return { result };
     } catch (err) {
-      if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
-      else if (isRetryableRpcError(err) && !isBehindError(err)) e.onFailure();
-      throw err;
+      onError(err, started);
+      return undefined;
     } finally {
       e.inflight--;
     }

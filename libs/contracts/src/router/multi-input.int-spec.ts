@@ -4,25 +4,15 @@ import { uniswapV2SwapCall, wrapAllCall } from './calls';
 import { NO_PERMIT, encodeExecuteMulti, encodeExecuteMultiWithPermits, parseMultiOrderExecuted } from './router';
 import { type MultiRouterOrder, NATIVE_TOKEN } from './types';
 import { revertOf, send } from './testing/reverts';
-import { FAR_DEADLINE, type RouterWorld, startRouterWorld } from './testing/router-world';
+import { FAR_DEADLINE, type RouterWorld, eachTestOnRouterWorld } from './testing/router-world';
 
 describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPermits)', () => {
   let w: RouterWorld;
-  let snap: string;
   let A: string, B: string, WETH: string, R2: string, ROUTER: string;
 
-  beforeAll(async () => {
-    w = await startRouterWorld();
+  eachTestOnRouterWorld(async (world) => {
+    w = world;
     [A, B, WETH, R2, ROUTER] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.weth.getAddress(), w.v2Router.getAddress(), w.router.getAddress()]);
-  }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
-  beforeEach(async () => {
-    snap = await w.snapshot();
-  });
-  afterEach(async () => {
-    await w.revert(snap);
   });
 
   const order = (o: Partial<MultiRouterOrder> & Pick<MultiRouterOrder, 'inputTokens' | 'inputAmounts' | 'outputToken'>): MultiRouterOrder => ({

@@ -4,25 +4,15 @@ import { encodeExecute, encodeExecuteWithPermit, parseOrderExecuted } from './ro
 import { routeHash } from './abi';
 import { NATIVE_TOKEN, type RouterOrder } from './types';
 import { revertOf, send, sendRaw } from './testing/reverts';
-import { FAR_DEADLINE, type RouterWorld, startRouterWorld } from './testing/router-world';
+import { FAR_DEADLINE, type RouterWorld, eachTestOnRouterWorld } from './testing/router-world';
 
 describe('Router on anvil: approved, permit and native orders', () => {
   let w: RouterWorld;
-  let snap: string;
   let A: string, B: string, WETH: string, R2: string, ROUTER: string;
 
-  beforeAll(async () => {
-    w = await startRouterWorld();
+  eachTestOnRouterWorld(async (world) => {
+    w = world;
     [A, B, WETH, R2, ROUTER] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.weth.getAddress(), w.v2Router.getAddress(), w.router.getAddress()]);
-  }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
-  beforeEach(async () => {
-    snap = await w.snapshot();
-  });
-  afterEach(async () => {
-    await w.revert(snap);
   });
 
   const order = (o: Partial<RouterOrder> & Pick<RouterOrder, 'inputToken' | 'inputAmount' | 'outputToken'>): RouterOrder => ({

@@ -1,4 +1,4 @@
-import { ContractFactory, Interface, type Log, type Signer } from 'ethers';
+import { ContractFactory, Interface, type Log, type Result, type Signer } from 'ethers';
 import { loadArtifact } from '../local-artifacts';
 import { executorInterface, routerInterface } from './abi';
 import type { ExecutorCall, MultiRouterOrder, PermitParams, RouterOrder, SignedRouterOrder } from './types';
@@ -60,6 +60,13 @@ export function encodeExecuteSignedOrder(order: SignedRouterOrder, signature: st
   return routerInterface().encodeFunctionData('executeSignedOrder', [order, signature, calls]);
 }
 
+/** The `name` events emitted by `router` among `logs`, decoded. */
+function routerEvents(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string, name: 'OrderExecuted' | 'MultiOrderExecuted'): Result[] {
+  const iface = routerInterface();
+  const topic = iface.getEvent(name)!.topicHash;
+  return logs.filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic).map((l) => iface.decodeEventLog(name, l.data, l.topics));
+}
+
 export interface OrderExecutedEvent {
   sender: string;
   inputToken: string;
@@ -73,23 +80,16 @@ export interface OrderExecutedEvent {
 
 /** OrderExecuted events emitted by `router` among `logs` (e.g. a receipt's). */
 export function parseOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string): OrderExecutedEvent[] {
-  const iface = routerInterface();
-  const topic = iface.getEvent('OrderExecuted')!.topicHash;
-  return logs
-    .filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic)
-    .map((l) => {
-      const e = iface.decodeEventLog('OrderExecuted', l.data, l.topics);
-      return {
-        sender: e.getValue('sender') as string,
-        inputToken: e.getValue('inputToken') as string,
-        inputAmount: e.getValue('inputAmount') as bigint,
-        outputToken: e.getValue('outputToken') as string,
-        outputAmount: e.getValue('outputAmount') as bigint,
-        recipient: e.getValue('recipient') as string,
-        fee: e.getValue('fee') as bigint,
-        routeHash: e.getValue('routeHash') as string,
-      };
-    });
+  return routerEvents(logs, router, 'OrderExecuted').map((e) => ({
+    sender: e.getValue('sender') as string,
+    inputToken: e.getValue('inputToken') as string,
+    inputAmount: e.getValue('inputAmount') as bigint,
+    outputToken: e.getValue('outputToken') as string,
+    outputAmount: e.getValue('outputAmount') as bigint,
+    recipient: e.getValue('recipient') as string,
+    fee: e.getValue('fee') as bigint,
+    routeHash: e.getValue('routeHash') as string,
+  }));
 }
 
 export interface MultiOrderExecutedEvent {
@@ -104,22 +104,15 @@ export interface MultiOrderExecutedEvent {
 
 /** MultiOrderExecuted events emitted by `router` among `logs`. */
 export function parseMultiOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string): MultiOrderExecutedEvent[] {
-  const iface = routerInterface();
-  const topic = iface.getEvent('MultiOrderExecuted')!.topicHash;
-  return logs
-    .filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic)
-    .map((l) => {
-      const e = iface.decodeEventLog('MultiOrderExecuted', l.data, l.topics);
-      return {
-        sender: e.getValue('sender') as string,
-        inputTokens: [...(e.getValue('inputTokens') as string[])],
-        inputAmounts: [...(e.getValue('inputAmounts') as bigint[])],
-        outputToken: e.getValue('outputToken') as string,
-        outputAmount: e.getValue('outputAmount') as bigint,
-        recipient: e.getValue('recipient') as string,
-        routeHash: e.getValue('routeHash') as string,
-      };
-    });
+  return routerEvents(logs, router, 'MultiOrderExecuted').map((e) => ({
+    sender: e.getValue('sender') as string,
+    inputTokens: [...(e.getValue('inputTokens') as string[])],
+    inputAmounts: [...(e.getValue('inputAmounts') as bigint[])],
+    outputToken: e.getValue('outputToken') as string,
+    outputAmount: e.getValue('outputAmount') as bigint,
+    recipient: e.getValue('recipient') as string,
+    routeHash: e.getValue('routeHash') as string,
+  }));
 }
 
 export interface DecodedRouterError {

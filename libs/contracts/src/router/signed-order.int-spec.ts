@@ -4,29 +4,19 @@ import { type ExecutorCall, encodeExecuteSignedOrder, routeHash, routerInterface
 import { SIGNED_ORDER_TYPES, signedOrderDigest, signedOrderDomain } from './signed-order';
 import { NATIVE_TOKEN, type SignedRouterOrder } from './types';
 import { revertOf, send, sendRaw } from './testing/reverts';
-import { FAR_DEADLINE, type RouterWorld, startRouterWorld } from './testing/router-world';
+import { FAR_DEADLINE, type RouterWorld, eachTestOnRouterWorld } from './testing/router-world';
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 describe('Router on anvil: EIP-712 signed orders', () => {
   let w: RouterWorld;
-  let snap: string;
   let A: string, B: string, R2: string, ROUTER: string;
 
-  beforeAll(async () => {
-    w = await startRouterWorld();
+  eachTestOnRouterWorld(async (world) => {
+    w = world;
     [A, B, R2, ROUTER] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.v2Router.getAddress(), w.router.getAddress()]);
     // The user approves the router once; the relayer submits and pays the gas.
     await send(w.trader, { to: A, data: w.tokenA.interface.encodeFunctionData('approve', [ROUTER, MaxUint256]) });
-  }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
-  beforeEach(async () => {
-    snap = await w.snapshot();
-  });
-  afterEach(async () => {
-    await w.revert(snap);
   });
 
   const amountIn = parseEther('500');

@@ -9,14 +9,18 @@ export const ALL_BPS = 10_000;
 /** Router.MAX_FEE_BPS: the partner fee is at most 1 % of the input. */
 export const MAX_FEE_BPS = 100;
 
-export interface RouterOrder {
-  inputToken: string;
-  inputAmount: bigint;
+/** The fields every order struct has after its inputs (the Solidity structs each repeat them): the output, who receives it, the partner fee. */
+export interface RouterOrderOutput {
   outputToken: string;
   minOutputAmount: bigint;
   recipient: string;
   partner: string;
   feeBps: number;
+}
+
+export interface RouterOrder extends RouterOrderOutput {
+  inputToken: string;
+  inputAmount: bigint;
   deadline: bigint;
 }
 
@@ -24,26 +28,16 @@ export interface RouterOrder {
 export const MAX_ORDER_INPUTS = 10;
 
 /** Several inputs of one network into one output (Router.executeMulti). */
-export interface MultiRouterOrder {
+export interface MultiRouterOrder extends RouterOrderOutput {
   inputTokens: string[];
   inputAmounts: bigint[];
-  outputToken: string;
-  minOutputAmount: bigint;
-  recipient: string;
-  partner: string;
-  feeBps: number;
   deadline: bigint;
 }
 
-export interface SignedRouterOrder {
+export interface SignedRouterOrder extends RouterOrderOutput {
   sender: string;
   inputToken: string;
   inputAmount: bigint;
-  outputToken: string;
-  minOutputAmount: bigint;
-  recipient: string;
-  partner: string;
-  feeBps: number;
   /** input-token units paid to whoever submits the order (the relayer's gas) */
   relayerFee: bigint;
   /** the only account allowed to submit the order (the service's relayer); the zero address = anyone */

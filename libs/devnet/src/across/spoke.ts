@@ -3,7 +3,8 @@
  * artifacts), its bytes32 addresses, the deposit record and reading deposits and fills from logs.
  * Devnet tooling only: no production app imports libs/devnet/src/across.
  */
-import { Interface, JsonRpcProvider, type Log, getAddress, toBeHex, zeroPadValue } from 'ethers';
+import { Interface, JsonRpcProvider, type Log, getAddress, toBeHex } from 'ethers';
+import { ACROSS_FILL_STATUS, type AcrossDepositEvent, decodeFundsDeposited, fromBytes32, relayDataOf } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { loadAcrossArtifact } from '../deploy/across';
 import type { DevnetManifest } from '../manifest';
@@ -20,15 +21,10 @@ export function multicallHandlerInterface(): Interface {
 }
 
 /** FillStatus in SpokePool: fillStatuses(relayHash). */
-export const FILL_STATUS = { Unfilled: 0n, RequestedSlowFill: 1n, Filled: 2n } as const;
+export const FILL_STATUS = ACROSS_FILL_STATUS;
 
-export function toBytes32(address: string): string {
-  return zeroPadValue(getAddress(address), 32).toLowerCase();
-}
-
-export function fromBytes32(word: string): string {
-  return getAddress(`0x${word.slice(-40)}`);
-}
+/** Addresses as the pool's bytes32 words and back, as the bridge provider converts them. */
+export { fromBytes32, toBytes32 } from '@tokensvc/contracts';
 
 export interface AcrossNetwork {
   network: Network;
@@ -53,22 +49,10 @@ export function devnetProvider(url: string): JsonRpcProvider {
   return p;
 }
 
-/** A FundsDeposited event, with addresses as EVM addresses (bytes32 on chain). */
-export interface AcrossDeposit {
+/** A FundsDeposited event, with addresses as EVM addresses (bytes32 on chain), the chain it was made on and where it was logged. */
+export interface AcrossDeposit extends Omit<AcrossDepositEvent, 'destinationChainId'> {
   originChainId: number;
   destinationChainId: number;
-  depositId: bigint;
-  depositor: string;
-  recipient: string;
-  inputToken: string;
-  outputToken: string;
-  inputAmount: bigint;
-  outputAmount: bigint;
-  quoteTimestamp: number;
-  fillDeadline: number;
-  exclusivityDeadline: number;
-  exclusiveRelayer: string;
-  message: string;
   blockNumber: number;
   transactionHash: string;
 }
@@ -77,46 +61,16 @@ export function depositKey(d: Pick<AcrossDeposit, 'originChainId' | 'depositId'>
   return `${d.originChainId}:${d.depositId}`;
 }
 
+/** A FundsDeposited log decoded as the bridge provider decodes it, with the chain it was made on and where it was logged. */
 export function decodeDeposit(originChainId: number, log: Log): AcrossDeposit {
-  const ev = spokePoolInterface().parseLog(log);
-  if (!ev || ev.name !== 'FundsDeposited') throw new Error(`log ${log.transactionHash}#${log.index} is not FundsDeposited`);
-  const a = ev.args;
-  return {
-    originChainId,
-    destinationChainId: Number(a['destinationChainId']),
-    depositId: a['depositId'] as bigint,
-    depositor: fromBytes32(a['depositor'] as string),
-    recipient: fromBytes32(a['recipient'] as string),
-    inputToken: fromBytes32(a['inputToken'] as string),
-    outputToken: fromBytes32(a['outputToken'] as string),
-    inputAmount: a['inputAmount'] as bigint,
-    outputAmount: a['outputAmount'] as bigint,
-    quoteTimestamp: Number(a['quoteTimestamp']),
-    fillDeadline: Number(a['fillDeadline']),
-    exclusivityDeadline: Number(a['exclusivityDeadline']),
-    exclusiveRelayer: fromBytes32(a['exclusiveRelayer'] as string),
-    message: a['message'] as string,
-    blockNumber: log.blockNumber,
-    transactionHash: log.transactionHash,
-  };
+  const e = decodeFundsDeposited(log);
+  if (!e) throw new Error(`log ${log.transactionHash}#${log.index} is not FundsDeposited`);
+  return { originChainId, ...e, destinationChainId: Number(e.destinationChainId), blockNumber: log.blockNumber, transactionHash: log.transactionHash };
 }
 
 /** fillRelay's V3RelayData (bytes32 addresses) for a deposit. */
 export function relayData(d: AcrossDeposit): Record<string, unknown> {
-  return {
-    depositor: toBytes32(d.depositor),
-    recipient: toBytes32(d.recipient),
-    exclusiveRelayer: toBytes32(d.exclusiveRelayer),
-    inputToken: toBytes32(d.inputToken),
-    outputToken: toBytes32(d.outputToken),
-    inputAmount: d.inputAmount,
-    outputAmount: d.outputAmount,
-    originChainId: BigInt(d.originChainId),
-    depositId: d.depositId,
-    fillDeadline: d.fillDeadline,
-    exclusivityDeadline: d.exclusivityDeadline,
-    message: d.message,
-  };
+  return relayDataOf(d.originChainId, d);
 }
 
 export async function readDeposits(provider: JsonRpcProvider, net: AcrossNetwork, fromBlock: number, toBlock: number): Promise<AcrossDeposit[]> {

@@ -5,19 +5,15 @@
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { DETERMINISTIC_DEPLOYMENT_PROXY, deployRouterDeterministic } from '@tokensvc/contracts';
-import { NETWORK_INFO, type Network } from '@tokensvc/domain';
-import { startAnvil } from '../anvil';
-import { deployerFor } from '../build';
+import { type BuildOptions, builtWorldRecord, mineAtNow, onBuildChain } from '../build';
 import { saveState } from '../chain/dump';
-import { RpcClient } from '../chain/rpc';
-import { ChainWriter } from '../chain/writer';
 import { ANVIL_ACCOUNTS } from '../accounts';
-import { BlockClock, type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
+import { mineNext, tokenBySymbol } from '../deploy/context';
 import type { NetworkDeployment } from '../deploy/network';
 import type { NetworkManifest } from '../manifest';
 import { seedLiquidity } from '../seed/liquidity';
 import { PriceBook } from '../seed/prices';
-import { planTimeline, simulateHistory } from '../seed/simulator';
+import { simulateHistory } from '../seed/simulator';
 import { World } from '../seed/world';
 import { placeAave } from './aave';
 import { placeAcross } from './across';
@@ -32,36 +28,14 @@ export interface ProfileNetworkManifest extends NetworkManifest {
   extraTokens: NetworkManifest['tokens'];
 }
 
-export interface ProfileBuildOptions {
-  network: Network;
-  host: string;
-  port: number;
-  seed: string;
-  stateFile: string;
+export interface ProfileBuildOptions extends BuildOptions {
   /** the shipped registry's entry for the network */
   registry: RegistryNetwork;
-  log: (line: string) => void;
 }
 
 export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<ProfileNetworkManifest> {
-  const chainId = NETWORK_INFO[o.network].chainId;
   const book = new RealBook(o.network, o.registry);
-  const timeline = planTimeline(Date.now() / 1000);
-  const anvil = await startAnvil({ host: o.host, port: o.port, chainId, timestamp: timeline.genesis, noMining: true, extraArgs: ['--auto-impersonate'] });
-  try {
-    const rpc = new RpcClient(anvil.rpcUrl);
-    const writer = new ChainWriter(rpc);
-    const ctx: BuildContext = {
-      network: o.network,
-      chainId,
-      seed: o.seed,
-      rpc,
-      writer,
-      deployer: deployerFor(o.network),
-      clock: new BlockClock(timeline.genesis),
-      log: (line) => o.log(`${o.network} (mainnet-shaped): ${line}`),
-      aliases: profileAliases(o.network),
-    };
+  return onBuildChain(o, `${o.network} (mainnet-shaped)`, profileAliases(o.network), async ({ chainId, timeline, anvil, rpc, writer, ctx }) => {
     const prices = new PriceBook(profileTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
     const priceOf = prices.at(0);
     const placements: Placement[] = [];
@@ -91,7 +65,7 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
     ctx.log('seeding liquidity and 30 days of history');
     await seedLiquidity(world);
     await simulateHistory(world, timeline);
-    const last = await writer.mine(Math.max(Math.floor(Date.now() / 1000), writer.lastTimestamp + 1));
+    const last = await mineAtNow(writer);
     // The Router as on a real network: through the CREATE2 deployment proxy, at the address its init code gives.
     await rpc.call('evm_setAutomine', [true]);
     const signer = new Wallet(ANVIL_ACCOUNTS[4]!.privateKey, new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true }));
@@ -101,7 +75,6 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
     await saveState(rpc, o.stateFile);
     const head = Number(await rpc.call<string>('eth_blockNumber'));
     ctx.log(`saved ${writer.transactionCount} transactions in ${head} blocks`);
-    const { actors } = world;
     return {
       network: o.network,
       chainId,
@@ -112,24 +85,8 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
       extraTokens: extra,
       platforms: deployment.platforms,
       contracts: { router: router.plan.router, executor: router.plan.executor, ...across },
-      accounts: {
-        relayer: actors.relayer,
-        traders: actors.traders.map((a) => a.address),
-        liquidityProviders: actors.liquidityProviders.map((a) => a.address),
-        arbitrageurs: actors.arbitrageurs.map((a) => a.address),
-      },
-      history: {
-        genesisTimestamp: timeline.genesis,
-        deployBlock: deployment.deployBlock,
-        deployTimestamp: deployment.deployTimestamp,
-        activityStartTimestamp: timeline.activityStart,
-        lastBlock: head,
-        lastTimestamp: last.timestamp,
-        transactions: writer.transactionCount,
-      },
+      ...builtWorldRecord(world, timeline, deployment, { block: head, timestamp: last.timestamp, transactions: writer.transactionCount }),
       placements,
     };
-  } finally {
-    await anvil.stop();
-  }
+  });
 }

@@ -1,14 +1,18 @@
-/**
- * A row of the `pools` read model as pg returns it (numeric(78,0) and bigint as strings), shared by
- * its writer (indexer), its publisher and its reader (quote's liquidity graph).
- */
-export interface PoolTableRow {
+/** What a pool is: the columns the `pools` row names as camelCase records do (quote's PoolFields extends it). */
+export interface PoolDescription {
   address: string;
   platform: string;
   family: string;
   token0: string;
   token1: string;
   fee: number;
+}
+
+/**
+ * A row of the `pools` read model as pg returns it (numeric(78,0) and bigint as strings), shared by
+ * its writer (indexer), its publisher and its reader (quote's liquidity graph).
+ */
+export interface PoolTableRow extends PoolDescription {
   tick_spacing: number | null;
   reserve0: string;
   reserve1: string;

@@ -13,6 +13,16 @@ import { emptyLedger, type Ledger, type PoolMeta, type TokenMeta, type TokenStat
 
 export const WEEK_SECONDS = 7 * DAY_SECONDS;
 
+/** `map`'s value at `key`, made and stored first when there is none. */
+function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
 export class NetworkState {
   asOfBlock: number;
   readonly tokens = new Map<string, TokenMeta>();
@@ -63,30 +73,15 @@ export class NetworkState {
   }
 
   ledger(address: string): Ledger {
-    let l = this.ledgers.get(address);
-    if (!l) {
-      l = emptyLedger();
-      this.ledgers.set(address, l);
-    }
-    return l;
+    return entry(this.ledgers, address, emptyLedger);
   }
 
   swapWindow(address: string): TrailingSum {
-    let w = this.swapVolume7d.get(address);
-    if (!w) {
-      w = new TrailingSum(WEEK_SECONDS);
-      this.swapVolume7d.set(address, w);
-    }
-    return w;
+    return entry(this.swapVolume7d, address, () => new TrailingSum(WEEK_SECONDS));
   }
 
   volumeOf(address: string): TimedAmounts {
-    let v = this.volumes.get(address);
-    if (!v) {
-      v = new TimedAmounts();
-      this.volumes.set(address, v);
-    }
-    return v;
+    return entry(this.volumes, address, () => new TimedAmounts());
   }
 
   /** Candle volumes by token key. */
@@ -100,12 +95,7 @@ export class NetworkState {
   }
 
   sharePriceSeries(address: string): TrailingSeries {
-    let s = this.sharePrices.get(address);
-    if (!s) {
-      s = new TrailingSeries();
-      this.sharePrices.set(address, s);
-    }
-    return s;
+    return entry(this.sharePrices, address, () => new TrailingSeries());
   }
 
   /** USD price of a token now: the graph's for tokens it prices, else the last state's. */

@@ -1,4 +1,5 @@
 /** price_points: the per-block state history of every token (see the derive migration). */
+import type { TokenStateColumns } from '@tokensvc/persistence';
 import { ledgerFromAux, ledgerToAux, type TokenState } from '../engine/model';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
@@ -6,22 +7,11 @@ export const POINT_SELECT = `token_key, block_number::float8 AS block_number, ex
   total_supply::text AS total_supply, circulating_supply::text AS circulating_supply, total_borrow::text AS total_borrow,
   reserves::text[] AS reserves, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, aux`;
 
-export interface PointRow {
+/** A `price_points` row: a token's state columns (as `tokens` has them) at a block. */
+export interface PointRow extends TokenStateColumns {
   token_key: string;
   block_number: number;
   time: number;
-  price: number;
-  liquidity: number;
-  total_supply: string;
-  circulating_supply: string;
-  total_borrow: string;
-  reserves: string[];
-  price_per_share: string;
-  apy: number;
-  base_apy: number;
-  reward_apy: number;
-  borrow_apy: number;
-  base_borrow_apy: number;
   aux: Record<string, unknown>;
 }
 
@@ -47,25 +37,30 @@ export function pointFromRow(r: PointRow): TokenState {
   };
 }
 
+/** A token state's values in the order of the state columns the writers of `price_points` and `tokens` list (k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo). */
+export const STATE_COLUMNS: ReadonlyArray<(s: TokenState) => unknown> = [
+  (s) => s.tokenKey,
+  (s) => s.blockNumber,
+  (s) => s.time,
+  (s) => s.price,
+  (s) => s.liquidity,
+  (s) => s.totalSupply.toString(),
+  (s) => s.circulatingSupply.toString(),
+  (s) => s.totalBorrow.toString(),
+  (s) => numericArrayLiteral(s.reserves),
+  (s) => s.pricePerShare,
+  (s) => s.apy,
+  (s) => s.baseApy,
+  (s) => s.rewardApy,
+  (s) => s.borrowApy,
+  (s) => s.baseBorrowApy,
+];
+
 /** Upserts state points (a re-derived block replaces its row). */
 export async function writePoints(tx: SqlTx, points: readonly TokenState[]): Promise<void> {
   if (points.length === 0) return;
   const params = columns(points, [
-    (p) => p.tokenKey,
-    (p) => p.blockNumber,
-    (p) => p.time,
-    (p) => p.price,
-    (p) => p.liquidity,
-    (p) => p.totalSupply.toString(),
-    (p) => p.circulatingSupply.toString(),
-    (p) => p.totalBorrow.toString(),
-    (p) => numericArrayLiteral(p.reserves),
-    (p) => p.pricePerShare,
-    (p) => p.apy,
-    (p) => p.baseApy,
-    (p) => p.rewardApy,
-    (p) => p.borrowApy,
-    (p) => p.baseBorrowApy,
+    ...STATE_COLUMNS,
     (p) => JSON.stringify(ledgerToAux(p.ledger)),
   ]);
   await tx.query(

@@ -1,29 +1,13 @@
 /** The current state columns of `tokens` (the /v2/tokens read model). */
 import type { TokenState } from '../engine/model';
 import { paidMetrics, type MetricSnapshot } from '../math/metrics';
-import { columns, numericArrayLiteral, type SqlTx } from './sql';
-import { POINT_SELECT } from './points.repo';
+import { columns, type SqlTx } from './sql';
+import { POINT_SELECT, STATE_COLUMNS } from './points.repo';
 
 /** Writes each token's latest state; never overwrites a state from a later block. */
 export async function writeTokenStates(tx: SqlTx, states: readonly TokenState[]): Promise<void> {
   if (states.length === 0) return;
-  const params = columns(states, [
-    (s) => s.tokenKey,
-    (s) => s.blockNumber,
-    (s) => s.time,
-    (s) => s.price,
-    (s) => s.liquidity,
-    (s) => s.totalSupply.toString(),
-    (s) => s.circulatingSupply.toString(),
-    (s) => s.totalBorrow.toString(),
-    (s) => numericArrayLiteral(s.reserves),
-    (s) => s.pricePerShare,
-    (s) => s.apy,
-    (s) => s.baseApy,
-    (s) => s.rewardApy,
-    (s) => s.borrowApy,
-    (s) => s.baseBorrowApy,
-  ]);
+  const params = columns(states, STATE_COLUMNS);
   await tx.query(
     `UPDATE tokens t SET price = u.p, liquidity = u.l, total_supply = u.ts::numeric, circulating_supply = u.cs::numeric,
        total_borrow = u.tb::numeric, reserves = u.r::numeric[], price_per_share = u.pps, apy = u.a, base_apy = u.ba, reward_apy = u.ra,

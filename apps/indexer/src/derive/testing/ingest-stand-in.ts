@@ -4,18 +4,12 @@
  * state per batch, and their rollback.
  */
 import { ZERO_ADDRESS, tokenKey } from '@tokensvc/domain';
+import type { TokenDescription } from '@tokensvc/persistence';
 import type { DecodedBatch, PoolStateEvent } from '../../model/decoded-batch';
 import type { SqlTx } from '../repo/sql';
 import { aavePoolAddress, lower, platformsOf, type World } from './devnet-world';
 
-interface TokenSeed {
-  address: string;
-  platform: string;
-  family: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  underlying: string[];
+interface TokenSeed extends TokenDescription {
   poolAddress: string | null;
 }
 

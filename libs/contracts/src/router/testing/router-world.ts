@@ -121,3 +121,26 @@ export async function startRouterWorld(): Promise<RouterWorld> {
     },
   };
 }
+
+/**
+ * The hooks of a Router spec whose tests each start from the same chain: one world for the
+ * `describe` (started, then handed to `onStart` for the spec's own set-up; stopped after), its
+ * chain reverted to a snapshot after every test.
+ */
+export function eachTestOnRouterWorld(onStart: (w: RouterWorld) => Promise<void>): void {
+  let world: RouterWorld | undefined;
+  let snap: string;
+  beforeAll(async () => {
+    world = await startRouterWorld();
+    await onStart(world);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.stop();
+  });
+  beforeEach(async () => {
+    snap = await world!.snapshot();
+  });
+  afterEach(async () => {
+    await world!.revert(snap);
+  });
+}

@@ -1,0 +1,2 @@
+export * from './spoke-pool-abi';
+export * from './spoke-pool-events';
