@@ -3,16 +3,18 @@
  */
 const UINT_RE = /^[0-9]+$/;
 export const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_UINT256_DIGITS = 78;
 
 export class InvalidAmountError extends Error {}
 
 /** Parses a base-unit decimal string (no sign, no decimals, no exponent) into a bigint. */
 export function parseAmount(input: string, name = 'amount'): bigint {
   if (typeof input !== 'string' || !UINT_RE.test(input)) {
-    throw new InvalidAmountError(`${name} must be a non-negative integer in base units (digits only), got "${String(input)}"`);
+    throw new InvalidAmountError(`${name} must be a non-negative integer in base units (digits only), got "${String(input).slice(0, 96)}"`);
   }
-  const value = BigInt(input);
-  if (value > MAX_UINT256) throw new InvalidAmountError(`${name} must fit in uint256`);
+  // 2^256-1 has 78 digits: a longer string is refused before BigInt reads it
+  const value = input.length > MAX_UINT256_DIGITS ? undefined : BigInt(input);
+  if (value === undefined || value > MAX_UINT256) throw new InvalidAmountError(`${name} must fit in uint256`);
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { isAddress, isNativeAddress, MAX_UINT256, NETWORKS, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import { InvalidAmountError, isAddress, isNativeAddress, NETWORKS, parseAmount, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
 import { Type } from '@sinclair/typebox';
 import { checksumProblem } from './eip55';
 import { dateTime, stringEnum } from './types';
@@ -9,7 +9,6 @@ import { list, ParamError, single, type ListStyle, type Param } from './param';
 // length is capped before any pattern or conversion runs on it.
 const INT_RE = /^[+-]?\d{1,16}$/;
 const NUM_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?$/;
-const UINT_RE = /^\d{1,78}$/;
 const HEX_RE = /^0x[0-9a-fA-F]*$/;
 // Control characters (NUL above all) never reach a service: Postgres text refuses NUL.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -153,9 +152,15 @@ export const q = {
     const accepts = `a ${positive ? 'positive ' : ''}whole number in base units (decimal digits, at most 2^256-1)`;
     return single(
       (raw) => {
-        if (raw.length > 78 || !UINT_RE.test(raw)) throw new ParamError(`must be ${accepts}`);
-        const n = BigInt(raw);
-        if (n > MAX_UINT256 || (positive && n === 0n)) throw new ParamError(`must be ${accepts}`);
+        // the domain's uint256 rule (the quote service applies the same one to what it receives)
+        let n: bigint;
+        try {
+          n = parseAmount(raw);
+        } catch (e) {
+          if (e instanceof InvalidAmountError) throw new ParamError(`must be ${accepts}`);
+          throw e;
+        }
+        if (positive && n === 0n) throw new ParamError(`must be ${accepts}`);
         return n;
       },
       accepts,
