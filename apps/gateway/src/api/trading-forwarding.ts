@@ -11,8 +11,11 @@ function typedData(t: TypedData | undefined): { types: Json; domain: Json; value
   return { types: (t.types ?? {}) as Json, domain: (t.domain ?? {}) as Json, value: (t.value ?? {}) as Json };
 }
 
-function approvalQuery(q: Q<'approval'>): { sender: string; inputToken: string; inputAmount: string; outputToken: string | undefined; permitDeadline: string | undefined } {
-  return { sender: q.sender, inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline) };
+/** A uint256 parameter on the wire: proto has no uint256, so a decimal string (the quote service parses it back with the same domain rule). */
+const wire = (amount: bigint | undefined): string | undefined => amount?.toString();
+
+function approvalQuery(q: Q<'approval'>) {
+  return { ...q, inputAmount: String(q.inputAmount), permitDeadline: wire(q.permitDeadline) };
 }
 
 type HopBody = Omit<ExplainHop, 'next'> & { next: HopBody[] };
@@ -60,7 +63,7 @@ function relayed(r: StoredOrderReply) {
  */
 export const TRADING_ENDPOINTS = {
   estimate: async (q: Q<'estimate'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.estimate, { inputToken: q.inputToken, inputAmount: String(q.inputAmount), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage, explain: q.explain });
+    const r = await rpc.call(RPC.estimate, { ...q, inputAmount: String(q.inputAmount) });
     return { outputToken: r.outputToken, outputAmount: r.outputAmount, minOutputAmount: r.minOutputAmount, outputTokenDecimals: r.outputTokenDecimals, context: r.context ?? EstimateContext.fromJSON({}), explain: explainBody(r.explain) };
   },
   approval: async (q: Q<'approval'>, { rpc }: CallContext) => {
@@ -73,19 +76,7 @@ export const TRADING_ENDPOINTS = {
     return { context: r.context ?? ApprovalContext.fromJSON({}), approve: r.approve, permit: typedData(r.permit) };
   },
   portal: async (q: Q<'portal'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildOrder, {
-      sender: q.sender,
-      inputToken: q.inputToken,
-      inputAmount: String(q.inputAmount),
-      outputToken: q.outputToken,
-      slippageTolerancePercentage: q.slippageTolerancePercentage,
-      partner: q.partner,
-      feePercentage: q.feePercentage,
-      permitSignature: q.permitSignature,
-      permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
-      validate: q.validate,
-      explain: q.explain,
-    });
+    const r = await rpc.call(RPC.buildOrder, { ...q, inputAmount: String(q.inputAmount), permitDeadline: wire(q.permitDeadline) });
     return { ...order(r), explain: explainBody(r.explain) };
   },
   // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
@@ -93,23 +84,11 @@ export const TRADING_ENDPOINTS = {
     relayed(await ctx.rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: callerIdentity(ctx) })),
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
   portalMulti: async (q: Q<'portalMulti'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildMultiOrder, {
-      sender: q.sender,
-      inputTokens: q.inputTokens,
-      inputAmounts: q.inputAmounts.map(String),
-      outputToken: q.outputToken,
-      slippageTolerancePercentage: q.slippageTolerancePercentage,
-      partner: q.partner,
-      feePercentage: q.feePercentage,
-      permitSignatures: q.permitSignatures ?? [],
-      permitDeadline: q.permitDeadline === undefined ? undefined : String(q.permitDeadline),
-      validate: q.validate,
-      estimateOnly: false,
-    });
+    const r = await rpc.call(RPC.buildMultiOrder, { ...q, inputAmounts: q.inputAmounts.map(String), permitSignatures: q.permitSignatures ?? [], permitDeadline: wire(q.permitDeadline), estimateOnly: false });
     return { context: r.context ?? MultiOrderContext.fromJSON({}), tx: r.tx ?? Tx.fromJSON({}) };
   },
   estimateMulti: async (q: Q<'estimateMulti'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildMultiOrder, { inputTokens: q.inputTokens, inputAmounts: q.inputAmounts.map(String), outputToken: q.outputToken, slippageTolerancePercentage: q.slippageTolerancePercentage, permitSignatures: [], estimateOnly: true });
+    const r = await rpc.call(RPC.buildMultiOrder, { ...q, inputAmounts: q.inputAmounts.map(String), permitSignatures: [], estimateOnly: true });
     return { context: r.context ?? MultiOrderContext.fromJSON({}) };
   },
   /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
