@@ -18,7 +18,8 @@ import { BridgeEventStore } from './bridge-event-store';
 import { BridgeEventFollowing } from './event-following';
 import { CrossChainTracker } from '../tracking/tracker';
 import { TrackingQueue } from '../tracking/tracking-queue';
-import { minedReceipt, startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt } from '../testing/mined-receipt';
+import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(300_000);
 

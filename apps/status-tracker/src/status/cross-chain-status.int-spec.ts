@@ -18,7 +18,8 @@ import { Wallet } from 'ethers';
 import { ErrorCode, type CrossChainStatusReply } from '@tokensvc/messages';
 import * as testing from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
-import { minedReceipt, startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt } from '../testing/mined-receipt';
+import { startTrackerWorld, type TrackerApp, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(300_000);
 

@@ -25,6 +25,8 @@ import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainTracker, type TrackerEvent } from '../tracking/tracker';
+import { minedReceipt } from './mined-receipt';
+
 
 /**
  * The parts of @tokensvc/testing (and the devnet tooling it re-exports) the world uses, passed in
@@ -133,21 +135,6 @@ async function startPrivateDevnet(kit: TrackerWorldKit): Promise<DevnetHandle> {
 }
 
 /** `kit`: `import * as kit from '@tokensvc/testing'`; `database`: the test database's name prefix (created and migrated here, dropped by `stop`). */
-/**
- * The receipt of `hash`, polled within `timeoutMs` (not ethers' waitForTransaction / tx.wait(): on
- * an automining anvil that mined the transaction between its first look and its block listener they
- * wait for a next block, and on a quiet chain none comes: a test then hangs until jest's timeout).
- */
-export async function minedReceipt(provider: JsonRpcProvider, hash: string, timeoutMs = 60_000): Promise<TransactionReceipt> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const receipt = await provider.getTransactionReceipt(hash);
-    if (receipt) return receipt;
-    if (Date.now() > end) throw new Error(`transaction ${hash} not mined within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 export async function startTrackerWorld(kit: TrackerWorldKit, database: string): Promise<TrackerWorld> {
   const { TEST_ACCOUNTS, INFRA, manifestToken, networkManifest } = kit;
   const devnet = await startPrivateDevnet(kit);

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { Interface, MaxUint256, Wallet, type TransactionRequest } from 'ethers';
 import * as testing from '@tokensvc/testing';
 import type { TrackerChildArgs, TrackerChildMessage, TrackerChildRequest } from '../testing/tracker-child';
-import { minedReceipt, startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
+import { minedReceipt } from '../testing/mined-receipt';
+import { startTrackerWorld, type TrackerWorld } from '../testing/tracker-world';
 
 jest.setTimeout(600_000);
 
