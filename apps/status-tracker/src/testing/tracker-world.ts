@@ -27,7 +27,6 @@ import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
 import { CrossChainTracker, type TrackerEvent } from '../tracking/tracker';
 import { minedReceipt } from './mined-receipt';
 
-
 /**
  * The parts of @tokensvc/testing (and the devnet tooling it re-exports) the world uses, passed in
  * by the spec file: module boundaries let only test files import them.
