@@ -7,7 +7,7 @@
  * A tool over two libraries (the devnet and persistence), so neither imports the other.
  */
 import { isNetwork, type Network } from '@tokensvc/domain';
-import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, MAINNET_SHAPED, resetDevnet, startDevnet } from '@tokensvc/devnet';
+import { DEFAULT_BASE_PORT, DEFAULT_STATE_DIR, MAINNET_SHAPED, relayerKeyEnv, resetDevnet, startDevnet } from '@tokensvc/devnet';
 import { commonStartOptions, option, serveUntilStopped } from './cli-common';
 import { upMainnetShaped } from './mainnet-shaped';
 import { DEFAULT_DATABASE_URL, devnetRunning, resetIndexedData } from './reset-data';
@@ -31,6 +31,8 @@ async function up(args: string[]): Promise<void> {
   process.stdout.write(`\ndevnet ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   for (const c of handle.chains) process.stdout.write(`  ${c.network.padEnd(10)} chain ${String(c.chainId).padEnd(6)} ${c.rpcUrl}\n`);
   process.stdout.write(`  manifest: ${handle.manifestPath}\n`);
+  // the quote reads its gas wallet from its environment only: these (well-known devnet keys) for ./.env with docker compose
+  process.stdout.write(`  quote gas wallets: ${Object.entries(relayerKeyEnv(handle.manifestPath)).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
   serveUntilStopped(handle);
 }
 

@@ -140,6 +140,16 @@ export function readManifest(stateDir: string): DevnetManifest | undefined {
   }
 }
 
+/**
+ * The quote service's gas wallets on a devnet: each network's relayer account of the manifest at
+ * `file`, as the `RELAYER_PRIVATE_KEY_<NETWORK>` variables the service reads (it takes keys from
+ * its environment only, never from a manifest).
+ */
+export function relayerKeyEnv(file: string): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as DevnetManifest;
+  return Object.fromEntries(manifest.networks.filter((n) => n.accounts?.relayer?.privateKey).map((n) => [`RELAYER_PRIVATE_KEY_${n.network.toUpperCase()}`, n.accounts.relayer.privateKey]));
+}
+
 export function writeManifest(stateDir: string, manifest: DevnetManifest): void {
   mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, MANIFEST_FILE);

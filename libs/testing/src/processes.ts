@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { DEFAULT_HEALTH_PORTS, rpcVar } from '@tokensvc/config';
+import { relayerKeyEnv } from '@tokensvc/devnet';
 import type { Network } from '@tokensvc/domain';
 
 export const APPS = ['indexer', 'token-data', 'quote', 'status-tracker', 'gateway'] as const;
@@ -51,8 +52,8 @@ export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
   for (const n of networks) out[rpcVar(n)] = env.rpcUrls[n];
   if (env.manifestPath) {
     out['DEVNET_MANIFEST'] = env.manifestPath;
-    // a devnet: the relayer's gas wallet is the manifest's (quote never takes it unasked)
-    out['RELAYER_KEYS_FROM_DEVNET'] = 'on';
+    // a devnet: the quote's gas wallets are the manifest's relayer accounts, handed over as its variables
+    if (app === 'quote') Object.assign(out, relayerKeyEnv(env.manifestPath));
   }
   Object.assign(out, natsCredentialsEnv(app, env));
   if (app !== 'gateway') {

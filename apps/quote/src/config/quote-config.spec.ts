@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@tokensvc/config';
+import { relayerKeyEnv } from '@tokensvc/devnet';
 import { loadQuoteConfig, routerMissingMessage } from './quote-config';
 
-/** The relayer's gas wallet never comes from a devnet manifest unless the devnet is asked for explicitly. */
+/** The relayer's gas wallet comes from the environment only, never from a devnet manifest. */
 describe('quote config: relayer keys', () => {
   const dir = mkdtempSync(join(tmpdir(), 'quote-config-'));
   const manifest = join(dir, 'deployment.json');
@@ -16,18 +16,16 @@ describe('quote config: relayer keys', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const base = { NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', DEVNET_MANIFEST: manifest };
 
-  it('does not take the manifest relayer key by default (a manifest used as platform registry on a real network)', () => {
+  it('never takes a key from a manifest, even with the old RELAYER_KEYS_FROM_DEVNET=on (a manifest used as platform registry on a real network)', () => {
     expect(loadQuoteConfig(base).relay.wallets.get('ethereum')).toBeUndefined();
+    expect(loadQuoteConfig({ ...base, RELAYER_KEYS_FROM_DEVNET: 'on' }).relay.wallets.get('ethereum')).toBeUndefined();
   });
 
-  it('takes it with RELAYER_KEYS_FROM_DEVNET=on, and an explicit key always wins', () => {
-    expect(loadQuoteConfig({ ...base, RELAYER_KEYS_FROM_DEVNET: 'on' }).relay.wallets.get('ethereum')).toBe(DEVNET_KEY);
-    expect(loadQuoteConfig({ ...base, RELAYER_KEYS_FROM_DEVNET: 'on', RELAYER_PRIVATE_KEY_ETHEREUM: OWN_KEY }).relay.wallets.get('ethereum')).toBe(OWN_KEY);
+  it('takes RELAYER_PRIVATE_KEY_<NETWORK>, which the devnet tooling sets from its manifest (relayerKeyEnv)', () => {
+    expect(relayerKeyEnv(manifest)).toEqual({ RELAYER_PRIVATE_KEY_ETHEREUM: DEVNET_KEY });
+    expect(loadQuoteConfig({ ...base, ...relayerKeyEnv(manifest) }).relay.wallets.get('ethereum')).toBe(DEVNET_KEY);
     expect(loadQuoteConfig({ ...base, RELAYER_PRIVATE_KEY_ETHEREUM: OWN_KEY }).relay.wallets.get('ethereum')).toBe(OWN_KEY);
-  });
-
-  it('refuses RELAYER_KEYS_FROM_DEVNET=on without a manifest', () => {
-    expect(() => loadQuoteConfig({ NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://127.0.0.1:8545', ROUTER_ADDRESS_ETHEREUM: `0x${'22'.repeat(20)}`, WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, RELAYER_KEYS_FROM_DEVNET: 'on' })).toThrow(ConfigError);
+    expect(() => loadQuoteConfig({ ...base, RELAYER_PRIVATE_KEY_ETHEREUM: '0x12' })).toThrow(/RELAYER_PRIVATE_KEY_ETHEREUM must be 0x \+ 64 hex characters/);
   });
 });
 

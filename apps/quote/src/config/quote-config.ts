@@ -61,7 +61,7 @@ export interface AcrossFeeSettings {
 
 /** The signed-order relayer (POST /v2/portal). */
 export interface RelayConfig {
-  /** gas wallet private key per network (RELAYER_PRIVATE_KEY_<NET>, else the devnet manifest's relayer when RELAYER_KEYS_FROM_DEVNET=on) */
+  /** gas wallet private key per network (RELAYER_PRIVATE_KEY_<NET>) */
   readonly wallets: ReadonlyMap<Network, string>;
   readonly replaceAfterMs: number;
   readonly feeBumpPercent: number;
@@ -82,18 +82,6 @@ export interface RelayConfig {
 interface RawManifestNetwork {
   network?: unknown;
   contracts?: { router?: unknown };
-  accounts?: { relayer?: { privateKey?: unknown } };
-}
-
-/** Relayer keys of a devnet manifest (`networks[].accounts.relayer.privateKey`). */
-function manifestRelayerKeys(path: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (path === undefined) return out;
-  for (const n of readJsonFile<{ networks?: RawManifestNetwork[] }>(path).networks ?? []) {
-    const key = n.accounts?.relayer?.privateKey;
-    if (typeof n.network === 'string' && typeof key === 'string') out.set(n.network, key);
-  }
-  return out;
 }
 
 /** Router addresses of a devnet-style manifest (`networks[].contracts.router`). */
@@ -213,14 +201,10 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       platforms,
     };
   });
-  // A devnet manifest's relayer keys are well known (anvil accounts): they are used only when asked
-  // for (RELAYER_KEYS_FROM_DEVNET=on, set by the devnet tooling), never because a manifest holds one.
-  const fromDevnet = r.oneOf('RELAYER_KEYS_FROM_DEVNET', ['on', 'off'] as const, 'off') === 'on';
-  if (fromDevnet && common.devnetManifest === undefined) r.problems.push('RELAYER_KEYS_FROM_DEVNET=on needs DEVNET_MANIFEST (the devnet manifest holding the relayer keys)');
-  const manifestKeys = fromDevnet ? manifestRelayerKeys(common.devnetManifest) : new Map<string, string>();
+  // Gas wallets come from the environment only (the devnet tooling hands its relayer accounts over as these variables).
   const wallets = new Map<Network, string>();
   for (const { network } of common.networks) {
-    const key = r.optional(`RELAYER_PRIVATE_KEY_${network.toUpperCase()}`) ?? manifestKeys.get(network);
+    const key = r.optional(`RELAYER_PRIVATE_KEY_${network.toUpperCase()}`);
     if (key === undefined) continue;
     if (!/^0x[0-9a-fA-F]{64}$/.test(key)) r.problems.push(`RELAYER_PRIVATE_KEY_${network.toUpperCase()} must be 0x + 64 hex characters`);
     else wallets.set(network, key);

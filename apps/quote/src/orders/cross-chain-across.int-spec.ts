@@ -11,7 +11,7 @@
 import { Interface, JsonRpcProvider, type TransactionReceipt, Wallet, getAddress, parseEther, toBeHex } from 'ethers';
 import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import type { Network } from '@tokensvc/domain';
 import { ErrorCode, type OrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
@@ -58,7 +58,7 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls['ethereum']!,
-      manifestPath: devnet.manifestPath,
+      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, CROSS_CHAIN_BRIDGE: 'across', RELAY_QUEUE_PREFIX: `xacross${Date.now().toString(36)}` },

@@ -7,7 +7,7 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { parseMultiOrderExecuted } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import type { MultiOrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -57,7 +57,7 @@ describe('multi-input zaps on a private devnet', () => {
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, rpc, net);
     events = await TestPoolEvents.create(INFRA.nats, 'multi');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, stream: events.stream, prefix: events.prefix });
+    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream: events.stream, prefix: events.prefix });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);

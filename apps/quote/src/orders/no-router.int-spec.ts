@@ -7,7 +7,7 @@
  */
 import { RpcException } from '@nestjs/microservices';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { type AnvilProcess, TEST_ACCOUNTS, manifestToken, networkManifest, readManifest, startAnvil } from '@tokensvc/devnet';
+import { type AnvilProcess, TEST_ACCOUNTS, manifestToken, networkManifest, readManifest, startAnvil, relayerKeyEnv } from '@tokensvc/devnet';
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePortRange, testDevnet } from '@tokensvc/testing';
@@ -47,7 +47,7 @@ describe('a network without a Router: refused with what to do, the others served
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls.ethereum!,
-      manifestPath: devnet.manifestPath,
+      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       // optimism: an RPC URL and its WETH, no ROUTER_ADDRESS_OPTIMISM, and not in the devnet manifest

@@ -9,7 +9,7 @@
 import { Client } from 'pg';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
@@ -75,7 +75,7 @@ describe('same-chain orders on a private devnet', () => {
     await db.query(`INSERT INTO tokens (key, network, address, platform, family, name, symbol, decimals, created_at) VALUES ($1,'ethereum',$2,'basic','basic','Orphan','ORPH',6,now())`, [key(orphan), orphan]);
     await db.end();
     events = await TestPoolEvents.create(INFRA.nats, 'orders');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, stream: events.stream, prefix: events.prefix });
+    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream: events.stream, prefix: events.prefix });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);

@@ -10,7 +10,7 @@ import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from 'nats';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import type { EstimateReply, Explain, ExplainHop } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, startApp, stopProcess, type AppProcess } from '@tokensvc/testing';
@@ -108,7 +108,7 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
       if (Date.now() > deadline) throw new Error(`the indexer did not reach ${head}\n${lines.slice(-30).join('\n')}`);
       await sleep(200);
     }
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, stream, prefix });
+    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream, prefix });
     nc = await connect({ servers: INFRA.nats });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;

@@ -14,7 +14,7 @@ import { RpcException } from '@nestjs/microservices';
 import { ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { loadSwapRouter02Artifact, routerInterface, type ExecutorCall } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, writeManifest, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, writeManifest, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -87,7 +87,7 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, rpc, { ...net, platforms: net.platforms.filter((p) => p.family === 'uniswap-v3') });
     events = await TestPoolEvents.create(INFRA.nats, 'swaprouter02');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: join(manifestDir, 'deployment.json'), stream: events.stream, prefix: events.prefix });
+    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: join(manifestDir, 'deployment.json'), relayerKeys: relayerKeyEnv(join(manifestDir, 'deployment.json')), stream: events.stream, prefix: events.prefix });
     expect(harness.config.deployments[0]!.platforms.get('uniswap-v3')).toEqual({ factory: platformAddress(v3, 'factory').toLowerCase(), positionManager: platformAddress(v3, 'positionManager').toLowerCase(), swapRouter02: router02 });
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);
     runner = new OrderRunner(provider, harness.app.get(EstimateUseCase), harness.app.get(ApprovalUseCase), harness.app.get(BuildOrderUseCase));

@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { Interface, JsonRpcProvider, MaxUint256, Signature, Transaction, Wallet, parseEther, zeroPadValue } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { routerInterface } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import { ErrorCode, type OrderReply, type StoredOrderReply } from '@tokensvc/messages';
 import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -68,7 +68,7 @@ describe('signed-order relaying on a private devnet', () => {
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls['ethereum']!,
-      manifestPath: devnet.manifestPath,
+      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       env: {

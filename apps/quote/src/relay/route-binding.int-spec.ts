@@ -9,7 +9,7 @@
 import { Interface, JsonRpcProvider, MaxUint256, Wallet, parseEther } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { type ExecutorCall, type SignedRouterOrder, decodeRouterError, encodeExecuteSignedOrder, routeHash, transferAllCall } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import type { OrderReply, StoredOrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -52,7 +52,7 @@ describe('a signed order is bound to its route and its submitter (front-running 
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls['ethereum']!,
-      manifestPath: devnet.manifestPath,
+      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       env: { RELAY_POLL_MS: '50', RELAY_QUEUE_PREFIX: `routebind${Date.now().toString(36)}`, RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE: '100000' },

@@ -20,6 +20,8 @@ export interface HarnessOptions {
   manifestPath: string;
   stream: string;
   prefix: string;
+  /** the quote's gas wallets (`relayerKeyEnv(manifestPath)` of @tokensvc/devnet: RELAYER_PRIVATE_KEY_<NETWORK>) */
+  relayerKeys: Record<string, string>;
   /** more environment (e.g. RELAY_* settings) */
   env?: Record<string, string>;
 }
@@ -39,7 +41,7 @@ export async function startQuoteHarness(o: HarnessOptions): Promise<QuoteHarness
     NETWORKS: 'ethereum',
     RPC_URL_ETHEREUM: o.rpcUrl,
     DEVNET_MANIFEST: o.manifestPath,
-    RELAYER_KEYS_FROM_DEVNET: 'on',
+    ...o.relayerKeys,
     QUOTE_EVENTS_STREAM: o.stream,
     QUOTE_EVENTS_PREFIX: o.prefix,
     QUOTE_GAS_PRICE_TTL_MS: '0',
