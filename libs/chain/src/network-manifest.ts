@@ -13,6 +13,8 @@ export interface ManifestNetworkInfo {
   tokens: string[];
   /** wrapped native token, if named */
   wrappedNative?: string;
+  /** the project's order Router (`contracts.router`), if the file names one (a devnet's does) */
+  router?: string;
 }
 
 interface RawNetwork {
@@ -20,6 +22,7 @@ interface RawNetwork {
   history?: { deployBlock?: unknown };
   tokens?: Array<{ address?: unknown }>;
   weth?: unknown;
+  contracts?: { router?: unknown };
 }
 
 export function loadManifestNetworks(path: string | undefined): Map<Network, ManifestNetworkInfo> {
@@ -31,7 +34,8 @@ export function loadManifestNetworks(path: string | undefined): Map<Network, Man
     if (!isNetwork(network)) continue;
     const deployBlock = typeof e.history?.deployBlock === 'number' ? e.history.deployBlock : undefined;
     const tokens = (e.tokens ?? []).map((t) => t.address).filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase());
-    out.set(network, { network, deployBlock, tokens, wrappedNative: typeof e.weth === 'string' ? e.weth.toLowerCase() : undefined });
+    const router = typeof e.contracts?.router === 'string' ? e.contracts.router.toLowerCase() : undefined;
+    out.set(network, { network, deployBlock, tokens, wrappedNative: typeof e.weth === 'string' ? e.weth.toLowerCase() : undefined, ...(router ? { router } : {}) });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
-import { EnvReader, loadServiceConfig, readJsonFile, type CommonConfig, type Env } from '@tokensvc/config';
+import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
 import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
@@ -77,22 +77,6 @@ export interface RelayConfig {
   readonly stuckAfterMs: number;
   /** the relayer gauges (balance, pending, stuck, nonce gap) are sampled this often */
   readonly metricsIntervalMs: number;
-}
-
-interface RawManifestNetwork {
-  network?: unknown;
-  contracts?: { router?: unknown };
-}
-
-/** Router addresses of a devnet-style manifest (`networks[].contracts.router`). */
-function manifestRouters(path: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (path === undefined) return out;
-  const json = readJsonFile<{ networks?: RawManifestNetwork[] }>(path);
-  for (const n of json.networks ?? []) {
-    if (typeof n.network === 'string' && typeof n.contracts?.router === 'string') out.set(n.network, n.contracts.router.toLowerCase());
-  }
-  return out;
 }
 
 /** A deployment whose network has a Router: what every order, estimate and approval needs. */
@@ -183,9 +167,8 @@ function acrossFeeSettings(r: EnvReader): AcrossFeeSettings {
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
-  const routers = manifestRouters(common.devnetManifest);
-  // platforms and wrapped native: the devnet manifest, else the registry (REGISTRY), else none
-  const manifest = loadNetworkFacts(common);
+  // Router, wrapped native and platforms: the address book (libs/chain: DEVNET_MANIFEST or REGISTRY), else none
+  const facts = loadNetworkFacts(common);
   const registry = loadPlatforms(common, common.networks.map((n) => n.network));
   const deployments = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkDeployment => {
     const upper = network.toUpperCase();
@@ -196,8 +179,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       rpcUrl,
       rpcUrls,
       maxRps,
-      router: optionalAddressVar(r, `ROUTER_ADDRESS_${upper}`, routers.get(network)),
-      wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, manifest.get(network)?.wrappedNative),
+      router: optionalAddressVar(r, `ROUTER_ADDRESS_${upper}`, facts.get(network)?.router),
+      wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, facts.get(network)?.wrappedNative),
       platforms,
     };
   });
