@@ -4,8 +4,8 @@ import { pingController } from '@tokensvc/transport';
 import { chainProviders } from '@tokensvc/chain';
 import { SyncCatalogUseCase } from './catalog/sync-catalog.usecase';
 import type { IndexerConfig } from './config/indexer-config';
-import { SERVICE_CONFIG } from './config.token';
-import { IndexerService, PG_POOL } from './indexer.service';
+import { PG_POOL, SERVICE_CONFIG } from './config.token';
+import { IndexerService } from './indexer.service';
 import { Deriver } from './derive';
 import { DERIVATION_STAGE } from './model/derivation.port';
 
@@ -22,7 +22,8 @@ export class IndexerModule {
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       ...chainProviders(config.networks),
-      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 2 * config.indexing.length, application_name: 'indexer-ingest', statement_timeout: INGEST_STATEMENT_TIMEOUT_MS, connectionTimeoutMillis: INGEST_CONNECT_TIMEOUT_MS }, (m) => new Logger('postgres').warn(m)) },
+      // per network: a batch's transaction, the read-ahead, and the head refresh (derive/repo/transaction.ts)
+      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 3 * config.indexing.length, application_name: 'indexer-ingest', statement_timeout: INGEST_STATEMENT_TIMEOUT_MS, connectionTimeoutMillis: INGEST_CONNECT_TIMEOUT_MS }, (m) => new Logger('postgres').warn(m)) },
       { provide: DERIVATION_STAGE, useClass: Deriver },
       SyncCatalogUseCase,
       IndexerService,

@@ -3,13 +3,11 @@ import { Pool } from 'pg';
 import { loadPlatforms } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import type { IndexerConfig } from './config/indexer-config';
-import { SERVICE_CONFIG } from './config.token';
+import { PG_POOL, SERVICE_CONFIG } from './config.token';
 import { DERIVATION_STAGE, type DerivationStage } from './model/derivation.port';
 import { NetworkIndexer } from './pipeline/network-indexer';
 import { ChainEventPublisher } from './publish/chain-event-publisher';
 import { PublishLoop } from './publish/publish-loop';
-
-export const PG_POOL = Symbol('PG_POOL');
 
 /** Starts one NetworkIndexer per enabled network and the JetStream publisher; stops them on shutdown. */
 @Injectable()

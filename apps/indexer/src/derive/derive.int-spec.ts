@@ -9,11 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Contract, Interface, JsonRpcProvider } from 'ethers';
-import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
+import { Client, type Pool } from 'pg';
 import type { CommonConfig } from '@tokensvc/config';
 import { fromUnits, toUnits, ZERO_ADDRESS } from '@tokensvc/domain';
-import { createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
+import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import type { DecodedBatch } from '../model/decoded-batch';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
@@ -61,7 +60,7 @@ const at = (address: string): Contract => new Contract(address, ABI, provider);
 
 let url: string;
 let client: Client;
-let ds: DataSource;
+let pool: Pool;
 let deriver: Deriver;
 const tx: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
 let builder: DecodedBatchBuilder;
@@ -112,8 +111,8 @@ beforeAll(async () => {
   await migrate(url);
   client = new Client({ connectionString: url });
   await client.connect();
-  ds = await createDataSource({ url, poolSize: 2 }).initialize();
-  deriver = new Deriver({ networks: [{ network: N, rpcUrl }] } as unknown as CommonConfig, ds);
+  pool = createPgPool({ connectionString: url, max: 2 });
+  deriver = new Deriver({ networks: [{ network: N, rpcUrl }] } as unknown as CommonConfig, pool);
   builder = new DecodedBatchBuilder(world, rpcUrl);
   await inTx(() => seedRegistry(tx, world));
   for (const [from, to] of RANGES) {
@@ -126,7 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.end();
-  await ds?.destroy();
+  await pool?.end();
   if (url) await dropDatabase(url);
   provider?.destroy();
   await anvil?.stop();

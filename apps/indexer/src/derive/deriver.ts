@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
 import { JsonRpcClient } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import type { Network } from '@tokensvc/domain';
-import { SERVICE_CONFIG } from '../config.token';
+import { PG_POOL, SERVICE_CONFIG } from '../config.token';
 import type { DecodedBatch } from '../model/decoded-batch';
 import type { ApplyOptions, DerivationStage, PrecomputedBatch } from '../model/derivation.port';
 import type { SqlTx } from '../model/sql-tx';
@@ -36,7 +36,7 @@ export class Deriver implements DerivationStage {
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: CommonConfig,
-    @Optional() private readonly ds?: DataSource,
+    @Optional() @Inject(PG_POOL) private readonly pool?: Pool,
     @Optional() @Inject(DERIVE_OPTIONS) options?: Partial<DeriveOptions>,
   ) {
     this.options = { ...DEFAULT_DERIVE_OPTIONS, ...options };
@@ -131,7 +131,7 @@ export class Deriver implements DerivationStage {
    */
   async refreshHead(network: Network, blockNumber: number): Promise<void> {
     const rpc = this.rpc(network);
-    const written = await withTransaction(this.ds, this.config.databaseUrl, (tx) => refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens));
+    const written = await withTransaction(this.pool, this.config.databaseUrl, (tx) => refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens));
     this.logger.debug(`head refresh ${network}@${blockNumber}: ${written} token states corrected`);
   }
 

@@ -1,12 +1,12 @@
-import { createDataSource } from '@tokensvc/persistence';
+import { createPgPool } from '@tokensvc/persistence';
 import { INFRA, watchPgOverlaps, type PgOverlapWatch } from '@tokensvc/testing';
 import { withTransaction } from './transaction';
 
 /**
  * The head refresh's transaction is handed statements without awaiting the previous one (its
  * writes go through Promise.all, as on the pipeline's queued PgTx): they must still reach the
- * connection one at a time, in order, on the TypeORM query runner (the app) and on the plain pg
- * client (no DataSource). `npm start` printed pg's "Calling client.query() when the client is
+ * connection one at a time, in order, on the app's pool and on the one-connection pool of a
+ * Deriver built without one. `npm start` printed pg's "Calling client.query() when the client is
  * already executing a query" for the indexer from there.
  */
 describe('withTransaction (derive head refresh)', () => {
@@ -21,19 +21,18 @@ describe('withTransaction (derive head refresh)', () => {
     return (await tx.query<{ n: number }>(`SELECT n FROM issued ORDER BY ctid`)).map((r) => r.n);
   };
 
-  it('runs statements issued together one at a time on a plain pg connection', async () => {
+  it('runs statements issued together one at a time without a pool (a connection of its own)', async () => {
     expect(await withTransaction(undefined, INFRA.postgres, statements)).toEqual([1, 2, 3, 4]);
     expect(watch.overlaps).toEqual([]);
   });
 
-  it('runs statements issued together one at a time on the TypeORM query runner', async () => {
-    const ds = createDataSource({ url: INFRA.postgres, poolSize: 2 });
-    await ds.initialize();
+  it("runs statements issued together one at a time on the app's pool", async () => {
+    const pool = createPgPool({ connectionString: INFRA.postgres, max: 2 });
     try {
-      expect(await withTransaction(ds, INFRA.postgres, statements)).toEqual([1, 2, 3, 4]);
+      expect(await withTransaction(pool, INFRA.postgres, statements)).toEqual([1, 2, 3, 4]);
       expect(watch.overlaps).toEqual([]);
     } finally {
-      await ds.destroy();
+      await pool.end();
     }
   });
 
