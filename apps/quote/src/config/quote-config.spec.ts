@@ -57,7 +57,7 @@ describe('quote config: REGISTRY', () => {
   });
 
   it('knows only the generic platforms without it, and then needs WRAPPED_NATIVE_<NETWORK>', () => {
-    expect(() => loadQuoteConfig(base)).toThrow(/WRAPPED_NATIVE_ETHEREUM must be a 0x address \(neither DEVNET_MANIFEST nor REGISTRY names one\)/);
+    expect(() => loadQuoteConfig(base)).toThrow(/WRAPPED_NATIVE_ETHEREUM must be a 0x address \(the address book names none: none is set \(REGISTRY=shipped/);
     const cfg = loadQuoteConfig({ ...base, WRAPPED_NATIVE_ETHEREUM: `0x${'11'.repeat(20)}`, WRAPPED_NATIVE_BASE: `0x${'11'.repeat(20)}` });
     expect([...cfg.deployments[0]!.platforms.keys()]).toEqual(['native', 'basic']);
   });

@@ -1,4 +1,4 @@
-import { loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
+import { addressBookName, loadNetworkFacts, loadPlatforms } from '@tokensvc/chain';
 import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@tokensvc/config';
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
@@ -15,7 +15,7 @@ export interface NetworkDeployment {
   readonly maxRps: number;
   /**
    * the order Router (approval spender, tx.to); lowercase. Undefined when neither
-   * ROUTER_ADDRESS_<NET> nor the devnet manifest names one: the network's graph still loads, but
+   * ROUTER_ADDRESS_<NET> nor the address book (libs/chain) names one: the network's graph still loads, but
    * every order, estimate and approval on it is refused (routerMissingMessage).
    */
   readonly router: string | undefined;
@@ -38,7 +38,7 @@ export interface QuoteConfig extends CommonConfig {
   readonly relay: RelayConfig;
   /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default across) */
   readonly crossChainBridge: CrossChainBridge;
-  /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (DEVNET_MANIFEST, else REGISTRY) */
+  /** Across's SpokePools on the enabled networks, when CROSS_CHAIN_BRIDGE=across (from the address book, libs/chain) */
   readonly across: AcrossBridgeConfig | undefined;
   /** why cross-chain orders are off, when they are (logged at start) */
   readonly crossChainDisabled: string | undefined;
@@ -105,10 +105,10 @@ function optionalAddressVar(r: EnvReader, name: string, fallback: string | undef
   return v.toLowerCase();
 }
 
-function addressVar(r: EnvReader, name: string, fallback: string | undefined): string {
+function addressVar(r: EnvReader, name: string, fallback: string | undefined, book: string): string {
   const v = r.optional(name) ?? fallback;
   if (v === undefined || !isAddress(v)) {
-    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ' (neither DEVNET_MANIFEST nor REGISTRY names one)' : ''}, got "${v ?? ''}"`);
+    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ` (the address book names none: ${book})` : ''}, got "${v ?? ''}"`);
     return '';
   }
   return v.toLowerCase();
@@ -167,8 +167,9 @@ function acrossFeeSettings(r: EnvReader): AcrossFeeSettings {
 export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const common = loadServiceConfig('quote', env);
   const r = new EnvReader(env);
-  // Router, wrapped native and platforms: the address book (libs/chain: DEVNET_MANIFEST or REGISTRY), else none
+  // Router, wrapped native and platforms: the address book (libs/chain), else none
   const facts = loadNetworkFacts(common);
+  const book = addressBookName(common);
   const registry = loadPlatforms(common, common.networks.map((n) => n.network));
   const deployments = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkDeployment => {
     const upper = network.toUpperCase();
@@ -180,11 +181,11 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       rpcUrls,
       maxRps,
       router: optionalAddressVar(r, `ROUTER_ADDRESS_${upper}`, facts.get(network)?.router),
-      wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, facts.get(network)?.wrappedNative),
+      wrappedNative: addressVar(r, `WRAPPED_NATIVE_${upper}`, facts.get(network)?.wrappedNative, book),
       platforms,
     };
   });
-  // Gas wallets come from the environment only (the devnet tooling hands its relayer accounts over as these variables).
+  // Gas wallets come from the environment only (a platform runner sets them; nothing reads keys from a file).
   const wallets = new Map<Network, string>();
   for (const { network } of common.networks) {
     const key = r.optional(`RELAYER_PRIVATE_KEY_${network.toUpperCase()}`);

@@ -1,6 +1,6 @@
 /**
  * The status tracker's settings: the common ones (NATS, Postgres, Redis, NETWORKS + RPC_URL_<NET>)
- * plus the bridge (CROSS_CHAIN_BRIDGE: Across from DEVNET_MANIFEST or REGISTRY, or none) and the
+ * plus the bridge (CROSS_CHAIN_BRIDGE: Across from the address book, or none) and the
  * tracking rhythm.
  */
 import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
@@ -10,7 +10,7 @@ import type { Network } from '@tokensvc/domain';
 export interface TrackerConfig extends CommonConfig {
   /** CROSS_CHAIN_BRIDGE: the bridge whose deposits are followed (default across; none: nothing followed) */
   readonly crossChainBridge: CrossChainBridge;
-  /** Across's SpokePools on the enabled networks (DEVNET_MANIFEST, else REGISTRY); none with CROSS_CHAIN_BRIDGE=none */
+  /** Across's SpokePools on the enabled networks (from the address book, libs/chain); none with CROSS_CHAIN_BRIDGE=none */
   readonly across: AcrossBridgeConfig;
   /** the enabled networks the chosen bridge is on: followed, and where status requests look for an order's transaction */
   readonly bridgeNetworks: readonly Network[];
@@ -45,7 +45,7 @@ function acrossConfig(r: EnvReader, common: CommonConfig): AcrossBridgeConfig {
   return config ?? { networks: [] };
 }
 
-/** `overrides.across`: an Across config of the tests' own (private anvils) instead of DEVNET_MANIFEST's or the registry's. */
+/** `overrides.across`: an Across config of the tests' own (private anvils) instead of the address book's. */
 export function loadTrackerConfig(env: Env = process.env, overrides: { across?: AcrossBridgeConfig } = {}): TrackerConfig {
   const common = loadServiceConfig('status-tracker', env);
   const r = new EnvReader(env);

@@ -14,6 +14,13 @@ export interface AddressBookSetting {
   readonly registry?: string | undefined;
 }
 
+/** The address book in use, in words for messages: which setting names it, or what to set. */
+export function addressBookName(setting: AddressBookSetting): string {
+  if (setting.devnetManifest !== undefined) return `the devnet manifest (DEVNET_MANIFEST=${setting.devnetManifest})`;
+  if (setting.registry !== undefined) return `the registry (REGISTRY=${setting.registry})`;
+  return 'none is set (REGISTRY=shipped holds the real networks\' addresses)';
+}
+
 export function loadPlatforms(setting: AddressBookSetting, enabled: readonly Network[]): PlatformDefinition[] {
   if (setting.devnetManifest === undefined && setting.registry !== undefined) return registryPlatforms(loadRegistry(setting.registry), enabled);
   return loadPlatformRegistry(setting.devnetManifest, enabled);
