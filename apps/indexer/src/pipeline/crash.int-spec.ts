@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import type { Pool } from 'pg';
 import { ChainReader, JsonRpcClient } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
@@ -10,6 +11,7 @@ import { Deriver } from '../derive';
 import { TOPICS } from '../decode/topics';
 import { differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
 import { killHard, spawnIndexer, stopGracefully, type IndexerProcess } from '../testing/indexer-process';
+import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
 import { startTestIndexer } from '../testing/run-indexer';
 
 jest.setTimeout(600_000);
@@ -20,14 +22,17 @@ const DERIVED: Record<string, string> = {
 };
 
 /**
- * The indexer app as a process, SIGKILLed repeatedly in the middle of its backfill of the shared
- * devnet (read-only) and restarted: afterwards the database must hold every Transfer of the
- * chain exactly once and equal an uninterrupted index, row for row.
+ * The indexer app as a process, SIGKILLed repeatedly in the middle of its backfill of the devnet
+ * chain and restarted: afterwards the database must hold every Transfer of the chain exactly once
+ * and equal an uninterrupted index, row for row. On a private anvil loaded from the devnet's saved
+ * state: other test files mine on the shared devnet, and a block landing while the uninterrupted
+ * index runs would take it past the crashed one's cursor.
  */
 describe('crash safety: SIGKILL during backfill', () => {
-  const { rpcUrls, manifestPath } = testDevnet();
-  const rpcUrl = rpcUrls.ethereum!;
-  const reader = new ChainReader(new JsonRpcClient(rpcUrl));
+  const { manifestPath } = testDevnet();
+  let anvil: PrivateAnvil;
+  let rpcUrl: string;
+  let reader: ChainReader;
   const crashUrl = createTestDatabaseUrl('ingest_crash');
   const cleanUrl = createTestDatabaseUrl('ingest_crash_clean');
   const suffix = randomBytes(4).toString('hex');
@@ -68,6 +73,9 @@ describe('crash safety: SIGKILL during backfill', () => {
     });
 
   beforeAll(async () => {
+    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    rpcUrl = anvil.rpcUrl;
+    reader = new ChainReader(new JsonRpcClient(rpcUrl));
     await migrate(crashUrl);
     await migrate(cleanUrl);
     db = new PgPool({ connectionString: crashUrl, max: 2 });
@@ -81,6 +89,7 @@ describe('crash safety: SIGKILL during backfill', () => {
     await db?.end();
     await dropDatabase(crashUrl);
     await dropDatabase(cleanUrl);
+    await anvil?.stop();
   });
 
   it('loses and duplicates nothing across repeated SIGKILLs, and equals an uninterrupted index', async () => {
