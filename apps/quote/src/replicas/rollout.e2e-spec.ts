@@ -100,9 +100,14 @@ describe('quote rollout under load: scale up twice, stop the first replica', () 
     // the load really ran in each phase
     for (const n of Object.values(served)) expect(n).toBeGreaterThanOrEqual(1);
     expect(result.total).toBe(result.started);
-    // a new replica says it is starting (503) until its graphs are loaded and it joined the group
+    // a new replica says it is starting (503) until its graphs are loaded and it joined the group;
+    // once joined it may still answer 503 serving for a moment, when a dependency check (its RPC's
+    // eth_blockNumber, 2 s) is slow on a loaded machine (seen once in a full run), but never ready
+    // before it joined and never starting again after
     expect(secondSeen).toContain('503 starting');
-    expect(secondSeen.filter((s) => s !== 'not listening' && s !== '503 starting')).toEqual([]);
+    expect(secondSeen.filter((s) => s !== 'not listening' && s !== '503 starting' && s !== '503 serving')).toEqual([]);
+    const joined = secondSeen.indexOf('503 serving');
+    if (joined >= 0) expect(secondSeen.slice(joined)).not.toContain('503 starting');
     expect(first.lines.join('\n')).toContain('leaving queue group quote');
   });
 });
