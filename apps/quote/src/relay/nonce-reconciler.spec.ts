@@ -62,9 +62,12 @@ describe('relayer nonce reconciliation', () => {
       { order_id: 'c', nonce: '5', state: 'pending' },
     ], 9n);
     expect(await reconcile(db, network([2, 2]), 9n)).toEqual({ next: 6n, reopened: ['a', 'b'], holes: [3n] });
-    expect(db.writes.map((w) => w.sql.split(' ').slice(0, 2).join(' '))).toEqual(['UPDATE relay_submissions', 'UPDATE relay_transactions', 'UPDATE relayer_nonces']);
+    // Transactions signed after the mined one (never mined anywhere) dropped first, so the mined one is sent again.
+    expect(db.writes.map((w) => w.sql.split(' ').slice(0, 3).join(' '))).toEqual(['DELETE FROM relay_transactions', 'UPDATE relay_submissions SET', 'UPDATE relay_transactions SET', 'UPDATE relayer_nonces SET']);
+    expect(db.writes[0]!.sql).toMatch(/t\.attempt > m\.attempt/);
     expect(db.writes[0]!.params).toEqual([['a', 'b']]);
-    expect(db.writes[2]!.params).toEqual(['ethereum', RELAYER, '6']);
+    expect(db.writes[1]!.params).toEqual([['a', 'b']]);
+    expect(db.writes[3]!.params).toEqual(['ethereum', RELAYER, '6']);
   });
 
   it('reopens nothing when the chain moved while it read (an order mined and recorded final in between is not lost)', async () => {

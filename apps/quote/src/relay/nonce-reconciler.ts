@@ -88,6 +88,14 @@ export async function reconcileLocked(client: Queryable, net: Pick<RelayNetwork,
 
   const reopened = rows.filter((r) => r.state !== 'pending').map((r) => r.order_id);
   if (reopened.length > 0) {
+    // A transaction recorded after the one that was mined shares its nonce and was never mined
+    // anywhere (a replacement a second worker signed as the first one's landed): the mined one is
+    // what this chain lost, so it is the newest again and the one sent again.
+    await client.query(
+      `DELETE FROM relay_transactions t USING relay_submissions s, relay_transactions m
+       WHERE s.order_id = ANY($1::uuid[]) AND t.order_id = s.order_id AND m.tx_hash = s.mined_tx_hash AND m.order_id = s.order_id AND t.attempt > m.attempt`,
+      [reopened],
+    );
     await client.query(
       `UPDATE relay_submissions SET state = 'pending', status_reason = NULL, mined_tx_hash = NULL, block_number = NULL, gas_used = NULL, output_amount = NULL, updated_at = now()
        WHERE order_id = ANY($1::uuid[])`,

@@ -95,6 +95,14 @@ export class RelaySender {
       if (check.ok) gas = check.gas;
       else reason = notSentReason(check.reason);
     }
+    // Read after the re-simulation: a second worker that re-checks an order a first one has just
+    // had mined sees it revert (its signature nonce used). Nothing can replace a used nonce, and a
+    // cancellation recorded after the mined transaction would be what a chain that later loses the
+    // block is sent again instead of the order: the receipt check in Relayer.advance settles it.
+    if (BigInt(await net.rpc.call<string>('eth_getTransactionCount', [sub.relayer, 'latest'])) > BigInt(previous.nonce)) {
+      this.log('not replaced: its nonce is already used on chain', { orderId: sub.order_id, txHash: latest.tx_hash, nonce: previous.nonce });
+      return;
+    }
     let cancel = expired || reason !== undefined || latest.kind === 'cancel';
     let gasLimit = cancel ? 21_000n : max(previous.gasLimit, ((gas ?? 0n) * BigInt(100 + this.d.options.gasBufferPercent)) / 100n);
     const fees = await currentFees(net);

@@ -25,6 +25,8 @@ import { seedReadModels } from '../testing/read-models';
 import type { ChildArgs } from '../testing/relay-child';
 import { OrderStore } from './order-store';
 import { RelayQueue } from './relay-queue';
+import { RelayRecords } from './relay-records';
+import { RelaySender } from './relay-sender';
 import type { RelayFaultPoint } from './relayer';
 import { Relayer } from './relayer';
 import { SubmitOrderUseCase } from './submit-order.usecase';
@@ -580,6 +582,42 @@ describe('signed-order relaying on a private devnet', () => {
       expect(await storedNonce()).toBe(await relayerNonce('latest'));
       expect(await storedNonce()).toBe(stored + (d ? 1 : 0));
       expect(await reconciled()).toBeGreaterThan(reconciledBefore); // quote_relayer_nonce_reconciled_total
+    });
+
+    it('a replica re-checking an order another has just had mined records no cancellation; a chain that then loses the block executes the order again', async () => {
+      const w = await gaslessWallet(20_000_000n);
+      const snap = await rpc.call<string>('evm_snapshot');
+      const a = await relayed(w);
+      const net = relayer.networks.get('ethereum')!;
+      const kinds = async (): Promise<string[]> => (await db.query<{ kind: string }>(`SELECT kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [a.id])).rows.map((r) => r.kind);
+      // The window a second replica can hit: the transaction mined on chain, the submission not yet recorded final.
+      await db.query(`UPDATE relay_submissions SET state = 'pending', mined_tx_hash = NULL, block_number = NULL, gas_used = NULL, output_amount = NULL WHERE order_id = $1`, [a.id]);
+      const pool = createPgPool({ connectionString: databaseUrl, max: 2 });
+      try {
+        const records = new RelayRecords(pool);
+        const replica = new RelaySender({ pool, store: harness.app.get(OrderStore), networks: relayer.networks, token: (n, t) => harness.graphs.get(n).token(t), options: harness.config.relay }, records);
+        // It read the transaction before the first replica marked it broadcast, so it sends it (after a re-simulation, which reverts: the signature nonce is used).
+        const [tx] = await records.transactions(a.id);
+        await replica.send(net, (await records.submission(a.id))!, { ...tx!, broadcast_at: null });
+      } finally {
+        await pool.end();
+      }
+      expect(await kinds()).toEqual(['order']);
+      await relayer.advance(a.id);
+      expect((await relayer.status(a.id)).relay).toMatchObject({ status: 'mined' });
+
+      // What an earlier version could record in that window: a cancellation at the mined nonce, never mined anywhere.
+      const order = Transaction.from((await db.query<{ raw: string }>(`SELECT raw FROM relay_transactions WHERE order_id = $1`, [a.id])).rows[0]!.raw);
+      const cancel = await net.wallet.signTransaction({ type: 2, chainId: 1, nonce: order.nonce, to: net.wallet.address, value: 0n, gasLimit: 21_000n, maxFeePerGas: order.maxFeePerGas! * 2n, maxPriorityFeePerGas: order.maxPriorityFeePerGas! * 2n });
+      await db.query(`INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind, broadcast_at) VALUES ($1, $2, 1, $3, 0, 0, 'cancel', now())`, [Transaction.from(cancel).hash, a.id, cancel]);
+      // The chain loses the block: the order, not the cancellation, is what is sent again.
+      await rpc.call('evm_revert', [snap]);
+      expect(await executions(w.address, a.nonce)).toBe(0);
+      expect(await relayer.reconcile()).toEqual([a.id]);
+      expect((await waitFinal(a.id)).relay).toMatchObject({ status: 'mined' });
+      expect(await kinds()).toEqual(['order']);
+      expect(await executions(w.address, a.nonce)).toBe(1);
+      expect(await storedNonce()).toBe(await relayerNonce('latest'));
     });
   });
 
