@@ -1,4 +1,4 @@
-import { CROSS_CHAIN_PERMIT_MESSAGE, crossChainPermitProblem, distinctTokensProblem, feeProblem, isCrossChain, partnerFeeOf, slippageProblem } from './order-request';
+import { CROSS_CHAIN_PERMIT_MESSAGE, SAME_CHAIN_RECIPIENT_MESSAGE, crossChainPermitProblem, sameChainRecipientProblem, distinctTokensProblem, feeProblem, isCrossChain, partnerFeeOf, slippageProblem } from './order-request';
 
 const ETH_USDC = 'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const ETH_NATIVE = 'ethereum:0x0000000000000000000000000000000000000000';
@@ -30,5 +30,8 @@ describe('order-request rules (one definition for the gateway and the quote serv
     expect(crossChainPermitProblem(ETH_USDC, BASE_USDC, true)).toBe(CROSS_CHAIN_PERMIT_MESSAGE);
     expect(crossChainPermitProblem(ETH_USDC, BASE_USDC, false)).toBeUndefined();
     expect(crossChainPermitProblem(ETH_USDC, ETH_NATIVE, true)).toBeUndefined();
+    expect(sameChainRecipientProblem(ETH_USDC, ETH_NATIVE, true)).toBe(SAME_CHAIN_RECIPIENT_MESSAGE);
+    expect(sameChainRecipientProblem(ETH_USDC, BASE_USDC, true)).toBeUndefined();
+    expect(sameChainRecipientProblem(ETH_USDC, ETH_NATIVE, false)).toBeUndefined();
   });
 });

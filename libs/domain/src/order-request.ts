@@ -48,3 +48,11 @@ export const CROSS_CHAIN_PERMIT_MESSAGE = 'permitSignature is not accepted on cr
 export function crossChainPermitProblem(inputToken: string, outputToken: string, hasPermit: boolean): string | undefined {
   return hasPermit && isCrossChain(inputToken, outputToken) ? CROSS_CHAIN_PERMIT_MESSAGE : undefined;
 }
+
+export const SAME_CHAIN_RECIPIENT_MESSAGE =
+  'recipient applies to cross-chain orders only (inputToken and outputToken on different networks): a same-chain order pays its sender; leave recipient out';
+
+/** `recipient` (this service's addition to the interface) names who is paid on the output network of a cross-chain order. */
+export function sameChainRecipientProblem(inputToken: string, outputToken: string, hasRecipient: boolean): string | undefined {
+  return hasRecipient && !isCrossChain(inputToken, outputToken) ? SAME_CHAIN_RECIPIENT_MESSAGE : undefined;
+}

@@ -75,8 +75,9 @@ export const TRADING_ENDPOINTS = {
     const r = await rpc.call(RPC.approval, approvalQuery(q));
     return { context: r.context ?? ApprovalContext.fromJSON({}), approve: r.approve, permit: typedData(r.permit) };
   },
-  portal: async (q: Q<'portal'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildOrder, { ...q, inputAmount: String(q.inputAmount), permitDeadline: wire(q.permitDeadline) });
+  // the client its stored order counts against (OrderStore's per-client bound)
+  portal: async (q: Q<'portal'>, ctx: CallContext) => {
+    const r = await ctx.rpc.call(RPC.buildOrder, { ...q, inputAmount: String(q.inputAmount), permitDeadline: wire(q.permitDeadline), client: callerIdentity(ctx) });
     return { ...order(r), explain: explainBody(r.explain) };
   },
   // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)

@@ -25,6 +25,16 @@ export interface NetworkDeployment {
   readonly platforms: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
+/** How many orders a client keeps while neither submitted nor tracked (OrderStore evicts the oldest beyond). */
+export interface OrderStoreBounds {
+  /** orders of one API key */
+  maxPerClient: number;
+  /** orders of one anonymous client (an IPv4 address or an IPv6 /64) */
+  maxPerAnonymousClient: number;
+}
+
+export const DEFAULT_ORDER_STORE_BOUNDS: OrderStoreBounds = { maxPerClient: 2_000, maxPerAnonymousClient: 200 };
+
 export interface QuoteConfig extends CommonConfig {
   readonly deployments: readonly NetworkDeployment[];
   /** JetStream stream and subject prefix of the indexer's pool events */
@@ -35,6 +45,12 @@ export interface QuoteConfig extends CommonConfig {
   readonly gasPriceTtlMs: number;
   /** token metadata and USD prices are re-read from Postgres this often (off the quote path) */
   readonly catalogRefreshMs: number;
+  /**
+   * ORDER_STORE_MAX_PER_CLIENT / ORDER_STORE_MAX_PER_ANONYMOUS_CLIENT: stored orders kept per API key
+   * and per keyless client (IPv4 address or IPv6 /64) while neither submitted nor tracked; older
+   * ones are evicted (OrderStore)
+   */
+  readonly orderStore: OrderStoreBounds;
   readonly relay: RelayConfig;
   /** CROSS_CHAIN_BRIDGE: which bridge cross-chain orders go through (default across) */
   readonly crossChainBridge: CrossChainBridge;
@@ -203,6 +219,10 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     quoteValiditySeconds: r.int('QUOTE_VALIDITY_SECONDS', 20 * 60, 30, 24 * 3600),
     gasPriceTtlMs: r.int('QUOTE_GAS_PRICE_TTL_MS', 5_000, 0, 600_000),
     catalogRefreshMs: r.int('QUOTE_CATALOG_REFRESH_MS', 30_000, 1_000, 3_600_000),
+    orderStore: {
+      maxPerClient: r.int('ORDER_STORE_MAX_PER_CLIENT', DEFAULT_ORDER_STORE_BOUNDS.maxPerClient, 1, 10_000_000),
+      maxPerAnonymousClient: r.int('ORDER_STORE_MAX_PER_ANONYMOUS_CLIENT', DEFAULT_ORDER_STORE_BOUNDS.maxPerAnonymousClient, 1, 1_000_000),
+    },
     crossChainBridge,
     across: across.config,
     crossChainDisabled: across.disabled,

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { MaxUint256 } from 'ethers';
-import { type Network, ZERO_ADDRESS } from '@tokensvc/domain';
+import { type Network, SAME_CHAIN_RECIPIENT_MESSAGE, ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { ChainClock } from '../chain/chain-clients';
 import { tokenKind } from '../graph/catalog';
@@ -52,6 +52,7 @@ export class BuildOrderUseCase {
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const validate = req.validate ?? true;
     const explain = req.explain === true;
+    if (req.recipient !== undefined) throw badRequest(SAME_CHAIN_RECIPIENT_MESSAGE);
     if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS) throw badRequest('permitSignature does not apply to native input (it needs no approval)');
     const permitDeadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
     if (requested === undefined && !validate) throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
@@ -94,7 +95,7 @@ export class BuildOrderUseCase {
     if (explain) reply.explain = explainQuote(quote);
     // A sender without gas can still use the signed order (the relayer pays); without one, it is stuck.
     if (gasShortfall !== undefined && !reply.signedOrder) throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
-    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, expiresAt: new Date(Number(deadline) * 1000), reply, calls: tx.calls });
+    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply, calls: tx.calls });
     return reply;
   }
 

@@ -268,6 +268,58 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
   });
 
+  describe('who is paid on base: the sender, or the recipient given, only where it can receive (issue 30)', () => {
+    const CODE = '0x6080604052348015600f57600080fd5b50600160005260206000f3';
+    const OTHER_CODE = '0x6080604052600260005260206000f3';
+    const setCode = (n: Network, address: string, code: string): Promise<unknown> => rpc(n).call('anvil_setCode', [address, code]);
+    const fresh = (): string => Wallet.createRandom().address.toLowerCase();
+    const usdcOrder = (sender: string, recipient?: string): Promise<OrderReply> =>
+      orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '100000000', outputToken: key(base, 'USDC'), ...(recipient === undefined ? {} : { recipient }) });
+
+    it('refuses a sender that is a contract on ethereum with no contract, or other code, at its address on base', async () => {
+      const wallet1 = fresh();
+      await setCode('ethereum', wallet1, CODE);
+      await refuse(usdcOrder(wallet1), new RegExp(`sender ${wallet1} is a contract on ethereum with no contract at that address on base: .*funds could be lost; give a recipient you control on base \\(recipient=<address>\\)`));
+      await setCode('base', wallet1, OTHER_CODE);
+      await refuse(usdcOrder(wallet1), new RegExp(`sender ${wallet1} is a contract on ethereum with different code at that address on base`));
+      // an explicit recipient is checked the same way
+      await refuse(usdcOrder(wallet.address.toLowerCase(), wallet1), new RegExp(`recipient ${wallet1} is a contract on ethereum with different code at that address on base`));
+    });
+
+    it('builds for a contract with the same code on both networks, and for an EIP-7702-delegated account (an EOA)', async () => {
+      const multisig = fresh();
+      await setCode('ethereum', multisig, CODE);
+      await setCode('base', multisig, CODE);
+      expect((await usdcOrder(multisig)).context).toMatchObject({ sender: multisig, recipient: multisig });
+      const delegated = fresh();
+      await setCode('ethereum', delegated, `0xef0100${'ab'.repeat(20)}`);
+      expect((await usdcOrder(delegated)).context).toMatchObject({ sender: delegated, recipient: delegated });
+    });
+
+    it('pays the recipient given on base (direct fill and destination swap), refunds would go to the sender; both executed on chain', async () => {
+      const sender = wallet.address.toLowerCase();
+      for (const outputKey of [key(base, 'USDC'), key(base, 'DEGEN')]) {
+        const recipient = fresh();
+        const amount = 1_000_000_000n;
+        const approval = await approvals.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: amount.toString(), outputToken: outputKey });
+        if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
+        const order = await orders.build({ sender, recipient, inputToken: key(eth, 'USDC'), inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1 });
+        expect(order.context).toMatchObject({ sender, recipient });
+        const senderBefore = await balanceOn('base', outputKey.split(':')[1]!, sender);
+        const receipt = (await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait())!;
+        const [deposit] = await provider.findDeposit('ethereum', receipt.hash);
+        expect(deposit).toMatchObject({ refundTo: wallet.address });
+        let received = 0n;
+        await waitFor('the relayer to pay the recipient on base', async () => {
+          received = await balanceOn('base', outputKey.split(':')[1]!, recipient);
+          return received > 0n;
+        });
+        expect(received).toBeGreaterThanOrEqual(BigInt(order.context!.minOutputAmount));
+        expect(await balanceOn('base', outputKey.split(':')[1]!, sender)).toBe(senderBefore);
+      }
+    });
+  });
+
   // Last: it moves both chains' clocks past a fill deadline.
   it("a destination leg that would deliver less than the order's minimum makes the fill revert: no relayer fills, and Across refunds the deposit on ethereum after its deadline", async () => {
     const worker = new AcrossDataWorker({ networks: acrossNetworks(devnet.manifest, devnet.rpcUrls as Partial<Record<Network, string>>) });

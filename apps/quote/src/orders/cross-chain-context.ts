@@ -17,6 +17,8 @@ import { bufferedGas, round6 } from './slippage';
 export interface ContextTerms {
   orderId: string;
   sender: string;
+  /** paid on the output network: the sender, or the request's recipient */
+  recipient: string;
   deadline: bigint;
   routeHash: string;
   target: string;
@@ -95,7 +97,7 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
     target: o.target,
     partner: leg.fee.partner,
     sender: o.sender,
-    recipient: o.sender,
+    recipient: o.recipient,
     value: o.value.toString(),
     route: [...originRoute.map(inKey), ...destinationRoute.map(outKey)],
     routeHash: o.routeHash,

@@ -26,6 +26,7 @@ import { usdValue } from '../graph/catalog';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { timedBuild } from '../metrics';
 import { crossChainContext } from './cross-chain-context';
+import { checkPayoutAddress } from './payout-address';
 import type { Leg } from './cross-chain-leg';
 import { CrossChainPlanner } from './cross-chain-planner';
 import { orderCalls } from './order-tx';
@@ -143,10 +144,14 @@ export class CrossChainOrders {
     if (req.permitSignature !== undefined) throw badRequest(CROSS_CHAIN_PERMIT_MESSAGE);
     if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const sender = parseAddress(req.sender, 'sender', { allowZero: false });
+    // who is paid on the output network: the sender unless a recipient is named
+    const recipient = req.recipient === undefined ? sender : parseAddress(req.recipient, 'recipient', { allowZero: false });
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const leg = await this.planner.plan(req.inputToken, req.outputToken, amount, fee, parseSlippage(req.slippageTolerancePercentage));
-    await this.checkNativePayout(leg, sender);
+    const readCode = (network: Network, address: string): Promise<string> => this.clock.get(network).call<string>('eth_getCode', [address, 'latest']);
+    await checkPayoutAddress(readCode, { origin: leg.origin, destination: leg.destination, address: recipient, role: req.recipient === undefined ? 'sender' : 'recipient' });
+    await this.checkNativePayout(leg, recipient);
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
     // the origin's clock: the Router checks the deadline against its block time
@@ -161,7 +166,7 @@ export class CrossChainOrders {
       : leg.input.address === ZERO_ADDRESS
         ? [wrapAllCall(origin.wrappedNative)]
         : [];
-    const calls = [...swapCalls, await this.providerDepositCall(leg, executor, sender)];
+    const calls = [...swapCalls, await this.providerDepositCall(leg, executor, { sender, recipient })];
     const order: RouterOrder = {
       inputToken: leg.input.address,
       inputAmount: amount,
@@ -177,11 +182,11 @@ export class CrossChainOrders {
     const gasLimit = this.gasLimit(leg);
     const orderId = randomUUID();
     const reply: OrderReply = {
-      context: crossChainContext(leg, this.graphs, { orderId, sender, deadline, routeHash: routeHash(calls), target: origin.router, value, gasLimit, order, calls, outputFixedAtDeposit: this.bridge!.outputFixedAtDeposit }),
+      context: crossChainContext(leg, this.graphs, { orderId, sender, recipient, deadline, routeHash: routeHash(calls), target: origin.router, value, gasLimit, order, calls, outputFixedAtDeposit: this.bridge!.outputFixedAtDeposit }),
       tx: { to: origin.router, from: sender, data, value: value.toString(), gasLimit: gasLimit.toString() },
       signedOrder: undefined,
     };
-    await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, expiresAt: new Date(Number(deadline) * 1000), reply, calls });
+    await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply, calls });
     return reply;
   }
 
@@ -190,11 +195,12 @@ export class CrossChainOrders {
    * as its message when there is one; the executor deposits the bridged token at the call's
    * amountOffset (exactly the origin minimum on a fixed-output bridge, else all it holds).
    */
-  private async providerDepositCall(leg: Leg, executor: string, sender: string): Promise<ExecutorCall> {
-    const message = leg.destinationSwap ? await this.destinationMessage(leg, sender) : undefined;
+  private async providerDepositCall(leg: Leg, executor: string, to: { sender: string; recipient: string }): Promise<ExecutorCall> {
+    const message = leg.destinationSwap ? await this.destinationMessage(leg, to.recipient) : undefined;
     // Without a destination leg the deposit asks for the order's minimum; with one, for what the origin minimum makes of the bridged asset.
     const outputAmount = message ? leg.bridgeMin.outputAmount : leg.minOutput;
-    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount }, depositor: executor, recipient: sender, refundTo: sender, message });
+    // a refund goes back to the sender on the origin network; the payout to the recipient on the destination
+    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount }, depositor: executor, recipient: to.recipient, refundTo: to.sender, message });
     if (!call.approvalToken || call.value !== 0n) throw new Error(`the ${this.bridge!.name} deposit of ${leg.bridged.symbol} is not an ERC-20 deposit; the Router deposits ERC-20s only`);
     // A fixed-output bridge gets exactly the origin minimum: the Router sweeps the rest back to the sender.
     return bridgeDepositExecutorCall(call, call.approvalToken, this.bridge!.outputFixedAtDeposit ? leg.minBridged : undefined);
@@ -203,9 +209,9 @@ export class CrossChainOrders {
   /**
    * The destination leg as the deposit's message: `Router.execute` on the destination, from the
    * bridge's handler, with the handler's whole balance of the bridged asset as input (written when
-   * it runs), the order's minimum of the final token to the sender, before the fill deadline.
+   * it runs), the order's minimum of the final token to the recipient, before the fill deadline.
    */
-  private async destinationMessage(leg: Leg, sender: string): Promise<BridgeDestinationMessage> {
+  private async destinationMessage(leg: Leg, recipient: string): Promise<BridgeDestinationMessage> {
     const swap = leg.destinationSwap!;
     const destination = this.deployment(leg.destination);
     const executor = await this.routers.executor(leg.destination, destination.router);
@@ -215,13 +221,13 @@ export class CrossChainOrders {
       inputAmount: 0n,
       outputToken: leg.output.address,
       minOutputAmount: leg.minOutput,
-      recipient: sender,
+      recipient,
       partner: ZERO_ADDRESS,
       feeBps: 0,
       deadline,
     };
-    const data = encodeExecute(order, orderCalls(swap, { executor, recipient: sender, deadline }));
-    return { calls: [{ target: destination.router, data, value: 0n, approveBalance: true, balanceOffset: EXECUTE_INPUT_AMOUNT_OFFSET }], leftoverRecipient: sender };
+    const data = encodeExecute(order, orderCalls(swap, { executor, recipient, deadline }));
+    return { calls: [{ target: destination.router, data, value: 0n, approveBalance: true, balanceOffset: EXECUTE_INPUT_AMOUNT_OFFSET }], leftoverRecipient: recipient };
   }
 
   /** The escrow the provider deposits into on the origin (from its deposit call). */

@@ -9,11 +9,13 @@
 import { Client } from 'pg';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
+import { routeHash } from '@tokensvc/contracts';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
 import { QUOTE_METRICS } from '../metrics';
+import { OrderStore } from '../relay/order-store';
 import { headBlock, readChainPools } from '../testing/chain-pools';
 import { OrderRunner, type RunResult } from '../testing/order-runner';
 import { TestPoolEvents } from '../testing/pool-events';
@@ -298,5 +300,38 @@ describe('same-chain orders on a private devnet', () => {
     it('goes from a vault share to an LP token', async () => {
       expectDelivered(await runner.run(wallet, { inputToken: vault('steakUSDC'), inputAmount: await half(vault('steakUSDC')), outputToken: lp('sushiswap', 'WETH/USDC') }));
     });
+  });
+
+  it('stores a quote compactly: the executor calls are read back from its transaction, not written twice (issue 30)', async () => {
+    const sender = wallet.address;
+    const built = [];
+    for (const o of [
+      { inputToken: token('USDC'), inputAmount: '25000000000', outputToken: token('WBTC') },
+      { inputToken: token('LINK'), inputAmount: (2_000n * 10n ** 18n).toString(), outputToken: token('UNI') },
+      { inputToken: token('USDC'), inputAmount: '1000000000', outputToken: lp('uniswap-v2', 'DAI/USDC') },
+    ]) {
+      built.push(await orders.execute({ sender, ...o, validate: false, slippageTolerancePercentage: 1, client: 'ip:203.0.113.7' }));
+    }
+    const ids = built.map((b) => b.context!.orderId);
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ client: string; calls: unknown; bytes: number }>(`SELECT client, calls, pg_column_size(o.*) AS bytes FROM orders o WHERE order_id = ANY($1)`, [ids]);
+      expect(rows).toHaveLength(3);
+      for (const r of rows) {
+        expect(r).toMatchObject({ client: 'ip:203.0.113.7', calls: null });
+        // before: 3.4 to 5.2 kB a row (the calls were stored beside the transaction carrying them)
+        expect(r.bytes).toBeLessThan(4_500);
+      }
+      // what POST /v2/portal relays: the calls of the stored transaction, bound to the signed route
+      const store = harness.app.get(OrderStore);
+      for (const b of built) {
+        const stored = (await store.find(b.context!.orderId))!;
+        expect(routeHash(stored.calls)).toBe(b.context!.routeHash);
+        expect(stored.reply).toEqual(b);
+      }
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -2,11 +2,19 @@
  * Orders of `GET /v2/portal`, stored under their `orderId` for a week so that POST can relay the
  * signed variant and `GET /v2/portal/status` can return them. Plain SQL over a pg Pool (the relayer
  * locks an order's row in its own claim transaction, relay-records.ts).
+ *
+ * Bounded per client (issue 30): a quote needs no key, so every order names the client the
+ * gateway saw (`key:<id>`, or `ip:<address or IPv6 /64>`), and a client keeps at most
+ * `maxPerClient` (`ip:` clients `maxPerAnonymousClient`) orders that were neither submitted
+ * (relay_submissions) nor tracked (cross_chain_orders): each save evicts that client's oldest
+ * beyond the bound. The executor calls are not stored twice: they are read back from the stored
+ * transaction.
  */
 import type { Pool } from 'pg';
-import type { ExecutorCall } from '@tokensvc/contracts';
+import { type ExecutorCall, decodeOrderCalls, routeHash } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { OrderReply } from '@tokensvc/messages';
+import { DEFAULT_ORDER_STORE_BOUNDS, type OrderStoreBounds } from '../config/quote-config';
 
 export interface StoredOrder {
   orderId: string;
@@ -31,14 +39,12 @@ interface OrderRow {
   context: unknown;
   tx: unknown;
   signed_order: unknown;
-  calls: Array<{ target: string; value: string; data: string; inputs: Array<{ token: string; bps: number; amount: string; offset: number; approve: boolean }> }>;
+  /** written by earlier versions only: the calls are read back from `tx.data` */
+  calls: Array<{ target: string; value: string; data: string; inputs: Array<{ token: string; bps: number; amount: string; offset: number; approve: boolean }> }> | null;
 }
 
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 
-function callsJson(calls: readonly ExecutorCall[]): OrderRow['calls'] {
-  return calls.map((c) => ({ target: c.target, value: c.value.toString(), data: c.data, inputs: c.inputs.map((i) => ({ ...i, amount: i.amount.toString() })) }));
-}
 
 function fromRow(r: OrderRow): StoredOrder {
   const reply = OrderReply.fromJSON({ context: r.context, tx: r.tx, signedOrder: r.signed_order ?? undefined });
@@ -51,22 +57,55 @@ function fromRow(r: OrderRow): StoredOrder {
     expiresAt: r.expires_at,
     keepUntil: r.keep_until,
     reply,
-    calls: r.calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data, inputs: c.inputs.map((i) => ({ ...i, amount: BigInt(i.amount) })) })),
+    calls: r.calls ? r.calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data, inputs: c.inputs.map((i) => ({ ...i, amount: BigInt(i.amount) })) })) : decodeOrderCalls(reply.tx!.data),
   };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class OrderStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly bounds: OrderStoreBounds = DEFAULT_ORDER_STORE_BOUNDS,
+  ) {}
 
-  async save(o: { orderId: string; network: Network; chainId: number; sender: string; expiresAt: Date; reply: OrderReply; calls: readonly ExecutorCall[] }, now = new Date()): Promise<void> {
+  /**
+   * Stores an order; with a `client`, then evicts that client's oldest open orders beyond its bound.
+   * The executor calls are not stored: `reply.tx.data` holds them (read back with decodeOrderCalls,
+   * checked here so a reply whose transaction does not carry exactly these calls is never stored).
+   */
+  async save(o: { orderId: string; network: Network; chainId: number; sender: string; client?: string; expiresAt: Date; reply: OrderReply; calls: readonly ExecutorCall[] }, now = new Date()): Promise<void> {
     const json = OrderReply.toJSON(o.reply) as { context?: unknown; tx?: unknown; signedOrder?: unknown };
+    if (routeHash(decodeOrderCalls(o.reply.tx?.data ?? '0x')) !== routeHash(o.calls)) throw new Error(`order ${o.orderId}: its transaction does not carry the calls it was built with`);
+    const client = o.client || null;
     await this.pool.query(
-      `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
+      `INSERT INTO orders (order_id, network, chain_id, sender, client, created_at, expires_at, keep_until, context, tx, signed_order)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [o.orderId, o.network, o.chainId, o.sender.toLowerCase(), now, o.expiresAt, new Date(now.getTime() + RETENTION_MS), json.context, json.tx, json.signedOrder ?? null, JSON.stringify(callsJson(o.calls))],
+      [o.orderId, o.network, o.chainId, o.sender.toLowerCase(), client, now, o.expiresAt, new Date(now.getTime() + RETENTION_MS), json.context, json.tx, json.signedOrder ?? null],
     );
+    if (client !== null) await this.evictBeyondBound(client);
+  }
+
+  /** The client's bound: anonymous clients (`ip:`) have the smaller one. */
+  boundOf(client: string): number {
+    return client.startsWith('ip:') ? this.bounds.maxPerAnonymousClient : this.bounds.maxPerClient;
+  }
+
+  /** Deletes the client's oldest orders beyond its bound among those neither submitted nor tracked; returns how many. */
+  async evictBeyondBound(client: string): Promise<number> {
+    const r = await this.pool.query(
+      `DELETE FROM orders WHERE order_id IN (
+         SELECT o.order_id FROM orders o
+          WHERE o.client = $1
+            AND NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id)
+            AND NOT EXISTS (SELECT 1 FROM cross_chain_orders c WHERE c.order_id = o.order_id)
+          ORDER BY o.created_at DESC, o.order_id
+          OFFSET $2
+          -- an order being submitted right now holds its row lock (relay-records.ts): not evicted
+          FOR UPDATE OF o SKIP LOCKED)`,
+      [client, this.boundOf(client)],
+    );
+    return r.rowCount ?? 0;
   }
 
   /** The order, or undefined when it was never stored or is past its week. */

@@ -55,7 +55,7 @@ export function relayProviders(config: QuoteConfig): Provider[] {
   return [
     { provide: RELAY_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'quote-relay' }, (m) => log.warn(m)) },
     { provide: RELAY_REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }).on('error', (e: Error) => log.warn(`redis: ${e.message}`)) },
-    { provide: OrderStore, inject: [RELAY_PG_POOL], useFactory: (pool: Pool) => new OrderStore(pool) },
+    { provide: OrderStore, inject: [RELAY_PG_POOL], useFactory: (pool: Pool) => new OrderStore(pool, config.orderStore) },
     {
       provide: Relayer,
       inject: [RELAY_PG_POOL, OrderStore, ChainClients, LiquidityGraphs],

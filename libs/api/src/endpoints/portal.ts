@@ -1,4 +1,4 @@
-import { FEE_RANGE, crossChainPermitProblem, distinctTokensProblem } from '@tokensvc/domain';
+import { FEE_RANGE, crossChainPermitProblem, distinctTokensProblem, sameChainRecipientProblem } from '@tokensvc/domain';
 import { endpoint } from '../endpoint';
 import { Approval, CrossChainStatus, Estimate, Order, RelayedOrder } from '../models/order';
 import { query, requiresWith, type QueryRule } from '../schema/query';
@@ -10,6 +10,9 @@ const TAG = 'Trading';
 const EXPLAIN_DOC =
   'true or false (default): add `explain`, the swaps as a tree (pool, protocol, fee tier, amounts, price impact and gas per hop, the split with its weights) and what the best single path and the best direct pool would give for the same input, at context.pinnedBlocks; same-chain only, not for LP-token zaps';
 
+const RECIPIENT_DOC =
+  "cross-chain only, this service's addition to the interface: who is paid on the output network (default: sender; context.recipient names it). A contract address must hold the same code on both networks (an EIP-7702-delegated account counts as an externally owned account), else the order is refused: nothing guarantees a contract exists, or has the same owners, on the other network";
+
 // The rules of libs/domain's order-request module, on the parsed values (token keys lowercased).
 const tokenPair = (v: Record<string, unknown>): [string, string] | undefined => (typeof v['inputToken'] === 'string' && typeof v['outputToken'] === 'string' ? [v['inputToken'], v['outputToken']] : undefined);
 const distinctTokens: QueryRule = (_g, v) => {
@@ -19,6 +22,10 @@ const distinctTokens: QueryRule = (_g, v) => {
 const noCrossChainPermit: QueryRule = (given, v) => {
   const pair = tokenPair(v);
   return pair && crossChainPermitProblem(...pair, given.has('permitSignature'));
+};
+const recipientCrossChainOnly: QueryRule = (given, v) => {
+  const pair = tokenPair(v);
+  return pair && sameChainRecipientProblem(...pair, given.has('recipient'));
 };
 
 export const portal = endpoint({
@@ -33,6 +40,7 @@ export const portal = endpoint({
       inputToken: q.tokenKey().required().describe('token key; zero address for native'),
       inputAmount: q.uint256({ positive: true }).required().describe('base units'),
       outputToken: q.tokenKey().required().describe('token key; zero address for native'),
+      recipient: q.address().describe(RECIPIENT_DOC),
       slippageTolerancePercentage: slippage().describe('0.1 to 10 percent; auto slippage when omitted'),
       partner: q.address().describe('referral address for fee sharing'),
       feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent; needs a partner; default 0.3'),
@@ -44,6 +52,7 @@ export const portal = endpoint({
     requiresWith('feePercentage', 'partner'),
     distinctTokens,
     noCrossChainPermit,
+    recipientCrossChainOnly,
   ),
   response: Order,
 });

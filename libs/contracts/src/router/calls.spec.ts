@@ -2,7 +2,7 @@ import { AbiCoder, Interface, getAddress } from 'ethers';
 import { loadSwapRouter02Artifact } from '../npm-artifacts';
 import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall, uniswapV3SwapRouter02Call } from './calls';
 import { CALLS_ABI_TYPE, routeHash, routerInterface } from './abi';
-import { EXECUTE_INPUT_AMOUNT_OFFSET, encodeExecute } from './router';
+import { EXECUTE_INPUT_AMOUNT_OFFSET, decodeOrderCalls, encodeExecute, encodeExecuteBridge, encodeExecuteWithPermit } from './router';
 import { ALL_BPS } from './types';
 
 const T0 = getAddress('0x1000000000000000000000000000000000000001');
@@ -16,6 +16,19 @@ function patch(data: string, offset: number, amount: bigint): string {
 }
 
 describe('executor call builders', () => {
+  it('reads the calls back from a Router transaction of every entry point they are stored with (decodeOrderCalls)', () => {
+    const calls = [uniswapV2SwapCall({ router02: TO, path: [T0, T1], to: TO, deadline: 1n, bps: 2_500 }), { ...transferAllCall(T1, TO), value: 5n }];
+    const order = { inputToken: T0, inputAmount: 10n, outputToken: T1, minOutputAmount: 1n, recipient: TO, partner: TO, feeBps: 3, deadline: 99n };
+    const permit = { value: 10n, deadline: 99n, v: 27, r: `0x${'1'.repeat(64)}`, s: `0x${'2'.repeat(64)}` };
+    const lower = calls.map((c) => ({ ...c, target: c.target.toLowerCase(), inputs: c.inputs.map((i) => ({ ...i, token: i.token.toLowerCase() })) }));
+    for (const data of [encodeExecute(order, calls), encodeExecuteWithPermit(order, permit, calls), encodeExecuteBridge(order, calls)]) {
+      const back = decodeOrderCalls(data);
+      expect(back).toEqual(lower);
+      expect(routeHash(back)).toBe(routeHash(calls));
+    }
+    expect(() => decodeOrderCalls('0xdeadbeef')).toThrow('not a Router transaction');
+  });
+
   it('finds the amount word of a V2 swap (first argument) and of a V3 exactInputSingle (6th struct field)', () => {
     const v2 = uniswapV2SwapCall({ router02: TO, path: [T0, T1], to: TO, deadline: 1n, bps: 2_500 });
     expect(v2.inputs).toEqual([{ token: T0, bps: 2_500, amount: 0n, offset: 4, approve: true }]);

@@ -34,6 +34,23 @@ export function encodeExecute(order: RouterOrder, calls: readonly ExecutorCall[]
   return routerInterface().encodeFunctionData('execute', [order, calls]);
 }
 
+/**
+ * The executor calls of a Router transaction (every entry point takes them as its last argument),
+ * as built: a stored order keeps its transaction and reads its calls back from it rather than
+ * storing them twice (issue 30).
+ */
+export function decodeOrderCalls(data: string): ExecutorCall[] {
+  const tx = routerInterface().parseTransaction({ data });
+  if (!tx) throw new Error('not a Router transaction: its selector names no Router function');
+  const calls = tx.args[tx.args.length - 1] as Result;
+  return [...calls].map((c: Result) => ({
+    target: String(c[0]).toLowerCase(),
+    value: BigInt(c[1] as bigint),
+    data: String(c[2]),
+    inputs: [...(c[3] as Result)].map((i: Result) => ({ token: String(i[0]).toLowerCase(), bps: Number(i[1]), amount: BigInt(i[2] as bigint), offset: Number(i[3]), approve: Boolean(i[4]) })),
+  }));
+}
+
 export function encodeExecuteWithPermit(order: RouterOrder, permit: PermitParams, calls: readonly ExecutorCall[]): string {
   return routerInterface().encodeFunctionData('executeWithPermit', [order, permit, calls]);
 }

@@ -1752,6 +1752,8 @@ export interface operations {
                 permitDeadline?: string;
                 /** @description permit signed by sender; same-chain only Accepts a secp256k1 signature: 0x followed by 130 hex characters. */
                 permitSignature?: string;
+                /** @description cross-chain only, this service's addition to the interface: who is paid on the output network (default: sender; context.recipient names it). A contract address must hold the same code on both networks (an EIP-7702-delegated account counts as an externally owned account), else the order is refused: nothing guarantees a contract exists, or has the same owners, on the other network Accepts an address: 0x followed by 40 hex characters. */
+                recipient?: string;
                 /** @description owner of the input token Accepts an address: 0x followed by 40 hex characters. */
                 sender: string;
                 /** @description 0.1 to 10 percent; auto slippage when omitted Accepts a number from 0.1 to 10. */

@@ -177,7 +177,15 @@ export interface BuildOrderRequest {
     | boolean
     | undefined;
   /** add `explain` to the reply */
-  explain?: boolean | undefined;
+  explain?:
+    | boolean
+    | undefined;
+  /** cross-chain only: who is paid on the output network (default: sender); this service's addition to the interface */
+  recipient?:
+    | string
+    | undefined;
+  /** who asks (API key id, or the client IP / IPv6 /64 for anonymous calls), set by the gateway: stored orders are bounded per client */
+  client?: string | undefined;
 }
 
 export interface FeeCost {
@@ -2203,6 +2211,8 @@ function createBaseBuildOrderRequest(): BuildOrderRequest {
     permitDeadline: undefined,
     validate: undefined,
     explain: undefined,
+    recipient: undefined,
+    client: undefined,
   };
 }
 
@@ -2240,6 +2250,12 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
     }
     if (message.explain !== undefined) {
       writer.uint32(88).bool(message.explain);
+    }
+    if (message.recipient !== undefined) {
+      writer.uint32(98).string(message.recipient);
+    }
+    if (message.client !== undefined) {
+      writer.uint32(106).string(message.client);
     }
     return writer;
   },
@@ -2345,6 +2361,22 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
             message.explain = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.recipient = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.client = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2398,6 +2430,8 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
         : undefined,
       validate: isSet(object.validate) ? globalThis.Boolean(object.validate) : undefined,
       explain: isSet(object.explain) ? globalThis.Boolean(object.explain) : undefined,
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : undefined,
+      client: isSet(object.client) ? globalThis.String(object.client) : undefined,
     };
   },
 
@@ -2435,6 +2469,12 @@ export const BuildOrderRequest: MessageFns<BuildOrderRequest> = {
     }
     if (message.explain !== undefined) {
       obj.explain = message.explain;
+    }
+    if (message.recipient !== undefined) {
+      obj.recipient = message.recipient;
+    }
+    if (message.client !== undefined) {
+      obj.client = message.client;
     }
     return obj;
   },
