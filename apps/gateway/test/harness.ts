@@ -5,7 +5,7 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import type { Tier } from '@tokensvc/api';
 import { loadGatewayConfig } from '@tokensvc/config';
-import type { RpcContract } from '@tokensvc/messages';
+import { ErrorCode, isRpcErrorPayload, type RpcContract } from '@tokensvc/messages';
 import { ApiKeysRepository, createPgPool, dropDatabase, migrate, type ApiKeyRecord } from '@tokensvc/persistence';
 import type Redis from 'ioredis';
 import { adminServer, createGateway } from '../src/bootstrap';
@@ -117,7 +117,13 @@ export async function serveRpc<Req, Rep>(natsUrl: string, contract: RpcContract<
   void (async () => {
     for await (const m of sub) {
       const packet = json.decode(m.data) as { id: string; data: unknown };
-      void Promise.resolve(answer(contract.request.fromJSON(packet.data))).then((rep) => m.respond(json.encode({ id: packet.id, response: contract.reply.toJSON(rep), isDisposed: true })));
+      // an answer that throws an RpcErrorPayload ({ code, message }) is sent as the service's error
+      void Promise.resolve()
+        .then(() => answer(contract.request.fromJSON(packet.data)))
+        .then(
+          (rep) => m.respond(json.encode({ id: packet.id, response: contract.reply.toJSON(rep), isDisposed: true })),
+          (e: unknown) => m.respond(json.encode({ id: packet.id, err: isRpcErrorPayload(e) ? { code: e.code, message: e.message } : { code: ErrorCode.ERROR_CODE_INTERNAL, message: String(e) }, isDisposed: true })),
+        );
     }
   })();
   await nc.flush();

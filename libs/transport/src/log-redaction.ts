@@ -11,7 +11,7 @@ import { redactUrl } from '@tokensvc/config';
 const SECRET_FIELDS = new Set(
   [
     'password', 'passwd', 'secret', 'clientSecret', 'apiKey', 'api_key', 'authorization', 'cookie', 'set-cookie', 'x-api-key', 'privateKey',
-    'private_key', 'mnemonic', 'signature', 'permitSignature', 'adminToken', 'accessToken', 'refreshToken', 'databaseUrl', 'redisUrl', 'natsPassword',
+    'private_key', 'mnemonic', 'signature', 'permitSignature', 'adminToken', 'ownerToken', 'accessToken', 'refreshToken', 'databaseUrl', 'redisUrl', 'natsPassword',
   ].map((k) => k.toLowerCase()),
 );
 
@@ -33,7 +33,7 @@ function redactValue(v: unknown, depth: number): unknown {
 }
 
 /** Names whose `name=value` / `name: value` in free text is a secret. */
-const SECRET_NAMES = ['password', 'passwd', 'pwd', 'secret', 'apikey', 'api_key', 'api-key', 'x-api-key', 'access_token', 'authorization', 'signature', 'privatekey', 'private_key'];
+const SECRET_NAMES = ['password', 'passwd', 'pwd', 'secret', 'apikey', 'api_key', 'api-key', 'x-api-key', 'access_token', 'authorization', 'signature', 'privatekey', 'private_key', 'ownertoken'];
 const API_KEY_PREFIX = 'tsk_live_';
 const API_KEY_SHOWN = API_KEY_PREFIX.length + 6;
 const SEPARATORS = ['=', ':'];

@@ -389,7 +389,7 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect(receiver.received.filter((r) => r.path === '/ok/never')).toEqual([]);
   });
 
-  it('a webhook belongs to the key that registered it: another key neither sees, replaces nor deletes it (404); anonymous ones to the client address', async () => {
+  it('a webhook belongs to the key that registered it: another key neither sees, replaces nor deletes it (404); anonymous ones to the owner token their registration returned', async () => {
     const { orderId, txHash } = await heldOrder();
     const [a, b] = await issueKeys(2);
     const regA = await register(orderId, txHash, receiver.url('/ok/owned-a'), a);
@@ -400,11 +400,11 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect(listA).toMatchObject({ status: 200, body: { webhooks: [{ id: idA, orderId, txHash, url: receiver.url('/ok/owned-a'), state: 'active', deliveredEvents: expect.any(Number), createdAt: expect.any(String) }] } });
     expect(listA.body.webhooks[0]).not.toHaveProperty('secret');
     expect(await hooksCall('GET', { orderId, txHash }, b)).toEqual({ status: 200, body: { webhooks: [] } });
-    expect(await hooksCall('GET', { orderId, txHash })).toEqual({ status: 200, body: { webhooks: [] } });
+    expect(await hooksCall('GET', { orderId, txHash, ownerToken: `0x${'12'.repeat(32)}` })).toEqual({ status: 200, body: { webhooks: [] } });
     // Key B can neither delete nor replace it: answered as a webhook that does not exist.
     const delB = await hooksCall('DELETE', { id: idA }, b);
     expect(delB).toMatchObject({ status: 404, body: { message: expect.stringContaining(`no webhook ${idA} registered by this caller`) } });
-    expect((await hooksCall('DELETE', { id: idA })).status).toBe(404);
+    expect((await hooksCall('DELETE', { id: idA, ownerToken: `0x${'12'.repeat(32)}` })).status).toBe(404);
     const replB = await register(orderId, txHash, receiver.url('/ok/owned-b'), b, { replaces: idA });
     expect(replB).toMatchObject({ status: 404, body: { message: expect.stringContaining(`no webhook ${idA} of yours`) } });
     expect((await tw.db.query(`SELECT owner FROM webhooks WHERE order_id = $1`, [orderId])).rows).toHaveLength(1);
@@ -416,13 +416,19 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect((await hooksCall('DELETE', { id: idA }, a)).status).toBe(404); // replaced: gone
     expect(await hooksCall('DELETE', { id: replA.body.id }, a)).toEqual({ status: 200, body: { id: replA.body.id } });
     expect(await hooksCall('GET', { orderId, txHash }, a)).toEqual({ status: 200, body: { webhooks: [] } });
-    // An anonymous registration is the client address's: listed and deleted anonymously, not by a key.
+    // An anonymous registration belongs to the owner token it returns (stored only as its hash), not
+    // to the client address: the address alone is a 400, another token or a key sees nothing.
     const anon = await register(orderId, txHash, receiver.url('/ok/owned-anon'));
     expect(anon.status).toBe(201);
-    expect((await hooksCall('GET', { orderId, txHash })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([anon.body.id]);
+    const ownerToken = anon.body.ownerToken as string;
+    expect(ownerToken).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await tw.db.query(`SELECT owner FROM webhooks WHERE id = $1`, [anon.body.id])).rows).toEqual([{ owner: expect.stringMatching(/^token:[0-9a-f]{64}$/) }]);
+    expect((await hooksCall('GET', { orderId, txHash })).status).toBe(400);
+    expect((await hooksCall('GET', { orderId, txHash, ownerToken })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([anon.body.id]);
     expect((await hooksCall('GET', { orderId, txHash }, a)).body.webhooks).toEqual([]);
     expect((await hooksCall('DELETE', { id: anon.body.id }, a)).status).toBe(404);
-    expect((await hooksCall('DELETE', { id: anon.body.id })).status).toBe(200);
+    expect((await hooksCall('DELETE', { id: anon.body.id, ownerToken: `0x${'12'.repeat(32)}` })).status).toBe(404);
+    expect((await hooksCall('DELETE', { id: anon.body.id, ownerToken })).status).toBe(200);
     const owners = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhooks WHERE order_id = $1`, [orderId]);
     expect(Number(owners.rows[0]!.n)).toBe(0);
   });

@@ -19,12 +19,12 @@ import type { StatusEventStore } from './status-event-store';
 import { newWebhookSecret } from './webhook-signature';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** "key:<api key id>" or "ip:<address>", as the gateway builds it. */
-const OWNER = /^(key|ip):[0-9A-Za-z.:_/%-]{1,100}$/;
+/** `key:<api key id>`, `token:<sha256 of an owner token>` (anonymous, issue 30), or `ip:<address>` (rows of earlier versions) */
+const OWNER = /^(key|ip):[0-9A-Za-z.:_/%-]{1,100}$|^token:[0-9a-f]{64}$/;
 
 /** The caller a webhook request is made for; refused when the gateway did not say (no webhook without an owner). */
 export function checkOwner(owner: string): string {
-  if (!OWNER.test(owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'a webhook request needs its caller (owner "key:<id>" or "ip:<address>", set by the gateway)');
+  if (!OWNER.test(owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'a webhook request needs its owner ("key:<id>" or "token:<sha256 hex>", set by the gateway)');
   return owner;
 }
 

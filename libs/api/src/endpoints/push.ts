@@ -13,8 +13,9 @@ const TAG = 'Trading';
 const txHash = () => q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction');
 const webhookId = () => q.string({ maxLength: 36, pattern: /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/, hint: 'a webhook id (UUID)' });
 const OWNED =
-  'A webhook belongs to the caller that registered it (its API key; without a key, the client address): only that caller lists, replaces or deletes it, ' +
-  "and another caller's webhook is answered as one that does not exist.";
+  'A webhook belongs to the caller that registered it: its API key, or, without a key, whoever holds the ownerToken the registration returned ' +
+  "(a client address is no owner: everyone behind one NAT shares it). Only that owner lists, replaces or deletes it, and another owner's webhook is answered as one that does not exist.";
+const ownerToken = () => q.hex([32], 'an owner token (0x + 64 hex characters)');
 
 export const webhookRegister = endpoint({
   method: 'POST',
@@ -37,6 +38,7 @@ export const webhookRegister = endpoint({
       .required()
       .describe('where the events are POSTed'),
     replaces: webhookId().describe('id of one of your webhooks of this order and transaction that the new one replaces (deleted at once; it does not count against the limit)'),
+    ownerToken: ownerToken().describe('register under the owner of this token (from an earlier registration) instead of a new one; without a key and without it, the reply carries a new ownerToken'),
   }),
   response: WebhookRegistration,
   status: 201,
@@ -54,6 +56,7 @@ export const webhookList = endpoint({
   query: query({
     orderId: orderId().describe('context.orderId of the quote'),
     txHash: txHash(),
+    ownerToken: ownerToken().describe('required without an API key: the ownerToken of the registration'),
   }),
   response: WebhookList,
   beta: true,
@@ -66,7 +69,10 @@ export const webhookDelete = endpoint({
   description: OWNED,
   tag: TAG,
   access: 'trading',
-  query: query({ id: webhookId().required().describe('the webhook id (from the registration)') }),
+  query: query({
+    id: webhookId().required().describe('the webhook id (from the registration)'),
+    ownerToken: ownerToken().describe('required without an API key: the ownerToken of the registration'),
+  }),
   response: WebhookDeleted,
   extraErrors: [404],
   beta: true,

@@ -43,6 +43,9 @@ export const WebhookRegistration = named(
   Type.Object({
     id: Type.String({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
     secret: Type.String({ description: 'HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it' }),
+    ownerToken: Type.Optional(
+      Type.String({ description: 'without an API key: the token that lists, replaces and deletes this webhook (ownerToken parameter); shown once, store it. Absent when registered with a key' }),
+    ),
     orderId: Type.String(),
     txHash: Type.String(),
     url: Type.String(),

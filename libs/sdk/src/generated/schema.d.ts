@@ -302,18 +302,18 @@ export interface paths {
         };
         /**
          * List your webhooks of a cross-chain order (without their secrets)
-         * @description A webhook belongs to the caller that registered it (its API key; without a key, the client address): only that caller lists, replaces or deletes it, and another caller's webhook is answered as one that does not exist.
+         * @description A webhook belongs to the caller that registered it: its API key, or, without a key, whoever holds the ownerToken the registration returned (a client address is no owner: everyone behind one NAT shares it). Only that owner lists, replaces or deletes it, and another owner's webhook is answered as one that does not exist.
          */
         get: operations["webhookList"];
         put?: never;
         /**
          * Register a webhook: every status transition of a cross-chain order is POSTed to the URL, signed
-         * @description Same order lookup as GET /v3/portal/status (404 only when the order cannot be found at all). Each transition (ONGOING, then SUCCESS, REFUND_STATUS or FAILED) is delivered once, in order, as a CrossChainStatusEvent JSON body with the headers x-tokensvc-event-id, x-tokensvc-webhook-id, x-tokensvc-timestamp and x-tokensvc-signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the secret). Transitions recorded before the registration are delivered at once. Failed deliveries (no 2xx within the timeout; redirects are not followed) are retried with exponential backoff. The URL must be https, its host on the operator's allow-list, and resolve only to public addresses. At most WEBHOOK_MAX_PER_ORDER webhooks per order (409 beyond). A webhook belongs to the caller that registered it (its API key; without a key, the client address): only that caller lists, replaces or deletes it, and another caller's webhook is answered as one that does not exist.
+         * @description Same order lookup as GET /v3/portal/status (404 only when the order cannot be found at all). Each transition (ONGOING, then SUCCESS, REFUND_STATUS or FAILED) is delivered once, in order, as a CrossChainStatusEvent JSON body with the headers x-tokensvc-event-id, x-tokensvc-webhook-id, x-tokensvc-timestamp and x-tokensvc-signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the secret). Transitions recorded before the registration are delivered at once. Failed deliveries (no 2xx within the timeout; redirects are not followed) are retried with exponential backoff. The URL must be https, its host on the operator's allow-list, and resolve only to public addresses. At most WEBHOOK_MAX_PER_ORDER webhooks per order (409 beyond). A webhook belongs to the caller that registered it: its API key, or, without a key, whoever holds the ownerToken the registration returned (a client address is no owner: everyone behind one NAT shares it). Only that owner lists, replaces or deletes it, and another owner's webhook is answered as one that does not exist.
          */
         post: operations["webhookRegister"];
         /**
          * Delete one of your webhooks: nothing more is delivered to it
-         * @description A webhook belongs to the caller that registered it (its API key; without a key, the client address): only that caller lists, replaces or deletes it, and another caller's webhook is answered as one that does not exist.
+         * @description A webhook belongs to the caller that registered it: its API key, or, without a key, whoever holds the ownerToken the registration returned (a client address is no owner: everyone behind one NAT shares it). Only that owner lists, replaces or deletes it, and another owner's webhook is answered as one that does not exist.
          */
         delete: operations["webhookDelete"];
         options?: never;
@@ -1017,6 +1017,8 @@ export interface components {
             /** @description webhook id (sent as x-tokensvc-webhook-id) */
             id: string;
             orderId: string;
+            /** @description without an API key: the token that lists, replaces and deletes this webhook (ownerToken parameter); shown once, store it. Absent when registered with a key */
+            ownerToken?: string;
             /** @description transitions that happened before the registration; they are delivered at once */
             recordedEvents: number;
             /** @description HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it */
@@ -3283,6 +3285,8 @@ export interface operations {
             query: {
                 /** @description context.orderId of the quote Accepts an order id (context.orderId of a quote). */
                 orderId: string;
+                /** @description required without an API key: the ownerToken of the registration Accepts an owner token (0x + 64 hex characters): 0x followed by 64 hex characters. */
+                ownerToken?: string;
                 /** @description hash of the submitted origin transaction Accepts a transaction hash: 0x followed by 64 hex characters. */
                 txHash: string;
             };
@@ -3404,6 +3408,8 @@ export interface operations {
             query: {
                 /** @description context.orderId of the quote Accepts an order id (context.orderId of a quote). */
                 orderId: string;
+                /** @description register under the owner of this token (from an earlier registration) instead of a new one; without a key and without it, the reply carries a new ownerToken Accepts an owner token (0x + 64 hex characters): 0x followed by 64 hex characters. */
+                ownerToken?: string;
                 /** @description id of one of your webhooks of this order and transaction that the new one replaces (deleted at once; it does not count against the limit) Accepts a webhook id (UUID). */
                 replaces?: string;
                 /** @description hash of the submitted origin transaction Accepts a transaction hash: 0x followed by 64 hex characters. */
@@ -3555,6 +3561,8 @@ export interface operations {
             query: {
                 /** @description the webhook id (from the registration) Accepts a webhook id (UUID). */
                 id: string;
+                /** @description required without an API key: the ownerToken of the registration Accepts an owner token (0x + 64 hex characters): 0x followed by 64 hex characters. */
+                ownerToken?: string;
             };
             header?: never;
             path?: never;
