@@ -122,10 +122,10 @@ describe('OpenAPI document of the public interface', () => {
     expect(stream.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['lastEventId', false]]);
     const hook = op('post', '/v3/portal/webhooks');
     expect(hook.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookRegistration' });
-    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true], ['replaces', false]]);
+    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true], ['replaces', false], ['ownerToken', false]]);
     // Listing and deleting: the caller's own webhooks only.
     expect(op('get', '/v3/portal/webhooks').responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookList' });
-    expect(op('delete', '/v3/portal/webhooks').parameters.map((p) => [p.name, p.required])).toEqual([['id', true]]);
+    expect(op('delete', '/v3/portal/webhooks').parameters.map((p) => [p.name, p.required])).toEqual([['id', true], ['ownerToken', false]]);
     expect(Object.keys(op('delete', '/v3/portal/webhooks').responses)).toContain('404');
     expect(Object.keys(hook.responses)).toContain('409');
     expect(hook.security).toEqual([{}, { authorization: [] }]);
