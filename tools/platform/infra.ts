@@ -4,59 +4,104 @@
  * nats-server when installed) and otherwise stops with the one line that says what to do.
  * The Redis and NATS it starts itself run with credentials, as in production: a Redis password,
  * and the bus permissions with one NATS user per app (natsServerConfig), fresh passwords each run.
- * Servers that were already running are used as they are (the shared development bus has no users).
+ * A NATS already running is used only when it refuses clients without credentials: one that serves
+ * them (a development machine's or CI's NATS without users) would run the platform with the per-app
+ * permissions off, so a permissioned one is started beside it, on port 4223 (or a free port when
+ * taken). Likewise a Redis without a password is replaced by one with a password on port 6380 (or
+ * a free port) when redis-server is installed, and otherwise used as it is (said in its line).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactUrl, withCredentials } from '@tokensvc/config';
-import { hasBinary, tcpReachableUrl } from '@tokensvc/testing';
-import { BUS_USERS, natsServerConfig, type BusUser } from '@tokensvc/transport';
+import { freePort, hasBinary, portFree, tcpReachableUrl } from '@tokensvc/testing';
+import { BUS_USERS, natsServerConfig, probeNatsAuth, probeRedisAuth, type BusUser } from '@tokensvc/transport';
 
 export interface StartedInfra {
+  /** the NATS URL to use (another port than the configured one when that NATS has no users) */
+  natsUrl: string;
   /** the Redis URL to use (with the password of a Redis started here) */
   redisUrl: string;
   /** each app's NATS password, when the NATS started here has users (PlatformEnv.natsPasswords) */
   natsPasswords: Record<BusUser, string> | undefined;
+  /** one line: which NATS and Redis the apps use, and why */
+  bus: string;
   stop(): Promise<void>;
 }
 
 const secret = (): string => randomBytes(16).toString('hex');
 
 const HINT = 'install it (Debian: apt-get install postgresql redis-server nats-server) or run `docker compose up -d postgres redis nats`';
+/** where a permissioned NATS / passworded Redis goes when an open one holds the configured port */
+export const OWN_NATS_PORT = 4223;
+export const OWN_REDIS_PORT = 6380;
 
 export async function ensureInfra(urls: { databaseUrl: string; redisUrl: string; natsUrl: string }, stateDir: string, log: (s: string) => void): Promise<StartedInfra> {
   const stops: Array<() => Promise<void>> = [];
-  let redisUrl = urls.redisUrl;
-  let natsPasswords: Record<BusUser, string> | undefined;
-  if (!(await tcpReachableUrl(urls.databaseUrl))) stops.push(await startEmbeddedPostgres(urls.databaseUrl, stateDir, log));
-  if (!(await tcpReachableUrl(urls.redisUrl))) {
-    if (!hasBinary('redis-server')) throw new Error(`Redis is not reachable at ${redactUrl(urls.redisUrl)}; ${HINT}`);
-    const port = new URL(urls.redisUrl).port || '6379';
-    const password = decodeURIComponent(new URL(urls.redisUrl).password) || secret();
-    redisUrl = withCredentials(urls.redisUrl, undefined, password);
-    // the password goes through a config read from stdin (`-`), not the command line others can read in ps
-    stops.push(await startDaemon('redis-server', ['-', '--bind', '127.0.0.1', '--port', port, '--save', '', '--appendonly', 'no'], urls.redisUrl, log, `requirepass ${password}\n`));
+  const stop = async (): Promise<void> => void (await Promise.all(stops.map((s) => s())));
+  try {
+    if (!(await tcpReachableUrl(urls.databaseUrl))) stops.push(await startEmbeddedPostgres(urls.databaseUrl, stateDir, log));
+    const redis = await ensureRedis(urls.redisUrl, stops, log);
+    const nats = await ensureNats(urls.natsUrl, stateDir, stops, log);
+    return { natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: redis.url, bus: `bus: ${nats.why}; ${redis.why}`, stop };
+  } catch (e) {
+    await stop();
+    throw e;
   }
-  if (!(await tcpReachableUrl(urls.natsUrl))) {
-    if (!hasBinary('nats-server')) throw new Error(`NATS is not reachable at ${redactUrl(urls.natsUrl)}; ${HINT}`);
-    const port = new URL(urls.natsUrl).port || '4222';
-    const sd = join(stateDir, 'nats');
-    mkdirSync(sd, { recursive: true });
-    natsPasswords = Object.fromEntries(BUS_USERS.map((u) => [u, secret()])) as Record<BusUser, string>;
-    const conf = join(sd, 'nats.conf');
-    writeFileSync(conf, natsServerConfig({ passwords: natsPasswords, listen: `127.0.0.1:${port}`, storeDir: sd }), { mode: 0o600 });
-    stops.push(await startDaemon('nats-server', ['-c', conf], urls.natsUrl, log));
-  }
-  return { redisUrl, natsPasswords, stop: async () => void (await Promise.all(stops.map((s) => s()))) };
+}
+
+async function ensureRedis(url: string, stops: Array<() => Promise<void>>, log: (s: string) => void): Promise<{ url: string; why: string }> {
+  let reason = 'not reachable';
+  if (await tcpReachableUrl(url)) {
+    const { auth } = await probeRedisAuth(url);
+    if (auth !== 'open') return { url, why: `Redis at ${redactUrl(url)} (${auth === 'enforced' ? 'requires a password' : 'used as it is'})` };
+    if (!hasBinary('redis-server')) return { url, why: `Redis at ${redactUrl(url)} WITHOUT a password (it has none and redis-server is not installed to start one with a password)` };
+    reason = 'has no password';
+  } else if (!hasBinary('redis-server')) throw new Error(`Redis is not reachable at ${redactUrl(url)}; ${HINT}`);
+  const u = new URL(url);
+  if (reason !== 'not reachable') u.port = String(await portNear(OWN_REDIS_PORT));
+  const port = u.port || '6379';
+  const password = decodeURIComponent(u.password) || secret();
+  const own = withCredentials(u.toString(), undefined, password);
+  // the password goes through a config read from stdin (`-`), not the command line others can read in ps
+  stops.push(await startDaemon('redis-server', ['-', '--bind', '127.0.0.1', '--port', port, '--save', '', '--appendonly', 'no'], own, log, `requirepass ${password}\n`));
+  return { url: own, why: `Redis started here with a password at ${redactUrl(own)} (the one at ${redactUrl(url)} ${reason})` };
+}
+
+async function ensureNats(url: string, stateDir: string, stops: Array<() => Promise<void>>, log: (s: string) => void): Promise<{ url: string; passwords?: Record<BusUser, string>; why: string }> {
+  let reason = 'not reachable';
+  if (await tcpReachableUrl(url)) {
+    const { auth } = await probeNatsAuth(url);
+    if (auth !== 'open') return { url, why: `NATS at ${redactUrl(url)} (${auth === 'enforced' ? 'enforces users: give each app its NATS_USER/NATS_PASSWORD' : 'used as it is'})` };
+    reason = 'accepts unauthenticated clients';
+  } else if (!hasBinary('nats-server')) throw new Error(`NATS is not reachable at ${redactUrl(url)}; ${HINT}`);
+  if (!hasBinary('nats-server')) throw new Error(`the NATS at ${redactUrl(url)} accepts unauthenticated clients (the per-app permissions would be off) and nats-server is not installed to start one with users; ${HINT}, or run that NATS with deploy/nats/tokensvc-auth.conf`);
+  const u = new URL(url);
+  if (reason !== 'not reachable') u.port = String(await portNear(OWN_NATS_PORT));
+  const port = u.port || '4222';
+  u.username = '';
+  u.password = '';
+  const own = u.toString().replace(/\/$/, '');
+  const sd = join(stateDir, 'nats');
+  mkdirSync(sd, { recursive: true });
+  const passwords = Object.fromEntries(BUS_USERS.map((user) => [user, secret()])) as Record<BusUser, string>;
+  const conf = join(sd, 'nats.conf');
+  writeFileSync(conf, natsServerConfig({ passwords, listen: `127.0.0.1:${port}`, storeDir: sd }), { mode: 0o600 });
+  stops.push(await startDaemon('nats-server', ['-c', conf], own, log));
+  return { url: own, passwords, why: `NATS started here with one user per app at ${own} (the one at ${redactUrl(url)} ${reason})` };
+}
+
+/** `preferred` when nothing listens there, else a free port. */
+async function portNear(preferred: number): Promise<number> {
+  return (await portFree(preferred)) ? preferred : freePort();
 }
 
 async function startDaemon(bin: string, args: string[], url: string, log: (s: string) => void, stdin?: string): Promise<() => Promise<void>> {
   log(`starting ${bin} for ${redactUrl(url)}`);
   const child: ChildProcess = spawn(bin, args, { stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'] });
   if (stdin !== undefined) child.stdin?.end(stdin);
-  await waitReachable(url, `${bin} did not come up at ${redactUrl(url)}`);
+  await waitReachable(url, `${bin} did not come up at ${redactUrl(url)}`, () => child.exitCode === null);
   return async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
@@ -100,9 +145,11 @@ interface EmbeddedPostgresCtor {
   };
 }
 
-async function waitReachable(url: string, message: string): Promise<void> {
+/** Until the URL's port answers; `alive` false (the daemon exited: its port taken) stops the wait. */
+async function waitReachable(url: string, message: string, alive: () => boolean = () => true): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
+    if (!alive()) throw new Error(`${message} (it exited)`);
     if (await tcpReachableUrl(url)) return;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -16,7 +16,7 @@ import { loadRegistry } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, PrivateNatsServer, PrivateRedisServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
 import { settledOnRegistryConfig, startProfileRelayer, statusUntilTerminal } from './mainnet-shaped-across';
 import { realSettings } from './start-real';
 
@@ -39,6 +39,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
   const dbUrl = createTestDatabaseUrl('mainnet_shaped');
   const queuePrefix = `mse2e${randomBytes(3).toString('hex')}`;
   let nats: PrivateNatsServer | undefined;
+  let redis: PrivateRedisServer | undefined;
   let devnet: MainnetShapedHandle;
   let provider: JsonRpcProvider;
   let baseProvider: JsonRpcProvider;
@@ -98,20 +99,16 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     apiKey = (await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'mainnet-shaped e2e' })).key;
     await pool.end();
     // A private nats-server keeps this platform's requests and events to itself (other platforms share
-    // the development bus), with the production bus permissions; without the binary, private streams.
-    if (hasBinary('nats-server')) {
-      nats = new PrivateNatsServer(await freePort(), { auth: true });
-      await nats.start();
-    }
+    // the development bus), with the production bus permissions, and a Redis with a password: in the
+    // production configuration the apps refuse a bus that serves clients without credentials.
+    for (const bin of ['nats-server', 'redis-server']) if (!hasBinary(bin)) throw new Error(`${bin} is required for this test (apt-get install ${bin})`);
+    nats = new PrivateNatsServer(await freePort(), { auth: true });
+    await nats.start();
+    redis = new PrivateRedisServer(await freePort());
+    await redis.start();
     const extraEnv: Record<string, string> = { ...settings.extraEnv, TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
-    if (!nats) {
-      Object.assign(extraEnv, {
-        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
-        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
-      });
-    }
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls,
+      databaseUrl: dbUrl, natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: redis.authUrl, rpcUrls: devnet.rpcUrls,
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
@@ -132,6 +129,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
   afterAll(async () => {
     await Promise.all(procs.map((p) => stopProcess(p)));
     await nats?.dispose();
+    await redis?.stop();
     provider?.destroy();
     baseProvider?.destroy();
     await devnet?.stop();

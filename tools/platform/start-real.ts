@@ -3,7 +3,8 @@
  * the shipped address book (REGISTRY=shipped), a bounded scope (the last START_DAYS_<NETWORK> days,
  * 1 by default), no devnet, no devnet manifest, no devnet relayer (Across's own relayers fill). The RPC URLs are the user's
  * (RPC_URL_<NETWORK>, comma-separated for several providers). Postgres, Redis and NATS as for
- * `npm start` (used when reachable, else started locally where possible). Prints the gateway URL,
+ * `npm start` (used when reachable, else started locally where possible; a NATS with users and a
+ * Redis with a password beside ones without: the apps refuse an open bus in this configuration). Prints the gateway URL,
  * a development key and each network's backfill progress. Ctrl-C stops everything it started.
  */
 import { mkdirSync } from 'node:fs';
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
   try {
     mkdirSync(STATE_DIR, { recursive: true });
     infra = await ensureInfra(urls, STATE_DIR, say);
+    say(infra.bus);
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const key = await ensureDevKey(urls.databaseUrl, STATE_DIR);
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     const indexerStatus = `http://127.0.0.1:${healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2}/status`;
     const rpcUrls = Object.fromEntries(settings.networks.map((n) => [n, env[rpcVar(n)]!]));
     const platformEnv: PlatformEnv = {
-      ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls, gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
+      ...urls, natsUrl: infra.natsUrl, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls, gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
       extraEnv: { ...settings.extraEnv, INDEXER_STATUS_URL: indexerStatus },
     };
     say(`networks: ${settings.networks.map((n) => `${n} (${env[rpcVar(n)]!.split(',').map((u) => redactUrl(u.trim())).join(', ')}; ${scopeOf(n, platformEnv.extraEnv!)})`).join('; ')}`);

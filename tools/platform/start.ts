@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole platform on one machine. Devnets (saved state or deploy + seed),
- * Postgres/Redis/NATS (started locally when not reachable), migrations, the five apps and Across's
+ * Postgres/Redis/NATS (started locally when not reachable, and a NATS with users and a Redis with a
+ * password beside ones that serve clients without credentials: infra.ts), migrations, the five apps and Across's
  * devnet relayer and data worker (libs/devnet/src/across; ACROSS_RELAYER_MODE=offline|slow|partial-inventory
  * for failure tests).
  * Prints the gateway URL, each devnet RPC URL and the funded test accounts. Ctrl-C stops
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   try {
     const networks = devnetNetworks(env['NETWORKS']);
     infra = await ensureInfra(urls, STATE_DIR, say);
-    say(`services: Postgres, Redis and NATS reachable${infra.natsPasswords ? ' (NATS with one user per app)' : ''}`);
+    say(infra.bus);
     // The chain is kept across a stop and a start (dumped on exit into .devnet/live/), so it stays
     // together with the database indexed from it; `npm run devnet -- reset` forgets both.
     devnet = await startDevnet({ networks, basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, keepState: true, log: (l) => say(`devnet: ${l}`) });
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     const healthPortBase = env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined;
     const indexerHealthPort = healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2;
     const platformEnv: PlatformEnv = {
-      ...urls, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
+      ...urls, natsUrl: infra.natsUrl, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
       // the console's indexing page reads the indexer's progress through the gateway
       extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
     };

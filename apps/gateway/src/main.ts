@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { loadGatewayConfig } from '@tokensvc/config';
-import { JsonLogger } from '@tokensvc/transport';
+import { checkBusAuth, JsonLogger } from '@tokensvc/transport';
 import { adminServer, createGateway } from './bootstrap';
 import { loadSseSettings } from './sse/sse-settings';
 
 /** gateway: the only public HTTP surface. */
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
+  const logger = new JsonLogger('gateway', config.logLevel);
+  // whether NATS and Redis refuse clients without credentials; in the production configuration they must
+  await checkBusAuth('gateway', config, { usesRedis: true }, logger);
   const app = await createGateway(config, { sse: loadSseSettings(process.env) });
   // Graceful stop: stop accepting, finish in-flight requests, close NATS/Postgres/Redis, exit 0.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
@@ -18,7 +21,6 @@ async function main(): Promise<void> {
     });
   }
   await app.listen({ port: config.port, host: config.host });
-  const logger = new JsonLogger('gateway', config.logLevel);
   const say = (msg: string): void => logger.info(msg);
   say(`gateway listening on http://${config.host}:${config.port}`);
   // The admin API on its own listener (loopback unless ADMIN_HOST says otherwise), never the public

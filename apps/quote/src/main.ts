@@ -28,7 +28,8 @@ async function main(): Promise<void> {
       await Promise.all(config.deployments.map((d) => chains.get(d.network).call('eth_blockNumber')));
       return true;
     },
-  }));
+    // its relay queue and gas counters
+  }), { usesRedis: true });
   registerQuoteMetrics(health.registry);
 }
 

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const { health } = await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config, loadPushConfig(process.env)), config, (app) => ({
     postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
     redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
-  }));
+  }), { usesRedis: true });
   registerTrackerMetrics(health.registry);
 }
 

@@ -3,6 +3,7 @@ export * from './database';
 export * from './devnet-env';
 export * from './processes';
 export * from './nats-server';
+export * from './redis-server';
 export * from './net';
 export * from './pg-overlap';
 export * from './replica-platform';

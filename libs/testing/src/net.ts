@@ -23,7 +23,7 @@ export function tcpReachableUrl(url: string, timeoutMs = 1000): Promise<boolean>
 }
 
 /** Whether nothing listens on `port` (any address: apps listen on 0.0.0.0, devnets on 127.0.0.1). */
-function portFree(port: number): Promise<boolean> {
+export function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();

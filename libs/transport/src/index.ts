@@ -7,6 +7,7 @@ export * from './health-server';
 export * from './microservice';
 export * from './ping.controller';
 export * from './nats-permissions';
+export * from './bus-auth';
 export * from './log-redaction';
 export * from './telemetry/tracing';
 export * from './telemetry/request-context';

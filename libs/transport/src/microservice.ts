@@ -4,6 +4,7 @@ import type { MicroserviceOptions, NestMicroservice } from '@nestjs/microservice
 import type { NatsConnection } from 'nats';
 import { natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
+import { checkBusAuth } from './bus-auth';
 import { HealthServer, runChecks, type ReadinessCheck } from './health-server';
 import { JsonLogger } from './logger';
 import { QueueGroupServer } from './queue-group-server';
@@ -23,13 +24,16 @@ export interface MicroserviceOptionsExtra {
   caughtUp?: (app: INestMicroservice) => Record<string, ReadinessCheck>;
   /** on SIGTERM, how long taken requests may take to be answered before the app closes anyway */
   drainGraceMs?: number;
+  /** the app uses Redis (its queues, counters): the start-time bus check covers its Redis too */
+  usesRedis?: boolean;
 }
 
 /**
  * Starts a NATS microservice: its replicas join one queue group (the service name), so NATS
  * spreads requests across them. A replica joins only once it can answer: the app is initialised
  * (its background loading started) and every `readiness` check passes, so a scale-up never
- * answers "still loading". SIGTERM/SIGINT: it leaves the group (drains its subscriptions: no new
+ * answers "still loading". Before anything connects, it states whether its bus enforces users, and
+ * in the production configuration refuses to start on one that does not (bus-auth.ts). SIGTERM/SIGINT: it leaves the group (drains its subscriptions: no new
  * requests), answers what it took, then closes the app's resources and exits.
  */
 export async function startMicroservice(
@@ -42,6 +46,8 @@ export async function startMicroservice(
   // traces (OTEL_* variables; ids only when off) before anything opens a connection
   const tracing = initTracing(service);
   const logger = new JsonLogger(service, config.logLevel);
+  // whether the bus refuses clients without credentials; in the production configuration it must
+  await checkBusAuth(service, config, { usesRedis: extra.usesRedis ?? false }, logger);
   // the serializer reads the connected server's max_payload (known once the app is listening)
   const bus: { nc?: NatsConnection } = {};
   const serializer = new RpcReplySerializer(() => bus.nc?.info?.max_payload);

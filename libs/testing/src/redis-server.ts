@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tcpReachableUrl } from './net';
+
+/**
+ * A private redis-server with a password (as production runs it) on its own port, nothing saved.
+ * The password reaches it through a config read from stdin, not the command line.
+ */
+export class PrivateRedisServer {
+  private child: ChildProcess | undefined;
+  constructor(
+    readonly port: number,
+    readonly password: string = randomBytes(12).toString('hex'),
+  ) {}
+
+  /** the server's URL, without the password */
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** the URL with the password */
+  get authUrl(): string {
+    return `redis://:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    this.child.stdin?.end(`requirepass "${this.password.replace(/["\\]/g, '\\$&')}"\n`);
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      if (await tcpReachableUrl(this.url)) return;
+    }
+    throw new Error(`redis-server did not start on port ${this.port}`);
+  }
+
+  async stop(): Promise<void> {
+    const c = this.child;
+    this.child = undefined;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  }
+}
