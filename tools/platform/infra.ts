@@ -6,16 +6,17 @@
  * and the bus permissions with one NATS user per app (natsServerConfig), fresh passwords each run.
  * A NATS already running is used only when it refuses clients without credentials: one that serves
  * them (a development machine's or CI's NATS without users) would run the platform with the per-app
- * permissions off, so a permissioned one is started beside it, on port 4223 (or a free port when
- * taken). Likewise a Redis without a password is replaced by one with a password on port 6380 (or
- * a free port) when redis-server is installed, and otherwise used as it is (said in its line).
+ * permissions off, so a permissioned one is started beside it on a free port (not a fixed one: two
+ * platforms starting at once, as test files do, would race for it). Likewise a Redis without a
+ * password is replaced by one with a password on a free port when redis-server is installed, and
+ * otherwise used as it is (said in its line).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactUrl, withCredentials } from '@tokensvc/config';
-import { freePort, hasBinary, portFree, tcpReachableUrl } from '@tokensvc/testing';
+import { freePort, hasBinary, tcpReachableUrl } from '@tokensvc/testing';
 import { BUS_USERS, natsServerConfig, probeNatsAuth, probeRedisAuth, type BusUser } from '@tokensvc/transport';
 
 export interface StartedInfra {
@@ -34,8 +35,6 @@ const secret = (): string => randomBytes(16).toString('hex');
 
 const HINT = 'install it (Debian: apt-get install postgresql redis-server nats-server) or run `docker compose up -d postgres redis nats`';
 /** where a permissioned NATS / passworded Redis goes when an open one holds the configured port */
-export const OWN_NATS_PORT = 4223;
-export const OWN_REDIS_PORT = 6380;
 
 export async function ensureInfra(urls: { databaseUrl: string; redisUrl: string; natsUrl: string }, stateDir: string, log: (s: string) => void): Promise<StartedInfra> {
   const stops: Array<() => Promise<void>> = [];
@@ -60,7 +59,7 @@ async function ensureRedis(url: string, stops: Array<() => Promise<void>>, log: 
     reason = 'has no password';
   } else if (!hasBinary('redis-server')) throw new Error(`Redis is not reachable at ${redactUrl(url)}; ${HINT}`);
   const u = new URL(url);
-  if (reason !== 'not reachable') u.port = String(await portNear(OWN_REDIS_PORT));
+  if (reason !== 'not reachable') u.port = String(await freePort());
   const port = u.port || '6379';
   const password = decodeURIComponent(u.password) || secret();
   const own = withCredentials(u.toString(), undefined, password);
@@ -78,7 +77,7 @@ async function ensureNats(url: string, stateDir: string, stops: Array<() => Prom
   } else if (!hasBinary('nats-server')) throw new Error(`NATS is not reachable at ${redactUrl(url)}; ${HINT}`);
   if (!hasBinary('nats-server')) throw new Error(`the NATS at ${redactUrl(url)} accepts unauthenticated clients (the per-app permissions would be off) and nats-server is not installed to start one with users; ${HINT}, or run that NATS with deploy/nats/tokensvc-auth.conf`);
   const u = new URL(url);
-  if (reason !== 'not reachable') u.port = String(await portNear(OWN_NATS_PORT));
+  if (reason !== 'not reachable') u.port = String(await freePort());
   const port = u.port || '4222';
   u.username = '';
   u.password = '';
@@ -90,11 +89,6 @@ async function ensureNats(url: string, stateDir: string, stops: Array<() => Prom
   writeFileSync(conf, natsServerConfig({ passwords, listen: `127.0.0.1:${port}`, storeDir: sd }), { mode: 0o600 });
   stops.push(await startDaemon('nats-server', ['-c', conf], own, log));
   return { url: own, passwords, why: `NATS started here with one user per app at ${own} (the one at ${redactUrl(url)} ${reason})` };
-}
-
-/** `preferred` when nothing listens there, else a free port. */
-async function portNear(preferred: number): Promise<number> {
-  return (await portFree(preferred)) ? preferred : freePort();
 }
 
 async function startDaemon(bin: string, args: string[], url: string, log: (s: string) => void, stdin?: string): Promise<() => Promise<void>> {
