@@ -85,6 +85,9 @@ export interface RelayConfig {
   /** bids stay under this many times the gas price the order's relayer fee pays for */
   readonly maxFeeMultiplier: number;
   readonly maxPendingPerSender: number;
+  /** RELAY_SENDER_STRIKES / RELAY_SENDER_STRIKE_WINDOW_HOURS: failed relayed orders after which a sender is not relayed for (RelayOptions) */
+  readonly senderStrikes: number;
+  readonly strikeWindowMs: number;
   readonly submissionsPerCallerPerMinute: number;
   readonly pollMs: number;
   readonly lockMs: number;
@@ -234,6 +237,8 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
       gasBufferPercent: r.int('RELAY_GAS_BUFFER_PERCENT', 20, 0, 200),
       maxFeeMultiplier: decimalVar(r, 'RELAY_MAX_FEE_MULTIPLIER', 3, 1, 100),
       maxPendingPerSender: r.int('RELAY_MAX_PENDING_PER_SENDER', 5, 1, 1_000),
+      senderStrikes: r.int('RELAY_SENDER_STRIKES', 3, 1, 1_000),
+      strikeWindowMs: r.int('RELAY_SENDER_STRIKE_WINDOW_HOURS', 24, 1, 24 * 30) * 3_600_000,
       submissionsPerCallerPerMinute: r.int('RELAY_SUBMISSIONS_PER_CALLER_PER_MINUTE', 60, 1, 100_000),
       pollMs: r.int('RELAY_POLL_MS', 1_000, 10, 60_000),
       lockMs: r.int('RELAY_LOCK_MS', 15_000, 1_000, 600_000),

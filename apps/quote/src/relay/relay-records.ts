@@ -11,7 +11,7 @@ import { inTransaction } from '@tokensvc/persistence';
 import { ServiceError } from '@tokensvc/transport';
 import { reconcileLocked, type ChainView, type Reconciled } from './nonce-reconciler';
 import type { StoredOrder } from './order-store';
-import type { RelayNetwork, SubmissionRow, TxRow } from './relay-types';
+import type { RelayNetwork, RelayOptions, SubmissionRow, TxRow } from './relay-types';
 
 type Queryable = Pick<PoolClient, 'query'>;
 
@@ -64,7 +64,8 @@ export class RelayRecords {
    * always broadcast (again) until something with that nonce is mined, so a crash leaves neither a
    * lost order nor a nonce gap.
    */
-  async claim(order: StoredOrder, signature: string, net: RelayNetwork, seen: ChainView, tx: Unsigned, maxPendingPerSender: number): Promise<Claim> {
+  async claim(order: StoredOrder, signature: string, net: RelayNetwork, seen: ChainView, tx: Unsigned, limits: Pick<RelayOptions, 'maxPendingPerSender' | 'senderStrikes' | 'strikeWindowMs'>): Promise<Claim> {
+    const { maxPendingPerSender } = limits;
     return this.tx(async (client) => {
       await client.query(`SELECT 1 FROM orders WHERE order_id = $1 FOR UPDATE`, [order.orderId]);
       const existing = await this.submission(order.orderId, client);
@@ -74,6 +75,7 @@ export class RelayRecords {
       if (pending.rows[0]!.n >= maxPendingPerSender) {
         throw new ServiceError(ErrorCode.ERROR_CODE_RATE_LIMITED, `sender ${order.sender} already has ${pending.rows[0]!.n} relayed orders pending (limit ${maxPendingPerSender}); wait until they are mined`);
       }
+      await this.checkStrikes(client, order.sender, limits);
       const relayer = net.wallet.address.toLowerCase();
       const stored = await this.lockNonce(client, net.network, relayer);
       // Raised to the chain's count if behind, brought back (and the gap closed) if ahead of it.
@@ -92,6 +94,28 @@ export class RelayRecords {
       await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [net.network, relayer, (nonce + 1n).toString()]);
       return { created: { reconciled, stored, hash } };
     });
+  }
+
+  /**
+   * What bounds the relayer's cost when a sender invalidates its orders after they were accepted
+   * (spends its signature nonce, moves its tokens, revokes the approval): each relayed order of the
+   * sender that failed on chain (`reverted`: mined reverted, or given up with a paid 0-value
+   * cancellation) within the window is a strike; at `senderStrikes` the sender is not relayed for
+   * until the window has passed its latest failure (a 429 saying when, and to send the order itself).
+   */
+  private async checkStrikes(client: PoolClient, sender: string, limits: Pick<RelayOptions, 'senderStrikes' | 'strikeWindowMs'>): Promise<void> {
+    const { rows } = await client.query<{ n: number; latest: Date | null }>(
+      `SELECT count(*)::int AS n, max(updated_at) AS latest FROM relay_submissions
+        WHERE sender = $1 AND state = 'reverted' AND updated_at > now() - make_interval(secs => $2)`,
+      [sender, limits.strikeWindowMs / 1000],
+    );
+    const { n, latest } = rows[0]!;
+    if (n < limits.senderStrikes || latest === null) return;
+    const resumes = new Date(latest.getTime() + limits.strikeWindowMs).toISOString();
+    throw new ServiceError(
+      ErrorCode.ERROR_CODE_RATE_LIMITED,
+      `relaying is paused for sender ${sender}: ${n} of its relayed orders failed on chain in the last ${limits.strikeWindowMs / 3_600_000} h (their balance, allowance or signature nonce changed after they were accepted, and the relayer paid the gas); it resumes at ${resumes}. Until then, send the order's transaction (tx of GET /v2/portal) yourself`,
+    );
   }
 
   /**

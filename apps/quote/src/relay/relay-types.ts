@@ -23,6 +23,13 @@ export interface RelayOptions {
   feeBumpPercent: number;
   /** open (unmined) submissions allowed per sender */
   maxPendingPerSender: number;
+  /**
+   * strikes: a sender whose relayed orders failed on chain this many times (mined reverted, or
+   * given up with a paid 0-value cancellation because they would revert) within `strikeWindowMs`
+   * is not relayed for until the window has passed the latest failure
+   */
+  senderStrikes: number;
+  strikeWindowMs: number;
   /** gas limit = estimate * (100 + this) / 100 */
   gasBufferPercent: number;
   /**

@@ -496,6 +496,46 @@ describe('signed-order relaying on a private devnet', () => {
       expect(await relayerNonce('pending')).toBe(await storedNonce());
     });
 
+    it('stops relaying for a sender whose relayed orders keep failing on chain (strikes), until the window has passed its latest failure', async () => {
+      const w = await gaslessWallet(30_000_000n);
+      const sender = w.address.toLowerCase();
+      const failed = [await quote(w, 10_000_000n), await quote(w, 10_000_000n)];
+      // Two of its orders failed on chain (as the cancellation above, or a mined revert, records them): two strikes.
+      for (const [i, o] of failed.entries()) {
+        await db.query(`INSERT INTO relay_submissions (order_id, network, sender, signature, relayer, nonce, state, status_reason) VALUES ($1, 'ethereum', $2, '0x', $3, $4, 'reverted', 'not sent: test')`, [
+          o.context!.orderId,
+          sender,
+          relayerAddress(),
+          1_000_000 + i,
+        ]);
+      }
+      const order = await quote(w, 10_000_000n);
+      const signature = await sign(w, order);
+      const pool = createPgPool({ connectionString: databaseUrl, max: 4 });
+      const struck = new Relayer({
+        pool,
+        store: new OrderStore(pool),
+        networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc, wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+        token: (_n, address) => harness.graphs.get('ethereum').token(address),
+        options: { ...harness.config.relay, senderStrikes: 2, strikeWindowMs: 24 * 3_600_000 },
+      });
+      const refused = (await struck.submit(order.context!.orderId, signature).then(() => undefined, (e: unknown) => e)) as ServiceError | undefined;
+      expect({ code: refused?.code, message: refused?.message }).toEqual({
+        code: ErrorCode.ERROR_CODE_RATE_LIMITED,
+        message: expect.stringMatching(new RegExp(`relaying is paused for sender ${sender}: 2 of its relayed orders failed on chain in the last 24 h .* it resumes at \\d{4}-.*send the order's transaction \\(tx of GET /v2/portal\\) yourself`)),
+      });
+      expect((await db.query(`SELECT 1 FROM relay_submissions WHERE order_id = $1`, [order.context!.orderId])).rowCount).toBe(0);
+      // Strikes older than the window do not count: the same order is relayed and mined.
+      await db.query(`UPDATE relay_submissions SET updated_at = now() - interval '25 hours' WHERE order_id = ANY($1)`, [failed.map((o) => o.context!.orderId)]);
+      try {
+        await struck.submit(order.context!.orderId, signature);
+      } finally {
+        await pool.end();
+      }
+      await harness.app.get(RelayQueue).sweep();
+      expect((await waitFinal(order.context!.orderId)).relay!.status).toBe('mined');
+    });
+
     it('stops bumping a stuck order at RELAY_MAX_FEE_MULTIPLIER times the gas price its relayer fee pays for', async () => {
       const w = await gaslessWallet(20_000_000n);
       const order = await quote(w, 10_000_000n);

@@ -90,7 +90,7 @@ export class Relayer {
     const { net, tx } = accepted;
     const relayer = net.wallet.address.toLowerCase();
     const seen = await observeChain(this.d.pool, net, relayer);
-    const claim = await this.records.claim(order, signature, net, seen, tx, this.d.options.maxPendingPerSender);
+    const claim = await this.records.claim(order, signature, net, seen, tx, this.d.options);
     if ('existing' in claim) return this.existing(order, claim.existing, signature);
     const { reconciled, stored, hash } = claim.created;
     if (repaired(reconciled, stored)) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
