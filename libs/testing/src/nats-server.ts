@@ -5,6 +5,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_USERS, natsServerConfig, type BusUser } from '@tokensvc/transport';
+import { stopChild, waitReachable } from './net';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,21 +52,13 @@ export class PrivateNatsServer {
       args = ['-c', conf];
     }
     this.child = spawn('nats-server', args, { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (await canConnect(this.port)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`nats-server did not start on port ${this.port}`);
+    await waitReachable(() => canConnect(this.port), `nats-server did not start on port ${this.port}`);
   }
 
   async stop(): Promise<void> {
     const c = this.child;
     this.child = undefined;
-    if (!c || c.exitCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGTERM');
-    await exited;
+    await stopChild(c);
   }
 
   async dispose(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 
@@ -44,4 +45,20 @@ export async function freePortRange(count: number): Promise<number> {
     if (free) return base;
   }
   throw new Error(`no ${count} consecutive free ports found`);
+}
+
+/** Polls `reachable` every 50 ms until it answers true; throws `what` after `timeoutMs`. */
+export async function waitReachable(reachable: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    if (await reachable()) return;
+  }
+  throw new Error(what);
+}
+
+/** SIGTERM to a child this process started, and its exit awaited (nothing when it is gone already). */
+export async function stopChild(c: ChildProcess | undefined): Promise<void> {
+  if (!c || c.exitCode !== null) return;
+  const exited = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  await exited;
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { tcpReachableUrl } from './net';
+import { stopChild, tcpReachableUrl, waitReachable } from './net';
 
 /**
  * A private redis-server with a password (as production runs it) on its own port, nothing saved.
@@ -26,18 +26,12 @@ export class PrivateRedisServer {
   async start(): Promise<void> {
     this.child = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'], { stdio: ['pipe', 'ignore', 'ignore'] });
     this.child.stdin?.end(`requirepass "${this.password.replace(/["\\]/g, '\\$&')}"\n`);
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      if (await tcpReachableUrl(this.url)) return;
-    }
-    throw new Error(`redis-server did not start on port ${this.port}`);
+    await waitReachable(() => tcpReachableUrl(this.url), `redis-server did not start on port ${this.port}`);
   }
 
   async stop(): Promise<void> {
     const c = this.child;
     this.child = undefined;
-    if (!c || c.exitCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGTERM');
-    await exited;
+    await stopChild(c);
   }
 }
