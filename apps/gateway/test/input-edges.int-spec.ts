@@ -59,6 +59,18 @@ describe('gateway input edges (HTTP, loopback)', () => {
     expect(((await res.json()) as { message: string }).message).toBe('invalid limit " 10": must be an integer from 1 to 250, without leading or trailing whitespace');
   });
 
+  it('keeps repeated list elements: equal amounts pair with their tokens, and a repeated input token is a 400 saying so', async () => {
+    const USDC = 'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+    const LINK = 'ethereum:0x514910771af9ca656af840dff83e8264ecf986ca';
+    const DAI = 'ethereum:0x6b175474e89094c44da98b954eedfa2cae4a6a0e';
+    const out = 'ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    // two tokens with equal amounts pass validation and are forwarded (503: no quote service behind this gateway)
+    expect((await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${LINK}&inputAmounts=1000000000000000,1000000000000000&outputToken=${out}`, { key })).status).toBe(503);
+    const res = await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${DAI},${USDC}&inputAmounts=1000000,2000000000000000000,1000000&outputToken=${out}`, { key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(`inputTokens repeats ${USDC}: give each token once`);
+  });
+
   it('refuses a mixed-case address with a wrong EIP-55 checksum and takes all-lower and all-upper ones', async () => {
     const q = (owner: string): Promise<Response> => gw.request(`/v2/account?networks=base&owner=${owner}`, { key });
     const res = await q('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48');
