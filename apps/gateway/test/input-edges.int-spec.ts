@@ -79,6 +79,14 @@ describe('gateway input edges (HTTP, loopback)', () => {
     for (const ok of ['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', '0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48']) expect([ok, (await q(ok)).status]).toEqual([ok, 503]);
   });
 
+  it('refuses a request with two Host headers (400), before authentication', async () => {
+    const twice = split(await raw(gw.baseUrl, `GET /v1/networks HTTP/1.1\r\nhost: a.example\r\nhost: b.example\r\nconnection: close\r\n\r\n`));
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'more than one Host header: send exactly one', code: 'invalid_parameter' });
+    const once = split(await raw(gw.baseUrl, `GET /health HTTP/1.1\r\nhost: a.example\r\nconnection: close\r\n\r\n`));
+    expect(once.status).toBe(200);
+  });
+
   it('serves /health whatever cache-busting query a monitor adds', async () => {
     const res = await gw.request('/health?_=1732600000000&nocache=1');
     expect(res.status).toBe(200);
