@@ -181,6 +181,13 @@ describe('deploy check', () => {
       expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app listens on 3200, which container quote does not expose/);
     });
 
+    it('reports a health listener left on loopback (HEALTH_HOST), which probes from outside the container cannot reach', () => {
+      const input = withFile('deploy/k8s/base/quote.yaml', (t) => t.replace('{ name: HEALTH_HOST, value: "0.0.0.0" }', '{ name: HEALTH_HOST, value: "127.0.0.1" }'));
+      expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app binds 127.0.0.1:3103 \(loopback\), which the kubelet's probes and Prometheus cannot reach: set HEALTH_HOST: "0.0.0.0"/);
+      const composed = withFile('docker-compose.yml', (t) => t.replace('  HEALTH_HOST: 0.0.0.0\n', ''));
+      expect(messages(checkDeploy(composed).problems)).toMatch(/services.indexer: the app binds 127.0.0.1:3102 \(loopback\), which other containers cannot reach: set HEALTH_HOST: 0.0.0.0/);
+    });
+
     it('keeps a hot standby next to the indexer (lease): two replicas, rolling updates, a PDB', () => {
       const input = withFile('deploy/k8s/base/indexer.yaml', (t) =>
         t

@@ -75,14 +75,18 @@ export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
  * cluster or host knows (valueFrom, ${VAR} without default) are left out, and complaints about
  * them dropped. Returns the port the app listens on, or the loader's complaints.
  */
-function loadAppConfig(app: string, given: Record<string, string | undefined>): { port?: number; errors: string[] } {
+function loadAppConfig(app: string, given: Record<string, string | undefined>): { port?: number; host?: string; errors: string[] } {
   // A path inside the container: whether it exists cannot be told from the repo.
   const env: Record<string, string | undefined> = { ...given, ...(given['DEVNET_MANIFEST'] ? { DEVNET_MANIFEST: undefined } : {}) };
   const known: Env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
   const unknown = Object.keys(env).filter((k) => env[k] === undefined);
-  const portOf = (e: Env): number => (app === 'gateway' ? loadGatewayConfig(e).port : loadServiceConfig(app as keyof typeof DEFAULT_HEALTH_PORTS, e).healthPort);
+  const portOf = (e: Env): { port: number; host?: string } => {
+    if (app === 'gateway') return { port: loadGatewayConfig(e).port, host: loadGatewayConfig(e).host };
+    const c = loadServiceConfig(app as keyof typeof DEFAULT_HEALTH_PORTS, e);
+    return { port: c.healthPort, host: c.healthHost };
+  };
   try {
-    return { port: portOf(known), errors: [] };
+    return { ...portOf(known), errors: [] };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     const errors = e.problems.filter((p) => !unknown.some((k) => p.includes(k)));
@@ -90,7 +94,7 @@ function loadAppConfig(app: string, given: Record<string, string | undefined>): 
     // Only the cluster's values are missing, and some belong with a known one (NATS_PASSWORD with
     // NATS_USER): stand-ins for them tell the port, so the port checks still run.
     try {
-      return { port: portOf({ ...known, ...Object.fromEntries(unknown.map((k) => [k, 'from-the-cluster'])) }), errors: [] };
+      return { ...portOf({ ...known, ...Object.fromEntries(unknown.map((k) => [k, 'from-the-cluster'])) }), errors: [] };
     } catch {
       return { errors: [] };
     }
@@ -124,6 +128,7 @@ function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Pro
   if (cfg.port !== undefined) {
     const port = c.ports?.find((p) => p.containerPort === cfg.port);
     if (!port) out.push(problem(d.file, at, `the app listens on ${cfg.port}, which container ${c.name} does not expose`));
+    if (isLoopback(cfg.host)) out.push(problem(d.file, at, `the app binds ${cfg.host}:${cfg.port} (loopback), which the kubelet's probes and Prometheus cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: "0.0.0.0"`));
     for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {
       const target = c[kind]?.httpGet?.port;
       if (target !== undefined && target !== cfg.port && target !== port?.name) out.push(problem(d.file, at, `${kind} targets ${JSON.stringify(target)}, but the app listens on ${cfg.port}`));
@@ -142,6 +147,9 @@ function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Pro
   }
 }
 
+/** Microservices' health listeners default to loopback (HEALTH_HOST); a container's must be reachable from outside it. */
+const isLoopback = (host: string | undefined): boolean => host !== undefined && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
+
 function checkAppService(app: string, services: readonly ComposeService[], file: string, out: Problem[]): void {
   const svc = services.find((s) => s.name === app);
   if (!svc) return void out.push(problem(file, 'services', `no service named "${app}"`));
@@ -150,6 +158,8 @@ function checkAppService(app: string, services: readonly ComposeService[], file:
   if (!svc.runsApp) out.push(problem(file, at, `overrides command/entrypoint, so it would not run ${app}`));
   const cfg = loadAppConfig(app, svc.env);
   for (const e of cfg.errors) out.push(problem(file, at, `the app would refuse this configuration: ${e}`));
+  // the healthcheck runs inside the container, but other services (the gateway reading the indexer's /status) and scrapers do not
+  if (cfg.port !== undefined && isLoopback(cfg.host)) out.push(problem(file, at, `the app binds ${cfg.host}:${cfg.port} (loopback), which other containers cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: 0.0.0.0`));
   const published = containerPorts(svc);
   if (cfg.port !== undefined && published.length > 0 && !published.includes(cfg.port)) out.push(problem(file, `${at}.ports`, `publishes ${published.join(', ')}, but the app listens on ${cfg.port}`));
 }

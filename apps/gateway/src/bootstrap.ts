@@ -20,6 +20,7 @@ import { GATEWAY_DOCUMENT_INFO, registerDocsRoutes } from './docs/docs-routes';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 import { clientErrorHandler } from './http/client-error';
 import { registerCors } from './http/cors';
+import { refuseDuplicateHost } from './http/host-header';
 import { ErrorFilter } from './http/error.filter';
 import { nameRequestSpans, requestIdOf, tracedServerFactory } from './http/request-context';
 import { observeResponse } from './http/request-log';
@@ -92,6 +93,8 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     if (open.length) throw new Error(`routes without an access class: ${open.map((r) => `${r.method} ${r.url}`).join(', ')}`);
   });
 
+  // First: a request with two Host headers is refused before anything acts on either.
+  refuseDuplicateHost(fastify);
   // Before every other hook: a preflight is answered ahead of authentication (it carries no key).
   await registerCors(fastify, config.corsOrigins);
   fastify.decorateRequest('caller', undefined);
@@ -126,6 +129,7 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
     logger,
     onLimiterError: (e) => logger.error(`rate limiter failed (admin API): ${(e as Error).message}`),
     consoleDir: consoleSettings.dir,
+    consoleSourceMaps: consoleSettings.sourceMaps,
   });
   ADMIN.set(app, admin);
   // Closing the gateway (SIGTERM, tests) closes the admin listener too, before the pools it uses.

@@ -51,10 +51,20 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(APP);
-      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE');
       expect(res.headers.get('access-control-allow-headers')).toBe('authorization');
       expect(res.headers.get('access-control-max-age')).toBe('600');
       expect(res.headers.get('vary')).toMatch(/origin/i);
+    });
+
+    it('allows DELETE (removing a webhook subscription) from an allowed origin', async () => {
+      const res = await gw.request('/v3/portal/webhooks?id=00000000-0000-4000-8000-000000000000', {
+        method: 'OPTIONS',
+        headers: { origin: APP, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect((res.headers.get('access-control-allow-methods') ?? '').split(', ')).toContain('DELETE');
     });
 
     it('gives a simple request (an error one too) from an allowed origin the headers, rate-limit headers exposed', async () => {

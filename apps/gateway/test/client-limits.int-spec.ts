@@ -103,20 +103,46 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     expect((await call('10.1.2.3', { xff: '203.0.113.71, 10.0.0.9' })).status).toBe(501);
   });
 
-  it('throttles a burst of unknown keys per client: the later ones get 429 with retry-after and never reach the key table', async () => {
+  it('throttles a burst of unknown keys per client: the later ones get 429 with retry-after; over the budget one lookup at a time, none for keys memory judged', async () => {
     lookups.mockClear();
     const from = '198.51.100.20';
+    // each lookup held 5 ms, counting how many run at once
+    const repo = gw.app.get(ApiKeysRepository);
+    const original = ApiKeysRepository.prototype.findByHash;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    lookups.mockImplementation(async (hash: string) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 5));
+        return await original.call(repo, hash);
+      } finally {
+        inFlight--;
+      }
+    });
     const burst = await Promise.all(Array.from({ length: 6 * FAILED_AUTH_LIMIT }, (_, i) => call(from, { key: unknownKey(1000 + i), path: '/v1/networks' })));
     const by = (s: number): number => burst.filter((r) => r.status === s).length;
     expect([by(401), by(429)]).toEqual([FAILED_AUTH_LIMIT, 5 * FAILED_AUTH_LIMIT]);
-    expect(lookups).toHaveBeenCalledTimes(FAILED_AUTH_LIMIT);
+    // the budget's lookups, plus over-budget ones one at a time: far fewer than the burst
+    expect(lookups.mock.calls.length).toBeLessThan(6 * FAILED_AUTH_LIMIT);
     const refused = burst.find((r) => r.status === 429)!;
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(WINDOW_MS / 1000);
     expect(refused.message).toMatch(/too many failed authentication attempts from this address: 10 per 3 s/);
-    // Sequential tries, malformed keys and a key never seen: all 429, still no query.
-    for (const key of [unknownKey(5000), 'not-a-key', unknownKey(1000)]) expect((await call(from, { key, path: '/v1/networks' })).status).toBe(429);
-    expect(lookups).toHaveBeenCalledTimes(FAILED_AUTH_LIMIT);
+    // Over the budget, a concurrent burst of never-seen keys holds one lookup at a time.
+    mostInFlight = 0;
+    lookups.mockClear();
+    const over = await Promise.all(Array.from({ length: 20 }, (_, i) => call(from, { key: unknownKey(4000 + i), path: '/v1/networks' })));
+    expect(over.map((r) => r.status)).toEqual(Array(20).fill(429));
+    expect(mostInFlight).toBe(1);
+    expect(lookups.mock.calls.length).toBeGreaterThanOrEqual(1);
+    lookups.mockRestore();
+    lookups = jest.spyOn(gw.app.get(ApiKeysRepository), 'findByHash');
+    // Sequential tries: a malformed key and a key already found unknown are 429 without a query; a key never seen is looked up (and is a 429).
+    for (const key of ['not-a-key', unknownKey(1000)]) expect((await call(from, { key, path: '/v1/networks' })).status).toBe(429);
+    expect(lookups).toHaveBeenCalledTimes(0);
+    expect((await call(from, { key: unknownKey(5000), path: '/v1/networks' })).status).toBe(429);
+    expect(lookups).toHaveBeenCalledTimes(1);
     // Another client is judged as usual.
     expect((await call('198.51.100.21', { key: unknownKey(5001), path: '/v1/networks' })).status).toBe(401);
     // After the window the client is heard again.
@@ -131,6 +157,17 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     for (let i = 0; i < 2 * FAILED_AUTH_LIMIT; i++) expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
     for (let i = 0; i < FAILED_AUTH_LIMIT; i++) expect((await call(`2001:db8:77:1::${i + 2}`, { key: unknownKey(7000 + i), path: '/v1/networks' })).status).toBe(401);
     expect((await call(from, { key: unknownKey(7100), path: '/v1/networks' })).status).toBe(429);
+    expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
+  });
+
+  it('does not lock out a valid key never seen before: 20 junk keys from its address, then the new key answers 200', async () => {
+    const from = '198.51.100.150';
+    const junk = await inTurn(Array.from({ length: 20 }, (_, i) => () => call(from, { key: unknownKey(40_000 + i), path: '/v1/networks' })));
+    expect(junk).toEqual([...Array(FAILED_AUTH_LIMIT).fill(401), ...Array(20 - FAILED_AUTH_LIMIT).fill(429)]);
+    const { key } = await gw.issue('free');
+    expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
+    // guessing stays throttled: the next junk key is still a 429, and the valid key took no slot
+    expect((await call(from, { key: unknownKey(40_100), path: '/v1/networks' })).status).toBe(429);
     expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
   });
 

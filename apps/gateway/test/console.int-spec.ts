@@ -28,7 +28,8 @@ describe('gateway console routes (real HTTP, Redis, Postgres, NATS)', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>public console</title>');
     writeFileSync(join(dir, 'admin.html'), '<!doctype html><title>admin console</title>');
-    writeFileSync(join(dir, 'assets', 'console-ABC123.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'assets', 'console-ABC123.js'), 'console.log(1)\n//# sourceMappingURL=console-ABC123.js.map');
+    writeFileSync(join(dir, 'assets', 'console-ABC123.js.map'), '{"version":3,"sources":["../src/main.ts"]}');
     indexer = createServer((_req, res) => res.writeHead(indexerAnswer.status, { 'content-type': 'application/json' }).end(JSON.stringify(indexerAnswer.body)));
     await new Promise<void>((r) => indexer.listen(0, '127.0.0.1', r));
     nats = new PrivateNatsServer(await freePort());
@@ -59,7 +60,8 @@ describe('gateway console routes (real HTTP, Redis, Postgres, NATS)', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toMatch(/javascript/);
     expect(js.headers.get('cache-control')).toContain('immutable');
-    for (const bad of ['..%2Findex.html', 'index.html', '.hidden.js', 'nothing-here.js', '..%2F..%2Fpackage.json']) {
+    // the source map is built but not served unless CONSOLE_SOURCE_MAPS=true (off in production)
+    for (const bad of ['..%2Findex.html', 'index.html', '.hidden.js', 'nothing-here.js', '..%2F..%2Fpackage.json', 'console-ABC123.js.map']) {
       const res = await gw.request(`/console/assets/${bad}`);
       expect({ bad, status: res.status }).toEqual({ bad, status: 404 });
     }

@@ -59,12 +59,32 @@ describe('gateway input edges (HTTP, loopback)', () => {
     expect(((await res.json()) as { message: string }).message).toBe('invalid limit " 10": must be an integer from 1 to 250, without leading or trailing whitespace');
   });
 
+  it('keeps repeated list elements: equal amounts pair with their tokens, and a repeated input token is a 400 saying so', async () => {
+    const USDC = 'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+    const LINK = 'ethereum:0x514910771af9ca656af840dff83e8264ecf986ca';
+    const DAI = 'ethereum:0x6b175474e89094c44da98b954eedfa2cae4a6a0e';
+    const out = 'ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    // two tokens with equal amounts pass validation and are forwarded (503: no quote service behind this gateway)
+    expect((await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${LINK}&inputAmounts=1000000000000000,1000000000000000&outputToken=${out}`, { key })).status).toBe(503);
+    const res = await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${DAI},${USDC}&inputAmounts=1000000,2000000000000000000,1000000&outputToken=${out}`, { key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(`inputTokens repeats ${USDC}: give each token once`);
+  });
+
   it('refuses a mixed-case address with a wrong EIP-55 checksum and takes all-lower and all-upper ones', async () => {
     const q = (owner: string): Promise<Response> => gw.request(`/v2/account?networks=base&owner=${owner}`, { key });
     const res = await q('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48');
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^invalid owner ".*": has a wrong EIP-55 checksum \(mixed case\); the checksummed form is 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48/);
     for (const ok of ['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', '0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48']) expect([ok, (await q(ok)).status]).toEqual([ok, 503]);
+  });
+
+  it('refuses a request with two Host headers (400), before authentication', async () => {
+    const twice = split(await raw(gw.baseUrl, `GET /v1/networks HTTP/1.1\r\nhost: a.example\r\nhost: b.example\r\nconnection: close\r\n\r\n`));
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'more than one Host header: send exactly one', code: 'invalid_parameter' });
+    const once = split(await raw(gw.baseUrl, `GET /health HTTP/1.1\r\nhost: a.example\r\nconnection: close\r\n\r\n`));
+    expect(once.status).toBe(200);
   });
 
   it('serves /health whatever cache-busting query a monitor adds', async () => {

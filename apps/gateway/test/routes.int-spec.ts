@@ -82,9 +82,22 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     const page = await gw.request('/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toContain('/docs/json');
+    expect(await page.text()).toContain('/docs/assets/swagger-init.js');
+    // like the console's page: self-only CSP without inline script, never framed, no sniffing
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const init = await gw.request('/docs/assets/swagger-init.js');
+    expect(init.status).toBe(200);
+    expect(await init.text()).toContain("url: '/docs/json'");
+    expect((await gw.request('/docs/json')).headers.get('x-content-type-options')).toBe('nosniff');
     const css = await gw.request('/docs/assets/swagger-ui.css');
     expect(css.status).toBe(200);
+    expect(css.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await gw.request('/docs/assets/..%2F..%2Fpackage.json')).status).toBe(404);
   });
 

@@ -15,6 +15,11 @@ describe('config', () => {
     expect(cfg.healthPort).toBe(3101);
   });
 
+  it('binds the health and metrics listener to loopback unless HEALTH_HOST opens it', () => {
+    for (const app of ['indexer', 'quote', 'status-tracker', 'token-data'] as const) expect(loadServiceConfig(app, {}).healthHost).toBe('127.0.0.1');
+    expect(loadServiceConfig('indexer', { HEALTH_HOST: '0.0.0.0' }).healthHost).toBe('0.0.0.0');
+  });
+
   it('takes several RPC URLs per network, comma-separated, each checked (one URL works as before)', () => {
     const cfg = loadServiceConfig('indexer', { NETWORKS: 'ethereum,base', RPC_URL_ETHEREUM: ' https://a.example/v2/key , http://10.0.0.2:8545', RPC_URL_BASE: 'wss://b.example' });
     expect(cfg.networks).toEqual([

@@ -28,6 +28,12 @@ export interface CommonConfig extends PublicUrlsConfig {
   /** Port of the small HTTP server with liveness, readiness and metrics (microservices only). */
   readonly healthPort: number;
   /**
+   * HEALTH_HOST: the address that server binds, loopback (`127.0.0.1`) by default like the
+   * gateway's admin listener; `0.0.0.0` where probes and scrapers come from outside the process's
+   * host (a Kubernetes pod, a compose network). Absent: 127.0.0.1.
+   */
+  readonly healthHost?: string;
+  /**
    * JETSTREAM_REPLICAS (1..5, default 1): copies of each JetStream stream an app creates (CHAIN_EVENTS,
    * CROSS_CHAIN_STATUS); 3 on a 3-node NATS cluster. Applies when the stream is created.
    */
@@ -49,6 +55,9 @@ export interface GatewayConfig extends CommonConfig, GatewayAccessConfig, CorsCo
   readonly port: number;
   readonly natsRequestTimeoutMs: number;
 }
+
+/** Where the microservices' health and metrics listeners bind unless HEALTH_HOST says otherwise. */
+export const DEFAULT_HEALTH_HOST = '127.0.0.1';
 
 export const DEFAULT_HEALTH_PORTS = { 'token-data': 3101, indexer: 3102, quote: 3103, 'status-tracker': 3104 } as const;
 export type ServiceWithHealthPort = keyof typeof DEFAULT_HEALTH_PORTS;
@@ -107,6 +116,7 @@ function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonCo
     devnetManifest: manifest,
     ...(registry === undefined ? {} : { registry }),
     healthPort: r.int('HEALTH_PORT', defaultHealthPort, 0, 65535),
+    healthHost: r.string('HEALTH_HOST', DEFAULT_HEALTH_HOST),
     jetstreamReplicas: r.int('JETSTREAM_REPLICAS', 1, 1, 5),
     ...readPublicUrls(r),
   };

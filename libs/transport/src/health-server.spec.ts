@@ -37,13 +37,40 @@ describe('HealthServer JSON routes', () => {
     expect(await (await fetch(`${base}/status?x=1`)).json()).toEqual({ networks: [{ network: 'ethereum', lag: 1 }] });
   });
 
-  it('answers 500 with the message when the handler throws, and lists the routes on a 404', async () => {
+  it('answers 500 without the error (it goes to onRouteError, for the log), and lists the routes on a 404', async () => {
+    const seen: string[] = [];
+    health.onRouteError = (path, e) => seen.push(`${path}: ${(e as Error).message}`);
     const broken = await fetch(`${base}/broken`);
     expect(broken.status).toBe(500);
-    expect(await broken.json()).toMatchObject({ statusCode: 500, message: 'no status yet' });
+    const body = JSON.stringify(await broken.json());
+    expect(JSON.parse(body)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: '/broken is not available; see the service log' });
+    expect(body).not.toContain('no status yet');
+    expect(seen).toEqual(['/broken: no status yet']);
     const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { message: string }).message).toBe('no route /nope; try /health, /health/live, /health/ready, /health/caught-up, /metrics, /status, /broken');
+  });
+});
+
+describe('HealthServer listener', () => {
+  it('binds loopback by default, and the host it is given (HEALTH_HOST) otherwise', async () => {
+    const port = await freePort();
+    const loopback = new HealthServer('test', {});
+    await loopback.listen(port);
+    try {
+      const address = (loopback as unknown as { server: { address(): { address: string } } }).server.address();
+      expect(address.address).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+    } finally {
+      await loopback.close();
+    }
+    const open = new HealthServer('test', {});
+    await open.listen(port, '0.0.0.0');
+    try {
+      expect((open as unknown as { server: { address(): { address: string } } }).server.address().address).toBe('0.0.0.0');
+    } finally {
+      await open.close();
+    }
   });
 });
 

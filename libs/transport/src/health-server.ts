@@ -58,7 +58,11 @@ export class HealthServer {
     this.extra.set(path, handler);
   }
 
-  async listen(port: number, host = '0.0.0.0'): Promise<number | undefined> {
+  /** Called with what a JSON route threw (the reply says only that it failed). */
+  onRouteError: (path: string, error: unknown) => void = () => undefined;
+
+  /** Loopback unless `host` opens it (HEALTH_HOST, e.g. 0.0.0.0 for a cluster's probes). */
+  async listen(port: number, host = '127.0.0.1'): Promise<number | undefined> {
     if (port === 0) return undefined;
     this.server = createServer((req, res) => {
       void this.route(req.url ?? '/').then(([status, type, body]) => {
@@ -87,7 +91,9 @@ export class HealthServer {
       try {
         return [200, 'application/json', JSON.stringify(await extra())];
       } catch (e) {
-        return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: (e as Error).message })];
+        // The message stays in the log: an error from a driver or a client can quote a URL with its credentials.
+        this.onRouteError(path ?? '', e);
+        return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: `${path} is not available; see the service log` })];
       }
     }
     return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try ${['/health', '/health/live', '/health/ready', '/health/caught-up', '/metrics', ...this.extra.keys()].join(', ')}` })];

@@ -2,7 +2,7 @@ import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions, NestMicroservice } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
-import { natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
+import { DEFAULT_HEALTH_HOST, natsConnectOptions, redactUrl, type CommonConfig } from '@tokensvc/config';
 import type { ServiceName } from '@tokensvc/messages';
 import { checkBusAuth } from './bus-auth';
 import { HealthServer, runChecks, type ReadinessCheck } from './health-server';
@@ -66,7 +66,8 @@ export async function startMicroservice(
   const checks = readiness(app);
   const health = new HealthServer(service, { nats: async () => natsUp, ...checks }, extra.caughtUp?.(app));
   health.phase = 'starting';
-  await health.listen(config.healthPort);
+  health.onRouteError = (path, e) => logger.error({ msg: `health side door: ${path} failed`, err: e });
+  await health.listen(config.healthPort, config.healthHost ?? DEFAULT_HEALTH_HOST);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {

@@ -56,6 +56,8 @@ export class AccessPolicy {
   private monthCache = { at: 0, value: nextMonth() };
   /** judgements of keys not in the cache under way, by client and key (see authenticate) */
   private readonly judging = new Map<string, Promise<AuthOutcome>>();
+  /** client addresses over their failed-auth budget with a key lookup in flight (judgeCredential) */
+  private readonly overBudgetLookups = new Set<string>();
 
   constructor(private readonly deps: AccessDeps) {
     this.windowSeconds = Math.ceil(deps.limiter.windowMs / 1000);
@@ -162,13 +164,25 @@ export class AccessPolicy {
    * unknown, revoked or expired one; undefined when only the table can tell). A key the table held at its last lookup (its cache entry gone
    * stale, or revoked) is a key in use, not a guess: it is refreshed or refused without the
    * failed-auth budget, so the owner of a valid key is not locked out by someone else's guesses
-   * from the same address (NAT, /64). Anything else may be a guess: a slot of the client's
-   * failed-auth budget is taken before the lookup (given back if the key turns out valid), so a
-   * burst of invented keys, concurrent or not, reaches the key table at most `failedAuthLimit`
-   * times per window per client.
+   * from the same address (NAT, /64).
+   *
+   * Anything else may be a guess, and only failures count: a slot of the client's failed-auth
+   * budget is taken before the lookup (so a concurrent burst cannot overrun it) and given back if
+   * the key turns out valid. A client over its failure budget still has a never-seen key looked
+   * up, and a valid one passes; only an invalid one is refused (429, not 401). Why: refusing the
+   * lookup let 20 junk keys a minute from a shared address (NAT, /64) lock out every new key, and
+   * every key after a gateway restart (the cache empty). The lookup is cheap: one SHA-256 and one
+   * unique-index read by hash, shared by concurrent requests with the key and cached (miss too);
+   * malformed keys and keys already found unknown are answered from memory. Guessing stays
+   * throttled: past the budget every invalid key is a 429 until the window frees a slot (a
+   * 190-bit key cannot be guessed online anyway; the throttle bounds the work a guesser causes).
+   * That work is bounded too: over the budget, one lookup at a time per client address in this
+   * process (a concurrent one meanwhile is a 429 without a query), so a flood of invented keys
+   * from one address holds at most one database connection.
    */
   private async judgeCredential(credential: string, clientKey: string, cached: KeyLookup | undefined): Promise<AuthOutcome> {
     let slot: Reservation | undefined;
+    let throttled: AuthOutcome | undefined;
     if (!this.deps.keys.wasFound(credential)) {
       try {
         slot = await this.deps.limiter.reserve(`ip:${clientKey}`, 'auth', this.deps.failedAuthLimit);
@@ -177,12 +191,19 @@ export class AccessPolicy {
         return { refused: { status: 503, message: 'rate limiter unavailable (Redis); retry shortly' } };
       }
       if (slot.decision.verdict !== 'admitted') {
-        httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
         const retry = slot.decision.resetSeconds;
-        return { refused: { status: 429, code: 'failed_auth_throttled', retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
+        slot = undefined;
+        throttled = { refused: { status: 429, code: 'failed_auth_throttled', retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
+        // over the budget: a key memory has judged (malformed, found unknown) is refused from memory, and one table lookup at a time per address
+        if (cached !== undefined || this.overBudgetLookups.has(clientKey)) {
+          httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
+          return throttled;
+        }
       }
     }
     let found: KeyLookup;
+    const lane = throttled !== undefined && cached === undefined;
+    if (lane) this.overBudgetLookups.add(clientKey);
     try {
       found = cached ?? (await this.deps.keys.lookup(credential));
     } catch (e) {
@@ -191,8 +212,17 @@ export class AccessPolicy {
       slot?.release().catch(this.deps.onLimiterError);
       this.deps.onKeyStoreError(e);
       return { refused: { status: 503, retryAfter: KEY_STORE_RETRY_S, message: `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s` } };
+    } finally {
+      if (lane) this.overBudgetLookups.delete(clientKey);
     }
-    if (found.status === 'valid') slot?.release().catch(this.deps.onLimiterError);
+    if (found.status === 'valid') {
+      slot?.release().catch(this.deps.onLimiterError);
+      return { found };
+    }
+    if (throttled) {
+      httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
+      return throttled;
+    }
     return { found };
   }
 

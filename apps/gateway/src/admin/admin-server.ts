@@ -11,6 +11,7 @@ import { observeResponse } from '../http/request-log';
 import { decorateClientKey } from '../limits/client-address';
 import type { RateLimiter, Reservation } from '../limits/rate-limiter';
 import { registerConsoleFiles } from '../console/console-static';
+import { refuseDuplicateHost } from '../http/host-header';
 import { registerAdminRoutes } from './admin-routes';
 
 export interface AdminServerDeps {
@@ -27,6 +28,8 @@ export interface AdminServerDeps {
   readonly onLimiterError: (e: unknown) => void;
   /** the console's build output: its key management page is served here (/console), never on the public listener */
   readonly consoleDir?: string;
+  /** serve the console's source maps (CONSOLE_SOURCE_MAPS=true) */
+  readonly consoleSourceMaps?: boolean;
 }
 
 /** The console's page and files carry no secret: served without the admin token (the page asks for it). */
@@ -42,6 +45,7 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   // The routes' schemas document them; the body is validated by parseQuery (admin-routes.ts), as on the public listener.
   documentOnlyCompilers(fastify);
   decorateClientKey(fastify, deps.ipv6PrefixBits);
+  refuseDuplicateHost(fastify);
   fastify.setNotFoundHandler((req, reply) => sendError(reply, 404, `no route ${req.method} ${req.url.split('?')[0]} on the admin API`));
   fastify.setErrorHandler((e, req, reply) => {
     const { status, message, code } = describeError(e, req);
@@ -51,7 +55,7 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   fastify.addHook('onRequest', async (req, reply) => (deps.consoleDir !== undefined && req.method === 'GET' && CONSOLE_ROUTES.has(req.routeOptions.url ?? '') ? undefined : guard(deps, req, reply)));
   fastify.addHook('onResponse', observeResponse(deps.logger));
   registerAdminRoutes(fastify, deps.repo, deps.keys);
-  if (deps.consoleDir !== undefined) registerConsoleFiles(fastify, deps.consoleDir, 'admin.html');
+  if (deps.consoleDir !== undefined) registerConsoleFiles(fastify, deps.consoleDir, 'admin.html', { sourceMaps: deps.consoleSourceMaps });
   return fastify;
 }
 

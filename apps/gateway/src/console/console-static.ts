@@ -6,7 +6,7 @@ import { GatewayError } from '../http/errors';
 import { registerEndpoint } from '../http/register-endpoint';
 import { CONSOLE_OPERATIONS as OPS } from '../operations/console.endpoints';
 
-/** The build names its bundles by content hash, plus source maps; nothing else is served. */
+/** The build names its bundles by content hash, plus source maps (served only when enabled); nothing else is served. */
 const ASSET = /^[\w.-]{1,100}\.(js|css|map)$/;
 
 /**
@@ -29,9 +29,10 @@ const TYPES: Record<string, string> = { js: 'application/javascript; charset=utf
  * listener, admin.html on the admin listener) and `GET /console/assets/:file`, a bundle named by
  * its content hash (kept in memory once read, cached by browsers for a year). Only names the build
  * makes are looked up, in `dir/assets` only; 503 while nothing is built. (@fastify/static is not
- * used: it loads an ES-module-only dependency that Jest cannot require.)
+ * used: it loads an ES-module-only dependency that Jest cannot require.) Source maps (`.map`) are a
+ * 404 unless `sourceMaps` (CONSOLE_SOURCE_MAPS=true): a production gateway does not publish the source.
  */
-export function registerConsoleFiles(fastify: FastifyInstance, dir: string, page: 'index.html' | 'admin.html'): void {
+export function registerConsoleFiles(fastify: FastifyInstance, dir: string, page: 'index.html' | 'admin.html', o: { sourceMaps?: boolean } = {}): void {
   const assets = new Map<string, Buffer>();
   const built = (): void => {
     if (!existsSync(join(dir, page))) throw new GatewayError(503, `the console is not built (no ${page} in ${dir}): run \`npm run console:build\` or set CONSOLE_DIR`);
@@ -43,7 +44,7 @@ export function registerConsoleFiles(fastify: FastifyInstance, dir: string, page
   registerEndpoint(fastify, 'consoleAsset', OPS.consoleAsset, async ({ req, reply }) => {
     const file = (req.params as { file?: string }).file ?? '';
     const ext = ASSET.exec(file)?.[1];
-    if (ext === undefined || file.startsWith('.')) throw new GatewayError(404, `no console asset "${file.slice(0, 64)}"`);
+    if (ext === undefined || file.startsWith('.') || (ext === 'map' && o.sourceMaps !== true)) throw new GatewayError(404, `no console asset "${file.slice(0, 64)}"`);
     let body = assets.get(file);
     if (!body) {
       built();

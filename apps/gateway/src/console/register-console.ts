@@ -9,7 +9,7 @@ import { registerUsageRoute, type UsageDeps } from './usage-route';
  * indexing progress. The key management part is served by the admin listener (see admin-server).
  */
 export function registerConsole(fastify: FastifyInstance, settings: ConsoleSettings, usage: UsageDeps): void {
-  registerConsoleFiles(fastify, settings.dir, 'index.html');
+  registerConsoleFiles(fastify, settings.dir, 'index.html', { sourceMaps: settings.sourceMaps });
   registerUsageRoute(fastify, usage);
   registerIndexingRoute(fastify, settings.indexerStatusUrl);
 }

@@ -19,7 +19,8 @@ export async function registerCors(fastify: FastifyInstance, origins: readonly s
   const allowed = new Set(origins);
   await fastify.register(fastifyCors, {
     origin: any ? '*' : (origin, cb) => cb(null, origin !== undefined && allowed.has(origin) ? origin : false),
-    methods: ['GET', 'HEAD', 'POST'],
+    // DELETE: a webhook subscription is removed with DELETE (libs/api endpoints/push.ts)
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
     exposedHeaders: EXPOSED_HEADERS,
     // keys travel in the Authorization header, never in cookies
     credentials: false,

@@ -3,7 +3,7 @@
  * short, and EIP-2612 permit typed data when the token supports it (sign it and pass it to
  * /v2/portal as permitSignature instead of sending the approve transaction).
  */
-import { Interface, MaxUint256 } from 'ethers';
+import { Interface } from 'ethers';
 import { decodeUintResult, multicall } from '@tokensvc/chain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { ApprovalReply, ApprovalRequest } from '@tokensvc/messages';
@@ -13,7 +13,7 @@ import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { timedBuild } from '../metrics';
 import type { QuoteEngine } from './quote-engine';
 import { isCrossChain } from './cross-chain-orders';
-import { badRequest, parseAddress, parseKey, parsePair, parsePositiveAmount, parseUint256 } from './request-parsing';
+import { badRequest, parseAddress, parseKey, parsePair, parsePermitDeadline, parsePositiveAmount } from './request-parsing';
 
 const ERC20 = new Interface(['function allowance(address owner, address spender) view returns (uint256)', 'function approve(address spender, uint256 amount) returns (bool)']);
 
@@ -37,7 +37,7 @@ export class ApprovalUseCase {
     if (req.outputToken !== undefined && !crossChain) parsePair(req.inputToken, req.outputToken);
     if (input.address === ZERO_ADDRESS) throw badRequest('inputToken is the native token, which needs no approval');
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
-    const deadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
+    const deadline = await parsePermitDeadline(req.permitDeadline, () => this.chains.now(input.network));
     const deployment = this.engine.deployment(input.network);
     this.engine.token(this.graphs.get(input.network), input.address, 'inputToken');
     const client = this.chains.get(input.network);

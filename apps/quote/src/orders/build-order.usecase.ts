@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { MaxUint256 } from 'ethers';
 import { type Network, SAME_CHAIN_RECIPIENT_MESSAGE, ZERO_ADDRESS } from '@tokensvc/domain';
 import type { BuildOrderRequest, OrderReply } from '@tokensvc/messages';
 import type { ChainClock } from '../chain/chain-clients';
@@ -21,7 +20,7 @@ import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
 import type { OrderValidator } from './order-validation';
 import type { Quote, QuoteEngine } from './quote-engine';
-import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parsePair, parsePartnerFee, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
+import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parsePair, parsePartnerFee, parsePermitDeadline, parsePositiveAmount, parseSlippage } from './request-parsing';
 import { signedVariant } from './signed-order-variant';
 import { autoSlippage, autoSlippageExceeded, bufferedGas, driftPercent, minOutput } from './slippage';
 
@@ -54,7 +53,7 @@ export class BuildOrderUseCase {
     const explain = req.explain === true;
     if (req.recipient !== undefined) throw badRequest(SAME_CHAIN_RECIPIENT_MESSAGE);
     if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS) throw badRequest('permitSignature does not apply to native input (it needs no approval)');
-    const permitDeadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
+    const permitDeadline = await parsePermitDeadline(req.permitDeadline, () => this.clock.now(pair.network));
     if (requested === undefined && !validate) throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
 
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;

@@ -137,8 +137,10 @@ describe('multi-input zaps on a private devnet', () => {
 
   it('answers bad lists with 400s that say what to change', async () => {
     const sender = wallet.address.toLowerCase();
-    const base = { sender, permitSignatures: [], estimateOnly: false, outputToken: vault('steakUSDC') };
+    const base: { sender: string; permitSignatures: string[]; permitDeadline?: string; estimateOnly: boolean; outputToken: string } = { sender, permitSignatures: [], estimateOnly: false, outputToken: vault('steakUSDC') };
+    const permit = `0x${'ab'.repeat(65)}`;
     const cases: Array<[Partial<typeof base> & { inputTokens: string[]; inputAmounts: string[] }, RegExp]> = [
+      [{ inputTokens: [token('USDC'), token('DAI')], inputAmounts: ['1000000', '1000000'], permitSignatures: [permit, permit], permitDeadline: '0' }, /^permitDeadline 0 is already past/],
       [{ inputTokens: [token('USDC'), token('DAI')], inputAmounts: ['1000000'] }, /same length/],
       [{ inputTokens: [token('USDC'), token('USDC')], inputAmounts: ['1000000', '1000000'] }, /repeats/],
       [{ inputTokens: [token('USDC'), 'base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'], inputAmounts: ['1000000', '1000000'] }, /one network/],

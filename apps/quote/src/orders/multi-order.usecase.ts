@@ -6,7 +6,7 @@
  * allowance are read, so a failure names its input. Multi-input orders are not stored for relaying.
  */
 import { randomUUID } from 'node:crypto';
-import { Interface, MaxUint256 } from 'ethers';
+import { Interface } from 'ethers';
 import { multiInputProblem } from '@tokensvc/api';
 import { decodeUintResult, multicall } from '@tokensvc/chain';
 import { type MultiRouterOrder, type PermitParams, encodeExecuteMulti, encodeExecuteMultiWithPermits, routeHash } from '@tokensvc/contracts';
@@ -20,7 +20,7 @@ import { timedBuild } from '../metrics';
 import { stepDescriptions } from './describe-steps';
 import { orderCalls, permitParams } from './order-tx';
 import type { MultiQuote, QuoteEngine } from './quote-engine';
-import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
+import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parseKey, parsePartnerFee, parsePermitDeadline, parsePositiveAmount, parseSlippage } from './request-parsing';
 import { autoSlippage, autoSlippageExceeded, bufferedGas, minOutput } from './slippage';
 
 const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
@@ -69,7 +69,7 @@ export class MultiOrderUseCase {
   private async build(req: MultiOrderRequest): Promise<MultiOrderReply> {
     const p = parse(req);
     const sender = parseAddress(req.sender ?? '', 'sender', { allowZero: false });
-    const permits = this.permits(req, p);
+    const permits = await this.permits(req, p);
     const quote = await this.engine.quoteMulti(p.network, p.inputs.map((i) => ({ address: i.address, amount: i.amount - i.fee })), p.output);
     const slippage = this.slippage(p, quote);
     const executor = await this.routers.executor(p.network, quote.deployment.router);
@@ -114,11 +114,11 @@ export class MultiOrderUseCase {
   }
 
   /** One permit per input, or undefined for approvals. */
-  private permits(req: MultiOrderRequest, p: Parsed): PermitParams[] | undefined {
+  private async permits(req: MultiOrderRequest, p: Parsed): Promise<PermitParams[] | undefined> {
     if (req.permitSignatures.length === 0) return undefined;
     if (req.permitSignatures.length !== p.inputs.length) throw badRequest(`permitSignatures must have one signature per input (${p.inputs.length})`);
     if (p.inputs.some((i) => i.address === ZERO_ADDRESS)) throw badRequest('permitSignatures cannot be used with a native input (it needs no approval): leave permitSignatures out');
-    const deadline = parseUint256(req.permitDeadline, 'permitDeadline', MaxUint256);
+    const deadline = await parsePermitDeadline(req.permitDeadline, () => this.clock.now(p.network));
     return req.permitSignatures.map((sig, n) => permitParams(sig, p.inputs[n]!.amount, deadline));
   }
 

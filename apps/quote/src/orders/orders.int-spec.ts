@@ -235,6 +235,12 @@ describe('same-chain orders on a private devnet', () => {
       expect(await rejection(orders.execute({ ...base(), slippageTolerancePercentage: 20 }))).toMatch(/between 0.1 and 10/);
       expect(await rejection(orders.execute({ ...base(), validate: false }))).toMatch(/auto slippage needs validate=true/);
       expect(await rejection(approvals.execute({ sender, inputToken: NATIVE, inputAmount: '1' }))).toMatch(/needs no approval/);
+      // a permit deadline already past: a permit that expired before it was signed, an order that can only revert
+      const permitSignature = `0x${'ab'.repeat(65)}`;
+      expect(await rejection(approvals.execute({ sender, inputToken: token('DAI'), inputAmount: '1', permitDeadline: '0' }))).toMatch(/^permitDeadline 0 is already past \(now \d+\): sign the permit with a deadline in the future/);
+      expect(await rejection(orders.execute({ ...base(), inputToken: token('DAI'), inputAmount: '1000', permitSignature, permitDeadline: '0' }))).toMatch(/^permitDeadline 0 is already past/);
+      const lastHour = String(Math.floor(Date.now() / 1000) - 3600);
+      expect(await rejection(orders.execute({ ...base(), inputToken: token('DAI'), inputAmount: '1000', permitSignature, permitDeadline: lastHour }))).toMatch(`permitDeadline ${lastHour} is already past`);
     });
 
     it('validation names the failure cause: approval, balance', async () => {

@@ -1,4 +1,4 @@
-import { parseAddress, parsePair, parsePartnerFee, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
+import { parseAddress, parsePair, parsePartnerFee, parsePermitDeadline, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
 import { autoSlippage, bufferedGas, driftPercent, minOutput } from './slippage';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -37,6 +37,16 @@ describe('request parsing', () => {
     expect(() => parseSlippage(0.05)).toThrow(/between 0.1 and 10/);
     expect(parseUint256(undefined, 'permitDeadline', 7n)).toBe(7n);
     expect(() => parseUint256((2n ** 256n).toString(), 'permitDeadline', 7n)).toThrow(/uint256/);
+  });
+
+  it('permitDeadline: a deadline at or before the network clock is a 400; none given is the maximum, without reading the clock', async () => {
+    const now = jest.fn(async () => 1_700_000_000);
+    expect(await parsePermitDeadline(undefined, now)).toBe(2n ** 256n - 1n);
+    expect(now).not.toHaveBeenCalled();
+    await expect(parsePermitDeadline('0', now)).rejects.toThrow('permitDeadline 0 is already past (now 1700000000): sign the permit with a deadline in the future');
+    await expect(parsePermitDeadline('1700000000', now)).rejects.toMatchObject({ code: 'ERROR_CODE_BAD_REQUEST' });
+    expect(await parsePermitDeadline('1700000001', now)).toBe(1_700_000_001n);
+    await expect(parsePermitDeadline('1e9', now)).rejects.toThrow(/base units/);
   });
 });
 

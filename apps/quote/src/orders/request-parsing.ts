@@ -17,6 +17,7 @@ import {
   type Network,
   type TokenId,
 } from '@tokensvc/domain';
+import { MaxUint256 } from 'ethers';
 import { ErrorCode } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 
@@ -101,4 +102,18 @@ export function parseUint256(raw: string | undefined, name: string, fallback: bi
     if (e instanceof InvalidAmountError) throw badRequest(e.message);
     throw e;
   }
+}
+
+/**
+ * permitDeadline (unix seconds), MaxUint256 when not given. A given deadline at or before `now()`
+ * (the network's clock, ChainClock.now: what the token's permit check compares with) is a 400: a
+ * permit signed with it has already expired, and an order carrying it could only revert. The
+ * clock is read only when a deadline is given.
+ */
+export async function parsePermitDeadline(raw: string | undefined, now: () => Promise<number>): Promise<bigint> {
+  if (raw === undefined || raw === '') return MaxUint256;
+  const deadline = parseUint256(raw, 'permitDeadline', MaxUint256);
+  const t = await now();
+  if (deadline <= BigInt(t)) throw badRequest(`permitDeadline ${deadline} is already past (now ${t}): sign the permit with a deadline in the future`);
+  return deadline;
 }

@@ -1,4 +1,4 @@
-import { balanceOfCall, LIVE_BALANCE_FAMILIES } from './account.usecase';
+import { balanceOfCall, LIVE_BALANCE_FAMILIES, requestedNetworks } from './account.usecase';
 
 describe('account live balances', () => {
   it('encodes balanceOf(owner) calldata: selector plus the left-padded lowercase address', () => {
@@ -10,5 +10,11 @@ describe('account live balances', () => {
     expect(LIVE_BALANCE_FAMILIES.has('aave-v3')).toBe(true);
     expect(LIVE_BALANCE_FAMILIES.has('basic')).toBe(false);
     expect(LIVE_BALANCE_FAMILIES.has('uniswap-v2')).toBe(false);
+  });
+
+  it('reads each named network once (a repeated network would double its balances), or every served one', () => {
+    expect(requestedNetworks(['ethereum', 'base', 'ethereum'], ['ethereum', 'base', 'arbitrum'])).toEqual(['ethereum', 'base']);
+    expect(requestedNetworks([], ['ethereum', 'base'])).toEqual(['ethereum', 'base']);
+    expect(requestedNetworks(['nope', 'base'], ['ethereum'])).toEqual(['base']);
   });
 });

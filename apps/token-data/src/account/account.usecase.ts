@@ -45,6 +45,15 @@ const HELD_SQL = `SELECT t.key, ${TOKEN_VERSION}, b.balance::text AS raw_balance
  * At most this many indexed balances per owner (issue 16: no unbounded read; an address
  * airdropped thousands of spam tokens would otherwise make one request read and price them all).
  */
+/**
+ * The networks an account request reads: those named, each once (the gateway passes a list as
+ * given, so `networks=ethereum,ethereum` arrives with a repeat, which must not read or answer a
+ * network twice), or every served network when none is named.
+ */
+export function requestedNetworks(named: readonly string[], served: readonly Network[]): Network[] {
+  return named.length > 0 ? [...new Set(named.filter(isNetwork))] : [...served];
+}
+
 export const MAX_ACCOUNT_BALANCES = 1_000;
 /**
  * The tokens of the networks asked whose history is partial (tokens.history_from_block: indexed
@@ -99,7 +108,7 @@ export class AccountUseCase {
     const owner = req.owner.toLowerCase();
     const finality = finalityOf(req.finality);
     const served = [...this.chains.rpc.keys()];
-    const networks: Network[] = req.networks.length > 0 ? req.networks.filter(isNetwork) : served;
+    const networks = requestedNetworks(req.networks, served);
     const { held, blocks, nativesRead, finalRecords } = await this.ds.transaction('REPEATABLE READ', async (m) => {
       const positions = (await m.query(positionsSql(finality), [networks])) as Array<LabelColumns & { network: string }>;
       const labels = new Map(positions.map((p) => [p.network, toLabel(p.network, p)]));

@@ -55,5 +55,9 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
     const dai = reply.balances.find((b) => b.token?.symbol === 'DAI');
     expect(dai).toMatchObject({ rawBalance: '12345' });
     expect(dai!.token!.historyFromBlock).toBeUndefined();
+    // a repeated network is read once: the same balances, not each twice
+    const repeated = await new AccountUseCase(ds, { rpc } as unknown as ChainProviders).execute({ owner, networks: ['ethereum', 'ethereum'] });
+    expect(repeated.balances.map((b) => b.token?.key).sort()).toEqual(reply.balances.map((b) => b.token?.key).sort());
+    expect(repeated.totalQueried).toBe(1);
   });
 });

@@ -20,4 +20,10 @@ describe('cache keys', () => {
     expect(a({ owner: '0xAB', networks: ['base', 'ethereum'] })).toBe(a({ owner: '0xab', networks: ['ethereum', 'base'] }));
     expect(a({ owner: '0xab', networks: ['base'] })).not.toBe(a({ owner: '0xab', networks: ['ethereum'] }));
   });
+
+  it('repeated list elements (kept by the gateway) share the entry of the list without them', () => {
+    expect(listTokensKey(list({ ids: ['base:0xab', 'base:0xAB'], networks: ['base', 'base'], tags: ['x', 'x'], platforms: ['p', 'p'] }))).toBe(listTokensKey(list({ ids: ['base:0xab'], networks: ['base'], tags: ['x'], platforms: ['p'] })));
+    const a = (o: Partial<AccountRequest>): string => accountKey({ ...AccountRequest.fromJSON({}), ...o });
+    expect(a({ owner: '0xab', networks: ['ethereum', 'ethereum'] })).toBe(a({ owner: '0xab', networks: ['ethereum'] }));
+  });
 });

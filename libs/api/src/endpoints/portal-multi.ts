@@ -70,7 +70,7 @@ export const portalMulti = endpoint({
       partner: q.address().describe('referral address for fee sharing'),
       feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent of each input; needs a partner; default 0.3'),
       permitSignatures: q.list(q.hex([65], 'a secp256k1 signature'), 'comma', MAX_MULTI_INPUTS).describe('one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals'),
-      permitDeadline: q.uint256().describe('uint256; the deadline the permits were signed with'),
+      permitDeadline: q.uint256().describe('unix seconds, in the future (one already past is a 400); the deadline the permits were signed with'),
       validate: q.boolean().default(true).describe('simulate the transaction and estimate its gas'),
     },
     requiresWith('feePercentage', 'partner'),

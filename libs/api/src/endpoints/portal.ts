@@ -45,7 +45,7 @@ export const portal = endpoint({
       partner: q.address().describe('referral address for fee sharing'),
       feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent; needs a partner; default 0.3'),
       permitSignature: q.hex([65], 'a secp256k1 signature').describe('permit signed by sender; same-chain only'),
-      permitDeadline: q.uint256().describe('uint256; unused without permitSignature'),
+      permitDeadline: q.uint256().describe('unix seconds, in the future (one already past is a 400); the deadline permitSignature was signed with; unused without permitSignature'),
       validate: q.boolean().default(true).describe('estimate gas and validate success; ignored for cross-chain'),
       explain: q.boolean().default(false).describe(EXPLAIN_DOC),
     },
@@ -116,7 +116,7 @@ const approvalQuery = query({
   inputToken: q.tokenKey({ allowNative: false }).required().describe('token key; not for native tokens'),
   inputAmount: q.uint256().required(),
   outputToken: q.tokenKey().describe('selects the spender; always send it'),
-  permitDeadline: q.uint256().describe('uint256; default a large value'),
+  permitDeadline: q.uint256().describe('unix seconds for the permit typed data, in the future (one already past is a 400); default the maximum uint256'),
 });
 
 export const approval = endpoint({

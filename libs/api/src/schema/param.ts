@@ -131,7 +131,12 @@ export function single<T>(parse: ValueParser<T>, accepts: string, schema: TSchem
   });
 }
 
-/** A list parameter: each element is parsed by `item`'s parser; duplicates are kept once. */
+/**
+ * A list parameter: each element is parsed by `item`'s parser; every element is kept, in order,
+ * repeats included (lists whose elements pair with another list's, such as a multi-input order's
+ * tokens and amounts, must not lose one). An endpoint that forbids repeats says so with a rule;
+ * consumers with set semantics de-duplicate themselves.
+ */
 export function list<T>(item: Param<T>, style: ListStyle, maxItems: number): Param<T[]> {
   const how = style === 'comma' ? 'comma-separated' : style === 'repeat' ? 'repeat the parameter for several' : 'comma-separated or repeated';
   return new Param<T[]>({
@@ -155,7 +160,7 @@ export function list<T>(item: Param<T>, style: ListStyle, maxItems: number): Par
           if (e instanceof ParamError) throw new ParamError(`element ${shown(part)} ${e.reason}`);
           throw e;
         }
-        if (!out.includes(v)) out.push(v);
+        out.push(v);
       }
       return out;
     },

@@ -24,9 +24,19 @@ describe('parseQuery', () => {
     expect(q).toMatchObject({ limit: 250, page: 3, minLiquidity: 1000, isPortable: false, sortBy: 'volumeUsd7d' });
   });
 
-  it('normalises token keys and removes duplicates', () => {
+  it('normalises token keys and keeps every element, repeats included', () => {
     const q = parseQuery(tokens, { ids: `${USDC.toUpperCase().replace('0X', '0x')},${USDC}` });
-    expect(q.ids).toEqual([USDC]);
+    expect(q.ids).toEqual([USDC, USDC]);
+    expect(parseQuery(tokens, { networks: ['ethereum', 'base,ethereum'] }).networks).toEqual(['ethereum', 'base', 'ethereum']);
+  });
+
+  it('keeps repeated list elements on a multi-input order, so lists pair up and the repeated-token rule fires', () => {
+    const LINK = 'ethereum:0x514910771af9ca656af840dff83e8264ecf986ca';
+    const DAI = 'ethereum:0x6b175474e89094c44da98b954eedfa2cae4a6a0e';
+    const multi = ENDPOINTS.estimateMulti.query;
+    const ok = parseQuery(multi, { inputTokens: `${USDC},${LINK}`, inputAmounts: '1000000000000000,1000000000000000', outputToken: WETH });
+    expect(ok.inputAmounts).toEqual([1000000000000000n, 1000000000000000n]);
+    expect(problem(() => parseQuery(multi, { inputTokens: `${USDC},${DAI},${USDC}`, inputAmounts: '1000000,2000000000000000000,1000000', outputToken: WETH }))).toMatch(`inputTokens repeats ${USDC}: give each token once`);
   });
 
   it('reads list parameters in the declared style', () => {

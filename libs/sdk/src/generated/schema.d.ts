@@ -1371,7 +1371,7 @@ export interface operations {
                 inputToken: string;
                 /** @description selects the spender; always send it Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
                 outputToken?: string;
-                /** @description uint256; default a large value Accepts a whole number in base units (decimal digits, at most 2^256-1). */
+                /** @description unix seconds for the permit typed data, in the future (one already past is a 400); default the maximum uint256 Accepts a whole number in base units (decimal digits, at most 2^256-1). */
                 permitDeadline?: string;
                 /** @description owner Accepts an address: 0x followed by 40 hex characters. */
                 sender: string;
@@ -1498,7 +1498,7 @@ export interface operations {
                 inputToken: string;
                 /** @description selects the spender; always send it Accepts a token key <network>:<0x address>, network one of ethereum, optimism, arbitrum, polygon, avalanche, bsc, base, sonic, hyperevm, plasma, flare, robinhood. */
                 outputToken?: string;
-                /** @description uint256; default a large value Accepts a whole number in base units (decimal digits, at most 2^256-1). */
+                /** @description unix seconds for the permit typed data, in the future (one already past is a 400); default the maximum uint256 Accepts a whole number in base units (decimal digits, at most 2^256-1). */
                 permitDeadline?: string;
                 /** @description owner Accepts an address: 0x followed by 40 hex characters. */
                 sender: string;
@@ -1750,7 +1750,7 @@ export interface operations {
                 outputToken: string;
                 /** @description referral address for fee sharing Accepts an address: 0x followed by 40 hex characters. */
                 partner?: string;
-                /** @description uint256; unused without permitSignature Accepts a whole number in base units (decimal digits, at most 2^256-1). */
+                /** @description unix seconds, in the future (one already past is a 400); the deadline permitSignature was signed with; unused without permitSignature Accepts a whole number in base units (decimal digits, at most 2^256-1). */
                 permitDeadline?: string;
                 /** @description permit signed by sender; same-chain only Accepts a secp256k1 signature: 0x followed by 130 hex characters. */
                 permitSignature?: string;
@@ -2150,7 +2150,7 @@ export interface operations {
                 outputToken: string;
                 /** @description referral address for fee sharing Accepts an address: 0x followed by 40 hex characters. */
                 partner?: string;
-                /** @description uint256; the deadline the permits were signed with Accepts a whole number in base units (decimal digits, at most 2^256-1). */
+                /** @description unix seconds, in the future (one already past is a 400); the deadline the permits were signed with Accepts a whole number in base units (decimal digits, at most 2^256-1). */
                 permitDeadline?: string;
                 /** @description one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals Accepts a list (comma-separated, at most 10) of a secp256k1 signature: 0x followed by 130 hex characters. */
                 permitSignatures?: string[];
