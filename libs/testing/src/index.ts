@@ -8,5 +8,6 @@ export * from './net';
 export * from './pg-overlap';
 export * from './replica-platform';
 export * from './rpc-emulator';
+export * from './replay-rpc';
 export * from './across';
 export * from './across-process';
