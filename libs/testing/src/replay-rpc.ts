@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { keccak256, toUtf8Bytes } from 'ethers';
+import type { Answer, Call } from './rpc-emulator';
 
 export interface ReplayLog {
   address: string;
@@ -54,20 +55,6 @@ export interface ReplayRpc {
   blockTime(block: number): number;
   readonly stats: { calls: number; forwarded: number; logsServed: number };
   close(): Promise<void>;
-}
-
-interface Call {
-  jsonrpc?: string;
-  id?: number | string | null;
-  method: string;
-  params?: unknown[];
-}
-
-interface Answer {
-  jsonrpc: '2.0';
-  id: number | string | null;
-  result?: unknown;
-  error?: { code: number; message: string };
 }
 
 const BLOCK_SECONDS = 12;

@@ -57,14 +57,15 @@ export interface RpcEmulator {
   close(): Promise<void>;
 }
 
-interface Call {
+/** One JSON-RPC request and its answer, as the emulator and the replay server read and write them. */
+export interface Call {
   jsonrpc?: string;
   id?: number | string | null;
   method: string;
   params?: unknown[];
 }
 
-interface Answer {
+export interface Answer {
   jsonrpc: '2.0';
   id: number | string | null;
   result?: unknown;
