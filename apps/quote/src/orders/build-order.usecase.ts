@@ -94,7 +94,7 @@ export class BuildOrderUseCase {
     if (explain) reply.explain = explainQuote(quote);
     // A sender without gas can still use the signed order (the relayer pays); without one, it is stuck.
     if (gasShortfall !== undefined && !reply.signedOrder) throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
-    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply, calls: tx.calls });
+    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply });
     return reply;
   }
 

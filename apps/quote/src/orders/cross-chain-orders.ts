@@ -186,7 +186,7 @@ export class CrossChainOrders {
       tx: { to: origin.router, from: sender, data, value: value.toString(), gasLimit: gasLimit.toString() },
       signedOrder: undefined,
     };
-    await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply, calls });
+    await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply });
     return reply;
   }
 

