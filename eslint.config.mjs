@@ -23,16 +23,18 @@ const depConstraints = (allowTesting) => [
   { sourceTag: 'type:messages', onlyDependOnLibsWithTags: ['type:domain', 'type:messages'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'nats') },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'] },
+  // Protocol modules (libs/protocols): one folder per family over the domain, routing maths and call encoders.
+  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'] },
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', ...(allowTesting ? ['type:testing'] : [])] },
   // Builds on data-access libs (a bridge adapter over the chain client): used by apps, tooling and tests.
   { sourceTag: 'type:integration', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', 'type:data-access', ...(allowTesting ? ['type:testing'] : [])] },
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util'] },
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:data-access', 'type:integration', 'type:transport', 'type:contracts', ...(allowTesting ? ['type:testing', 'type:tooling'] : [])],
+    onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:data-access', 'type:integration', 'type:transport', 'type:contracts', 'type:protocol', ...(allowTesting ? ['type:testing', 'type:tooling'] : [])],
   },
-  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:sdk', 'type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:contracts', 'type:tooling', 'type:testing'] },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:sdk', 'type:domain', 'type:util', 'type:contracts', 'type:protocol', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:contracts', 'type:protocol', 'type:tooling', 'type:testing'] },
 ];
 
 const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'];

@@ -21,7 +21,7 @@ export function toFloatPools(pools: readonly Pool[]): { pools: FloatPool[]; init
   const initial = new Float64Array(pools.length * SLOTS);
   const out = pools.map((p, i): FloatPool => {
     const gamma = 1 - p.fee / 1e6;
-    if (p.family === 'uniswap-v2') {
+    if (p.shape === 'constant-product') {
       initial[i * SLOTS] = Number(p.reserve0);
       initial[i * SLOTS + 1] = Number(p.reserve1);
       return { v3: false, gamma, tickSqrt: new Float64Array(0), tickNet: new Float64Array(0) };

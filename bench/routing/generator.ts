@@ -68,7 +68,7 @@ function ordered(a: BenchToken, b: BenchToken): [BenchToken, BenchToken] {
 function v2Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): Pool {
   const [t0, t1] = ordered(a, b);
   const noise = 1 + (r() - 0.5) * 0.004;
-  return { family: 'uniswap-v2', address: `v2-${id}`, token0: t0.address, token1: t1.address, fee: pick(r, [3000, 3000, 2500, 500, 10000]), reserve0: raw(depthUsd * noise, t0), reserve1: raw(depthUsd, t1) };
+  return { family: 'uniswap-v2', shape: 'constant-product', address: `v2-${id}`, token0: t0.address, token1: t1.address, fee: pick(r, [3000, 3000, 2500, 500, 10000]), reserve0: raw(depthUsd * noise, t0), reserve1: raw(depthUsd, t1) };
 }
 
 /** A V3 pool with one wide and 3-5 concentrated positions around the price: several initialized ticks. */
@@ -96,7 +96,7 @@ function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: num
     add(lower, upper, liquidityFor(depthUsd * logUniform(r, 0.5, 5)));
   }
   const ticks: V3Tick[] = [...net].sort(([x], [y]) => x - y).map(([index, liquidityNet]) => ({ index, liquidityNet }));
-  return { family: 'uniswap-v3', address: `v3-${id}`, token0: t0.address, token1: t1.address, fee, tickSpacing: spacing, sqrtPriceX96: getSqrtRatioAtTick(tick), tick, liquidity: active, ticks };
+  return { family: 'uniswap-v3', shape: 'concentrated', address: `v3-${id}`, token0: t0.address, token1: t1.address, fee, tickSpacing: spacing, sqrtPriceX96: getSqrtRatioAtTick(tick), tick, liquidity: active, ticks };
 }
 
 /** Fewest pools between two tokens (BFS), Infinity when unconnected. */
@@ -154,7 +154,7 @@ function depthUsd(token: BenchToken, pools: readonly Pool[]): number {
   for (const p of pools) {
     if (p.token0 !== token.address && p.token1 !== token.address) continue;
     const zero = p.token0 === token.address;
-    const amount = p.family === 'uniswap-v2' ? Number(zero ? p.reserve0 : p.reserve1) : zero ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96) : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
+    const amount = p.shape === 'constant-product' ? Number(zero ? p.reserve0 : p.reserve1) : zero ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96) : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
     usd += (amount / 10 ** token.decimals) * token.usd;
   }
   return usd;

@@ -6,21 +6,21 @@ import { simplePaths } from './paths';
 import { ratio, summarizeLatency, summarizeRatios } from './stats';
 
 const E18 = 10n ** 18n;
-const v2 = (address: string, token0: string, token1: string, r0: bigint, r1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', address, token0, token1, fee, reserve0: r0, reserve1: r1 });
+const v2 = (address: string, token0: string, token1: string, r0: bigint, r1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee, reserve0: r0, reserve1: r1 });
 
 describe('route bench solver', () => {
   it('float V2 and V3 maths agree with the exact pool maths', () => {
     const g = generateGraph({ trades: 3 });
     const { pools, initial } = toFloatPools(g.pools);
-    const v3 = g.pools.findIndex((p) => p.family === 'uniswap-v3');
+    const v3 = g.pools.findIndex((p) => p.shape === 'concentrated');
     const p3 = g.pools[v3]!;
-    if (p3.family !== 'uniswap-v3') throw new Error('no v3 pool');
+    if (p3.shape !== 'concentrated') throw new Error('no v3 pool');
     for (const amount of [10n ** 15n, p3.liquidity / 10n, p3.liquidity * 3n]) {
       const exact = quoteV3ExactIn(p3, p3.token0, amount).amountOut;
       expect(floatSwap(pools[v3]!, Float64Array.from(initial), v3, true, Number(amount)) / Number(exact)).toBeCloseTo(1, 6);
     }
     const p2 = g.pools[0]!;
-    if (p2.family !== 'uniswap-v2') throw new Error('no v2 pool');
+    if (p2.shape !== 'constant-product') throw new Error('no v2 pool');
     const amount = p2.reserve0 / 7n;
     expect(floatSwap(pools[0]!, Float64Array.from(initial), 0, true, Number(amount)) / Number(getAmountOut(amount, p2.reserve0, p2.reserve1, p2.fee))).toBeCloseTo(1, 9);
   });
@@ -47,10 +47,10 @@ describe('route bench solver', () => {
     const b = generateGraph();
     expect(a.trades.map((t) => t.amountIn)).toEqual(b.trades.map((t) => t.amountIn));
     expect(a.tokens.length).toBeGreaterThanOrEqual(20);
-    expect(a.pools.filter((p) => p.family === 'uniswap-v2')).toHaveLength(150);
-    const v3 = a.pools.filter((p) => p.family === 'uniswap-v3');
+    expect(a.pools.filter((p) => p.shape === 'constant-product')).toHaveLength(150);
+    const v3 = a.pools.filter((p) => p.shape === 'concentrated');
     expect(v3).toHaveLength(50);
-    expect(Math.min(...v3.map((p) => (p.family === 'uniswap-v3' ? p.ticks.length : 0)))).toBeGreaterThanOrEqual(4);
+    expect(Math.min(...v3.map((p) => (p.shape === 'concentrated' ? p.ticks.length : 0)))).toBeGreaterThanOrEqual(4);
     expect(new Set(a.trades.map((t) => t.hops))).toEqual(new Set([1, 2, 3]));
   });
 

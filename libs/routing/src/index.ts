@@ -12,5 +12,5 @@ export * from './v3/v3-swap';
 export * from './erc4626/erc4626-math';
 export { buildGraph, type PoolGraph } from './router/graph';
 export { evaluateLegs, type PlannedLeg, type RouteLeg, type Evaluation } from './router/evaluate';
-export { DEFAULT_GAS_MODEL, routeGas, type GasModel } from './router/gas';
+export { DEFAULT_GAS_MODEL, routeGas, shapeGas, type GasModel, type LegGas } from './router/gas';
 export { findRoute, type Route, type RouteRequest } from './router/find-route';

@@ -1,20 +1,33 @@
 /**
  * Pools as plain data: what the routing maths needs to know about a pool at one block. Token
  * addresses are lowercase; amounts are base units.
+ *
+ * The maths is chosen by the pool's `shape` (the invariant), never by its protocol: every
+ * protocol whose pools follow the constant product (Uniswap V2 and its forks) or concentrated
+ * liquidity (Uniswap V3 and V4, their forks) shares one implementation. `family` names the
+ * protocol module that issued the pool (gas, calls and labels are the module's, see
+ * libs/protocols), and is never switched on here.
  */
+import type { PlatformFamily } from '@tokensvc/domain';
 
-export type PoolFamily = 'uniswap-v2' | 'uniswap-v3';
+/** The invariants the routing maths implements; a switch over them is exhaustive. */
+export const POOL_SHAPES = ['constant-product', 'concentrated'] as const;
+export type PoolShape = (typeof POOL_SHAPES)[number];
 
 interface PoolBase {
+  /** the pool's address, or its id inside a singleton (lowercase) */
   address: string;
+  /** the protocol module the pool belongs to (labels, gas and calls; not the maths) */
+  family: PlatformFamily;
   token0: string;
   token1: string;
   /** swap fee in hundredths of a bip (V3 convention): 3000 = 0.3 % */
   fee: number;
 }
 
+/** x·y = k with the fee taken from the input (Uniswap V2 and its forks). */
 export interface V2Pool extends PoolBase {
-  family: 'uniswap-v2';
+  shape: 'constant-product';
   reserve0: bigint;
   reserve1: bigint;
 }
@@ -24,8 +37,9 @@ export interface V3Tick {
   liquidityNet: bigint;
 }
 
+/** Concentrated liquidity over ticks (Uniswap V3 and its forks). */
 export interface V3Pool extends PoolBase {
-  family: 'uniswap-v3';
+  shape: 'concentrated';
   tickSpacing: number;
   sqrtPriceX96: bigint;
   /** in-range liquidity */

@@ -3,8 +3,9 @@
  * and gas, and what a composed token is made of (its zap edges).
  */
 
-/** How the planner enters and leaves a token. */
-export type TokenKind = 'native' | 'basic' | 'v2-lp' | 'vault' | 'lending';
+import { type TokenKind, protocolOf } from '@tokensvc/protocols';
+
+export type { TokenKind } from '@tokensvc/protocols';
 
 export interface CatalogToken {
   /** lowercase; the zero address is the native token */
@@ -23,19 +24,13 @@ export interface CatalogToken {
   priceUsd: number;
 }
 
+/**
+ * How the planner enters and leaves a token: its protocol module's rule. A family no module has
+ * (a row written by a newer indexer) is traded as a plain token, said here rather than defaulted.
+ */
 export function tokenKind(t: Pick<CatalogToken, 'family' | 'underlying'>): TokenKind {
-  switch (t.family) {
-    case 'native':
-      return 'native';
-    case 'uniswap-v2':
-      return t.underlying.length === 2 ? 'v2-lp' : 'basic';
-    case 'erc4626':
-      return t.underlying.length === 1 ? 'vault' : 'basic';
-    case 'aave-v3':
-      return t.underlying.length === 1 ? 'lending' : 'basic';
-    default:
-      return 'basic';
-  }
+  const module = protocolOf(t.family);
+  return module ? module.tokenKind(t.underlying) : 'basic';
 }
 
 /** Value in USD of a base-unit amount (display and gas maths only). */

@@ -136,7 +136,7 @@ export class LiquidityGraphs {
     const graph = this.graphs.get(network);
     if (!graph) return;
     const changed = graph.applyHead({ blockNumber: Number(msg.blockNumber), blockHash: msg.blockHash, reorgEpoch: msg.reorgEpoch });
-    for (const u of changed) if (u.pool.family === 'uniswap-v3') this.ticks.schedule(network, u.pool.address);
+    for (const u of changed) if (u.pool.shape === 'concentrated') this.ticks.schedule(network, u.pool.address);
   }
 
   /** Token metadata and prices (new LP tokens, vaults, markets; USD prices for values and gas). */

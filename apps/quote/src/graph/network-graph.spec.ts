@@ -9,7 +9,7 @@ const B = '0x00000000000000000000000000000000000000bb';
 const POOL = '0x0000000000000000000000000000000000000001';
 
 function v2(reserve0: bigint, block: number, logIndex = 0, restored = false): PoolUpdate {
-  return { pool: { family: 'uniswap-v2', address: POOL, token0: A, token1: B, fee: 3000, reserve0, reserve1: 1000n }, platform: 'uniswap-v2', position: { block, logIndex }, restored };
+  return { pool: { family: 'uniswap-v2', shape: 'constant-product', address: POOL, token0: A, token1: B, fee: 3000, reserve0, reserve1: 1000n }, platform: 'uniswap-v2', position: { block, logIndex }, restored };
 }
 
 function event(overrides: Partial<PoolStateChanged>): PoolStateChanged {
@@ -82,7 +82,7 @@ describe('NetworkGraph updates', () => {
 
   it('decodes pool events of both families and skips unknown ones', () => {
     expect(updateFromEvent(event({ family: 'uniswap-v2', reserve0: '12', reserve1: '34', sqrtPriceX96: '', liquidity: '', tickSpacing: 0 }))).toEqual({
-      pool: { family: 'uniswap-v2', address: POOL, token0: A, token1: B, fee: 500, reserve0: 12n, reserve1: 34n },
+      pool: { family: 'uniswap-v2', shape: 'constant-product', address: POOL, token0: A, token1: B, fee: 500, reserve0: 12n, reserve1: 34n },
       platform: 'uniswap-v3',
       position: { block: 10, logIndex: 3 },
       restored: false,

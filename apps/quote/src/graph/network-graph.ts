@@ -66,8 +66,8 @@ export class NetworkGraph {
     const address = update.pool.address;
     const held = this.pools.get(address);
     if (held && !update.restored && !newer(update.position, held.position)) return 'stale';
-    // Events carry no tick lists: a V3 pool keeps its ticks until they are re-read.
-    const pool = update.pool.family === 'uniswap-v3' && held?.pool.family === 'uniswap-v3' && update.pool.ticks.length === 0 ? { ...update.pool, ticks: held.pool.ticks } : update.pool;
+    // Events carry no tick lists: a concentrated-liquidity pool keeps its ticks until they are re-read.
+    const pool = update.pool.shape === 'concentrated' && held?.pool.shape === 'concentrated' && update.pool.ticks.length === 0 ? { ...update.pool, ticks: held.pool.ticks } : update.pool;
     this.pools.set(address, { pool, platform: update.platform, position: update.position });
     this.version++;
     return held ? 'updated' : 'added';
@@ -114,7 +114,7 @@ export class NetworkGraph {
 
   setTicks(address: string, ticks: readonly V3Tick[]): boolean {
     const held = this.pools.get(address);
-    if (!held || held.pool.family !== 'uniswap-v3') return false;
+    if (!held || held.pool.shape !== 'concentrated') return false;
     this.pools.set(address, { ...held, pool: { ...held.pool, ticks: [...ticks].sort((a, b) => a.index - b.index) } });
     this.version++;
     return true;

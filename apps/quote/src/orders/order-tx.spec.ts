@@ -2,7 +2,8 @@ import { ErrorCode } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
 import type { Action } from '../planning/actions';
-import { orderCalls, v3RouterMissingMessage } from './order-tx';
+import { v3RouterMissingMessage } from '@tokensvc/protocols';
+import { orderCalls } from './order-tx';
 
 const A = '0x00000000000000000000000000000000000000aa';
 const B = '0x00000000000000000000000000000000000000bb';

@@ -5,7 +5,7 @@
 import { Signature } from 'ethers';
 import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash, unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { planCalls, v3RouterOf } from '../planning/executor-calls';
+import { planCalls } from '../planning/executor-calls';
 import type { Quote } from './quote-engine';
 import { badRequest } from './request-parsing';
 
@@ -29,14 +29,6 @@ export interface OrderTx {
   value: bigint;
 }
 
-/** The refusal (400) of a V3 hop on a platform that names no swap router (v3RouterOf). */
-export function v3RouterMissingMessage(slug: string, network: string): string {
-  return (
-    `unsupported: platform ${slug} has no router configured on ${network}: a Uniswap V3 swap needs its \`router\` (SwapRouter) ` +
-    `or its \`swapRouter02\` (SwapRouter02) address in the devnet manifest or the registry`
-  );
-}
-
 /**
  * The executor calls of a plan (single or multi-input: only its steps, native legs, network and
  * platforms matter). The Router hands native input to the executor as native and takes a native
@@ -53,6 +45,7 @@ export function orderCalls(
   const steps = planCalls(
     quote.plan.steps.map((s) => s.action),
     {
+      network: quote.network,
       executor: terms.executor,
       recipient: terms.recipient,
       deadline: terms.deadline,
@@ -61,10 +54,9 @@ export function orderCalls(
         if (!address) throw badRequest(`unsupported: platform ${slug} has no ${role} configured on ${quote.network}`);
         return address;
       },
-      v3Router: (slug) => {
-        const router = v3RouterOf(platforms.get(slug));
-        if (!router) throw badRequest(v3RouterMissingMessage(slug, quote.network));
-        return router;
+      platformAddresses: (slug) => platforms.get(slug),
+      refuse: (message) => {
+        throw badRequest(message);
       },
     },
   );

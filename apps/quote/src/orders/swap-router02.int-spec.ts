@@ -18,7 +18,7 @@ import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platfo
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
-import { v3RouterOf } from '../planning/executor-calls';
+import { v3RouterMissingMessage, v3RouterOf } from '@tokensvc/protocols';
 import { OrderRunner, type RunResult } from '../testing/order-runner';
 import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
@@ -26,7 +26,6 @@ import { seedReadModels } from '../testing/read-models';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
 import { EstimateUseCase } from './estimate.usecase';
-import { v3RouterMissingMessage } from './order-tx';
 import { QuoteController } from './quote.controller';
 
 jest.setTimeout(180_000);

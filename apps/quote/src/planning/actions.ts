@@ -4,12 +4,12 @@
  * like the Executor's CallInput, so the simulator predicts the chain to the unit and the same
  * plan replays for a different input amount (the signed-order variant).
  */
-import type { PoolFamily } from '@tokensvc/routing';
+import type { Pool } from '@tokensvc/routing';
 
 export interface SwapAction {
   kind: 'swap';
   pool: string;
-  family: PoolFamily;
+  family: Pool['family'];
   platform: string;
   fee: number;
   tokenIn: string;

@@ -1,6 +1,7 @@
 import { Interface, MaxUint256, toBeHex, zeroPadValue } from 'ethers';
 import { ALL_BPS, type ExecutorCall, loadSwapRouter02Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
-import { type CallEnv, actionCalls, v3RouterOf } from './executor-calls';
+import { v3RouterMissingMessage, v3RouterOf } from '@tokensvc/protocols';
+import { type CallEnv, actionCalls } from './executor-calls';
 
 const EXECUTOR = '0x00000000000000000000000000000000000000e1';
 const RECIPIENT = '0x00000000000000000000000000000000000000f1';
@@ -10,12 +11,17 @@ const POOL = '0x00000000000000000000000000000000000000cc';
 const ROUTER2 = '0x0000000000000000000000000000000000000002';
 const SWAP_ROUTER = '0x0000000000000000000000000000000000000005';
 const SWAP_ROUTER02 = '0x0000000000000000000000000000000000000006';
+const refuse = (message: string): never => {
+  throw new Error(message);
+};
 const env: CallEnv = {
+  network: 'ethereum',
   executor: EXECUTOR,
   recipient: RECIPIENT,
   deadline: 1_900_000_000n,
   platformAddress: (slug: string, role: string) => (slug === 'uniswap-v2' && role === 'router' ? ROUTER2 : '0x0000000000000000000000000000000000000003'),
-  v3Router: () => ({ kind: 'swapRouter', address: SWAP_ROUTER }),
+  platformAddresses: (slug: string) => (slug === 'uniswap-v3' ? { factory: A, router: SWAP_ROUTER } : undefined),
+  refuse,
 };
 
 const ABI = new Interface([
@@ -102,7 +108,7 @@ describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
   });
 
   it('with SwapRouter02: its exactInputSingle (no deadline: the Router checks the order deadline), amountIn patched', () => {
-    const [call] = actionCalls(SWAP, { ...env, v3Router: () => ({ kind: 'swapRouter02', address: SWAP_ROUTER02 }) });
+    const [call] = actionCalls(SWAP, { ...env, platformAddresses: () => ({ factory: A, swapRouter02: SWAP_ROUTER02 }) });
     expect(call!.target).toBe(SWAP_ROUTER02);
     expect(call!.inputs[0]).toMatchObject({ token: A, bps: 2_500, approve: true, offset: 4 + 4 * 32 });
     const params = decoded(new Interface(loadSwapRouter02Artifact().abi), call!, 77n);
@@ -111,8 +117,8 @@ describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
   });
 
   it('asks the environment for the V3 router only for V3 hops (its refusal propagates)', () => {
-    const refusing = { ...env, v3Router: (slug: string) => { throw new Error(`no router for ${slug}`); } };
-    expect(() => actionCalls(SWAP, refusing)).toThrow('no router for uniswap-v3');
+    const refusing = { ...env, platformAddresses: () => ({ factory: A }) };
+    expect(() => actionCalls(SWAP, refusing)).toThrow(v3RouterMissingMessage('uniswap-v3', 'ethereum'));
     expect(actionCalls({ ...SWAP, family: 'uniswap-v2', platform: 'uniswap-v2' }, refusing)[0]!.target).toBe(ROUTER2);
   });
 });

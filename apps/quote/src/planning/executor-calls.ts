@@ -4,8 +4,9 @@
  * run exactly what the planner simulated. `routeHash` of the public interface hashes these.
  */
 import { Interface, MaxUint256 } from 'ethers';
-import { ALL_BPS, type CallInput, type ExecutorCall, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall, uniswapV3SwapRouter02Call } from '@tokensvc/contracts';
-import type { Action, SwapAction } from './actions';
+import { ALL_BPS, type CallInput, type ExecutorCall, transferAllCall } from '@tokensvc/contracts';
+import { type CallEnv, dexFacet } from '@tokensvc/protocols';
+import type { Action } from './actions';
 
 const PAIR = new Interface(['function burn(address to) returns (uint256 amount0, uint256 amount1)']);
 const V2_ROUTER = new Interface([
@@ -14,48 +15,7 @@ const V2_ROUTER = new Interface([
 const VAULT = new Interface(['function deposit(uint256 assets, address receiver) returns (uint256)', 'function redeem(uint256 shares, address receiver, address owner) returns (uint256)']);
 const AAVE_POOL = new Interface(['function supply(address asset, uint256 amount, address onBehalfOf, uint16 referralCode)', 'function withdraw(address asset, uint256 amount, address to) returns (uint256)']);
 
-export interface CallEnv {
-  executor: string;
-  recipient: string;
-  deadline: bigint;
-  /** contract of `role` on platform `slug` (e.g. uniswap-v2 router); refuses when it has none */
-  platformAddress(slug: string, role: string): string;
-  /** the swap router of Uniswap V3 platform `slug` (v3RouterOf); refuses when it has none */
-  v3Router(slug: string): V3Router;
-}
-
-/** A Uniswap V3 swap router and the exactInputSingle it takes. */
-export interface V3Router {
-  /** `swapRouter`: v3-periphery SwapRouter (struct with `deadline`); `swapRouter02`: swap-router-contracts SwapRouter02 (without) */
-  kind: 'swapRouter' | 'swapRouter02';
-  address: string;
-}
-
-/**
- * The one rule for which router a V3 hop goes through: the platform's `router` (the original
- * SwapRouter, which the devnet deploys) when it has one, else its `swapRouter02` (the only V3
- * router the real networks' address books name; Base has no original SwapRouter). Undefined
- * when it has neither: such a hop cannot be built.
- */
-export function v3RouterOf(addresses: Readonly<Record<string, string>> | undefined): V3Router | undefined {
-  const router = addresses?.['router'];
-  if (router) return { kind: 'swapRouter', address: router };
-  const router02 = addresses?.['swapRouter02'];
-  if (router02) return { kind: 'swapRouter02', address: router02 };
-  return undefined;
-}
-
-/**
- * A V3 swap of the executor's balance. SwapRouter02's exactInputSingle has no deadline (only its
- * multicall(deadline, data[]) has one); no wrapping is needed: every Router entry point (execute,
- * executeWithPermit, executeSignedOrder, executeMulti*, executeBridge) checks the order deadline,
- * which is `env.deadline`, before the Executor runs any call, and only the Router can run it.
- */
-function v3SwapCall(a: SwapAction, env: CallEnv): ExecutorCall {
-  const router = env.v3Router(a.platform);
-  const swap = { tokenIn: a.tokenIn, tokenOut: a.tokenOut, fee: a.fee, recipient: env.executor, bps: a.bps };
-  return router.kind === 'swapRouter02' ? uniswapV3SwapRouter02Call({ swapRouter02: router.address, ...swap }) : uniswapV3SwapCall({ swapRouter: router.address, deadline: env.deadline, ...swap });
-}
+export type { CallEnv } from '@tokensvc/protocols';
 
 /** Byte offset of static argument `index` in call data (selector, then 32-byte words). */
 export const argOffset = (index: number): number => 4 + 32 * index;
@@ -68,9 +28,7 @@ function allOf(token: string, argIndex: number, approve: boolean): CallInput {
 export function actionCalls(a: Action, env: CallEnv): ExecutorCall[] {
   switch (a.kind) {
     case 'swap':
-      return a.family === 'uniswap-v2'
-        ? [uniswapV2SwapCall({ router02: env.platformAddress(a.platform, 'router'), path: [a.tokenIn, a.tokenOut], to: env.executor, deadline: env.deadline, bps: a.bps })]
-        : [v3SwapCall(a, env)];
+      return dexFacet(a.family).swapCalls(a, env);
     case 'v2-burn':
       // The pair burns the LP tokens sent to it in the same transaction.
       return [transferAllCall(a.pair, a.pair), { target: a.pair, value: 0n, data: PAIR.encodeFunctionData('burn', [env.executor]), inputs: [] }];

@@ -142,7 +142,7 @@ export class ExecutorSim {
   /** totalSupply and kLast after a mint/burn (UniswapV2Pair._mintFee then the kLast update). */
   private setPair(pair: V2Pair, reserve0: bigint, reserve1: bigint, supplyDelta: bigint): void {
     const feeOn = pair.kLast !== undefined;
-    this.pools.set(pair.address, { family: 'uniswap-v2', address: pair.address, token0: pair.token0, token1: pair.token1, fee: pair.fee, reserve0, reserve1 });
+    this.pools.set(pair.address, { family: pair.family, shape: 'constant-product', address: pair.address, token0: pair.token0, token1: pair.token1, fee: pair.fee, reserve0, reserve1 });
     this.pairs.set(pair.address, { totalSupply: supplyAfterProtocolFee(pair) + supplyDelta, kLast: feeOn ? reserve0 * reserve1 : undefined });
   }
 

@@ -11,7 +11,7 @@
  * so the integer amounts add up exactly). Hence the leaf outputs add up to the segment's output,
  * and a hop's output is what its next hops take in (plus any residual a pool could not take).
  */
-import { buildGraph, findRoute, swapExactIn, Q96, type Pool } from '@tokensvc/routing';
+import { buildGraph, findRoute, marginalOut, swapExactIn, type Pool } from '@tokensvc/routing';
 import type { Explain, ExplainAlternative, ExplainHop } from '@tokensvc/messages';
 import { BPS, type SwapAction } from './actions';
 import { ExecutorSim } from './executor-sim';
@@ -50,20 +50,9 @@ export function apportion(total: bigint, weights: readonly bigint[]): bigint[] {
   return shares;
 }
 
-/** Output the pool's marginal price gives for `amountIn`, before its fee (the no-impact figure). */
-function spotOut(pool: Pool, tokenIn: string, amountIn: bigint): number {
-  const zeroForOne = tokenIn === pool.token0;
-  if (pool.family === 'uniswap-v2') {
-    const [rIn, rOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
-    return rIn === 0n ? 0 : (Number(amountIn) * Number(rOut)) / Number(rIn);
-  }
-  const price = (Number(pool.sqrtPriceX96) / Number(Q96)) ** 2; // token1 per token0
-  return zeroForOne ? Number(amountIn) * price : price === 0 ? 0 : Number(amountIn) / price;
-}
-
 /** Percent the execution price is below the marginal price, fee excluded. */
 function priceImpact(pool: Pool, tokenIn: string, amountIn: bigint, amountOut: bigint): number {
-  const ideal = spotOut(pool, tokenIn, amountIn) * (1 - pool.fee / 1e6);
+  const ideal = marginalOut(pool, tokenIn, amountIn) * (1 - pool.fee / 1e6);
   if (ideal <= 0) return 0;
   return Math.round(Math.max(0, (1 - Number(amountOut) / ideal) * 100) * 1e6) / 1e6;
 }

@@ -1,8 +1,9 @@
 /**
- * Gas of an order as the Router runs it: the routing library's model for the transaction and the
- * swaps, plus measured-on-anvil figures for the zap actions. Only used to rank routes and for
+ * Gas of an order as the Router runs it: the routing library's model for the transaction, each
+ * protocol module's figure for its swaps, plus measured-on-anvil figures for the zap actions. Only used to rank routes and for
  * unvalidated orders; a validated order takes its gas from the node.
  */
+import { dexFacet } from '@tokensvc/protocols';
 import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
 import type { Action } from './actions';
 
@@ -19,8 +20,14 @@ export const ACTION_GAS = {
 export function actionGas(a: Action, ticksCrossed = 0): number {
   switch (a.kind) {
     case 'swap':
-      return a.family === 'uniswap-v2' ? DEFAULT_GAS_MODEL.v2Swap : DEFAULT_GAS_MODEL.v3Swap + DEFAULT_GAS_MODEL.v3Tick * ticksCrossed;
-    default:
+      return dexFacet(a.family).swapGas(ticksCrossed);
+    case 'v2-burn':
+    case 'v2-add':
+    case 'vault-deposit':
+    case 'vault-redeem':
+    case 'lending-supply':
+    case 'lending-withdraw':
+    case 'sweep':
       return ACTION_GAS[a.kind];
   }
 }

@@ -76,7 +76,7 @@ describe('planOrder', () => {
     const plan = planOrder(world, ENV, t(U), t(WU), 10_000n * e6);
     const swap = plan.steps[0]!;
     const pool = world.pools.get(WU)!;
-    if (pool.family !== 'uniswap-v2') throw new Error('fixture');
+    if (pool.shape !== 'constant-product') throw new Error('fixture');
     const sold = swap.outcome.spent[0]!.amount;
     const bought = swap.outcome.received[0]!.amount;
     const after = { ...pool, reserve0: pool.reserve0 - bought, reserve1: pool.reserve1 + sold, totalSupply: world.pairs.get(WU)!.totalSupply };

@@ -123,7 +123,7 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
       // The pair itself is left out of the routes so the ratio maths sees it untouched.
       for (const [source, target] of assignment) steps.push(...routeInto(sim, env, source, target, new Set([e.pair])));
       const pool = sim.world().pools.get(e.pair)!;
-      if (pool.family !== 'uniswap-v2') throw new PlanError('unsupported', `${e.pair} is not a V2 pair`);
+      if (pool.shape !== 'constant-product') throw new PlanError('unsupported', `${e.pair} is not a V2 pair`);
       const held = sim.balance(pool.token0);
       const swap = depositSwap(pool, held, sim.balance(pool.token1));
       if (swap.tokenIn) {
@@ -131,7 +131,7 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
         const bps = Number((swap.amount * BigInt(BPS) + balance / 2n) / balance);
         if (bps > 0) {
           const tokenOut = swap.tokenIn === pool.token0 ? pool.token1 : pool.token0;
-          steps.push(apply(sim, { kind: 'swap', pool: e.pair, family: 'uniswap-v2', platform: e.platform, fee: pool.fee, tokenIn: swap.tokenIn, tokenOut, bps: Math.min(bps, BPS - 1) }));
+          steps.push(apply(sim, { kind: 'swap', pool: e.pair, family: pool.family, platform: e.platform, fee: pool.fee, tokenIn: swap.tokenIn, tokenOut, bps: Math.min(bps, BPS - 1) }));
         }
       }
       steps.push(apply(sim, { kind: 'v2-add', pair: e.pair, platform: e.platform, token0: pool.token0, token1: pool.token1 }));

@@ -28,6 +28,6 @@ export interface SimWorld {
 }
 
 export function pairOf(pool: Pool | undefined, supply: PairSupply | undefined): V2Pair | undefined {
-  if (!pool || pool.family !== 'uniswap-v2' || !supply) return undefined;
+  if (!pool || pool.shape !== 'constant-product' || !supply) return undefined;
   return { ...pool, totalSupply: supply.totalSupply, kLast: supply.kLast };
 }

@@ -8,7 +8,7 @@ import { DEFAULT_GAS_MODEL } from './gas';
 import { buildGraph } from './graph';
 
 const E18 = 10n ** 18n;
-const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', address, token0, token1, fee, reserve0, reserve1 });
+const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee, reserve0, reserve1 });
 
 /** A 0.05 % V3 pool at ~`price` (token1 per token0) with a wide and a concentrated position. */
 function v3(address: string, token0: string, token1: string, price: number, liquidity: bigint): V3Pool {
@@ -16,6 +16,7 @@ function v3(address: string, token0: string, token1: string, price: number, liqu
   const at = (t: number) => Math.floor(t / 10) * 10;
   return {
     family: 'uniswap-v3',
+    shape: 'concentrated',
     address,
     token0,
     token1,
@@ -134,7 +135,7 @@ describe('findRoute: gas', () => {
     const cheap = findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn, outputPerGas: 1e9 })!;
     expect(cheap.legs.length).toBeGreaterThan(1);
     const single = swapExactIn(pools[0]!, 'a', amountIn).amountOut;
-    expect(cheap.netOutput).toBeGreaterThan(Number(single) - (DEFAULT_GAS_MODEL.base + DEFAULT_GAS_MODEL.v2Swap) * 1e9);
+    expect(cheap.netOutput).toBeGreaterThan(Number(single) - (DEFAULT_GAS_MODEL.base + DEFAULT_GAS_MODEL.constantProduct) * 1e9);
     const dear = findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn, outputPerGas: 1e16 })!;
     expect(dear.legs.map((l) => l.pool)).toEqual(['deep']);
   });

@@ -4,7 +4,7 @@
  * using: the least-used pool is dropped and the search re-run while the net output improves.
  */
 import { type Evaluation, type PlannedLeg, type RouteLeg, evaluateLegs, planLegs } from './evaluate';
-import { DEFAULT_GAS_MODEL, type GasModel, routeGas } from './gas';
+import { DEFAULT_GAS_MODEL, type GasModel, type LegGas, routeGas } from './gas';
 import { type PoolGraph, buildGraph } from './graph';
 import { greedyRoute } from './greedy';
 
@@ -20,6 +20,8 @@ export interface RouteRequest {
    */
   outputPerGas?: number;
   gasModel?: GasModel;
+  /** gas of one swap by its protocol (the quote service's protocol modules); the model's figure by shape otherwise */
+  legGas?: LegGas;
   /** search granularity: the input is routed in this many slices (default 40) */
   chunks?: number;
   /** pruning rounds at most (default 8) */
@@ -62,7 +64,7 @@ export function findRoute(graph: PoolGraph, req: RouteRequest): Route | undefine
     const result = greedyRoute(g, tokenIn, tokenOut, amount, { maxHops, chunks: slices, excluded });
     const evaluation = result && executableEvaluation(req, planLegs(g, result.flows));
     if (!evaluation) return undefined;
-    const gas = routeGas(evaluation.legs, model);
+    const gas = routeGas(evaluation.legs, model, req.legGas);
     return { evaluation, gas, net: Number(evaluation.amountOut) - gas * outputPerGas };
   };
   const better = (a: Candidate | undefined, b: Candidate | undefined): Candidate | undefined => (!a ? b : !b ? a : b.net > a.net ? b : a);

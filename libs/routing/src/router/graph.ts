@@ -17,10 +17,10 @@ export interface PoolGraph {
 }
 
 function hasLiquidity(pool: Pool): boolean {
-  switch (pool.family) {
-    case 'uniswap-v2':
+  switch (pool.shape) {
+    case 'constant-product':
       return pool.reserve0 > 0n && pool.reserve1 > 0n;
-    case 'uniswap-v3':
+    case 'concentrated':
       return pool.liquidity > 0n || pool.ticks.length > 0;
   }
 }

@@ -159,10 +159,10 @@ function v3Sim(pool: V3Pool): SimPool {
 }
 
 export function simulator(pool: Pool): SimPool {
-  switch (pool.family) {
-    case 'uniswap-v2':
+  switch (pool.shape) {
+    case 'constant-product':
       return v2Sim(pool);
-    case 'uniswap-v3':
+    case 'concentrated':
       return v3Sim(pool);
   }
 }

@@ -39,6 +39,7 @@ describe('V2 swap maths', () => {
 
 const pair = (reserve0: bigint, reserve1: bigint, totalSupply: bigint, kLast?: bigint): V2Pair => ({
   family: 'uniswap-v2',
+  shape: 'constant-product',
   address: '0xpair',
   token0: '0xa',
   token1: '0xb',

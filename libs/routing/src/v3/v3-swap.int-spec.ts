@@ -72,6 +72,7 @@ async function readPool(rpc: Rpc, p: ManifestPool): Promise<V3Pool> {
   const ticks: V3Tick[] = indexes.map((index, i) => ({ index, liquidityNet: signed(readWord(tickData[i]!, 1), 128) }));
   return {
     family: 'uniswap-v3',
+    shape: 'concentrated',
     address: p.address.toLowerCase(),
     token0: p.token0.toLowerCase(),
     token1: p.token1.toLowerCase(),

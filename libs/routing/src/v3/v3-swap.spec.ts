@@ -53,6 +53,7 @@ function pool(): V3Pool {
   const L2 = 5n * 10n ** 21n;
   return {
     family: 'uniswap-v3',
+    shape: 'concentrated',
     address: '0xpool',
     token0: '0xa',
     token1: '0xb',

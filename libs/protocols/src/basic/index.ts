@@ -1,0 +1,9 @@
+/** Plain ERC-20 tokens: no protocol of their own; entered and left by swapping. */
+import type { ProtocolModule } from '../protocol-module';
+
+export const basic: ProtocolModule<'basic'> = {
+  family: 'basic',
+  category: 'basic',
+  tokenKind: () => 'basic',
+  dex: null,
+};

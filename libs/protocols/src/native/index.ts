@@ -1,0 +1,9 @@
+/** The network's native token (ETH, POL, ...): held and sent as value, swapped as its wrapped token. */
+import type { ProtocolModule } from '../protocol-module';
+
+export const native: ProtocolModule<'native'> = {
+  family: 'native',
+  category: 'native',
+  tokenKind: () => 'native',
+  dex: null,
+};

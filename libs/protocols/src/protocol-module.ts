@@ -1,0 +1,79 @@
+/**
+ * A protocol module: everything the services need to know about one protocol family, in one
+ * folder, registered once (registry.ts). Code outside the modules never switches on a family
+ * name: it asks the family's module. Its facets so far:
+ * - `category`, and `tokenKind`: the kind of token the family issues (how an order enters and
+ *   leaves it);
+ * - `dex` (families whose pools route swaps): the routing library's pool from a stored or
+ *   published pool state, the gas of a swap, and the executor calls that swap.
+ * The maths belongs to the pool's shape (libs/routing), shared by every protocol of that shape.
+ */
+import type { ExecutorCall } from '@tokensvc/contracts';
+import type { PlatformCategory, PlatformFamily } from '@tokensvc/domain';
+import type { Pool, PoolShape } from '@tokensvc/routing';
+
+/**
+ * How an order enters and leaves a token: `native` and `basic` by swapping; the composed kinds by
+ * their protocol's own actions (burn and add liquidity, redeem and deposit, withdraw and supply).
+ */
+export type TokenKind = 'native' | 'basic' | 'v2-lp' | 'vault' | 'lending';
+
+/** A pool's state as the indexer stores it (`pools` row) and publishes it (PoolStateChanged). */
+export interface PoolRow {
+  address: string;
+  platform: string;
+  family: string;
+  token0: string;
+  token1: string;
+  fee: number;
+  tickSpacing: number | null;
+  reserve0: string;
+  reserve1: string;
+  sqrtPriceX96: string | null;
+  liquidity: string | null;
+  tick: number | null;
+}
+
+/** One swap the executor runs: `bps` of its balance of `tokenIn` through `pool`. */
+export interface SwapHop {
+  pool: string;
+  platform: string;
+  fee: number;
+  tokenIn: string;
+  tokenOut: string;
+  bps: number;
+}
+
+/** What the calls of an order are built against. */
+export interface CallEnv {
+  network: string;
+  executor: string;
+  recipient: string;
+  deadline: bigint;
+  /** contract of `role` on platform `slug`; refuses (a 400 naming both) when it has none */
+  platformAddress(slug: string, role: string): string;
+  /** every contract of platform `slug` by role (lowercase), for a module that chooses among them */
+  platformAddresses(slug: string): Readonly<Record<string, string>> | undefined;
+  /** refuses the order with `message` (the caller's 400) */
+  refuse(message: string): never;
+}
+
+export interface DexFacet {
+  /** the invariant of the family's pools: which routing maths prices and simulates them */
+  shape: PoolShape;
+  /** the routing pool of a stored or published state; undefined while it cannot be routed (not initialised) */
+  toPool(row: PoolRow): Pool | undefined;
+  /** gas of one swap through the Router's executor (approval set and reset included) */
+  swapGas(ticksCrossed: number): number;
+  /** the executor calls of one swap */
+  swapCalls(hop: SwapHop, env: CallEnv): ExecutorCall[];
+}
+
+export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
+  family: F;
+  category: PlatformCategory;
+  /** the kind of a token of this family with these underlying tokens */
+  tokenKind(underlying: readonly string[]): TokenKind;
+  /** present when the family's pools route swaps */
+  dex: DexFacet | null;
+}

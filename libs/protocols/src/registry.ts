@@ -1,0 +1,39 @@
+/**
+ * The one list of protocol modules. A family named in libs/domain's PLATFORM_FAMILIES without a
+ * module here (or the reverse) does not compile.
+ */
+import type { PlatformFamily } from '@tokensvc/domain';
+import { isPlatformFamily } from '@tokensvc/domain';
+import { aaveV3 } from './aave-v3';
+import { basic } from './basic';
+import { erc4626 } from './erc4626';
+import { native } from './native';
+import type { DexFacet, ProtocolModule } from './protocol-module';
+import { uniswapV2 } from './uniswap-v2';
+import { uniswapV3 } from './uniswap-v3';
+
+export const PROTOCOLS: { readonly [F in PlatformFamily]: ProtocolModule<F> } = {
+  native,
+  basic,
+  'uniswap-v2': uniswapV2,
+  'uniswap-v3': uniswapV3,
+  erc4626,
+  'aave-v3': aaveV3,
+};
+
+/** The module of a family read from storage or the bus; undefined for a name no module has. */
+export function protocolOf(family: string): ProtocolModule | undefined {
+  return isPlatformFamily(family) ? PROTOCOLS[family] : undefined;
+}
+
+/** The DEX facet of a family; undefined when the family routes no swaps (or is unknown). */
+export function dexOf(family: string): DexFacet | undefined {
+  return protocolOf(family)?.dex ?? undefined;
+}
+
+/** The DEX facet of a family known to route swaps (a pool's family): throws when it has none. */
+export function dexFacet(family: PlatformFamily): DexFacet {
+  const dex = PROTOCOLS[family].dex;
+  if (!dex) throw new Error(`protocol ${family} routes no swaps`);
+  return dex;
+}
