@@ -1,3 +1,4 @@
 export * from './protocol-module';
-export { PROTOCOLS, protocolOf, dexOf, dexFacet } from './registry';
+export * from './actions';
+export { PROTOCOLS, protocolOf, dexOf, dexFacet, issuerFacet } from './registry';
 export { v3RouterOf, v3RouterMissingMessage, type V3Router } from './uniswap-v3';

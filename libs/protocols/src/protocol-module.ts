@@ -5,10 +5,14 @@
  * - `category`, and `tokenKind`: the kind of token the family issues (how an order enters and
  *   leaves it);
  * - `dex` (families whose pools route swaps): the routing library's pool from a stored or
- *   published pool state, the gas of a swap, and the executor calls that swap.
+ *   published pool state, the gas of a swap, and the executor calls that swap;
+ * - `issuer` (families that issue a composed token): the calls and gas of the actions that enter
+ *   and leave it. What those actions do to balances is the kind's maths (the quote service's
+ *   executor simulator), shared by every family of that kind.
  * The maths belongs to the pool's shape (libs/routing), shared by every protocol of that shape.
  */
 import type { ExecutorCall } from '@tokensvc/contracts';
+import type { ComposedActions, ComposedKind } from './actions';
 import type { PlatformCategory, PlatformFamily } from '@tokensvc/domain';
 import type { Pool, PoolShape } from '@tokensvc/routing';
 
@@ -69,6 +73,22 @@ export interface DexFacet {
   swapCalls(hop: SwapHop, env: CallEnv): ExecutorCall[];
 }
 
+/** One way in or out of a composed token: the executor calls and their gas (measured on anvil). */
+export interface ActionFacet<A> {
+  gas: number;
+  calls(action: A, env: CallEnv): ExecutorCall[];
+}
+
+/** How the executor enters and leaves the composed token of kind `K` a family issues. */
+export interface IssuerFacet<K extends ComposedKind = ComposedKind> {
+  kind: K;
+  enter: ActionFacet<ComposedActions[K]['enter']>;
+  exit: ActionFacet<ComposedActions[K]['exit']>;
+}
+
+/** An issuer of any one kind (the union, so a module's facet is checked against its kind). */
+export type AnyIssuerFacet = { [K in ComposedKind]: IssuerFacet<K> }[ComposedKind];
+
 export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
   family: F;
   category: PlatformCategory;
@@ -76,4 +96,6 @@ export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
   tokenKind(underlying: readonly string[]): TokenKind;
   /** present when the family's pools route swaps */
   dex: DexFacet | null;
+  /** present when the family issues a composed token (the kind `tokenKind` gives its tokens) */
+  issuer: AnyIssuerFacet | null;
 }

@@ -8,7 +8,8 @@ import { aaveV3 } from './aave-v3';
 import { basic } from './basic';
 import { erc4626 } from './erc4626';
 import { native } from './native';
-import type { DexFacet, ProtocolModule } from './protocol-module';
+import type { ComposedKind } from './actions';
+import type { DexFacet, IssuerFacet, ProtocolModule } from './protocol-module';
 import { uniswapV2 } from './uniswap-v2';
 import { uniswapV3 } from './uniswap-v3';
 
@@ -36,4 +37,11 @@ export function dexFacet(family: PlatformFamily): DexFacet {
   const dex = PROTOCOLS[family].dex;
   if (!dex) throw new Error(`protocol ${family} routes no swaps`);
   return dex;
+}
+
+/** The issuer facet of a family for tokens of kind `kind`: throws when the family issues none of that kind. */
+export function issuerFacet<K extends ComposedKind>(family: string, kind: K): IssuerFacet<K> {
+  const issuer = protocolOf(family)?.issuer;
+  if (!issuer || issuer.kind !== kind) throw new Error(`protocol ${family} issues no ${kind} token`);
+  return issuer as IssuerFacet<K>;
 }

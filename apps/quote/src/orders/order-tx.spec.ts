@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
-import type { Action } from '../planning/actions';
+import type { Action } from '@tokensvc/protocols';
 import { v3RouterMissingMessage } from '@tokensvc/protocols';
 import { orderCalls } from './order-tx';
 

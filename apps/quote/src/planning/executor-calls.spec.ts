@@ -47,14 +47,14 @@ function asExecuted(call: ExecutorCall, amounts: bigint[]): Record<string, unkno
 
 describe('actionCalls: where the executor writes each amount', () => {
   it('addLiquidity gets both balances as the desired amounts, approved for the call', () => {
-    const [call] = actionCalls({ kind: 'v2-add', pair: POOL, platform: 'uniswap-v2', token0: A, token1: B }, env);
+    const [call] = actionCalls({ kind: 'v2-add', family: 'uniswap-v2', pair: POOL, platform: 'uniswap-v2', token0: A, token1: B }, env);
     expect(call!.target).toBe(ROUTER2);
     expect(call!.inputs.map((i) => [i.token, i.bps, i.approve])).toEqual([[A, ALL_BPS, true], [B, ALL_BPS, true]]);
     expect(asExecuted(call!, [111n, 222n])).toMatchObject({ tokenA: expect.stringMatching(/aa$/i), amountADesired: 111n, amountBDesired: 222n, amountAMin: 0n, to: expect.stringMatching(/e1$/i), deadline: 1_900_000_000n });
   });
 
   it('burning LP tokens: all of them to the pair, then burn to the executor', () => {
-    const [transfer, burn] = actionCalls({ kind: 'v2-burn', pair: POOL, token0: A, token1: B }, env);
+    const [transfer, burn] = actionCalls({ kind: 'v2-burn', family: 'uniswap-v2', pair: POOL, token0: A, token1: B }, env);
     expect(transfer!.target).toBe(POOL);
     expect(asExecuted(transfer!, [5n])).toMatchObject({ to: expect.stringMatching(/cc$/i), amount: 5n });
     expect(burn!.inputs).toEqual([]);
@@ -62,15 +62,15 @@ describe('actionCalls: where the executor writes each amount', () => {
   });
 
   it('vault and lending calls spend the whole balance; a withdrawal takes the whole position', () => {
-    const [deposit] = actionCalls({ kind: 'vault-deposit', vault: POOL, asset: A }, env);
+    const [deposit] = actionCalls({ kind: 'vault-deposit', family: 'erc4626', vault: POOL, asset: A }, env);
     expect(asExecuted(deposit!, [7n])).toMatchObject({ assets: 7n, receiver: expect.stringMatching(/e1$/i) });
     expect(deposit!.inputs[0]).toMatchObject({ token: A, approve: true });
-    const [redeem] = actionCalls({ kind: 'vault-redeem', vault: POOL, asset: A }, env);
+    const [redeem] = actionCalls({ kind: 'vault-redeem', family: 'erc4626', vault: POOL, asset: A }, env);
     expect(asExecuted(redeem!, [8n])).toMatchObject({ shares: 8n, owner: expect.stringMatching(/e1$/i) });
     expect(redeem!.inputs[0]).toMatchObject({ token: POOL, approve: false });
-    const [supply] = actionCalls({ kind: 'lending-supply', pool: POOL, asset: A, aToken: B }, env);
+    const [supply] = actionCalls({ kind: 'lending-supply', family: 'aave-v3', pool: POOL, asset: A, aToken: B }, env);
     expect(asExecuted(supply!, [9n])).toMatchObject({ asset: expect.stringMatching(/aa$/i), amount: 9n, onBehalfOf: expect.stringMatching(/e1$/i) });
-    const [withdraw] = actionCalls({ kind: 'lending-withdraw', pool: POOL, asset: A, aToken: B }, env);
+    const [withdraw] = actionCalls({ kind: 'lending-withdraw', family: 'aave-v3', pool: POOL, asset: A, aToken: B }, env);
     expect(withdraw!.inputs).toEqual([]);
     expect(asExecuted(withdraw!, [])).toMatchObject({ amount: MaxUint256, to: expect.stringMatching(/e1$/i) });
   });

@@ -5,7 +5,7 @@
  * (lending positions aside: aToken balances are scaled by a per-second index, ±2 units).
  */
 import { addLiquidityAmounts, burnLiquidity, mintLiquidity, previewDeposit, previewRedeem, supplyAfterProtocolFee, swapExactIn, type Pool, type V2Pair } from '@tokensvc/routing';
-import { type Action, BPS } from './actions';
+import { type Action, BPS } from '@tokensvc/protocols';
 import { type LendingMarket, type PairSupply, type SimWorld, type VaultInfo, pairOf } from './sim-world';
 
 /** An action that would revert on chain (zero amounts, missing liquidity). */

@@ -13,7 +13,7 @@
  */
 import { buildGraph, findRoute, marginalOut, swapExactIn, type Pool } from '@tokensvc/routing';
 import type { Explain, ExplainAlternative, ExplainHop } from '@tokensvc/messages';
-import { BPS, type SwapAction } from './actions';
+import { BPS, type SwapAction } from '@tokensvc/protocols';
 import { ExecutorSim } from './executor-sim';
 import { actionGas } from './gas';
 import { PlanError } from './plan-error';

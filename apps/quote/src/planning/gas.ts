@@ -1,34 +1,32 @@
 /**
  * Gas of an order as the Router runs it: the routing library's model for the transaction, each
- * protocol module's figure for its swaps, plus measured-on-anvil figures for the zap actions. Only used to rank routes and for
- * unvalidated orders; a validated order takes its gas from the node.
+ * protocol module's figures for its swaps and zap actions (measured on anvil), and the sweep.
+ * Only used to rank routes and for unvalidated orders; a validated order takes its gas from the node.
  */
-import { dexFacet } from '@tokensvc/protocols';
+import { type Action, dexFacet, issuerFacet } from '@tokensvc/protocols';
 import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
-import type { Action } from './actions';
 
-export const ACTION_GAS = {
-  'v2-burn': 95_000,
-  'v2-add': 150_000,
-  'vault-deposit': 100_000,
-  'vault-redeem': 75_000,
-  'lending-supply': 220_000,
-  'lending-withdraw': 200_000,
-  sweep: 35_000,
-} as const;
+/** Returning what is left of a token to the recipient. */
+export const SWEEP_GAS = 35_000;
 
 export function actionGas(a: Action, ticksCrossed = 0): number {
   switch (a.kind) {
     case 'swap':
       return dexFacet(a.family).swapGas(ticksCrossed);
     case 'v2-burn':
+      return issuerFacet(a.family, 'v2-lp').exit.gas;
     case 'v2-add':
+      return issuerFacet(a.family, 'v2-lp').enter.gas;
     case 'vault-deposit':
+      return issuerFacet(a.family, 'vault').enter.gas;
     case 'vault-redeem':
+      return issuerFacet(a.family, 'vault').exit.gas;
     case 'lending-supply':
+      return issuerFacet(a.family, 'lending').enter.gas;
     case 'lending-withdraw':
+      return issuerFacet(a.family, 'lending').exit.gas;
     case 'sweep':
-      return ACTION_GAS[a.kind];
+      return SWEEP_GAS;
   }
 }
 

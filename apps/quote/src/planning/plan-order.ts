@@ -5,9 +5,10 @@
  * add liquidity, deposit, supply), and sweep residuals back. Pure: it reads the world it is given
  * and predicts the output exactly by simulating the executor.
  */
+import { type PlatformFamily, isPlatformFamily } from '@tokensvc/domain';
 import type { CatalogToken } from '../graph/catalog';
 import { tokenKind } from '../graph/catalog';
-import { type Action, BPS } from './actions';
+import { type Action, BPS } from '@tokensvc/protocols';
 import { ExecutorSim, SimRevert } from './executor-sim';
 import { BASE_GAS, actionGas } from './gas';
 import { PlanError } from './plan-error';
@@ -50,6 +51,12 @@ export function executorToken(address: string, wrappedNative: string): string {
   return address === ZERO ? wrappedNative : address;
 }
 
+/** The protocol family of a composed token (its kind came from that family's module). */
+function familyOf(token: CatalogToken): PlatformFamily {
+  if (!isPlatformFamily(token.family)) throw new PlanError('unsupported', `${token.symbol} belongs to ${token.family}, which no protocol module handles`);
+  return token.family;
+}
+
 function lendingPool(token: CatalogToken): string {
   if (!token.poolAddress) throw new PlanError('unsupported', `${token.symbol} names no lending pool to supply to or withdraw from`);
   return token.poolAddress;
@@ -60,31 +67,31 @@ function exitAction(token: CatalogToken, world: SimWorld): Action | undefined {
     case 'v2-lp': {
       const pool = world.pools.get(token.address);
       if (!pool) throw new PlanError('no-route', `${token.symbol} is an LP token whose pair is not in the liquidity graph`);
-      return { kind: 'v2-burn', pair: token.address, token0: pool.token0, token1: pool.token1 };
+      return { kind: 'v2-burn', family: familyOf(token), pair: token.address, token0: pool.token0, token1: pool.token1 };
     }
     case 'vault':
-      return { kind: 'vault-redeem', vault: token.address, asset: token.underlying[0]! };
+      return { kind: 'vault-redeem', family: familyOf(token), vault: token.address, asset: token.underlying[0]! };
     case 'lending':
-      return { kind: 'lending-withdraw', pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address };
+      return { kind: 'lending-withdraw', family: familyOf(token), pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address };
     case 'native':
     case 'basic':
       return undefined;
   }
 }
 
-type Entry = { kind: 'swap-into'; target: string } | { kind: 'zap-v2'; pair: string; token0: string; token1: string; platform: string } | { kind: 'final'; target: string; action: Action };
+type Entry = { kind: 'swap-into'; target: string } | { kind: 'zap-v2'; family: PlatformFamily; pair: string; token0: string; token1: string; platform: string } | { kind: 'final'; target: string; action: Action };
 
 function entryFor(token: CatalogToken, tokenOut: string, world: SimWorld, env: PlanEnv): Entry {
   switch (tokenKind(token)) {
     case 'v2-lp': {
       const pool = world.pools.get(token.address);
       if (!pool) throw new PlanError('no-route', `${token.symbol} is an LP token whose pair is not in the liquidity graph`);
-      return { kind: 'zap-v2', pair: token.address, token0: pool.token0, token1: pool.token1, platform: env.platformOf(token.address) };
+      return { kind: 'zap-v2', family: familyOf(token), pair: token.address, token0: pool.token0, token1: pool.token1, platform: env.platformOf(token.address) };
     }
     case 'vault':
-      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'vault-deposit', vault: token.address, asset: token.underlying[0]! } };
+      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'vault-deposit', family: familyOf(token), vault: token.address, asset: token.underlying[0]! } };
     case 'lending':
-      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'lending-supply', pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address } };
+      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'lending-supply', family: familyOf(token), pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address } };
     case 'native':
     case 'basic':
       return { kind: 'swap-into', target: tokenOut };
@@ -134,7 +141,7 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
           steps.push(apply(sim, { kind: 'swap', pool: e.pair, family: pool.family, platform: e.platform, fee: pool.fee, tokenIn: swap.tokenIn, tokenOut, bps: Math.min(bps, BPS - 1) }));
         }
       }
-      steps.push(apply(sim, { kind: 'v2-add', pair: e.pair, platform: e.platform, token0: pool.token0, token1: pool.token1 }));
+      steps.push(apply(sim, { kind: 'v2-add', family: e.family, pair: e.pair, platform: e.platform, token0: pool.token0, token1: pool.token1 }));
       const liquidity = sim.balance(e.pair);
       if (!best || liquidity > best.liquidity) best = { sim, steps, liquidity };
     } catch (err) {

@@ -6,7 +6,7 @@
  * so each leg still spends what the route planned.
  */
 import { type PoolGraph, buildGraph, findRoute } from '@tokensvc/routing';
-import { type Action, BPS, type SwapAction } from './actions';
+import { type Action, BPS, type SwapAction } from '@tokensvc/protocols';
 import type { ExecutorSim, ActionOutcome } from './executor-sim';
 import { PlanError } from './plan-error';
 

@@ -6,4 +6,5 @@ export const basic: ProtocolModule<'basic'> = {
   category: 'basic',
   tokenKind: () => 'basic',
   dex: null,
+  issuer: null,
 };

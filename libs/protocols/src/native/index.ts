@@ -6,4 +6,5 @@ export const native: ProtocolModule<'native'> = {
   category: 'native',
   tokenKind: () => 'native',
   dex: null,
+  issuer: null,
 };

@@ -34,4 +34,5 @@ export const uniswapV3: ProtocolModule<'uniswap-v3'> = {
       return [router.kind === 'swapRouter02' ? uniswapV3SwapRouter02Call({ swapRouter02: router.address, ...swap }) : uniswapV3SwapCall({ swapRouter: router.address, deadline: env.deadline, ...swap })];
     },
   },
+  issuer: null,
 };

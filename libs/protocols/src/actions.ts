@@ -1,15 +1,16 @@
 /**
- * What an order's executor does, step by step, as plain data. Every amount is "the share `bps` of
+ * What an order's executor does, step by step, as plain data (the quote service's planner makes
+ * them; each protocol module encodes the ones of its family: protocol-module.ts). Every amount is "the share `bps` of
  * what the executor holds of a token at that moment" (all of it unless said otherwise), exactly
  * like the Executor's CallInput, so the simulator predicts the chain to the unit and the same
  * plan replays for a different input amount (the signed-order variant).
  */
-import type { Pool } from '@tokensvc/routing';
+import type { PlatformFamily } from '@tokensvc/domain';
 
 export interface SwapAction {
   kind: 'swap';
   pool: string;
-  family: Pool['family'];
+  family: PlatformFamily;
   platform: string;
   fee: number;
   tokenIn: string;
@@ -20,6 +21,7 @@ export interface SwapAction {
 /** Send all LP tokens to the pair and burn them for both underlying tokens. */
 export interface V2BurnAction {
   kind: 'v2-burn';
+  family: PlatformFamily;
   pair: string;
   token0: string;
   token1: string;
@@ -28,6 +30,7 @@ export interface V2BurnAction {
 /** Router02.addLiquidity with everything held of both tokens; leftovers stay (swept later). */
 export interface V2AddAction {
   kind: 'v2-add';
+  family: PlatformFamily;
   pair: string;
   platform: string;
   token0: string;
@@ -36,18 +39,21 @@ export interface V2AddAction {
 
 export interface VaultDepositAction {
   kind: 'vault-deposit';
+  family: PlatformFamily;
   vault: string;
   asset: string;
 }
 
 export interface VaultRedeemAction {
   kind: 'vault-redeem';
+  family: PlatformFamily;
   vault: string;
   asset: string;
 }
 
 export interface LendingSupplyAction {
   kind: 'lending-supply';
+  family: PlatformFamily;
   pool: string;
   asset: string;
   aToken: string;
@@ -55,6 +61,7 @@ export interface LendingSupplyAction {
 
 export interface LendingWithdrawAction {
   kind: 'lending-withdraw';
+  family: PlatformFamily;
   pool: string;
   asset: string;
   aToken: string;
@@ -69,3 +76,11 @@ export interface SweepAction {
 export type Action = SwapAction | V2BurnAction | V2AddAction | VaultDepositAction | VaultRedeemAction | LendingSupplyAction | LendingWithdrawAction | SweepAction;
 
 export const BPS = 10_000;
+
+/** The composed token kinds (TokenKind less native and basic): the actions that enter and leave each. */
+export interface ComposedActions {
+  'v2-lp': { enter: V2AddAction; exit: V2BurnAction };
+  vault: { enter: VaultDepositAction; exit: VaultRedeemAction };
+  lending: { enter: LendingSupplyAction; exit: LendingWithdrawAction };
+}
+export type ComposedKind = keyof ComposedActions;
