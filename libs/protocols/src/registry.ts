@@ -4,6 +4,7 @@
  */
 import type { PlatformFamily } from '@tokensvc/domain';
 import { isPlatformFamily } from '@tokensvc/domain';
+import type { PoolShape } from '@tokensvc/routing';
 import { aaveV3 } from './aave-v3';
 import { basic } from './basic';
 import { erc4626 } from './erc4626';
@@ -13,18 +14,28 @@ import type { DexFacet, IssuerFacet, ProtocolModule } from './protocol-module';
 import { uniswapV2 } from './uniswap-v2';
 import { uniswapV3 } from './uniswap-v3';
 
-export const PROTOCOLS: { readonly [F in PlatformFamily]: ProtocolModule<F> } = {
+export const PROTOCOLS = {
   native,
   basic,
   'uniswap-v2': uniswapV2,
   'uniswap-v3': uniswapV3,
   erc4626,
   'aave-v3': aaveV3,
-};
+} as const satisfies { readonly [F in PlatformFamily]: ProtocolModule<F> };
+
+type Modules = typeof PROTOCOLS;
+
+/** The families whose pools route swaps (a DEX facet), derived from the modules. */
+export type DexFamily = { [F in PlatformFamily]: Modules[F]['dex'] extends null ? never : F }[PlatformFamily];
+
+/** The invariant of a DEX family's pools. */
+export function shapeOf(family: DexFamily): PoolShape {
+  return PROTOCOLS[family].dex.shape;
+}
 
 /** The module of a family read from storage or the bus; undefined for a name no module has. */
 export function protocolOf(family: string): ProtocolModule | undefined {
-  return isPlatformFamily(family) ? PROTOCOLS[family] : undefined;
+  return isPlatformFamily(family) ? (PROTOCOLS[family] as ProtocolModule) : undefined;
 }
 
 /** The DEX facet of a family; undefined when the family routes no swaps (or is unknown). */
@@ -34,7 +45,7 @@ export function dexOf(family: string): DexFacet | undefined {
 
 /** The DEX facet of a family known to route swaps (a pool's family): throws when it has none. */
 export function dexFacet(family: PlatformFamily): DexFacet {
-  const dex = PROTOCOLS[family].dex;
+  const dex = (PROTOCOLS[family] as ProtocolModule).dex;
   if (!dex) throw new Error(`protocol ${family} routes no swaps`);
   return dex;
 }
@@ -44,4 +55,30 @@ export function issuerFacet<K extends ComposedKind>(family: string, kind: K): Is
   const issuer = protocolOf(family)?.issuer;
   if (!issuer || issuer.kind !== kind) throw new Error(`protocol ${family} issues no ${kind} token`);
   return issuer as IssuerFacet<K>;
+}
+
+/** How the indexer's derivation values a token: from what its family's module issues. */
+export type TokenRole = 'native' | 'basic' | 'lp' | 'vault' | 'atoken' | 'other';
+
+const ROLE_OF_KIND: Record<ComposedKind, TokenRole> = { 'v2-lp': 'lp', vault: 'vault', lending: 'atoken' };
+
+/**
+ * A family's composed token is valued by its kind; native and basic tokens from pools; a DEX
+ * family that issues no token, and a family no module has (a row written by a newer indexer), as
+ * `other` (valued like a basic token, never through a protocol it does not have).
+ */
+export function tokenRoleOf(family: string): TokenRole {
+  const module = protocolOf(family);
+  if (!module) return 'other';
+  if (module.issuer) return ROLE_OF_KIND[module.issuer.kind];
+  switch (module.category) {
+    case 'native':
+      return 'native';
+    case 'basic':
+      return 'basic';
+    case 'dex':
+    case 'vault':
+    case 'lending':
+      return 'other';
+  }
 }

@@ -8,6 +8,7 @@
  * Everything is in chain order (block number, then log index). Addresses are lowercase 0x strings;
  * amounts are bigint base units.
  */
+import type { PoolFamily } from './registry.types';
 import type { Network } from '@tokensvc/domain';
 
 export interface LogPosition {
@@ -35,7 +36,7 @@ export interface TransferEvent extends LogPosition {
 /** The state of a pool after one of its events (V2 Sync, V3 Swap/Mint/Burn/Initialize). */
 export interface PoolStateEvent extends LogPosition {
   pool: string;
-  family: 'uniswap-v2' | 'uniswap-v3';
+  family: PoolFamily;
   reserve0: bigint;
   reserve1: bigint;
   /** V3 only */
@@ -47,7 +48,7 @@ export interface PoolStateEvent extends LogPosition {
 /** A swap in a pool, as amounts that went in and came out (always positive). */
 export interface SwapEvent extends LogPosition {
   pool: string;
-  family: 'uniswap-v2' | 'uniswap-v3';
+  family: PoolFamily;
   /** the address that initiated it (V2 `to`/`sender`, V3 `recipient`) */
   account: string;
   tokenIn: string;
@@ -59,7 +60,7 @@ export interface SwapEvent extends LogPosition {
 /** Liquidity added to or removed from a pool (V2 Mint/Burn, V3 Mint/Burn). */
 export interface LiquidityEvent extends LogPosition {
   pool: string;
-  family: 'uniswap-v2' | 'uniswap-v3';
+  family: PoolFamily;
   kind: 'deposit' | 'withdraw';
   account: string;
   amount0: bigint;

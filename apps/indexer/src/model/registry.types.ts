@@ -1,6 +1,8 @@
 import type { PlatformFamily } from '@tokensvc/domain';
+import { type DexFamily, shapeOf } from '@tokensvc/protocols';
 
-export type PoolFamily = 'uniswap-v2' | 'uniswap-v3';
+/** A family whose pools route swaps (its protocol module has a DEX facet). */
+export type PoolFamily = DexFamily;
 
 /** Static facts of a pool, known from its creation event. */
 export interface PoolInfo {
@@ -27,6 +29,16 @@ export interface PoolState {
   tick: number | null;
   blockNumber: number;
   logIndex: number;
+}
+
+/** A pool's state before its first event: concentrated liquidity starts with 0 active liquidity, constant product with none. */
+export function emptyPoolState(family: PoolFamily): Pick<PoolState, 'reserve0' | 'reserve1' | 'sqrtPriceX96' | 'liquidity' | 'tick'> {
+  switch (shapeOf(family)) {
+    case 'constant-product':
+      return { reserve0: 0n, reserve1: 0n, sqrtPriceX96: null, liquidity: null, tick: null };
+    case 'concentrated':
+      return { reserve0: 0n, reserve1: 0n, sqrtPriceX96: null, liquidity: 0n, tick: null };
+  }
 }
 
 /** A token the pipeline registers (its ERC-20 metadata is read once, in the batch that finds it). */

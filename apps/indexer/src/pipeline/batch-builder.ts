@@ -3,7 +3,7 @@ import { NETWORK_INFO, tokenKey, type Network } from '@tokensvc/domain';
 import { BatchAccumulator } from '../decode/batch-accumulator';
 import type { LogDecoder } from '../decode/log-decoder';
 import type { BlockHeader, DecodedBatch } from '../model/decoded-batch';
-import type { PoolState, TokenSeed } from '../model/registry.types';
+import { emptyPoolState, type PoolFamily, type PoolState, type TokenSeed } from '../model/registry.types';
 import { TimeSlice, type CpuGate } from '../model/time-slice';
 import type { ContractRegistry } from '../registry/contract-registry';
 import type { PoolWithState } from '../store/pools.repo';
@@ -171,8 +171,8 @@ export async function readTokenRows(client: JsonRpcClient, network: Network, fou
   });
 }
 
-function initialState(family: 'uniswap-v2' | 'uniswap-v3', log: RpcLog): PoolState {
-  return { reserve0: 0n, reserve1: 0n, sqrtPriceX96: null, liquidity: family === 'uniswap-v3' ? 0n : null, tick: null, blockNumber: log.blockNumber, logIndex: log.logIndex };
+function initialState(family: PoolFamily, log: RpcLog): PoolState {
+  return { ...emptyPoolState(family), blockNumber: log.blockNumber, logIndex: log.logIndex };
 }
 
 interface DecodedRange {

@@ -1,3 +1,4 @@
+import { shapeOf } from '@tokensvc/protocols';
 import type { BootstrapPool, ScopeSnapshot } from './bootstrap-read';
 
 const Q96 = 2 ** 96;
@@ -18,14 +19,19 @@ export function nativePrices(pools: readonly BootstrapPool[], native: string): M
     const other = nativeIs0 ? info.token1 : info.token0;
     const depth = nativeIs0 ? state.reserve0 : state.reserve1;
     let price: number | undefined;
-    if (info.family === 'uniswap-v3') {
-      if (state.sqrtPriceX96 === null) continue;
-      // token1 per token0 (base units)
-      const p10 = (Number(state.sqrtPriceX96) / Q96) ** 2;
-      price = nativeIs0 ? (p10 > 0 ? 1 / p10 : undefined) : p10;
-    } else {
-      const otherReserve = nativeIs0 ? state.reserve1 : state.reserve0;
-      price = otherReserve > 0n ? Number(depth) / Number(otherReserve) : undefined;
+    switch (shapeOf(info.family)) {
+      case 'concentrated': {
+        if (state.sqrtPriceX96 === null) continue;
+        // token1 per token0 (base units)
+        const p10 = (Number(state.sqrtPriceX96) / Q96) ** 2;
+        price = nativeIs0 ? (p10 > 0 ? 1 / p10 : undefined) : p10;
+        break;
+      }
+      case 'constant-product': {
+        const otherReserve = nativeIs0 ? state.reserve1 : state.reserve0;
+        price = otherReserve > 0n ? Number(depth) / Number(otherReserve) : undefined;
+        break;
+      }
     }
     if (price === undefined || !Number.isFinite(price)) continue;
     const seen = best.get(other);
@@ -67,7 +73,8 @@ export function applyPoolFloor(s: ScopeSnapshot, native: string | undefined, flo
     snapshot: {
       pools: s.pools.filter((p) => !dropped.has(p.info.address)),
       ticks: s.ticks.filter((t) => !dropped.has(t.pool)),
-      tokens: s.tokens.filter((t) => !(t.family === 'uniswap-v2' && dropped.has(t.address))),
+      // a dropped pool's own token (an LP token is its pool's address) goes with it
+      tokens: s.tokens.filter((t) => !(t.poolAddress === t.address && dropped.has(t.address))),
     },
     belowFloor: dropped.size,
     unpriced,

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { ChainReader, PlatformDefinition } from '@tokensvc/chain';
 import { MULTICALL3_ADDRESS, type Network } from '@tokensvc/domain';
+import { shapeOf } from '@tokensvc/protocols';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
 import type { DecodedBatch, PoolStateEvent } from '../model/decoded-batch';
 import type { DerivationStage } from '../model/derivation.port';
@@ -111,7 +112,7 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
 function derivedBatch(network: Network, block: number, header: { number: number; hash: string; parentHash: string; timestamp: number }, pools: ReturnType<typeof applyPoolFloor>['snapshot']['pools'], newTokens: string[]): DecodedBatch {
   const poolStates: PoolStateEvent[] = pools.map(({ info, state }) => {
     const ev: PoolStateEvent = { blockNumber: block, logIndex: 0, txHash: '', pool: info.address, family: info.family, reserve0: state.reserve0, reserve1: state.reserve1 };
-    if (info.family === 'uniswap-v3') {
+    if (shapeOf(info.family) === 'concentrated') {
       ev.sqrtPriceX96 = state.sqrtPriceX96 ?? 0n;
       ev.liquidity = state.liquidity ?? 0n;
       ev.tick = state.tick ?? 0;

@@ -1,5 +1,6 @@
 import type { Network } from '@tokensvc/domain';
-import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
+import { shapeOf } from '@tokensvc/protocols';
+import { emptyPoolState, type PoolInfo, type PoolState, type TokenSeed } from '../model/registry.types';
 import type { PoolScope } from './scope';
 
 export interface MarketInfo {
@@ -75,8 +76,8 @@ export class ContractRegistry {
   addPool(pool: PoolInfo, state?: PoolState): boolean {
     if (this.pools.has(pool.address)) return false;
     this.pools.set(pool.address, pool);
-    this.poolStates.set(pool.address, state ?? { reserve0: 0n, reserve1: 0n, sqrtPriceX96: null, liquidity: pool.family === 'uniswap-v3' ? 0n : null, tick: null, blockNumber: pool.createdBlock, logIndex: 0 });
-    if (pool.family === 'uniswap-v3') {
+    this.poolStates.set(pool.address, state ?? { ...emptyPoolState(pool.family), blockNumber: pool.createdBlock, logIndex: 0 });
+    if (shapeOf(pool.family) === 'concentrated') {
       for (const t of [pool.token0, pool.token1]) {
         const set = this.v3PoolsByToken.get(t) ?? new Set<string>();
         set.add(pool.address);

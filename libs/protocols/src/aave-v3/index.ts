@@ -5,7 +5,7 @@ import type { ProtocolModule } from '../protocol-module';
 
 const AAVE_POOL = new Interface(['function supply(address asset, uint256 amount, address onBehalfOf, uint16 referralCode)', 'function withdraw(address asset, uint256 amount, address to) returns (uint256)']);
 
-export const aaveV3: ProtocolModule<'aave-v3'> = {
+export const aaveV3 = {
   family: 'aave-v3',
   category: 'lending',
   tokenKind: (underlying) => (underlying.length === 1 ? 'lending' : 'basic'),
@@ -16,4 +16,4 @@ export const aaveV3: ProtocolModule<'aave-v3'> = {
     // type(uint256).max withdraws the executor's whole position (its exact balance is index-scaled).
     exit: { gas: 200_000, calls: (a, env) => [{ target: a.pool, value: 0n, data: AAVE_POOL.encodeFunctionData('withdraw', [a.asset, MaxUint256, env.executor]), inputs: [] }] },
   },
-};
+} satisfies ProtocolModule<'aave-v3'>;

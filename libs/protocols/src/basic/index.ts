@@ -1,10 +1,10 @@
 /** Plain ERC-20 tokens: no protocol of their own; entered and left by swapping. */
 import type { ProtocolModule } from '../protocol-module';
 
-export const basic: ProtocolModule<'basic'> = {
+export const basic = {
   family: 'basic',
   category: 'basic',
   tokenKind: () => 'basic',
   dex: null,
   issuer: null,
-};
+} satisfies ProtocolModule<'basic'>;

@@ -5,7 +5,7 @@ import type { ProtocolModule } from '../protocol-module';
 
 const VAULT = new Interface(['function deposit(uint256 assets, address receiver) returns (uint256)', 'function redeem(uint256 shares, address receiver, address owner) returns (uint256)']);
 
-export const erc4626: ProtocolModule<'erc4626'> = {
+export const erc4626 = {
   family: 'erc4626',
   category: 'vault',
   tokenKind: (underlying) => (underlying.length === 1 ? 'vault' : 'basic'),
@@ -15,4 +15,4 @@ export const erc4626: ProtocolModule<'erc4626'> = {
     enter: { gas: 100_000, calls: (a, env) => [{ target: a.vault, value: 0n, data: VAULT.encodeFunctionData('deposit', [0n, env.executor]), inputs: [allOf(a.asset, 0, true)] }] },
     exit: { gas: 75_000, calls: (a, env) => [{ target: a.vault, value: 0n, data: VAULT.encodeFunctionData('redeem', [0n, env.executor, env.executor]), inputs: [allOf(a.vault, 0, false)] }] },
   },
-};
+} satisfies ProtocolModule<'erc4626'>;

@@ -1,10 +1,10 @@
 /** The network's native token (ETH, POL, ...): held and sent as value, swapped as its wrapped token. */
 import type { ProtocolModule } from '../protocol-module';
 
-export const native: ProtocolModule<'native'> = {
+export const native = {
   family: 'native',
   category: 'native',
   tokenKind: () => 'native',
   dex: null,
   issuer: null,
-};
+} satisfies ProtocolModule<'native'>;

@@ -14,7 +14,7 @@ const V2_ROUTER = new Interface([
   'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
 ]);
 
-export const uniswapV2: ProtocolModule<'uniswap-v2'> = {
+export const uniswapV2 = {
   family: 'uniswap-v2',
   category: 'dex',
   // The pair's LP token; a token of the platform without two underlying tokens is a plain token.
@@ -45,4 +45,4 @@ export const uniswapV2: ProtocolModule<'uniswap-v2'> = {
       calls: (a, env) => [transferAllCall(a.pair, a.pair), { target: a.pair, value: 0n, data: PAIR.encodeFunctionData('burn', [env.executor]), inputs: [] }],
     },
   },
-};
+} satisfies ProtocolModule<'uniswap-v2'>;

@@ -10,7 +10,7 @@ import { v3RouterMissingMessage, v3RouterOf } from './router';
 
 export { v3RouterOf, v3RouterMissingMessage, type V3Router } from './router';
 
-export const uniswapV3: ProtocolModule<'uniswap-v3'> = {
+export const uniswapV3 = {
   family: 'uniswap-v3',
   category: 'dex',
   tokenKind: () => 'basic',
@@ -35,4 +35,4 @@ export const uniswapV3: ProtocolModule<'uniswap-v3'> = {
     },
   },
   issuer: null,
-};
+} satisfies ProtocolModule<'uniswap-v3'>;

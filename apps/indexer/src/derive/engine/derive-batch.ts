@@ -4,6 +4,7 @@
  * prices, then the new state of every token that could have changed. A state point is emitted
  * when a token's state differs from its last one, or when it had activity in the block.
  */
+import { shapeOf } from '@tokensvc/protocols';
 import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../model/decoded-batch';
 import type { TimeSlice } from '../../model/time-slice';
 import type { DeriveOptions } from '../derive-options';
@@ -167,7 +168,7 @@ function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: n
         break;
       case POOL: {
         const { pool, family, reserve0, reserve1, sqrtPriceX96, liquidity } = ev as PoolStateEvent;
-        net.poolStates.set(pool, { family, reserve0, reserve1, sqrtPriceX96, liquidity });
+        net.poolStates.set(pool, { shape: shapeOf(family), reserve0, reserve1, sqrtPriceX96, liquidity });
         const meta = net.pools.get(pool);
         if (meta) seeds.add(pool).add(meta.token0).add(meta.token1);
         poolsMoved = true;

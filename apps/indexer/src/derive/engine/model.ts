@@ -1,26 +1,13 @@
 /** What the derivation keeps per network: registry metadata, pool states, token ledgers and states. */
 import type { CandleState } from '../math/candles';
 import { RAY } from '../math/ray';
+import type { PoolFamily } from '../../model/registry.types';
 
-/** How a token is valued, from its adapter family. */
-export type TokenRole = 'native' | 'basic' | 'lp' | 'vault' | 'atoken' | 'other';
+/** How a token is valued, from its protocol module (libs/protocols tokenRoleOf). */
+export type { TokenRole } from '@tokensvc/protocols';
+import { type TokenRole, tokenRoleOf } from '@tokensvc/protocols';
 
-export function roleOf(family: string): TokenRole {
-  switch (family) {
-    case 'native':
-      return 'native';
-    case 'basic':
-      return 'basic';
-    case 'uniswap-v2':
-      return 'lp';
-    case 'erc4626':
-      return 'vault';
-    case 'aave-v3':
-      return 'atoken';
-    default:
-      return 'other';
-  }
-}
+export const roleOf = (family: string): TokenRole => tokenRoleOf(family);
 
 /** Composed tokens are valued after what they are made of. */
 export const ROLE_ORDER: Record<TokenRole, number> = { basic: 0, other: 0, native: 1, lp: 2, vault: 3, atoken: 3 };
@@ -42,7 +29,7 @@ export interface TokenMeta {
 
 export interface PoolMeta {
   address: string;
-  family: 'uniswap-v2' | 'uniswap-v3';
+  family: PoolFamily;
   token0: string;
   token1: string;
   /** hundredths of a bip (3000 = 0.3 %) */

@@ -3,11 +3,13 @@
  * units (decimals applied). Doubles are fine here: prices only need ~1e-12 relative precision.
  */
 import { toUnits } from '@tokensvc/domain';
+import type { PoolShape } from '@tokensvc/routing';
 
 const Q96 = 2 ** 96;
 
 export interface PoolSnapshot {
-  family: 'uniswap-v2' | 'uniswap-v3';
+  /** the pool's invariant (its protocol module's shape) */
+  shape: PoolShape;
   reserve0: bigint;
   reserve1: bigint;
   sqrtPriceX96?: bigint;
@@ -46,11 +48,18 @@ export function v3VirtualReserves(sqrtPriceX96: bigint, liquidity: bigint): { re
  * pipeline reports them (reserve0/1), else its virtual reserves.
  */
 export function poolQuote(pool: PoolSnapshot, decimals0: number, decimals1: number): PoolQuote | undefined {
-  if (pool.family === 'uniswap-v2') {
-    const price0In1 = v2Price(pool.reserve0, pool.reserve1, decimals0, decimals1);
-    if (!(price0In1 > 0) || pool.reserve1 === 0n) return undefined;
-    return { price0In1, depth0: toUnits(pool.reserve0, decimals0), depth1: toUnits(pool.reserve1, decimals1) };
+  switch (pool.shape) {
+    case 'constant-product': {
+      const price0In1 = v2Price(pool.reserve0, pool.reserve1, decimals0, decimals1);
+      if (!(price0In1 > 0) || pool.reserve1 === 0n) return undefined;
+      return { price0In1, depth0: toUnits(pool.reserve0, decimals0), depth1: toUnits(pool.reserve1, decimals1) };
+    }
+    case 'concentrated':
+      return concentratedQuote(pool, decimals0, decimals1);
   }
+}
+
+function concentratedQuote(pool: PoolSnapshot, decimals0: number, decimals1: number): PoolQuote | undefined {
   if (!pool.sqrtPriceX96 || !pool.liquidity) return undefined;
   const price0In1 = v3Price(pool.sqrtPriceX96, decimals0, decimals1);
   if (!(price0In1 > 0) || !Number.isFinite(price0In1)) return undefined;

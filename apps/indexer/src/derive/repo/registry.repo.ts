@@ -1,6 +1,7 @@
 /** Reads of what the ingest pipeline writes: the token registry, pools and their state history, blocks. */
 import { isAddress } from '@tokensvc/domain';
 import type { TokenTableRow } from '@tokensvc/persistence';
+import { shapeOf } from '@tokensvc/protocols';
 import { roleOf, type PoolMeta, type TokenMeta } from '../engine/model';
 import type { PoolSnapshot } from '../math/pool-price';
 import type { SqlTx } from './sql';
@@ -35,7 +36,7 @@ export async function loadTokenMeta(tx: SqlTx, network: string, keys?: readonly 
 
 interface PoolRow {
   address: string;
-  family: 'uniswap-v2' | 'uniswap-v3';
+  family: PoolMeta['family'];
   token0: string;
   token1: string;
   fee: number;
@@ -58,7 +59,7 @@ export interface LoadedPool {
 }
 
 const snapshot = (family: PoolMeta['family'], r0: string, r1: string, sqrt: string | null, liq: string | null): PoolSnapshot => ({
-  family,
+  shape: shapeOf(family),
   reserve0: BigInt(r0),
   reserve1: BigInt(r1),
   sqrtPriceX96: sqrt === null ? undefined : BigInt(sqrt),
