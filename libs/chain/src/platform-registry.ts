@@ -1,19 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformCategory, type PlatformFamily } from '@tokensvc/domain';
+import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformDefinition } from '@tokensvc/domain';
 
-/**
- * Platforms are data: a slug maps to an adapter family plus its contract addresses on one network,
- * so a fork of a supported protocol is a config entry, not code.
- */
-export interface PlatformDefinition {
-  readonly network: Network;
-  readonly slug: string;
-  readonly name: string;
-  readonly image: string;
-  readonly family: PlatformFamily;
-  readonly category: PlatformCategory;
-  readonly addresses: Readonly<Record<string, string>>;
-}
+export type { PlatformDefinition } from '@tokensvc/domain';
 
 interface RawPlatform {
   slug?: unknown;

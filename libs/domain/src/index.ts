@@ -3,3 +3,4 @@ export * from './token-key';
 export * from './amount';
 export * from './platforms';
 export * from './order-request';
+export * from './chain-log';

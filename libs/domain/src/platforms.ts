@@ -1,3 +1,5 @@
+import type { Network } from './networks';
+
 /** Adapter families: the closed set of protocol kinds the indexer and router understand. */
 export const PLATFORM_FAMILIES = ['native', 'basic', 'uniswap-v2', 'uniswap-v3', 'erc4626', 'aave-v3'] as const;
 export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
@@ -21,4 +23,18 @@ export function isPlatformFamily(value: unknown): value is PlatformFamily {
 /** Deterministic placeholder image for a slug (no external fetch needed to render something). */
 export function placeholderImage(slug: string): string {
   return `/images/platforms/${encodeURIComponent(slug)}.svg`;
+}
+
+/**
+ * Platforms are data: a slug maps to an adapter family plus its contract addresses on one network,
+ * so a fork of a supported protocol is a config entry, not code.
+ */
+export interface PlatformDefinition {
+  readonly network: Network;
+  readonly slug: string;
+  readonly name: string;
+  readonly image: string;
+  readonly family: PlatformFamily;
+  readonly category: PlatformCategory;
+  readonly addresses: Readonly<Record<string, string>>;
 }

@@ -1,4 +1,10 @@
 export * from './protocol-module';
 export * from './actions';
-export { PROTOCOLS, protocolOf, dexOf, dexFacet, issuerFacet, shapeOf, tokenRoleOf, type DexFamily, type TokenRole } from './registry';
+export { PROTOCOLS, protocolOf, dexOf, dexFacet, issuerFacet, shapeOf, tokenRoleOf, type TokenRole } from './registry';
 export { v3RouterOf, v3RouterMissingMessage, type V3Router } from './uniswap-v3';
+export * from './indexing/events';
+export * from './indexing/registry-types';
+export * from './indexing/port';
+export { roleAddress, roleList, underlyingToken } from './indexing/adapter-helpers';
+export { TOPICS } from './indexing/topics';
+export { topicOf, eventTopics } from './indexing/event-topic';

@@ -2,6 +2,8 @@
  * A protocol module: everything the services need to know about one protocol family, in one
  * folder, registered once (registry.ts). Code outside the modules never switches on a family
  * name: it asks the family's module. Its facets so far:
+ * - `indexer`: the events it decodes (declared signatures next to their handlers), what its
+ *   discovery events create, and what it knows from configuration alone;
  * - `category`, and `tokenKind`: the kind of token the family issues (how an order enters and
  *   leaves it);
  * - `dex` (families whose pools route swaps): the routing library's pool from a stored or
@@ -13,6 +15,7 @@
  */
 import type { ExecutorCall } from '@tokensvc/contracts';
 import type { ComposedActions, ComposedKind } from './actions';
+import type { ProtocolAdapter } from './indexing/port';
 import type { PlatformCategory, PlatformFamily } from '@tokensvc/domain';
 import type { Pool, PoolShape } from '@tokensvc/routing';
 
@@ -98,4 +101,6 @@ export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
   dex: DexFacet | null;
   /** present when the family issues a composed token (the kind `tokenKind` gives its tokens) */
   issuer: AnyIssuerFacet | null;
+  /** the indexer's decoders, discovery and configuration seed for the family's contracts */
+  indexer: ProtocolAdapter;
 }

@@ -23,14 +23,9 @@ export const PROTOCOLS = {
   'aave-v3': aaveV3,
 } as const satisfies { readonly [F in PlatformFamily]: ProtocolModule<F> };
 
-type Modules = typeof PROTOCOLS;
-
-/** The families whose pools route swaps (a DEX facet), derived from the modules. */
-export type DexFamily = { [F in PlatformFamily]: Modules[F]['dex'] extends null ? never : F }[PlatformFamily];
-
-/** The invariant of a DEX family's pools. */
-export function shapeOf(family: DexFamily): PoolShape {
-  return PROTOCOLS[family].dex.shape;
+/** The invariant of a pool family's pools: throws for a family that routes no swaps. */
+export function shapeOf(family: PlatformFamily): PoolShape {
+  return dexFacet(family).shape;
 }
 
 /** The module of a family read from storage or the bus; undefined for a name no module has. */

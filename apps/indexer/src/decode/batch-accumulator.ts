@@ -1,3 +1,4 @@
+import type { IndexingSink } from '@tokensvc/protocols';
 import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../model/decoded-batch';
 import type { PoolState } from '../model/registry.types';
 import type { TickDelta } from '../model/tick-delta';
@@ -10,7 +11,7 @@ import { CopyWriter } from '../store/copy-writer';
  * DecodedBatch event lists it keeps the write sets: pools changed (and their state per block, for
  * the rollback journal) and V3 tick liquidity deltas per (pool, tick, block).
  */
-export class BatchAccumulator {
+export class BatchAccumulator implements IndexingSink {
   readonly transfers: TransferEvent[] = [];
   readonly poolStates: PoolStateEvent[] = [];
   readonly swaps: SwapEvent[] = [];

@@ -7,7 +7,7 @@ import { StringTable } from '../rpc/string-table';
 import { StringMirror, receive } from '../rpc/logs-wire';
 import { BatchAccumulator } from './batch-accumulator';
 import { LogDecoder } from './log-decoder';
-import { TOPICS } from './topics';
+import { TOPICS } from '@tokensvc/protocols';
 
 /**
  * The Transfer fast path (decoded from the scanner's columns, COPY rows built by the scanner)

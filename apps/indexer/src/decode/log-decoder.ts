@@ -3,7 +3,7 @@ import type { Discovery } from '../model/registry.types';
 import { asLogList, type LogList } from '../rpc/log-list';
 import type { ContractRegistry } from '../registry/contract-registry';
 import { discoveriesInScope } from '../registry/scope';
-import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from './adapter.port';
+import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from '@tokensvc/protocols';
 import type { BatchAccumulator } from './batch-accumulator';
 
 export interface FoundDiscovery {

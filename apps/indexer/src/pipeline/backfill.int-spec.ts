@@ -4,7 +4,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, testDevnet } from '@tokensvc/testing';
 import { readFileSync } from 'node:fs';
-import { TOPICS } from '../decode/topics';
+import { TOPICS } from '@tokensvc/protocols';
 import { balancesOf, totalSupply, v2Reserves, v3State, v3Ticks } from '../testing/chain-checks';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';

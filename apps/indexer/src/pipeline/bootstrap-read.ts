@@ -1,6 +1,6 @@
 import { Interface } from 'ethers';
 import { multicall, type ContractCall, type JsonRpcClient, type PlatformDefinition } from '@tokensvc/chain';
-import { roleAddress } from '../adapters/protocol-adapter';
+import { roleAddress } from '@tokensvc/protocols';
 import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
 import type { TickDelta } from '../model/tick-delta';
 

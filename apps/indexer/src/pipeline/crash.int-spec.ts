@@ -8,7 +8,7 @@ import { createTestDatabaseUrl, freePort, INFRA, testDevnet } from '@tokensvc/te
 import { Pool as PgPool } from 'pg';
 import { connect } from 'nats';
 import { Deriver } from '../derive';
-import { TOPICS } from '../decode/topics';
+import { TOPICS } from '@tokensvc/protocols';
 import { differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
 import { killHard, spawnIndexer, stopGracefully, type IndexerProcess } from '../testing/indexer-process';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';

@@ -8,7 +8,7 @@ import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, INFRA, testDevnet } from '@tokensvc/testing';
 import { Deriver } from '../derive';
-import { TOPICS } from '../decode/topics';
+import { TOPICS } from '@tokensvc/protocols';
 import { send, txs } from '../testing/activity';
 import { DERIVED_TABLES, differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
 import { killHard, spawnIndexer, stopGracefully, type IndexerProcess } from '../testing/indexer-process';

@@ -1,6 +1,7 @@
 import type { Network } from '@tokensvc/domain';
-import { shapeOf } from '@tokensvc/protocols';
-import { emptyPoolState, type PoolInfo, type PoolState, type TokenSeed } from '../model/registry.types';
+import { type DiscoverySource, type IndexingRegistry, shapeOf } from '@tokensvc/protocols';
+import { emptyPoolState } from '../model/pool-state';
+import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
 import type { PoolScope } from './scope';
 
 export interface MarketInfo {
@@ -8,14 +9,7 @@ export interface MarketInfo {
   platform: string;
 }
 
-/** A contract whose discovery events (PairCreated, PoolCreated, ReserveInitialized) create entities. */
-export interface DiscoverySource {
-  address: string;
-  platform: string;
-  family: string;
-  /** the lending market (Aave Pool) a configurator belongs to */
-  market?: string;
-}
+export type { DiscoverySource } from '@tokensvc/protocols';
 
 /**
  * Everything the pipeline knows about one network's contracts, in memory: registered tokens,
@@ -23,7 +17,7 @@ export interface DiscoverySource {
  * Rebuilt from Postgres at start and after a reorg or a failed batch, so it never drifts from the
  * committed rows. The watch list only grows (its length is a version for the prefetcher).
  */
-export class ContractRegistry {
+export class ContractRegistry implements IndexingRegistry {
   readonly tokens = new Map<string, TokenSeed>();
   readonly pools = new Map<string, PoolInfo>();
   readonly poolStates = new Map<string, PoolState>();

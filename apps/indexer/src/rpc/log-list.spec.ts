@@ -1,4 +1,4 @@
-import { TOPICS } from '../decode/topics';
+import { TOPICS } from '@tokensvc/protocols';
 import { concatLogLists } from './concat-log-list';
 import { ArrayLogList, logsOf, type LogList } from './log-list';
 import { scanLogsReply } from './logs-scanner';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { RpcResponseError, standardizeLogs, type RpcLog } from '@tokensvc/chain';
-import { TOPICS } from '../decode/topics';
+import { TOPICS } from '@tokensvc/protocols';
 import { scanLogsReply } from './logs-scanner';
 import { ERC20_TRANSFER_TOPIC, StringTable } from './string-table';
 import { logsOf } from './log-list';

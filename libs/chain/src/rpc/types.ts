@@ -1,15 +1,10 @@
 import { RpcResponseError } from './errors';
 
 /** A log as the pipeline uses it: lowercase hex, numbers as numbers, checked on the way in. */
-export interface RpcLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: number;
-  blockHash: string;
-  logIndex: number;
-  transactionHash: string;
-}
+/** An EVM log as eth_getLogs returns it (numbers decoded): the domain's type, shared with the protocol modules. */
+import type { RpcLog } from '@tokensvc/domain';
+
+export type { RpcLog };
 
 export interface RpcBlockHeader {
   number: number;

@@ -2,6 +2,7 @@
 import { Interface, MaxUint256 } from 'ethers';
 import { allOf } from '../call-inputs';
 import type { ProtocolModule } from '../protocol-module';
+import { aaveV3Adapter } from './indexer';
 
 const AAVE_POOL = new Interface(['function supply(address asset, uint256 amount, address onBehalfOf, uint16 referralCode)', 'function withdraw(address asset, uint256 amount, address to) returns (uint256)']);
 
@@ -16,4 +17,5 @@ export const aaveV3 = {
     // type(uint256).max withdraws the executor's whole position (its exact balance is index-scaled).
     exit: { gas: 200_000, calls: (a, env) => [{ target: a.pool, value: 0n, data: AAVE_POOL.encodeFunctionData('withdraw', [a.asset, MaxUint256, env.executor]), inputs: [] }] },
   },
+  indexer: aaveV3Adapter,
 } satisfies ProtocolModule<'aave-v3'>;

@@ -1,5 +1,6 @@
 /** Plain ERC-20 tokens: no protocol of their own; entered and left by swapping. */
 import type { ProtocolModule } from '../protocol-module';
+import { basicAdapter } from './indexer';
 
 export const basic = {
   family: 'basic',
@@ -7,4 +8,5 @@ export const basic = {
   tokenKind: () => 'basic',
   dex: null,
   issuer: null,
+  indexer: basicAdapter,
 } satisfies ProtocolModule<'basic'>;

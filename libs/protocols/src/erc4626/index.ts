@@ -2,6 +2,7 @@
 import { Interface } from 'ethers';
 import { allOf } from '../call-inputs';
 import type { ProtocolModule } from '../protocol-module';
+import { erc4626Adapter } from './indexer';
 
 const VAULT = new Interface(['function deposit(uint256 assets, address receiver) returns (uint256)', 'function redeem(uint256 shares, address receiver, address owner) returns (uint256)']);
 
@@ -15,4 +16,5 @@ export const erc4626 = {
     enter: { gas: 100_000, calls: (a, env) => [{ target: a.vault, value: 0n, data: VAULT.encodeFunctionData('deposit', [0n, env.executor]), inputs: [allOf(a.asset, 0, true)] }] },
     exit: { gas: 75_000, calls: (a, env) => [{ target: a.vault, value: 0n, data: VAULT.encodeFunctionData('redeem', [0n, env.executor, env.executor]), inputs: [allOf(a.vault, 0, false)] }] },
   },
+  indexer: erc4626Adapter,
 } satisfies ProtocolModule<'erc4626'>;

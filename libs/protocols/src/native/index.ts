@@ -1,5 +1,6 @@
 /** The network's native token (ETH, POL, ...): held and sent as value, swapped as its wrapped token. */
 import type { ProtocolModule } from '../protocol-module';
+import { nativeAdapter } from './indexer';
 
 export const native = {
   family: 'native',
@@ -7,4 +8,5 @@ export const native = {
   tokenKind: () => 'native',
   dex: null,
   issuer: null,
+  indexer: nativeAdapter,
 } satisfies ProtocolModule<'native'>;

@@ -8,6 +8,7 @@ import { transferAllCall, uniswapV2SwapCall } from '@tokensvc/contracts';
 import { allOf } from '../call-inputs';
 import { bigOf, pairBase } from '../pool-row';
 import type { ProtocolModule } from '../protocol-module';
+import { uniswapV2Adapter } from './indexer';
 
 const PAIR = new Interface(['function burn(address to) returns (uint256 amount0, uint256 amount1)']);
 const V2_ROUTER = new Interface([
@@ -45,4 +46,5 @@ export const uniswapV2 = {
       calls: (a, env) => [transferAllCall(a.pair, a.pair), { target: a.pair, value: 0n, data: PAIR.encodeFunctionData('burn', [env.executor]), inputs: [] }],
     },
   },
+  indexer: uniswapV2Adapter,
 } satisfies ProtocolModule<'uniswap-v2'>;

@@ -6,6 +6,7 @@ import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
 import { uniswapV3SwapCall, uniswapV3SwapRouter02Call } from '@tokensvc/contracts';
 import { bigOf, pairBase } from '../pool-row';
 import type { ProtocolModule } from '../protocol-module';
+import { uniswapV3Adapter } from './indexer';
 import { v3RouterMissingMessage, v3RouterOf } from './router';
 
 export { v3RouterOf, v3RouterMissingMessage, type V3Router } from './router';
@@ -35,4 +36,5 @@ export const uniswapV3 = {
     },
   },
   issuer: null,
+  indexer: uniswapV3Adapter,
 } satisfies ProtocolModule<'uniswap-v3'>;

@@ -1,5 +1,5 @@
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { ProtocolAdapter } from './protocol-adapter';
+import type { ProtocolAdapter } from '../indexing/port';
 
 /** The network's native coin: one token row at the zero address; it has no events to read. */
 export const nativeAdapter: ProtocolAdapter = {

@@ -1,11 +1,12 @@
-import type { RpcLog } from '@tokensvc/chain';
-import type { BatchAccumulator } from '../decode/batch-accumulator';
-import { topicAddress, uintWord } from '../decode/hex';
-import { TOPICS } from '../decode/topics';
-import type { Discovery } from '../model/registry.types';
-import { roleList, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import type { RpcLog } from '@tokensvc/domain';
+import type { IndexingSink } from '../indexing/port';
+import { topicAddress, uintWord } from '../indexing/hex';
+import { ERC4626_EVENTS } from './events';
+import type { Discovery } from '../indexing/registry-types';
+import { roleList, underlyingToken } from '../indexing/adapter-helpers';
+import type { ProtocolAdapter } from '../indexing/port';
 
-const isVault = (log: RpcLog, acc: BatchAccumulator): boolean => acc.registry.tokens.get(log.address)?.family === 'erc4626';
+const isVault = (log: RpcLog, acc: IndexingSink): boolean => acc.registry.tokens.get(log.address)?.family === 'erc4626';
 
 /**
  * ERC-4626 vaults from the platform's vault list (`vaults.0..n`): share tokens whose underlying is
@@ -28,11 +29,11 @@ export const erc4626Adapter: ProtocolAdapter = {
   },
   discoveryHandlers: {},
   handlers: {
-    [TOPICS.vaultDeposit]: (log, acc) => {
+    [ERC4626_EVENTS.vaultDeposit]: (log, acc) => {
       if (!isVault(log, acc)) return;
       acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'deposit', account: topicAddress(log.topics[2]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
     },
-    [TOPICS.vaultWithdraw]: (log, acc) => {
+    [ERC4626_EVENTS.vaultWithdraw]: (log, acc) => {
       if (!isVault(log, acc)) return;
       acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'withdraw', account: topicAddress(log.topics[3]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
     },

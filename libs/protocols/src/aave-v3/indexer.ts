@@ -1,12 +1,13 @@
-import type { RpcLog } from '@tokensvc/chain';
-import type { BatchAccumulator } from '../decode/batch-accumulator';
-import { addressWord, topicAddress, uintWord } from '../decode/hex';
-import { TOPICS } from '../decode/topics';
-import type { LendingEvent } from '../model/decoded-batch';
-import type { StaticContract } from './protocol-adapter';
-import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import type { RpcLog } from '@tokensvc/domain';
+import type { IndexingSink } from '../indexing/port';
+import { addressWord, topicAddress, uintWord } from '../indexing/hex';
+import { AAVE_V3_EVENTS } from './events';
+import type { LendingEvent } from '../indexing/events';
+import type { StaticContract } from '../indexing/port';
+import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
+import type { ProtocolAdapter } from '../indexing/port';
 
-function lending(log: RpcLog, acc: BatchAccumulator, kind: LendingEvent['kind'], account: string, amount: bigint): void {
+function lending(log: RpcLog, acc: IndexingSink, kind: LendingEvent['kind'], account: string, amount: bigint): void {
   if (!acc.registry.markets.has(log.address)) return;
   acc.lending.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, market: log.address, asset: topicAddress(log.topics[1]), kind, account, amount });
 }
@@ -28,7 +29,7 @@ export const aaveV3Adapter: ProtocolAdapter = {
   },
   seed: async () => [],
   discoveryHandlers: {
-    [TOPICS.aaveReserveInitialized]: (log, source) => {
+    [AAVE_V3_EVENTS.aaveReserveInitialized]: (log, source) => {
       const asset = topicAddress(log.topics[1]);
       const aToken = topicAddress(log.topics[2]);
       return [
@@ -50,14 +51,14 @@ export const aaveV3Adapter: ProtocolAdapter = {
   },
   handlers: {
     // Supply(reserve, user, onBehalfOf, amount, referral): the position belongs to onBehalfOf.
-    [TOPICS.aaveSupply]: (log, acc) => lending(log, acc, 'deposit', topicAddress(log.topics[2]), uintWord(log.data, 1)),
+    [AAVE_V3_EVENTS.aaveSupply]: (log, acc) => lending(log, acc, 'deposit', topicAddress(log.topics[2]), uintWord(log.data, 1)),
     // Withdraw(reserve, user, to, amount)
-    [TOPICS.aaveWithdraw]: (log, acc) => lending(log, acc, 'withdraw', topicAddress(log.topics[2]), uintWord(log.data, 0)),
+    [AAVE_V3_EVENTS.aaveWithdraw]: (log, acc) => lending(log, acc, 'withdraw', topicAddress(log.topics[2]), uintWord(log.data, 0)),
     // Borrow(reserve, user, onBehalfOf, amount, mode, rate, referral): the debt is onBehalfOf's.
-    [TOPICS.aaveBorrow]: (log, acc) => lending(log, acc, 'borrow', topicAddress(log.topics[2]), uintWord(log.data, 1)),
+    [AAVE_V3_EVENTS.aaveBorrow]: (log, acc) => lending(log, acc, 'borrow', topicAddress(log.topics[2]), uintWord(log.data, 1)),
     // Repay(reserve, user, repayer, amount, useATokens): `user` is the borrower.
-    [TOPICS.aaveRepay]: (log, acc) => lending(log, acc, 'repay', topicAddress(log.topics[2]), uintWord(log.data, 0)),
-    [TOPICS.aaveReserveDataUpdated]: (log, acc) => {
+    [AAVE_V3_EVENTS.aaveRepay]: (log, acc) => lending(log, acc, 'repay', topicAddress(log.topics[2]), uintWord(log.data, 0)),
+    [AAVE_V3_EVENTS.aaveReserveDataUpdated]: (log, acc) => {
       if (!acc.registry.markets.has(log.address)) return;
       acc.reserveRates.push({
         blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,

@@ -1,7 +1,5 @@
-import type { PlatformDefinition } from '@tokensvc/chain';
-import type { Discovery } from '../model/registry.types';
-
-export type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter, SeedContext, StaticContract } from '../decode/adapter.port';
+import type { PlatformDefinition } from '@tokensvc/domain';
+import type { Discovery } from './registry-types';
 
 /** Address of a platform contract by role (`factory`, `pool`, ...), or undefined. */
 export function roleAddress(platform: PlatformDefinition, role: string): string | undefined {

@@ -1,10 +1,10 @@
-import type { RpcLog } from '@tokensvc/chain';
+import type { RpcLog } from '@tokensvc/domain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { BatchAccumulator } from '../decode/batch-accumulator';
-import { topicAddress, uintWord } from '../decode/hex';
-import { TOPICS } from '../decode/topics';
-import type { LogList } from '../rpc/log-list';
-import type { ProtocolAdapter } from './protocol-adapter';
+import type { IndexingSink } from '../indexing/port';
+import { topicAddress, uintWord } from '../indexing/hex';
+import { BASIC_EVENTS } from './events';
+import type { ScannedLogs } from '../indexing/port';
+import type { ProtocolAdapter } from '../indexing/port';
 
 /**
  * Plain ERC-20 tokens (the listed ones, and every token found as an underlying). Its Transfer
@@ -19,7 +19,7 @@ export const basicAdapter: ProtocolAdapter = {
   fastHandlers: {
     // The Transfer handler below, from the scanned columns: same checks (three 32-byte topics
     // and a first data word of hex digits: else no columns), same event.
-    [TOPICS.transfer]: (logs, i, acc) => {
+    [BASIC_EVENTS.transfer]: (logs, i, acc) => {
       const h = logs.transferAt(i);
       if (h < 0) return false;
       const token = acc.registry.tokens.get(logs.address(i));
@@ -28,19 +28,19 @@ export const basicAdapter: ProtocolAdapter = {
     },
   },
   handlers: {
-    [TOPICS.transfer]: (log, acc) => {
+    [BASIC_EVENTS.transfer]: (log, acc) => {
       // ERC-721 Transfer shares the topic0 but indexes the token id (4 topics).
       const token = log.topics.length === 3 ? acc.registry.tokens.get(log.address) : undefined;
       if (!token) return;
       addTransfer(log, acc, token.address, topicAddress(log.topics[1]), topicAddress(log.topics[2]), uintWord(log.data, 0));
     },
     // WETH9 mints and burns without a Transfer event.
-    [TOPICS.wethDeposit]: (log, acc) => {
+    [BASIC_EVENTS.wethDeposit]: (log, acc) => {
       const token = log.topics.length === 2 ? acc.registry.tokens.get(log.address) : undefined;
       if (token?.family !== 'basic') return;
       addTransfer(log, acc, token.address, ZERO_ADDRESS, topicAddress(log.topics[1]), uintWord(log.data, 0));
     },
-    [TOPICS.wethWithdrawal]: (log, acc) => {
+    [BASIC_EVENTS.wethWithdrawal]: (log, acc) => {
       const token = log.topics.length === 2 ? acc.registry.tokens.get(log.address) : undefined;
       if (token?.family !== 'basic') return;
       addTransfer(log, acc, token.address, topicAddress(log.topics[1]), ZERO_ADDRESS, uintWord(log.data, 0));
@@ -49,12 +49,12 @@ export const basicAdapter: ProtocolAdapter = {
 };
 
 /** `token`: the registry's instance of the address (events keep it until written: one copy, not one per log). */
-function addTransfer(log: RpcLog, acc: BatchAccumulator, token: string, from: string, to: string, value: bigint): void {
+function addTransfer(log: RpcLog, acc: IndexingSink, token: string, from: string, to: string, value: bigint): void {
   recordTransfer(acc, log.blockNumber, log.logIndex, log.transactionHash, token, from, to, value);
 }
 
 /** `row`: the list and handle of a transfer whose COPY row the logs scanner built. */
-function recordTransfer(acc: BatchAccumulator, blockNumber: number, logIndex: number, txHash: string, token: string, from: string, to: string, value: bigint, row?: LogList, handle = -1): void {
+function recordTransfer(acc: IndexingSink, blockNumber: number, logIndex: number, txHash: string, token: string, from: string, to: string, value: bigint, row?: ScannedLogs, handle = -1): void {
   acc.addTransfer({ blockNumber, logIndex, txHash, token, from, to, value }, row, handle);
   // A V3 pool's reserves are its token balances.
   const pools = acc.registry.v3PoolsByToken.get(token);

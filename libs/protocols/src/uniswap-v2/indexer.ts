@@ -1,21 +1,22 @@
-import type { RpcLog } from '@tokensvc/chain';
+import type { RpcLog } from '@tokensvc/domain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import type { BatchAccumulator } from '../decode/batch-accumulator';
-import { addressWord, topicAddress, uintWord } from '../decode/hex';
-import { TOPICS } from '../decode/topics';
-import type { PoolInfo } from '../model/registry.types';
-import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import type { IndexingSink } from '../indexing/port';
+import { addressWord, topicAddress, uintWord } from '../indexing/hex';
+import { UNISWAP_V2_EVENTS } from './events';
+import type { PoolInfo } from '../indexing/registry-types';
+import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
+import type { ProtocolAdapter } from '../indexing/port';
 
 /** V2 pairs charge 0.3 % (3000 in V3's hundredths of a bip). */
 const V2_FEE = 3000;
 
-function v2Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
+function v2Pool(log: RpcLog, acc: IndexingSink): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
   return pool?.family === 'uniswap-v2' ? pool : undefined;
 }
 
 /** LP tokens minted (from zero) or burned (to zero) earlier in the same transaction. */
-function lpShares(acc: BatchAccumulator, log: RpcLog, mint: boolean): bigint {
+function lpShares(acc: IndexingSink, log: RpcLog, mint: boolean): bigint {
   for (let i = acc.transfers.length - 1; i >= 0; i--) {
     const t = acc.transfers[i]!;
     if (t.txHash !== log.transactionHash) break;
@@ -36,7 +37,7 @@ export const uniswapV2Adapter: ProtocolAdapter = {
   },
   seed: async () => [],
   discoveryHandlers: {
-    [TOPICS.v2PairCreated]: (log, source) => {
+    [UNISWAP_V2_EVENTS.v2PairCreated]: (log, source) => {
       const token0 = topicAddress(log.topics[1]);
       const token1 = topicAddress(log.topics[2]);
       const pair = addressWord(log.data, 0);
@@ -49,7 +50,7 @@ export const uniswapV2Adapter: ProtocolAdapter = {
     },
   },
   handlers: {
-    [TOPICS.v2Sync]: (log, acc) => {
+    [UNISWAP_V2_EVENTS.v2Sync]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
       const state = acc.registry.poolStates.get(pool.address)!;
@@ -58,7 +59,7 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
       acc.emitPoolState(pool.address, 'uniswap-v2', state, log);
     },
-    [TOPICS.v2Swap]: (log, acc) => {
+    [UNISWAP_V2_EVENTS.v2Swap]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
       const in0 = uintWord(log.data, 0);
@@ -78,12 +79,12 @@ export const uniswapV2Adapter: ProtocolAdapter = {
         amountOut: zeroForOne ? out1 - in1 : out0 - in0,
       });
     },
-    [TOPICS.v2Mint]: (log, acc) => {
+    [UNISWAP_V2_EVENTS.v2Mint]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
       acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, true) });
     },
-    [TOPICS.v2Burn]: (log, acc) => {
+    [UNISWAP_V2_EVENTS.v2Burn]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
       acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'withdraw', account: topicAddress(log.topics[2]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, false) });

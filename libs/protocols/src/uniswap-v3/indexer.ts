@@ -1,11 +1,12 @@
-import type { RpcLog } from '@tokensvc/chain';
-import type { BatchAccumulator } from '../decode/batch-accumulator';
-import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../decode/hex';
-import { TOPICS } from '../decode/topics';
-import type { PoolInfo } from '../model/registry.types';
-import { roleAddress, underlyingToken, type ProtocolAdapter } from './protocol-adapter';
+import type { RpcLog } from '@tokensvc/domain';
+import type { IndexingSink } from '../indexing/port';
+import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../indexing/hex';
+import { UNISWAP_V3_EVENTS } from './events';
+import type { PoolInfo } from '../indexing/registry-types';
+import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
+import type { ProtocolAdapter } from '../indexing/port';
 
-function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
+function v3Pool(log: RpcLog, acc: IndexingSink): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
   return pool?.family === 'uniswap-v3' ? pool : undefined;
 }
@@ -16,7 +17,7 @@ function v3Pool(log: RpcLog, acc: BatchAccumulator): PoolInfo | undefined {
  * active liquidity. `amountWord` is the data word of the liquidity amount (Mint's data starts
  * with the sender, Burn's with the amount); amount0 and amount1 follow it.
  */
-function applyPosition(log: RpcLog, acc: BatchAccumulator, kind: 'deposit' | 'withdraw', amountWord: number, sign: bigint): void {
+function applyPosition(log: RpcLog, acc: IndexingSink, kind: 'deposit' | 'withdraw', amountWord: number, sign: bigint): void {
   const pool = v3Pool(log, acc);
   if (!pool) return;
   const tickLower = topicSmallInt(log.topics[2]);
@@ -45,7 +46,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
   },
   seed: async () => [],
   discoveryHandlers: {
-    [TOPICS.v3PoolCreated]: (log, source) => {
+    [UNISWAP_V3_EVENTS.v3PoolCreated]: (log, source) => {
       const token0 = topicAddress(log.topics[1]);
       const token1 = topicAddress(log.topics[2]);
       return [
@@ -59,7 +60,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
     },
   },
   handlers: {
-    [TOPICS.v3Initialize]: (log, acc) => {
+    [UNISWAP_V3_EVENTS.v3Initialize]: (log, acc) => {
       const pool = v3Pool(log, acc);
       if (!pool) return;
       const state = acc.registry.poolStates.get(pool.address)!;
@@ -68,7 +69,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
       acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
     },
-    [TOPICS.v3Swap]: (log, acc) => {
+    [UNISWAP_V3_EVENTS.v3Swap]: (log, acc) => {
       const pool = v3Pool(log, acc);
       if (!pool) return;
       const amount0 = intWord(log.data, 0);
@@ -92,7 +93,7 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
       acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
     },
-    [TOPICS.v3Mint]: (log, acc) => applyPosition(log, acc, 'deposit', 1, 1n),
-    [TOPICS.v3Burn]: (log, acc) => applyPosition(log, acc, 'withdraw', 0, -1n),
+    [UNISWAP_V3_EVENTS.v3Mint]: (log, acc) => applyPosition(log, acc, 'deposit', 1, 1n),
+    [UNISWAP_V3_EVENTS.v3Burn]: (log, acc) => applyPosition(log, acc, 'withdraw', 0, -1n),
   },
 };
