@@ -115,6 +115,7 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
     expect(updates.every((l) => l.topics[1] === zeroPadValue(POLYGON_WETH, 32))).toBe(true);
     const { devnet, provider, rpcUrl } = await startProfile('arbitrum', registry);
     Object.assign(run, { devnet, provider });
+    const tDevnet = Date.now();
     const aave = arb.platforms.find((p) => p.slug === 'aave-v3')!;
     expect((aave.addresses['pool'] as { address: string }).address.toLowerCase()).toBe(POOL);
     // the reserve stands at the real Pool, its aToken at the address the Polygon market's has too
@@ -127,10 +128,13 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
     const replay = (run.replay = await startReplayRpc({ upstream: rpcUrl, logs, blockTimes: raw.blockTimes, firstBlock: FIRST_BLOCK, lastBlock: LAST_BLOCK, chainId: 42161, blockSeconds: 2 }));
     const tmp = (run.tmp = tempDir('real-aave-'));
     const registryFile = writeRegistryCut(tmp.dir, registry, 'arbitrum', { tokens: ['USDC', 'WETH'], platforms: ['uniswap-v3', 'aave-v3'] });
+    const tApps = Date.now();
     const platform = (run.platform = await startRealPlatform({ name: 'real_aave', network: 'arbitrum', rpcUrl: replay.url, router: devnet.manifest.networks[0]!.contracts.router, startBlock: FIRST_BLOCK, registry: registryFile, apps: ['indexer', 'token-data', 'gateway'] }));
     await untilIndexed(platform, 'arbitrum', LAST_BLOCK, 150_000);
+    const tIndexed = Date.now();
     await gatewayUp(platform);
-    process.stdout.write(`real aave: aToken ${aToken}; the day indexed, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; replay served ${replay.stats.logsServed} logs, ${replay.stats.calls} calls\n`);
+    const s = (a: number, b: number): string => ((b - a) / 1000).toFixed(1);
+    process.stdout.write(`real aave: aToken ${aToken}; devnet up in ${s(t0, tDevnet)} s, the day (${LAST_BLOCK - FIRST_BLOCK + 1} blocks) indexed ${s(tApps, tIndexed)} s after the apps' start, ready in ${s(t0, Date.now())} s; replay served ${replay.stats.logsServed} logs, ${replay.stats.calls} calls\n`);
   }, 300_000);
 
   afterAll(() => stopRun(run));
