@@ -6,8 +6,8 @@
  *
  * Answered here: eth_chainId, net_version, eth_blockNumber, eth_getBlockByNumber / eth_getBlockByHash
  * (made-up hashes: keccak256 of "replay:<chainId>:<number>", each block's parentHash the hash of the
- * one before; timestamps from the recording, blocks without logs filled at 12-second steps after
- * the last known block), eth_getLogs (by range or block hash, address and topics filters; nothing
+ * one before; timestamps from the recording, blocks without logs filled at `blockSeconds` steps
+ * (default 12, Ethereum's; e.g. 2 for a Polygon recording) after the last known block), eth_getLogs (by range or block hash, address and topics filters; nothing
  * above the head). Forwarded: everything else, with every block tag, number or EIP-1898 block object
  * replaced by 'latest' (the node's blocks are not the replay's: its state is the state at the start).
  * JSON-RPC batches are answered as batches (the forwarded part as one batch to the node).
@@ -43,6 +43,11 @@ export interface ReplayRpcOptions {
   chainId?: number;
   /** port on 127.0.0.1 (0: any free port) */
   port?: number;
+  /**
+   * seconds between blocks without logs and the block before (default 12). A recorded time that
+   * falls behind the filled ones is refused, so take the chain's shortest block time (Polygon: 2).
+   */
+  blockSeconds?: number;
 }
 
 export interface ReplayRpc {
@@ -93,14 +98,14 @@ export function readDemeterRawCsv(path: string, address: string): { logs: Replay
   return { logs, blockTimes };
 }
 
-/** Timestamps of every block from `first` to `last`: recorded ones as recorded, the others 12 s after the block before. */
-export function fillBlockTimes(known: Map<number, number>, first: number, last: number): Map<number, number> {
+/** Timestamps of every block from `first` to `last`: recorded ones as recorded, the others `step` seconds (default 12) after the block before. */
+export function fillBlockTimes(known: Map<number, number>, first: number, last: number, step = BLOCK_SECONDS): Map<number, number> {
   const firstTime = known.get(first);
   if (firstTime === undefined) throw new Error(`the first block ${first} has no recorded timestamp`);
   const out = new Map<number, number>([[first, firstTime]]);
   for (let b = first + 1; b <= last; b++) {
-    const t = known.get(b) ?? out.get(b - 1)! + BLOCK_SECONDS;
-    if (t < out.get(b - 1)!) throw new Error(`block ${b}: recorded time ${t} is before block ${b - 1}'s (${out.get(b - 1)}), which was filled at 12-second steps`);
+    const t = known.get(b) ?? out.get(b - 1)! + step;
+    if (t < out.get(b - 1)!) throw new Error(`block ${b}: recorded time ${t} is before block ${b - 1}'s (${out.get(b - 1)}), which was filled at ${step}-second steps`);
     out.set(b, t);
   }
   return out;
@@ -129,9 +134,10 @@ const TAG_PARAM: Record<string, number> = {
 export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc> {
   const chainId = opts.chainId ?? 1;
   const { firstBlock, lastBlock } = opts;
-  const times = fillBlockTimes(opts.blockTimes, firstBlock, lastBlock);
+  const step = opts.blockSeconds ?? BLOCK_SECONDS;
+  const times = fillBlockTimes(opts.blockTimes, firstBlock, lastBlock, step);
   const firstTime = times.get(firstBlock)!;
-  const blockTime = (n: number): number => times.get(n) ?? (n < firstBlock ? firstTime - BLOCK_SECONDS * (firstBlock - n) : times.get(lastBlock)! + BLOCK_SECONDS * (n - lastBlock));
+  const blockTime = (n: number): number => times.get(n) ?? (n < firstBlock ? firstTime - step * (firstBlock - n) : times.get(lastBlock)! + step * (n - lastBlock));
   const hashes = new Map<number, string>();
   const byHash = new Map<string, number>();
   const blockHash = (n: number): string => {
