@@ -6,6 +6,7 @@ import type { LendingEvent } from '../indexing/events';
 import type { StaticContract } from '../indexing/port';
 import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import type { ProtocolAdapter } from '../indexing/port';
+import { readAaveV3Scope } from './scope';
 
 function lending(log: RpcLog, acc: IndexingSink, kind: LendingEvent['kind'], account: string, amount: bigint): void {
   if (!acc.registry.markets.has(log.address)) return;
@@ -71,4 +72,5 @@ export const aaveV3Adapter: ProtocolAdapter = {
       });
     },
   },
+  readScope: readAaveV3Scope,
 };

@@ -46,6 +46,7 @@ export const basicAdapter: ProtocolAdapter = {
       addTransfer(log, acc, token.address, topicAddress(log.topics[1]), ZERO_ADDRESS, uintWord(log.data, 0));
     },
   },
+  readScope: null,
 };
 
 /** `token`: the registry's instance of the address (events keep it until written: one copy, not one per log). */

@@ -38,4 +38,5 @@ export const erc4626Adapter: ProtocolAdapter = {
       acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'withdraw', account: topicAddress(log.topics[3]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
     },
   },
+  readScope: null,
 };

@@ -7,6 +7,7 @@ import type { PlatformDefinition, RpcLog } from '@tokensvc/domain';
 import type { Network, PlatformFamily } from '@tokensvc/domain';
 import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from './events';
 import type { Discovery, PoolInfo, PoolState, TokenSeed } from './registry-types';
+import type { ScopeReadContext, ScopeSnapshot } from './scope-read';
 
 /** A contract whose discovery events (PairCreated, PoolCreated, ReserveInitialized) create entities. */
 export interface DiscoverySource {
@@ -101,4 +102,6 @@ export interface ProtocolAdapter {
   readonly handlers: Readonly<Record<string, LogHandler>>;
   /** optional fast paths of some of `handlers` (same topics) */
   readonly fastHandlers?: Readonly<Record<string, FastLogHandler>>;
+  /** the start-block state read of a platform (INDEXER_POOLS=listed); null: the family has no state to read there */
+  readonly readScope: ((platform: PlatformDefinition, ctx: ScopeReadContext) => Promise<ScopeSnapshot>) | null;
 }

@@ -54,3 +54,12 @@ export type Discovery =
   | { kind: 'token'; token: TokenSeed }
   /** an Aave-style market contract whose events are read from now on */
   | { kind: 'market'; address: string; platform: string };
+
+/** A change of a V3 pool's liquidity at one tick in one block (net and gross deltas). */
+export interface TickDelta {
+  pool: string;
+  tick: number;
+  blockNumber: number;
+  net: bigint;
+  gross: bigint;
+}

@@ -10,4 +10,5 @@ export const nativeAdapter: ProtocolAdapter = {
   ],
   discoveryHandlers: {},
   handlers: {},
+  readScope: null,
 };

@@ -6,9 +6,7 @@ import { UNISWAP_V2_EVENTS } from './events';
 import type { PoolInfo } from '../indexing/registry-types';
 import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import type { ProtocolAdapter } from '../indexing/port';
-
-/** V2 pairs charge 0.3 % (3000 in V3's hundredths of a bip). */
-const V2_FEE = 3000;
+import { V2_FEE, readV2Scope } from './scope';
 
 function v2Pool(log: RpcLog, acc: IndexingSink): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
@@ -90,4 +88,5 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'withdraw', account: topicAddress(log.topics[2]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, false) });
     },
   },
+  readScope: readV2Scope,
 };

@@ -5,6 +5,7 @@ import { UNISWAP_V3_EVENTS } from './events';
 import type { PoolInfo } from '../indexing/registry-types';
 import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import type { ProtocolAdapter } from '../indexing/port';
+import { readV3Scope } from './scope';
 
 function v3Pool(log: RpcLog, acc: IndexingSink): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
@@ -96,4 +97,5 @@ export const uniswapV3Adapter: ProtocolAdapter = {
     [UNISWAP_V3_EVENTS.v3Mint]: (log, acc) => applyPosition(log, acc, 'deposit', 1, 1n),
     [UNISWAP_V3_EVENTS.v3Burn]: (log, acc) => applyPosition(log, acc, 'withdraw', 0, -1n),
   },
+  readScope: readV3Scope,
 };
