@@ -103,4 +103,10 @@ export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
   issuer: AnyIssuerFacet | null;
   /** the indexer's decoders, discovery and configuration seed for the family's contracts */
   indexer: ProtocolAdapter;
+  /**
+   * How a holder's balance of the family's tokens is known: `transfers` (the sum of its Transfer
+   * events), or `live` (its balanceOf grows without Transfer events, as an aToken's does through
+   * the liquidity index: read with eth_call).
+   */
+  balances: 'transfers' | 'live';
 }

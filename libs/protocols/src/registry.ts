@@ -77,3 +77,6 @@ export function tokenRoleOf(family: string): TokenRole {
       return 'other';
   }
 }
+
+/** Families whose token balances are read live (protocol-module.ts `balances`), from the modules. */
+export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(Object.values<ProtocolModule>(PROTOCOLS).filter((m) => m.balances === 'live').map((m) => m.family));

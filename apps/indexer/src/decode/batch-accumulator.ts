@@ -1,4 +1,4 @@
-import type { IndexingSink } from '@tokensvc/protocols';
+import { type IndexingSink, shapeOf } from '@tokensvc/protocols';
 import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../model/decoded-batch';
 import type { PoolState } from '../model/registry.types';
 import type { TickDelta } from '../model/tick-delta';
@@ -112,7 +112,7 @@ export class BatchAccumulator implements IndexingSink {
   /** Emits the pool's current (cached) state as a PoolStateEvent at this log. */
   emitPoolState(pool: string, family: PoolStateEvent['family'], state: PoolState, log: { blockNumber: number; logIndex: number; transactionHash: string }): void {
     const ev: PoolStateEvent = { blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool, family, reserve0: state.reserve0, reserve1: state.reserve1 };
-    if (family === 'uniswap-v3') {
+    if (shapeOf(family) === 'concentrated') {
       ev.sqrtPriceX96 = state.sqrtPriceX96 ?? 0n;
       ev.liquidity = state.liquidity ?? 0n;
       ev.tick = state.tick ?? 0;

@@ -1,3 +1,4 @@
+import { tokenRoleOf } from '@tokensvc/protocols';
 import { Interface } from 'ethers';
 import { multicall, type ContractCall, type JsonRpcClient } from '@tokensvc/chain';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
@@ -36,9 +37,10 @@ export async function readLedgers(client: JsonRpcClient, tokens: readonly TokenS
   const plans: Plan[] = erc20.map((token) => {
     const calls: Array<[string, ContractCall]> = [['totalSupply', call(token.address, 'totalSupply')], ...LOCKED_HOLDERS.map((h): [string, ContractCall] => ['balanceOf', call(token.address, 'balanceOf', [h])])];
     const asset = token.underlying[0];
-    if ((token.family === 'erc4626' || token.family === 'aave-v3') && asset) calls.push(['balanceOf', call(asset, 'balanceOf', [token.address])]);
+    const role = tokenRoleOf(token.family);
+    if ((role === 'vault' || role === 'atoken') && asset) calls.push(['balanceOf', call(asset, 'balanceOf', [token.address])]);
     const debt = token.metadata['variableDebtToken'];
-    if (token.family === 'aave-v3' && asset && token.poolAddress && typeof debt === 'string') {
+    if (role === 'atoken' && asset && token.poolAddress && typeof debt === 'string') {
       calls.push(['scaledTotalSupply', call(token.address, 'scaledTotalSupply')], ['scaledTotalSupply', call(debt, 'scaledTotalSupply')], ['getReserveData', call(token.poolAddress, 'getReserveData', [asset])]);
     }
     return { token, calls };

@@ -1,3 +1,4 @@
+import { tokenRoleOf } from '@tokensvc/protocols';
 import type { Discovery } from '../model/registry.types';
 
 /**
@@ -26,7 +27,7 @@ export function discoveriesInScope(scope: PoolScope, found: readonly Discovery[]
   if (scope.mode === 'all') return found;
   for (const d of found) {
     if (d.kind === 'pool' && !(scope.listed.has(d.pool.token0) && scope.listed.has(d.pool.token1))) return [];
-    if (d.kind === 'token' && d.token.family === 'aave-v3' && !d.token.underlying.every((u) => scope.listed.has(u))) return [];
+    if (d.kind === 'token' && tokenRoleOf(d.token.family) === 'atoken' && !d.token.underlying.every((u) => scope.listed.has(u))) return [];
   }
   return found;
 }

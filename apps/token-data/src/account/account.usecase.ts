@@ -9,6 +9,7 @@ import { asOfBlockSql, finalityOf, labelColumnsSql, toLabel, type Finality, type
 import { tokensAsOfFinalizedSql } from '../finality/tokens-as-of';
 import { TokenRecordCache, TOKEN_VERSION, type TokenRecord, type VersionedTokenRow } from '../read-model/token-records';
 import { IMAGE_BASE_URL } from '../read-model/image-base';
+import { LIVE_BALANCE_FAMILIES } from '@tokensvc/protocols';
 import { TOKEN_COLUMNS, toToken, type TokenRow } from '../read-model/token-row';
 import { TokensRepository } from '../read-model/tokens.repository';
 
@@ -16,7 +17,7 @@ import { TokensRepository } from '../read-model/tokens.repository';
  * Families whose `balanceOf` grows without Transfer events (aTokens accrue interest through the
  * liquidity index), so the Transfer-derived balance lags: these are read live with eth_call.
  */
-export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(['aave-v3']);
+export { LIVE_BALANCE_FAMILIES } from '@tokensvc/protocols';
 
 /** calldata of ERC-20 balanceOf(owner) */
 export function balanceOfCall(owner: string): string {

@@ -18,4 +18,5 @@ export const aaveV3 = {
     exit: { gas: 200_000, calls: (a, env) => [{ target: a.pool, value: 0n, data: AAVE_POOL.encodeFunctionData('withdraw', [a.asset, MaxUint256, env.executor]), inputs: [] }] },
   },
   indexer: aaveV3Adapter,
+  balances: 'live',
 } satisfies ProtocolModule<'aave-v3'>;

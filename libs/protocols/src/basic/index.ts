@@ -9,4 +9,5 @@ export const basic = {
   dex: null,
   issuer: null,
   indexer: basicAdapter,
+  balances: 'transfers',
 } satisfies ProtocolModule<'basic'>;

@@ -17,4 +17,5 @@ export const erc4626 = {
     exit: { gas: 75_000, calls: (a, env) => [{ target: a.vault, value: 0n, data: VAULT.encodeFunctionData('redeem', [0n, env.executor, env.executor]), inputs: [allOf(a.vault, 0, false)] }] },
   },
   indexer: erc4626Adapter,
+  balances: 'transfers',
 } satisfies ProtocolModule<'erc4626'>;

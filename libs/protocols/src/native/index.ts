@@ -9,4 +9,5 @@ export const native = {
   dex: null,
   issuer: null,
   indexer: nativeAdapter,
+  balances: 'transfers',
 } satisfies ProtocolModule<'native'>;

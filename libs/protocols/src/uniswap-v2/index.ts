@@ -47,4 +47,5 @@ export const uniswapV2 = {
     },
   },
   indexer: uniswapV2Adapter,
+  balances: 'transfers',
 } satisfies ProtocolModule<'uniswap-v2'>;

@@ -37,4 +37,5 @@ export const uniswapV3 = {
   },
   issuer: null,
   indexer: uniswapV3Adapter,
+  balances: 'transfers',
 } satisfies ProtocolModule<'uniswap-v3'>;
