@@ -84,3 +84,16 @@ export interface ComposedActions {
   lending: { enter: LendingSupplyAction; exit: LendingWithdrawAction };
 }
 export type ComposedKind = keyof ComposedActions;
+
+/** The actions that enter or leave a composed token. */
+export type ComposedAction = ComposedActions[ComposedKind]['enter' | 'exit'];
+
+/** Which composed kind each such action enters or leaves (an exhaustive table: a new action kind needs its row). */
+export const COMPOSED_ACTION_SIDE: { readonly [K in ComposedAction['kind']]: { kind: ComposedKind; side: 'enter' | 'exit' } } = {
+  'v2-add': { kind: 'v2-lp', side: 'enter' },
+  'v2-burn': { kind: 'v2-lp', side: 'exit' },
+  'vault-deposit': { kind: 'vault', side: 'enter' },
+  'vault-redeem': { kind: 'vault', side: 'exit' },
+  'lending-supply': { kind: 'lending', side: 'enter' },
+  'lending-withdraw': { kind: 'lending', side: 'exit' },
+};

@@ -9,8 +9,8 @@ import { aaveV3 } from './aave-v3';
 import { basic } from './basic';
 import { erc4626 } from './erc4626';
 import { native } from './native';
-import type { ComposedKind } from './actions';
-import type { DexFacet, IssuerFacet, ProtocolModule } from './protocol-module';
+import { COMPOSED_ACTION_SIDE, type ComposedAction, type ComposedKind } from './actions';
+import type { ActionFacet, DexFacet, IssuerFacet, ProtocolModule } from './protocol-module';
 import { uniswapV2 } from './uniswap-v2';
 import { uniswapV3 } from './uniswap-v3';
 
@@ -80,3 +80,9 @@ export function tokenRoleOf(family: string): TokenRole {
 
 /** Families whose token balances are read live (protocol-module.ts `balances`), from the modules. */
 export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(Object.values<ProtocolModule>(PROTOCOLS).filter((m) => m.balances === 'live').map((m) => m.family));
+
+/** The calls and gas of a composed action, from the module of its family (throws when that family issues no such token). */
+export function composedActionFacet<A extends ComposedAction>(a: A): ActionFacet<A> {
+  const { kind, side } = COMPOSED_ACTION_SIDE[a.kind];
+  return issuerFacet(a.family, kind)[side] as ActionFacet<A>;
+}

@@ -1,18 +1,11 @@
 /** PoolStateChanged events and `pools` rows into the routing library's Pool union. */
 import type { PoolStateChanged } from '@tokensvc/messages';
-import type { PoolDescription } from '@tokensvc/persistence';
-import { dexOf } from '@tokensvc/protocols';
+import { dexOf, type PoolRow } from '@tokensvc/protocols';
 import type { Pool } from '@tokensvc/routing';
 import type { PoolUpdate } from './network-graph';
 
-export interface PoolFields extends PoolDescription {
-  tickSpacing: number | null;
-  reserve0: string;
-  reserve1: string;
-  sqrtPriceX96: string | null;
-  liquidity: string | null;
-  tick: number | null;
-}
+/** A `pools` row or a PoolStateChanged event as the modules decode it. */
+export type PoolFields = PoolRow;
 
 /** undefined for families the router cannot swap through, and for pools not routable yet (each module's rule) */
 export function toPool(f: PoolFields): Pool | undefined {

@@ -5,7 +5,7 @@
  * protocol module encodes the actions of its family; the sweep is the executor's own.
  */
 import { type ExecutorCall, transferAllCall } from '@tokensvc/contracts';
-import { type Action, type CallEnv, dexFacet, issuerFacet } from '@tokensvc/protocols';
+import { type Action, type CallEnv, composedActionFacet, dexFacet } from '@tokensvc/protocols';
 
 export type { CallEnv } from '@tokensvc/protocols';
 
@@ -14,17 +14,12 @@ export function actionCalls(a: Action, env: CallEnv): ExecutorCall[] {
     case 'swap':
       return dexFacet(a.family).swapCalls(a, env);
     case 'v2-burn':
-      return issuerFacet(a.family, 'v2-lp').exit.calls(a, env);
     case 'v2-add':
-      return issuerFacet(a.family, 'v2-lp').enter.calls(a, env);
     case 'vault-deposit':
-      return issuerFacet(a.family, 'vault').enter.calls(a, env);
     case 'vault-redeem':
-      return issuerFacet(a.family, 'vault').exit.calls(a, env);
     case 'lending-supply':
-      return issuerFacet(a.family, 'lending').enter.calls(a, env);
     case 'lending-withdraw':
-      return issuerFacet(a.family, 'lending').exit.calls(a, env);
+      return composedActionFacet(a).calls(a, env);
     case 'sweep':
       return [transferAllCall(a.token, env.recipient)];
   }

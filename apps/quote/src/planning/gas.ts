@@ -3,7 +3,7 @@
  * protocol module's figures for its swaps and zap actions (measured on anvil), and the sweep.
  * Only used to rank routes and for unvalidated orders; a validated order takes its gas from the node.
  */
-import { type Action, dexFacet, issuerFacet } from '@tokensvc/protocols';
+import { type Action, composedActionFacet, dexFacet } from '@tokensvc/protocols';
 import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
 
 /** Returning what is left of a token to the recipient. */
@@ -14,17 +14,12 @@ export function actionGas(a: Action, ticksCrossed = 0): number {
     case 'swap':
       return dexFacet(a.family).swapGas(ticksCrossed);
     case 'v2-burn':
-      return issuerFacet(a.family, 'v2-lp').exit.gas;
     case 'v2-add':
-      return issuerFacet(a.family, 'v2-lp').enter.gas;
     case 'vault-deposit':
-      return issuerFacet(a.family, 'vault').enter.gas;
     case 'vault-redeem':
-      return issuerFacet(a.family, 'vault').exit.gas;
     case 'lending-supply':
-      return issuerFacet(a.family, 'lending').enter.gas;
     case 'lending-withdraw':
-      return issuerFacet(a.family, 'lending').exit.gas;
+      return composedActionFacet(a).gas;
     case 'sweep':
       return SWEEP_GAS;
   }
