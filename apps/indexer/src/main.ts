@@ -7,6 +7,7 @@ import { preflightScopes } from './catalog/preflight';
 import { loadIndexerConfig } from './config/indexer-config';
 import { IndexerService } from './indexer.service';
 import { registerIndexerMetrics } from './metrics';
+import { checkPlatformOptions } from '@tokensvc/protocols';
 
 /** indexer: follows each network over JSON-RPC and builds the read models in Postgres. */
 async function main(): Promise<void> {
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   // the start blocks are not in the future, the scopes have something to index and every contract
   // they name has code; START_DAYS_<NETWORK> becomes a block here.
   const platforms = loadPlatforms(config, config.indexing.map((c) => c.network));
+  // Each platform's options (a near-fork's fee, ...) as its protocol module takes them.
+  checkPlatformOptions(platforms);
   const checked = await preflightScopes(
     config.indexing.map((c) => ({
       network: c.network,

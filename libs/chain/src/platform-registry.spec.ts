@@ -29,6 +29,14 @@ describe('platform registry', () => {
     expect(defs.map((d) => [d.slug, d.category])).toEqual([['native', 'native'], ['basic', 'basic'], ['aave-v3', 'lending']]);
   });
 
+  it("keeps a platform's scalar options (the family module checks their meaning) and refuses any other shape", () => {
+    const [p] = parsePlatforms('bsc', [{ slug: 'pancakeswap', name: 'PancakeSwap', family: 'uniswap-v2', addresses: { factory: '0xAB' }, options: { fee: 2500 } }]);
+    expect(p).toMatchObject({ slug: 'pancakeswap', family: 'uniswap-v2', addresses: { factory: '0xab' }, options: { fee: 2500 } });
+    expect(parsePlatforms('bsc', [{ slug: 'u', name: 'U', family: 'uniswap-v2' }])[0]).not.toHaveProperty('options');
+    expect(() => parsePlatforms('bsc', [{ slug: 'p', name: 'P', family: 'uniswap-v2', options: [2500] }])).toThrow('platform p on bsc: options must be an object');
+    expect(() => parsePlatforms('bsc', [{ slug: 'p', name: 'P', family: 'uniswap-v2', options: { fee: { bps: 25 } } }])).toThrow('platform p on bsc: option fee must be a string, a number or a boolean');
+  });
+
   it('rejects an entry without a known family, saying which are accepted', () => {
     expect(() => parsePlatforms('base', [{ slug: 'x', name: 'X', family: 'curve' }])).toThrow('one of native, basic, uniswap-v2');
   });

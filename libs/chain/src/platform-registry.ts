@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformDefinition } from '@tokensvc/domain';
+import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformDefinition, type PlatformOption } from '@tokensvc/domain';
 
 export type { PlatformDefinition } from '@tokensvc/domain';
 
@@ -8,6 +8,7 @@ interface RawPlatform {
   name?: unknown;
   family?: unknown;
   addresses?: unknown;
+  options?: unknown;
 }
 
 /** Every network has the generic `native` and `basic` platforms. */
@@ -28,6 +29,18 @@ function stringRecord(v: unknown): Record<string, string> {
   return out;
 }
 
+/** The scalar options of a platform entry (their meaning is the family module's: checked there). */
+function optionRecord(v: unknown, where: string): Record<string, PlatformOption> | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${where}: options must be an object of strings, numbers and booleans`);
+  const out: Record<string, PlatformOption> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'boolean') throw new Error(`${where}: option ${k} must be a string, a number or a boolean`);
+    out[k] = x;
+  }
+  return out;
+}
+
 /** Parses the platforms of one network from a platforms file or the devnet manifest. */
 export function parsePlatforms(network: Network, raw: unknown[]): PlatformDefinition[] {
   return raw.map((entry, i) => {
@@ -35,7 +48,8 @@ export function parsePlatforms(network: Network, raw: unknown[]): PlatformDefini
     if (typeof p.slug !== 'string' || typeof p.name !== 'string' || !isPlatformFamily(p.family)) {
       throw new Error(`platform #${i} on ${network} needs a slug, a name and a family (one of native, basic, uniswap-v2, uniswap-v3, erc4626, aave-v3)`);
     }
-    return { network, slug: p.slug, name: p.name, image: placeholderImage(p.slug), family: p.family, category: CATEGORY_BY_FAMILY[p.family], addresses: stringRecord(p.addresses) };
+    const options = optionRecord(p.options, `platform ${p.slug} on ${network}`);
+    return { network, slug: p.slug, name: p.name, image: placeholderImage(p.slug), family: p.family, category: CATEGORY_BY_FAMILY[p.family], addresses: stringRecord(p.addresses), ...(options ? { options } : {}) };
   });
 }
 

@@ -37,4 +37,9 @@ export interface PlatformDefinition {
   readonly family: PlatformFamily;
   readonly category: PlatformCategory;
   readonly addresses: Readonly<Record<string, string>>;
+  /** the family's settings for this platform (a near-fork's fee, ...), checked by its protocol module; none: the family's defaults */
+  readonly options?: Readonly<Record<string, PlatformOption>>;
 }
+
+/** A value of a platform option (JSON scalars). */
+export type PlatformOption = string | number | boolean;

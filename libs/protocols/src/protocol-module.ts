@@ -16,7 +16,7 @@
 import type { ExecutorCall } from '@tokensvc/contracts';
 import type { ComposedActions, ComposedKind } from './actions';
 import type { ProtocolAdapter } from './indexing/port';
-import type { PlatformCategory, PlatformFamily } from '@tokensvc/domain';
+import type { PlatformCategory, PlatformFamily, PlatformOption } from '@tokensvc/domain';
 import type { Pool, PoolShape } from '@tokensvc/routing';
 
 /**
@@ -92,6 +92,14 @@ export interface IssuerFacet<K extends ComposedKind = ComposedKind> {
 /** An issuer of any one kind (the union, so a module's facet is checked against its kind). */
 export type AnyIssuerFacet = { [K in ComposedKind]: IssuerFacet<K> }[ComposedKind];
 
+/** One option a family's platform entries may set, with its check. */
+export interface OptionSpec {
+  /** what it sets, for the error message */
+  describe: string;
+  /** undefined when `value` is acceptable, else what is wrong with it */
+  check(value: PlatformOption): string | undefined;
+}
+
 export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
   family: F;
   category: PlatformCategory;
@@ -109,4 +117,10 @@ export interface ProtocolModule<F extends PlatformFamily = PlatformFamily> {
    * the liquidity index: read with eth_call).
    */
   balances: 'transfers' | 'live';
+  /**
+   * The options a platform entry of the family may set (so a near-fork stays data: another fee,
+   * ...), each checked at start (`checkPlatformOptions`); an option the family does not know is
+   * an error, not ignored.
+   */
+  options: Readonly<Record<string, OptionSpec>>;
 }

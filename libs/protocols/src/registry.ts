@@ -3,7 +3,7 @@
  * module here (or the reverse) does not compile.
  */
 import type { PlatformFamily } from '@tokensvc/domain';
-import { isPlatformFamily } from '@tokensvc/domain';
+import { isPlatformFamily, type PlatformDefinition } from '@tokensvc/domain';
 import type { PoolShape } from '@tokensvc/routing';
 import { aaveV3 } from './aave-v3';
 import { basic } from './basic';
@@ -85,4 +85,21 @@ export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(Object.values<
 export function composedActionFacet<A extends ComposedAction>(a: A): ActionFacet<A> {
   const { kind, side } = COMPOSED_ACTION_SIDE[a.kind];
   return issuerFacet(a.family, kind)[side] as ActionFacet<A>;
+}
+
+/**
+ * Checks every platform's options against its family's module: throws naming the platform, the
+ * option and what is wrong (an unknown option, or a value its check refuses). Run at start.
+ */
+export function checkPlatformOptions(platforms: readonly PlatformDefinition[]): void {
+  for (const p of platforms) {
+    const specs = (PROTOCOLS[p.family] as ProtocolModule).options;
+    for (const [name, value] of Object.entries(p.options ?? {})) {
+      const spec = specs[name];
+      const known = Object.keys(specs);
+      if (!spec) throw new Error(`platform ${p.slug} on ${p.network}: ${p.family} has no option ${name} (${known.length > 0 ? `its options: ${known.join(', ')}` : 'it takes none'})`);
+      const problem = spec.check(value);
+      if (problem) throw new Error(`platform ${p.slug} on ${p.network}: option ${name} (${spec.describe}) ${problem}; got ${JSON.stringify(value)}`);
+    }
+  }
 }

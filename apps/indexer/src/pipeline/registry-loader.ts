@@ -26,7 +26,7 @@ export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Net
     const adapter = ADAPTERS[p.family];
     const market = adapter.staticContracts(p).find((c) => c.role === 'market')?.address;
     for (const c of adapter.staticContracts(p)) {
-      if (c.role === 'source') registry.addSource({ address: c.address, platform: p.slug, family: p.family, market });
+      if (c.role === 'source') registry.addSource({ address: c.address, platform: p.slug, family: p.family, market, ...(p.options ? { options: p.options } : {}) });
       else registry.addMarket({ address: c.address, platform: p.slug });
     }
   }

@@ -3,6 +3,7 @@ import { EnvReader, loadServiceConfig, type CommonConfig, type Env } from '@toke
 import { NETWORK_INFO, isAddress, type Network } from '@tokensvc/domain';
 import { STREAMS } from '@tokensvc/messages';
 import { type AcrossBridgeConfig, CROSS_CHAIN_BRIDGES, type CrossChainBridge, acrossConfigOfApp } from '@tokensvc/bridge';
+import { checkPlatformOptions } from '@tokensvc/protocols';
 
 /** What the quote service needs to know about one network to build orders on it. */
 export interface NetworkDeployment {
@@ -190,6 +191,7 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   const facts = loadNetworkFacts(common);
   const book = addressBookName(common);
   const registry = loadPlatforms(common, common.networks.map((n) => n.network));
+  checkPlatformOptions(registry);
   const deployments = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkDeployment => {
     const upper = network.toUpperCase();
     const platforms = new Map(registry.filter((p) => p.network === network).map((p) => [p.slug, p.addresses]));

@@ -19,4 +19,5 @@ export const aaveV3 = {
   },
   indexer: aaveV3Adapter,
   balances: 'live',
+  options: {},
 } satisfies ProtocolModule<'aave-v3'>;

@@ -10,4 +10,5 @@ export const basic = {
   issuer: null,
   indexer: basicAdapter,
   balances: 'transfers',
+  options: {},
 } satisfies ProtocolModule<'basic'>;

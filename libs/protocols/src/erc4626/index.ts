@@ -18,4 +18,5 @@ export const erc4626 = {
   },
   indexer: erc4626Adapter,
   balances: 'transfers',
+  options: {},
 } satisfies ProtocolModule<'erc4626'>;

@@ -16,6 +16,8 @@ export interface DiscoverySource {
   family: string;
   /** the lending market (Aave Pool) a configurator belongs to */
   market?: string;
+  /** the platform's options (its family module's: a near-fork's fee, ...) */
+  options?: PlatformDefinition['options'];
 }
 
 /** What the indexer knows of a network's contracts, as the decoders read it. */

@@ -10,4 +10,5 @@ export const native = {
   issuer: null,
   indexer: nativeAdapter,
   balances: 'transfers',
+  options: {},
 } satisfies ProtocolModule<'native'>;

@@ -48,4 +48,10 @@ export const uniswapV2 = {
   },
   indexer: uniswapV2Adapter,
   balances: 'transfers',
+  options: {
+    fee: {
+      describe: "the pairs' swap fee in hundredths of a bip (3000 = 0.3 %, Uniswap V2's; PancakeSwap V2: 2500)",
+      check: (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 1_000_000 ? undefined : 'must be an integer between 1 and 999999'),
+    },
+  },
 } satisfies ProtocolModule<'uniswap-v2'>;

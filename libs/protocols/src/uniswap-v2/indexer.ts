@@ -6,7 +6,7 @@ import { UNISWAP_V2_EVENTS } from './events';
 import type { PoolInfo } from '../indexing/registry-types';
 import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import type { ProtocolAdapter } from '../indexing/port';
-import { V2_FEE, readV2Scope } from './scope';
+import { readV2Scope, v2Fee } from './scope';
 
 function v2Pool(log: RpcLog, acc: IndexingSink): PoolInfo | undefined {
   const pool = acc.registry.pools.get(log.address);
@@ -39,11 +39,12 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       const token0 = topicAddress(log.topics[1]);
       const token1 = topicAddress(log.topics[2]);
       const pair = addressWord(log.data, 0);
+      const fee = v2Fee(source.options);
       return [
         underlyingToken(token0),
         underlyingToken(token1),
-        { kind: 'pool', pool: { address: pair, platform: source.platform, family: 'uniswap-v2', token0, token1, fee: V2_FEE, tickSpacing: null, createdBlock: log.blockNumber } },
-        { kind: 'token', token: { address: pair, platform: source.platform, family: 'uniswap-v2', underlying: [token0, token1], poolAddress: pair, listed: false, metadata: { fee: V2_FEE } } },
+        { kind: 'pool', pool: { address: pair, platform: source.platform, family: 'uniswap-v2', token0, token1, fee, tickSpacing: null, createdBlock: log.blockNumber } },
+        { kind: 'token', token: { address: pair, platform: source.platform, family: 'uniswap-v2', underlying: [token0, token1], poolAddress: pair, listed: false, metadata: { fee } } },
       ];
     },
   },

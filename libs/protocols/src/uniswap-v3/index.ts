@@ -38,4 +38,5 @@ export const uniswapV3 = {
   issuer: null,
   indexer: uniswapV3Adapter,
   balances: 'transfers',
+  options: {},
 } satisfies ProtocolModule<'uniswap-v3'>;
