@@ -43,9 +43,8 @@ const TRADING_PER_KEY = 80;
 const CONCURRENCY = 4;
 /** The places a mask may fire (golden.ts); any other place fails the check: a new source of variation to look at. */
 const ALLOWED_MASKS = new Set([
-  'context.orderId', 'context.expiry', 'context.routeHash', 'tx.data<word>', 'signedOrder.value.nonce', 'signedOrder.value.deadline', 'signedOrder.value.routeHash',
-  'context.rawParams.deadline', 'context.rawParams.fillDeadline', 'context.rawParams.quoteTimestamp', 'context.rawParams.data<word>', 'context.rawParams.calls[].data<word>',
-  'timestamp', 'status:orderId', 'context.rawParams.message<word>', 'context.rawParams.order.deadline', 'context.rawParams.calls<word>',
+  'context.orderId', 'context.expiry', 'context.routeHash', 'context.rawParams.order.deadline', 'context.rawParams.bridge.fillDeadline', 'context.steps[]<text>', 'tx.data<word>',
+  'signedOrder.value.nonce', 'signedOrder.value.deadline', 'signedOrder.value.routeHash', 'timestamp', 'status:orderId',
 ]);
 
 interface Request {
@@ -256,16 +255,26 @@ describe('golden check: a fixed list of requests answers what the golden file re
       { kind: 'tokens.list', path: '/v2/tokens', surface: 'data' },
       { kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 250 })}`, surface: 'data' },
       ...[0, 1, 2, 50].map((page): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 7, page })}`, surface: 'data' })),
-      ...sorts.flatMap((sortBy) => ['asc', 'desc'].map((sortDirection): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ sortBy, sortDirection, limit: 40 })}`, surface: 'data' }))),
-      ...slugs.map((platforms): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ platforms, limit: 250 })}`, surface: 'data' })),
+      ...sorts.flatMap((sortBy) => ['asc', 'desc'].map((sortDirection): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ sortBy, sortDirection, limit: 5 })}`, surface: 'data' }))),
+      ...slugs.map((platforms): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ platforms, limit: 5 })}`, surface: 'data' })),
       ...[
         { search: 'USD' }, { search: 'Wrapped' }, { minLiquidity: 1_000_000 }, { maxLiquidity: 100_000 }, { minLiquidity: 10_000, maxLiquidity: 5_000_000, sortBy: 'liquidity' },
         { minApy: 1 }, { minApy: 0.5, maxApy: 4, sortBy: 'apy', sortDirection: 'desc' }, { isVerified: true }, { isVerified: false }, { isPortable: true }, { isPortable: false },
-        { tags: 'stablecoin' }, { networks: 'base', platforms: 'uniswap-v2', sortBy: 'volumeUsd7d', sortDirection: 'desc' }, { finality: 'finalized', networks: 'ethereum', limit: 250 },
+        { tags: 'stablecoin' }, { networks: 'base', platforms: 'uniswap-v2', sortBy: 'volumeUsd7d', sortDirection: 'desc' }, { finality: 'finalized', networks: 'ethereum' },
         { ids: allTokens.filter((_t, i) => i % 9 === 0).map((t) => t.key).join(',') },
-      ].map((p): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs(p)}`, surface: 'data' })),
+      ].map((p): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 5, ...p })}`, surface: 'data' })),
     ]);
 
+    // representatives: the first token of each platform of a network, and USDC and WETH (the deeper variants run on these only, to keep the file small)
+    const representatives = new Set<string>();
+    for (const n of networks) {
+      const seenPlatforms = new Set<string>();
+      for (const t of byNetwork.get(n.network)!) {
+        if (!seenPlatforms.has(t.platform)) representatives.add(t.key);
+        seenPlatforms.add(t.platform);
+        if (t.platform === 'basic' && (t.symbol === 'USDC' || t.address === n.weth.toLowerCase())) representatives.add(t.key);
+      }
+    }
     // ---- every data endpoint over every token ----
     const perToken: Request[] = [];
     for (const t of allTokens) {
@@ -278,7 +287,7 @@ describe('golden check: a fixed list of requests answers what the golden file re
         { kind: 'tokens.metrics', path: `/v3/tokens/metrics?${qs({ id })}`, surface: 'data' },
         { kind: 'tokens.holders', path: `/v2/tokens/holders?${qs({ id })}`, surface: 'data' },
       );
-      if (t.network === 'ethereum') {
+      if (t.network === 'ethereum' && representatives.has(t.key)) {
         perToken.push(
           ...['15m', '30m', '1h'].map((resolution): Request => ({ kind: 'tokens.history', path: `/v2/tokens/history?${qs({ id, resolution })}`, surface: 'data' })),
           { kind: 'tokens.history', path: `/v2/tokens/history?${qs({ id, resolution: '1h', finality: 'finalized' })}`, surface: 'data' },
@@ -297,11 +306,11 @@ describe('golden check: a fixed list of requests answers what the golden file re
     await record(nextPages);
 
     // ---- balances of seeded accounts ----
-    const owners = new Set<string>([...TEST_ACCOUNTS.map((a) => a.address.toLowerCase())]);
+    const owners = new Set<string>(TEST_ACCOUNTS.slice(0, 2).map((a) => a.address.toLowerCase()));
     for (const n of networks) {
       owners.add(n.deployer.toLowerCase());
       owners.add(n.accounts.relayer.address.toLowerCase());
-      for (const a of [...n.accounts.traders.slice(0, 3), ...n.accounts.liquidityProviders.slice(0, 2), ...n.accounts.arbitrageurs.slice(0, 1)]) owners.add(a.toLowerCase());
+      for (const a of [...n.accounts.traders.slice(0, 1), ...n.accounts.liquidityProviders.slice(0, 1), ...n.accounts.arbitrageurs.slice(0, 1)]) owners.add(a.toLowerCase());
     }
     const allNets = networks.map((n) => `networks=${n.network}`).join('&');
     await record([
@@ -362,15 +371,15 @@ describe('golden check: a fixed list of requests answers what the golden file re
           order('zap.in', usdc.key, amountFor(usdc, 1000), c.key, { validate: false }),
           order('zap.in', native.key, amountFor(native, 1000), c.key),
           order('zap.out', c.key, amountFor(c, 1000), usdc.key, { validate: false }),
-          order('zap.out', c.key, amountFor(c, 1000), native.key, { validate: false }),
         );
+        if (representatives.has(c.key)) trading.push(order('zap.out', c.key, amountFor(c, 1000), native.key, { validate: false }));
       }
       // multi-input: two ERC-20s, and native with an ERC-20, into each composed token and into WETH
       const dai = sym('DAI');
       for (const c of [...composed, weth]) {
-        const inputs = c === weth ? [usdc, dai] : [usdc, dai];
+        const inputs = [usdc, dai];
         trading.push({ kind: 'multi.estimate', surface: 'trading', path: `/v2/portal/multi/estimate?${qs({ inputTokens: inputs.map((t) => t.key).join(','), inputAmounts: inputs.map((t) => amountFor(t, 500)).join(','), outputToken: c.key })}` });
-        trading.push({
+        if (representatives.has(c.key) || c === weth) trading.push({
           kind: 'multi.order', surface: 'trading',
           path: `/v2/portal/multi?${qs({ sender: who, inputTokens: [native.key, usdc.key].join(','), inputAmounts: [amountFor(native, 500), amountFor(usdc, 500)].join(','), outputToken: c.key, slippageTolerancePercentage: 1, validate: false })}`,
         });
@@ -386,7 +395,9 @@ describe('golden check: a fixed list of requests answers what the golden file re
         const usdcB = b.find((t) => t.symbol === 'USDC' && t.platform === 'basic')!;
         const nativeA = a.find((t) => t.address === NATIVE)!;
         const firstOf = (p: (t: TokenRecord) => boolean): TokenRecord | undefined => b.find(p);
-        const outs = [usdcB, b.find((t) => t.address === to.weth.toLowerCase())!, firstOf((t) => t.platform === 'erc4626-vaults'), firstOf((t) => t.platform === 'uniswap-v2'), firstOf((t) => t.platform === 'aave-v3')].filter((t): t is TokenRecord => t !== undefined);
+        // WETH out is refused (Across pays an EOA native): asked once, for that 400
+        const wethOut = from === networks[0] && to === networks[1] ? [b.find((t) => t.address === to.weth.toLowerCase())!] : [];
+        const outs = [usdcB, b.find((t) => t.address === NATIVE)!, ...wethOut, firstOf((t) => t.platform === 'erc4626-vaults'), firstOf((t) => t.platform === 'uniswap-v2'), firstOf((t) => t.platform === 'aave-v3')].filter((t): t is TokenRecord => t !== undefined);
         for (const out of outs) {
           for (const input of [usdcA, nativeA]) {
             trading.push(est(input.key, amountFor(input, 1000), out.key), order('crossChain.order', input.key, amountFor(input, 1000), out.key));
@@ -443,13 +454,15 @@ describe('golden check: a fixed list of requests answers what the golden file re
       return { ...e, path, body };
     });
     void storedAnswers;
-    const unexpected = [...fired].filter((p) => !ALLOWED_MASKS.has(p));
-    expect({ unexpectedMasks: unexpected }).toEqual({ unexpectedMasks: [] });
+    // GOLDEN_RAW=<file>: the answers before masking, to look at what varies
+    if (process.env['GOLDEN_RAW']) writeFileSync(process.env['GOLDEN_RAW'], entries.map((e) => JSON.stringify(e)).join('\n'));
     const actual: GoldenFile = { devnet: { buildTime: BUILD_TIME, seed: DEFAULT_SEED, networks: networks.map((n: NetworkManifest) => n.network) }, entries: masked };
     const counts = new Map<string, number>();
     for (const e of masked) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
     const text = formatGolden(actual);
     timings.push(`${masked.length} requests in ${((ended - started) / 1000).toFixed(1)} s (${[...counts].map(([k, c]) => `${k} ${c}`).join(', ')}); golden ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB; masks fired at ${[...fired].sort().join(', ')}`);
+    const unexpected = [...fired].filter((p) => !ALLOWED_MASKS.has(p));
+    expect({ unexpectedMasks: unexpected }).toEqual({ unexpectedMasks: [] });
     if (UPDATE || !existsSync(GOLDEN_FILE)) {
       if (!UPDATE) throw new Error(`no golden file at ${GOLDEN_FILE}: record it with GOLDEN_UPDATE=1`);
       mkdirSync(join(__dirname, 'golden'), { recursive: true });

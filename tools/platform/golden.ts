@@ -9,7 +9,8 @@
  *   2. wall-clock times: an order's deadline is the network's clock plus the quote validity, and
  *      the devnet's clock is idle in the past, so the wall clock wins; Across's quoteTimestamp and
  *      fillDeadline likewise. They reach `context.expiry`, `signedOrder.value.deadline`, words of
- *      `tx.data`, and the route hash (keccak256 of executor calls that carry the deadline).
+ *      `tx.data`, the text of cross-chain steps, and the route hash (keccak256 of executor calls
+ *      that carry the deadline).
  * A time is recognised by its value, not by its place: a unix-seconds value, a decimal string of
  * one, an ISO date or a 32-byte word of calldata that lies in [run start - 10 min, run end + 6 h]
  * (the devnet's own times are days before the run). Every place a rule fired is recorded as a
@@ -51,6 +52,8 @@ export function runWindow(startedMs: number, endedMs: number): TimeWindow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const ISO_ANYWHERE = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/;
+const ISO_IN_TEXT = new RegExp(ISO_ANYWHERE.source, 'g');
 /** a 32-byte word holding a value of 8 hex digits without a leading zero (unix seconds 2^28 .. 2^32) */
 const TIME_WORD = /0{56}([1-9a-f][0-9a-f]{7})/g;
 const HEX = /^0x[0-9a-f]*$/i;
@@ -80,6 +83,17 @@ export function maskAnswer(body: unknown, window: TimeWindow, fired: Set<string>
     if (key === 'nonce' && /^\d+$/.test(v) && [...orderIds].some((id) => BigInt(`0x${id.replace(/-/g, '')}`).toString() === v)) return mark(path, ORDER_NONCE);
     if (/^\d{9,10}$/.test(v) && inWindow(Number(v))) return mark(path, TIME);
     if (ISO.test(v) && inWindow(Math.floor(Date.parse(v) / 1000))) return mark(path, TIME);
+    if (ISO_ANYWHERE.test(v)) {
+      // a time inside a sentence (a cross-chain step names the fill deadline)
+      let hit = false;
+      const masked = v.replace(ISO_IN_TEXT, (iso: string) => {
+        if (!inWindow(Math.floor(Date.parse(iso) / 1000))) return iso;
+        hit = true;
+        return TIME;
+      });
+      if (hit) fired.add(`${path}<text>`);
+      return masked;
+    }
     if (HEX.test(v) && v.length > 66) {
       let hit = false;
       const masked = v.replace(TIME_WORD, (word: string, low: string) => {
