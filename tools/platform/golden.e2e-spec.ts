@@ -145,6 +145,17 @@ describe('golden check: a fixed list of requests answers what the golden file re
       await nats.start();
     }
     devnet = await startDevnet({ basePort: DEVNET_BASE_PORT, stateDir: STATE_DIR, buildTime: BUILD_TIME, log: (l) => logs.push(`[devnet] ${l}`) });
+    // The block a simulation (eth_call, eth_estimateGas) or a live read (aToken balances) runs in is
+    // the pending one, at the wall clock: Aave's interest accrual follows its time, and so does the
+    // gas of a zap into a lending position. Each chain's clock is set back to its last block and the
+    // pending block pinned 12 s after it (nothing mines it: no transaction is sent).
+    for (const n of devnet.manifest.networks) {
+      for (const [method, params] of [['anvil_setTime', [n.history.lastTimestamp + 1]], ['evm_setNextBlockTimestamp', [n.history.lastTimestamp + 12]]] as const) {
+        const res = await fetch(devnet.rpcUrls[n.network]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+        const answer = (await res.json()) as { error?: unknown };
+        if (answer.error) throw new Error(`${method} on ${n.network}: ${JSON.stringify(answer.error)}`);
+      }
+    }
     timings.push(`devnet ready: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
     await migrate(dbUrl);
     const pool = new Pool({ connectionString: dbUrl, max: 1 });

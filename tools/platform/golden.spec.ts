@@ -20,6 +20,9 @@ describe('golden check: masks and comparison', () => {
     expect(masked.tx.data).toHaveLength(body.tx.data.length);
     expect(masked.tx.data.endsWith(word(1_700_000_000))).toBe(true);
     expect(masked.tx.data.split(`<${TIME}>`)).toHaveLength(3);
+    // a small word (a fee of 0x32) right before the deadline word does not hide it
+    const fee = maskAnswer({ data: `0x12345678${word(0x32)}${word(deadline)}` }, window, new Set()) as { data: string };
+    expect(fee.data).toBe(`0x12345678${word(0x32)}${`<${TIME}>`.padEnd(64, '~')}`);
     expect([...fired].sort()).toEqual(['context.expiry', 'context.orderId', 'context.outputAmount', 'context.routeHash', 'signedOrder.value.deadline', 'signedOrder.value.nonce', 'signedOrder.value.routeHash', 'tx.data<word>']);
   });
 

@@ -54,7 +54,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ISO_ANYWHERE = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/;
 const ISO_IN_TEXT = new RegExp(ISO_ANYWHERE.source, 'g');
-/** a 32-byte word holding a value of 8 hex digits without a leading zero (unix seconds 2^28 .. 2^32) */
+/** a 32-byte word holding a value of 8 hex digits without a leading zero (unix seconds 2^28 .. 2^32), at any offset (calls inside calls are 4 bytes off) */
 const TIME_WORD = /0{56}([1-9a-f][0-9a-f]{7})/g;
 const HEX = /^0x[0-9a-f]*$/i;
 
@@ -95,14 +95,23 @@ export function maskAnswer(body: unknown, window: TimeWindow, fired: Set<string>
       return masked;
     }
     if (HEX.test(v) && v.length > 66) {
-      let hit = false;
-      const masked = v.replace(TIME_WORD, (word: string, low: string) => {
-        if (!inWindow(parseInt(low, 16))) return word;
-        hit = true;
-        return `<${TIME}>`.padEnd(64, '~');
-      });
-      if (hit) fired.add(`${path}<word>`);
-      return masked;
+      // candidate words found without consuming: a word that is no time (a fee of 0x32, say) must
+      // not swallow the leading zeros of the deadline word after it
+      const hits: number[] = [];
+      TIME_WORD.lastIndex = 0;
+      for (let m = TIME_WORD.exec(v); m; m = TIME_WORD.exec(v)) {
+        if (inWindow(parseInt(m[1]!, 16))) hits.push(m.index);
+        else TIME_WORD.lastIndex = m.index + 57;
+      }
+      if (hits.length === 0) return v;
+      fired.add(`${path}<word>`);
+      let out = '';
+      let at = 0;
+      for (const h of hits) {
+        out += v.slice(at, h) + `<${TIME}>`.padEnd(64, '~');
+        at = h + 64;
+      }
+      return out + v.slice(at);
     }
     return v;
   };
@@ -173,7 +182,7 @@ export function diffJson(golden: unknown, actual: unknown, max = 5, path = '$', 
     }
     return out;
   }
-  if (typeof golden === 'string' && typeof actual === 'string' && golden !== actual && HEX.test(golden) && HEX.test(actual) && golden.length > 160) {
+  if (typeof golden === 'string' && typeof actual === 'string' && golden !== actual && golden.startsWith('0x') && actual.startsWith('0x') && golden.length > 160) {
     // calldata: the first differing 32-byte word, not the whole blob
     let i = 0;
     while (i < golden.length && golden[i] === actual[i]) i++;
