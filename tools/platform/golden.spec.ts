@@ -58,6 +58,9 @@ describe('golden check: masks and comparison', () => {
     expect(report).toContain('+ GET /new: not in the golden file (answered 404)');
     expect(report).toContain('- GET /gone: in the golden file, not requested in this run');
     expect(compareGolden(g, g)).toBeUndefined();
+    // gas limits within the deadline's calldata slack are equal; beyond it they differ
+    expect(diffJson({ context: { gasLimit: '1104734' } }, { context: { gasLimit: '1104618' } })).toEqual([]);
+    expect(diffJson({ context: { gasLimit: '242084' } }, { context: { gasLimit: '242184' } })).toEqual([{ path: '$.context.gasLimit', golden: '"242084"', actual: '"242184"' }]);
     expect(diffJson({ a: 1 }, { b: 1 })).toEqual([{ path: '$.a', golden: '1', actual: '(absent)' }, { path: '$.b', golden: '(absent)', actual: '1' }]);
   });
 });
