@@ -23,6 +23,11 @@ export interface BuildOptions {
   port: number;
   seed: string;
   stateFile: string;
+  /**
+   * unix seconds the build treats as "now" (its history ends there); default the wall clock. A
+   * fixed value makes the build a function of the code and the seed alone (the golden check).
+   */
+  buildTime?: number;
   log: (line: string) => void;
 }
 
@@ -44,7 +49,7 @@ export interface BuildChain {
  */
 export async function onBuildChain<T>(o: BuildOptions, label: string, aliases: BuildContext['aliases'] | undefined, build: (chain: BuildChain) => Promise<T>): Promise<T> {
   const chainId = NETWORK_INFO[o.network].chainId;
-  const timeline = planTimeline(Date.now() / 1000);
+  const timeline = planTimeline(o.buildTime ?? Date.now() / 1000);
   const anvil = await startAnvil({ host: o.host, port: o.port, chainId, timestamp: timeline.genesis, noMining: true, extraArgs: ['--auto-impersonate'] });
   try {
     const rpc = new RpcClient(anvil.rpcUrl);
@@ -67,8 +72,8 @@ export async function onBuildChain<T>(o: BuildOptions, label: string, aliases: B
 }
 
 /** One empty block at the real time: later blocks (automine) continue from now, not the past. */
-export function mineAtNow(writer: ChainWriter): Promise<MinedBlock> {
-  return writer.mine(Math.max(Math.floor(Date.now() / 1000), writer.lastTimestamp + 1));
+export function mineAtNow(writer: ChainWriter, now: number = Date.now() / 1000): Promise<MinedBlock> {
+  return writer.mine(Math.max(Math.floor(now), writer.lastTimestamp + 1));
 }
 
 /** The manifest's accounts (the world's actors) and history of a built network. */
@@ -105,7 +110,7 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
     const world = new World(ctx, deployment, prices);
     await seedLiquidity(world);
     await simulateHistory(world, timeline);
-    const last = await mineAtNow(writer);
+    const last = await mineAtNow(writer, o.buildTime);
     await saveState(rpc, o.stateFile);
     ctx.log(`saved ${writer.transactionCount} transactions in ${last.number} blocks`);
     return {

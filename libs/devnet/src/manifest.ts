@@ -120,6 +120,8 @@ export interface DevnetManifest {
   codeVersion: string;
   seed: string;
   createdAt: string;
+  /** the fixed "now" of the build (StartDevnetOptions.buildTime); absent: the wall clock at the build */
+  buildTime?: number;
   networks: NetworkManifest[];
 }
 

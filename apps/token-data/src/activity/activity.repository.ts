@@ -49,12 +49,16 @@ export class ActivityRepository {
     );
   }
 
-  /** gross volume (deposits, withdrawals, swaps) and debt flow (borrows, repays) per UTC day */
+  /**
+   * gross volume (deposits, withdrawals, swaps) and debt flow (borrows, repays) per UTC day. USD
+   * sums add in chain order: a float sum depends on the order of its terms, and the rows' physical
+   * order differs between two indexings of the same chain (the golden check saw the last digit move).
+   */
   daily(tokenKey: string, since: Date): Promise<DailyRow[]> {
     return this.ds.query(
       `SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
               CASE WHEN type IN ('borrow', 'repay') THEN 'debt' ELSE 'volume' END AS kind,
-              sum(volume_raw)::text AS raw, sum(volume_usd) AS usd, count(*)::int AS events
+              sum(volume_raw)::text AS raw, sum(volume_usd ORDER BY block_number, log_index, volume_usd) AS usd, count(*)::int AS events
          FROM activities WHERE token_key = $1 AND time >= $2
         GROUP BY 1, 2 ORDER BY 1`,
       [tokenKey, since],
@@ -70,7 +74,7 @@ export class ActivityRepository {
   async flowBuckets(tokenKey: string, edgesMs: readonly number[], toMs: number): Promise<FlowEvent[]> {
     const edges = edgesMs.map((ms) => new Date(ms));
     const rows: Array<{ type: string; direction: number; bucket: number; n: number; usd: number | string | null }> = await this.ds.query(
-      `SELECT type, direction, width_bucket(time, $2::timestamptz[]) AS bucket, count(*)::int AS n, sum(volume_usd) AS usd
+      `SELECT type, direction, width_bucket(time, $2::timestamptz[]) AS bucket, count(*)::int AS n, sum(volume_usd ORDER BY block_number, log_index, volume_usd) AS usd
          FROM activities
         WHERE token_key = $1 AND time >= $3 AND time < $4 AND type IN ('swap', 'deposit', 'withdraw')
         GROUP BY 1, 2, 3`,

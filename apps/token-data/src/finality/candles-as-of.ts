@@ -34,7 +34,7 @@ export const CANDLES_AS_OF_FINALIZED_SQL = `WITH c AS (SELECT * FROM index_curso
           FROM price_points p WHERE ${IN_BUCKET}) r
       CROSS JOIN LATERAL (SELECT p.block_number, ${FIELDS} FROM price_points p WHERE ${IN_BUCKET} ORDER BY p.block_number DESC LIMIT 1) l
       CROSS JOIN LATERAL (
-        SELECT coalesce(sum(a.volume_usd), 0)::float8 AS v FROM activities a
+        SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS v FROM activities a
          WHERE a.token_key = $1 AND a.block_number <= c.finalized_block
            AND a.time >= k.bucket + make_interval(secs => $7) - interval '1 day' AND a.time < k.bucket + make_interval(secs => $7)) vol
      WHERE k.block_number > c.finalized_block AND r.open IS NOT NULL)

@@ -62,7 +62,7 @@ export function tokensAsOfFinalizedSql(where = 'true'): string {
   ) s
   JOIN index_cursors c ON c.network = s.network
   CROSS JOIN LATERAL (
-    SELECT coalesce(sum(a.volume_usd) FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS volume_usd_1d, coalesce(sum(a.volume_usd), 0)::float8 AS volume_usd_7d
+    SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS volume_usd_1d, coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS volume_usd_7d
       FROM activities a WHERE a.token_key = s.key AND a.block_number <= c.finalized_block AND a.time > c.finalized_time - interval '7 days' AND a.time <= c.finalized_time
   ) v
   CROSS JOIN LATERAL (

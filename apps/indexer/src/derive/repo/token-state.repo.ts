@@ -83,7 +83,7 @@ export async function refreshTokenMetrics(tx: SqlTx, network: string, now: numbe
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '7 days' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d7,
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key ORDER BY p.time, p.block_number LIMIT 1) AS first
      FROM tokens t LEFT JOIN LATERAL (
-       SELECT sum(a.volume_usd) FILTER (WHERE a.time > to_timestamp($2) - interval '1 day') AS v1, sum(a.volume_usd) AS v7
+       SELECT sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) FILTER (WHERE a.time > to_timestamp($2) - interval '1 day') AS v1, sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) AS v7
        FROM activities a WHERE a.token_key = t.key AND a.time > to_timestamp($2) - interval '7 days' AND a.time <= to_timestamp($2)
      ) v ON true
      WHERE t.network = $1${scope ? ` AND (t.key = ANY($3::text[]) OR ${CROSSED})` : ''}`,
