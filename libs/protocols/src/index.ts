@@ -7,7 +7,7 @@ export * from './indexing/events';
 export * from './indexing/registry-types';
 export * from './indexing/port';
 export { roleAddress, roleList, underlyingToken } from './indexing/adapter-helpers';
-export { TOPICS } from './indexing/topics';
+export { TOPICS } from './topics';
 export { topicOf, eventTopics } from './indexing/event-topic';
 export { type BootstrapPool, type ScopeSnapshot, type ScopeReadContext, type ContractRead } from './indexing/scope-read';
 export { MAX_BITMAP_WORDS, bitmapWords, V3_FEE_TIERS } from './uniswap-v3/scope';
