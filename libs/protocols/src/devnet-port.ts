@@ -177,6 +177,51 @@ export interface DevnetFacet<F extends PlatformFamily, S> {
     grants(world: DevnetWorld, plan: S): DevnetGrant[];
     add(world: DevnetWorld, plan: S): void;
   };
+  /** present when the family's pools are traded and arbitraged during the history */
+  pools?: DevnetPoolFacet;
+  /** what the family does during the history (started once, before the first block) */
+  history?(world: DevnetWorld, plan: S): DevnetHistory;
+}
+
+/** One pool of the history, as the arbitrage bots read it every block. */
+export interface DevnetPoolState {
+  ref: { platform: DevnetPlatform; pool: DevnetPool };
+  /** constant product: reserves */
+  reserve0?: bigint;
+  reserve1?: bigint;
+  /** concentrated liquidity: sqrtPriceX96 and active liquidity */
+  sqrtPriceX96?: bigint;
+  liquidity?: bigint;
+}
+
+/** A trade that moves a pool to a target price. */
+export interface DevnetArbTrade {
+  zeroForOne: boolean;
+  amountIn: bigint;
+}
+
+export interface DevnetPoolFacet {
+  /** the views that read a pool's state, in one batch with every other pool's */
+  reads(pool: DevnetPool): DevnetRead[];
+  /** the state from those views' results */
+  state(ref: DevnetPoolState['ref'], results: readonly Result[]): DevnetPoolState;
+  /** the pool's raw price (token1 units per token0 unit) and the trade that moves it to `target` */
+  tradeToPrice(state: DevnetPoolState, target: number): { current: number; trade: DevnetArbTrade };
+  /** queues the arbitrage bot's swap (approval included) of `amountIn` toward `target` */
+  arbSwap(world: DevnetWorld, state: DevnetPoolState, swap: { bot: string; tokenIn: DevnetToken; tokenOut: DevnetToken; amountIn: bigint; target: number }): void;
+}
+
+/** A user action of the simulated history: queues its transactions, false when it did nothing. */
+export type DevnetAction = (trader: string, pools: readonly DevnetPoolState[], step: number) => boolean;
+
+export interface DevnetHistory {
+  /** upkeep before the users act in each block (`heartbeat`: the day boundary) */
+  upkeep?(step: number, heartbeat: boolean): Promise<void>;
+  /**
+   * the family's user actions with their weights in the simulator's weighted table and their
+   * place in it (`slot`, the order the table has always had, so a seed writes the same history)
+   */
+  actions?: ReadonlyArray<{ slot: number; weight: number; run: DevnetAction }>;
 }
 
 /** An ethers Interface built on first use (artifacts are read only when the devnet needs them). */
@@ -184,3 +229,6 @@ export function lazyInterface(load: () => InterfaceAbi): () => Interface {
   let iface: Interface | undefined;
   return () => (iface ??= new InterfaceCtor(load()));
 }
+
+/** The portfolio's key for native ETH (not a token address). */
+export const DEVNET_NATIVE = 'native';

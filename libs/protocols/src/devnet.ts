@@ -5,13 +5,14 @@
  */
 import type { PlatformFamily } from '@tokensvc/domain';
 import { aaveV3Devnet } from './aave-v3/devnet';
-import type { DevnetChain, DevnetDeployEnv, DevnetFacet, DevnetGrant, DevnetPlatform, DevnetWorld } from './devnet-port';
+import type { DevnetChain, DevnetDeployEnv, DevnetFacet, DevnetGrant, DevnetHistory, DevnetPlatform, DevnetPoolFacet, DevnetWorld } from './devnet-port';
 import { erc4626Devnet } from './erc4626/devnet';
 import { uniswapV2Devnet } from './uniswap-v2/devnet';
 import { uniswapV3Devnet } from './uniswap-v3/devnet';
 
 export * from './devnet-port';
 export * from './devnet-math';
+export * from './devnet-trading';
 export { V2_DEVNET_ABI, v2PairAddress, type V2PlatformSpec, type V2PoolSpec } from './uniswap-v2/devnet';
 export { V3_DEVNET_ABI, v3PoolAddress, type V3PlatformPlan, type V3PoolSpec, type V3PositionSpec } from './uniswap-v3/devnet';
 export { ERC4626_DEVNET_ABI, type VaultSpec, type VaultsPlan } from './erc4626/devnet';
@@ -55,6 +56,9 @@ export interface PlannedDevnetFacet {
   deployLate(chain: DevnetChain, env: DevnetDeployEnv, platforms: readonly DevnetPlatform[]): Record<string, Record<string, string>>;
   liquidityGrants(world: DevnetWorld): DevnetGrant[];
   addLiquidity(world: DevnetWorld): void;
+  /** null when the family's pools are not traded */
+  pools: DevnetPoolFacet | null;
+  history(world: DevnetWorld): DevnetHistory;
 }
 
 function planned<F extends DevnetFamily>(family: F, plan: DevnetPlanOf<F>): PlannedDevnetFacet {
@@ -66,6 +70,8 @@ function planned<F extends DevnetFamily>(family: F, plan: DevnetPlanOf<F>): Plan
     deployLate: (chain, env, platforms) => facet.deployLate?.(chain, plan, env, platforms) ?? {},
     liquidityGrants: (world) => facet.liquidity?.grants(world, plan) ?? [],
     addLiquidity: (world) => facet.liquidity?.add(world, plan),
+    pools: facet.pools ?? null,
+    history: (world) => facet.history?.(world, plan) ?? {},
   };
 }
 

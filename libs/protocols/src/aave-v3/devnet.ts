@@ -7,9 +7,11 @@
  * reserves via initReserves.
  */
 import type { Network } from '@tokensvc/domain';
+import { MaxUint256 } from 'ethers';
 import { type Artifact, linkBytecode, loadAaveArtifact, loadArtifact, requiredLibraries } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { usdToUnits } from '../devnet-math';
+import { addPosition } from '../devnet-trading';
 import { type DevnetChain, type DevnetFacet, type DevnetMarket, type DevnetToken, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
 
 export interface ReserveSpec {
@@ -125,6 +127,102 @@ export function aaveReserves(world: DevnetWorld, plan: AavePlan): Array<ReserveS
   });
 }
 
+/** Chainlink-like update rule for the markets' feeds: 0.5 % deviation or a heartbeat. */
+const DEVIATION = 0.005;
+
+function oracleKeeper(world: DevnetWorld): (step: number, heartbeat: boolean) => number {
+  const last = new Map<string, number>();
+  for (const m of world.platform('aave-v3').markets) last.set(m.priceFeed, world.price(m.symbol, 0));
+  return (step, heartbeat) => {
+    let updates = 0;
+    for (const m of world.platform('aave-v3').markets) {
+      const price = world.price(m.symbol, step);
+      const previous = last.get(m.priceFeed) ?? 0;
+      if (!heartbeat && Math.abs(price / previous - 1) < DEVIATION) continue;
+      world.chain.call(world.chain.deployer, m.priceFeed, AAVE_DEVNET_ABI.priceFeed(), 'setAnswer', [BigInt(Math.round(price * 1e8))], { gas: 150_000n, label: `feed ${m.symbol}` });
+      last.set(m.priceFeed, price);
+      updates++;
+    }
+    return updates;
+  };
+}
+
+const MAX_BORROW_SHARE = 0.25;
+/** Debt grows with interest between borrow and repay; repay only with this much headroom. */
+const REPAY_HEADROOM_BPS = 10_500n;
+
+interface LendingPositions {
+  supplied: Map<string, bigint>;
+  debt: Map<string, bigint>;
+}
+
+function valueUsd(world: DevnetWorld, amounts: Map<string, bigint>, step: number): number {
+  let usd = 0;
+  for (const [asset, amount] of amounts) {
+    const t = world.tokenAt(asset);
+    usd += (Number(amount) / 10 ** t.decimals) * world.price(t.symbol, step);
+  }
+  return usd;
+}
+
+/**
+ * A user supplies, borrows, repays or withdraws. Each user's positions are tracked so that these
+ * stay valid: borrows stay under 25 % of collateral value, collateral is withdrawn only without debt.
+ */
+function queueLendingAction(world: DevnetWorld, book: Map<string, LendingPositions>, user: string, step: number): boolean {
+  const { chain, rng, portfolio } = world;
+  const aave = world.platform('aave-v3');
+  const pool = devnetPlatformAddress(aave, 'pool');
+  const iface = AAVE_DEVNET_ABI.pool();
+  let positions = book.get(user);
+  if (!positions) book.set(user, (positions = { supplied: new Map(), debt: new Map() }));
+  const { supplied, debt } = positions;
+  const collateralUsd = valueUsd(world, supplied, step);
+  const debtUsd = valueUsd(world, debt, step);
+
+  if (supplied.size === 0 || rng.chance(0.2)) {
+    const market = rng.pick(aave.markets);
+    const t = world.tokenAt(market.asset);
+    const amount = portfolio.debitUpTo(user, t.address, usdToUnits(rng.logUniform(500, 100_000), world.price(t.symbol, step), t.decimals), 0.5);
+    if (amount === 0n) return false;
+    world.approveOnce(user, t.address, pool);
+    chain.call(user, pool, iface, 'supply', [t.address, amount, user, 0], { gas: 500_000n, label: `aave supply ${t.symbol}` });
+    addPosition(supplied, t.address, amount);
+    return true;
+  }
+  const room = collateralUsd * MAX_BORROW_SHARE - debtUsd;
+  if (room > 50 && rng.chance(0.5)) {
+    const t = world.tokenAt(rng.pick(aave.markets).asset);
+    const amount = usdToUnits(rng.next() * room, world.price(t.symbol, step), t.decimals);
+    if (amount === 0n) return false;
+    // interestRateMode 2 = variable; stable borrowing is disabled on these reserves.
+    chain.call(user, pool, iface, 'borrow', [t.address, amount, 2, 0, user], { gas: 600_000n, label: `aave borrow ${t.symbol}` });
+    addPosition(debt, t.address, amount);
+    portfolio.credit(user, t.address, amount);
+    return true;
+  }
+  for (const [asset, owed] of debt) {
+    const needed = (owed * REPAY_HEADROOM_BPS) / 10_000n;
+    if (portfolio.spendable(user, asset) < needed) continue;
+    world.approveOnce(user, asset, pool);
+    // MaxUint256 repays the whole debt including interest accrued since the borrow.
+    chain.call(user, pool, iface, 'repay', [asset, MaxUint256, 2, user], { gas: 500_000n, label: `aave repay ${world.tokenAt(asset).symbol}` });
+    portfolio.debit(user, asset, needed);
+    debt.delete(asset);
+    return true;
+  }
+  if (debt.size === 0) {
+    const [asset, principal] = [...supplied.entries()][rng.int(0, supplied.size - 1)]!;
+    const amount = rng.chance(0.5) ? principal : principal / 2n;
+    if (amount === 0n) return false;
+    chain.call(user, pool, iface, 'withdraw', [asset, amount, user], { gas: 500_000n, label: `aave withdraw ${world.tokenAt(asset).symbol}` });
+    addPosition(supplied, asset, -amount);
+    portfolio.credit(user, asset, amount);
+    return true;
+  }
+  return false;
+}
+
 /** Roles: pool, poolAddressesProvider, poolConfigurator, aclManager, oracle, dataProvider. */
 export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
   family: 'aave-v3',
@@ -225,5 +323,16 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
         portfolio.debit(lp, t.address, amount);
       }
     },
+  },
+  history(world) {
+    const keep = oracleKeeper(world);
+    const book = new Map<string, LendingPositions>();
+    return {
+      // The feeds' owner posts a round on a 0.5 % move, and every feed once a day.
+      upkeep: async (step, heartbeat) => {
+        keep(step, heartbeat);
+      },
+      actions: [{ slot: 6, weight: 13, run: (trader, _pools, step) => queueLendingAction(world, book, trader, step) }],
+    };
   },
 };

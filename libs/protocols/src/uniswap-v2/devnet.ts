@@ -7,8 +7,9 @@
  */
 import { getCreate2Address, keccak256, solidityPacked } from 'ethers';
 import { UNISWAP_V2_PAIR_INIT_CODE_HASH, loadUniswapV2Artifact } from '@tokensvc/contracts';
-import { sortTokens, usdToUnits } from '../devnet-math';
-import { DEVNET_NO_DEADLINE, type DevnetFacet, type DevnetPlatform, type DevnetPool, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import { sortTokens, usdToUnits, v2TradeToPrice } from '../devnet-math';
+import { DEVNET_NATIVE, DEVNET_NO_DEADLINE, type DevnetFacet, type DevnetPlatform, type DevnetPool, type DevnetPoolState, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import { MIN_TRADE_USD, estimateOut, orient, takeAmount, tradeUsd } from '../devnet-trading';
 
 /** A pool by token symbols; 'TAIL1'/'TAIL2' resolve to the network's long-tail tokens. */
 export interface V2PoolSpec {
@@ -33,6 +34,48 @@ export const V2_DEVNET_ABI = {
 export function v2PairAddress(factory: string, a: string, b: string): string {
   const [t0, t1] = sortTokens({ address: a }, { address: b });
   return getCreate2Address(factory, keccak256(solidityPacked(['address', 'address'], [t0.address, t1.address])), UNISWAP_V2_PAIR_INIT_CODE_HASH);
+}
+
+/** USD that moves the pair's price by about 1 %, the most one simulated trade may use: selling 0.5 % of a reserve moves the price ~1 %; the pool holds 2× reserve0 in value. */
+function maxTradeUsd(world: DevnetWorld, state: DevnetPoolState, step: number): number {
+  const t0 = world.tokenAt(state.ref.pool.token0);
+  return ((Number(state.reserve0) / 10 ** t0.decimals) * world.price(t0.symbol, step)) * 0.005;
+}
+
+/** A trader's swap on a V2-family pair, through its platform's Router02 (ETH in or out now and then). */
+function queueSwap(world: DevnetWorld, preferredSlug: string | undefined, trader: string, states: readonly DevnetPoolState[], step: number): boolean {
+  const { chain, rng, portfolio } = world;
+  const v2 = states.filter((s) => s.ref.platform.family === 'uniswap-v2');
+  // The original Uniswap gets most of the flow, the fork the rest.
+  const preferred = v2.filter((s) => s.ref.platform.slug === preferredSlug);
+  const state = rng.chance(0.7) && preferred.length > 0 ? rng.pick(preferred) : rng.pick(v2);
+  const platform = state.ref.platform;
+  const router = devnetPlatformAddress(platform, 'router');
+  const [tokenIn, tokenOut] = orient(world, state.ref.pool);
+  const weth = world.token('WETH');
+  const usd = Math.min(tradeUsd(world), maxTradeUsd(world, state, step));
+  const label = `${platform.slug} swap ${tokenIn.symbol}->${tokenOut.symbol}`;
+  const abi = V2_DEVNET_ABI.router();
+
+  if (tokenIn.address === weth.address && rng.chance(0.4)) {
+    const ethUsd = world.price('WETH', step);
+    const value = portfolio.debitUpTo(trader, DEVNET_NATIVE, usdToUnits(usd, ethUsd, 18), 0.3, usdToUnits(MIN_TRADE_USD, ethUsd, 18));
+    if (value === 0n) return false;
+    chain.call(trader, router, abi, 'swapExactETHForTokens', [0, [weth.address, tokenOut.address], trader, DEVNET_NO_DEADLINE], { value, gas: 250_000n, label });
+    portfolio.credit(trader, tokenOut.address, estimateOut(world, weth.address, tokenOut.address, value, step));
+    return true;
+  }
+  const amountIn = takeAmount(world, trader, tokenIn, usd, step);
+  if (amountIn === 0n) return false;
+  world.approveOnce(trader, tokenIn.address, router);
+  if (tokenOut.address === weth.address && rng.chance(0.3)) {
+    chain.call(trader, router, abi, 'swapExactTokensForETH', [amountIn, 0, [tokenIn.address, weth.address], trader, DEVNET_NO_DEADLINE], { gas: 250_000n, label });
+    portfolio.credit(trader, DEVNET_NATIVE, estimateOut(world, tokenIn.address, weth.address, amountIn, step));
+    return true;
+  }
+  chain.call(trader, router, abi, 'swapExactTokensForTokens', [amountIn, 0, [tokenIn.address, tokenOut.address], trader, DEVNET_NO_DEADLINE], { gas: 250_000n, label });
+  portfolio.credit(trader, tokenOut.address, estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step));
+  return true;
 }
 
 /** Roles: factory, router (Router02). */
@@ -78,4 +121,18 @@ export const uniswapV2Devnet: DevnetFacet<'uniswap-v2', readonly V2PlatformSpec[
       }
     },
   },
+  pools: {
+    reads: (pool) => [{ to: pool.address, iface: V2_DEVNET_ABI.pair(), fn: 'getReserves' }],
+    state: (ref, [r]) => ({ ref, reserve0: BigInt(r![0]), reserve1: BigInt(r![1]) }),
+    tradeToPrice: (state, target) => ({ current: Number(state.reserve1) / Number(state.reserve0), trade: v2TradeToPrice(state.reserve0!, state.reserve1!, target) }),
+    arbSwap(world, state, { bot, tokenIn, tokenOut, amountIn }) {
+      const { platform, pool } = state.ref;
+      const router = devnetPlatformAddress(platform, 'router');
+      world.approveOnce(bot, tokenIn.address, router);
+      world.chain.call(bot, router, V2_DEVNET_ABI.router(), 'swapExactTokensForTokens', [amountIn, 0, [tokenIn.address, tokenOut.address], bot, DEVNET_NO_DEADLINE], { gas: 250_000n, label: `arb ${platform.slug} ${pool.pair}` });
+    },
+  },
+  history: (world, plan) => ({
+    actions: [{ slot: 0, weight: 30, run: (trader, states, step) => queueSwap(world, plan[0]?.slug, trader, states, step) }],
+  }),
 };

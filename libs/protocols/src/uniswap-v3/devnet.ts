@@ -5,11 +5,12 @@
  * (tokenURI reverts; nothing here renders NFTs). Pools are created and initialised at the step-0
  * prices, so the liquidity provider can mint its positions in the next block.
  */
-import { AbiCoder, getCreate2Address, keccak256 } from 'ethers';
+import { AbiCoder, getCreate2Address, keccak256, solidityPacked } from 'ethers';
 import { UNISWAP_V3_POOL_INIT_CODE_HASH, loadSwapRouter02Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { encodeSqrtPriceX96, fullRangeTicks, rangeTicks, rawPrice, sortTokens, tickSpacingOf, usdToUnits } from '../devnet-math';
-import { DEVNET_NO_DEADLINE, type DevnetFacet, type DevnetPool, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import { encodeSqrtPriceX96, fullRangeTicks, rangeTicks, rawPrice, sortTokens, tickSpacingOf, usdToUnits, v3TradeToPrice } from '../devnet-math';
+import { DEVNET_NO_DEADLINE, type DevnetFacet, type DevnetPool, type DevnetPoolState, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import { estimateOut, orient, takeAmount, tradeUsd } from '../devnet-trading';
 
 export interface V3PositionSpec {
   /** share of the pool's TVL */
@@ -44,6 +45,53 @@ export function v3PoolAddress(factory: string, a: string, b: string, fee: number
   const [t0, t1] = sortTokens({ address: a }, { address: b });
   const salt = keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'address', 'uint24'], [t0.address, t1.address, fee]));
   return getCreate2Address(factory, salt, UNISWAP_V3_POOL_INIT_CODE_HASH);
+}
+
+/** USD that moves the pool's price by about 1 %, the most one simulated trade may use: token1 needed for Δ√P = 0.5 % is L·√P·0.005 (active liquidity only). */
+function maxTradeUsd(world: DevnetWorld, state: DevnetPoolState, step: number): number {
+  const t1 = world.tokenAt(state.ref.pool.token1);
+  const s = Number(state.sqrtPriceX96) / 2 ** 96;
+  return ((Number(state.liquidity) * s * 0.005) / 10 ** t1.decimals) * world.price(t1.symbol, step);
+}
+
+/** A trader's swap through the SwapRouter: one pool, or two through WETH as an aggregator would. */
+function queueSwap(world: DevnetWorld, trader: string, states: readonly DevnetPoolState[], step: number): boolean {
+  const { chain, rng, portfolio } = world;
+  const v3 = states.filter((s) => s.ref.platform.family === 'uniswap-v3');
+  const platform = world.platform('uniswap-v3');
+  const router = devnetPlatformAddress(platform, 'router');
+  const weth = world.token('WETH').address;
+  const withWeth = v3.filter((s) => s.ref.pool.token0 === weth || s.ref.pool.token1 === weth);
+  const abi = V3_DEVNET_ABI.swapRouter();
+
+  // Some trades route through WETH across two pools, like an aggregator would.
+  if (rng.chance(0.2) && withWeth.length >= 2) {
+    const first = rng.pick(withWeth);
+    const second = rng.pick(withWeth.filter((s) => s !== first));
+    const other = (s: DevnetPoolState): string => (s.ref.pool.token0 === weth ? s.ref.pool.token1 : s.ref.pool.token0);
+    const tokenIn = world.tokenAt(other(first));
+    const tokenOut = world.tokenAt(other(second));
+    if (tokenIn.address === tokenOut.address) return false;
+    const usd = Math.min(tradeUsd(world), maxTradeUsd(world, first, step), maxTradeUsd(world, second, step));
+    const amountIn = takeAmount(world, trader, tokenIn, usd, step);
+    if (amountIn === 0n) return false;
+    world.approveOnce(trader, tokenIn.address, router);
+    const path = solidityPacked(['address', 'uint24', 'address', 'uint24', 'address'], [tokenIn.address, first.ref.pool.fee, weth, second.ref.pool.fee, tokenOut.address]);
+    chain.call(trader, router, abi, 'exactInput', [{ path, recipient: trader, deadline: DEVNET_NO_DEADLINE, amountIn, amountOutMinimum: 0 }], { gas: 600_000n, label: `v3 swap ${tokenIn.symbol}->WETH->${tokenOut.symbol}` });
+    portfolio.credit(trader, tokenOut.address, estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step, 0.85));
+    return true;
+  }
+
+  const state = rng.pick(v3);
+  const [tokenIn, tokenOut] = orient(world, state.ref.pool);
+  const usd = Math.min(tradeUsd(world), maxTradeUsd(world, state, step));
+  const amountIn = takeAmount(world, trader, tokenIn, usd, step);
+  if (amountIn === 0n) return false;
+  world.approveOnce(trader, tokenIn.address, router);
+  const params = { tokenIn: tokenIn.address, tokenOut: tokenOut.address, fee: state.ref.pool.fee, recipient: trader, deadline: DEVNET_NO_DEADLINE, amountIn, amountOutMinimum: 0, sqrtPriceLimitX96: 0 };
+  chain.call(trader, router, abi, 'exactInputSingle', [params], { gas: 500_000n, label: `v3 swap ${tokenIn.symbol}->${tokenOut.symbol} ${state.ref.pool.fee}` });
+  portfolio.credit(trader, tokenOut.address, estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step));
+  return true;
 }
 
 /**
@@ -115,4 +163,36 @@ export const uniswapV3Devnet: DevnetFacet<'uniswap-v3', V3PlatformPlan> = {
       }
     },
   },
+  pools: {
+    reads: (pool) => [
+      { to: pool.address, iface: V3_DEVNET_ABI.pool(), fn: 'slot0' },
+      { to: pool.address, iface: V3_DEVNET_ABI.pool(), fn: 'liquidity' },
+    ],
+    state: (ref, [slot0, liquidity]) => ({ ref, sqrtPriceX96: BigInt(slot0![0]), liquidity: BigInt(liquidity![0]) }),
+    tradeToPrice(state, target) {
+      const s = Number(state.sqrtPriceX96) / 2 ** 96;
+      const trade = v3TradeToPrice(state.sqrtPriceX96!, state.liquidity!, target, state.ref.pool.fee);
+      // V3 pays only what the swap used, so overshoot the amount and let the price limit stop it.
+      return { current: s * s, trade: { ...trade, amountIn: (trade.amountIn * 12n) / 10n } };
+    },
+    arbSwap(world, state, { bot, tokenIn, tokenOut, amountIn, target }) {
+      const { platform, pool } = state.ref;
+      const router = devnetPlatformAddress(platform, 'router');
+      world.approveOnce(bot, tokenIn.address, router);
+      const params = {
+        tokenIn: tokenIn.address,
+        tokenOut: tokenOut.address,
+        fee: pool.fee,
+        recipient: bot,
+        deadline: DEVNET_NO_DEADLINE,
+        amountIn,
+        amountOutMinimum: 0,
+        sqrtPriceLimitX96: encodeSqrtPriceX96(target),
+      };
+      world.chain.call(bot, router, V3_DEVNET_ABI.swapRouter(), 'exactInputSingle', [params], { gas: 600_000n, label: `arb v3 ${pool.pair} ${pool.fee}` });
+    },
+  },
+  history: (world) => ({
+    actions: [{ slot: 1, weight: 30, run: (trader, states, step) => queueSwap(world, trader, states, step) }],
+  }),
 };
