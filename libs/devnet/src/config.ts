@@ -3,6 +3,9 @@
  * USD prices are the anchors the simulated markets track; pools are seeded at these prices.
  */
 import type { Network } from '@tokensvc/domain';
+import type { DevnetPlans, ReserveSpec, V2PlatformSpec, V3PoolSpec, VaultSpec } from '@tokensvc/protocols/devnet';
+
+export { aaveMarketLabel, type ReserveSpec, type V2PlatformSpec, type V2PoolSpec, type V3PoolSpec, type V3PositionSpec, type VaultSpec } from '@tokensvc/protocols/devnet';
 
 export const DEFAULT_NETWORKS: readonly Network[] = ['ethereum', 'arbitrum', 'base'];
 
@@ -57,20 +60,6 @@ export function tailSymbols(network: Network): [string, string] {
   return [a.symbol, b.symbol];
 }
 
-/** A pool by token symbols; 'TAIL1'/'TAIL2' resolve to the network's long-tail tokens. */
-export interface V2PoolSpec {
-  a: string;
-  b: string;
-  /** total value locked at seeding, USD */
-  tvlUsd: number;
-}
-
-export interface V2PlatformSpec {
-  slug: string;
-  name: string;
-  pools: readonly V2PoolSpec[];
-}
-
 export const V2_PLATFORMS: readonly V2PlatformSpec[] = [
   {
     slug: 'uniswap-v2',
@@ -99,21 +88,6 @@ export const V2_PLATFORMS: readonly V2PlatformSpec[] = [
   },
 ];
 
-export interface V3PositionSpec {
-  /** share of the pool's TVL */
-  share: number;
-  /** ±range around the price; undefined = full range */
-  width?: number;
-}
-
-export interface V3PoolSpec {
-  a: string;
-  b: string;
-  fee: number;
-  tvlUsd: number;
-  positions: readonly V3PositionSpec[];
-}
-
 export const V3_PLATFORM = { slug: 'uniswap-v3', name: 'Uniswap V3' } as const;
 
 export const V3_POOLS: readonly V3PoolSpec[] = [
@@ -127,16 +101,6 @@ export const V3_POOLS: readonly V3PoolSpec[] = [
   { a: 'TAIL1', b: 'WETH', fee: 10000, tvlUsd: 1_000_000, positions: [{ share: 1 }] },
 ];
 
-export interface VaultSpec {
-  asset: string;
-  name: string;
-  symbol: string;
-  /** yield the simulated harvests add per year */
-  apy: number;
-  /** assets the LP deposits at seeding, USD */
-  seedUsd: number;
-}
-
 export const VAULTS_PLATFORM = { slug: 'erc4626-vaults', name: 'ERC-4626 Vaults' } as const;
 
 export const VAULTS: readonly VaultSpec[] = [
@@ -144,19 +108,6 @@ export const VAULTS: readonly VaultSpec[] = [
   { asset: 'WETH', name: 'Gauntlet WETH Prime', symbol: 'gtWETH', apy: 0.035, seedUsd: 2_000_000 },
   { asset: 'DAI', name: 'Savings Dai', symbol: 'sDAI', apy: 0.06, seedUsd: 2_500_000 },
 ];
-
-export interface ReserveSpec {
-  asset: string;
-  /** basis points */
-  ltv: number;
-  liquidationThreshold: number;
-  /** 10000 + bonus, e.g. 10500 = 5 % */
-  liquidationBonus: number;
-  reserveFactor: number;
-  stable: boolean;
-  /** liquidity the LP supplies at seeding, USD */
-  seedUsd: number;
-}
 
 export const AAVE_PLATFORM = { slug: 'aave-v3', name: 'Aave V3' } as const;
 
@@ -167,21 +118,16 @@ export const AAVE_RESERVES: readonly ReserveSpec[] = [
   { asset: 'WBTC', ltv: 7300, liquidationThreshold: 7800, liquidationBonus: 10500, reserveFactor: 2000, stable: false, seedUsd: 5_000_000 },
 ];
 
-/** Aave names aTokens per market, e.g. aEthUSDC on Ethereum, aArbUSDC on Arbitrum. */
-export function aaveMarketLabel(network: Network): { name: string; prefix: string } {
-  const known: Partial<Record<Network, { name: string; prefix: string }>> = {
-    ethereum: { name: 'Ethereum', prefix: 'Eth' },
-    arbitrum: { name: 'Arbitrum', prefix: 'Arb' },
-    base: { name: 'Base', prefix: 'Bas' },
-    optimism: { name: 'Optimism', prefix: 'Opt' },
-    polygon: { name: 'Polygon', prefix: 'Pol' },
-    avalanche: { name: 'Avalanche', prefix: 'Ava' },
-  };
-  const label = known[network];
-  if (label) return label;
-  const name = network.charAt(0).toUpperCase() + network.slice(1);
-  return { name, prefix: name.slice(0, 3) };
-}
+/**
+ * What each family's devnet facet (libs/protocols/src/<family>/devnet.ts) deploys and seeds: a
+ * record, so a family the protocols know without its plan here does not compile.
+ */
+export const DEVNET_PLANS: DevnetPlans = {
+  'uniswap-v2': V2_PLATFORMS,
+  'uniswap-v3': { platform: V3_PLATFORM, pools: V3_POOLS, swapRouter02V2: V2_PLATFORMS[0]!.slug },
+  erc4626: { platform: VAULTS_PLATFORM, vaults: VAULTS },
+  'aave-v3': { platform: AAVE_PLATFORM, reserves: AAVE_RESERVES },
+};
 
 /** Shape of the simulated history. */
 export const SIMULATION = {

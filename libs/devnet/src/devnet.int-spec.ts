@@ -1,5 +1,5 @@
 /**
- * Starts its own devnet (ports 28545.., apart from the shared test devnet on 18545 and
+ * Starts its own devnet (ports TEST_DEVNET_BASE_PORT + 10000.., 28545 by default, apart from the shared test devnet and
  * `npm start` on 8545) from the default saved state — building it first if needed — and checks
  * the world on-chain. Each user flow runs inside evm_snapshot/evm_revert.
  */
@@ -18,7 +18,8 @@ import {
 
 jest.setTimeout(120_000);
 
-const BASE_PORT = 28545;
+/** 10000 above the shared test devnet (TEST_DEVNET_BASE_PORT, default 18545), so two test runs on one machine do not collide. */
+const BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 10_000;
 const DAY = 86_400;
 const NO_DEADLINE = 4_102_444_800n;
 const V2_SWAP = id('Swap(address,uint256,uint256,uint256,uint256,address)');

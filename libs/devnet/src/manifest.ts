@@ -5,65 +5,17 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Network } from '@tokensvc/domain';
+import { type DevnetFamily, type DevnetMarket, type DevnetPlatform, type DevnetPool, type DevnetToken, type DevnetVault, devnetPlatformAddress } from '@tokensvc/protocols/devnet';
 
-export type PlatformFamily = 'uniswap-v2' | 'uniswap-v3' | 'erc4626' | 'aave-v3';
+/** The families the devnet deploys: those with a devnet facet in libs/protocols. */
+export type PlatformFamily = DevnetFamily;
 
-export interface ManifestToken {
-  symbol: string;
-  name: string;
-  decimals: number;
-  address: string;
-  /** the USD price the simulated market ends at (history wanders around it) */
-  priceUsd: number;
-}
-
-export interface ManifestPool {
-  address: string;
-  /** e.g. "WETH/USDC" in token0/token1 order */
-  pair: string;
-  token0: string;
-  token1: string;
-  /** in hundredths of a bip like Uniswap V3 (V2 pools: 3000 = 0.3 %) */
-  fee: number;
-  /** V3 only */
-  tickSpacing?: number;
-}
-
-export interface ManifestVault {
-  address: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  asset: string;
-  assetSymbol: string;
-}
-
-export interface ManifestMarket {
-  asset: string;
-  symbol: string;
-  aToken: string;
-  variableDebtToken: string;
-  stableDebtToken: string;
-  priceFeed: string;
-  interestRateStrategy: string;
-}
-
-export interface ManifestPlatform {
-  slug: string;
-  name: string;
-  family: PlatformFamily;
-  /**
-   * Contracts by role. uniswap-v2: factory, router (Router02); uniswap-v3: factory,
-   * positionManager, router (SwapRouter), quoter (QuoterV2), swapRouter02 (SwapRouter02, over the
-   * uniswap-v2 factory too; the real networks' registry names only this one); aave-v3: pool,
-   * poolAddressesProvider, poolConfigurator, aclManager, oracle, dataProvider; erc4626: vaults (a
-   * list).
-   */
-  addresses: Record<string, string | string[]>;
-  pools: ManifestPool[];
-  vaults: ManifestVault[];
-  markets: ManifestMarket[];
-}
+export type ManifestToken = DevnetToken;
+export type ManifestPool = DevnetPool;
+export type ManifestVault = DevnetVault;
+export type ManifestMarket = DevnetMarket;
+/** A deployed platform; its `addresses` roles are listed in its family's devnet.ts (libs/protocols). */
+export type ManifestPlatform = DevnetPlatform<PlatformFamily>;
 
 export interface ManifestAccount {
   address: string;
@@ -185,7 +137,5 @@ export function manifestPlatform(net: NetworkManifest, slug: string): ManifestPl
 }
 
 export function platformAddress(platform: ManifestPlatform, role: string): string {
-  const address = platform.addresses[role];
-  if (typeof address !== 'string') throw new Error(`platform ${platform.slug} has no single ${role} address`);
-  return address;
+  return devnetPlatformAddress(platform, role);
 }

@@ -13,6 +13,9 @@ const NOT_BUILD_CODE = /(\.spec\.ts|\.int-spec\.ts|[\\/]cli\.ts)$/;
 const PROFILE_DIR = join(DEVNET_SRC, 'mainnet-shaped');
 /** The Across relayer and data worker run against a built devnet: not build code (deploy/across.ts is). */
 const ACROSS_TOOLING_DIR = join(DEVNET_SRC, 'across') + sep;
+/** The protocol modules' devnet facets (libs/protocols/src/devnet*.ts, <family>/devnet*.ts) deploy and seed it too. */
+const PROTOCOLS_SRC = join(DEVNET_SRC, '..', '..', 'protocols', 'src');
+const PROTOCOL_DEVNET_CODE = /(^|[\\/])devnet[^\\/]*\.ts$/;
 
 function files(dir: string, keep: (file: string) => boolean): string[] {
   const out: string[] = [];
@@ -39,6 +42,7 @@ export function codeVersion(): string {
   const hash = createHash('sha256');
   const sources = [
     ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR) && !f.startsWith(ACROSS_TOOLING_DIR)).map((f) => ({ root: DEVNET_SRC, f })),
+    ...files(PROTOCOLS_SRC, (f) => PROTOCOL_DEVNET_CODE.test(f) && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: PROTOCOLS_SRC, f })),
     ...files(join(CONTRACTS_ROOT, 'src'), (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: CONTRACTS_ROOT, f })),
     ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
   ];

@@ -1,4 +1,7 @@
 import type { Network } from '@tokensvc/domain';
+import { type DevnetChain, devnetToken } from '@tokensvc/protocols/devnet';
+import { readMany } from '../chain/reader';
+import { tailSymbols } from '../config';
 import type { RpcClient } from '../chain/rpc';
 import type { ChainWriter, MinedBlock } from '../chain/writer';
 import type { ManifestToken } from '../manifest';
@@ -38,7 +41,31 @@ export function mineNext(ctx: BuildContext, stepSeconds = 12): Promise<MinedBloc
 export const NO_DEADLINE = 4_102_444_800n;
 
 export function tokenBySymbol(tokens: readonly ManifestToken[], symbol: string): ManifestToken {
-  const token = tokens.find((t) => t.symbol === symbol);
-  if (!token) throw new Error(`unknown token ${symbol}`);
-  return token;
+  return devnetToken(tokens, symbol);
+}
+
+/** Pool specs name long-tail tokens TAIL1/TAIL2 so one table serves every network; `ctx.aliases` renames the rest. */
+export function symbolResolver(ctx: BuildContext): (symbol: string) => string {
+  const [tail1, tail2] = tailSymbols(ctx.network);
+  return (symbol) => {
+    const s = symbol === 'TAIL1' ? tail1 : symbol === 'TAIL2' ? tail2 : symbol;
+    return ctx.aliases?.[s] ?? s;
+  };
+}
+
+/** The protocol modules' view of the chain being built (the port of libs/protocols' devnet facets). */
+export function devnetChain(ctx: BuildContext): DevnetChain {
+  const resolve = symbolResolver(ctx);
+  return {
+    network: ctx.network,
+    deployer: ctx.deployer,
+    deploy: (from, artifact, args, label, gas) => ctx.writer.deploy(from, artifact, args, label, gas),
+    call: (from, to, iface, fn, args, opts) => ctx.writer.call(from, to, iface, fn, args, opts),
+    read: (calls) => readMany(ctx.rpc, calls),
+    mine: async (stepSeconds) => {
+      await mineNext(ctx, stepSeconds);
+    },
+    resolve,
+    log: ctx.log,
+  };
 }

@@ -1,14 +1,13 @@
 /** Deploys every contract of one network; liquidity and history come afterwards from the seeder. */
-import { AAVE_RESERVES, V2_PLATFORMS, V3_POOLS, VAULTS, tailSymbols, tokenSpecs } from '../config';
+import { plannedDevnetFacets } from '@tokensvc/protocols/devnet';
+import { DEVNET_PLANS, tokenSpecs } from '../config';
 import type { ManifestPlatform, ManifestToken } from '../manifest';
 import { type AcrossContracts, acrossHubPool, deployAcrossContracts } from './across';
-import { deployAave } from './aave';
-import { type BuildContext, mineNext, tokenBySymbol } from './context';
+import { type BuildContext, devnetChain, mineNext, tokenBySymbol } from './context';
 import { deployTokens, installMulticall3 } from './tokens';
-import { deployV2Platform } from './uniswap-v2';
-import { deploySwapRouter02, deployV3Platform } from './uniswap-v3';
 import { type RouterContracts, deployRouterContracts } from './router';
-import { deployVaults } from './vaults';
+
+export { symbolResolver } from './context';
 
 export interface NetworkDeployment {
   weth: string;
@@ -20,33 +19,27 @@ export interface NetworkDeployment {
   deployTimestamp: number;
 }
 
-/** Pool specs name long-tail tokens TAIL1/TAIL2 so one table serves every network; `ctx.aliases` renames the rest. */
-export function symbolResolver(ctx: BuildContext): (symbol: string) => string {
-  const [tail1, tail2] = tailSymbols(ctx.network);
-  return (symbol) => {
-    const s = symbol === 'TAIL1' ? tail1 : symbol === 'TAIL2' ? tail2 : symbol;
-    return ctx.aliases?.[s] ?? s;
-  };
-}
-
-/** `priceOf` gives the USD prices at the start of the history, where pools and feeds begin. */
+/**
+ * `priceOf` gives the USD prices at the start of the history, where pools and feeds begin. Each
+ * protocol family deploys itself (its devnet facet in libs/protocols) in three places: with the
+ * tokens in the first deploy block, after it, and after the order Router in a block of its own.
+ */
 export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string) => number): Promise<NetworkDeployment> {
-  const resolve = symbolResolver(ctx);
+  const chain = devnetChain(ctx);
+  const facets = plannedDevnetFacets(DEVNET_PLANS);
   const multicall3 = await installMulticall3(ctx);
-  ctx.log('deploying tokens, Uniswap V2/V3 and vaults');
+  ctx.log('deploying tokens and the protocols of the first block');
   const tokens = deployTokens(ctx, tokenSpecs(ctx.network));
-  const v2 = V2_PLATFORMS.map((spec) => deployV2Platform(ctx, spec, tokens, resolve));
-  const v3 = deployV3Platform(ctx, V3_POOLS, tokens, resolve, priceOf);
-  const vaults = deployVaults(ctx, VAULTS, tokens);
+  const env = { tokens, priceOf };
+  const platforms: ManifestPlatform[] = facets.flatMap((f) => f.deploy(chain, env));
   const first = await mineNext(ctx);
-  ctx.log('deploying Aave V3');
-  const aave = await deployAave(ctx, AAVE_RESERVES, tokens, priceOf);
+  ctx.log('deploying the protocols that mine blocks of their own');
+  for (const f of facets) platforms.push(...(await f.deployMined(chain, env)));
   const weth = tokenBySymbol(tokens, 'WETH').address;
   ctx.log('deploying the order Router');
   const router = await deployRouterContracts(ctx);
   // A block of its own after every protocol: no protocol address moves.
-  const uniswapV2 = v2.find((p) => p.slug === 'uniswap-v2')!;
-  const swapRouter02 = deploySwapRouter02(ctx, uniswapV2, v3, weth);
+  const late = Object.assign({}, ...facets.map((f) => f.deployLate(chain, env, platforms))) as Record<string, Record<string, string>>;
   await mineNext(ctx);
   // Appended after it (a block of its own), so every address above stays where it was.
   ctx.log('deploying Across (SpokePool and MulticallHandler)');
@@ -55,7 +48,7 @@ export async function deployNetwork(ctx: BuildContext, priceOf: (symbol: string)
     weth,
     multicall3,
     tokens,
-    platforms: [...v2, { ...v3, addresses: { ...v3.addresses, swapRouter02 } }, vaults, aave],
+    platforms: platforms.map((p) => (late[p.slug] ? { ...p, addresses: { ...p.addresses, ...late[p.slug] } } : p)),
     contracts: { ...router, ...across },
     deployBlock: first.number,
     deployTimestamp: first.timestamp,

@@ -18,8 +18,8 @@ import { ABI } from '../chain/abis';
 import { readOne } from '../chain/reader';
 import { toHex } from '../chain/rpc';
 import { AAVE_PLATFORM, AAVE_RESERVES, aaveMarketLabel } from '../config';
-import { deployLinked, deployReserveKit, reserveInput } from '../deploy/aave';
-import { type BuildContext, mineNext, tokenBySymbol } from '../deploy/context';
+import { deployLinked, deployReserveKit, reserveInput } from '@tokensvc/protocols/devnet';
+import { type BuildContext, devnetChain, mineNext, tokenBySymbol } from '../deploy/context';
 import type { ManifestMarket, ManifestPlatform, ManifestToken } from '../manifest';
 import { symbolResolver } from '../deploy/network';
 import type { RealBook } from './book';
@@ -47,10 +47,10 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
 
   const libraries: Record<string, string> = {};
   for (const name of ['SupplyLogic', 'BorrowLogic', 'LiquidationLogic', 'EModeLogic', 'BridgeLogic', 'PoolLogic', 'ConfiguratorLogic', 'FlashLoanLogic']) {
-    libraries[name] = deployLinked(ctx, loadAaveArtifact(name), libraries, []);
+    libraries[name] = deployLinked(devnetChain(ctx), loadAaveArtifact(name), libraries, []);
   }
-  const poolImpl = deployLinked(ctx, loadAaveArtifact('Pool'), libraries, [provider]);
-  const configuratorImpl = deployLinked(ctx, loadAaveArtifact('PoolConfigurator'), libraries, []);
+  const poolImpl = deployLinked(devnetChain(ctx), loadAaveArtifact('Pool'), libraries, [provider]);
+  const configuratorImpl = deployLinked(devnetChain(ctx), loadAaveArtifact('PoolConfigurator'), libraries, []);
   // The devnet's reserves (stand-ins resolved) that the registry's market has: all four on
   // ethereum and arbitrum; USDC, WETH and cbBTC (for WBTC) on base, whose market has no DAI.
   const resolve = symbolResolver(ctx);
@@ -79,14 +79,14 @@ export async function placeAave(ctx: BuildContext, book: RealBook, tokens: reado
   await createdAt(ctx, provider, configurator, () => writer.call(deployer, provider, ABI.aaveProvider(), 'setPoolConfiguratorImpl', [configuratorImpl], { gas: 3_000_000n }), 'aave-v3 poolConfigurator (proxy)', placements);
 
   // Token implementations read the pool's provider in their constructors: after the pool proxy exists.
-  const kit = deployReserveKit(ctx, pool, provider);
+  const kit = deployReserveKit(devnetChain(ctx), pool, provider);
   await mineNext(ctx);
   const cfg = ABI.aaveConfigurator();
   const markets: ManifestMarket[] = [];
   for (const [i, r] of reserves.entries()) {
     const t = tokenBySymbol(tokens, r.asset);
     const real = book.market(t.address);
-    const input = reserveInput(ctx, kit, r, t);
+    const input = reserveInput(devnetChain(ctx), kit, r, t);
     const nonce = await createdAt(ctx, configurator, real.aToken, () => writer.call(deployer, configurator, cfg, 'initReserves', [[input]], { gas: 10_000_000n }), `aave-v3 a${label.prefix}${t.symbol}`, placements);
     const res = await readOne(ctx.rpc, { to: role('dataProvider'), iface: ABI.aaveDataProvider(), fn: 'getReserveTokensAddresses', args: [t.address] });
     const [aToken, stableDebtToken, variableDebtToken] = [String(res[0]), String(res[1]), String(res[2])];

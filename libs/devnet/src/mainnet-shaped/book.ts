@@ -5,6 +5,7 @@
  * devnet's long-tail tokens that the registry does not list.
  */
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { protocolOf } from '@tokensvc/protocols';
 import { type TokenSpec, WETH_SPEC, tokenSpecs } from '../config';
 
 /**
@@ -97,6 +98,11 @@ function tokenListAddress(network: Network, symbol: string): string | undefined 
   return list.tokens.find((t) => t.chainId === NETWORK_INFO[network].chainId && t.symbol === symbol)?.address;
 }
 
+/** Whether a registry platform's family (its protocol module) issues tokens of this kind: vault shares, or a lending market's aTokens. */
+function issues(p: RegistryPlatform, kind: 'vault' | 'lending'): boolean {
+  return protocolOf(p.family)?.issuer?.kind === kind;
+}
+
 export class RealBook {
   constructor(
     readonly network: Network,
@@ -139,10 +145,10 @@ export class RealBook {
     return (a as SourcedAddress).address;
   }
 
-  /** Every vault of the erc4626 platforms, with its label (`sDAI`, `static aUSDC`, ...). */
+  /** Every vault of the registry's vault platforms (their module issues vault shares), with its label (`sDAI`, `static aUSDC`, ...). */
   vaults(): Array<{ slug: string; label: string; address: string }> {
     return this.net.platforms
-      .filter((p) => p.family === 'erc4626')
+      .filter((p) => issues(p, 'vault'))
       .flatMap((p) => ((p.addresses['vaults'] ?? []) as readonly SourcedAddress[]).map((v) => ({ slug: p.slug, label: v.label ?? v.address, address: v.address })));
   }
 
@@ -152,7 +158,7 @@ export class RealBook {
   }
 
   aave(): RegistryPlatform | undefined {
-    return this.net.platforms.find((p) => p.family === 'aave-v3');
+    return this.net.platforms.find((p) => issues(p, 'lending'));
   }
 
   /** The Aave reserve of an asset, by its address (a symbol can name another reserve: USDC vs USDCn on Arbitrum). */

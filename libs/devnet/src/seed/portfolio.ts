@@ -3,7 +3,8 @@
  * estimated low, so the model never lets an account spend tokens it might not have and the
  * simulated transactions do not revert however the pools move.
  */
-export const NATIVE = 'native';
+import { DEVNET_NATIVE } from '@tokensvc/protocols/devnet';
+export const NATIVE = DEVNET_NATIVE;
 
 export class Portfolio {
   private readonly balances = new Map<string, Map<string, bigint>>();

@@ -1,5 +1,8 @@
+import { DEVNET_ORDER, plannedDevnetFacets } from '@tokensvc/protocols/devnet';
+import { DEVNET_PLANS } from '../config';
 import { createRng } from '../math/prng';
-import { blockTime, planTimeline } from './simulator';
+import { actionTable, blockTime, planTimeline } from './simulator';
+import type { World } from './world';
 
 describe('timeline', () => {
   const now = 1_800_000_000;
@@ -22,5 +25,18 @@ describe('timeline', () => {
     }
     expect(previous).toBeLessThanOrEqual(t.end);
     expect(previous).toBeGreaterThan(t.end - 3_600);
+  });
+});
+
+describe('history', () => {
+  it('runs the families in the order the devnet has always been built in', () => {
+    expect(DEVNET_ORDER).toEqual(['uniswap-v2', 'uniswap-v3', 'aave-v3', 'erc4626']);
+  });
+
+  it('keeps the weighted table of user actions in its order (V2 swap, V3 swap, transfer, send ETH, wrap, vault, lending): a seed writes the same history', () => {
+    // Starting the histories reads only the Aave markets (none here) and prices.
+    const world = { platform: () => ({ markets: [] }), price: () => 1 } as unknown as World;
+    const histories = plannedDevnetFacets(DEVNET_PLANS).map((f) => f.history(world));
+    expect(actionTable(world, histories).map(([weight]) => weight)).toEqual([30, 30, 12, 3, 4, 8, 13]);
   });
 });

@@ -2,14 +2,12 @@
  * Writes ~30 days of history: one block per simulated hour (timestamps jump between blocks),
  * each holding oracle rounds, harvests, arbitrage and a random batch of user actions.
  */
-import { SIMULATION } from '../config';
-import { OracleKeeper, queueHarvests } from './admin';
+import { type DevnetAction, type DevnetHistory, plannedDevnetFacets } from '@tokensvc/protocols/devnet';
+import { DEVNET_PLANS, SIMULATION } from '../config';
 import { queueArbitrage, readPools, tradablePools } from './arbitrage';
 import { syncBalances } from './balances';
-import { queueNativeTransfer, queueTransfer, queueV2Swap, queueV3Swap, queueWrap } from './trading';
-import { YieldBook, queueLendingAction, queueVaultAction } from './yield';
+import { queueNativeTransfer, queueTransfer, queueWrap } from './trading';
 import type { World } from './world';
-import type { PoolState } from './arbitrage';
 import type { Rng } from '../math/prng';
 
 export interface Timeline {
@@ -34,18 +32,21 @@ export function blockTime(t: Timeline, step: number, rng: Rng): number {
   return Math.floor(t.activityStart + (step - 1) * interval + interval * (0.25 + 0.75 * rng.next()));
 }
 
-type Action = (world: World, trader: string, states: readonly PoolState[], step: number) => boolean;
-
-export function actionTable(book: YieldBook): Array<[weight: number, action: Action]> {
-  return [
-    [30, (w, t, s, step) => queueV2Swap(w, t, s, step)],
-    [30, (w, t, s, step) => queueV3Swap(w, t, s, step)],
-    [12, (w, t, _s, step) => queueTransfer(w, t, step)],
-    [3, (w, t, _s, step) => queueNativeTransfer(w, t, step)],
-    [4, (w, t, _s, step) => queueWrap(w, t, step)],
-    [8, (w, t, _s, step) => queueVaultAction(w, book, t, step)],
-    [13, (w, t, _s, step) => queueLendingAction(w, book, t, step)],
+/**
+ * The weighted table of user actions: each family's (its devnet facet's history) and the transfers
+ * and wraps of any token, ordered by their slots (the table's order decides which action a draw
+ * picks, so it stays the order the history has always been written in).
+ */
+export function actionTable(world: World, histories: readonly DevnetHistory[]): Array<[weight: number, action: DevnetAction]> {
+  const own: Array<{ slot: number; weight: number; run: DevnetAction }> = [
+    { slot: 2, weight: 12, run: (t, _s, step) => queueTransfer(world, t, step) },
+    { slot: 3, weight: 3, run: (t, _s, step) => queueNativeTransfer(world, t, step) },
+    { slot: 4, weight: 4, run: (t, _s, step) => queueWrap(world, t, step) },
   ];
+  const entries = [...histories.flatMap((h) => h.actions ?? []), ...own].sort((a, b) => a.slot - b.slot);
+  const slots = new Set(entries.map((e) => e.slot));
+  if (slots.size !== entries.length) throw new Error('two actions of the history share a slot');
+  return entries.map((e) => [e.weight, e.run]);
 }
 
 function pickWeighted<T>(rng: Rng, table: ReadonlyArray<[number, T]>): T {
@@ -60,9 +61,10 @@ function pickWeighted<T>(rng: Rng, table: ReadonlyArray<[number, T]>): T {
 
 export async function simulateHistory(world: World, timeline: Timeline): Promise<void> {
   const { rng, ctx } = world;
-  const refs = tradablePools(world);
-  const keeper = new OracleKeeper(world);
-  const actions = actionTable(new YieldBook());
+  const facets = plannedDevnetFacets(DEVNET_PLANS);
+  const refs = tradablePools(world, facets);
+  const histories = facets.map((f) => f.history(world));
+  const actions = actionTable(world, histories);
   const traders = world.actors.traders;
   const [minActions, maxActions] = SIMULATION.actionsPerBlock;
   const bots = world.actors.arbitrageurs.map((a) => a.address);
@@ -70,14 +72,13 @@ export async function simulateHistory(world: World, timeline: Timeline): Promise
     const dayBoundary = step % timeline.blocksPerDay === 0;
     // Bots trade every block, traders less: resync bots each block and everyone once a day.
     const [states] = await Promise.all([readPools(world, refs), syncBalances(world, dayBoundary ? [...bots, ...traders.map((t) => t.address)] : bots)]);
-    keeper.queueUpdates(step, dayBoundary);
-    if (dayBoundary) await queueHarvests(world);
+    for (const h of histories) await h.upkeep?.(step, dayBoundary);
     queueArbitrage(world, states, step);
     const n = rng.int(minActions, maxActions);
     for (let i = 0; i < n; i++) {
       // A few accounts do most of the trading, as on real chains.
       const trader = traders[Math.floor(traders.length * rng.next() ** 2)]!.address;
-      pickWeighted(rng, actions)(world, trader, states, step);
+      pickWeighted(rng, actions)(trader, states, step);
     }
     await ctx.writer.mine(blockTime(timeline, step, rng));
     const day = step / timeline.blocksPerDay;

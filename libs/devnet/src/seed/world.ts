@@ -3,9 +3,11 @@ import { MaxUint256 } from 'ethers';
 import { type DevAccount, deriveAccounts, deriveAccount } from '../accounts';
 import { ABI } from '../chain/abis';
 import { SIMULATION, type TokenSpec, WETH_SPEC, tokenSpecs } from '../config';
-import type { BuildContext } from '../deploy/context';
+import type { PlatformFamily } from '@tokensvc/domain';
+import type { DevnetChain, DevnetPlatform, DevnetWorld } from '@tokensvc/protocols/devnet';
+import { type BuildContext, devnetChain } from '../deploy/context';
 import type { NetworkDeployment } from '../deploy/network';
-import type { ManifestPlatform, ManifestToken } from '../manifest';
+import type { ManifestToken } from '../manifest';
 import { type Rng, createRng } from '../math/prng';
 import { Portfolio } from './portfolio';
 import type { PriceBook } from './prices';
@@ -36,10 +38,13 @@ export function deriveActors(seed: string): Actors {
   };
 }
 
-export class World {
+/** The world being seeded; also the protocol modules' view of it (their devnet facets' port). */
+export class World implements DevnetWorld {
   readonly portfolio = new Portfolio();
   readonly rng: Rng;
   readonly actors: Actors;
+  readonly chain: DevnetChain;
+  readonly accounts: DevnetWorld['accounts'];
   private readonly approved = new Set<string>();
   private readonly bySymbol: Map<string, ManifestToken>;
   private readonly byAddress: Map<string, ManifestToken>;
@@ -51,6 +56,8 @@ export class World {
   ) {
     this.rng = createRng(`${ctx.seed}/${ctx.network}/activity`);
     this.actors = deriveActors(ctx.seed);
+    this.chain = devnetChain(ctx);
+    this.accounts = { liquidityProviders: this.actors.liquidityProviders.map((a) => a.address), arbitrageurs: this.actors.arbitrageurs.map((a) => a.address) };
     this.bySymbol = new Map(deployment.tokens.map((t) => [t.symbol, t]));
     this.byAddress = new Map(deployment.tokens.map((t) => [t.address.toLowerCase(), t]));
   }
@@ -71,11 +78,11 @@ export class World {
     return t;
   }
 
-  platforms(family: ManifestPlatform['family']): ManifestPlatform[] {
-    return this.deployment.platforms.filter((p) => p.family === family);
+  platforms<F extends PlatformFamily>(family: F): Array<DevnetPlatform<F>> {
+    return this.deployment.platforms.filter((p) => p.family === family) as DevnetPlatform[] as Array<DevnetPlatform<F>>;
   }
 
-  platform(family: ManifestPlatform['family']): ManifestPlatform {
+  platform<F extends PlatformFamily>(family: F): DevnetPlatform<F> {
     const p = this.platforms(family)[0];
     if (!p) throw new Error(`no ${family} platform`);
     return p;
