@@ -24,14 +24,13 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Interface, JsonRpcProvider, Wallet, parseEther, toBeHex } from 'ethers';
-import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
   type AcrossRelayerProcess, type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -326,18 +325,7 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     await devnet?.stop();
     await dropDatabase(dbUrl);
     // This file's BullMQ keys (tracker, webhooks, relay) in the shared Redis.
-    const redis = new Redis(INFRA.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await redis.del(...found);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisKeys(INFRA.redis, queuePrefix);
     timings.push(`whole file: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
     // Error lines of the platform and the relayer, for the record (the assertions above decide the result).
     const errors = [...logs, ...relayerLogs].filter((l) => /"level":"error"/.test(l));

@@ -17,13 +17,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Interface, JsonRpcProvider, Wallet, parseEther, toBeHex } from 'ethers';
-import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { manifestPlatform, manifestToken, networkManifest, type DevnetManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTokensvc, tokens, TokensvcError, unwrap, waitForStatus, type Tokensvc } from '@tokensvc/sdk';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
   type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -149,18 +148,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     await Promise.all([...procs.values()].map((p) => stopProcess(p)));
     await nats?.dispose();
     await dropDatabase(dbUrl);
-    const redis = new Redis(INFRA.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await redis.del(...found);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisKeys(INFRA.redis, queuePrefix);
   }, 60_000);
 
   it('first-swap: 0.2 ETH into USDC with an ethers wallet; the USDC arrived on chain', async () => {

@@ -18,12 +18,11 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
-import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { DEFAULT_SEED, TEST_ACCOUNTS, manifestToken, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, hasBinary, startApp, stopProcess, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, freePort, freePortRange, hasBinary, startApp, stopProcess, waitForHttp,
   type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 import { compareGolden, formatGolden, maskAnswer, maskRouteHash, runWindow, type GoldenEntry, type GoldenFile } from './golden';
@@ -214,18 +213,7 @@ describe('golden check: a fixed list of requests answers what the golden file re
     await nats?.dispose();
     await devnet?.stop();
     await dropDatabase(dbUrl);
-    const redis = new Redis(INFRA.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await redis.del(...found);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisKeys(INFRA.redis, queuePrefix);
     process.stderr.write(`[golden] ${timings.join('; ')}\n`);
   }, 120_000);
 

@@ -97,3 +97,8 @@ export const COMPOSED_ACTION_SIDE: { readonly [K in ComposedAction['kind']]: { k
   'lending-supply': { kind: 'lending', side: 'enter' },
   'lending-withdraw': { kind: 'lending', side: 'exit' },
 };
+
+/** true for the actions that enter or leave a composed token (their module encodes and prices them). */
+export function isComposedAction(a: Action): a is ComposedAction {
+  return Object.hasOwn(COMPOSED_ACTION_SIDE, a.kind);
+}

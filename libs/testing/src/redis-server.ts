@@ -35,3 +35,20 @@ export class PrivateRedisServer {
     await stopChild(c);
   }
 }
+
+/** Deletes every key under `prefix:` in the Redis at `url` (a test file's BullMQ queues in the shared Redis). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (found.length > 0) await redis.del(...found);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -5,21 +5,15 @@
  * protocol module encodes the actions of its family; the sweep is the executor's own.
  */
 import { type ExecutorCall, transferAllCall } from '@tokensvc/contracts';
-import { type Action, type CallEnv, composedActionFacet, dexFacet } from '@tokensvc/protocols';
+import { type Action, type CallEnv, composedActionFacet, dexFacet, isComposedAction } from '@tokensvc/protocols';
 
 export type { CallEnv } from '@tokensvc/protocols';
 
 export function actionCalls(a: Action, env: CallEnv): ExecutorCall[] {
+  if (isComposedAction(a)) return composedActionFacet(a).calls(a, env);
   switch (a.kind) {
     case 'swap':
       return dexFacet(a.family).swapCalls(a, env);
-    case 'v2-burn':
-    case 'v2-add':
-    case 'vault-deposit':
-    case 'vault-redeem':
-    case 'lending-supply':
-    case 'lending-withdraw':
-      return composedActionFacet(a).calls(a, env);
     case 'sweep':
       return [transferAllCall(a.token, env.recipient)];
   }

@@ -3,23 +3,17 @@
  * protocol module's figures for its swaps and zap actions (measured on anvil), and the sweep.
  * Only used to rank routes and for unvalidated orders; a validated order takes its gas from the node.
  */
-import { type Action, composedActionFacet, dexFacet } from '@tokensvc/protocols';
+import { type Action, composedActionFacet, dexFacet, isComposedAction } from '@tokensvc/protocols';
 import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
 
 /** Returning what is left of a token to the recipient. */
 export const SWEEP_GAS = 35_000;
 
 export function actionGas(a: Action, ticksCrossed = 0): number {
+  if (isComposedAction(a)) return composedActionFacet(a).gas;
   switch (a.kind) {
     case 'swap':
       return dexFacet(a.family).swapGas(ticksCrossed);
-    case 'v2-burn':
-    case 'v2-add':
-    case 'vault-deposit':
-    case 'vault-redeem':
-    case 'lending-supply':
-    case 'lending-withdraw':
-      return composedActionFacet(a).gas;
     case 'sweep':
       return SWEEP_GAS;
   }
