@@ -30,7 +30,7 @@ import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
   type AcrossRelayerProcess, type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -271,14 +271,7 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     const repo = new ApiKeysRepository(db);
     for (let i = 0; i < 7; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
     // Across's minimum deposit of USDC (1 USDC, as the configured fee model is told): scenario 7 goes below it.
-    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix, ACROSS_MIN_INPUT: 'USDC=1000000' };
-    if (!nats) {
-      // On the shared bus the streams at least must be this platform's own (its request subjects are not).
-      Object.assign(extraEnv, {
-        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
-        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
-      });
-    }
+    const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined), ACROSS_MIN_INPUT: 'USDC=1000000' };
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,

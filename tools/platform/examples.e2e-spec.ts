@@ -22,7 +22,7 @@ import { manifestPlatform, manifestToken, networkManifest, type DevnetManifest }
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTokensvc, tokens, TokensvcError, unwrap, waitForStatus, type Tokensvc } from '@tokensvc/sdk';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
   type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
@@ -106,13 +106,7 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     apiKey = (await repo.issue({ tier: 'paid', label: 'examples e2e' })).key;
     freeKey = (await repo.issue({ tier: 'free', label: 'examples e2e free' })).key;
     await pool.end();
-    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
-    if (!nats) {
-      Object.assign(extraEnv, {
-        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
-        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
-      });
-    }
+    const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined) };
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,

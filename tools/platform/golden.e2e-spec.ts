@@ -22,7 +22,7 @@ import { Pool } from 'pg';
 import { DEFAULT_SEED, TEST_ACCOUNTS, manifestToken, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, freePort, freePortRange, hasBinary, startApp, stopProcess, waitForHttp,
+  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, freePort, freePortRange, hasBinary, startApp, stopProcess, waitForHttp,
   type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 import { compareGolden, formatGolden, maskAnswer, maskRouteHash, runWindow, type GoldenEntry, type GoldenFile } from './golden';
@@ -163,13 +163,7 @@ describe('golden check: a fixed list of requests answers what the golden file re
     dataKey = (await repo.issue({ tier: 'enterprise', label: 'golden data', rateLimitPerMinute: 3000 })).key;
     for (let i = 0; i < 40; i++) tradingKeys.push((await repo.issue({ tier: 'paid', label: `golden trading ${i}` })).key);
     await pool.end();
-    const extraEnv: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
-    if (!nats) {
-      Object.assign(extraEnv, {
-        INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
-        STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
-      });
-    }
+    const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined) };
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 20_000, logLevel: 'warn', extraEnv,

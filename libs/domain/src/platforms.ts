@@ -43,3 +43,13 @@ export interface PlatformDefinition {
 
 /** A value of a platform option (JSON scalars). */
 export type PlatformOption = string | number | boolean;
+
+/** What a pool is: the columns the `pools` row names as camelCase records do (the protocol modules' PoolRow and the `pools` table row extend it). */
+export interface PoolDescription {
+  address: string;
+  platform: string;
+  family: string;
+  token0: string;
+  token1: string;
+  fee: number;
+}

@@ -16,7 +16,7 @@
 import type { ExecutorCall } from '@tokensvc/contracts';
 import type { ComposedActions, ComposedKind } from './actions';
 import type { ProtocolAdapter } from './indexing/port';
-import type { PlatformCategory, PlatformFamily, PlatformOption } from '@tokensvc/domain';
+import type { PlatformCategory, PlatformFamily, PlatformOption, PoolDescription } from '@tokensvc/domain';
 import type { Pool, PoolShape } from '@tokensvc/routing';
 
 /**
@@ -26,13 +26,7 @@ import type { Pool, PoolShape } from '@tokensvc/routing';
 export type TokenKind = 'native' | 'basic' | 'v2-lp' | 'vault' | 'lending';
 
 /** A pool's state as the indexer stores it (`pools` row) and publishes it (PoolStateChanged). */
-export interface PoolRow {
-  address: string;
-  platform: string;
-  family: string;
-  token0: string;
-  token1: string;
-  fee: number;
+export interface PoolRow extends PoolDescription {
   tickSpacing: number | null;
   reserve0: string;
   reserve1: string;

@@ -111,3 +111,19 @@ export async function waitForHttp(url: string, timeoutMs: number, ok: (status: n
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last})`);
 }
+
+/**
+ * The app settings that keep a test platform's queues (and, on the shared bus, its JetStream
+ * streams) apart from every other test's: BullMQ prefixes always, stream names and subject
+ * prefixes when it has no NATS of its own.
+ */
+export function isolatedQueuesEnv(queuePrefix: string, ownNats: boolean): Record<string, string> {
+  const env: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
+  if (!ownNats) {
+    Object.assign(env, {
+      INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
+      STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
+    });
+  }
+  return env;
+}

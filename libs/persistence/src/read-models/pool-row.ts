@@ -1,12 +1,5 @@
-/** What a pool is: the columns the `pools` row names as camelCase records do (quote's PoolFields extends it). */
-export interface PoolDescription {
-  address: string;
-  platform: string;
-  family: string;
-  token0: string;
-  token1: string;
-  fee: number;
-}
+export type { PoolDescription } from '@tokensvc/domain';
+import type { PoolDescription } from '@tokensvc/domain';
 
 /**
  * A row of the `pools` read model as pg returns it (numeric(78,0) and bigint as strings), shared by
