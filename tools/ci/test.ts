@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check CI runs, in order, failing fast:
  *   types (tsc), lint (module boundaries and habits), generated code up to date (proto, SDK types,
- *   the address registry against its npm packages),
+ *   docs/configuration.md, the address registry against its npm packages),
  *   packaging manifests (docker compose + Kubernetes schema check), then every Jest tier
  *   (unit, integration against real Postgres/Redis/NATS/anvil, end to end).
  * Extra arguments go to Jest (e.g. `npm test -- --selectProjects unit`).
@@ -29,6 +29,7 @@ const steps: Step[] = [
   { name: 'lint', cmd: [bin('eslint'), 'apps', 'libs', 'tools', 'bench', 'examples', '--max-warnings', '0'] },
   { name: 'proto up to date', cmd: node('tools/proto/gen.ts').concat('--check') },
   { name: 'sdk types up to date', cmd: node('tools/sdk/gen.ts').concat('--check') },
+  { name: 'docs up to date', cmd: node('tools/docs/generate.ts').concat('--check') },
   { name: 'registry up to date', cmd: node('tools/registry/generate.ts').concat('--check') },
   { name: 'deploy manifests', cmd: node('tools/deploy/check.ts'), when: () => existsSync(join(ROOT, 'tools', 'deploy', 'check.ts')) },
   { name: 'jest', cmd: [bin('jest'), '--maxWorkers=2', '--json', `--outputFile=${jestOut}`, ...jestArgs] },

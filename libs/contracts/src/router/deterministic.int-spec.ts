@@ -20,7 +20,7 @@ import { NATIVE_TOKEN } from './types';
 /** The canonical WETH of ethereum, and the OP-stack predeploy base and optimism share (no input of the Router's: only the order below uses WETH). */
 const ETHEREUM_WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
 const OP_STACK_WETH = '0x4200000000000000000000000000000000000006';
-/** The Router's one address (and its Executor's), on every chain: README.md "Router on real networks". */
+/** The Router's one address (and its Executor's), on every chain: docs/real-networks.md "The Router on real networks". */
 const ROUTER = '0x2e73C30b6e3fAfD322F8682029C39f66821DA9e6';
 const EXECUTOR = '0x2b8C7245d6042F1C08E492FBFe10F926E4067fa8';
 /** anvil's first dev account */
@@ -85,10 +85,10 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
     expect(planRouterDeployment('ethereum')).toEqual(plans[NETWORKS.indexOf('ethereum')]);
   });
 
-  it('predicts the addresses the README documents (the init code is reproducible: solc, settings and sources pinned)', () => {
+  it('predicts the addresses docs/real-networks.md documents (the init code is reproducible: solc, settings and sources pinned)', () => {
     // Any change to router/*.sol (comments too: the metadata hash covers the sources), the
-    // OpenZeppelin version, solc or its settings changes these: update README.md "Router on real
-    // networks" with the new address, and deploy the new Router everywhere.
+    // OpenZeppelin version, solc or its settings changes these: update docs/real-networks.md "The
+    // Router on real networks" with the new address, and deploy the new Router everywhere.
     expect(routerAddress()).toBe(ROUTER);
     for (const n of ['ethereum', 'base', 'arbitrum', 'optimism'] as const) expect(planRouterDeployment(n).router).toBe(ROUTER);
     expect(planRouterDeployment('ethereum').executor).toBe(EXECUTOR);
