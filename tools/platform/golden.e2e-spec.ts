@@ -163,7 +163,8 @@ describe('golden check: a fixed list of requests answers what the golden file re
     dataKey = (await repo.issue({ tier: 'enterprise', label: 'golden data', rateLimitPerMinute: 3000 })).key;
     for (let i = 0; i < 40; i++) tradingKeys.push((await repo.issue({ tier: 'paid', label: `golden trading ${i}` })).key);
     await pool.end();
-    const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined) };
+    // quote re-reads token prices (its USD figures) every second, so the wait below is short
+    const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined), QUOTE_CATALOG_REFRESH_MS: '1000' };
     env = {
       databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
       gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 20_000, logLevel: 'warn', extraEnv,
@@ -188,13 +189,20 @@ describe('golden check: a fixed list of requests answers what the golden file re
       if (Date.now() > until) throw new Error(`indexer not caught up within 240 s: ${JSON.stringify(s)}\n${tail()}`);
       await new Promise((r) => setTimeout(r, 1000));
     }
-    // ... and the quote service's graph of every network is at that head (its JetStream events applied).
+    // ... and the quote service's graph of every network is at that head (its JetStream events
+    // applied), and so are the token prices its USD figures use (read on a timer, not with the
+    // graph's events: a read made while the indexer was catching up values at an older price).
     for (const net of devnet.manifest.networks) {
       const usdc = `${net.network}:${manifestToken(net, 'USDC').address.toLowerCase()}`;
+      const native = `${net.network}:${NATIVE}`;
       for (;;) {
-        const r = await send({ kind: 'setup', surface: 'trading', path: `/v2/portal/estimate?${qs({ inputToken: usdc, inputAmount: '1000000000', outputToken: `${net.network}:${NATIVE}` })}` });
-        const pinned = (r.body as { context?: { pinnedBlocks?: Array<{ network: string; blockNumber: string }> } }).context?.pinnedBlocks ?? [];
-        if (r.status === 200 && pinned.some((p) => p.network === net.network && p.blockNumber === cursors.get(net.network))) break;
+        const r = await send({ kind: 'setup', surface: 'trading', path: `/v2/portal/estimate?${qs({ inputToken: usdc, inputAmount: '1000000000', outputToken: native })}` });
+        const context = (r.body as { context?: { pinnedBlocks?: Array<{ network: string; blockNumber: string }>; outputAmount?: string; outputAmountUsd?: number } }).context;
+        const pinned = context?.pinnedBlocks ?? [];
+        const listed = await send({ kind: 'setup', surface: 'data', path: `/v2/tokens?${qs({ ids: native })}` });
+        const price = Number((listed.body as { tokens?: Array<{ price?: number | string }> }).tokens?.[0]?.price ?? NaN);
+        const valuedAtHead = Math.abs((Number(context?.outputAmount ?? NaN) / 1e18) * price - Number(context?.outputAmountUsd ?? NaN)) < 1e-4;
+        if (r.status === 200 && pinned.some((p) => p.network === net.network && p.blockNumber === cursors.get(net.network)) && valuedAtHead) break;
         if (Date.now() > until) throw new Error(`quote graph of ${net.network} not at block ${cursors.get(net.network)}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}\n${tail()}`);
         await new Promise((res) => setTimeout(res, 1000));
       }

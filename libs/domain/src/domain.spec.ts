@@ -1,4 +1,4 @@
-import { fromUnits, NETWORKS, NETWORK_INFO, networkByChainId, normaliseTokenKey, parseAmount, parseTokenKey, toUnits, ZERO_ADDRESS } from './index';
+import { decimalString, fromUnits, InvalidAmountError, NETWORKS, NETWORK_INFO, networkByChainId, normaliseTokenKey, parseAmount, parsePositiveAmount, parseTokenKey, toUnits, ZERO_ADDRESS } from './index';
 
 describe('network registry', () => {
   it('covers the 12 networks of the spec with unique chain ids', () => {
@@ -40,5 +40,36 @@ describe('amounts', () => {
     expect(fromUnits('1.5', 6)).toBe(1_500_000n);
     expect(toUnits(1_500_000n, 6)).toBe(1.5);
     expect(() => fromUnits('1.1234567', 6)).toThrow('more than 6 decimals');
+  });
+});
+
+describe('decimalString', () => {
+  it('is the shortest decimal that reads back as the same double, without exponent', () => {
+    const cases: [number, string][] = [
+      [3000.123456789, '3000.123456789'],
+      [1e-7, '0.0000001'],
+      [1.5e-7, '0.00000015'],
+      [-2.5e-10, '-0.00000000025'],
+      [0.0000123456789012345, '0.0000123456789012345'],
+      [1e22, '10000000000000000000000'],
+      [1.2345e21, '1234500000000000000000'],
+      [-2.5, '-2.5'],
+      [0.1 + 0.2, '0.30000000000000004'],
+    ];
+    for (const [x, text] of cases) {
+      expect(decimalString(x)).toBe(text);
+      expect(Number(decimalString(x))).toBe(x);
+    }
+  });
+  it('gives 0 for zero and non-finite values', () => {
+    expect([decimalString(0), decimalString(-0), decimalString(Number.NaN), decimalString(Infinity)]).toEqual(['0', '0', '0', '0']);
+  });
+});
+
+describe('parsePositiveAmount', () => {
+  it('refuses zero with the name of the amount, and what parseAmount refuses', () => {
+    expect(parsePositiveAmount('15', 'inputAmount')).toBe(15n);
+    expect(() => parsePositiveAmount('0', 'inputAmount')).toThrow(new InvalidAmountError('inputAmount must be greater than zero'));
+    expect(() => parsePositiveAmount('-1', 'inputAmount')).toThrow(InvalidAmountError);
   });
 });

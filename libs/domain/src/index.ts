@@ -4,3 +4,4 @@ export * from './amount';
 export * from './platforms';
 export * from './order-request';
 export * from './chain-log';
+export * from './metrics';

@@ -12,7 +12,7 @@ import { PERMIT_TYPES, detectPermit } from '../chain/permit';
 import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { timedBuild } from '../metrics';
 import type { QuoteEngine } from './quote-engine';
-import { isCrossChain } from './cross-chain-orders';
+import { isCrossChainRequest } from './request-parsing';
 import { badRequest, parseAddress, parseKey, parsePair, parsePermitDeadline, parsePositiveAmount } from './request-parsing';
 
 const ERC20 = new Interface(['function allowance(address owner, address spender) view returns (uint256)', 'function approve(address spender, uint256 amount) returns (bool)']);
@@ -33,7 +33,7 @@ export class ApprovalUseCase {
     const input = parseKey(req.inputToken, 'inputToken');
     // outputToken selects the spender: the Router either way (cross-chain orders run its
     // executeBridge), but a cross-chain order takes no permit.
-    const crossChain = req.outputToken !== undefined && isCrossChain(req.inputToken, req.outputToken);
+    const crossChain = req.outputToken !== undefined && isCrossChainRequest(req.inputToken, req.outputToken);
     if (req.outputToken !== undefined && !crossChain) parsePair(req.inputToken, req.outputToken);
     if (input.address === ZERO_ADDRESS) throw badRequest('inputToken is the native token, which needs no approval');
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');

@@ -31,7 +31,7 @@ import type { Leg } from './cross-chain-leg';
 import { CrossChainPlanner } from './cross-chain-planner';
 import { orderCalls } from './order-tx';
 import { type QuoteEngine, routedDeployment } from './quote-engine';
-import { badRequest, parseAddress, parseKey, parsePartnerFee, parsePositiveAmount, parseSlippage } from './request-parsing';
+import { badRequest, parseAddress, parsePartnerFee, parsePositiveAmount, parseSlippage } from './request-parsing';
 import { bufferedGas, round6 } from './slippage';
 import type { NetworkDeployment, RoutedDeployment } from '../config/quote-config';
 import type { OrderStore } from '../relay/order-store';
@@ -50,10 +50,6 @@ const MESSAGE_GAS = 100_000;
 /** Any valid address: only the deposit call's target is used. */
 const PLACEHOLDER = '0x0000000000000000000000000000000000000001';
 const EXPLAIN_SAME_CHAIN = 'explain=true is available for same-chain orders only (inputToken and outputToken on one network)';
-
-export function isCrossChain(inputKey: string, outputKey: string): boolean {
-  return parseKey(inputKey, 'inputToken').network !== parseKey(outputKey, 'outputToken').network;
-}
 
 export class CrossChainOrders {
   /** which bridged asset, the swaps around it and the minimums */

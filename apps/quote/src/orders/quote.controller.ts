@@ -4,7 +4,8 @@ import { RPC } from '@tokensvc/messages';
 import { handleRpc } from '@tokensvc/transport';
 import { ApprovalUseCase } from './approval.usecase';
 import { BuildOrderUseCase } from './build-order.usecase';
-import { CrossChainOrders, isCrossChain } from './cross-chain-orders';
+import { CrossChainOrders } from './cross-chain-orders';
+import { isCrossChainRequest } from './request-parsing';
 import { EstimateUseCase } from './estimate.usecase';
 import { MultiOrderUseCase } from './multi-order.usecase';
 import { Relayer } from '../relay/relayer';
@@ -32,7 +33,7 @@ export class QuoteController {
 
   @MessagePattern(RPC.estimate.subject)
   estimate(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.estimate, raw, (req) => (isCrossChain(req.inputToken, req.outputToken) ? this.crossChain.estimate(req) : this.estimates.execute(req)), this.onInternal);
+    return handleRpc(RPC.estimate, raw, (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.estimate(req) : this.estimates.execute(req)), this.onInternal);
   }
 
   @MessagePattern(RPC.approval.subject)
@@ -42,7 +43,7 @@ export class QuoteController {
 
   @MessagePattern(RPC.buildOrder.subject)
   buildOrder(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.buildOrder, raw, (req) => (isCrossChain(req.inputToken, req.outputToken) ? this.crossChain.build(req) : this.orders.execute(req)), this.onInternal);
+    return handleRpc(RPC.buildOrder, raw, (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.build(req) : this.orders.execute(req)), this.onInternal);
   }
 
   @MessagePattern(RPC.buildMultiOrder.subject)

@@ -10,7 +10,9 @@ import {
   distinctTokensProblem,
   feeProblem,
   isAddress,
+  isCrossChain,
   parseAmount,
+  parsePositiveAmount as positiveAmountRule,
   parseTokenKey,
   partnerFeeOf,
   slippageProblem,
@@ -26,15 +28,19 @@ export const badRequest = (message: string): ServiceError => new ServiceError(Er
 export const AUTO_SLIPPAGE_CAP = 2.5;
 
 export function parsePositiveAmount(raw: string, name: string): bigint {
-  let value: bigint;
   try {
-    value = parseAmount(raw, name);
+    return positiveAmountRule(raw, name);
   } catch (e) {
     if (e instanceof InvalidAmountError) throw badRequest(e.message);
     throw e;
   }
-  if (value === 0n) throw badRequest(`${name} must be greater than zero`);
-  return value;
+}
+
+/** The domain's rule (`isCrossChain`), after each key is checked with a 400 that names it. */
+export function isCrossChainRequest(inputKey: string, outputKey: string): boolean {
+  parseKey(inputKey, 'inputToken');
+  parseKey(outputKey, 'outputToken');
+  return isCrossChain(inputKey, outputKey);
 }
 
 export function parseKey(raw: string, name: string): TokenId {

@@ -8,8 +8,7 @@
  *   state is from F or before, else zeros, as before its first state);
  * - volumeUsd1d/7d are the activity volume of blocks up to F in the day/week before F's time;
  * - the paid metrics compare with the last state point at or before F's time minus 1 / 7 days
- *   (a younger token: its first point), with the indexer's formulas (derive/math/metrics.ts:
- *   relative change in percent for price and liquidity, difference for APYs);
+ *   (a younger token: its first point), with the indexer's formulas (`paidMetricsOfPoints`);
  * - tokens first seen above F are left out.
  * The indexer's head refresh (eth_call corrections at the head) is not part of it: it is not final.
  */
@@ -29,20 +28,13 @@ const pointBefore = (span: string): string =>
   `(SELECT ${SNAPSHOT} FROM price_points x WHERE x.token_key = t.key AND x.time <= c.finalized_time - interval '${span}' AND x.block_number <= c.finalized_block
      ORDER BY x.time DESC, x.block_number DESC LIMIT 1)`;
 
-/** The paid metrics (tokens.paid_metrics' keys) from the as-of figures `n` and the points `d1`, `d7`. */
-function paidMetricsSql(): string {
-  const then = (d: string, f: string): string => `coalesce((${d}->>'${f}')::float8, (m.first->>'${f}')::float8, 0)`;
-  const rel = (now: string, d: string, f: string): string => `CASE WHEN ${then(d, f)} = 0 THEN 0 ELSE (${now} - ${then(d, f)}) / ${then(d, f)} * 100 END`;
-  const parts: string[] = [];
-  for (const [suffix, d] of [['1d', 'm.d1'], ['7d', 'm.d7']] as const) {
-    parts.push(
-      `'price${suffix}', ${then(d, 'price')}`, `'liquidity${suffix}', ${then(d, 'liquidity')}`, `'apy${suffix}', ${then(d, 'apy')}`, `'borrowApy${suffix}', ${then(d, 'borrowApy')}`,
-      `'priceDelta${suffix}', ${rel('s.price', d, 'price')}`, `'liquidityDelta${suffix}', ${rel('s.liquidity', d, 'liquidity')}`,
-      `'apyDelta${suffix}', s.apy - ${then(d, 'apy')}`, `'borrowApyDelta${suffix}', s.borrow_apy - ${then(d, 'borrowApy')}`,
-    );
-  }
-  return `jsonb_build_object(${parts.join(', ')})`;
-}
+/**
+ * The as-of row's `paid_metrics`: not the metrics but what they are computed from (the as-of
+ * figures and the points 1 and 7 days before F), under `asOf`; `toMetrics` computes them with the
+ * indexer's own formulas (`paidMetricsOfPoints`, @tokensvc/domain), so the two modes share one rule.
+ */
+const PAID_METRIC_POINTS = `jsonb_build_object('asOf', json_build_object(
+    'now', json_build_object('price', s.price, 'liquidity', s.liquidity, 'apy', s.apy, 'borrowApy', s.borrow_apy), 'd1', m.d1, 'd7', m.d7, 'first', m.first))`;
 
 /**
  * `FROM <this> t`: tokens as of their network's finalized block, with `as_of_block`. `where` (over
@@ -50,7 +42,7 @@ function paidMetricsSql(): string {
  * before the per-token reads.
  */
 export function tokensAsOfFinalizedSql(where = 'true'): string {
-  return `(SELECT s.*, v.volume_usd_1d, v.volume_usd_7d, ${paidMetricsSql()} AS paid_metrics FROM (
+  return `(SELECT s.*, v.volume_usd_1d, v.volume_usd_7d, ${PAID_METRIC_POINTS} AS paid_metrics FROM (
     SELECT t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying, t.pool_address, t.image, t.images,
            t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.created_block, t.verified_at, t.history_from_block,
            CASE WHEN p.token_key IS NOT NULL THEN p.time WHEN t.state_block <= c.finalized_block THEN t.updated_at ELSE t.created_at END AS updated_at,

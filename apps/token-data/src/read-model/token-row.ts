@@ -1,4 +1,5 @@
 import { PAID_METRIC_FIELDS } from '@tokensvc/api';
+import { decimalString, paidMetricsOfPoints, type MetricPoints, type MetricSnapshot } from '@tokensvc/domain';
 import type { Token, TokenMetrics } from '@tokensvc/messages';
 import type { TokenTableRow } from '@tokensvc/persistence';
 
@@ -12,17 +13,9 @@ export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family,
 /** A row of TOKEN_COLUMNS: the `tokens` row but for the indexer's bookkeeping blocks. */
 export type TokenRow = Omit<TokenTableRow, 'created_block' | 'state_block'>;
 
-/**
- * A float as the spec's metric string: the shortest decimal that reads back as the same double (so
- * a value shown can be passed back as a filter bound and match itself), never in exponent form.
- */
+/** A stored or computed figure (a number, or a numeric column read as text) as the interface's metric string. */
 export function metricString(value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  if (!Number.isFinite(n)) return '0';
-  const shortest = String(n);
-  if (!/e/i.test(shortest)) return shortest;
-  if (Math.abs(n) >= 1) return BigInt(Math.round(n)).toString();
-  return n.toFixed(20).replace(/(?<!0)0+$/, '').replace(/\.$/, '');
+  return decimalString(typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN);
 }
 
 function stringMap(value: Record<string, unknown>): Record<string, string> {
@@ -47,7 +40,10 @@ export function toMetrics(row: TokenRow): TokenMetrics {
     volumeUsd1d: metricString(row.volume_usd_1d),
     volumeUsd7d: metricString(row.volume_usd_7d),
   };
-  for (const name of PAID_METRIC_FIELDS) metrics[name] = metricString(row.paid_metrics[name]);
+  const asOf = row.paid_metrics['asOf'] as (MetricPoints & { now: MetricSnapshot }) | undefined;
+  // a row as of the finalized block carries the points its metrics compare with (finality/tokens-as-of.ts)
+  const paid: Record<string, unknown> = asOf ? paidMetricsOfPoints(asOf.now, asOf) : row.paid_metrics;
+  for (const name of PAID_METRIC_FIELDS) metrics[name] = metricString(paid[name]);
   return metrics;
 }
 

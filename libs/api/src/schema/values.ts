@@ -1,4 +1,4 @@
-import { InvalidAmountError, isAddress, isNativeAddress, NETWORKS, parseAmount, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import { InvalidAmountError, isAddress, isNativeAddress, NETWORKS, parseAmount, parsePositiveAmount, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
 import { Type } from '@sinclair/typebox';
 import { checksumProblem } from './eip55';
 import { dateTime, stringEnum } from './types';
@@ -152,16 +152,13 @@ export const q = {
     const accepts = `a ${positive ? 'positive ' : ''}whole number in base units (decimal digits, at most 2^256-1)`;
     return single(
       (raw) => {
-        // the domain's uint256 rule (the quote service applies the same one to what it receives)
-        let n: bigint;
+        // the domain's rules (the quote service applies the same ones to what it receives)
         try {
-          n = parseAmount(raw);
+          return positive ? parsePositiveAmount(raw) : parseAmount(raw);
         } catch (e) {
           if (e instanceof InvalidAmountError) throw new ParamError(`must be ${accepts}`);
           throw e;
         }
-        if (positive && n === 0n) throw new ParamError(`must be ${accepts}`);
-        return n;
       },
       accepts,
       Type.String({ pattern: '^[0-9]{1,78}$' }),

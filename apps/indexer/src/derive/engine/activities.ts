@@ -10,7 +10,7 @@
  */
 import type { LendingEvent, LiquidityEvent, LogPosition, SwapEvent, VaultFlowEvent } from '../../model/decoded-batch';
 import { toUnits, type Network } from '@tokensvc/domain';
-import { formatNumber } from '../math/decimal';
+import { decimalString } from '@tokensvc/domain';
 
 export type ActivityType = 'swap' | 'deposit' | 'withdraw' | 'borrow' | 'repay';
 
@@ -58,7 +58,7 @@ function usd(book: PriceBook, token: string, amount: bigint): number {
 }
 
 function record(book: PriceBook, token: string, amount: bigint, account?: string): AmountRecord {
-  const r: AmountRecord = { key: book.keyOf(token), symbol: book.symbolOf(token), amount: amount.toString(), amountUsd: formatNumber(usd(book, token, amount)) };
+  const r: AmountRecord = { key: book.keyOf(token), symbol: book.symbolOf(token), amount: amount.toString(), amountUsd: decimalString(usd(book, token, amount)) };
   if (account !== undefined) r.account = account;
   return r;
 }

@@ -9,7 +9,7 @@
  * 0: it only updates the state of a candle already stored for the bucket, and is not stored
  * otherwise (repo/candles.repo.ts).
  */
-import { trendingScore } from './metrics';
+import { trendingScore } from '@tokensvc/domain';
 import type { TimedAmounts } from './windows';
 
 export const DAY_SECONDS = 86_400;

@@ -8,7 +8,8 @@
  * - Aave aToken: 1:1 with its asset.
  */
 import { toUnits } from '@tokensvc/domain';
-import { formatNumber, formatRatio } from './decimal';
+import { decimalString } from '@tokensvc/domain';
+import { formatRatio } from './decimal';
 
 export interface LpInput {
   reserve0: bigint;
@@ -36,7 +37,7 @@ export function lpValuation(i: LpInput): Valuation {
   const liquidity = i.price0 > 0 && i.price1 > 0 ? v0 + v1 : 2 * Math.max(v0, v1);
   const supply = toUnits(i.totalSupply, i.decimals);
   if (!(supply > 0)) return { price: 0, liquidity, pricePerShare: '0' };
-  return { price: liquidity / supply, liquidity, pricePerShare: formatNumber(Math.sqrt(h0 * h1) / supply) };
+  return { price: liquidity / supply, liquidity, pricePerShare: decimalString(Math.sqrt(h0 * h1) / supply) };
 }
 
 /**

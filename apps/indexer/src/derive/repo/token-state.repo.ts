@@ -1,6 +1,6 @@
 /** The current state columns of `tokens` (the /v2/tokens read model). */
 import type { TokenState } from '../engine/model';
-import { paidMetrics, type MetricSnapshot } from '../math/metrics';
+import { paidMetricsOfPoints, type MetricSnapshot } from '@tokensvc/domain';
 import { columns, type SqlTx } from './sql';
 import { POINT_SELECT, STATE_COLUMNS } from './points.repo';
 
@@ -51,7 +51,6 @@ interface MetricRow {
 }
 
 const SNAPSHOT = `json_build_object('price', price, 'liquidity', liquidity, 'apy', apy, 'borrowApy', borrow_apy)`;
-const ZERO: MetricSnapshot = { price: 0, liquidity: 0, apy: 0, borrowApy: 0 };
 
 /** Only the tokens whose metrics can have changed since they were computed at `since`. */
 export interface MetricsScope {
@@ -92,7 +91,7 @@ export async function refreshTokenMetrics(tx: SqlTx, network: string, now: numbe
   if (rows.length === 0) return;
   const metrics = rows.map((r) => {
     const current: MetricSnapshot = { price: r.price, liquidity: r.liquidity, apy: r.apy, borrowApy: r.borrow_apy };
-    return JSON.stringify(paidMetrics(current, r.d1 ?? r.first ?? ZERO, r.d7 ?? r.first ?? ZERO));
+    return JSON.stringify(paidMetricsOfPoints(current, r));
   });
   await tx.query(
     `UPDATE tokens t SET volume_usd_1d = u.v1, volume_usd_7d = u.v7, paid_metrics = u.m::jsonb

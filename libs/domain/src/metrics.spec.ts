@@ -1,4 +1,4 @@
-import { paidMetrics, relativeChangePercent, trendingScore } from './metrics';
+import { paidMetrics, paidMetricsOfPoints, relativeChangePercent, trendingScore } from './metrics';
 
 describe('paid metrics', () => {
   it('reports the figures 1 and 7 days ago and their deltas as strings', () => {
@@ -26,5 +26,11 @@ describe('paid metrics', () => {
     expect(relativeChangePercent(5, 0)).toBe(0);
     expect(trendingScore(1_000, 0)).toBe(0);
     expect(trendingScore(1_000, 4_000)).toBe(0.25);
+  });
+  it('compares a token younger than a window with its first point, and with zeros without any', () => {
+    const now = { price: 110, liquidity: 2_000, apy: 5, borrowApy: 7 };
+    const first = { price: 100, liquidity: 1_000, apy: 4, borrowApy: 7 };
+    expect(paidMetricsOfPoints(now, { d1: null, d7: null, first })).toEqual(paidMetrics(now, first, first));
+    expect(paidMetricsOfPoints(now, { d1: null, d7: null, first: null }).priceDelta1d).toBe('0');
   });
 });
