@@ -166,10 +166,11 @@ export const SECTIONS: Section[] = [
       { names: ['TRUST_PROXY_HOPS'], default: 'unset', usedBy: 'gateway', text: 'replaced by `TRUSTED_PROXIES`: refused at boot with a message saying so' },
       {
         names: ['CORS_ORIGINS'],
-        default: 'empty (CORS off)',
+        default: 'empty (CORS off); `local` under `npm start`',
         usedBy: 'gateway',
         text:
-          'origins browser apps may call from (comma-separated `scheme://host[:port]`, or `*` alone for any); preflights are answered before ' +
+          'origins browser apps may call from (comma-separated `scheme://host[:port]`, `local` for any port of `localhost`, `127.0.0.1` and ' +
+          '`[::1]`, or `*` alone for any); preflights are answered before ' +
           'authentication and the `ratelimit-*`, `retry-after` and `x-request-id` headers are exposed',
       },
       {

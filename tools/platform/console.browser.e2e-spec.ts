@@ -7,7 +7,7 @@
  *   1. sign in with an API key; the usage view counts a call made from the explorer
  *   2. on the admin listener: create a key (it works), revoke it (refused at once)
  *   3. every network's indexing progress
- *   4. a token page from the explorer: its candles drawn (series count and canvas pixels), holders, activity
+ *   4. a token page from the explorer: its candles drawn (series count and canvas pixels) up to the latest, holders, activity
  *   5. a cross-chain order followed live over SSE until SUCCESS
  * Every view is checked with axe-core (no serious or critical violation) and photographed into
  * tmp/console-screenshots/. Without Chromium the file fails saying how to install it.
@@ -55,6 +55,15 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
   const get = async (path: string, key: string): Promise<{ status: number; body: any }> => {
     const res = await fetch(`${gateway}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });
     return { status: res.status, body: await res.json().catch(() => undefined) };
+  };
+  /** The token's latest candle of `resolution` from the API: the last entry of the last page of the last two days. */
+  const latestCandle = async (id: string, resolution: string): Promise<{ time: string; closePrice: string }> => {
+    const from = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    for (let p = 0; ; p++) {
+      const r = await get(`/v2/tokens/history?id=${encodeURIComponent(id)}&resolution=${resolution}&from=${from}&page=${p}`, userKey);
+      expect(r.status).toBe(200);
+      if (!r.body.more) return r.body.history.at(-1);
+    }
   };
   /** axe on the current view; the screenshot beside it */
   const check = async (name: string): Promise<void> => {
@@ -186,7 +195,14 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     await page.locator(`[data-token="${weth}"]`).click();
     await page.locator('#candles[data-candles]').waitFor();
     const candles = Number(await page.locator('#candles').getAttribute('data-candles'));
-    expect(candles).toBeGreaterThan(10);
+    // 1h over 7 days of hourly devnet blocks: more than one page (100) of the API's answer, oldest first
+    expect(candles).toBeGreaterThan(100);
+    // the chart ends at the latest candle the API has, the price printed above it, not at the end of the first page
+    const latest = await latestCandle(weth, '1h');
+    expect({ time: await page.locator('#candles').getAttribute('data-last-time'), close: Number(await page.locator('#candles').getAttribute('data-last-close')) }).toEqual({
+      time: latest.time,
+      close: Number(latest.closePrice),
+    });
     await page.waitForTimeout(300); // the chart paints on the next animation frame
     expect(await drawnPixels(page, '#candles')).toBeGreaterThan(1000);
     await page.locator('#holders-table tbody tr').first().waitFor();

@@ -15,6 +15,7 @@
  *   2. USDC on ethereum -> a vault share on base (the deposit message's zap, run by the MulticallHandler in the fill): SUCCESS
  *   3. native ETH on ethereum -> USDC on base (the origin swap; exactly the minimum deposited): SUCCESS
  *   3b. native ETH on ethereum -> an LP share on base (the message's zap into the pair): SUCCESS
+ *   3c. USDC on ethereum -> WETH on base (swapped into WETH on ethereum; the MulticallHandler passes on the WETH Across would pay an EOA as ETH): SUCCESS
  *   4. the relayer restarted offline, the fill deadline passed (anvil time control): Across's data
  *      worker refunds the deposit through a relayer refund leaf; REFUND_STATUS, the refund on the origin balance
  *   5. an order sent after its expiry reverts on the origin: FAILED; a txHash that made no deposit: 404, nothing tracked
@@ -34,8 +35,8 @@ import {
   type AcrossRelayerProcess, type AppName, type AppProcess, type PlatformEnv,
 } from '@tokensvc/testing';
 
-/** Private devnet ports of this file (ethereum, base): outside every other test's range. */
-const DEVNET_BASE_PORT = 42545;
+/** Private devnet ports of this file (ethereum, base): outside every other test's range, moved with TEST_DEVNET_BASE_PORT like theirs. */
+const DEVNET_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 24_000;
 const NATIVE = '0x0000000000000000000000000000000000000000';
 const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'] as const;
@@ -269,7 +270,7 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     await migrate(dbUrl);
     db = new Pool({ connectionString: dbUrl, max: 2 });
     const repo = new ApiKeysRepository(db);
-    for (let i = 0; i < 7; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
+    for (let i = 0; i < 8; i++) keys.push((await repo.issue({ tier: 'paid', label: `cross-chain e2e ${i}` })).key);
     // Across's minimum deposit of USDC (1 USDC, as the configured fee model is told): scenario 7 goes below it.
     const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined), ACROSS_MIN_INPUT: 'USDC=1000000' };
     env = {
@@ -392,6 +393,21 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     const { order, done } = await runToSuccess('3b. native ETH -> WETH/USDC LP share on base', 0, keys[6]!, `ethereum:${NATIVE}`, parseEther('0.5'), lp, pair.address);
     expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: lp, gasPaidBy: 'relayer' });
     expect(done).toMatchObject({ status: 'SUCCESS', crossChainProvider: 'across', context: { outputToken: lp } });
+  });
+
+  it('3c. USDC on ethereum -> WETH on base: SUCCESS, the recipient holds at least the minimum in WETH (not ETH), nothing left on the handler', async () => {
+    const wethBase = manifestToken(base, 'WETH').address;
+    const wallet = new Wallet(TEST_ACCOUNTS[1]!.privateKey, origin);
+    const ethBefore = await balance(base, NATIVE, wallet.address);
+    const weth = tokenKey(base, 'WETH');
+    const usdc = tokenKey(eth, 'USDC');
+    const { order, done, deposit, received } = await runToSuccess('3c. USDC -> WETH on base', 1, keys[7]!, usdc, 1_000_000_000n, weth, wethBase);
+    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: weth, gasPaidBy: 'relayer', runBy: 'bridge handler contract' });
+    expect(done).toMatchObject({ status: 'SUCCESS', crossChainProvider: 'across', context: { outputToken: weth } });
+    expect(deposit.outputToken.toLowerCase()).toBe(wethBase.toLowerCase());
+    expect(received).toBe(deposit.outputAmount);
+    expect(await balance(base, wethBase, base.contracts.acrossMulticallHandler!)).toBe(0n);
+    expect(await balance(base, NATIVE, wallet.address)).toBe(ethBefore);
   });
 
   it('4. relayer offline past the fill deadline (anvil time control): Across refunds the deposit on ethereum; REFUND_STATUS with statusReason', async () => {

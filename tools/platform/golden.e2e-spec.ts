@@ -396,7 +396,7 @@ describe('golden check: a fixed list of requests answers what the golden file re
         const usdcB = b.find((t) => t.symbol === 'USDC' && t.platform === 'basic')!;
         const nativeA = a.find((t) => t.address === NATIVE)!;
         const firstOf = (p: (t: TokenRecord) => boolean): TokenRecord | undefined => b.find(p);
-        // WETH out is refused (Across pays an EOA native): asked once, for that 400
+        // WETH out (Across would pay an EOA native: the MulticallHandler passes the WETH on), asked once
         const wethOut = from === networks[0] && to === networks[1] ? [b.find((t) => t.address === to.weth.toLowerCase())!] : [];
         const outs = [usdcB, b.find((t) => t.address === NATIVE)!, ...wethOut, firstOf((t) => t.platform === 'erc4626-vaults'), firstOf((t) => t.platform === 'uniswap-v2'), firstOf((t) => t.platform === 'aave-v3')].filter((t): t is TokenRecord => t !== undefined);
         for (const out of outs) {

@@ -4,7 +4,8 @@
  * password beside ones that serve clients without credentials: infra.ts), migrations, the five apps and Across's
  * devnet relayer and data worker (libs/devnet/src/across; ACROSS_RELAYER_MODE=offline|slow|partial-inventory
  * for failure tests).
- * Prints the gateway URL, each devnet RPC URL and the funded test accounts. Ctrl-C stops
+ * Prints the gateway URL, each devnet RPC URL and the funded test accounts. The gateway lets browser
+ * apps on local origins call it (CORS_ORIGINS=local unless CORS_ORIGINS is set). Ctrl-C stops
  * everything it started.
  */
 import { join, resolve as resolvePath } from 'node:path';
@@ -12,7 +13,7 @@ import { DEFAULT_HEALTH_PORTS } from '@tokensvc/config';
 import { isNetwork, type Network } from '@tokensvc/domain';
 import { DEFAULT_NETWORKS, startDevnet, TEST_ACCOUNTS, type DevnetHandle } from '@tokensvc/devnet';
 import { migrate } from '@tokensvc/persistence';
-import { startAcrossRelayerProcess, type AcrossRelayerStarted, type PlatformEnv } from '@tokensvc/testing';
+import { devPlatformCors, startAcrossRelayerProcess, type AcrossRelayerStarted, type PlatformEnv } from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
 import { devKey as ensureDevKey, type DevKey } from './dev-key';
 import { followIndexing, indexerStatusReader } from './indexing-progress';
@@ -62,10 +63,11 @@ async function main(): Promise<void> {
     );
     const healthPortBase = env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined;
     const indexerHealthPort = healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2;
+    const cors = devPlatformCors(env);
     const platformEnv: PlatformEnv = {
       ...urls, natsUrl: infra.natsUrl, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
       // the console's indexing page reads the indexer's progress through the gateway
-      extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status` },
+      extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status`, ...cors.env },
     };
     // Across's devnet relayer and data worker: fills cross-chain deposits, refunds expired ones every
     // 10 s. Started (and funded) before the apps: its funding may mine blocks, and the first block
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     run.startApps(platformEnv);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForGateway(base);
-    printSummary(base, devnet, devKey, relayerStart);
+    printSummary(base, devnet, devKey, relayerStart, cors.summary);
     // The indexer's progress (its health port's /status) every few seconds until every network
     // is caught up, then one line saying so.
     void followIndexing(indexerStatusReader(`http://127.0.0.1:${indexerHealthPort}/status`), say, { stopped: run.stopping });
@@ -95,7 +97,7 @@ function devnetNetworks(list: string | undefined): Network[] {
   return names as Network[];
 }
 
-function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, relayer: AcrossRelayerStarted): void {
+function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, relayer: AcrossRelayerStarted, cors: string): void {
   const auth = `-H "Authorization: Bearer ${devKey.key}"`;
   const lines = [
     '',
@@ -105,6 +107,7 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, relaye
     `    curl ${auth} ${base}/v1/networks`,
     `    curl ${auth} '${base}/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=5'`,
     '    more keys: npm run keys -- create --tier free|paid|enterprise --label <owner>',
+    `  ${cors}`,
     '  Devnet RPC URLs:',
     ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
     `  Across relayer (devnet): running as ${relayer.address} on ${relayer.networks.join(', ')}, ${

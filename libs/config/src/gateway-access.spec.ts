@@ -1,4 +1,4 @@
-import { ConfigError, loadGatewayConfig } from './index';
+import { ConfigError, isLocalOrigin, loadGatewayConfig } from './index';
 
 const problems = (env: Record<string, string>): string => {
   try {
@@ -43,5 +43,16 @@ describe('CORS_ORIGINS', () => {
     expect(loadGatewayConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
     expect(() => loadGatewayConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS entry "https:\/\/app.example.com\/path" is not an origin/);
     expect(() => loadGatewayConfig({ CORS_ORIGINS: '*,https://a.example' })).toThrow(/"\*" allows every origin/);
+  });
+
+  it('takes `local` (alone or beside origins) for any port of localhost, 127.0.0.1 and [::1]', () => {
+    expect(loadGatewayConfig({ CORS_ORIGINS: 'local' }).corsOrigins).toEqual(['local']);
+    expect(loadGatewayConfig({ CORS_ORIGINS: 'local, https://app.example.com' }).corsOrigins).toEqual(['local', 'https://app.example.com']);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: '*,local' })).toThrow(/"\*" allows every origin/);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'localhost' })).toThrow(/CORS_ORIGINS entry "localhost" is not an origin .*, local or \*/);
+    const local = ['http://localhost:5173', 'http://localhost', 'https://localhost:8443', 'http://127.0.0.1:3000', 'http://[::1]:5173'];
+    const elsewhere = ['https://app.example.com', 'http://localhost.example.com', 'http://127.0.0.1.nip.io', 'http://10.0.0.1:5173', 'http://localhost:5173/'];
+    for (const o of local) expect(isLocalOrigin(o)).toBe(true);
+    for (const o of [...elsewhere, 'file://', 'null', 'ws://localhost:5173']) expect(isLocalOrigin(o)).toBe(false);
   });
 });

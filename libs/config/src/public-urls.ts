@@ -10,8 +10,25 @@ export interface PublicUrlsConfig {
 }
 
 export interface CorsConfig {
-  /** Origins allowed to call the API from a browser (CORS_ORIGINS); ['*'] any origin; [] CORS off. */
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS); ['*'] any origin; `local` this machine's origins; [] CORS off. */
   readonly corsOrigins: readonly string[];
+}
+
+/**
+ * The CORS_ORIGINS entry for a browser app on the developer's machine: a dev server's port is not
+ * known in advance (5173, 3001, 8080...), so every port of the loopback names is allowed.
+ */
+export const LOCAL_ORIGINS = 'local';
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a request's Origin is an http(s) origin on a loopback name (localhost, 127.0.0.1, [::1]), any port. */
+export function isLocalOrigin(origin: string): boolean {
+  try {
+    const u = new URL(origin);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === origin && LOOPBACK_HOSTS.has(u.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** Drops trailing slashes (a loop, not a regex: these values are operator input of any length). */
@@ -36,7 +53,7 @@ export function readPublicUrls(r: EnvReader): PublicUrlsConfig {
 export function readCors(r: EnvReader): CorsConfig {
   const origins = (r.optional('CORS_ORIGINS') ?? '').split(',').map((s) => trimSlashes(s.trim())).filter(Boolean);
   for (const o of origins) {
-    if (o === '*') continue;
+    if (o === '*' || o === LOCAL_ORIGINS) continue;
     let ok = false;
     try {
       const u = new URL(o);
@@ -44,7 +61,8 @@ export function readCors(r: EnvReader): CorsConfig {
     } catch {
       ok = false;
     }
-    if (!ok) r.problems.push(`CORS_ORIGINS entry "${o.slice(0, 80)}" is not an origin (scheme://host[:port], e.g. https://app.example.com) or *`);
+    const what = `not an origin (scheme://host[:port], e.g. https://app.example.com), ${LOCAL_ORIGINS} or *`;
+    if (!ok) r.problems.push(`CORS_ORIGINS entry "${o.slice(0, 80)}" is ${what}`);
   }
   if (origins.includes('*') && origins.length > 1) r.problems.push('CORS_ORIGINS: "*" allows every origin; list origins or "*" alone');
   return { corsOrigins: origins };

@@ -11,3 +11,4 @@ export * from './rpc-emulator';
 export * from './replay-rpc';
 export * from './across';
 export * from './across-process';
+export * from './dev-cors';

@@ -1,12 +1,5 @@
 import { CandlestickSeries, createChart, type CandlestickData, type IChartApi, type UTCTimestamp } from 'lightweight-charts';
-
-export interface HistoryEntry {
-  time: string;
-  openPrice: string;
-  highPrice: string;
-  lowPrice: string;
-  closePrice: string;
-}
+import type { HistoryEntry } from './history';
 
 /** Price candles (TradingView's lightweight-charts); entries without a full OHLC are left out. */
 export function candles(history: HistoryEntry[]): CandlestickData<UTCTimestamp>[] {
@@ -21,7 +14,10 @@ export function candles(history: HistoryEntry[]): CandlestickData<UTCTimestamp>[
   return out.filter((c, i) => i === 0 || c.time !== out[i - 1]!.time);
 }
 
-/** Draws the candles into `container`; the count is kept on it (data-candles) for tests and screen readers' summary. */
+/**
+ * Draws the candles into `container`; the count and the last candle (its time and close) are kept
+ * on it (data-candles, data-last-time, data-last-close) for tests and screen readers' summary.
+ */
 export function drawCandles(container: HTMLElement, data: CandlestickData<UTCTimestamp>[]): IChartApi {
   const chart = createChart(container, {
     autoSize: true,
@@ -33,5 +29,10 @@ export function drawCandles(container: HTMLElement, data: CandlestickData<UTCTim
   series.setData(data);
   chart.timeScale().fitContent();
   container.dataset['candles'] = String(series.data().length);
+  const last = data[data.length - 1];
+  if (last) {
+    container.dataset['lastTime'] = new Date(last.time * 1000).toISOString();
+    container.dataset['lastClose'] = String(last.close);
+  }
   return chart;
 }

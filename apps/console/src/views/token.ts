@@ -1,6 +1,7 @@
 import { api } from '../api';
 import { errorBox, fmt, h, render, table } from '../dom';
-import { candles, drawCandles, type HistoryEntry } from './chart';
+import { candles, drawCandles } from './chart';
+import { latestHistory, type HistoryPage } from './history';
 import type { TokenRow } from './tokens';
 
 const RESOLUTIONS = ['15m', '1h', '4h', '1d'] as const;
@@ -48,8 +49,8 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
       },
       (e: Error) => render(facts, errorBox(e.message)),
     ),
-    api<{ history: HistoryEntry[] }>(`/v2/tokens/history?id=${enc}&resolution=${res}&from=${from}`).then(
-      ({ history }) => {
+    latestHistory((page) => api<HistoryPage>(`/v2/tokens/history?id=${enc}&resolution=${res}&from=${from}&page=${page}`)).then(
+      (history) => {
         const data = candles(history);
         if (data.length === 0) return render(chartNote, 'No candles in this period.');
         const chart = drawCandles(chartBox, data);

@@ -63,18 +63,33 @@ describe('ingest backfill of the devnet (ethereum)', () => {
     const byAddress = new Map(tokens.map((t) => [t.address, t]));
     expect(byAddress.get(ZERO_ADDRESS)).toMatchObject({ platform: 'native', family: 'native', symbol: 'ETH', decimals: 18, is_verified: true });
     for (const t of net.tokens) expect(byAddress.get(lower(t.address))).toMatchObject({ platform: 'basic', family: 'basic', symbol: t.symbol, name: t.name, decimals: t.decimals, is_verified: true, underlying: [] });
+    const symbol = (address: string): string => net.tokens.find((t) => lower(t.address) === lower(address))!.symbol;
+    let pairs = 0;
     for (const p of net.platforms) {
       for (const pool of p.pools) {
         const row = (await q<{ family: string; token0: string; token1: string; fee: number; tick_spacing: number | null }>(`SELECT * FROM pools WHERE network = 'ethereum' AND address = $1`, [lower(pool.address)]))[0];
         expect(row).toMatchObject({ family: p.family, token0: lower(pool.token0), token1: lower(pool.token1), fee: pool.fee, tick_spacing: pool.tickSpacing ?? null });
-        if (p.family === 'uniswap-v2') expect(byAddress.get(lower(pool.address))).toMatchObject({ platform: p.slug, family: 'uniswap-v2', underlying: [lower(pool.token0), lower(pool.token1)], pool_address: lower(pool.address), decimals: 18 });
-        else expect(byAddress.has(lower(pool.address))).toBe(false);
+        if (p.family === 'uniswap-v2') {
+          // named after what it holds (every pair's name() is "Uniswap V2"), token0 first, as the pair orders them
+          const name = `${p.name} ${symbol(pool.token0)}/${symbol(pool.token1)}`;
+          const underlying = [lower(pool.token0), lower(pool.token1)];
+          const lp = byAddress.get(lower(pool.address));
+          expect(lp).toMatchObject({ platform: p.slug, family: 'uniswap-v2', name, underlying, pool_address: lower(pool.address), decimals: 18 });
+          pairs++;
+        } else expect(byAddress.has(lower(pool.address))).toBe(false);
       }
-      for (const v of p.vaults) expect(byAddress.get(lower(v.address))).toMatchObject({ platform: p.slug, family: 'erc4626', underlying: [lower(v.asset)], symbol: v.symbol, decimals: v.decimals });
+      // a vault's own name says what it holds ("Steakhouse USDC"): kept
+      for (const v of p.vaults) {
+        const share = byAddress.get(lower(v.address));
+        expect(share).toMatchObject({ platform: p.slug, family: 'erc4626', name: v.name, underlying: [lower(v.asset)], symbol: v.symbol });
+        expect(share?.decimals).toBe(v.decimals);
+      }
       for (const m of p.markets) {
         expect(byAddress.get(lower(m.aToken))).toMatchObject({ platform: p.slug, family: 'aave-v3', underlying: [lower(m.asset)], pool_address: lower(p.addresses['pool'] as string) });
       }
     }
+    expect(pairs).toBeGreaterThan(0);
+    expect(byAddress.get(lower(net.platforms.find((p) => p.slug === 'sushiswap')!.pools[0]!.address))!.name).toMatch(/^SushiSwap [^\s/]+\/[^\s/]+$/);
     for (const t of tokens) {
       expect(t.image).toBe(`/images/tokens/ethereum/${t.address}.svg`);
       expect(t.images).toEqual([t.image]);

@@ -1,5 +1,8 @@
-import { readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type JsonRpcClient, type RpcBlockHeader, type RpcLog } from '@tokensvc/chain';
-import { NETWORK_INFO, tokenKey, type Network } from '@tokensvc/domain';
+import {
+  readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type Erc20Metadata, type JsonRpcClient, type RpcBlockHeader, type RpcLog,
+} from '@tokensvc/chain';
+import { NETWORK_INFO, ZERO_ADDRESS, tokenKey, type Network, type PlatformDefinition } from '@tokensvc/domain';
+import { ADAPTERS } from '../adapters';
 import { BatchAccumulator } from '../decode/batch-accumulator';
 import type { LogDecoder } from '../decode/log-decoder';
 import type { BlockHeader, DecodedBatch } from '../model/decoded-batch';
@@ -53,6 +56,8 @@ export class BatchBuilder {
     private readonly reader: ChainReader,
     private readonly decoder: LogDecoder,
     private readonly range: AdaptiveRange,
+    /** platform name by slug (composed token names) */
+    private readonly platformNames: ReadonlyMap<string, string>,
   ) {}
 
   /** A batch of consecutive fetched ranges, each decoded as it is added (its raw logs can go); background work behind `gate`. */
@@ -132,20 +137,48 @@ export class BatchBuilder {
   }
 
   private tokenRows(network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
-    return readTokenRows(this.reader.client, network, found, headers);
+    return readTokenRows(this.reader.client, network, found, headers, this.platformNames);
   }
 }
 
+/** Platform name by slug, for readTokenRows. */
+export function platformNames(platforms: readonly PlatformDefinition[]): ReadonlyMap<string, string> {
+  return new Map(platforms.map((p) => [p.slug, p.name]));
+}
+
 /**
- * Token rows of newly registered tokens: ERC-20 metadata of the non-native ones in one multicall,
- * first seen at `block`. Their history is partial (historyFromBlock) from `historyFrom`, or from
- * `block` for an underlying found mid-history or a partial seed; else complete (null).
+ * A token's listed name: the one its family composes (from the platform's name and the underlying
+ * tokens' symbols) where the family names its tokens so and every part is known, else its on-chain name.
  */
-export async function readTokenRows(client: JsonRpcClient, network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>, historyFrom?: number): Promise<TokenRow[]> {
+function listedName(seed: TokenSeed, onChain: string, platformName: string | undefined, symbolOf: (address: string) => string | undefined): string {
+  const compose = ADAPTERS[seed.family].tokenName;
+  const symbols = seed.underlying.map(symbolOf);
+  if (!compose || platformName === undefined || symbols.length === 0 || !symbols.every((s): s is string => !!s)) return onChain;
+  return compose({ platformName, underlyingSymbols: symbols });
+}
+
+/**
+ * Token rows of newly registered tokens: ERC-20 metadata of the non-native ones in one multicall
+ * (with the symbols of the underlying tokens of those named after them: listedName), first seen
+ * at `block`. Their history is partial (historyFromBlock) from `historyFrom`, or from `block` for
+ * an underlying found mid-history or a partial seed; else complete (null). The one place a token's
+ * name is set.
+ */
+export async function readTokenRows(
+  client: JsonRpcClient,
+  network: Network,
+  found: ReadonlyArray<{ seed: TokenSeed; block: number }>,
+  headers: ReadonlyMap<number, RpcBlockHeader>,
+  names: ReadonlyMap<string, string>,
+  historyFrom?: number,
+): Promise<TokenRow[]> {
   if (found.length === 0) return [];
   const erc20 = found.filter((f) => f.seed.family !== 'native').map((f) => f.seed.address);
-  const meta = erc20.length > 0 ? await readErc20Metadata(client, erc20) : new Map();
+  const underlying = found.filter((f) => ADAPTERS[f.seed.family].tokenName).flatMap((f) => f.seed.underlying.filter((a) => a !== ZERO_ADDRESS));
+  const read = [...new Set([...erc20, ...underlying])];
+  const meta = read.length > 0 ? await readErc20Metadata(client, read) : new Map<string, Erc20Metadata | undefined>();
   const info = NETWORK_INFO[network];
+  const symbolOf = (a: string): string | undefined => (a === ZERO_ADDRESS ? info.nativeSymbol : meta.get(a)?.symbol);
   return found.map(({ seed, block }) => {
     const m = seed.family === 'native' ? { name: NATIVE_NAMES[info.nativeSymbol] ?? info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 } : meta.get(seed.address);
     const image = tokenImage(network, seed.address);
@@ -155,7 +188,7 @@ export async function readTokenRows(client: JsonRpcClient, network: Network, fou
       address: seed.address,
       platform: seed.platform,
       family: seed.family,
-      name: m?.name ?? '',
+      name: listedName(seed, m?.name ?? '', names.get(seed.platform), symbolOf),
       symbol: m?.symbol ?? '',
       decimals: m?.decimals ?? 18,
       underlying: seed.underlying,

@@ -7,7 +7,7 @@ import type { ContractRegistry } from '../registry/contract-registry';
 import type { IndexerChainReader } from '../rpc/logs-reader';
 import type { BalanceWrite } from '../store/balance-deltas';
 import type { Cursor } from '../store/cursor.repo';
-import { BatchBuilder, type BatchDraft, type BuiltBatch } from './batch-builder';
+import { BatchBuilder, platformNames, type BatchDraft, type BuiltBatch } from './batch-builder';
 import { writeBatch } from './batch-writer';
 import type { HeldBalances } from './held-balances';
 import type { NetworkIndexerOptions } from './network-indexer-options';
@@ -51,7 +51,7 @@ export class BatchSync {
   constructor(private readonly o: NetworkIndexerOptions, private readonly reader: IndexerChainReader, private readonly host: BatchSyncHost) {
     this.range = new AdaptiveRange({ max: o.cfg.maxLogRange, targetLogs: o.targetLogsPerRange, initial: o.initialLogRange ?? 10 });
     this.decoder = new LogDecoder(Object.values(ADAPTERS));
-    this.builder = new BatchBuilder(this.reader, this.decoder, this.range);
+    this.builder = new BatchBuilder(this.reader, this.decoder, this.range, platformNames(o.platforms));
   }
 
   /**

@@ -14,7 +14,7 @@ import { insertPools } from '../store/pools.repo';
 import { inTransaction } from '../store/sql-tx';
 import { applyTickDeltas } from '../store/ticks.repo';
 import { insertTokens } from '../store/tokens.repo';
-import { readTokenRows } from './batch-builder';
+import { platformNames, readTokenRows } from './batch-builder';
 import { applyPoolFloor, toBaseUnits } from './bootstrap-floor';
 import { readLedgers } from './bootstrap-ledgers';
 import { readScopeSnapshot } from './bootstrap-read';
@@ -89,7 +89,8 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
   const { snapshot, belowFloor, unpriced } = applyPoolFloor(raw, c.cfg.wrappedNative, floor);
   const seeds = new Map<string, TokenSeed>();
   for (const s of [...c.pendingSeeds, ...snapshot.tokens]) if (!seeds.has(s.address)) seeds.set(s.address, s);
-  const tokenRows = await readTokenRows(client, network, [...seeds.values()].map((seed) => ({ seed, block })), new Map([[block, header]]), startBlock);
+  const found = [...seeds.values()].map((seed) => ({ seed, block }));
+  const tokenRows = await readTokenRows(client, network, found, new Map([[block, header]]), platformNames(c.platforms), startBlock);
   const batch = derivedBatch(network, block, header, snapshot.pools, tokenRows.map((t) => t.key));
   batch.ledgers = await readLedgers(client, [...seeds.values()], block);
 

@@ -66,7 +66,16 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
           ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
           `The Router pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination}; with less the whole fill reverts`,
         ]
-      : [`A relayer pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} (about ${leg.bridgeQuote.estimatedSeconds} s)`]),
+      : leg.handlerForwards
+        ? [
+            `A relayer pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, on ${leg.destination} ` +
+              `to the ${leg.bridgeQuote.provider} bridge's handler contract (about ${leg.bridgeQuote.estimatedSeconds} s), which passes all of it on ` +
+              `to the recipient in the same transaction (paid directly, an externally owned account would get ${nativeSymbol(leg.destination)})`,
+          ]
+        : [
+            `A relayer pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination} ` +
+              `(about ${leg.bridgeQuote.estimatedSeconds} s)`,
+          ]),
     `If no relayer delivers at least ${outAmount(leg.minOutput)} by ${new Date(leg.bridgeMin.fillDeadline * 1000).toISOString()}, the deposit is refunded on ${leg.origin}`,
   ];
   const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
@@ -139,19 +148,30 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
         depositOutputToken: outKey(bridgedDestination),
         depositOutputAmount: (dest ? arrived : leg.minOutput).toString(),
       },
-      destination: dest
+      destination: leg.handlerForwards
         ? {
             network: leg.destination,
             inputToken: outKey(bridgedDestination),
             inputAmount: arrived.toString(),
             outputToken: outKey(leg.output.address),
             expectedOutput: leg.expectedOutput.toString(),
-            gasEstimate: bufferedGas(dest.plan.gas).toString(),
             gasPaidBy: 'relayer',
             runBy: 'bridge handler contract',
-            priceImpactPercentage: dest.priceImpact === undefined ? null : round6(dest.priceImpact),
+            priceImpactPercentage: 0,
           }
-        : null,
+        : dest
+          ? {
+              network: leg.destination,
+              inputToken: outKey(bridgedDestination),
+              inputAmount: arrived.toString(),
+              outputToken: outKey(leg.output.address),
+              expectedOutput: leg.expectedOutput.toString(),
+              gasEstimate: bufferedGas(dest.plan.gas).toString(),
+              gasPaidBy: 'relayer',
+              runBy: 'bridge handler contract',
+              priceImpactPercentage: dest.priceImpact === undefined ? null : round6(dest.priceImpact),
+            }
+          : null,
     },
   };
 }

@@ -41,5 +41,16 @@ export interface Leg extends Candidate {
   minOutput: bigint;
   /** how the destination leg (if any) runs */
   mode: 'message' | 'none';
+  /**
+   * The output is the wrapped native token, which the bridge pays an externally owned account as
+   * the native coin: the deposit pays the bridge's handler instead (a contract, so it is paid the
+   * wrapped token), and its message passes all of it on to the recipient.
+   */
+  handlerForwards: boolean;
+}
+
+/** Whether the deposit carries a message for the bridge's handler on the destination. */
+export function carriesMessage(leg: Leg): boolean {
+  return leg.destinationSwap !== undefined || leg.handlerForwards;
 }
 

@@ -11,7 +11,10 @@
  *    carries (Across's MulticallHandler: `destinationLeg` 'message'): the relayer pays the
  *    deposit's outputAmount of the bridged asset to the handler, which runs `Router.execute` with
  *    it for the order's minOutputAmount of the final token to the recipient, or the whole fill
- *    reverts (nobody can fill: the deposit is refunded on the origin after its deadline).
+ *    reverts (nobody can fill: the deposit is refunded on the origin after its deadline). An order
+ *    for the wrapped native token rides on a message too, with no calls: Across would pay it to an
+ *    externally owned account as the native coin, so it pays the handler (a contract, paid in the
+ *    wrapped token), which passes all of it on to the recipient (`handlerForwards`).
  *
  * Which bridged asset and the minimums of each leg: ./cross-chain-planner.ts.
  */
@@ -27,7 +30,7 @@ import type { LiquidityGraphs } from '../graph/liquidity-graphs';
 import { timedBuild } from '../metrics';
 import { crossChainContext } from './cross-chain-context';
 import { checkPayoutAddress } from './payout-address';
-import type { Leg } from './cross-chain-leg';
+import { type Leg, carriesMessage } from './cross-chain-leg';
 import { CrossChainPlanner } from './cross-chain-planner';
 import { orderCalls } from './order-tx';
 import { type QuoteEngine, routedDeployment } from './quote-engine';
@@ -72,10 +75,11 @@ export class CrossChainOrders {
   /**
    * A bridge without destination swaps whose route carries the native coin pays a wrapped-native
    * fill as the native coin to an EOA and as the wrapped token to a contract (Across's SpokePool):
-   * the order's output must be what the recipient (the sender) will really get.
+   * the order's output must be what the recipient (the sender) will really get. Through the
+   * bridge's handler (a destination leg, or `handlerForwards`) the message decides what is paid.
    */
   private async checkNativePayout(leg: Leg, recipient: string): Promise<void> {
-    if (leg.destinationSwap) return;
+    if (carriesMessage(leg)) return;
     const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
     const output = leg.output.address;
     if (output !== ZERO_ADDRESS && output !== wrapped) return;
@@ -128,7 +132,7 @@ export class CrossChainOrders {
 
   /** The user's transaction only: the destination leg's gas is the relayer's. */
   private gasLimit(leg: Leg): bigint {
-    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && leg.destinationSwap ? MESSAGE_GAS : 0)));
+    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && carriesMessage(leg) ? MESSAGE_GAS : 0)));
   }
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
@@ -192,7 +196,9 @@ export class CrossChainOrders {
    * amountOffset (exactly the origin minimum on a fixed-output bridge, else all it holds).
    */
   private async providerDepositCall(leg: Leg, executor: string, to: { sender: string; recipient: string }): Promise<ExecutorCall> {
-    const message = leg.destinationSwap ? await this.destinationMessage(leg, to.recipient) : undefined;
+    // handlerForwards: no calls, the handler's last call (drainLeftoverTokens) pays the recipient all the wrapped native token that arrived
+    const forward: BridgeDestinationMessage | undefined = leg.handlerForwards ? { calls: [], leftoverRecipient: to.recipient } : undefined;
+    const message = leg.destinationSwap ? await this.destinationMessage(leg, to.recipient) : forward;
     // Without a destination leg the deposit asks for the order's minimum; with one, for what the origin minimum makes of the bridged asset.
     const outputAmount = message ? leg.bridgeMin.outputAmount : leg.minOutput;
     // a refund goes back to the sender on the origin network; the payout to the recipient on the destination

@@ -74,7 +74,12 @@ export class CrossChainPlanner {
     const bridgeMin = minBridged === best.expectedBridged ? best.bridgeQuote : await this.bridgeQuote(from.network, to.network, best.bridged, minBridged);
     const settled = fixed ? await this.atMinimum(best, to.network, output, bridgeMin, slippage - (swaps.origin ? originTolerance : 0)) : { ...best, minOutput: minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount) };
     if (settled.minOutput <= 0n) throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
-    return { ...settled, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, mode };
+    // Asked for the wrapped native token itself: paid through the handler, or an externally owned account would get the native coin.
+    const handlerForwards =
+      mode === 'message' && !settled.destinationSwap && output.address !== ZERO_ADDRESS && this.unwrapsForAccounts(route.tokens, best.bridged, to.network);
+    return {
+      ...settled, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, mode, handlerForwards,
+    };
   }
 
   /**
@@ -134,10 +139,18 @@ export class CrossChainPlanner {
    * coin too (Across pays a WETH fill to an EOA recipient as ETH).
    */
   private delivers(routeTokens: readonly BridgeRouteToken[], t: BridgeRouteToken, output: string, destination: Network): boolean {
-    const token = t.destinationToken.toLowerCase();
-    if (token === output) return true;
+    if (t.destinationToken.toLowerCase() === output) return true;
+    return output === ZERO_ADDRESS && this.unwrapsForAccounts(routeTokens, t, destination);
+  }
+
+  /**
+   * Whether the bridge pays a fill of `t` to an externally owned account as the native coin: `t`
+   * is the wrapped native token and the route carries the native coin too (Across's SpokePool
+   * unwraps for a recipient without code, or with EIP-7702 delegation code only).
+   */
+  private unwrapsForAccounts(routeTokens: readonly BridgeRouteToken[], t: BridgeRouteToken, destination: Network): boolean {
     const wrapped = this.deployments.get(destination)?.wrappedNative;
-    return output === ZERO_ADDRESS && token === wrapped && routeTokens.some((r) => r.destinationToken === ZERO_ADDRESS);
+    return t.destinationToken.toLowerCase() === wrapped && routeTokens.some((r) => r.destinationToken === ZERO_ADDRESS);
   }
 }
 

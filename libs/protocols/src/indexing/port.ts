@@ -106,4 +106,17 @@ export interface ProtocolAdapter {
   readonly fastHandlers?: Readonly<Record<string, FastLogHandler>>;
   /** the start-block state read of a platform (INDEXER_POOLS=listed); null: the family has no state to read there */
   readonly readScope: ((platform: PlatformDefinition, ctx: ScopeReadContext) => Promise<ScopeSnapshot>) | null;
+  /**
+   * The listed name of a token the family issues, when its on-chain name does not say what it
+   * holds (every Uniswap V2 pair is "Uniswap V2"); absent: the on-chain name.
+   */
+  readonly tokenName?: (t: ComposedTokenNaming) => string;
+}
+
+/** What a composed token's listed name is made of. */
+export interface ComposedTokenNaming {
+  /** the issuing platform's name (e.g. "SushiSwap") */
+  platformName: string;
+  /** its underlying tokens' symbols, in their order */
+  underlyingSymbols: readonly string[];
 }

@@ -90,4 +90,6 @@ export const uniswapV2Adapter: ProtocolAdapter = {
     },
   },
   readScope: readV2Scope,
+  // what the hosted APIs list, e.g. "Uniswap V2 WETH/USDC": the pair's own name() is the same for every pair
+  tokenName: ({ platformName, underlyingSymbols }) => `${platformName} ${underlyingSymbols.join('/')}`,
 };
