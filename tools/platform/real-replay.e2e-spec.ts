@@ -21,7 +21,7 @@ import { loadRegistry } from '@tokensvc/chain';
 import { startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { freePort, readDemeterRawCsv, startReplayRpc, type ReplayRpc } from '@tokensvc/testing';
 import {
-  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readTickCsv, realDataDir, rel, setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut, type RealPlatform, type TickRow,
+  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readMinuteEthPrices, readMinuteInAmounts, readTickCsv, realDataDir, rel, setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut, type RealPlatform, type TickRow,
 } from './real-data';
 
 jest.setTimeout(240_000);
@@ -203,22 +203,92 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
     expect(Math.max(...atRound)).toBeLessThanOrEqual(0.01);
   });
 
-  it('reports the recorded volumes (V3 swaps are not activities: the service serves no V3 volume)', async () => {
+  /**
+   * The day's swap volume, two ways. By the service's rule (derive/README.md: a swap counts for both its
+   * tokens at its input side, valued at the block's closing price, summed in cents): from the swaps
+   * in tick.csv and the pool price after each block's last swap. Independent reference: the recorder's
+   * per-minute amounts in (minute.csv) valued at its per-minute ETH price (rel-price.csv).
+   */
+  const volumes = (() => {
+    const closeOf = new Map(blockCloses().map((c) => [c.block, c.price]));
+    const rule = swaps.map((s) => ({ time: s.time, cents: Math.round((s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * closeOf.get(s.block)!) * 100) }));
+    const minutes = readMinuteInAmounts(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.minute.csv`));
+    const eth = readMinuteEthPrices(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.rel-price.csv`));
+    const reference = minutes.map((m) => {
+      const price = eth.get(m.time);
+      if (price === undefined) throw new Error(`rel-price.csv has no price for ${new Date(m.time * 1000).toISOString()}`);
+      return { time: m.time, usd: Number(m.in0) / 1e6 + (Number(m.in1) / 1e18) * price, in0: m.in0, in1: m.in1 };
+    });
+    return { rule, reference };
+  })();
+  const sumIn = (from: number, to: number): { rule: number; n: number; reference: number } => {
+    const inside = volumes.rule.filter((r) => r.time >= from && r.time < to);
+    return { rule: inside.reduce((a, r) => a + r.cents, 0) / 100, n: inside.length, reference: volumes.reference.filter((r) => r.time >= from && r.time < to).reduce((a, r) => a + r.usd, 0) };
+  };
+  const dayStart = Date.parse('2024-01-05T00:00:00Z') / 1000;
+  const usdcKey = `ethereum:${USDC}`;
+
+  it('holds the recorded amounts swapped in (minute.csv) as the swaps give them, and no activity (a V3 pool has no token)', async () => {
     let usdcIn = 0n;
     let wethIn = 0n;
     for (const s of swaps) {
       if (s.amount0 > 0n) usdcIn += s.amount0;
       if (s.amount1 > 0n) wethIn += s.amount1;
     }
-    // USD volume of the input side (as the service defines volume_usd for swaps): USDC in at $1, WETH in at the pool price after the swap
-    let usd = 0;
-    for (const s of swaps) usd += s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * wethPrice(s.sqrtPriceX96);
-    process.stdout.write(`real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ${usd.toFixed(0)} USD (input side)\n`);
+    expect([volumes.reference.reduce((a, m) => a + m.in0, 0n), volumes.reference.reduce((a, m) => a + m.in1, 0n)]).toEqual([usdcIn, wethIn]);
+    const day = sumIn(dayStart, dayStart + 86_400);
+    process.stdout.write(`real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ${day.rule.toFixed(2)} USD by the service's rule, ${day.reference.toFixed(2)} USD by the reference (minute amounts at the minute's price)\n`);
     const activities = Number((await platform.db.query(`SELECT count(*) FROM activities WHERE network = 'ethereum'`)).rows[0].count);
-    const volume = (await platform.db.query(`SELECT coalesce(sum(volume_usd), 0)::float8 AS v FROM candles WHERE token_key = $1 AND resolution = '1h'`, [wethKey])).rows[0].v as number;
-    process.stdout.write(`real replay: the service holds ${activities} activities and ${volume} USD of WETH candle volume for the day\n`);
     expect(activities).toBe(0);
-    expect(volume).toBe(0);
+    // the swaps are counted once per block and token: 6,046 swaps for each of WETH and USDC
+    const counted = (await platform.db.query(`SELECT token_key, sum(swaps)::int AS n FROM swap_volumes WHERE network = 'ethereum' GROUP BY token_key ORDER BY token_key`)).rows;
+    expect(counted).toEqual([usdcKey, wethKey].sort().map((k) => ({ token_key: k, n: 6046 })));
+  });
+
+  it('serves the day\'s swap volume of WETH and USDC (volumeUsd1d, volumeUsd7d): the recorded swaps\' volume', async () => {
+    const day = sumIn(dayStart, dayStart + 86_400);
+    const { tokens } = await get<{ tokens: Array<{ key: string; metrics: { volumeUsd1d: string; volumeUsd7d: string } }> }>(`/v2/tokens?ids=${wethKey},${usdcKey}&finality=latest`);
+    expect(tokens.map((t) => t.key).sort()).toEqual([usdcKey, wethKey].sort());
+    for (const t of tokens) {
+      const [v1, v7] = [Number(t.metrics.volumeUsd1d), Number(t.metrics.volumeUsd7d)];
+      process.stdout.write(`real replay: ${t.key === wethKey ? 'WETH' : 'USDC'} volumeUsd1d ${v1.toFixed(2)} (rule ${day.rule.toFixed(2)}: ${(v1 - day.rule).toFixed(2)} USD; reference ${day.reference.toFixed(2)}: ${pct(rel(v1, day.reference))}), volumeUsd7d ${v7.toFixed(2)}\n`);
+      // the rule exactly (cents; a cent per swap for the float rounding of the valuation), the reference within 0.01 %
+      expect(Math.abs(v1 - day.rule)).toBeLessThanOrEqual(0.01 * day.n);
+      expect(rel(v1, day.reference)).toBeLessThan(1e-4);
+      // the week holds only the replayed day
+      expect(v7).toBe(v1);
+    }
+  });
+
+  it.each(['15m', '1h'] as const)('gives every %s candle of WETH and USDC the swap volume of its bucket, and its history entry the day\'s volume up to its end', async (resolution) => {
+    const size = resolution === '15m' ? 900 : 3600;
+    const lines: string[] = [];
+    for (const [symbol, key] of [['WETH', wethKey], ['USDC', usdcKey]] as const) {
+      const stored = new Map<number, number>(
+        (await platform.db.query(`SELECT extract(epoch from bucket)::int AS b, volume_usd FROM candles WHERE token_key = $1 AND resolution = $2`, [key, resolution])).rows.map((r: { b: number; volume_usd: number }) => [r.b, r.volume_usd]),
+      );
+      const history = (await get<{ history: Array<{ time: string; volume1dUsd: string }> }>(`/v2/tokens/history?id=${key}&resolution=${resolution}&finality=latest`)).history;
+      const served1d = new Map(history.map((h) => [Date.parse(h.time) / 1000, Number(h.volume1dUsd)]));
+      const devs: number[] = [];
+      const devs1d: number[] = [];
+      for (let b = dayStart; b < dayStart + 86_400; b += size) {
+        const want = sumIn(b, b + size);
+        const got = stored.get(b);
+        if (got === undefined) throw new Error(`no ${resolution} candle of ${symbol} at ${new Date(b * 1000).toISOString()}`);
+        expect(Math.abs(got - want.rule)).toBeLessThanOrEqual(0.01 * want.n);
+        devs.push(rel(got, want.reference));
+        // volume1dUsd: the day up to the bucket's end (the replay starts at the day's start)
+        const upTo = sumIn(dayStart, b + size);
+        expect(Math.abs(served1d.get(b)! - upTo.rule)).toBeLessThanOrEqual(0.01 * upTo.n);
+        devs1d.push(rel(served1d.get(b)!, upTo.reference));
+      }
+      lines.push(`${symbol} ${devs.length} candles: volume against the reference median ${pct(median(devs))}, max ${pct(Math.max(...devs))}; volume1dUsd median ${pct(median(devs1d))}, max ${pct(Math.max(...devs1d))}`);
+      // the valuation differs from the reference's only by the price a WETH-in swap is valued at (its block's close, not its minute's)
+      expect(median(devs)).toBeLessThan(2e-4);
+      expect(Math.max(...devs)).toBeLessThan(2e-3);
+      expect(Math.max(...devs1d)).toBeLessThan(2e-4);
+    }
+    process.stdout.write(`real replay: ${resolution} candle volumes: ${lines.join('; ')}\n`);
     expect(platform.procs.every((p) => p.child.exitCode === null)).toBe(true);
   });
 });
