@@ -21,7 +21,9 @@ import { loadRegistry } from '@tokensvc/chain';
 import { startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { freePort, readDemeterRawCsv, startReplayRpc, type ReplayRpc } from '@tokensvc/testing';
 import {
-  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readMinuteEthPrices, readMinuteInAmounts, readTickCsv, realDataDir, rel, setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut, type RealPlatform, type TickRow,
+  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readMinuteEthPrices, readMinuteInAmounts, readTickCsv, realDataDir, rel,
+  setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut,
+  type RealPlatform, type TickRow,
 } from './real-data';
 
 jest.setTimeout(240_000);
@@ -215,19 +217,22 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
    */
   const volumes = (() => {
     const closeOf = new Map(blockCloses().map((c) => [c.block, c.price]));
-    const rule = swaps.map((s) => ({ time: s.time, cents: Math.round((s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * closeOf.get(s.block)!) * 100) }));
-    const minutes = readMinuteInAmounts(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.minute.csv`));
+    const usdOf = (s: TickRow): number => (s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * closeOf.get(s.block)!);
+    const rule = swaps.map((s) => ({ time: s.time, cents: Math.round(usdOf(s) * 100) }));
+    const reference = readMinuteInAmounts(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.minute.csv`));
     const eth = readMinuteEthPrices(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.rel-price.csv`));
-    const reference = minutes.map((m) => {
+    const referenceUsd = reference.map((m) => {
       const price = eth.get(m.time);
       if (price === undefined) throw new Error(`rel-price.csv has no price for ${new Date(m.time * 1000).toISOString()}`);
-      return { time: m.time, usd: Number(m.in0) / 1e6 + (Number(m.in1) / 1e18) * price, in0: m.in0, in1: m.in1 };
+      return { time: m.time, usd: Number(m.in0) / 1e6 + (Number(m.in1) / 1e18) * price };
     });
-    return { rule, reference };
+    return { rule, reference, referenceUsd };
   })();
+  /** swaps in [from, to): their USD by the rule, their count, and the reference's USD of those minutes */
   const sumIn = (from: number, to: number): { rule: number; n: number; reference: number } => {
     const inside = volumes.rule.filter((r) => r.time >= from && r.time < to);
-    return { rule: inside.reduce((a, r) => a + r.cents, 0) / 100, n: inside.length, reference: volumes.reference.filter((r) => r.time >= from && r.time < to).reduce((a, r) => a + r.usd, 0) };
+    const minutes = volumes.referenceUsd.filter((r) => r.time >= from && r.time < to);
+    return { rule: inside.reduce((a, r) => a + r.cents, 0) / 100, n: inside.length, reference: minutes.reduce((a, r) => a + r.usd, 0) };
   };
   const dayStart = Date.parse('2024-01-05T00:00:00Z') / 1000;
   const usdcKey = `ethereum:${USDC}`;
@@ -241,22 +246,31 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
     }
     expect([volumes.reference.reduce((a, m) => a + m.in0, 0n), volumes.reference.reduce((a, m) => a + m.in1, 0n)]).toEqual([usdcIn, wethIn]);
     const day = sumIn(dayStart, dayStart + 86_400);
-    process.stdout.write(`real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ${day.rule.toFixed(2)} USD by the service's rule, ${day.reference.toFixed(2)} USD by the reference (minute amounts at the minute's price)\n`);
+    process.stdout.write(
+      `real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ` +
+        `${day.rule.toFixed(2)} USD by the service's rule, ${day.reference.toFixed(2)} USD by the reference (minute amounts at the minute's price)\n`,
+    );
     const activities = Number((await platform.db.query(`SELECT count(*) FROM activities WHERE network = 'ethereum'`)).rows[0].count);
     expect(activities).toBe(0);
     // the swaps are counted once per block and token: 6,046 swaps for each of WETH and USDC
-    const counted = (await platform.db.query(`SELECT token_key, sum(swaps)::int AS n FROM swap_volumes WHERE network = 'ethereum' GROUP BY token_key ORDER BY token_key`)).rows;
-    expect(counted).toEqual([usdcKey, wethKey].sort().map((k) => ({ token_key: k, n: 6046 })));
+    const counted = await platform.db.query(
+      `SELECT token_key, sum(swaps)::int AS n FROM swap_volumes WHERE network = 'ethereum' GROUP BY token_key ORDER BY token_key`,
+    );
+    expect(counted.rows).toEqual([usdcKey, wethKey].sort().map((k) => ({ token_key: k, n: 6046 })));
   });
 
   it('serves the day\'s swap volume of WETH and USDC (volumeUsd1d, volumeUsd7d): the recorded swaps\' volume', async () => {
     const day = sumIn(dayStart, dayStart + 86_400);
-    const { tokens } = await get<{ tokens: Array<{ key: string; metrics: { volumeUsd1d: string; volumeUsd7d: string } }> }>(`/v2/tokens?ids=${wethKey},${usdcKey}&finality=latest`);
+    type Reply = { tokens: Array<{ key: string; metrics: { volumeUsd1d: string; volumeUsd7d: string } }> };
+    const { tokens } = await get<Reply>(`/v2/tokens?ids=${wethKey},${usdcKey}&finality=latest`);
     expect(tokens.map((t) => t.key).sort()).toEqual([usdcKey, wethKey].sort());
     for (const t of tokens) {
       const [v1, v7] = [Number(t.metrics.volumeUsd1d), Number(t.metrics.volumeUsd7d)];
-      process.stdout.write(`real replay: ${t.key === wethKey ? 'WETH' : 'USDC'} volumeUsd1d ${v1.toFixed(2)} (rule ${day.rule.toFixed(2)}: ${(v1 - day.rule).toFixed(2)} USD; reference ${day.reference.toFixed(2)}: ${pct(rel(v1, day.reference))}), volumeUsd7d ${v7.toFixed(2)}\n`);
-      // the rule exactly (cents; a cent per swap for the float rounding of the valuation), the reference within 0.01 %
+      process.stdout.write(
+        `real replay: ${t.key === wethKey ? 'WETH' : 'USDC'} volumeUsd1d ${v1.toFixed(2)} (rule ${day.rule.toFixed(2)}: ${(v1 - day.rule).toFixed(2)} USD; ` +
+          `reference ${day.reference.toFixed(2)}: ${pct(rel(v1, day.reference))}), volumeUsd7d ${v7.toFixed(2)}\n`,
+      );
+      // the rule exactly (a cent per swap for the float rounding of the valuation), the reference within the tolerance
       expect(Math.abs(v1 - day.rule)).toBeLessThanOrEqual(0.01 * day.n);
       expect(rel(v1, day.reference)).toBeLessThan(VOLUME_DAY_TOLERANCE);
       // the week holds only the replayed day
@@ -264,15 +278,18 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
     }
   });
 
-  it.each(['15m', '1h'] as const)('gives every %s candle of WETH and USDC the swap volume of its bucket, and its history entry the day\'s volume up to its end', async (resolution) => {
+  it.each(['15m', '1h'] as const)('gives each %s candle of WETH and USDC its bucket\'s volume, its history entry the day\'s to its end', async (resolution) => {
     const size = resolution === '15m' ? 900 : 3600;
     const lines: string[] = [];
     const checks: Array<{ symbol: string; devs: number[]; devs1d: number[]; offRule: string[] }> = [];
     for (const [symbol, key] of [['WETH', wethKey], ['USDC', usdcKey]] as const) {
-      const stored = new Map<number, number>(
-        (await platform.db.query(`SELECT extract(epoch from bucket)::int AS b, volume_usd FROM candles WHERE token_key = $1 AND resolution = $2`, [key, resolution])).rows.map((r: { b: number; volume_usd: number }) => [r.b, r.volume_usd]),
+      const candles = await platform.db.query(
+        `SELECT extract(epoch from bucket)::int AS b, volume_usd FROM candles WHERE token_key = $1 AND resolution = $2`,
+        [key, resolution],
       );
-      const history = (await get<{ history: Array<{ time: string; volume1dUsd: string }> }>(`/v2/tokens/history?id=${key}&resolution=${resolution}&finality=latest`)).history;
+      const stored = new Map<number, number>(candles.rows.map((r: { b: number; volume_usd: number }) => [r.b, r.volume_usd]));
+      type Reply = { history: Array<{ time: string; volume1dUsd: string }> };
+      const { history } = await get<Reply>(`/v2/tokens/history?id=${key}&resolution=${resolution}&finality=latest`);
       const served1d = new Map(history.map((h) => [Date.parse(h.time) / 1000, Number(h.volume1dUsd)]));
       const c = { symbol, devs: [] as number[], devs1d: [] as number[], offRule: [] as string[] };
       for (let b = dayStart; b < dayStart + 86_400; b += size) {
@@ -283,12 +300,16 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
         const upTo = sumIn(dayStart, b + size);
         const got1d = served1d.get(b) ?? NaN;
         // the rule exactly (a cent per swap for the float rounding of the valuation)
-        if (!(Math.abs(got - want.rule) <= 0.01 * want.n) || !(Math.abs(got1d - upTo.rule) <= 0.01 * upTo.n)) c.offRule.push(`${new Date(b * 1000).toISOString()}: ${got} / ${got1d} served, ${want.rule} / ${upTo.rule} by the rule`);
+        const ruleHolds = Math.abs(got - want.rule) <= 0.01 * want.n && Math.abs(got1d - upTo.rule) <= 0.01 * upTo.n;
+        if (!ruleHolds) c.offRule.push(`${new Date(b * 1000).toISOString()}: ${got} / ${got1d} served, ${want.rule} / ${upTo.rule} by the rule`);
         c.devs.push(rel(got, want.reference));
         c.devs1d.push(rel(got1d, upTo.reference));
       }
       checks.push(c);
-      lines.push(`${symbol} ${c.devs.length} candles, against the reference: volume median ${pct(median(c.devs))}, max ${pct(Math.max(...c.devs))}; volume1dUsd median ${pct(median(c.devs1d))}, max ${pct(Math.max(...c.devs1d))}`);
+      lines.push(
+        `${symbol} ${c.devs.length} candles, against the reference: volume median ${pct(median(c.devs))}, max ${pct(Math.max(...c.devs))}; ` +
+          `volume1dUsd median ${pct(median(c.devs1d))}, max ${pct(Math.max(...c.devs1d))}`,
+      );
     }
     process.stdout.write(`real replay: ${resolution} candle volumes: ${lines.join('; ')}\n`);
     for (const c of checks) {

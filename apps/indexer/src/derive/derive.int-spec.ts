@@ -252,12 +252,19 @@ describe('derived from the devnet history', () => {
 
   it('counts every swap of every indexed pool (V2 and V3) once for each of its basic tokens, at the value of a V2 swap activity', async () => {
     const pools = [...platformsOf(world, 'uniswap-v2'), ...platformsOf(world, 'uniswap-v3')].flatMap((p) => p.pools);
-    const swapLogs = await rpc<RawLog[]>(rpcUrl, 'eth_getLogs', [{ fromBlock: `0x${FIRST.toString(16)}`, toBlock: `0x${LAST.toString(16)}`, address: pools.map((p) => p.address), topics: [[topic('v2', 'Swap'), topic('v3', 'Swap')]] }]);
+    const swapLogs = await rpc<RawLog[]>(rpcUrl, 'eth_getLogs', [
+      { fromBlock: `0x${FIRST.toString(16)}`, toBlock: `0x${LAST.toString(16)}`, address: pools.map((p) => p.address),
+        topics: [[topic('v2', 'Swap'), topic('v3', 'Swap')]] },
+    ]);
     const tokensOf = new Map(pools.map((p) => [p.address.toLowerCase(), [p.token0, p.token1].map((t) => key(t.toLowerCase()))]));
     const expected = new Map<string, number>();
     for (const l of swapLogs) for (const k of tokensOf.get(l.address.toLowerCase())!) expected.set(k, (expected.get(k) ?? 0) + 1);
-    const basic = new Set((await tx.query<{ key: string }>(`SELECT key FROM tokens WHERE network = $1 AND family IN ('basic', 'native')`, [N])).map((r) => r.key));
-    const counted = await tx.query<{ token_key: string; n: string }>(`SELECT token_key, sum(swaps) AS n FROM swap_volumes WHERE network = $1 GROUP BY token_key`, [N]);
+    const basicRows = await tx.query<{ key: string }>(`SELECT key FROM tokens WHERE network = $1 AND family IN ('basic', 'native')`, [N]);
+    const basic = new Set(basicRows.map((r) => r.key));
+    const counted = await tx.query<{ token_key: string; n: string }>(
+      `SELECT token_key, sum(swaps) AS n FROM swap_volumes WHERE network = $1 GROUP BY token_key`,
+      [N],
+    );
     expect(Object.fromEntries(counted.map((r) => [r.token_key, Number(r.n)]))).toEqual(Object.fromEntries([...expected].filter(([k]) => basic.has(k))));
     expect(platformsOf(world, 'uniswap-v3').length).toBeGreaterThan(0);
     // a V2 swap's activity volume_usd is its share of both its tokens' swap volume (same block prices, same rule): in the
@@ -279,8 +286,11 @@ describe('derived from the devnet history', () => {
     // Activity volumes are summed in whole cents: allow half a cent per activity (swap volumes are stored in cents).
     const vol = (from: string, to: string): string => `SELECT sum(v) AS v, sum(n) AS n FROM (
         SELECT sum(a.volume_usd) AS v, count(*) AS n FROM activities a WHERE a.token_key = c.token_key AND a.time >= ${from} AND a.time < ${to}
-        UNION ALL SELECT sum(w.volume_cents)::float8 / 100, 0 FROM swap_volumes w WHERE w.token_key = c.token_key AND w.time >= ${from} AND w.time < ${to}) x`;
-    const rows = await tx.query<{ token_key: string; volume_usd: number; volume_1d_usd: number; trending_score: number; liquidity: number; v: number; n: string; v1: number; n1: string }>(
+        UNION ALL SELECT sum(w.volume_cents)::float8 / 100, 0 FROM swap_volumes w
+         WHERE w.token_key = c.token_key AND w.time >= ${from} AND w.time < ${to}) x`;
+    type Row = { token_key: string; volume_usd: number; volume_1d_usd: number; trending_score: number; liquidity: number };
+    type Sums = { v: number; n: string; v1: number; n1: string };
+    const rows = await tx.query<Row & Sums>(
       `SELECT c.token_key, c.volume_usd, c.volume_1d_usd, c.trending_score, c.liquidity, coalesce(w.v, 0) AS v, w.n, coalesce(d.v, 0) AS v1, d.n AS n1
        FROM candles c JOIN (VALUES ('15m', interval '15 minutes'), ('30m', interval '30 minutes'), ('1h', interval '1 hour'), ('4h', interval '4 hours'), ('1d', interval '1 day')) AS s(res, size) ON s.res = c.resolution
        CROSS JOIN LATERAL (${vol('c.bucket', 'c.bucket + s.size')}) w

@@ -63,12 +63,16 @@ export function tokensAsOfFinalizedSql(where = 'true'): string {
   ) s
   JOIN index_cursors c ON c.network = s.network
   CROSS JOIN LATERAL (
-    SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS v1, coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS v7
+    SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd)
+             FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS v1,
+           coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS v7
       FROM activities a WHERE a.token_key = s.key AND a.block_number <= c.finalized_block AND a.time > c.finalized_time - interval '7 days' AND a.time <= c.finalized_time
   ) va
   CROSS JOIN LATERAL (
-    SELECT coalesce((sum(w.volume_cents) FILTER (WHERE w.time > c.finalized_time - interval '1 day'))::float8 / 100, 0) AS v1, coalesce(sum(w.volume_cents)::float8 / 100, 0) AS v7
-      FROM swap_volumes w WHERE w.token_key = s.key AND w.block_number <= c.finalized_block AND w.time > c.finalized_time - interval '7 days' AND w.time <= c.finalized_time
+    SELECT coalesce((sum(w.volume_cents) FILTER (WHERE w.time > c.finalized_time - interval '1 day'))::float8 / 100, 0) AS v1,
+           coalesce(sum(w.volume_cents)::float8 / 100, 0) AS v7
+      FROM swap_volumes w
+     WHERE w.token_key = s.key AND w.block_number <= c.finalized_block AND w.time > c.finalized_time - interval '7 days' AND w.time <= c.finalized_time
   ) vs
   CROSS JOIN LATERAL (SELECT va.v1 + vs.v1 AS volume_usd_1d, va.v7 + vs.v7 AS volume_usd_7d) v
   CROSS JOIN LATERAL (

@@ -45,7 +45,8 @@ export async function loadNetworkState(tx: SqlTx, network: Network, fromBlock: n
     if (a.type === 'swap') net.swapWindow(address).add(a.time, a.volume_usd);
     if (a.time >= fromTime - DAY_SECONDS) net.volumeOf(address).add(a.time, a.volume_usd);
   }
-  for (const s of await loadSwapVolumesSince(tx, keysOf(...SWAP_VOLUME_ROLES), fromTime - DAY_SECONDS, fromBlock)) net.volumeOf(addressOfKey(s.token_key)).add(s.time, s.volume_usd);
+  const swapVolumes = await loadSwapVolumesSince(tx, keysOf(...SWAP_VOLUME_ROLES), fromTime - DAY_SECONDS, fromBlock);
+  for (const s of swapVolumes) net.volumeOf(addressOfKey(s.token_key)).add(s.time, s.volume_usd);
   for (const p of sharePrices) net.sharePriceSeries(addressOfKey(p.token_key)).push(p.time, p.pps);
   net.reindex();
   return net;

@@ -15,12 +15,19 @@ const roles: Record<string, TokenRole> = { [WETH]: 'basic', [USDC]: 'basic', [PE
 const roleOf = (a: string): TokenRole | undefined => roles[a];
 const prices: Record<string, number> = { [WETH]: 2_250.123456, [USDC]: 1, [PEPE]: 0, [LP]: 40 };
 const decimals: Record<string, number> = { [WETH]: 18, [USDC]: 6, [PEPE]: 18, [LP]: 18 };
-const book: PriceBook = { network: 'ethereum', keyOf: (a) => `ethereum:${a}`, symbolOf: () => '', decimalsOf: (a) => decimals[a] ?? 18, priceOf: (a) => prices[a] ?? 0 };
+const book: PriceBook = {
+  network: 'ethereum',
+  keyOf: (a) => `ethereum:${a}`,
+  symbolOf: () => '',
+  decimalsOf: (a) => decimals[a] ?? 18,
+  priceOf: (a) => prices[a] ?? 0,
+};
 
 const swap = (tokenIn: string, amountIn: bigint, tokenOut: string, amountOut: bigint, family: SwapEvent['family'] = 'uniswap-v3'): SwapEvent => ({
   blockNumber: 7, logIndex: 0, txHash: '0x7', pool: A(99), family, account: A(98), tokenIn, tokenOut, amountIn, amountOut,
 });
-const rows = (v: BlockSwapVolumes) => v.rows('ethereum', 7, 1_700_000_000, book.keyOf).map(({ address, row }) => ({ address, swaps: row.swaps, cents: row.volumeCents }));
+const rows = (v: BlockSwapVolumes): Array<{ address: string; swaps: number; cents: number }> =>
+  v.rows('ethereum', 7, 1_700_000_000, book.keyOf).map(({ address, row }) => ({ address, swaps: row.swaps, cents: row.volumeCents }));
 
 describe('swap volume of basic and native tokens per block', () => {
   it('counts a swap once for each of its two tokens, valued at its input side', () => {
@@ -66,7 +73,11 @@ describe('swap volume of basic and native tokens per block', () => {
   });
 
   it('values a swap as the swap activity of a V2 LP values it (volume_usd)', () => {
-    const cases = [swap(WETH, 123_456_789_012_345_678n, USDC, 1n), swap(USDC, 987_654_321n, WETH, 1n), swap(PEPE, 10n ** 20n, USDC, 31_415_926n)];
+    const cases = [
+      swap(WETH, 123_456_789_012_345_678n, USDC, 1n),
+      swap(USDC, 987_654_321n, WETH, 1n),
+      swap(PEPE, 10n ** 20n, USDC, 31_415_926n),
+    ];
     for (const e of cases) {
       const v = new BlockSwapVolumes();
       v.add(book, e, roleOf);
@@ -78,6 +89,8 @@ describe('swap volume of basic and native tokens per block', () => {
   it('gives each row the network, block, time and token key', () => {
     const v = new BlockSwapVolumes();
     v.add(book, swap(WETH, E18, USDC, 1n), roleOf);
-    expect(v.rows('ethereum', 7, 1_700_000_000, book.keyOf)[0]!.row).toEqual({ network: 'ethereum', blockNumber: 7, tokenKey: `ethereum:${WETH}`, time: 1_700_000_000, swaps: 1, volumeCents: 225_012 });
+    expect(v.rows('ethereum', 7, 1_700_000_000, book.keyOf)[0]!.row).toEqual({
+      network: 'ethereum', blockNumber: 7, tokenKey: `ethereum:${WETH}`, time: 1_700_000_000, swaps: 1, volumeCents: 225_012,
+    });
   });
 });

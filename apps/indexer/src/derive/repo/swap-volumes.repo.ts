@@ -25,7 +25,12 @@ export interface SwapVolumeAt {
 }
 
 /** Swap volumes of some tokens from `from` on (and below a block), in block order. */
-export async function loadSwapVolumesSince(tx: SqlTx, tokenKeys: readonly string[], from: number, beforeBlock = Number.MAX_SAFE_INTEGER): Promise<SwapVolumeAt[]> {
+export async function loadSwapVolumesSince(
+  tx: SqlTx,
+  tokenKeys: readonly string[],
+  from: number,
+  beforeBlock = Number.MAX_SAFE_INTEGER,
+): Promise<SwapVolumeAt[]> {
   if (tokenKeys.length === 0) return [];
   return tx.query(
     `SELECT token_key, extract(epoch from time)::float8 AS time, volume_cents::float8 / 100 AS volume_usd FROM swap_volumes
