@@ -27,6 +27,9 @@ export const TABLE_PURPOSES: Readonly<Record<string, string>> = {
   transfers: 'ERC-20 and native transfers: holders, balances history and activity derive from them.',
   balances: 'Current balance per (network, token, owner), with the block it is from and the prior balances a reorg may need.',
   activities: 'The activity feed of a token: swaps, mints, burns, deposits, withdrawals, with amounts and USD values.',
+  swap_volumes:
+    'DEX swap volume (USD cents, swap count) of basic and native tokens per token and block, from every indexed pool\'s swaps: ' +
+    'their volumeUsd1d/7d and candle volumes.',
   price_points: 'Price observations per token and block, the source of candles and of the prices at a block.',
   candles: 'OHLC candles per token, resolution and bucket, with the token\'s figures (liquidity, supply, APYs, volume) at the bucket\'s close.',
   api_keys: 'API keys (hashed), tier and label; issued by `npm run keys`, checked by the gateway.',

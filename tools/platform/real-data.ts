@@ -189,6 +189,30 @@ export function readTickCsv(path: string): TickRow[] {
   return rows.sort((a, b) => a.block - b.block || a.logIndex - b.logIndex);
 }
 
+/** A demeter-fetch `minute.csv` of a V3 pool: per minute (unix seconds of its start), the amounts of token0 and token1 swapped in. */
+export function readMinuteInAmounts(path: string): Array<{ time: number; in0: bigint; in1: bigint }> {
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const head = lines.shift()!.split(',');
+  const [t, a0, a1] = ['timestamp', 'inAmount0', 'inAmount1'].map((h) => {
+    const i = head.indexOf(h);
+    if (i < 0) throw new Error(`${path}: no column ${h}`);
+    return i;
+  }) as [number, number, number];
+  return lines.map((l) => {
+    const f = l.split(',');
+    return { time: Date.parse(`${f[t]!.replace(' ', 'T')}Z`) / 1000, in0: BigInt(f[a0]!), in1: BigInt(f[a1]!) };
+  });
+}
+
+/** A demeter-fetch `rel-price.csv`: the ETH price in USDC per minute (unix seconds of its start). */
+export function readMinuteEthPrices(path: string): Map<number, number> {
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const head = lines.shift()!.split(',');
+  const [t, eth] = [head.indexOf('block_timestamp'), head.indexOf('eth')];
+  if (t < 0 || eth < 0) throw new Error(`${path}: no block_timestamp or eth column`);
+  return new Map(lines.map((l) => l.split(',')).map((f) => [Date.parse(`${f[t]!.replace(' ', 'T')}Z`) / 1000, Number(f[eth])]));
+}
+
 const Q96 = 2n ** 96n;
 const ZERO_WORD = `0x${'0'.repeat(64)}`;
 

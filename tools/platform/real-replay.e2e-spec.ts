@@ -21,7 +21,9 @@ import { loadRegistry } from '@tokensvc/chain';
 import { startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { freePort, readDemeterRawCsv, startReplayRpc, type ReplayRpc } from '@tokensvc/testing';
 import {
-  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readTickCsv, realDataDir, rel, setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut, type RealPlatform, type TickRow,
+  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readMinuteEthPrices, readMinuteInAmounts, readTickCsv, realDataDir, rel,
+  setStateBeforeExactToken1In, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut,
+  type RealPlatform, type TickRow,
 } from './real-data';
 
 jest.setTimeout(240_000);
@@ -30,6 +32,10 @@ const ROOT = join(__dirname, '..', '..');
 const POOL = '0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640';
 const FIRST_BLOCK = 18_937_382;
 const LAST_BLOCK = 18_944_480;
+/** served volumes against the reference (relative): the day's sum, candles' median and maximum (docs/real-data.md) */
+const VOLUME_DAY_TOLERANCE = 5e-4;
+const VOLUME_MEDIAN_TOLERANCE = 5e-4;
+const VOLUME_MAX_TOLERANCE = 2e-3;
 describe('a real day of the USDC/WETH 0.05 % pool replayed into the production configuration', () => {
   const dir = realDataDir();
   const raw = readDemeterRawCsv(join(dir, 'demeter-fetch', `ethereum-${POOL}-2024-01-05.raw.csv`), POOL);
@@ -203,22 +209,116 @@ describe('a real day of the USDC/WETH 0.05 % pool replayed into the production c
     expect(Math.max(...atRound)).toBeLessThanOrEqual(0.01);
   });
 
-  it('reports the recorded volumes (V3 swaps are not activities: the service serves no V3 volume)', async () => {
+  /**
+   * The day's swap volume, two ways. By the service's rule (derive/README.md: a swap counts for both its
+   * tokens at its input side, valued at the block's closing price, summed in cents): from the swaps
+   * in tick.csv and the pool price after each block's last swap. Independent reference: the recorder's
+   * per-minute amounts in (minute.csv) valued at its per-minute ETH price (rel-price.csv).
+   */
+  const volumes = (() => {
+    const closeOf = new Map(blockCloses().map((c) => [c.block, c.price]));
+    const usdOf = (s: TickRow): number => (s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * closeOf.get(s.block)!);
+    const rule = swaps.map((s) => ({ time: s.time, cents: Math.round(usdOf(s) * 100) }));
+    const reference = readMinuteInAmounts(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.minute.csv`));
+    const eth = readMinuteEthPrices(join(dir, 'reference', 'demeter-fetch', `ethereum-${POOL}-2024-01-05.rel-price.csv`));
+    const referenceUsd = reference.map((m) => {
+      const price = eth.get(m.time);
+      if (price === undefined) throw new Error(`rel-price.csv has no price for ${new Date(m.time * 1000).toISOString()}`);
+      return { time: m.time, usd: Number(m.in0) / 1e6 + (Number(m.in1) / 1e18) * price };
+    });
+    return { rule, reference, referenceUsd };
+  })();
+  /** swaps in [from, to): their USD by the rule, their count, and the reference's USD of those minutes */
+  const sumIn = (from: number, to: number): { rule: number; n: number; reference: number } => {
+    const inside = volumes.rule.filter((r) => r.time >= from && r.time < to);
+    const minutes = volumes.referenceUsd.filter((r) => r.time >= from && r.time < to);
+    return { rule: inside.reduce((a, r) => a + r.cents, 0) / 100, n: inside.length, reference: minutes.reduce((a, r) => a + r.usd, 0) };
+  };
+  const dayStart = Date.parse('2024-01-05T00:00:00Z') / 1000;
+  const usdcKey = `ethereum:${USDC}`;
+
+  it('holds the recorded amounts swapped in (minute.csv) as the swaps give them, and no activity (a V3 pool has no token)', async () => {
     let usdcIn = 0n;
     let wethIn = 0n;
     for (const s of swaps) {
       if (s.amount0 > 0n) usdcIn += s.amount0;
       if (s.amount1 > 0n) wethIn += s.amount1;
     }
-    // USD volume of the input side (as the service defines volume_usd for swaps): USDC in at $1, WETH in at the pool price after the swap
-    let usd = 0;
-    for (const s of swaps) usd += s.amount0 > 0n ? Number(s.amount0) / 1e6 : (Number(s.amount1) / 1e18) * wethPrice(s.sqrtPriceX96);
-    process.stdout.write(`real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ${usd.toFixed(0)} USD (input side)\n`);
+    expect([volumes.reference.reduce((a, m) => a + m.in0, 0n), volumes.reference.reduce((a, m) => a + m.in1, 0n)]).toEqual([usdcIn, wethIn]);
+    const day = sumIn(dayStart, dayStart + 86_400);
+    process.stdout.write(
+      `real replay: recorded volume in: ${Number(usdcIn) / 1e6} USDC, ${Number(wethIn) / 1e18} WETH; ` +
+        `${day.rule.toFixed(2)} USD by the service's rule, ${day.reference.toFixed(2)} USD by the reference (minute amounts at the minute's price)\n`,
+    );
     const activities = Number((await platform.db.query(`SELECT count(*) FROM activities WHERE network = 'ethereum'`)).rows[0].count);
-    const volume = (await platform.db.query(`SELECT coalesce(sum(volume_usd), 0)::float8 AS v FROM candles WHERE token_key = $1 AND resolution = '1h'`, [wethKey])).rows[0].v as number;
-    process.stdout.write(`real replay: the service holds ${activities} activities and ${volume} USD of WETH candle volume for the day\n`);
     expect(activities).toBe(0);
-    expect(volume).toBe(0);
+    // the swaps are counted once per block and token: 6,046 swaps for each of WETH and USDC
+    const counted = await platform.db.query(
+      `SELECT token_key, sum(swaps)::int AS n FROM swap_volumes WHERE network = 'ethereum' GROUP BY token_key ORDER BY token_key`,
+    );
+    expect(counted.rows).toEqual([usdcKey, wethKey].sort().map((k) => ({ token_key: k, n: 6046 })));
+  });
+
+  it('serves the day\'s swap volume of WETH and USDC (volumeUsd1d, volumeUsd7d): the recorded swaps\' volume', async () => {
+    const day = sumIn(dayStart, dayStart + 86_400);
+    type Reply = { tokens: Array<{ key: string; metrics: { volumeUsd1d: string; volumeUsd7d: string } }> };
+    const { tokens } = await get<Reply>(`/v2/tokens?ids=${wethKey},${usdcKey}&finality=latest`);
+    expect(tokens.map((t) => t.key).sort()).toEqual([usdcKey, wethKey].sort());
+    for (const t of tokens) {
+      const [v1, v7] = [Number(t.metrics.volumeUsd1d), Number(t.metrics.volumeUsd7d)];
+      process.stdout.write(
+        `real replay: ${t.key === wethKey ? 'WETH' : 'USDC'} volumeUsd1d ${v1.toFixed(2)} (rule ${day.rule.toFixed(2)}: ${(v1 - day.rule).toFixed(2)} USD; ` +
+          `reference ${day.reference.toFixed(2)}: ${pct(rel(v1, day.reference))}), volumeUsd7d ${v7.toFixed(2)}\n`,
+      );
+      // the rule exactly (a cent per swap for the float rounding of the valuation), the reference within the tolerance
+      expect(Math.abs(v1 - day.rule)).toBeLessThanOrEqual(0.01 * day.n);
+      expect(rel(v1, day.reference)).toBeLessThan(VOLUME_DAY_TOLERANCE);
+      // the week holds only the replayed day
+      expect(v7).toBe(v1);
+    }
+  });
+
+  it.each(['15m', '1h'] as const)('gives each %s candle of WETH and USDC its bucket\'s volume, its history entry the day\'s to its end', async (resolution) => {
+    const size = resolution === '15m' ? 900 : 3600;
+    const lines: string[] = [];
+    const checks: Array<{ symbol: string; devs: number[]; devs1d: number[]; offRule: string[] }> = [];
+    for (const [symbol, key] of [['WETH', wethKey], ['USDC', usdcKey]] as const) {
+      const candles = await platform.db.query(
+        `SELECT extract(epoch from bucket)::int AS b, volume_usd FROM candles WHERE token_key = $1 AND resolution = $2`,
+        [key, resolution],
+      );
+      const stored = new Map<number, number>(candles.rows.map((r: { b: number; volume_usd: number }) => [r.b, r.volume_usd]));
+      type Reply = { history: Array<{ time: string; volume1dUsd: string }> };
+      const { history } = await get<Reply>(`/v2/tokens/history?id=${key}&resolution=${resolution}&finality=latest`);
+      const served1d = new Map(history.map((h) => [Date.parse(h.time) / 1000, Number(h.volume1dUsd)]));
+      const c = { symbol, devs: [] as number[], devs1d: [] as number[], offRule: [] as string[] };
+      for (let b = dayStart; b < dayStart + 86_400; b += size) {
+        const want = sumIn(b, b + size);
+        const got = stored.get(b);
+        if (got === undefined) throw new Error(`no ${resolution} candle of ${symbol} at ${new Date(b * 1000).toISOString()}`);
+        // volume1dUsd: the day up to the bucket's end (the replay starts at the day's start)
+        const upTo = sumIn(dayStart, b + size);
+        const got1d = served1d.get(b) ?? NaN;
+        // the rule exactly (a cent per swap for the float rounding of the valuation)
+        const ruleHolds = Math.abs(got - want.rule) <= 0.01 * want.n && Math.abs(got1d - upTo.rule) <= 0.01 * upTo.n;
+        if (!ruleHolds) c.offRule.push(`${new Date(b * 1000).toISOString()}: ${got} / ${got1d} served, ${want.rule} / ${upTo.rule} by the rule`);
+        c.devs.push(rel(got, want.reference));
+        c.devs1d.push(rel(got1d, upTo.reference));
+      }
+      checks.push(c);
+      lines.push(
+        `${symbol} ${c.devs.length} candles, against the reference: volume median ${pct(median(c.devs))}, max ${pct(Math.max(...c.devs))}; ` +
+          `volume1dUsd median ${pct(median(c.devs1d))}, max ${pct(Math.max(...c.devs1d))}`,
+      );
+    }
+    process.stdout.write(`real replay: ${resolution} candle volumes: ${lines.join('; ')}\n`);
+    for (const c of checks) {
+      expect(c.offRule).toEqual([]);
+      // the valuation differs from the reference's only in the price a WETH-in swap is valued at (its block's close, not its minute's)
+      expect(median(c.devs)).toBeLessThan(VOLUME_MEDIAN_TOLERANCE);
+      expect(Math.max(...c.devs)).toBeLessThan(VOLUME_MAX_TOLERANCE);
+      expect(Math.max(...c.devs1d)).toBeLessThan(VOLUME_MAX_TOLERANCE);
+    }
     expect(platform.procs.every((p) => p.child.exitCode === null)).toBe(true);
   });
 });

@@ -41,7 +41,10 @@ async function main(): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const logs = (await METRICS.logs.get()).values.reduce((a, v) => a + v.value, 0);
   await ti.pool.query('VACUUM ANALYZE');
-  const tables = ['blocks', 'tokens', 'pools', 'pool_state_history', 'pool_ticks', 'pool_tick_deltas', 'transfers', 'balances', 'price_points', 'candles', 'activities'];
+  const tables = [
+    ...['blocks', 'tokens', 'pools', 'pool_state_history', 'pool_ticks', 'pool_tick_deltas', 'transfers', 'balances'],
+    ...['price_points', 'candles', 'activities', 'swap_volumes'],
+  ];
   const out: Record<string, { rows: number; bytes: number }> = {};
   for (const t of tables) {
     const [r] = (await ti.pool.query(`SELECT count(*)::int AS n, pg_total_relation_size($1)::bigint AS b FROM ${t}`, [t])).rows as Array<{ n: number; b: string }>;

@@ -18,6 +18,7 @@ import { refreshHeadState, type DebtTokenBook } from './head/refresh-head';
 import { activitiesPayload, deleteActivitiesAbove } from './repo/activities.repo';
 import { deleteCandlesAbove } from './repo/candles.repo';
 import { deletePointsAbove } from './repo/points.repo';
+import { deleteSwapVolumesAbove } from './repo/swap-volumes.repo';
 import { blockTime } from './repo/registry.repo';
 import { refreshTokenMetrics, restoreTokenStates } from './repo/token-state.repo';
 import { withTransaction } from './repo/transaction';
@@ -119,6 +120,7 @@ export class Deriver implements DerivationStage {
     this.cache.drop(network);
     await deletePointsAbove(tx, network, ancestor);
     await deleteActivitiesAbove(tx, network, ancestor);
+    await deleteSwapVolumesAbove(tx, network, ancestor);
     await rebuildCandles(tx, await deleteCandlesAbove(tx, network, ancestor));
     await restoreTokenStates(tx, network, ancestor);
     const now = await blockTime(tx, network, ancestor);

@@ -18,6 +18,7 @@ jest.setTimeout(600_000);
 
 const DERIVED: Record<string, string> = {
   activities: `SELECT * FROM activities WHERE network = $1 ORDER BY block_number, log_index, token_key`,
+  swap_volumes: `SELECT * FROM swap_volumes WHERE network = $1 ORDER BY token_key, block_number`,
   price_points: `SELECT * FROM price_points WHERE token_key LIKE $1 || ':%' ORDER BY token_key, block_number`,
 };
 

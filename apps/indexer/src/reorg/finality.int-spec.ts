@@ -168,9 +168,18 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     expect(usdcOf(finalized)).toBe(await balanceAt(bob!, x.block));
     expect(finalized['holders'].holders).toEqual(atX['holders'].holders);
     expect(finalized['holders'].totalItems).toBe(atX['holders'].totalItems);
-    const state = (a: Json): Json => a['tokens'].tokens.map((k: Json) => ({ key: k.key, price: k.price, liquidity: k.liquidity, totalSupply: k.totalSupply, reserves: k.reserves, updatedAt: k.updatedAt }));
+    const state = (a: Json): Json =>
+      a['tokens'].tokens.map((k: Json) => ({
+        key: k.key, price: k.price, liquidity: k.liquidity, totalSupply: k.totalSupply, reserves: k.reserves, updatedAt: k.updatedAt,
+        volumeUsd1d: k.metrics.volumeUsd1d, volumeUsd7d: k.metrics.volumeUsd7d,
+      }));
     expect(state(finalized)).toEqual(state(atX));
-    const ohlc = (a: Json): Json => a['history'].history.map((e: Json) => [e.time, e.openPrice, e.highPrice, e.lowPrice, e.closePrice, e.liquidity, e.block.number]);
+    // USDC's volume is its swap volume (a basic token): the swap of 700 USDC above X is in the latest answer only
+    const usdcVolume = (a: Json): number => Number(a['tokens'].tokens.find((k: Json) => k.key === USDC).metrics.volumeUsd1d);
+    expect(usdcVolume(atX)).toBeGreaterThan(0);
+    expect(usdcVolume(latest) - usdcVolume(finalized)).toBeCloseTo(700, 2);
+    const ohlc = (a: Json): Json =>
+      a['history'].history.map((e: Json) => [e.time, e.openPrice, e.highPrice, e.lowPrice, e.closePrice, e.liquidity, e.volume1dUsd, e.block.number]);
     expect(ohlc(finalized)).toEqual(ohlc(atX));
     // a finalized page past the end still counts what there is
     const pastHolders = await get(`/v2/tokens/holders?id=${USDC}&limit=100&page=50&finality=finalized`);

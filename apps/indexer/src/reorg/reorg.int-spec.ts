@@ -18,6 +18,7 @@ jest.setTimeout(600_000);
 const DERIVED_TABLES: Record<string, string> = {
   price_points: `SELECT * FROM price_points WHERE token_key LIKE $1 || ':%' ORDER BY token_key, block_number`,
   activities: `SELECT * FROM activities WHERE network = $1 ORDER BY block_number, log_index, token_key`,
+  swap_volumes: `SELECT * FROM swap_volumes WHERE network = $1 ORDER BY token_key, block_number`,
   candles: `SELECT * FROM candles WHERE token_key LIKE $1 || ':%' ORDER BY token_key, resolution, bucket`,
   token_state: `SELECT key, price, liquidity, total_supply, total_borrow, circulating_supply, reserves, price_per_share, apy, base_apy, reward_apy, borrow_apy,
                   base_borrow_apy, volume_usd_1d, volume_usd_7d, paid_metrics, state_block FROM tokens WHERE network = $1 ORDER BY key`,

@@ -4,8 +4,8 @@
  * bucket would have moved that block above F. A candle whose last block is above F is rebuilt from
  * the token's state points (`price_points`) and activities of blocks up to F, the way the indexer
  * builds candles (derive/README.md "Candles"): OHLC from the bucket's priced points (open the first,
- * close the last), the other fields from its last point, volume1dUsd = activity volume in
- * [bucket end - 1 day, bucket end), trendingScore = volume1dUsd / liquidity. A bucket without a
+ * close the last), the other fields from its last point, volume1dUsd = activity volume (basic and
+ * native tokens: swap volume, `swap_volumes`) in [bucket end - 1 day, bucket end), trendingScore = volume1dUsd / liquidity. A bucket without a
  * priced point up to F has no candle as of F. Usually only the newest bucket of a resolution is rebuilt.
  *
  * `$1` token key, `$2` resolution, `$3` first bucket (unix seconds), `$4` limit, `$5` offset,
@@ -34,8 +34,11 @@ export const CANDLES_AS_OF_FINALIZED_SQL = `WITH c AS (SELECT * FROM index_curso
           FROM price_points p WHERE ${IN_BUCKET}) r
       CROSS JOIN LATERAL (SELECT p.block_number, ${FIELDS} FROM price_points p WHERE ${IN_BUCKET} ORDER BY p.block_number DESC LIMIT 1) l
       CROSS JOIN LATERAL (
-        SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS v FROM activities a
-         WHERE a.token_key = $1 AND a.block_number <= c.finalized_block
-           AND a.time >= k.bucket + make_interval(secs => $7) - interval '1 day' AND a.time < k.bucket + make_interval(secs => $7)) vol
+        SELECT (SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 FROM activities a
+                 WHERE a.token_key = $1 AND a.block_number <= c.finalized_block
+                   AND a.time >= k.bucket + make_interval(secs => $7) - interval '1 day' AND a.time < k.bucket + make_interval(secs => $7))
+             + (SELECT coalesce(sum(w.volume_cents)::float8 / 100, 0) FROM swap_volumes w
+                 WHERE w.token_key = $1 AND w.block_number <= c.finalized_block
+                   AND w.time >= k.bucket + make_interval(secs => $7) - interval '1 day' AND w.time < k.bucket + make_interval(secs => $7)) AS v) vol
      WHERE k.block_number > c.finalized_block AND r.open IS NOT NULL)
   SELECT asof.*, count(*) OVER () AS total FROM asof ORDER BY bucket LIMIT $4 OFFSET $5`;

@@ -6,7 +6,8 @@
  * - the state fields (price, liquidity, supplies, reserves, pricePerShare, APYs, updatedAt) are
  *   those of the token's last state point at or below F (a token with none: its row when the row's
  *   state is from F or before, else zeros, as before its first state);
- * - volumeUsd1d/7d are the activity volume of blocks up to F in the day/week before F's time;
+ * - volumeUsd1d/7d are the activity volume (basic and native tokens: the swap volume, `swap_volumes`)
+ *   of blocks up to F in the day/week before F's time;
  * - the paid metrics compare with the last state point at or before F's time minus 1 / 7 days
  *   (a younger token: its first point), with the indexer's formulas (`paidMetricsOfPoints`);
  * - tokens first seen above F are left out.
@@ -54,9 +55,18 @@ export function tokensAsOfFinalizedSql(where = 'true'): string {
   ) s
   JOIN index_cursors c ON c.network = s.network
   CROSS JOIN LATERAL (
-    SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS volume_usd_1d, coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS volume_usd_7d
+    SELECT coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd)
+             FILTER (WHERE a.time > c.finalized_time - interval '1 day'), 0)::float8 AS v1,
+           coalesce(sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd), 0)::float8 AS v7
       FROM activities a WHERE a.token_key = s.key AND a.block_number <= c.finalized_block AND a.time > c.finalized_time - interval '7 days' AND a.time <= c.finalized_time
-  ) v
+  ) va
+  CROSS JOIN LATERAL (
+    SELECT coalesce((sum(w.volume_cents) FILTER (WHERE w.time > c.finalized_time - interval '1 day'))::float8 / 100, 0) AS v1,
+           coalesce(sum(w.volume_cents)::float8 / 100, 0) AS v7
+      FROM swap_volumes w
+     WHERE w.token_key = s.key AND w.block_number <= c.finalized_block AND w.time > c.finalized_time - interval '7 days' AND w.time <= c.finalized_time
+  ) vs
+  CROSS JOIN LATERAL (SELECT va.v1 + vs.v1 AS volume_usd_1d, va.v7 + vs.v7 AS volume_usd_7d) v
   CROSS JOIN LATERAL (
     SELECT ${pointBefore('1 day').replaceAll('t.key', 's.key')} AS d1, ${pointBefore('7 days').replaceAll('t.key', 's.key')} AS d7,
            (SELECT ${SNAPSHOT} FROM price_points x WHERE x.token_key = s.key ORDER BY x.time, x.block_number LIMIT 1) AS first

@@ -97,10 +97,22 @@ export interface PairContext {
 // Rows are filled in place rather than spread into new objects: `{ ...row, x }` is a slow
 // generic copy in V8, and a batch makes tens of thousands of these.
 
+/**
+ * The USD volume of a swap at the book's prices: its input side, or its output side when the
+ * input has no price. The one rule for swap activities' volume_usd and basic tokens' swap volume.
+ */
+export function swapVolumeUsd(inputUsd: number, outputUsd: number): number {
+  return inputUsd > 0 ? inputUsd : outputUsd;
+}
+
+/** The USD values of a swap's input and output at the book's prices. */
+export function swapSidesUsd(book: PriceBook, e: SwapEvent): { inputUsd: number; outputUsd: number } {
+  return { inputUsd: usd(book, e.tokenIn, e.amountIn), outputUsd: usd(book, e.tokenOut, e.amountOut) };
+}
+
 export function swapActivity(book: PriceBook, e: SwapEvent, pair: PairContext, time: number): ActivityRow {
   const row = base(book, e, book.keyOf(pair.lpAddress), time, 'swap', e.account);
-  const inputUsd = usd(book, e.tokenIn, e.amountIn);
-  const outputUsd = usd(book, e.tokenOut, e.amountOut);
+  const { inputUsd, outputUsd } = swapSidesUsd(book, e);
   row.direction = e.tokenIn === pair.token0 ? 0 : 1;
   row.inputToken = book.keyOf(e.tokenIn);
   row.inputAmount = e.amountIn;
@@ -108,7 +120,7 @@ export function swapActivity(book: PriceBook, e: SwapEvent, pair: PairContext, t
   row.outputToken = book.keyOf(e.tokenOut);
   row.outputAmount = e.amountOut;
   row.outputUsd = outputUsd;
-  row.volumeUsd = inputUsd > 0 ? inputUsd : outputUsd;
+  row.volumeUsd = swapVolumeUsd(inputUsd, outputUsd);
   row.volumeRaw = pair.reserveIn > 0n ? (e.amountIn * pair.lpSupply) / (2n * pair.reserveIn) : 0n;
   return row;
 }

@@ -2,6 +2,7 @@ import { ZERO_ADDRESS } from '@tokensvc/domain';
 import type { DecodedBatch } from '../../model/decoded-batch';
 import { DEFAULT_DERIVE_OPTIONS } from '../derive-options';
 import { RAY, rayRateToApy } from '../math/ray';
+import { batchCandles } from './write-derived';
 import { deriveBatch } from './derive-batch';
 import { ledgerFromAux, ledgerToAux, roleOf, type TokenMeta } from './model';
 import { NetworkState, unknownReferences } from './network-state';
@@ -131,7 +132,7 @@ describe('deriving a batch', () => {
     const next = empty(12, 12);
     next.blocks = [{ number: 12, hash: '0x12', parentHash: '0x11', timestamp: T0 + 7_200 }];
     next.transfers.push({ ...pos(12, 0), token: USDC, from: ALICE, to: BOB, value: 5n * E6 });
-    expect(deriveBatch(net, next, DEFAULT_DERIVE_OPTIONS)).toEqual({ points: [], activities: [] });
+    expect(deriveBatch(net, next, DEFAULT_DERIVE_OPTIONS)).toEqual({ points: [], activities: [], swapVolumes: [] });
   });
 
   it('walks the event lists in chain order even when they are not sorted', () => {
@@ -144,6 +145,55 @@ describe('deriving a batch', () => {
     const bad = empty(13, 13);
     bad.transfers.push({ ...pos(13, 0), token: USDC, from: ZERO_ADDRESS, to: BOB, value: 1n });
     expect(() => deriveBatch(world(), bad, DEFAULT_DERIVE_OPTIONS)).toThrow('no header for it');
+  });
+});
+
+describe('swap volume of basic and native tokens', () => {
+  const V3 = A(9);
+  // WETH at 3,000 USDC: sqrtPriceX96 of the raw price 3,000 x 10^6 / 10^18 (token0 WETH, token1 USDC)
+  const sqrtPriceX96 = BigInt(Math.round(Math.sqrt(3e-9) * 2 ** 96));
+
+  function v3World(): { net: NetworkState; out: ReturnType<typeof deriveBatch> } {
+    const net = world();
+    net.pools.set(V3, { address: V3, family: 'uniswap-v3', token0: WETH, token1: USDC, fee: 500 });
+    net.reindex();
+    const b = batch();
+    b.poolStates.push({ ...pos(10, 4), pool: V3, family: 'uniswap-v3', reserve0: 50n * E18, reserve1: 150_000n * E6, sqrtPriceX96, liquidity: 10n ** 18n });
+    // block 11 also has two swaps in the V3 pool (a pool without a token: no activity)
+    b.swaps.push({ ...pos(11, 8), pool: V3, family: 'uniswap-v3', account: BOB, tokenIn: USDC, tokenOut: WETH, amountIn: 1_500n * E6, amountOut: E18 / 2n });
+    b.swaps.push({ ...pos(11, 9), pool: V3, family: 'uniswap-v3', account: ALICE, tokenIn: WETH, tokenOut: USDC, amountIn: E18 / 4n, amountOut: 740n * E6 });
+    // a swap of a pool that is not indexed counts for nothing
+    b.swaps.push({ ...pos(11, 10), pool: A(77), family: 'uniswap-v3', account: ALICE, tokenIn: WETH, tokenOut: USDC, amountIn: E18, amountOut: 3_000n * E6 });
+    return { net, out: deriveBatch(net, b, DEFAULT_DERIVE_OPTIONS) };
+  }
+
+  it('counts the swaps of V2 pairs and V3 pools once for each of their two tokens, at the input side, per token and block', () => {
+    const { out } = v3World();
+    const weth = [...out.points].reverse().find((p) => p.tokenKey === `ethereum:${WETH}` && p.blockNumber === 11)!.price;
+    // V2: 1 WETH in; V3: 1,500 USDC in, 0.25 WETH in; all at the block's closing prices
+    const cents = Math.round(weth * 100) + 150_000 + Math.round((weth / 4) * 100);
+    expect(out.swapVolumes).toEqual([
+      { network: 'ethereum', blockNumber: 11, tokenKey: `ethereum:${WETH}`, time: T0 + 3_600, swaps: 3, volumeCents: cents },
+      { network: 'ethereum', blockNumber: 11, tokenKey: `ethereum:${USDC}`, time: T0 + 3_600, swaps: 3, volumeCents: cents },
+    ]);
+    // the V2 swap's activity has the same value as its share of the tokens' volume
+    expect(Math.round(out.activities.find((a) => a.type === 'swap')!.volumeUsd * 100)).toBe(Math.round(weth * 100));
+    expect(out.activities.filter((a) => a.type === 'swap')).toHaveLength(1);
+  });
+
+  it('gives the tokens a point in the block and the volume to their candles (bucket volume, the day\'s volume, trending)', () => {
+    const { net, out } = v3World();
+    for (const t of [WETH, USDC]) expect(out.points.some((p) => p.tokenKey === `ethereum:${t}` && p.blockNumber === 11)).toBe(true);
+    const candles = batchCandles(out, net.volumesByKey());
+    const usdc = candles.find((c) => c.tokenKey === `ethereum:${USDC}` && c.resolution === '1h' && c.bucket === T0 + 3_600)!;
+    const volume = out.swapVolumes[1]!.volumeCents / 100;
+    expect(usdc).toMatchObject({ volumeUsd: volume, volume1dUsd: volume });
+    expect(usdc.trendingScore).toBeCloseTo(volume / usdc.liquidity, 12);
+    // the bucket of block 10 (no swap) has none
+    expect(candles.find((c) => c.tokenKey === `ethereum:${USDC}` && c.resolution === '1h' && c.bucket === T0)!.volumeUsd).toBe(0);
+    // the LP token's candle volume stays its activities' (the liquidity added in block 10 and the swap)
+    const lp = candles.find((c) => c.tokenKey === `ethereum:${PAIR}` && c.resolution === '1d')!;
+    expect(lp.volumeUsd).toBeCloseTo(600_000 + out.activities.find((a) => a.type === 'swap')!.volumeUsd, 2);
   });
 });
 

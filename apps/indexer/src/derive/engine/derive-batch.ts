@@ -11,6 +11,7 @@ import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
 import { propagatePrices, type GraphEdge } from '../math/price-graph';
 import { lendingActivity, liquidityActivity, swapActivity, vaultActivity, type ActivityRow, type PriceBook } from './activities';
+import { BlockSwapVolumes, type SwapVolumeRow } from './swap-volumes';
 import { applyLedgerSeeds, applyLending, applyReserveRates, applyTransfer } from './ledger-events';
 import { ROLE_ORDER, sameState, type TokenState } from './model';
 import type { NetworkState } from './network-state';
@@ -19,6 +20,8 @@ import { valueToken } from './valuation';
 export interface BatchOutput {
   points: TokenState[];
   activities: ActivityRow[];
+  /** swap volume of basic and native tokens per token and block (engine/swap-volumes.ts) */
+  swapVolumes: SwapVolumeRow[];
 }
 
 /** The event lists of a DecodedBatch, in the order ties at one log position are broken. */
@@ -196,7 +199,9 @@ function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: n
   if (poolsMoved) for (const a of updateGraphPrices(net, opts)) seeds.add(a);
   const book = priceBook(net);
   const active = new Set<string>();
+  const swapVolumes = new BlockSwapVolumes();
   for (const flow of flows) {
+    if (flow.kind === SWAP && net.pools.has(flow.e.pool)) swapVolumes.add(book, flow.e, (a) => net.tokens.get(a)?.role);
     const a = activityOf(net, book, flow, time);
     if (!a) continue;
     out.activities.push(a.row);
@@ -205,12 +210,22 @@ function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: n
     net.volumeOf(a.token).add(time, a.row.volumeUsd);
     if (a.row.type === 'swap') net.swapWindow(a.token).add(time, a.row.volumeUsd);
   }
+  // A token with swap volume gets a point in the block, as one with activity does: the candles of a
+  // batch are those of the buckets its points touch, and their volumes must include the block's.
+  if (swapVolumes.size > 0) {
+    for (const { address, row } of swapVolumes.rows(net.network, block, time, book.keyOf)) {
+      out.swapVolumes.push(row);
+      net.volumeOf(address).add(time, row.volumeCents / 100);
+      active.add(address);
+      seeds.add(address);
+    }
+  }
   revalue(net, withDependents(net, seeds), block, time, out.points, active);
 }
 
 /** One batch's derivation, a block per step (so the pipeline can interleave it with I/O). */
 class BatchDerivation {
-  readonly out: BatchOutput = { points: [], activities: [] };
+  readonly out: BatchOutput = { points: [], activities: [], swapVolumes: [] };
   private readonly times: Map<number, number>;
   private readonly walk: ChainWalk;
   private seeded = false;

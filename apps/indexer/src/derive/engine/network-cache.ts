@@ -9,9 +9,11 @@ import type { DeriveOptions } from '../derive-options';
 import { DAY_SECONDS } from '../math/candles';
 import { loadActivityVolumesSince } from '../repo/activities.repo';
 import { loadSharePricesSince, loadStatesBefore } from '../repo/points.repo';
+import { loadSwapVolumesSince } from '../repo/swap-volumes.repo';
 import { loadPools, loadTokenMeta } from '../repo/registry.repo';
 import type { SqlTx } from '../repo/sql';
 import { NetworkState, unknownReferences, WEEK_SECONDS } from './network-state';
+import { SWAP_VOLUME_ROLES } from './swap-volumes';
 
 function addressOfKey(key: string): string {
   return key.slice(key.indexOf(':') + 1);
@@ -43,6 +45,8 @@ export async function loadNetworkState(tx: SqlTx, network: Network, fromBlock: n
     if (a.type === 'swap') net.swapWindow(address).add(a.time, a.volume_usd);
     if (a.time >= fromTime - DAY_SECONDS) net.volumeOf(address).add(a.time, a.volume_usd);
   }
+  const swapVolumes = await loadSwapVolumesSince(tx, keysOf(...SWAP_VOLUME_ROLES), fromTime - DAY_SECONDS, fromBlock);
+  for (const s of swapVolumes) net.volumeOf(addressOfKey(s.token_key)).add(s.time, s.volume_usd);
   for (const p of sharePrices) net.sharePriceSeries(addressOfKey(p.token_key)).push(p.time, p.pps);
   net.reindex();
   return net;

@@ -37,7 +37,7 @@ export class NetworkState {
   readonly swapVolume7d = new Map<string, TrailingSum>();
   /** share price history (assets per share) per vault, for its APY */
   readonly sharePrices = new Map<string, TrailingSeries>();
-  /** activity volume (USD) per platform token since a day before the batch, for candle volumes */
+  /** activity volume (USD) per platform token, swap volume per basic and native token, since a day before the batch, for candle volumes */
   readonly volumes = new Map<string, TimedAmounts>();
   /** the `now` every token's volumes and paid metrics were last computed at (unknown after a load) */
   metricsTime: number | undefined;

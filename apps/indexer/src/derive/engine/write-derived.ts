@@ -5,6 +5,7 @@ import { loadActivityVolumesSince, writeActivities } from '../repo/activities.re
 import { upsertCandles, type CandleKey } from '../repo/candles.repo';
 import { loadPointsSince, writePoints } from '../repo/points.repo';
 import type { SqlTx } from '../repo/sql';
+import { loadSwapVolumesSince, writeSwapVolumes } from '../repo/swap-volumes.repo';
 import { writeTokenStates } from '../repo/token-state.repo';
 import type { BatchOutput } from './derive-batch';
 import type { TokenState } from './model';
@@ -29,10 +30,16 @@ export function batchCandles(out: BatchOutput, volumesOf: VolumesOf): Candle[] {
   return withVolumes(foldCandles(out.points), volumesOf);
 }
 
-/** Points, activities (`activities`: their COPY payload when built already), candles and each token's latest state. */
+/** Points, activities (`activities`: their COPY payload when built already), swap volumes, candles and each token's latest state. */
 export async function writeDerived(tx: SqlTx, out: BatchOutput, candles: readonly Candle[], activities?: readonly Buffer[]): Promise<void> {
-  // The four statements queued at once (Postgres runs them in order).
-  await Promise.all([writePoints(tx, out.points), writeActivities(tx, out.activities, activities), upsertCandles(tx, candles), writeTokenStates(tx, latestPerToken(out.points))]);
+  // The statements queued at once (Postgres runs them in order).
+  await Promise.all([
+    writePoints(tx, out.points),
+    writeActivities(tx, out.activities, activities),
+    writeSwapVolumes(tx, out.swapVolumes),
+    upsertCandles(tx, candles),
+    writeTokenStates(tx, latestPerToken(out.points)),
+  ]);
 }
 
 const keyOf = (c: CandleKey): string => `${c.tokenKey}|${c.resolution}|${c.bucket}`;
@@ -43,8 +50,11 @@ export async function rebuildCandles(tx: SqlTx, keys: readonly CandleKey[]): Pro
   const wanted = new Set(keys.map(keyOf));
   const tokens = [...new Set(keys.map((k) => k.tokenKey))];
   const from = keys.reduce((m, k) => Math.min(m, k.bucket), Infinity);
+  // A token's volume is its activities' or (basic and native tokens) its swaps': one source each,
+  // merged in time order all the same, as TimedAmounts needs.
+  const amounts = [...(await loadActivityVolumesSince(tx, tokens, from - DAY_SECONDS)), ...(await loadSwapVolumesSince(tx, tokens, from - DAY_SECONDS))];
   const volumes = new Map<string, TimedAmounts>();
-  for (const a of await loadActivityVolumesSince(tx, tokens, from - DAY_SECONDS)) {
+  for (const a of amounts.sort((x, y) => x.time - y.time)) {
     let v = volumes.get(a.token_key);
     if (!v) volumes.set(a.token_key, (v = new TimedAmounts()));
     v.add(a.time, a.volume_usd);

@@ -3,7 +3,7 @@
  * cents (exact below 2^53 cents), so a sum does not depend on how the window was built up: a
  * state reloaded from the database after a restart or rollback derives bit-identical figures.
  */
-const toCents = (amount: number): number => Math.round(amount * 100);
+export const toCents = (amount: number): number => Math.round(amount * 100);
 
 /** Sum of values with time in [t - span, t], for non-decreasing t; older entries are dropped. */
 export class TrailingSum {

@@ -65,26 +65,29 @@ export interface MetricsScope {
  * figures change between two refreshes only if one of its points or activities crossed a window
  * boundary: time in (since - 1d, now - 1d] or (since - 7d, now - 7d].
  */
-const CROSSED = ['price_points', 'activities']
+const CROSSED = ['price_points', 'activities', 'swap_volumes']
   .flatMap((table) => ["interval '1 day'", "interval '7 days'"].map((span) => `EXISTS (SELECT 1 FROM ${table} x WHERE x.token_key = t.key AND x.time > to_timestamp($4) - ${span} AND x.time <= to_timestamp($2) - ${span})`))
   .join(' OR ');
 
 /**
- * volume_usd_1d/7d (activity volume in the day/week up to `now`) and paid_metrics (figures 1 and
+ * volume_usd_1d/7d (activity volume, for basic and native tokens swap volume, in the day/week up to `now`) and paid_metrics (figures 1 and
  * 7 days before `now`; a token younger than that compares with its first point) of every token of
  * the network (or of those `scope` says can have changed: the same figures, for far fewer
  * tokens). `now` is the latest indexed block's time, not the wall clock.
  */
 export async function refreshTokenMetrics(tx: SqlTx, network: string, now: number, scope?: MetricsScope): Promise<void> {
   const rows = await tx.query<MetricRow>(
-    `SELECT t.key, coalesce(v.v1, 0) AS v1, coalesce(v.v7, 0) AS v7, t.price, t.liquidity, t.apy, t.borrow_apy,
+    `SELECT t.key, coalesce(v.v1, 0) + coalesce(sv.v1, 0) AS v1, coalesce(v.v7, 0) + coalesce(sv.v7, 0) AS v7, t.price, t.liquidity, t.apy, t.borrow_apy,
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '1 day' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d1,
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key AND p.time <= to_timestamp($2) - interval '7 days' ORDER BY p.time DESC, p.block_number DESC LIMIT 1) AS d7,
        (SELECT ${SNAPSHOT} FROM price_points p WHERE p.token_key = t.key ORDER BY p.time, p.block_number LIMIT 1) AS first
      FROM tokens t LEFT JOIN LATERAL (
        SELECT sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) FILTER (WHERE a.time > to_timestamp($2) - interval '1 day') AS v1, sum(a.volume_usd ORDER BY a.block_number, a.log_index, a.volume_usd) AS v7
        FROM activities a WHERE a.token_key = t.key AND a.time > to_timestamp($2) - interval '7 days' AND a.time <= to_timestamp($2)
-     ) v ON true
+     ) v ON true LEFT JOIN LATERAL (
+       SELECT (sum(s.volume_cents) FILTER (WHERE s.time > to_timestamp($2) - interval '1 day'))::float8 / 100 AS v1, sum(s.volume_cents)::float8 / 100 AS v7
+       FROM swap_volumes s WHERE s.token_key = t.key AND s.time > to_timestamp($2) - interval '7 days' AND s.time <= to_timestamp($2)
+     ) sv ON true
      WHERE t.network = $1${scope ? ` AND (t.key = ANY($3::text[]) OR ${CROSSED})` : ''}`,
     scope ? [network, now, [...scope.touched], scope.since] : [network, now],
   );

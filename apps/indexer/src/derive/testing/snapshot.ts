@@ -5,6 +5,7 @@ export interface DerivedSnapshot {
   points: Record<string, unknown>[];
   candles: Record<string, unknown>[];
   activities: Record<string, unknown>[];
+  swapVolumes: Record<string, unknown>[];
   tokens: Record<string, unknown>[];
 }
 
@@ -14,6 +15,7 @@ export async function snapshotDerived(tx: SqlTx, network: string): Promise<Deriv
     points: await tx.query(`SELECT * FROM price_points WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, block_number`, [lo, hi]),
     candles: await tx.query(`SELECT * FROM candles WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, resolution, bucket`, [lo, hi]),
     activities: await tx.query(`SELECT * FROM activities WHERE network = $1 ORDER BY block_number, log_index, token_key`, [network]),
+    swapVolumes: await tx.query(`SELECT * FROM swap_volumes WHERE network = $1 ORDER BY block_number, token_key`, [network]),
     tokens: await tx.query(
       `SELECT key, price, liquidity, total_supply, total_borrow, circulating_supply, reserves, price_per_share, apy, base_apy, reward_apy,
          borrow_apy, base_borrow_apy, volume_usd_1d, volume_usd_7d, paid_metrics, state_block, updated_at FROM tokens WHERE network = $1 ORDER BY key`,
