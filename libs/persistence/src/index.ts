@@ -7,4 +7,5 @@ export * from './nest/persistence.module';
 export * from './read-models/pool-row';
 export * from './pg-pool';
 export * from './read-models/token-row';
+export * from './read-models/token-state-columns';
 export * from './read-models/cursor-row';

@@ -11,21 +11,21 @@
  * `$1` token key, `$2` resolution, `$3` first bucket (unix seconds), `$4` limit, `$5` offset,
  * `$6` network, `$7` bucket size in seconds. Rows as the latest query's, with `block_number`.
  */
-const FIELDS = `liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply, total_borrow::text AS total_borrow,
-  circulating_supply::text AS circulating_supply, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy`;
+import { stateColumnsSelect, TOKEN_STATE_COLUMN_NAMES } from '@tokensvc/persistence';
+
+/** the state columns a candle has (all but the price: its OHLC) */
+const FIELDS = stateColumnsSelect(undefined, ['price']);
+const LAST_POINT_FIELDS = TOKEN_STATE_COLUMN_NAMES.filter((c) => c !== 'price').map((c) => `l.${c}`).join(', ');
 
 const IN_BUCKET = `p.token_key = $1 AND p.time >= k.bucket AND p.time < k.bucket + make_interval(secs => $7) AND p.block_number <= c.finalized_block`;
 
 export const CANDLES_AS_OF_FINALIZED_SQL = `WITH c AS (SELECT * FROM index_cursors WHERE network = $6),
   k AS (SELECT * FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)),
   asof AS (
-    SELECT k.bucket, k.open, k.high, k.low, k.close, k.liquidity, k.reserves::text[] AS reserves, k.total_supply::text AS total_supply,
-           k.total_borrow::text AS total_borrow, k.circulating_supply::text AS circulating_supply, k.price_per_share, k.apy, k.base_apy,
-           k.reward_apy, k.borrow_apy, k.base_borrow_apy, k.volume_1d_usd, k.trending_score, k.block_number
+    SELECT k.bucket, k.open, k.high, k.low, k.close, ${stateColumnsSelect('k', ['price'])}, k.volume_1d_usd, k.trending_score, k.block_number
       FROM k, c WHERE k.block_number <= c.finalized_block
     UNION ALL
-    SELECT k.bucket, r.open, r.high, r.low, r.close, l.liquidity, l.reserves, l.total_supply, l.total_borrow, l.circulating_supply, l.price_per_share,
-           l.apy, l.base_apy, l.reward_apy, l.borrow_apy, l.base_borrow_apy,
+    SELECT k.bucket, r.open, r.high, r.low, r.close, ${LAST_POINT_FIELDS},
            vol.v AS volume_1d_usd, CASE WHEN l.liquidity > 0 THEN vol.v / l.liquidity ELSE 0 END AS trending_score, l.block_number
       FROM k CROSS JOIN c
       CROSS JOIN LATERAL (

@@ -13,12 +13,10 @@
  * - tokens first seen above F are left out.
  * The indexer's head refresh (eth_call corrections at the head) is not part of it: it is not final.
  */
+import { TOKEN_STATE_COLUMN_NAMES, TOKEN_STATE_COLUMNS } from '@tokensvc/persistence';
 
 /** Zero value of each state column, as `tokens` has before a token's first state. */
-const STATE_COLUMNS: ReadonlyArray<[string, string]> = [
-  ['price', '0'], ['liquidity', '0'], ['total_supply', '0'], ['total_borrow', '0'], ['circulating_supply', '0'], ['reserves', `'{}'::numeric[]`],
-  ['price_per_share', `'0'`], ['apy', '0'], ['base_apy', '0'], ['reward_apy', '0'], ['borrow_apy', '0'], ['base_borrow_apy', '0'],
-];
+const STATE_COLUMNS: ReadonlyArray<[string, string]> = TOKEN_STATE_COLUMN_NAMES.map((c) => [c, TOKEN_STATE_COLUMNS[c].zero]);
 
 const state = (column: string, zero: string): string =>
   `CASE WHEN p.token_key IS NOT NULL THEN p.${column} WHEN t.state_block <= c.finalized_block THEN t.${column} ELSE ${zero} END AS ${column}`;

@@ -1,14 +1,12 @@
 import { PAID_METRIC_FIELDS } from '@tokensvc/api';
 import { decimalString, paidMetricsOfPoints, type MetricPoints, type MetricSnapshot } from '@tokensvc/domain';
 import type { Token, TokenMetrics } from '@tokensvc/messages';
-import type { TokenTableRow } from '@tokensvc/persistence';
+import { stateColumnsSelect, type TokenTableRow } from '@tokensvc/persistence';
 
 /** Columns of `tokens` that make a Token record (the /v2/tokens read model). */
 export const TOKEN_COLUMNS = `t.key, t.network, t.address, t.platform, t.family, t.name, t.symbol, t.decimals, t.underlying,
   t.pool_address, t.image, t.images, t.tags, t.metadata, t.is_portable, t.is_verified, t.created_at, t.updated_at,
-  t.verified_at, t.price, t.liquidity, t.total_supply::text AS total_supply, t.total_borrow::text AS total_borrow,
-  t.circulating_supply::text AS circulating_supply, t.reserves::text[] AS reserves, t.price_per_share, t.apy, t.base_apy,
-  t.reward_apy, t.borrow_apy, t.base_borrow_apy, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics, t.history_from_block::text AS history_from_block`;
+  t.verified_at, ${stateColumnsSelect('t')}, t.volume_usd_1d, t.volume_usd_7d, t.paid_metrics, t.history_from_block::text AS history_from_block`;
 
 /** A row of TOKEN_COLUMNS: the `tokens` row but for the indexer's bookkeeping blocks. */
 export type TokenRow = Omit<TokenTableRow, 'created_block' | 'state_block'>;

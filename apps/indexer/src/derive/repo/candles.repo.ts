@@ -8,10 +8,12 @@
  * always have a price, and the upsert of priced parts needs no case for 0: merged in any split,
  * a bucket's parts give what folding all its points gives.
  */
+import { TOKEN_STATE_COLUMN_NAMES } from '@tokensvc/persistence';
 import type { Candle, Resolution } from '../math/candles';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
-const STATE_COLUMNS = ['liquidity', 'reserves', 'total_supply', 'total_borrow', 'circulating_supply', 'price_per_share', 'apy', 'base_apy', 'reward_apy', 'borrow_apy', 'base_borrow_apy', 'volume_usd', 'volume_1d_usd', 'trending_score'];
+/** the columns a later part of a bucket replaces: the token's state (its price is the OHLC) and the volumes */
+const STATE_COLUMNS = [...TOKEN_STATE_COLUMN_NAMES.filter((c) => c !== 'price'), 'volume_usd', 'volume_1d_usd', 'trending_score'];
 /** A later (or same-block) row's state wins; an earlier one never overwrites. */
 const takeLater = (later: string, cols: readonly string[]): string => cols.map((c) => `${c} = CASE WHEN ${later}.block_number >= candles.block_number THEN ${later}.${c} ELSE candles.${c} END`).join(', ');
 

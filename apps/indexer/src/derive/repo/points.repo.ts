@@ -1,11 +1,9 @@
 /** price_points: the per-block state history of every token (see the derive migration). */
-import type { TokenStateColumns } from '@tokensvc/persistence';
+import { TOKEN_STATE_COLUMN_NAMES, stateColumnsFromParams, stateColumnsParams, stateColumnsSelect, type TokenStateColumn, type TokenStateColumns } from '@tokensvc/persistence';
 import { ledgerFromAux, ledgerToAux, type TokenState } from '../engine/model';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
-export const POINT_SELECT = `token_key, block_number::float8 AS block_number, extract(epoch from time)::float8 AS time, price, liquidity,
-  total_supply::text AS total_supply, circulating_supply::text AS circulating_supply, total_borrow::text AS total_borrow,
-  reserves::text[] AS reserves, price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, aux`;
+export const POINT_SELECT = `token_key, block_number::float8 AS block_number, extract(epoch from time)::float8 AS time, ${stateColumnsSelect()}, aux`;
 
 /** A `price_points` row: a token's state columns (as `tokens` has them) at a block. */
 export interface PointRow extends TokenStateColumns {
@@ -37,24 +35,33 @@ export function pointFromRow(r: PointRow): TokenState {
   };
 }
 
-/** A token state's values in the order of the state columns the writers of `price_points` and `tokens` list (k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo). */
+/** A token state's value of each state column. */
+const STATE_VALUES: Readonly<Record<TokenStateColumn, (s: TokenState) => unknown>> = {
+  price: (s) => s.price,
+  liquidity: (s) => s.liquidity,
+  total_supply: (s) => s.totalSupply.toString(),
+  circulating_supply: (s) => s.circulatingSupply.toString(),
+  total_borrow: (s) => s.totalBorrow.toString(),
+  reserves: (s) => numericArrayLiteral(s.reserves),
+  price_per_share: (s) => s.pricePerShare,
+  apy: (s) => s.apy,
+  base_apy: (s) => s.baseApy,
+  reward_apy: (s) => s.rewardApy,
+  borrow_apy: (s) => s.borrowApy,
+  base_borrow_apy: (s) => s.baseBorrowApy,
+};
+
+/** The parameters of a token state for the writers of `price_points` and `tokens`: `$1` key, `$2` block, `$3` time, then STATE_PARAMS. */
 export const STATE_COLUMNS: ReadonlyArray<(s: TokenState) => unknown> = [
   (s) => s.tokenKey,
   (s) => s.blockNumber,
   (s) => s.time,
-  (s) => s.price,
-  (s) => s.liquidity,
-  (s) => s.totalSupply.toString(),
-  (s) => s.circulatingSupply.toString(),
-  (s) => s.totalBorrow.toString(),
-  (s) => numericArrayLiteral(s.reserves),
-  (s) => s.pricePerShare,
-  (s) => s.apy,
-  (s) => s.baseApy,
-  (s) => s.rewardApy,
-  (s) => s.borrowApy,
-  (s) => s.baseBorrowApy,
+  ...TOKEN_STATE_COLUMN_NAMES.map((c) => STATE_VALUES[c]),
 ];
+/** unnest's types of STATE_COLUMNS, and its column aliases (`u(k, b, t, <state columns>)`) */
+export const STATE_PARAMS = `$1::text[], $2::bigint[], $3::float8[], ${stateColumnsParams(4)}`;
+export const STATE_ALIASES = `k, b, t, ${TOKEN_STATE_COLUMN_NAMES.join(', ')}`;
+const AUX_PARAM = 4 + TOKEN_STATE_COLUMN_NAMES.length;
 
 /** Upserts state points (a re-derived block replaces its row). */
 export async function writePoints(tx: SqlTx, points: readonly TokenState[]): Promise<void> {
@@ -64,16 +71,11 @@ export async function writePoints(tx: SqlTx, points: readonly TokenState[]): Pro
     (p) => JSON.stringify(ledgerToAux(p.ledger)),
   ]);
   await tx.query(
-    `INSERT INTO price_points (token_key, block_number, time, price, liquidity, total_supply, circulating_supply, total_borrow, reserves,
-       price_per_share, apy, base_apy, reward_apy, borrow_apy, base_borrow_apy, aux)
-     SELECT k, b, to_timestamp(t), p, l, ts::numeric, cs::numeric, tb::numeric, r::numeric[], pps, a, ba, ra, bo, bbo, x::jsonb
-     FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::text[])
-       AS u(k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo, x)
-     ON CONFLICT (token_key, block_number) DO UPDATE SET time = EXCLUDED.time, price = EXCLUDED.price, liquidity = EXCLUDED.liquidity,
-       total_supply = EXCLUDED.total_supply, circulating_supply = EXCLUDED.circulating_supply, total_borrow = EXCLUDED.total_borrow,
-       reserves = EXCLUDED.reserves, price_per_share = EXCLUDED.price_per_share, apy = EXCLUDED.apy, base_apy = EXCLUDED.base_apy,
-       reward_apy = EXCLUDED.reward_apy, borrow_apy = EXCLUDED.borrow_apy, base_borrow_apy = EXCLUDED.base_borrow_apy, aux = EXCLUDED.aux`,
+    `INSERT INTO price_points (token_key, block_number, time, ${TOKEN_STATE_COLUMN_NAMES.join(', ')}, aux)
+     SELECT u.k, u.b, to_timestamp(u.t), ${stateColumnsFromParams('u')}, u.x::jsonb
+     FROM unnest(${STATE_PARAMS}, $${AUX_PARAM}::text[]) AS u(${STATE_ALIASES}, x)
+     ON CONFLICT (token_key, block_number) DO UPDATE SET time = EXCLUDED.time,
+       ${TOKEN_STATE_COLUMN_NAMES.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, aux = EXCLUDED.aux`,
     params,
   );
 }

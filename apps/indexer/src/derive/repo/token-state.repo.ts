@@ -2,19 +2,16 @@
 import type { TokenState } from '../engine/model';
 import { paidMetricsOfPoints, type MetricSnapshot } from '@tokensvc/domain';
 import { columns, type SqlTx } from './sql';
-import { POINT_SELECT, STATE_COLUMNS } from './points.repo';
+import { TOKEN_STATE_COLUMN_NAMES, TOKEN_STATE_COLUMNS, stateColumnsFromParams } from '@tokensvc/persistence';
+import { POINT_SELECT, STATE_ALIASES, STATE_COLUMNS, STATE_PARAMS } from './points.repo';
 
 /** Writes each token's latest state; never overwrites a state from a later block. */
 export async function writeTokenStates(tx: SqlTx, states: readonly TokenState[]): Promise<void> {
   if (states.length === 0) return;
   const params = columns(states, STATE_COLUMNS);
   await tx.query(
-    `UPDATE tokens t SET price = u.p, liquidity = u.l, total_supply = u.ts::numeric, circulating_supply = u.cs::numeric,
-       total_borrow = u.tb::numeric, reserves = u.r::numeric[], price_per_share = u.pps, apy = u.a, base_apy = u.ba, reward_apy = u.ra,
-       borrow_apy = u.bo, base_borrow_apy = u.bbo, state_block = u.b, updated_at = to_timestamp(u.t)
-     FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[])
-       AS u(k, b, t, p, l, ts, cs, tb, r, pps, a, ba, ra, bo, bbo)
+    `UPDATE tokens t SET (${TOKEN_STATE_COLUMN_NAMES.join(', ')}) = (${stateColumnsFromParams('u')}), state_block = u.b, updated_at = to_timestamp(u.t)
+     FROM unnest(${STATE_PARAMS}) AS u(${STATE_ALIASES})
      WHERE t.key = u.k AND t.state_block <= u.b`,
     params,
   );
@@ -23,12 +20,8 @@ export async function writeTokenStates(tx: SqlTx, states: readonly TokenState[])
 /** After a rollback: every token whose state came from above `block` gets its last remaining point (or defaults). */
 export async function restoreTokenStates(tx: SqlTx, network: string, block: number): Promise<void> {
   await tx.query(
-    `UPDATE tokens t SET price = coalesce(p.price, 0), liquidity = coalesce(p.liquidity, 0), total_supply = coalesce(p.total_supply::numeric, 0),
-       circulating_supply = coalesce(p.circulating_supply::numeric, 0), total_borrow = coalesce(p.total_borrow::numeric, 0),
-       reserves = coalesce(p.reserves::numeric[], '{}'), price_per_share = coalesce(p.price_per_share, '0'), apy = coalesce(p.apy, 0),
-       base_apy = coalesce(p.base_apy, 0), reward_apy = coalesce(p.reward_apy, 0), borrow_apy = coalesce(p.borrow_apy, 0),
-       base_borrow_apy = coalesce(p.base_borrow_apy, 0), state_block = coalesce(p.block_number, 0)::bigint,
-       updated_at = coalesce(to_timestamp(p.time), t.updated_at)
+    `UPDATE tokens t SET ${TOKEN_STATE_COLUMN_NAMES.map((c) => `${c} = coalesce(p.${c}${TOKEN_STATE_COLUMNS[c].cast}, ${TOKEN_STATE_COLUMNS[c].zero})`).join(', ')},
+       state_block = coalesce(p.block_number, 0)::bigint, updated_at = coalesce(to_timestamp(p.time), t.updated_at)
      FROM tokens t2 LEFT JOIN LATERAL (
        SELECT ${POINT_SELECT} FROM price_points pp WHERE pp.token_key = t2.key AND pp.block_number <= $2 ORDER BY pp.block_number DESC LIMIT 1
      ) p ON true
