@@ -115,6 +115,23 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** Source text without comments, so prose ("the row lock taken by the UPDATE orders ...") names no table. Keeps `//` after a colon (URLs). */
+export function withoutComments(text: string): string {
+  const lineComment = (line: string): number => {
+    let i = line.indexOf('//');
+    while (i > 0 && `:'"\``.includes(line[i - 1]!)) i = line.indexOf('//', i + 2);
+    return i;
+  };
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((line) => {
+      const i = lineComment(line);
+      return i < 0 ? line : line.slice(0, i);
+    })
+    .join('\n');
+}
+
 /**
  * Which projects write and read each table: production sources (no tests, test helpers or
  * migrations) whose SQL names it after INSERT INTO / UPDATE / DELETE FROM / COPY (writers) or
@@ -125,7 +142,7 @@ export function usage(tables: readonly string[]): Map<string, { writers: Set<str
   const out = new Map(tables.map((t) => [t, { writers: new Set<string>(), readers: new Set<string>(), through: new Set<string>() }]));
   const apps = sources(join(REPO_ROOT, 'apps'));
   const files = [...apps, ...sources(join(REPO_ROOT, 'libs'))];
-  const texts = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+  const texts = new Map(files.map((f) => [f, withoutComments(readFileSync(f, 'utf8'))]));
   // TypeORM entity classes by table: a file that uses the class uses the table.
   const entities = new Map<string, string>();
   for (const text of texts.values()) {
