@@ -211,3 +211,62 @@ describe('references the working set does not know', () => {
     expect(unknownReferences(net, b)).toEqual({ tokens: new Set([A(52)]), pools: [] });
   });
 });
+
+describe('thin pools at absurd prices', () => {
+  const NEW = A(60);
+  const NEW_PAIR = A(61);
+  const THIN_V3 = A(62);
+  // WETH at 30,000 USDC, ten times the pair's price: sqrtPriceX96 of the raw price 3e-8 (token0 WETH, token1 USDC)
+  const sqrtPriceX96 = BigInt(Math.round(Math.sqrt(3e-8) * 2 ** 96));
+
+  function attacked(): NetworkState {
+    const net = world();
+    net.tokens.set(NEW, meta(NEW, 'basic', 'NEW', 18));
+    net.tokens.set(NEW_PAIR, meta(NEW_PAIR, 'uniswap-v2', 'UNI-V2', 18, [NEW, WETH], NEW_PAIR));
+    net.pools.set(NEW_PAIR, { address: NEW_PAIR, family: 'uniswap-v2', token0: NEW, token1: WETH, fee: 3000 });
+    net.pools.set(THIN_V3, { address: THIN_V3, family: 'uniswap-v3', token0: WETH, token1: USDC, fee: 100 });
+    net.reindex();
+    return net;
+  }
+
+  /** block 12: a $100 WETH/USDC V3 pool at 10x and a NEW/WETH pair holding 1/60 WETH ($50) */
+  function attack(): DecodedBatch {
+    const b = empty(12, 12);
+    b.blocks = [{ number: 12, hash: '0x12', parentHash: '0x11', timestamp: T0 + 7_200 }];
+    b.poolStates.push({ ...pos(12, 0), pool: THIN_V3, family: 'uniswap-v3', reserve0: E18 / 600n, reserve1: 50n * E6, sqrtPriceX96, liquidity: 10n ** 12n });
+    b.poolStates.push({ ...pos(12, 1), pool: NEW_PAIR, family: 'uniswap-v2', reserve0: 10n * E18, reserve1: E18 / 60n });
+    return b;
+  }
+
+  it('moves nothing, and leaves a token with only a thin pool unpriced, its liquidity what the pool holds against it', () => {
+    const [plain, net] = [world(), attacked()];
+    deriveBatch(plain, batch(), DEFAULT_DERIVE_OPTIONS);
+    deriveBatch(net, batch(), DEFAULT_DERIVE_OPTIONS);
+    const out = deriveBatch(net, attack(), DEFAULT_DERIVE_OPTIONS);
+    expect(net.priceOf(WETH)).toBe(plain.priceOf(WETH));
+    const newToken = out.points.find((p) => p.tokenKey === `ethereum:${NEW}`)!;
+    expect(newToken.price).toBe(0);
+    expect(newToken.liquidity).toBeCloseTo(plain.priceOf(WETH) / 60, 6);
+    // the pair's LP token: twice its priced side, not the absurd price
+    expect(out.points.find((p) => p.tokenKey === `ethereum:${NEW_PAIR}`)!.liquidity).toBeCloseTo((2 * plain.priceOf(WETH)) / 60, 6);
+    // WETH's liquidity grows by its side of the two thin pools at its own price, nothing more
+    const weth = out.points.find((p) => p.tokenKey === `ethereum:${WETH}`)!;
+    expect(weth.liquidity).toBeCloseTo(plain.states.get(WETH)!.liquidity + (plain.priceOf(WETH) * (1 / 600 + 1 / 60)), 6);
+  });
+
+  it('withholds the price of a token whose pools fell below the floor instead of keeping the last one', () => {
+    const net = world();
+    deriveBatch(net, batch(), DEFAULT_DERIVE_OPTIONS);
+    expect(net.priceOf(WETH)).toBeGreaterThan(2_900);
+    const b = empty(12, 12);
+    b.blocks = [{ number: 12, hash: '0x12', parentHash: '0x11', timestamp: T0 + 7_200 }];
+    // the pair drained to 1 WETH / 3,000 USDC: $6k deep
+    b.poolStates.push({ ...pos(12, 0), pool: PAIR, family: 'uniswap-v2', reserve0: E18, reserve1: 3_000n * E6 });
+    const out = deriveBatch(net, b, DEFAULT_DERIVE_OPTIONS);
+    const weth = out.points.find((p) => p.tokenKey === `ethereum:${WETH}`)!;
+    expect(weth).toMatchObject({ price: 0, liquidity: 3_000 });
+    // and the native token with it, and nothing values its holdings: the vault's price is 0
+    expect(out.points.find((p) => p.tokenKey === `ethereum:${ZERO_ADDRESS}`)!.price).toBe(0);
+    expect(out.points.find((p) => p.tokenKey === `ethereum:${VAULT}`)!.price).toBe(0);
+  });
+});

@@ -9,7 +9,7 @@ import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolState
 import type { TimeSlice } from '../../model/time-slice';
 import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
-import { propagatePrices, type GraphEdge } from '../math/price-graph';
+import { priceGraph, type GraphEdge } from '../math/price-graph';
 import { lendingActivity, liquidityActivity, swapActivity, vaultActivity, type ActivityRow, type PriceBook } from './activities';
 import { BlockSwapVolumes, type SwapVolumeRow } from './swap-volumes';
 import { applyLedgerSeeds, applyLending, applyReserveRates, applyTransfer } from './ledger-events';
@@ -78,7 +78,12 @@ class ChainWalk {
   }
 }
 
-/** Re-runs the price graph over every pool; returns the tokens whose USD price changed. */
+/**
+ * Re-runs the price graph over every pool; returns the tokens whose USD price changed. A basic
+ * token in a pool that the graph no longer prices (its pools fell below the floor) has its price
+ * withheld (0, unknown) rather than kept: a stale price would still value its pools, holdings and
+ * activities as if something deep priced it.
+ */
 export function updateGraphPrices(net: NetworkState, opts: DeriveOptions): string[] {
   const edges: GraphEdge[] = [];
   for (const pool of net.poolList) {
@@ -90,9 +95,15 @@ export function updateGraphPrices(net: NetworkState, opts: DeriveOptions): strin
     if (q) edges.push({ token0: pool.token0, token1: pool.token1, ...q });
   }
   const anchors = new Map([...net.anchors].map((a) => [a, 1]));
-  const fresh = propagatePrices(anchors, edges, { minLiquidityUsd: opts.minPoolLiquidityUsd, maxDeviation: opts.maxPriceDeviation, iterations: opts.graphIterations });
+  const graphOptions = { minLiquidityUsd: opts.minPoolLiquidityUsd, maxDeviation: opts.maxPriceDeviation, iterations: opts.graphIterations };
+  const fresh = priceGraph(anchors, edges, graphOptions).prices;
   const changed: string[] = [];
   const next = new Map(net.graphPrices);
+  for (const [token, price] of next) {
+    if (price === 0 || fresh.has(token) || !net.poolsOfToken.has(token)) continue;
+    changed.push(token);
+    next.set(token, 0);
+  }
   for (const [token, price] of fresh) {
     if (next.get(token) !== price) changed.push(token);
     next.set(token, price);

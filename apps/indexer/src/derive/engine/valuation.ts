@@ -24,7 +24,11 @@ function circulating(l: Ledger): bigint {
   return l.totalSupply > l.locked ? l.totalSupply - l.locked : 0n;
 }
 
-/** Basic token: graph price; liquidity = value of its side of every pool it is in. */
+/**
+ * Basic token: graph price; liquidity = value of its side of every pool it is in. Without a price
+ * (only thin pools, below the graph's floor), the value of the other sides instead: what its pools
+ * hold against it, so its liquidity shows why it has none.
+ */
 function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
   const price = net.priceOf(meta.address);
   let liquidity = 0;
@@ -35,7 +39,10 @@ function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
     const d1 = pool && net.tokens.get(pool.token1)?.decimals;
     if (!pool || !state || d0 === undefined || d1 === undefined) continue;
     const q = poolQuote(state, d0, d1);
-    if (q) liquidity += (pool.token0 === meta.address ? q.depth0 : q.depth1) * price;
+    if (!q) continue;
+    const isToken0 = pool.token0 === meta.address;
+    if (price > 0) liquidity += (isToken0 ? q.depth0 : q.depth1) * price;
+    else liquidity += isToken0 ? q.depth1 * net.priceOf(pool.token1) : q.depth0 * net.priceOf(pool.token0);
   }
   return { ...NO_YIELD, price, liquidity, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
 }

@@ -1,4 +1,4 @@
-import { propagatePrices, robustPrice, type GraphEdge } from './price-graph';
+import { priceGraph, propagatePrices, robustPrice, type GraphEdge } from './price-graph';
 
 const OPTS = { minLiquidityUsd: 10_000, maxDeviation: 0.2, iterations: 3 };
 /** A pool between a and b at `price` (a in b) holding `depthA` of a. */
@@ -54,3 +54,51 @@ describe('price graph', () => {
     expect(prices.has('a')).toBe(false);
   });
 });
+
+describe('thin pools at absurd prices (the attack)', () => {
+  const deep = [pool('weth', 'usdc', 3000, 1000), pool('link', 'weth', 0.005, 100_000)];
+  const base = propagatePrices(usd, deep, OPTS);
+  it('a $100 WETH/USDC pool at ten times the price moves nothing', () => {
+    // 1/60 WETH against $500 of USDC: 10x the market, $1,000 deep
+    const attacked = propagatePrices(usd, [...deep, pool('weth', 'usdc', 30_000, 1 / 60)], OPTS);
+    expect(attacked.get('weth')).toBe(base.get('weth'));
+    expect(attacked.get('link')).toBe(base.get('link'));
+  });
+  it('a pool holding $100 of WETH against a heap of a minted token cannot price WETH through that token', () => {
+    // fake is priced by a $20k USDC pool; fake/weth holds 0.0166 WETH ($50) against 1e9 fake: WETH at 10x in fake
+    const fake = [pool('fake', 'usdc', 10, 1000), pool('weth', 'fake', 3000, 1 / 60)];
+    fake[1] = { ...fake[1]!, price0In1: 3000, depth1: 1e9 };
+    const attacked = priceGraph(usd, [...deep, ...fake], OPTS);
+    expect(attacked.prices.get('weth')).toBe(base.get('weth'));
+    expect(attacked.prices.get('fake')).toBeCloseTo(10, 9);
+  });
+  it('caps a deep pool at the liquidity behind the price of its other side', () => {
+    // fake priced by a $20k USDC pool at $10; weth/fake holds 10 WETH against 3e7 fake (WETH at $300M in fake at $10):
+    // uncapped, the fake side would weigh $600M against WETH/USDC's $6M
+    const heap: GraphEdge = { token0: 'weth', token1: 'fake', price0In1: 3e6, depth0: 10, depth1: 3e7 };
+    const attacked = priceGraph(usd, [...deep, pool('fake', 'usdc', 10, 1000), heap], OPTS);
+    expect(Math.abs(attacked.prices.get('weth')! / base.get('weth')! - 1)).toBeLessThan(1e-3);
+    // the heap's quote weighs the $20k behind fake's price: an outlier against WETH/USDC, dropped
+    expect(attacked.support.get('weth')).toBeCloseTo(6e6, 3);
+    // fake is backed by the 10 WETH ($60k) of the heap pool, which outweighs its $20k USDC pool
+    expect(attacked.support.get('fake')).toBeCloseTo(60_000, 3);
+    expect(attacked.support.get('usdc')).toBe(Infinity);
+  });
+  it('leaves a token whose only pool is thin unpriced, at any price', () => {
+    // a new token with $100 against WETH, priced at ten times anything sensible
+    const attacked = propagatePrices(usd, [...deep, pool('new', 'weth', 10, 0.0017)], OPTS);
+    expect(attacked.has('new')).toBe(false);
+    expect(attacked.get('weth')).toBe(base.get('weth'));
+  });
+  it('prices a token first seen in a thin pool once a deep pool appears, from the deep pool', () => {
+    const attacked = propagatePrices(usd, [...deep, pool('new', 'weth', 0.01, 0.0017), pool('new', 'weth', 0.001, 10_000)], OPTS);
+    expect(attacked.get('new')).toBeCloseTo(3, 9);
+  });
+  it('states the support of each price: the weight of the quotes that made it', () => {
+    const { support } = priceGraph(usd, deep, OPTS);
+    expect(support.get('weth')).toBeCloseTo(2 * 3000 * 1000, 6);
+    // link: 2 x the WETH side of its pool (1,000 WETH = $3M): below WETH's own $6M support
+    expect(support.get('link')).toBeCloseTo(2 * 500 * 3000, 6);
+  });
+});
+

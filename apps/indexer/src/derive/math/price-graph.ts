@@ -7,8 +7,14 @@
  *    lower layer (so two tokens priced from the anchors also price each other, but a token is
  *    never priced back from tokens that were priced through it), a few Jacobi rounds.
  * Each quote is weighted by the pool's USD depth, seen from the priced side (2 x its reserve
- * value). Quotes below `minLiquidityUsd` are ignored (thin pools), and quotes further than
- * `maxDeviation` from the weighted median of a token's quotes are dropped (outliers).
+ * value), and by no more than the liquidity behind the other token's own price (its support: the
+ * weight of the quotes that priced it; anchors are unbounded): a deep pool against a token that is
+ * itself priced by a thin pool is only as good as that thin pool, so prices follow the deepest paths
+ * to the anchors. Quotes whose weight is below `minLiquidityUsd` are ignored (thin pools), and so are
+ * pools whose own side, at the token's current price, is below it (a pool holding $100 of WETH
+ * against a heap of a token the attacker minted is a $100 pool). Quotes further than `maxDeviation`
+ * from the weighted median of a token's quotes are dropped (outliers). A token with no quote left
+ * has no price: the floor is per pool, so a token reachable only through thin pools stays unpriced.
  */
 export interface GraphEdge {
   token0: string;
@@ -32,8 +38,14 @@ export interface WeightedQuote {
   weight: number;
 }
 
-/** Weighted median, then the weighted mean of the quotes within maxDeviation of it. */
-export function robustPrice(quotes: readonly WeightedQuote[], maxDeviation: number): number | undefined {
+/** A robust price and the weight of the quotes that made it (the liquidity behind it, USD). */
+export interface RobustQuote {
+  price: number;
+  weight: number;
+}
+
+/** Weighted median, then the weighted mean of the quotes within maxDeviation of it, and their weight. */
+export function robustQuote(quotes: readonly WeightedQuote[], maxDeviation: number): RobustQuote | undefined {
   const usable = quotes.filter((q) => q.price > 0 && Number.isFinite(q.price) && q.weight > 0);
   if (usable.length === 0) return undefined;
   // Fully ordered, so the result does not depend on the order pools were listed in.
@@ -50,7 +62,12 @@ export function robustPrice(quotes: readonly WeightedQuote[], maxDeviation: numb
   }
   const kept = sorted.filter((q) => Math.abs(q.price / median - 1) <= maxDeviation);
   const w = kept.reduce((s, q) => s + q.weight, 0);
-  return kept.reduce((s, q) => s + q.price * q.weight, 0) / w;
+  return { price: kept.reduce((s, q) => s + q.price * q.weight, 0) / w, weight: w };
+}
+
+/** Weighted median, then the weighted mean of the quotes within maxDeviation of it. */
+export function robustPrice(quotes: readonly WeightedQuote[], maxDeviation: number): number | undefined {
+  return robustQuote(quotes, maxDeviation)?.price;
 }
 
 interface Side {
@@ -75,37 +92,68 @@ function adjacency(edges: readonly GraphEdge[]): Map<string, Side[]> {
   return out;
 }
 
-/** The quote a pool gives for `side`'s token from the other token's USD price. */
-function quoteFrom(side: Side, otherPrice: number): WeightedQuote {
+/**
+ * The quote a pool gives for `side`'s token from the other token's USD price, its weight capped by
+ * the other token's support; undefined when the pool is thin, seen from either side (`ownPrice`:
+ * the token's current price, unknown while it is first priced).
+ */
+function quoteFrom(side: Side, otherPrice: number, otherSupport: number, ownPrice: number | undefined, minLiquidityUsd: number): WeightedQuote | undefined {
   const { edge } = side;
-  if (side.isToken0) return { price: edge.price0In1 * otherPrice, weight: 2 * edge.depth1 * otherPrice };
-  return { price: otherPrice / edge.price0In1, weight: 2 * edge.depth0 * otherPrice };
+  const [ownDepth, otherDepth] = side.isToken0 ? [edge.depth0, edge.depth1] : [edge.depth1, edge.depth0];
+  if (ownPrice !== undefined && 2 * ownDepth * ownPrice < minLiquidityUsd) return undefined;
+  const weight = Math.min(2 * otherDepth * otherPrice, otherSupport);
+  if (!(weight >= minLiquidityUsd)) return undefined;
+  return { price: side.isToken0 ? edge.price0In1 * otherPrice : otherPrice / edge.price0In1, weight };
 }
 
-export function propagatePrices(anchors: ReadonlyMap<string, number>, edges: readonly GraphEdge[], opts: GraphOptions): Map<string, number> {
+/** USD prices and, per priced token, its support (USD weight of the quotes that back its price; anchors: Infinity). */
+export interface GraphPrices {
+  prices: Map<string, number>;
+  support: Map<string, number>;
+}
+
+export function priceGraph(anchors: ReadonlyMap<string, number>, edges: readonly GraphEdge[], opts: GraphOptions): GraphPrices {
   const adj = adjacency(edges);
   const prices = new Map(anchors);
+  const support = new Map<string, number>([...anchors.keys()].map((k) => [k, Infinity]));
   const layer = new Map<string, number>([...anchors.keys()].map((k) => [k, 0]));
-  const quotesFor = (token: string, accept: (other: string) => boolean, from: ReadonlyMap<string, number>): WeightedQuote[] =>
-    (adj.get(token) ?? []).flatMap((side) => {
+  type Prices = ReadonlyMap<string, number>;
+  const quotesFor = (token: string, accept: (other: string) => boolean, from: Prices, backing: Prices): WeightedQuote[] => {
+    const own = from.get(token);
+    const out: WeightedQuote[] = [];
+    for (const side of adj.get(token) ?? []) {
       const otherPrice = from.get(side.other);
-      if (otherPrice === undefined || !accept(side.other)) return [];
-      const q = quoteFrom(side, otherPrice);
-      return q.weight >= opts.minLiquidityUsd ? [q] : [];
-    });
+      if (otherPrice === undefined || !accept(side.other)) continue;
+      const q = quoteFrom(side, otherPrice, backing.get(side.other) ?? 0, own, opts.minLiquidityUsd);
+      if (q) out.push(q);
+    }
+    return out;
+  };
 
   for (let depth = 1; ; depth++) {
-    const found = new Map<string, number>();
+    const found = new Map<string, RobustQuote>();
     for (const token of adj.keys()) {
       if (prices.has(token)) continue;
-      const price = robustPrice(quotesFor(token, () => true, prices), opts.maxDeviation);
-      if (price !== undefined) found.set(token, price);
+      const q = robustQuote(quotesFor(token, () => true, prices, support), opts.maxDeviation);
+      if (q !== undefined) found.set(token, q);
     }
     if (found.size === 0) break;
-    for (const [token, price] of found) {
-      prices.set(token, price);
+    for (const [token, q] of found) {
+      prices.set(token, q.price);
+      support.set(token, q.weight);
       layer.set(token, depth);
     }
+  }
+
+  // Supports settled once the layers are known: a token's support counts its quotes from tokens at
+  // the same or a lower layer (so two tokens priced from the anchors back each other, as WBTC and
+  // WETH do), each capped by that token's support from the layer pass (so a chain of tokens minted
+  // for an attack is no better backed than its first link). The refinement keeps them fixed.
+  const backing = new Map(support);
+  for (const [token, depth] of layer) {
+    if (depth === 0) continue;
+    const q = robustQuote(quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, prices, support), opts.maxDeviation);
+    if (q !== undefined) backing.set(token, q.weight);
   }
 
   let current = prices;
@@ -113,10 +161,14 @@ export function propagatePrices(anchors: ReadonlyMap<string, number>, edges: rea
     const next = new Map(current);
     for (const [token, depth] of layer) {
       if (depth === 0) continue;
-      const price = robustPrice(quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, current), opts.maxDeviation);
-      if (price !== undefined) next.set(token, price);
+      const q = robustQuote(quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, current, backing), opts.maxDeviation);
+      if (q !== undefined) next.set(token, q.price);
     }
     current = next;
   }
-  return current;
+  return { prices: current, support: backing };
+}
+
+export function propagatePrices(anchors: ReadonlyMap<string, number>, edges: readonly GraphEdge[], opts: GraphOptions): Map<string, number> {
+  return priceGraph(anchors, edges, opts).prices;
 }
