@@ -37,9 +37,11 @@ export function generateScaleGraph(options: ScaleOptions = {}): ScaleGraph {
   const all = makeTokens(r, hubCount, Math.ceil(target / 1.5));
   const hubs = all.filter((t) => t.hub);
   const pools: Pool[] = [];
-  const add = (a: BenchToken, b: BenchToken, usd: number, concentrated: boolean) => pools.push(concentrated ? v3Pool(r, pools.length, a, b, usd) : v2Pool(r, pools.length, a, b, usd));
+  const add = (a: BenchToken, b: BenchToken, usd: number, concentrated: boolean) =>
+    pools.push(concentrated ? v3Pool(r, pools.length, a, b, usd) : v2Pool(r, pools.length, a, b, usd));
   for (let i = 0; i < hubs.length; i++)
-    for (let j = i + 1; j < hubs.length; j++) for (let k = 0; k < 5; k++) add(hubs[i]!, hubs[j]!, k < 3 ? logUniform(r, 2e6, 5e7) : logUniform(r, 1e6, 2e7), k >= 3);
+    for (let j = i + 1; j < hubs.length; j++)
+      for (let k = 0; k < 5; k++) add(hubs[i]!, hubs[j]!, k < 3 ? logUniform(r, 2e6, 5e7) : logUniform(r, 1e6, 2e7), k >= 3);
   const tails: BenchToken[] = [];
   for (let i = hubCount; i < all.length && pools.length < target; i++) {
     const tail = all[i]!;
@@ -64,7 +66,12 @@ function depths(tokens: readonly BenchToken[], pools: readonly Pool[]): Map<stri
       [p.token1, false],
     ] as const) {
       const t = byAddress.get(address)!;
-      const amount = p.shape === 'constant-product' ? Number(zero ? p.reserve0 : p.reserve1) : zero ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96) : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
+      const amount =
+        p.shape === 'constant-product'
+          ? Number(zero ? p.reserve0 : p.reserve1)
+          : zero
+            ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96)
+            : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
       usd.set(address, (usd.get(address) ?? 0) + (amount / 10 ** t.decimals) * t.usd);
     }
   return usd;
@@ -72,7 +79,13 @@ function depths(tokens: readonly BenchToken[], pools: readonly Pool[]): Map<stri
 
 const CLASSES: readonly TradeClass[] = ['tail-tail', 'hub-tail', 'tail-hub', 'hub-hub'];
 
-function makeScaleTrades(r: () => number, hubs: readonly BenchToken[], tails: readonly BenchToken[], pools: readonly Pool[], count: number): ScaleTrade[] {
+function makeScaleTrades(
+  r: () => number,
+  hubs: readonly BenchToken[],
+  tails: readonly BenchToken[],
+  pools: readonly Pool[],
+  count: number,
+): ScaleTrade[] {
   const depth = depths([...hubs, ...tails], pools);
   const trades: ScaleTrade[] = [];
   for (let i = 0; i < count; i++) {
@@ -82,7 +95,14 @@ function makeScaleTrades(r: () => number, hubs: readonly BenchToken[], tails: re
     while (b === a) b = pick(r, kind.endsWith('hub') ? hubs : tails);
     const depthFraction = 10 ** (-8 + 8 * ((i * 0.618_034) % 1));
     const amountIn = raw(depth.get(a.address)! * depthFraction, a);
-    trades.push({ kind, tokenIn: a.address, tokenOut: b.address, amountIn: amountIn > 0n ? amountIn : 1n, hops: kind === 'hub-hub' ? 1 : kind === 'tail-tail' ? 3 : 2, depthFraction });
+    trades.push({
+      kind,
+      tokenIn: a.address,
+      tokenOut: b.address,
+      amountIn: amountIn > 0n ? amountIn : 1n,
+      hops: kind === 'hub-hub' ? 1 : kind === 'tail-tail' ? 3 : 2,
+      depthFraction,
+    });
   }
   return trades;
 }

@@ -27,7 +27,9 @@ describe('candidate pools on a generated graph', () => {
     for (const t of g.trades) {
       const request = { tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn: t.amountIn };
       const whole = findRouteWholeGraph(graph, request)!;
-      const kept = new Set(candidatePools(graph, graph.tokenIndex.get(t.tokenIn)!, graph.tokenIndex.get(t.tokenOut)!, 3).map((i) => graph.pools[i]!.address));
+      const kept = new Set(
+        candidatePools(graph, graph.tokenIndex.get(t.tokenIn)!, graph.tokenIndex.get(t.tokenOut)!, 3).map((i) => graph.pools[i]!.address),
+      );
       const candidates = kept.size;
       expect(candidates).toBeLessThan(graph.pools.length / 4);
       // Dust trades can take a thin tail pool whose price is off by a hair (the generator's 0.2 %
@@ -49,7 +51,9 @@ describe('candidate pools on a generated graph', () => {
     const graph = buildGraph(g.pools);
     const current = new Map(g.pools.map((p) => [p.address, p]));
     const scale = (p: Pool, f: bigint): Pool =>
-      p.shape === 'constant-product' ? { ...p, reserve0: (p.reserve0 * f) / 10n + 1n, reserve1: (p.reserve1 * f) / 10n + 1n } : { ...p, liquidity: (p.liquidity * f) / 10n };
+      p.shape === 'constant-product'
+        ? { ...p, reserve0: (p.reserve0 * f) / 10n + 1n, reserve1: (p.reserve1 * f) / 10n + 1n }
+        : { ...p, liquidity: (p.liquidity * f) / 10n };
     // 300 pools deepen or thin out by up to 10x (rankings change), and 50 new pools join a hub and a tail.
     for (let i = 0; i < 300; i++) {
       const p = g.pools[Math.floor(r() * g.pools.length)]!;

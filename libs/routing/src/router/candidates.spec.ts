@@ -4,7 +4,16 @@ import { findRoute } from './find-route';
 import { buildGraph, type PoolGraph } from './graph';
 
 const E18 = 10n ** 18n;
-const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint): V2Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee: 3000, reserve0, reserve1 });
+const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint): V2Pool => ({
+  family: 'uniswap-v2',
+  shape: 'constant-product',
+  address,
+  token0,
+  token1,
+  fee: 3000,
+  reserve0,
+  reserve1,
+});
 const addresses = (graph: PoolGraph, tokenIn: string, tokenOut: string, maxHops = 3, k?: number) =>
   candidatePools(graph, graph.tokenIndex.get(tokenIn)!, graph.tokenIndex.get(tokenOut)!, maxHops, k)
     .map((i) => graph.pools[i]!.address)
@@ -12,7 +21,11 @@ const addresses = (graph: PoolGraph, tokenIn: string, tokenOut: string, maxHops 
 
 /** Hubs a and b, a deep path a-x-b, and 40 tails each with a pool to a and to b, deeper with the tail's number. */
 function hubs(): V2Pool[] {
-  const pools = [v2('ab', 'a', 'b', 1_000n * E18, 1_000n * E18), v2('ax', 'a', 'x', 5_000n * E18, 5_000n * E18), v2('xb', 'b', 'x', 5_000n * E18, 5_000n * E18)];
+  const pools = [
+    v2('ab', 'a', 'b', 1_000n * E18, 1_000n * E18),
+    v2('ax', 'a', 'x', 5_000n * E18, 5_000n * E18),
+    v2('xb', 'b', 'x', 5_000n * E18, 5_000n * E18),
+  ];
   for (let i = 0; i < 40; i++) {
     const depth = BigInt(i + 1) * E18;
     pools.push(v2(`a-t${i}`, 'a', `t${i}`, depth, depth), v2(`b-t${i}`, 'b', `t${i}`, depth, depth));
@@ -53,7 +66,13 @@ describe('candidate pools', () => {
     const graph = buildGraph(pools);
     expect(addresses(graph, 'a', 'b', 3, 4)).not.toContain('a-t0');
     // t0 becomes a's deepest neighbour, t1's pools go to nothing, a new token joins both hubs deeply.
-    const updates = [v2('a-t0', 'a', 't0', 9_000n * E18, 9_000n * E18), v2('b-t0', 'b', 't0', 8_000n * E18, 8_000n * E18), v2('a-t39', 'a', 't39', 1n, 1n), v2('a-new', 'a', 'new', 7_000n * E18, E18), v2('b-new', 'b', 'new', 7_000n * E18, E18)];
+    const updates = [
+      v2('a-t0', 'a', 't0', 9_000n * E18, 9_000n * E18),
+      v2('b-t0', 'b', 't0', 8_000n * E18, 8_000n * E18),
+      v2('a-t39', 'a', 't39', 1n, 1n),
+      v2('a-new', 'a', 'new', 7_000n * E18, E18),
+      v2('b-new', 'b', 'new', 7_000n * E18, E18),
+    ];
     for (const u of updates) updatePool(graph, u);
     const byAddress = new Map(pools.map((p) => [p.address, p]));
     for (const u of updates) byAddress.set(u.address, u);
@@ -68,7 +87,9 @@ describe('candidate pools', () => {
     }
     expect(addresses(graph, 'a', 'b', 3, 4)).toEqual(expect.arrayContaining(['a-t0', 'b-t0', 'a-new', 'b-new']));
     const amountIn = 500n * E18;
-    expect(findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn })?.amountOut).toBe(findRoute(rebuilt, { tokenIn: 'a', tokenOut: 'b', amountIn })?.amountOut);
+    expect(findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn })?.amountOut).toBe(
+      findRoute(rebuilt, { tokenIn: 'a', tokenOut: 'b', amountIn })?.amountOut,
+    );
   });
 
   it('refuses an update that changes a pool’s tokens', () => {
