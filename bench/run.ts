@@ -1,11 +1,12 @@
 /**
  * `npm run bench [-- <name> [options]]`: every benchmark (or only the named one), each next to its
- * baseline measured in the same run. Names: catalog, gateway, query, tokens, routing, indexer, indexer-remote, fuzz, image, tracing (options: see bench/README.md).
+ * baseline measured in the same run. Names: catalog, gateway, query, tokens, routing, routing-scale, indexer, indexer-remote, fuzz, image, tracing (options: see bench/README.md).
  */
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import { runCatalogBench, type BenchRow } from './catalog.bench';
 import { runGatewayBench, TARGET_COST } from './gateway.bench';
 import { runRoutingBench } from './routing.bench';
+import { parseScaleOptions, runRoutingScaleBench } from './routing-scale.bench';
 import { formatRoutingReport } from './routing/stats';
 import { runIndexerBench } from './indexer/indexer.bench';
 import { parseIndexerOptions } from './indexer/options';
@@ -49,6 +50,10 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
   },
   routing: async (log) => {
     log(`\nroute quality (findRoute vs an independent optimum)\n${formatRoutingReport(await runRoutingBench(log))}`);
+  },
+  // findRoute on a generated ~50,000-pool graph next to the whole-graph router it replaced (options: --pools, --trades, --baseline-every, --seed)
+  'routing-scale': async (log, args) => {
+    log(`\nrouting at scale (same graph, same run)\n${await runRoutingScaleBench(log, parseScaleOptions(args))}`);
   },
   // The long run of the gateway parameter fuzz (its short run is in `npm test`): a process of its own, bounded in count and time.
   fuzz: async (log, args) => {

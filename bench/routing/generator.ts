@@ -41,17 +41,17 @@ export interface GeneratorOptions {
   trades?: number;
 }
 
-type Rand = () => number;
-const logUniform = (r: Rand, lo: number, hi: number): number => Math.exp(Math.log(lo) + r() * (Math.log(hi) - Math.log(lo)));
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const raw = (usd: number, t: BenchToken): bigint => BigInt(Math.floor((usd / t.usd) * 10 ** t.decimals));
+export type Rand = () => number;
+export const logUniform = (r: Rand, lo: number, hi: number): number => Math.exp(Math.log(lo) + r() * (Math.log(hi) - Math.log(lo)));
+export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+export const raw = (usd: number, t: BenchToken): bigint => BigInt(Math.floor((usd / t.usd) * 10 ** t.decimals));
 const V3_FEES: ReadonlyArray<[number, number]> = [
   [500, 10],
   [3000, 60],
   [10000, 200],
 ];
 
-function makeTokens(r: Rand, hubs: number, tails: number): BenchToken[] {
+export function makeTokens(r: Rand, hubs: number, tails: number): BenchToken[] {
   const out: BenchToken[] = [];
   for (let i = 0; i < hubs + tails; i++) {
     const hub = i < hubs;
@@ -65,14 +65,14 @@ function ordered(a: BenchToken, b: BenchToken): [BenchToken, BenchToken] {
   return a.address < b.address ? [a, b] : [b, a];
 }
 
-function v2Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): Pool {
+export function v2Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): Pool {
   const [t0, t1] = ordered(a, b);
   const noise = 1 + (r() - 0.5) * 0.004;
   return { family: 'uniswap-v2', shape: 'constant-product', address: `v2-${id}`, token0: t0.address, token1: t1.address, fee: pick(r, [3000, 3000, 2500, 500, 10000]), reserve0: raw(depthUsd * noise, t0), reserve1: raw(depthUsd, t1) };
 }
 
 /** A V3 pool with one wide and 3-5 concentrated positions around the price: several initialized ticks. */
-function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): V3Pool {
+export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): V3Pool {
   const [t0, t1] = ordered(a, b);
   const [fee, spacing] = pick(r, V3_FEES);
   const price = ((t0.usd / t1.usd) * 10 ** t1.decimals) / 10 ** t0.decimals * (1 + (r() - 0.5) * 0.004);

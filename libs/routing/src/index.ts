@@ -13,4 +13,8 @@ export * from './erc4626/erc4626-math';
 export { buildGraph, type PoolGraph } from './router/graph';
 export { evaluateLegs, type PlannedLeg, type RouteLeg, type Evaluation } from './router/evaluate';
 export { DEFAULT_GAS_MODEL, routeGas, shapeGas, type GasModel, type LegGas } from './router/gas';
+export { DEFAULT_TOP_K, candidateGraph, candidatePools, sideDepth, updatePool } from './router/candidates';
+// The search itself, for the bench's copy of the whole-graph router (bench/routing/baseline-find-route.ts).
+export { greedyRoute, type GreedyOptions, type GreedyResult, type PoolFlow } from './router/greedy';
+export { planLegs } from './router/evaluate';
 export { findRoute, type Route, type RouteRequest } from './router/find-route';

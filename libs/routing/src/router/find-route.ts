@@ -2,9 +2,11 @@
  * Best route from one token to another over a pool graph, maximising the output net of gas.
  * The search (greedy.ts) maximises the gross output; gas then decides how many pools are worth
  * using: the least-used pool is dropped and the search re-run while the net output improves.
+ * Everything runs over the request's candidate pools (candidates.ts), never the whole graph.
  */
 import { type Evaluation, type PlannedLeg, type RouteLeg, evaluateLegs, planLegs } from './evaluate';
 import { DEFAULT_GAS_MODEL, type GasModel, type LegGas, routeGas } from './gas';
+import { candidateGraph } from './candidates';
 import { type PoolGraph, buildGraph } from './graph';
 import { greedyRoute } from './greedy';
 
@@ -28,6 +30,8 @@ export interface RouteRequest {
   maxPrunes?: number;
   /** slices of the final re-split over the chosen pools (default 400) */
   refineChunks?: number;
+  /** neighbours per token a path may use (candidates.ts; default DEFAULT_TOP_K) */
+  topK?: number;
 }
 
 export interface Route {
@@ -49,9 +53,10 @@ interface Candidate {
   net: number;
 }
 
-export function findRoute(graph: PoolGraph, req: RouteRequest): Route | undefined {
+export function findRoute(whole: PoolGraph, req: RouteRequest): Route | undefined {
   if (req.tokenIn === req.tokenOut || req.amountIn <= 0n) return undefined;
   const maxHops = req.maxHops ?? 3;
+  const graph = candidateGraph(whole, req.tokenIn, req.tokenOut, maxHops, req.topK);
   const chunks = req.chunks ?? 40;
   const outputPerGas = req.outputPerGas ?? 0;
   const model = req.gasModel ?? DEFAULT_GAS_MODEL;

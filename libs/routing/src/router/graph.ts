@@ -16,7 +16,7 @@ export interface PoolGraph {
   edges: readonly (readonly Edge[])[];
 }
 
-function hasLiquidity(pool: Pool): boolean {
+export function hasLiquidity(pool: Pool): boolean {
   switch (pool.shape) {
     case 'constant-product':
       return pool.reserve0 > 0n && pool.reserve1 > 0n;
