@@ -201,8 +201,8 @@ export interface DevnetArbTrade {
 }
 
 export interface DevnetPoolFacet {
-  /** the views that read a pool's state, in one batch with every other pool's */
-  reads(pool: DevnetPool): DevnetRead[];
+  /** the views that read a pool's state, in one batch with every other pool's (`platform`: its platform, whose contract may hold it) */
+  reads(pool: DevnetPool, platform: DevnetPlatform): DevnetRead[];
   /** the state from those views' results */
   state(ref: DevnetPoolState['ref'], results: readonly Result[]): DevnetPoolState;
   /** the pool's raw price (token1 units per token0 unit) and the trade that moves it to `target` */
