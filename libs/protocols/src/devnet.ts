@@ -59,23 +59,28 @@ export interface PlannedDevnetFacet {
   deployMined(chain: DevnetChain, env: DevnetDeployEnv): Promise<Array<DevnetPlatform<DevnetFamily>>>;
   deployLate(chain: DevnetChain, env: DevnetDeployEnv, platforms: readonly DevnetPlatform[]): Record<string, Record<string, string>>;
   liquidityGrants(world: DevnetWorld): DevnetGrant[];
-  addLiquidity(world: DevnetWorld): void;
+  addLiquidity(world: DevnetWorld): Promise<void>;
   /** null when the family's pools are not traded */
   pools: DevnetPoolFacet | null;
   history(world: DevnetWorld): DevnetHistory;
 }
 
+/**
+ * A family's facet with its plan. A world with no platform of the family (a profile that deploys
+ * only some families, such as the mainnet-shaped one) gets no liquidity and no history from it.
+ */
 function planned<F extends DevnetFamily>(family: F, plan: DevnetPlanOf<F>): PlannedDevnetFacet {
   const facet = DEVNET_FACETS[family] as DevnetFacet<F, DevnetPlanOf<F>>;
+  const present = (world: DevnetWorld): boolean => world.platforms(family).length > 0;
   return {
     family,
     deploy: (chain, env) => facet.deploy?.(chain, plan, env) ?? [],
     deployMined: async (chain, env) => (await facet.deployMined?.(chain, plan, env)) ?? [],
     deployLate: (chain, env, platforms) => facet.deployLate?.(chain, plan, env, platforms) ?? {},
-    liquidityGrants: (world) => facet.liquidity?.grants(world, plan) ?? [],
-    addLiquidity: (world) => facet.liquidity?.add(world, plan),
+    liquidityGrants: (world) => (present(world) ? (facet.liquidity?.grants(world, plan) ?? []) : []),
+    addLiquidity: async (world) => (present(world) ? facet.liquidity?.add(world, plan) : undefined),
     pools: facet.pools ?? null,
-    history: (world) => facet.history?.(world, plan) ?? {},
+    history: (world) => (present(world) ? (facet.history?.(world, plan) ?? {}) : {}),
   };
 }
 

@@ -42,6 +42,8 @@ export const V4_DEVNET_ABI = {
 };
 
 const NATIVE_SYMBOL = 'ETH';
+/** PoolModifyLiquidityTest overloads modifyLiquidity (with settle/take flags): the plain one */
+const MODIFY_LIQUIDITY = 'modifyLiquidity((address,address,uint24,int24,address),(int24,int24,int256,bytes32),bytes)';
 /** v4-core's StateLibrary: the pools mapping's slot, and the liquidity word's offset in a pool's state */
 const POOLS_SLOT = 6n;
 const LIQUIDITY_OFFSET = 3n;
@@ -165,7 +167,7 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
       const native = plan.pools.some((p) => p.a === NATIVE_SYMBOL || p.b === NATIVE_SYMBOL);
       return native ? [...grants, ...world.accounts.arbitrageurs.map((to) => ({ to, symbol: 'WETH', usd: 3_000_000 }))] : grants;
     },
-    add(world, plan) {
+    async add(world, plan) {
       const { chain, portfolio } = world;
       const lp = world.accounts.liquidityProviders[2]!;
       const platform = world.platform('uniswap-v4');
@@ -181,6 +183,11 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
         // The arbitrage (libs/devnet) debits a pool's native side under its address, address(0).
         portfolio.credit(bot, ZERO_ADDRESS, amount);
       }
+      // The native side of the positions, unwrapped from the LP's WETH grant in a block of its own
+      // (a transaction's value must be in the sender's balance when it is submitted).
+      const nativeNeeded = plan.pools.filter((p) => p.a === NATIVE_SYMBOL || p.b === NATIVE_SYMBOL).reduce((sum, p) => sum + usdToUnits(p.tvlUsd / 2, world.price('WETH', 0), 18), 0n);
+      if (nativeNeeded > 0n) unwrap(lp, nativeNeeded);
+      await chain.mine(12);
       for (const spec of plan.pools) {
         const { key, t0, t1 } = specKey(world.tokens, chain.resolve, spec);
         const price = rawPrice(world.price(priceSymbol(t0), 0), t0.decimals, world.price(priceSymbol(t1), 0), t1.decimals);
@@ -191,11 +198,10 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
           const amount0 = usdToUnits((spec.tvlUsd * pos.share) / 2, world.price(priceSymbol(t0), 0), t0.decimals);
           const amount1 = usdToUnits((spec.tvlUsd * pos.share) / 2, world.price(priceSymbol(t1), 0), t1.decimals);
           const liquidityDelta = liquidityFor(sqrtP, tickLower, tickUpper, amount0, amount1);
-          // The test router takes what the position needs and refunds the rest of the ETH sent.
-          const value = t0.address === ZERO_ADDRESS ? amount0 : 0n;
-          if (value > 0n) unwrap(lp, value);
+          // The test router takes what the position needs (rounded up) and refunds the rest of the ETH sent.
+          const value = t0.address === ZERO_ADDRESS ? amount0 + amount0 / 200n : 0n;
           const params = { tickLower, tickUpper, liquidityDelta, salt: keccak256(AbiCoder.defaultAbiCoder().encode(['int24', 'int24'], [tickLower, tickUpper])) };
-          chain.call(lp, router, V4_DEVNET_ABI.modifyLiquidity(), 'modifyLiquidity', [key, params, '0x'], { gas: 800_000n, label: `v4 modifyLiquidity ${t0.symbol}/${t1.symbol} ${spec.fee}`, value });
+          chain.call(lp, router, V4_DEVNET_ABI.modifyLiquidity(), MODIFY_LIQUIDITY, [key, params, '0x'], { gas: 800_000n, label: `v4 modifyLiquidity ${t0.symbol}/${t1.symbol} ${spec.fee}`, value });
           if (t0.address !== ZERO_ADDRESS) portfolio.debit(lp, t0.address, amount0);
           portfolio.debit(lp, t1.address, amount1);
         }
