@@ -156,7 +156,7 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     const before = await w.balanceOf('native', w.recipient);
     const receipt = await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: quote.amountOut }), calls(nativePool, B, NATIVE_TOKEN)) });
 
-    expect(quote.amountOut).toBeGreaterThan(parseEther('9.9'));
+    expect(quote.amountOut).toBeGreaterThan(parseEther('9.8'));
     expect((await w.balanceOf('native', w.recipient)) - before).toBe(quote.amountOut);
     expect(swapEvent(receipt.logs)).toEqual({ amount0: quote.amountOut, amount1: -net(amountIn) });
     console.log(`uniswap-v4 ERC-20 → ETH order: ${receipt.gasUsed} gas (ticks crossed: ${quote.ticksCrossed})`);
