@@ -15,7 +15,7 @@
  */
 import { AbiCoder, Interface, concat, toBeHex } from 'ethers';
 import { AMOUNT_PLACEHOLDER, type ExecutorCall, balanceInput, nativeBalanceInput } from '@tokensvc/contracts';
-import { isNativeAddress } from '@tokensvc/domain';
+import { ZERO_ADDRESS, isNativeAddress } from '@tokensvc/domain';
 import { POOL_KEY_TUPLE, type V4PoolKey } from './pool-key';
 
 /** Commands.V4_SWAP */
@@ -30,6 +30,7 @@ export const OPEN_DELTA = 0n;
 
 const UNIVERSAL_ROUTER = new Interface(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable']);
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
+const WETH = new Interface(['function deposit() payable', 'function withdraw(uint256 amount)']);
 const EXACT_IN_SINGLE = `tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 amountIn, uint128 amountOutMinimum, bytes hookData)`;
 
 export interface V4SwapCall {
@@ -53,6 +54,20 @@ export function v4SwapInput(key: V4PoolKey, tokenIn: string): string {
     abi.encode(['address', 'uint256'], [currencyOut, 0n]),
   ];
   return abi.encode(['bytes', 'bytes[]'], [actions, params]);
+}
+
+/**
+ * The calls of a swap through a native-coin pool when the executor holds the native coin wrapped
+ * (the quote routes a pool's native currency as the wrapped token, like every other native
+ * amount inside the executor): unwrap `bps` of `wrapped` first, swap all the native it then holds;
+ * or swap, then wrap all the native the swap took.
+ */
+export function uniswapV4WrappedNativeSwapCalls(p: V4SwapCall & { wrapped: string; side: 'in' | 'out' }): ExecutorCall[] {
+  if (p.side === 'in') {
+    const withdraw = WETH.encodeFunctionData('withdraw', [AMOUNT_PLACEHOLDER]);
+    return [{ target: p.wrapped, value: 0n, data: withdraw, inputs: [balanceInput(p.wrapped, withdraw, { bps: p.bps, approve: false })] }, ...uniswapV4SwapCalls({ ...p, tokenIn: ZERO_ADDRESS, bps: undefined })];
+  }
+  return [...uniswapV4SwapCalls(p), { target: p.wrapped, value: 0n, data: WETH.encodeFunctionData('deposit'), inputs: [nativeBalanceInput()] }];
 }
 
 /** The executor calls of one exact-input swap through a V4 pool (see the file's comment). */

@@ -8,9 +8,9 @@ import { DEFAULT_GAS_MODEL } from '@tokensvc/routing';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { bigOf, pairBase } from '../pool-row';
 import type { ProtocolModule } from '../protocol-module';
-import { uniswapV4SwapCalls } from './calls';
+import { uniswapV4SwapCalls, uniswapV4WrappedNativeSwapCalls } from './calls';
 import { uniswapV4Adapter } from './indexer';
-import { v4PoolId } from './pool-key';
+import { hooklessPoolKey, v4PoolId } from './pool-key';
 
 export { uniswapV4SwapCalls, v4SwapInput } from './calls';
 export { hooklessPoolKey, v4PoolId, type V4PoolKey } from './pool-key';
@@ -36,14 +36,26 @@ export const uniswapV4 = {
         ? undefined
         : { ...pairBase(row), family: 'uniswap-v4', shape: 'concentrated', tickSpacing: row.tickSpacing, sqrtPriceX96: bigOf(row.sqrtPriceX96), liquidity: bigOf(row.liquidity), tick: row.tick, ticks: [] },
     swapGas: (ticksCrossed) => V4_SWAP_GAS + DEFAULT_GAS_MODEL.tick * ticksCrossed,
+    /**
+     * The key is rebuilt from the hop and must give the pool's id: a pool it does not name (hooks,
+     * another spacing) is refused, never swapped. A native-coin pool is routed with the wrapped
+     * native token in its place (the executor holds native wrapped): the key that gives the id with
+     * address(0) for one side names that side as the wrapped native, unwrapped or wrapped around the swap.
+     */
     swapCalls: (hop, env) => {
-      if (hop.tickSpacing === undefined) return env.refuse(`the V4 pool ${hop.pool} has no known tick spacing`);
-      const [currency0, currency1] = BigInt(hop.tokenIn) < BigInt(hop.tokenOut) ? [hop.tokenIn, hop.tokenOut] : [hop.tokenOut, hop.tokenIn];
-      const key = { currency0, currency1, fee: hop.fee, tickSpacing: hop.tickSpacing, hooks: ZERO_ADDRESS };
-      // The key is rebuilt from the hop: a pool it does not name (hooks, another spacing) is refused, never swapped.
-      if (v4PoolId(key) !== hop.pool.toLowerCase()) return env.refuse(`the V4 pool ${hop.pool} is not the hookless pool of its tokens, fee and tick spacing`);
+      const { tickSpacing } = hop;
+      if (tickSpacing === undefined) return env.refuse(`the V4 pool ${hop.pool} has no known tick spacing`);
       const universalRouter = env.platformAddress(hop.platform, 'universalRouter');
-      return uniswapV4SwapCalls({ universalRouter, key, tokenIn: hop.tokenIn, deadline: env.deadline, bps: hop.bps });
+      const keyOf = (a: string, b: string) => hooklessPoolKey(a, b, hop.fee, tickSpacing);
+      const swap = { universalRouter, deadline: env.deadline, bps: hop.bps };
+      const id = hop.pool.toLowerCase();
+      const direct = keyOf(hop.tokenIn, hop.tokenOut);
+      if (v4PoolId(direct) === id) return uniswapV4SwapCalls({ ...swap, key: direct, tokenIn: hop.tokenIn });
+      const nativeIn = keyOf(ZERO_ADDRESS, hop.tokenOut);
+      if (v4PoolId(nativeIn) === id) return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeIn, tokenIn: ZERO_ADDRESS, wrapped: hop.tokenIn, side: 'in' });
+      const nativeOut = keyOf(hop.tokenIn, ZERO_ADDRESS);
+      if (v4PoolId(nativeOut) === id) return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeOut, tokenIn: hop.tokenIn, wrapped: hop.tokenOut, side: 'out' });
+      return env.refuse(`the V4 pool ${hop.pool} is not the hookless pool of its tokens, fee and tick spacing`);
     },
   },
   issuer: null,

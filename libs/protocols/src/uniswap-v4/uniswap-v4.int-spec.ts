@@ -6,7 +6,7 @@
  * swapper's deltas the indexer reads (negative: paid in).
  */
 import { AbiCoder, Contract, ContractFactory, type InterfaceAbi, MaxUint256, keccak256, parseEther, parseUnits } from 'ethers';
-import { NATIVE_TOKEN, type RouterOrder, encodeExecute, loadUniswapV4Artifact, loadUniversalRouterArtifact } from '@tokensvc/contracts';
+import { NATIVE_TOKEN, type RouterOrder, encodeExecute, loadUniswapV4Artifact, loadUniversalRouterArtifact, unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { type V3Pool, type V3Tick, getSqrtRatioAtTick, quoteV3ExactIn } from '@tokensvc/routing';
 import { FAR_DEADLINE, type RouterWorld, eachTestOnRouterWorld, send } from '@tokensvc/contracts/testing';
@@ -173,6 +173,28 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: one.amountOut + two.amountOut }), split) });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(one.amountOut + two.amountOut);
+  });
+
+  it('swaps through a native pool routed as the wrapped native token (the executor holds native wrapped): unwrap before, wrap after', async () => {
+    const WETH = (await w.weth.getAddress()).toLowerCase();
+    const pool = { ...(await routingPool(nativePool)), token0: WETH };
+    const hop = { pool: nativePool.id, platform: 'uniswap-v4', fee: 500, tickSpacing: 10, bps: 10_000 };
+    const amountIn = parseEther('5');
+    const toB = quoteV3ExactIn(pool, WETH, net(amountIn));
+    const inCalls = [wrapAllCall(WETH), ...uniswapV4.dex.swapCalls({ ...hop, tokenIn: WETH, tokenOut: B.toLowerCase() }, env())];
+    await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: toB.amountOut }), inCalls), value: amountIn });
+    expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(toB.amountOut);
+
+    const amountB = parseUnits('9000', 6);
+    const toWeth = quoteV3ExactIn(toB.after, B.toLowerCase(), net(amountB));
+    const outCalls = [...uniswapV4.dex.swapCalls({ ...hop, tokenIn: B.toLowerCase(), tokenOut: WETH }, env()), unwrapAllCall(WETH)];
+    const before = await w.balanceOf('native', w.recipient);
+    await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: B, inputAmount: amountB, outputToken: NATIVE_TOKEN, minOutputAmount: toWeth.amountOut }), outCalls) });
+    expect((await w.balanceOf('native', w.recipient)) - before).toBe(toWeth.amountOut);
+    for (const holder of [w.executor, universalRouter]) {
+      expect(await w.balanceOf('native', holder)).toBe(0n);
+      expect(await w.balanceOf(w.weth, holder)).toBe(0n);
+    }
   });
 
   it('refuses a hop whose key does not rebuild the pool id (another tick spacing)', () => {
