@@ -6,7 +6,6 @@
  * pools: ERC-20 → ERC-20, native ETH in and out of the native pools, and a route split across V2,
  * V3 and V4 pools.
  */
-import { Client } from 'pg';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
