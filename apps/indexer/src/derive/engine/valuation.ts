@@ -24,20 +24,25 @@ function circulating(l: Ledger): bigint {
   return l.totalSupply > l.locked ? l.totalSupply - l.locked : 0n;
 }
 
-/** Basic token: graph price; liquidity = value of its side of every pool it is in. */
-function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
-  const price = net.priceOf(meta.address);
+/** The value at `price` of a token's side of every pool it is in. */
+function poolsLiquidity(net: NetworkState, address: string, price: number): number {
   let liquidity = 0;
-  for (const poolAddress of net.poolsOfToken.get(meta.address) ?? []) {
+  for (const poolAddress of net.poolsOfToken.get(address) ?? []) {
     const pool = net.pools.get(poolAddress);
     const state = net.poolStates.get(poolAddress);
     const d0 = pool && net.tokens.get(pool.token0)?.decimals;
     const d1 = pool && net.tokens.get(pool.token1)?.decimals;
     if (!pool || !state || d0 === undefined || d1 === undefined) continue;
     const q = poolQuote(state, d0, d1);
-    if (q) liquidity += (pool.token0 === meta.address ? q.depth0 : q.depth1) * price;
+    if (q) liquidity += (pool.token0 === address ? q.depth0 : q.depth1) * price;
   }
-  return { ...NO_YIELD, price, liquidity, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
+  return liquidity;
+}
+
+/** Basic token: graph price; liquidity = value of its side of every pool it is in. */
+function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
+  const price = net.priceOf(meta.address);
+  return { ...NO_YIELD, price, liquidity: poolsLiquidity(net, meta.address, price), pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
 }
 
 function lpParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): Parts {
@@ -84,9 +89,10 @@ function aTokenParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
   return { ...v, totalSupply, circulatingSupply: totalSupply, totalBorrow: rayMul(l.scaledDebt, l.borrowIndex), reserves: [l.assets], apy: rayRateToApy(l.liquidityRate), borrowApy: rayRateToApy(l.borrowRate) };
 }
 
-function nativeParts(net: NetworkState): Parts {
+/** The native coin: the wrapped native's price; liquidity = its side of the pools that hold it as a currency (Uniswap V4's native pools). */
+function nativeParts(net: NetworkState, meta: TokenMeta): Parts {
   const price = net.wrappedNative ? net.priceOf(net.wrappedNative) : 0;
-  return { ...NO_YIELD, price, liquidity: 0, pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
+  return { ...NO_YIELD, price, liquidity: poolsLiquidity(net, meta.address, price), pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
 }
 
 export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: number, time: number): TokenState {
@@ -98,7 +104,7 @@ export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: numb
       parts = basicParts(net, meta, l);
       break;
     case 'native':
-      parts = nativeParts(net);
+      parts = nativeParts(net, meta);
       break;
     case 'lp':
       parts = lpParts(net, meta, l, time);
