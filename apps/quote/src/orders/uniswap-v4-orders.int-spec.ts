@@ -8,7 +8,16 @@
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  startDevnet,
+  type DevnetHandle,
+  type NetworkManifest,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
 import { headBlock } from '../testing/chain-pools';
@@ -46,7 +55,9 @@ describe('Uniswap V4 orders on a private devnet', () => {
   /** The V4 pool of two symbols (either order), by id. */
   const v4Pool = (pair: string): string => {
     const [a, b] = pair.split('/');
-    return manifestPlatform(net, 'uniswap-v4').pools.find((p) => p.pair === `${a}/${b}` || p.pair === `${b}/${a}`)!.address.toLowerCase();
+    return manifestPlatform(net, 'uniswap-v4')
+      .pools.find((p) => p.pair === `${a}/${b}` || p.pair === `${b}/${a}`)!
+      .address.toLowerCase();
   };
 
   async function syncGraph(): Promise<void> {
@@ -62,7 +73,15 @@ describe('Uniswap V4 orders on a private devnet', () => {
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, rpc, net);
     events = await TestPoolEvents.create(INFRA.nats, 'v4orders');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream: events.stream, prefix: events.prefix });
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      stream: events.stream,
+      prefix: events.prefix,
+    });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);

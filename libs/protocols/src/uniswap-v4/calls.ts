@@ -65,7 +65,10 @@ export function v4SwapInput(key: V4PoolKey, tokenIn: string): string {
 export function uniswapV4WrappedNativeSwapCalls(p: V4SwapCall & { wrapped: string; side: 'in' | 'out' }): ExecutorCall[] {
   if (p.side === 'in') {
     const withdraw = WETH.encodeFunctionData('withdraw', [AMOUNT_PLACEHOLDER]);
-    return [{ target: p.wrapped, value: 0n, data: withdraw, inputs: [balanceInput(p.wrapped, withdraw, { bps: p.bps, approve: false })] }, ...uniswapV4SwapCalls({ ...p, tokenIn: ZERO_ADDRESS, bps: undefined })];
+    return [
+      { target: p.wrapped, value: 0n, data: withdraw, inputs: [balanceInput(p.wrapped, withdraw, { bps: p.bps, approve: false })] },
+      ...uniswapV4SwapCalls({ ...p, tokenIn: ZERO_ADDRESS, bps: undefined }),
+    ];
   }
   return [...uniswapV4SwapCalls(p), { target: p.wrapped, value: 0n, data: WETH.encodeFunctionData('deposit'), inputs: [nativeBalanceInput()] }];
 }

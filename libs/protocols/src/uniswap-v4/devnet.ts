@@ -12,7 +12,17 @@ import { UNISWAP_V2_PAIR_INIT_CODE_HASH, UNISWAP_V3_POOL_INIT_CODE_HASH, loadUni
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO, Q96, getSqrtRatioAtTick } from '@tokensvc/routing';
 import { encodeSqrtPriceX96, fullRangeTicks, rangeTicks, rawPrice, usdToUnits, v3TradeToPrice } from '../devnet-math';
-import { DEVNET_NATIVE, type DevnetFacet, type DevnetPool, type DevnetPoolState, type DevnetToken, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import {
+  DEVNET_NATIVE,
+  type DevnetFacet,
+  type DevnetPool,
+  type DevnetPoolState,
+  type DevnetToken,
+  type DevnetWorld,
+  devnetPlatformAddress,
+  devnetToken,
+  lazyInterface,
+} from '../devnet-port';
 import { estimateOut, tradeUsd } from '../devnet-trading';
 import type { V3PositionSpec } from '../uniswap-v3/devnet';
 import { type V4PoolKey, hooklessPoolKey, v4PoolId } from './pool-key';
@@ -84,7 +94,15 @@ function maxTradeUsd(world: DevnetWorld, state: DevnetPoolState, step: number): 
 }
 
 /** Queues a PoolSwapTest exact-input swap (native in: its value; the test router refunds what the price limit leaves). */
-function queuePoolSwap(world: DevnetWorld, from: string, pool: DevnetPool, zeroForOne: boolean, amountIn: bigint, sqrtPriceLimitX96: bigint, label: string): void {
+function queuePoolSwap(
+  world: DevnetWorld,
+  from: string,
+  pool: DevnetPool,
+  zeroForOne: boolean,
+  amountIn: bigint,
+  sqrtPriceLimitX96: bigint,
+  label: string,
+): void {
   const router = devnetPlatformAddress(world.platform('uniswap-v4'), 'poolSwapTest');
   const tokenIn = zeroForOne ? pool.token0 : pool.token1;
   if (tokenIn !== ZERO_ADDRESS) world.approveOnce(from, tokenIn, router);
@@ -110,9 +128,23 @@ function queueSwap(world: DevnetWorld, trader: string, states: readonly DevnetPo
   const tokenOut = world.tokenAt(zeroForOne ? pool.token1 : pool.token0);
   const usd = Math.min(tradeUsd(world), maxTradeUsd(world, state, step));
   const price = world.price(priceSymbol(tokenIn), step);
-  const amountIn = world.portfolio.debitUpTo(trader, holding(tokenIn.address), usdToUnits(usd, price, tokenIn.decimals), 0.5, usdToUnits(5, price, tokenIn.decimals));
+  const amountIn = world.portfolio.debitUpTo(
+    trader,
+    holding(tokenIn.address),
+    usdToUnits(usd, price, tokenIn.decimals),
+    0.5,
+    usdToUnits(5, price, tokenIn.decimals),
+  );
   if (amountIn === 0n) return false;
-  queuePoolSwap(world, trader, pool, zeroForOne, amountIn, zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n, `v4 swap ${tokenIn.symbol}->${tokenOut.symbol} ${pool.fee}`);
+  queuePoolSwap(
+    world,
+    trader,
+    pool,
+    zeroForOne,
+    amountIn,
+    zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n,
+    `v4 swap ${tokenIn.symbol}->${tokenOut.symbol} ${pool.fee}`,
+  );
   world.portfolio.credit(trader, holding(tokenOut.address), estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step));
   return true;
 }
@@ -127,23 +159,47 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
     const { deployer } = chain;
     const pm = loadUniswapV4Artifact('PoolManager');
     const poolManager = chain.deploy(deployer, pm, [deployer], 'PoolManager', 7_000_000n);
-    const poolModifyLiquidityTest = chain.deploy(deployer, loadUniswapV4Artifact('PoolModifyLiquidityTest'), [poolManager], 'PoolModifyLiquidityTest', 4_000_000n);
+    const poolModifyLiquidityTest = chain.deploy(
+      deployer,
+      loadUniswapV4Artifact('PoolModifyLiquidityTest'),
+      [poolManager],
+      'PoolModifyLiquidityTest',
+      4_000_000n,
+    );
     const poolSwapTest = chain.deploy(deployer, loadUniswapV4Artifact('PoolSwapTest'), [poolManager], 'PoolSwapTest', 4_000_000n);
     const pools: DevnetPool[] = plan.pools.map((spec) => {
       const { key, t0, t1 } = specKey(tokens, chain.resolve, spec);
       const label = `${t0.symbol}/${t1.symbol} ${spec.fee}`;
       const sqrtPriceX96 = encodeSqrtPriceX96(rawPrice(priceOf(priceSymbol(t0)), t0.decimals, priceOf(priceSymbol(t1)), t1.decimals));
       chain.call(deployer, poolManager, V4_DEVNET_ABI.poolManager(), 'initialize', [key, sqrtPriceX96], { gas: 300_000n, label: `v4 initialize ${label}` });
-      return { address: v4PoolId(key), pair: `${t0.symbol}/${t1.symbol}`, token0: key.currency0, token1: key.currency1, fee: spec.fee, tickSpacing: spec.tickSpacing };
+      return {
+        address: v4PoolId(key),
+        pair: `${t0.symbol}/${t1.symbol}`,
+        token0: key.currency0,
+        token1: key.currency1,
+        fee: spec.fee,
+        tickSpacing: spec.tickSpacing,
+      };
     });
-    return [{ slug: plan.platform.slug, name: plan.platform.name, family: 'uniswap-v4', addresses: { poolManager, poolModifyLiquidityTest, poolSwapTest }, pools, vaults: [], markets: [] }];
+    return [
+      {
+        slug: plan.platform.slug,
+        name: plan.platform.name,
+        family: 'uniswap-v4',
+        addresses: { poolManager, poolModifyLiquidityTest, poolSwapTest },
+        pools,
+        vaults: [],
+        markets: [],
+      },
+    ];
   },
   /** The UniversalRouter over this PoolManager and the devnet's V2 and V3 (no Permit2, no V4 position manager, no Across spoke: never used through it). */
   deployLate(chain, plan, { tokens }, platforms) {
     const v2 = platforms.find((p) => p.slug === plan.universalRouter.v2);
     const v3 = platforms.find((p) => p.slug === plan.universalRouter.v3);
     const v4 = platforms.find((p) => p.slug === plan.platform.slug);
-    if (!v2 || !v3 || !v4) throw new Error(`the UniversalRouter needs the ${plan.universalRouter.v2}, ${plan.universalRouter.v3} and ${plan.platform.slug} platforms`);
+    if (!v2 || !v3 || !v4)
+      throw new Error(`the UniversalRouter needs the ${plan.universalRouter.v2}, ${plan.universalRouter.v3} and ${plan.platform.slug} platforms`);
     const params = {
       permit2: ZERO_ADDRESS,
       weth9: devnetToken(tokens, 'WETH').address,
@@ -162,7 +218,9 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
     // The third liquidity provider adds every V4 position at the step-0 prices; native ETH comes from its WETH.
     grants(world, plan) {
       const lp = world.accounts.liquidityProviders[2]!;
-      const grants = plan.pools.flatMap((p) => [p.a, p.b].map((s) => ({ to: lp, symbol: s === NATIVE_SYMBOL ? 'WETH' : world.chain.resolve(s), usd: p.tvlUsd / 2 })));
+      const grants = plan.pools.flatMap((p) =>
+        [p.a, p.b].map((s) => ({ to: lp, symbol: s === NATIVE_SYMBOL ? 'WETH' : world.chain.resolve(s), usd: p.tvlUsd / 2 })),
+      );
       // The arbitrage bots trade the native pools from native ETH too.
       const native = plan.pools.some((p) => p.a === NATIVE_SYMBOL || p.b === NATIVE_SYMBOL);
       return native ? [...grants, ...world.accounts.arbitrageurs.map((to) => ({ to, symbol: 'WETH', usd: 3_000_000 }))] : grants;
@@ -185,7 +243,9 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
       }
       // The native side of the positions, unwrapped from the LP's WETH grant in a block of its own
       // (a transaction's value must be in the sender's balance when it is submitted).
-      const nativeNeeded = plan.pools.filter((p) => p.a === NATIVE_SYMBOL || p.b === NATIVE_SYMBOL).reduce((sum, p) => sum + usdToUnits(p.tvlUsd / 2, world.price('WETH', 0), 18), 0n);
+      const nativeNeeded = plan.pools
+        .filter((p) => p.a === NATIVE_SYMBOL || p.b === NATIVE_SYMBOL)
+        .reduce((sum, p) => sum + usdToUnits(p.tvlUsd / 2, world.price('WETH', 0), 18), 0n);
       if (nativeNeeded > 0n) unwrap(lp, nativeNeeded);
       await chain.mine(12);
       for (const spec of plan.pools) {
@@ -200,8 +260,17 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
           const liquidityDelta = liquidityFor(sqrtP, tickLower, tickUpper, amount0, amount1);
           // The test router takes what the position needs (rounded up) and refunds the rest of the ETH sent.
           const value = t0.address === ZERO_ADDRESS ? amount0 + amount0 / 200n : 0n;
-          const params = { tickLower, tickUpper, liquidityDelta, salt: keccak256(AbiCoder.defaultAbiCoder().encode(['int24', 'int24'], [tickLower, tickUpper])) };
-          chain.call(lp, router, V4_DEVNET_ABI.modifyLiquidity(), MODIFY_LIQUIDITY, [key, params, '0x'], { gas: 800_000n, label: `v4 modifyLiquidity ${t0.symbol}/${t1.symbol} ${spec.fee}`, value });
+          const params = {
+            tickLower,
+            tickUpper,
+            liquidityDelta,
+            salt: keccak256(AbiCoder.defaultAbiCoder().encode(['int24', 'int24'], [tickLower, tickUpper])),
+          };
+          chain.call(lp, router, V4_DEVNET_ABI.modifyLiquidity(), MODIFY_LIQUIDITY, [key, params, '0x'], {
+            gas: 800_000n,
+            label: `v4 modifyLiquidity ${t0.symbol}/${t1.symbol} ${spec.fee}`,
+            value,
+          });
           if (t0.address !== ZERO_ADDRESS) portfolio.debit(lp, t0.address, amount0);
           portfolio.debit(lp, t1.address, amount1);
         }
@@ -213,7 +282,12 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
     reads: (pool, platform) => {
       const stateSlot = BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['bytes32', 'uint256'], [pool.address, POOLS_SLOT])));
       const pm = V4_DEVNET_ABI.poolManager();
-      return [0n, LIQUIDITY_OFFSET].map((offset) => ({ to: devnetPlatformAddress(platform, 'poolManager'), iface: pm, fn: 'extsload(bytes32)', args: [`0x${(stateSlot + offset).toString(16).padStart(64, '0')}`] }));
+      return [0n, LIQUIDITY_OFFSET].map((offset) => ({
+        to: devnetPlatformAddress(platform, 'poolManager'),
+        iface: pm,
+        fn: 'extsload(bytes32)',
+        args: [`0x${(stateSlot + offset).toString(16).padStart(64, '0')}`],
+      }));
     },
     state: (ref, [slot0, liquidity]) => {
       const mask = (bits: bigint): bigint => (1n << bits) - 1n;

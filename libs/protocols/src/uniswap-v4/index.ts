@@ -34,7 +34,16 @@ export const uniswapV4 = {
     toPool: (row) =>
       row.tickSpacing === null || row.tickSpacing <= 0 || row.tick === null
         ? undefined
-        : { ...pairBase(row), family: 'uniswap-v4', shape: 'concentrated', tickSpacing: row.tickSpacing, sqrtPriceX96: bigOf(row.sqrtPriceX96), liquidity: bigOf(row.liquidity), tick: row.tick, ticks: [] },
+        : {
+            ...pairBase(row),
+            family: 'uniswap-v4',
+            shape: 'concentrated',
+            tickSpacing: row.tickSpacing,
+            sqrtPriceX96: bigOf(row.sqrtPriceX96),
+            liquidity: bigOf(row.liquidity),
+            tick: row.tick,
+            ticks: [],
+          },
     swapGas: (ticksCrossed) => V4_SWAP_GAS + DEFAULT_GAS_MODEL.tick * ticksCrossed,
     /**
      * The key is rebuilt from the hop and must give the pool's id: a pool it does not name (hooks,
@@ -52,9 +61,11 @@ export const uniswapV4 = {
       const direct = keyOf(hop.tokenIn, hop.tokenOut);
       if (v4PoolId(direct) === id) return uniswapV4SwapCalls({ ...swap, key: direct, tokenIn: hop.tokenIn });
       const nativeIn = keyOf(ZERO_ADDRESS, hop.tokenOut);
-      if (v4PoolId(nativeIn) === id) return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeIn, tokenIn: ZERO_ADDRESS, wrapped: hop.tokenIn, side: 'in' });
+      if (v4PoolId(nativeIn) === id)
+        return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeIn, tokenIn: ZERO_ADDRESS, wrapped: hop.tokenIn, side: 'in' });
       const nativeOut = keyOf(hop.tokenIn, ZERO_ADDRESS);
-      if (v4PoolId(nativeOut) === id) return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeOut, tokenIn: hop.tokenIn, wrapped: hop.tokenOut, side: 'out' });
+      if (v4PoolId(nativeOut) === id)
+        return uniswapV4WrappedNativeSwapCalls({ ...swap, key: nativeOut, tokenIn: hop.tokenIn, wrapped: hop.tokenOut, side: 'out' });
       return env.refuse(`the V4 pool ${hop.pool} is not the hookless pool of its tokens, fee and tick spacing`);
     },
   },

@@ -57,7 +57,22 @@ export const uniswapV4Adapter: ProtocolAdapter = {
       // currency0 = address(0) is the native coin: the native module's token already.
       const tokens: Discovery[] = [token0, token1].filter((t) => !isNativeAddress(t)).map(underlyingToken);
       const fee = Number(uintWord(log.data, 0));
-      return [...tokens, { kind: 'pool', pool: { address: id, platform: source.platform, family: 'uniswap-v4', token0, token1, fee, tickSpacing: smallIntWord(log.data, 1), createdBlock: log.blockNumber } }];
+      return [
+        ...tokens,
+        {
+          kind: 'pool',
+          pool: {
+            address: id,
+            platform: source.platform,
+            family: 'uniswap-v4',
+            token0,
+            token1,
+            fee,
+            tickSpacing: smallIntWord(log.data, 1),
+            createdBlock: log.blockNumber,
+          },
+        },
+      ];
     },
   },
   handlers: {
@@ -82,9 +97,18 @@ export const uniswapV4Adapter: ProtocolAdapter = {
       state.reserve1 += amount1;
       const add = delta >= 0n;
       acc.liquidity.push({
-        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
-        pool: pool.address, family: 'uniswap-v4', kind: add ? 'deposit' : 'withdraw', account: topicAddress(log.topics[2]),
-        amount0: add ? amount0 : -amount0, amount1: add ? amount1 : -amount1, shares: add ? delta : -delta, tickLower, tickUpper,
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        pool: pool.address,
+        family: 'uniswap-v4',
+        kind: add ? 'deposit' : 'withdraw',
+        account: topicAddress(log.topics[2]),
+        amount0: add ? amount0 : -amount0,
+        amount1: add ? amount1 : -amount1,
+        shares: add ? delta : -delta,
+        tickLower,
+        tickUpper,
       });
       acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
       acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
@@ -105,8 +129,12 @@ export const uniswapV4Adapter: ProtocolAdapter = {
       state.reserve1 -= amount1;
       const zeroForOne = amount0 < 0n;
       acc.swaps.push({
-        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
-        pool: pool.address, family: 'uniswap-v4', account: topicAddress(log.topics[2]),
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        pool: pool.address,
+        family: 'uniswap-v4',
+        account: topicAddress(log.topics[2]),
         tokenIn: zeroForOne ? pool.token0 : pool.token1,
         tokenOut: zeroForOne ? pool.token1 : pool.token0,
         amountIn: zeroForOne ? -amount0 : -amount1,

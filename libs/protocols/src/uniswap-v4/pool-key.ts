@@ -23,7 +23,12 @@ export function hooklessPoolKey(a: string, b: string, fee: number, tickSpacing: 
 
 /** PoolId = keccak256(abi.encode(PoolKey)), lowercase: the pool's `address` in the service. */
 export function v4PoolId(key: V4PoolKey): string {
-  return keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'address', 'uint24', 'int24', 'address'], [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks])).toLowerCase();
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'address', 'uint24', 'int24', 'address'],
+      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
+    ),
+  ).toLowerCase();
 }
 
 export const POOL_KEY_TUPLE = 'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';

@@ -7,7 +7,13 @@
 import { getAmount0Delta, getAmount1Delta, getSqrtRatioAtTick } from '@tokensvc/routing';
 
 /** Token amounts (positive: into the pool; negative: out) of adding `liquidityDelta` (signed) over [tickLower, tickUpper). */
-export function liquidityAmounts(sqrtPriceX96: bigint, tick: number, tickLower: number, tickUpper: number, liquidityDelta: bigint): { amount0: bigint; amount1: bigint } {
+export function liquidityAmounts(
+  sqrtPriceX96: bigint,
+  tick: number,
+  tickLower: number,
+  tickUpper: number,
+  liquidityDelta: bigint,
+): { amount0: bigint; amount1: bigint } {
   const add = liquidityDelta >= 0n;
   const l = add ? liquidityDelta : -liquidityDelta;
   const sqrtLower = getSqrtRatioAtTick(tickLower);
