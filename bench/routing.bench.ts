@@ -11,7 +11,8 @@ import { type Report, type TradeResult, buildReport } from './routing/stats';
 export async function runRoutingBench(log: (s: string) => void): Promise<Report> {
   const g = generateGraph();
   const graph = buildGraph(g.pools);
-  log(`routing: ${g.tokens.length} tokens, ${g.pools.filter((p) => p.family === 'uniswap-v2').length} V2 + ${g.pools.filter((p) => p.family === 'uniswap-v3').length} V3 + ${g.pools.filter((p) => p.family === 'uniswap-v4').length} V4 pools, ${g.trades.length} trades`);
+  const count = (family: string): number => g.pools.filter((p) => p.family === family).length;
+  log(`routing: ${g.tokens.length} tokens, ${count('uniswap-v2')} V2 + ${count('uniswap-v3')} V3 + ${count('uniswap-v4')} V4 pools, ${g.trades.length} trades`);
   const route = (t: (typeof g.trades)[number]) => findRoute(graph, { tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn: t.amountIn });
   for (const t of g.trades.slice(0, 30)) route(t); // warm-up (JIT)
   const results: TradeResult[] = [];

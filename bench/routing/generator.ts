@@ -107,7 +107,10 @@ function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: num
   }
   const ticks: V3Tick[] = [...net].sort(([x], [y]) => x - y).map(([index, liquidityNet]) => ({ index, liquidityNet }));
   const family = v4 ? 'uniswap-v4' : 'uniswap-v3';
-  return { family, shape: 'concentrated', address: v4 ? `0x${id.toString(16).padStart(64, '0')}` : `v3-${id}`, token0: t0.address, token1: t1.address, fee, tickSpacing: spacing, sqrtPriceX96: getSqrtRatioAtTick(tick), tick, liquidity: active, ticks };
+  const address = v4 ? `0x${id.toString(16).padStart(64, '0')}` : `v3-${id}`;
+  const [token0, token1] = [t0.address, t1.address];
+  const sqrtPriceX96 = getSqrtRatioAtTick(tick);
+  return { family, shape: 'concentrated', address, token0, token1, fee, tickSpacing: spacing, sqrtPriceX96, tick, liquidity: active, ticks };
 }
 
 /** Fewest pools between two tokens (BFS), Infinity when unconnected. */

@@ -135,7 +135,8 @@ interface FoundryJson {
 export function loadUniswapV4Artifact(name: UniswapV4ContractName): Artifact {
   return cached(`v4:${name}`, () => {
     const json = readJson<FoundryJson>(join(packageRoot('@uniswap/v4-core'), 'out', `${name}.sol`, `${name}.json`));
-    return { contractName: name, abi: json.abi, bytecode: with0x(json.bytecode.object), deployedBytecode: with0x(json.deployedBytecode.object), linkReferences: json.bytecode.linkReferences ?? {} };
+    const [bytecode, deployedBytecode] = [with0x(json.bytecode.object), with0x(json.deployedBytecode.object)];
+    return { contractName: name, abi: json.abi, bytecode, deployedBytecode, linkReferences: json.bytecode.linkReferences ?? {} };
   });
 }
 

@@ -60,8 +60,10 @@ export async function v4State(client: JsonRpcClient, poolManager: string, id: st
   return { sqrtPriceX96: slot0! & ((1n << 160n) - 1n), tick: Number(BigInt.asIntN(24, slot0! >> 160n)), liquidity: liquidity! & ((1n << 128n) - 1n) };
 }
 
+type TickLiquidity = { gross: bigint; net: bigint };
+
 /** A V4 pool's liquidityGross and liquidityNet at these ticks (Pool.TickInfo's first word). */
-export async function v4Ticks(client: JsonRpcClient, poolManager: string, id: string, ticks: readonly number[]): Promise<Array<{ gross: bigint; net: bigint }>> {
+export async function v4Ticks(client: JsonRpcClient, poolManager: string, id: string, ticks: readonly number[]): Promise<TickLiquidity[]> {
   const words = await extsload(client, poolManager, ticks.map((t) => mapSlot('int24', t, v4StateSlot(id) + 4n)));
   return words.map((w) => ({ gross: w & ((1n << 128n) - 1n), net: BigInt.asIntN(128, w >> 128n) }));
 }

@@ -322,7 +322,8 @@ describe('same-chain orders on a private devnet', () => {
     const db = new Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query<{ order_id: string; client: string; calls: unknown; bytes: number }>(`SELECT order_id, client, calls, pg_column_size(o.*) AS bytes FROM orders o WHERE order_id = ANY($1)`, [ids]);
+      type StoredRow = { order_id: string; client: string; calls: unknown; bytes: number };
+      const { rows } = await db.query<StoredRow>(`SELECT order_id, client, calls, pg_column_size(o.*) AS bytes FROM orders o WHERE order_id = ANY($1)`, [ids]);
       expect(rows).toHaveLength(3);
       for (const r of rows) {
         expect(r).toMatchObject({ client: 'ip:203.0.113.7', calls: null });

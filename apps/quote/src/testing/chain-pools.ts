@@ -86,10 +86,14 @@ async function extsload(client: JsonRpcClient, poolManager: string, slots: reado
 }
 
 /** A V4 pool's state from the PoolManager's storage (v4-core's StateLibrary: pools at slot 6; slot0, then ticks at +4, the bitmap at +5, liquidity at +3). */
-async function v4State(client: JsonRpcClient, poolManager: string, id: string, spacing: number, withTicks: boolean): Promise<Pick<ChainPool, 'sqrtPriceX96' | 'tick' | 'liquidity' | 'ticks'>> {
+type V4Fields = Pick<ChainPool, 'sqrtPriceX96' | 'tick' | 'liquidity' | 'ticks'>;
+
+async function v4State(client: JsonRpcClient, poolManager: string, id: string, spacing: number, withTicks: boolean): Promise<V4Fields> {
   const state = mapSlot('bytes32', id, 6n);
   const [slot0, liquidity] = await extsload(client, poolManager, [state, state + 3n]);
-  const out = { sqrtPriceX96: slot0! & ((1n << 160n) - 1n), tick: Number(BigInt.asIntN(24, slot0! >> 160n)), liquidity: liquidity! & ((1n << 128n) - 1n), ticks: [] as Array<[number, bigint, bigint]> };
+  const mask = (bits: bigint): bigint => (1n << bits) - 1n;
+  const ticks: Array<[number, bigint, bigint]> = [];
+  const out = { sqrtPriceX96: slot0! & mask(160n), tick: Number(BigInt.asIntN(24, slot0! >> 160n)), liquidity: liquidity! & mask(128n), ticks };
   if (!withTicks) return out;
   const minWord = Math.floor(Math.floor(MIN_TICK / spacing) / 256);
   const maxWord = Math.floor(Math.floor(MAX_TICK / spacing) / 256);

@@ -3,7 +3,17 @@
  * their real addresses (see place.ts for how each is placed). Pairs and pools are created by the
  * factories standing at their real addresses, so they land where CREATE2 puts them.
  */
-import { UNISWAP_V2_PAIR_INIT_CODE_HASH, UNISWAP_V3_POOL_INIT_CODE_HASH, loadArtifact, loadUniswapV2Artifact, loadUniswapV3Artifact, loadUniswapV4Artifact, loadUniversalRouterArtifact, loadWeth9Artifact, type Artifact } from '@tokensvc/contracts';
+import {
+  UNISWAP_V2_PAIR_INIT_CODE_HASH,
+  UNISWAP_V3_POOL_INIT_CODE_HASH,
+  loadArtifact,
+  loadUniswapV2Artifact,
+  loadUniswapV3Artifact,
+  loadUniswapV4Artifact,
+  loadUniversalRouterArtifact,
+  loadWeth9Artifact,
+  type Artifact,
+} from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -188,7 +198,8 @@ export async function placeV4(ctx: BuildContext, book: RealBook, weth: string, p
   };
   placements.push(
     ...(await placeBySetCode(ctx, [
-      { what: 'uniswap-v4 poolManager', real: poolManager, artifact: loadUniswapV4Artifact('PoolManager'), args: [ctx.deployer], gas: 7_000_000n, rewriteSelf: true },
+      { what: 'uniswap-v4 poolManager', real: poolManager, artifact: loadUniswapV4Artifact('PoolManager'), args: [ctx.deployer], gas: 7_000_000n,
+        rewriteSelf: true },
       { what: 'uniswap-v4 universalRouter', real: real('universalRouter'), artifact: loadUniversalRouterArtifact(), args: [params], gas: 8_000_000n },
     ])),
   );

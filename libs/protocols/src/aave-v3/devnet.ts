@@ -218,7 +218,8 @@ function queueLendingAction(world: DevnetWorld, book: Map<string, LendingPositio
     if (amount === 0n) return false;
     // All of it is MaxUint256 (the whole aToken balance): a balance read in the block of the supply
     // can round one unit below the principal, and withdrawing the principal then reverts.
-    chain.call(user, pool, iface, 'withdraw', [asset, all ? MaxUint256 : amount, user], { gas: 500_000n, label: `aave withdraw ${world.tokenAt(asset).symbol}` });
+    const label = `aave withdraw ${world.tokenAt(asset).symbol}`;
+    chain.call(user, pool, iface, 'withdraw', [asset, all ? MaxUint256 : amount, user], { gas: 500_000n, label });
     addPosition(supplied, asset, -amount);
     portfolio.credit(user, asset, amount);
     return true;

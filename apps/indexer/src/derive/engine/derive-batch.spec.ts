@@ -172,7 +172,8 @@ describe('a Uniswap V4 pool (an id inside the PoolManager, the native coin as cu
   const b = empty(10, 10);
   b.blocks = [{ number: 10, hash: '0x10', parentHash: '0x9', timestamp: T0 }];
   b.poolStates.push({ ...pos(10, 0), pool: PAIR, family: 'uniswap-v2', reserve0: 100n * E18, reserve1: 300_000n * E6 });
-  b.poolStates.push({ ...pos(10, 1), pool: V4_POOL, family: 'uniswap-v4', reserve0: 50n * E18, reserve1: 150_000n * E6, sqrtPriceX96, liquidity: 10n ** 15n, tick: -198_080 });
+  const v4State = { reserve0: 50n * E18, reserve1: 150_000n * E6, sqrtPriceX96, liquidity: 10n ** 15n, tick: -198_080 };
+  b.poolStates.push({ ...pos(10, 1), pool: V4_POOL, family: 'uniswap-v4', ...v4State });
   const out = deriveBatch(net, b, DEFAULT_DERIVE_OPTIONS);
   const last = (address: string) => [...out.points].reverse().find((p) => p.tokenKey === `ethereum:${address}`)!;
 

@@ -42,7 +42,8 @@ function poolsLiquidity(net: NetworkState, address: string, price: number): numb
 /** Basic token: graph price; liquidity = value of its side of every pool it is in. */
 function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
   const price = net.priceOf(meta.address);
-  return { ...NO_YIELD, price, liquidity: poolsLiquidity(net, meta.address, price), pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
+  const liquidity = poolsLiquidity(net, meta.address, price);
+  return { ...NO_YIELD, price, liquidity, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
 }
 
 function lpParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): Parts {
