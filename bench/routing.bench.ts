@@ -1,6 +1,6 @@
 /**
  * Route quality: findRoute against an independent optimum solver and the best single path on a
- * seeded generated graph (24 tokens, 150 V2 + 50 V3 pools, 300 trades over 1-3 hop pairs from
+ * seeded generated graph (24 tokens, 150 V2 + 50 V3 + 30 V4 pools, 300 trades over 1-3 hop pairs from
  * dust to pool-draining sizes), plus findRoute's latency. Pure CPU, no services.
  */
 import { buildGraph, findRoute } from '@tokensvc/routing';
@@ -11,7 +11,8 @@ import { type Report, type TradeResult, buildReport } from './routing/stats';
 export async function runRoutingBench(log: (s: string) => void): Promise<Report> {
   const g = generateGraph();
   const graph = buildGraph(g.pools);
-  log(`routing: ${g.tokens.length} tokens, ${g.pools.filter((p) => p.family === 'uniswap-v2').length} V2 + ${g.pools.filter((p) => p.family === 'uniswap-v3').length} V3 pools, ${g.trades.length} trades`);
+  const count = (family: string): number => g.pools.filter((p) => p.family === family).length;
+  log(`routing: ${g.tokens.length} tokens, ${count('uniswap-v2')} V2 + ${count('uniswap-v3')} V3 + ${count('uniswap-v4')} V4 pools, ${g.trades.length} trades`);
   const route = (t: (typeof g.trades)[number]) => findRoute(graph, { tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn: t.amountIn });
   for (const t of g.trades.slice(0, 30)) route(t); // warm-up (JIT)
   const results: TradeResult[] = [];

@@ -38,6 +38,8 @@ export interface GeneratorOptions {
   tails?: number;
   v2Pools?: number;
   v3Pools?: number;
+  /** Uniswap V4 pools: concentrated liquidity like V3's, at V4's freer fee and spacing pairs, ids not addresses */
+  v4Pools?: number;
   trades?: number;
 }
 
@@ -49,6 +51,14 @@ const V3_FEES: ReadonlyArray<[number, number]> = [
   [500, 10],
   [3000, 60],
   [10000, 200],
+];
+/** V4 pools may take any fee with any spacing: a few of the pairs Uniswap's interface offers. */
+const V4_FEES: ReadonlyArray<[number, number]> = [
+  [100, 1],
+  [500, 10],
+  [1000, 20],
+  [2500, 50],
+  [3000, 60],
 ];
 
 export function makeTokens(r: Rand, hubs: number, tails: number): BenchToken[] {
@@ -72,9 +82,9 @@ export function v2Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthU
 }
 
 /** A V3 pool with one wide and 3-5 concentrated positions around the price: several initialized ticks. */
-export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): V3Pool {
+export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number, v4 = false): V3Pool {
   const [t0, t1] = ordered(a, b);
-  const [fee, spacing] = pick(r, V3_FEES);
+  const [fee, spacing] = pick(r, v4 ? V4_FEES : V3_FEES);
   const price = ((t0.usd / t1.usd) * 10 ** t1.decimals) / 10 ** t0.decimals * (1 + (r() - 0.5) * 0.004);
   const tick = Math.floor(Math.log(price) / Math.log(1.0001));
   const align = (t: number) => Math.max(Math.ceil(MIN_TICK / spacing), Math.min(Math.floor(MAX_TICK / spacing), Math.floor(t / spacing))) * spacing;
@@ -96,7 +106,11 @@ export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthU
     add(lower, upper, liquidityFor(depthUsd * logUniform(r, 0.5, 5)));
   }
   const ticks: V3Tick[] = [...net].sort(([x], [y]) => x - y).map(([index, liquidityNet]) => ({ index, liquidityNet }));
-  return { family: 'uniswap-v3', shape: 'concentrated', address: `v3-${id}`, token0: t0.address, token1: t1.address, fee, tickSpacing: spacing, sqrtPriceX96: getSqrtRatioAtTick(tick), tick, liquidity: active, ticks };
+  const family = v4 ? 'uniswap-v4' : 'uniswap-v3';
+  const address = v4 ? `0x${id.toString(16).padStart(64, '0')}` : `v3-${id}`;
+  const [token0, token1] = [t0.address, t1.address];
+  const sqrtPriceX96 = getSqrtRatioAtTick(tick);
+  return { family, shape: 'concentrated', address, token0, token1, fee, tickSpacing: spacing, sqrtPriceX96, tick, liquidity: active, ticks };
 }
 
 /** Fewest pools between two tokens (BFS), Infinity when unconnected. */
@@ -144,6 +158,10 @@ export function generateGraph(options: GeneratorOptions = {}): BenchGraph {
   for (let i = 0; i < v3Total; i++) {
     const [a, b] = i < hubPairs.length * 2 ? hubPairs[i % hubPairs.length]! : pick(r, tailPairs);
     pools.push(v3Pool(r, pools.length, a, b, a.hub && b.hub ? logUniform(r, 1e6, 2e7) : logUniform(r, 2e4, 1e6)));
+  }
+  for (let i = 0; i < (options.v4Pools ?? 30); i++) {
+    const [a, b] = i < hubPairs.length ? hubPairs[i]! : pick(r, tailPairs);
+    pools.push(v3Pool(r, pools.length, a, b, a.hub && b.hub ? logUniform(r, 5e5, 1e7) : logUniform(r, 2e4, 5e5), true));
   }
   return { tokens, pools, trades: makeTrades(r, tokens, pools, options.trades ?? 300) };
 }

@@ -169,7 +169,15 @@ export function exactValue(pools: readonly Pool[], paths: readonly Path[], amoun
     for (const h of path) {
       if (x <= 0n) break;
       const pool = states.get(h.pool) ?? pools[h.pool]!;
-      const swap = swapExactIn(pool, h.zeroForOne ? pool.token0 : pool.token1, x);
+      let swap;
+      try {
+        swap = swapExactIn(pool, h.zeroForOne ? pool.token0 : pool.token1, x);
+      } catch (e) {
+        // A concentrated pool an earlier path drained to its price limit gives nothing more this way.
+        if (!(e instanceof RangeError)) throw e;
+        x = 0n;
+        break;
+      }
       states.set(h.pool, swap.after);
       x = swap.amountOut;
     }

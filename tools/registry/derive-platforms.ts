@@ -53,6 +53,26 @@ export function uniswapV3(s: Sources, network: Network): RegistryPlatform | unde
   return { slug: 'uniswap-v3', name: 'Uniswap V3', family: 'uniswap-v3', addresses };
 }
 
+/**
+ * Uniswap V4: the PoolManager (sdk-core's v4PoolManagerAddress; its Initialize events discover the
+ * pools, hookless ones only) and the UniversalRouter 2.0 the module's swap calls are encoded for
+ * (universal-router-sdk's UNIVERSAL_ROUTER_ADDRESS(2.0): later versions add a field to the V4
+ * swap struct). StateView is recorded for reading pools; nothing needs it yet.
+ */
+export function uniswapV4(s: Sources, network: Network): RegistryPlatform | undefined {
+  const chainId = NETWORK_INFO[network].chainId;
+  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string; v4StateView?: string } | undefined>)[chainId];
+  const universalRouter = s.universalRouterV2_0(chainId);
+  if (m?.v4PoolManagerAddress === undefined || universalRouter === undefined) return undefined;
+  const at = `CHAIN_TO_ADDRESSES_MAP[${chainId}]`;
+  const addresses: Record<string, SourcedAddress> = {
+    poolManager: sourced(s, 'uniswap', `${at}.v4PoolManagerAddress`, m.v4PoolManagerAddress),
+    universalRouter: sourced(s, 'universalRouter', `UNIVERSAL_ROUTER_ADDRESS(UniversalRouterVersion.V2_0, ${chainId})`, universalRouter),
+  };
+  if (m.v4StateView !== undefined) addresses['stateView'] = sourced(s, 'uniswap', `${at}.v4StateView`, m.v4StateView);
+  return { slug: 'uniswap-v4', name: 'Uniswap V4', family: 'uniswap-v4', addresses };
+}
+
 export function aaveV3(s: Sources, network: Network): RegistryPlatform | undefined {
   const aave = aaveMarket(s, network);
   if (aave === undefined) return undefined;

@@ -11,7 +11,7 @@ import { NETWORK_INFO, NETWORKS, type Network } from '@tokensvc/domain';
 import type { RegistryNetwork, RegistryPlatform, ShippedRegistry } from '@tokensvc/chain';
 import { LISTED_SYMBOLS, NETWORK_ENTRIES } from './choices';
 import { bridge } from './derive-bridge';
-import { aaveStata, aaveV3, curatedVaults, sushiswap, uniswapV2, uniswapV3 } from './derive-platforms';
+import { aaveStata, aaveV3, curatedVaults, sushiswap, uniswapV2, uniswapV3, uniswapV4 } from './derive-platforms';
 import { listedTokens, wrappedNative } from './derive-tokens';
 import { canonical } from './registry-text';
 import { PACKAGES, sourced, sourceOf, type Sources } from './sources';
@@ -33,6 +33,11 @@ function deriveNetwork(s: Sources, network: Network): RegistryNetwork {
     ['uniswap-v2', uniswapV2(s, network), `${PACKAGES.uniswap} has no V2_FACTORY_ADDRESSES/V2_ROUTER_ADDRESSES[${info.chainId}]`],
     ['sushiswap', sushiswap(s, network), `${PACKAGES.sushi} has no SUSHISWAP_V2_FACTORY_ADDRESS/ROUTER_ADDRESS[${info.chainId}]`],
     ['uniswap-v3', uniswapV3(s, network), `${PACKAGES.uniswap} has no CHAIN_TO_ADDRESSES_MAP[${info.chainId}]`],
+    [
+      'uniswap-v4',
+      uniswapV4(s, network),
+      `${PACKAGES.uniswap} has no v4PoolManagerAddress or ${PACKAGES.universalRouter} no UniversalRouter 2.0 on chain ${info.chainId}`,
+    ],
     ['aave-v3', aaveV3(s, network), `${PACKAGES.aave} has no Aave V3 market on chain ${info.chainId}`],
     ['aave-v3-static', aaveStata(s, network, tokens), `${PACKAGES.aave} has no STATA_TOKEN for a listed token on chain ${info.chainId}`],
     // optional by design: a network without a curated vault misses nothing

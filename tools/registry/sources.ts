@@ -10,6 +10,7 @@ import { getAddress } from 'ethers';
 import * as aaveBook from '@bgd-labs/aave-address-book';
 import * as across from '@across-protocol/constants';
 import * as uniswap from '@uniswap/sdk-core';
+import { UNIVERSAL_ROUTER_ADDRESS, UniversalRouterVersion } from '@uniswap/universal-router-sdk';
 import type { RegistrySource, SourcedAddress } from '@tokensvc/chain';
 
 const requireHere = createRequire(__filename);
@@ -32,6 +33,7 @@ export function packageVersion(name: string): string {
 
 export const PACKAGES = {
   uniswap: '@uniswap/sdk-core',
+  universalRouter: '@uniswap/universal-router-sdk',
   tokenList: '@uniswap/default-token-list',
   aave: '@bgd-labs/aave-address-book',
   sushi: 'sushi',
@@ -89,6 +91,8 @@ export const ACROSS_DEPLOYMENTS_FILE = 'dist/broadcast/deployed-addresses.json';
 export interface Sources {
   versions: Record<PackageKey, string>;
   uniswap: typeof uniswap;
+  /** the UniversalRouter 2.0 of a chain (the version whose V4 swap struct the uniswap-v4 module encodes), or undefined */
+  universalRouterV2_0(chainId: number): string | undefined;
   tokenList: { tokens: TokenListEntry[] };
   aave: Record<string, AaveMarket | undefined>;
   /**
@@ -109,6 +113,14 @@ export function loadSources(): Sources {
   return {
     versions,
     uniswap,
+    universalRouterV2_0: (chainId) => {
+      try {
+        return UNIVERSAL_ROUTER_ADDRESS(UniversalRouterVersion.V2_0, chainId);
+      } catch {
+        // the package throws for a chain it has no router config for
+        return undefined;
+      }
+    },
     tokenList: requireHere(PACKAGES.tokenList) as { tokens: TokenListEntry[] },
     aave: aaveBook as unknown as Record<string, AaveMarket | undefined>,
     sushiV2: requireHere(join(packageDir(PACKAGES.sushi), SUSHI_V2_MODULE)) as SushiV2Module,

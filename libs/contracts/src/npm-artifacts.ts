@@ -122,6 +122,36 @@ export function loadSwapRouter02Artifact(): Artifact {
   );
 }
 
+/** The @uniswap/v4-core 1.0.2 contracts the devnet deploys: the PoolManager, and its test routers (devnet only). */
+export type UniswapV4ContractName = 'PoolManager' | 'PoolModifyLiquidityTest' | 'PoolSwapTest';
+
+interface FoundryJson {
+  abi: Artifact['abi'];
+  bytecode: { object: string; linkReferences?: LinkReferences };
+  deployedBytecode: { object: string };
+}
+
+/** A @uniswap/v4-core artifact (Foundry's out/<Name>.sol/<Name>.json, the published build). */
+export function loadUniswapV4Artifact(name: UniswapV4ContractName): Artifact {
+  return cached(`v4:${name}`, () => {
+    const json = readJson<FoundryJson>(join(packageRoot('@uniswap/v4-core'), 'out', `${name}.sol`, `${name}.json`));
+    const [bytecode, deployedBytecode] = [with0x(json.bytecode.object), with0x(json.deployedBytecode.object)];
+    return { contractName: name, abi: json.abi, bytecode, deployedBytecode, linkReferences: json.bytecode.linkReferences ?? {} };
+  });
+}
+
+/**
+ * Uniswap's UniversalRouter (@uniswap/universal-router 2.1.0, the published build): the periphery
+ * Uniswap V4 swaps go through. Constructor RouterParameters (permit2, weth9, v2Factory, v3Factory,
+ * pairInitCodeHash, poolInitCodeHash, v4PoolManager, v3NFTPositionManager, v4PositionManager,
+ * spokePool): it only stores them, so a protocol it will not be asked to use may be address(0).
+ */
+export function loadUniversalRouterArtifact(): Artifact {
+  return cached('universal-router:UniversalRouter', () =>
+    fromHardhat(join(packageRoot('@uniswap/universal-router'), 'artifacts', 'contracts', 'UniversalRouter.sol', 'UniversalRouter.json')),
+  );
+}
+
 let aaveIndex: Map<string, string> | undefined;
 
 /** Aave ships ~200 artifacts in nested folders; index them by contract name once. */

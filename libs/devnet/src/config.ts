@@ -3,7 +3,7 @@
  * USD prices are the anchors the simulated markets track; pools are seeded at these prices.
  */
 import type { Network } from '@tokensvc/domain';
-import type { DevnetPlans, ReserveSpec, V2PlatformSpec, V3PoolSpec, VaultSpec } from '@tokensvc/protocols/devnet';
+import type { DevnetPlans, ReserveSpec, V2PlatformSpec, V3PoolSpec, V4PoolSpec, VaultSpec } from '@tokensvc/protocols/devnet';
 
 export { aaveMarketLabel, type ReserveSpec, type V2PlatformSpec, type V2PoolSpec, type V3PoolSpec, type V3PositionSpec, type VaultSpec } from '@tokensvc/protocols/devnet';
 
@@ -101,6 +101,16 @@ export const V3_POOLS: readonly V3PoolSpec[] = [
   { a: 'TAIL1', b: 'WETH', fee: 10000, tvlUsd: 1_000_000, positions: [{ share: 1 }] },
 ];
 
+export const V4_PLATFORM = { slug: 'uniswap-v4', name: 'Uniswap V4' } as const;
+
+/** Hookless pools; `ETH` is the native coin (currency address(0)). WETH/USDC and UNI/WETH overlap V2's and V3's pairs at other fees. */
+export const V4_POOLS: readonly V4PoolSpec[] = [
+  { a: 'WETH', b: 'USDC', fee: 1000, tickSpacing: 20, tvlUsd: 6_000_000, positions: [{ share: 0.5 }, { share: 0.5, width: 0.2 }] },
+  { a: 'ETH', b: 'USDC', fee: 500, tickSpacing: 10, tvlUsd: 8_000_000, positions: [{ share: 0.4 }, { share: 0.6, width: 0.15 }] },
+  { a: 'ETH', b: 'WBTC', fee: 3000, tickSpacing: 60, tvlUsd: 3_000_000, positions: [{ share: 1 }] },
+  { a: 'UNI', b: 'WETH', fee: 2500, tickSpacing: 50, tvlUsd: 800_000, positions: [{ share: 1 }] },
+];
+
 export const VAULTS_PLATFORM = { slug: 'erc4626-vaults', name: 'ERC-4626 Vaults' } as const;
 
 export const VAULTS: readonly VaultSpec[] = [
@@ -127,6 +137,7 @@ export const DEVNET_PLANS: DevnetPlans = {
   'uniswap-v3': { platform: V3_PLATFORM, pools: V3_POOLS, swapRouter02V2: V2_PLATFORMS[0]!.slug },
   erc4626: { platform: VAULTS_PLATFORM, vaults: VAULTS },
   'aave-v3': { platform: AAVE_PLATFORM, reserves: AAVE_RESERVES },
+  'uniswap-v4': { platform: V4_PLATFORM, pools: V4_POOLS, universalRouter: { v2: V2_PLATFORMS[0]!.slug, v3: V3_PLATFORM.slug } },
 };
 
 /** Shape of the simulated history. */

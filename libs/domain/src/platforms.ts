@@ -1,7 +1,7 @@
 import type { Network } from './networks';
 
 /** Adapter families: the closed set of protocol kinds the indexer and router understand. */
-export const PLATFORM_FAMILIES = ['native', 'basic', 'uniswap-v2', 'uniswap-v3', 'erc4626', 'aave-v3'] as const;
+export const PLATFORM_FAMILIES = ['native', 'basic', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4', 'erc4626', 'aave-v3'] as const;
 export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
 
 export const PLATFORM_CATEGORIES = ['native', 'basic', 'dex', 'vault', 'lending'] as const;
@@ -12,6 +12,7 @@ export const CATEGORY_BY_FAMILY: Record<PlatformFamily, PlatformCategory> = {
   basic: 'basic',
   'uniswap-v2': 'dex',
   'uniswap-v3': 'dex',
+  'uniswap-v4': 'dex',
   erc4626: 'vault',
   'aave-v3': 'lending',
 };

@@ -16,6 +16,8 @@ export interface SwapAction {
   tokenIn: string;
   tokenOut: string;
   bps: number;
+  /** the pool's tick spacing (concentrated pools): part of the key of a pool that is an id inside a singleton */
+  tickSpacing?: number;
 }
 
 /** Send all LP tokens to the pair and burn them for both underlying tokens. */

@@ -172,10 +172,14 @@ export interface DevnetFacet<F extends PlatformFamily, S> {
    * moves): the roles they add to the family's platforms, by slug
    */
   deployLate?(chain: DevnetChain, plan: S, env: DevnetDeployEnv, platforms: readonly DevnetPlatform[]): Record<string, Record<string, string>>;
-  /** initial liquidity: the tokens its liquidity provider needs, then the transactions that add it */
+  /**
+   * initial liquidity: the tokens its liquidity provider needs, then the transactions that add it
+   * (queued for the next block; a facet that must see some land first, such as native ETH unwrapped
+   * from a WETH grant, may mine blocks of its own)
+   */
   liquidity?: {
     grants(world: DevnetWorld, plan: S): DevnetGrant[];
-    add(world: DevnetWorld, plan: S): void;
+    add(world: DevnetWorld, plan: S): void | Promise<void>;
   };
   /** present when the family's pools are traded and arbitraged during the history */
   pools?: DevnetPoolFacet;
@@ -201,8 +205,8 @@ export interface DevnetArbTrade {
 }
 
 export interface DevnetPoolFacet {
-  /** the views that read a pool's state, in one batch with every other pool's */
-  reads(pool: DevnetPool): DevnetRead[];
+  /** the views that read a pool's state, in one batch with every other pool's (`platform`: its platform, whose contract may hold it) */
+  reads(pool: DevnetPool, platform: DevnetPlatform): DevnetRead[];
   /** the state from those views' results */
   state(ref: DevnetPoolState['ref'], results: readonly Result[]): DevnetPoolState;
   /** the pool's raw price (token1 units per token0 unit) and the trade that moves it to `target` */

@@ -9,12 +9,14 @@ import type { DevnetChain, DevnetDeployEnv, DevnetFacet, DevnetGrant, DevnetHist
 import { erc4626Devnet } from './erc4626/devnet';
 import { uniswapV2Devnet } from './uniswap-v2/devnet';
 import { uniswapV3Devnet } from './uniswap-v3/devnet';
+import { uniswapV4Devnet } from './uniswap-v4/devnet';
 
 export * from './devnet-port';
 export * from './devnet-math';
 export * from './devnet-trading';
 export { V2_DEVNET_ABI, v2PairAddress, type V2PlatformSpec, type V2PoolSpec } from './uniswap-v2/devnet';
 export { V3_DEVNET_ABI, v3PoolAddress, type V3PlatformPlan, type V3PoolSpec, type V3PositionSpec } from './uniswap-v3/devnet';
+export { V4_DEVNET_ABI, type V4PlatformPlan, type V4PoolSpec } from './uniswap-v4/devnet';
 export { ERC4626_DEVNET_ABI, type VaultSpec, type VaultsPlan } from './erc4626/devnet';
 export { AAVE_DEVNET_ABI, RATE_STRATEGIES, aaveMarketLabel, aaveReserves, deployLinked, deployReserveKit, reserveInput, type AavePlan, type ReserveKit, type ReserveSpec } from './aave-v3/devnet';
 
@@ -24,6 +26,7 @@ export const DEVNET_FACETS = {
   basic: null,
   'uniswap-v2': uniswapV2Devnet,
   'uniswap-v3': uniswapV3Devnet,
+  'uniswap-v4': uniswapV4Devnet,
   erc4626: erc4626Devnet,
   'aave-v3': aaveV3Devnet,
 } as const satisfies { readonly [F in PlatformFamily]: DevnetFacet<F, unknown> | null };
@@ -41,10 +44,11 @@ export type DevnetPlans = { readonly [F in DevnetFamily]: DevnetPlanOf<F> };
 
 /**
  * The order the devnet runs each step in, family by family: the order it has always deployed and
- * seeded them in (so the built chains stay the same): the DEXes, then lending, then the vaults.
+ * seeded them in (so the built chains stay the same): the DEXes, then lending, then the vaults;
+ * Uniswap V4, added later, last (so no earlier contract's address moves).
  * A record, so a new family must be given its place.
  */
-const DEVNET_RANK: Record<DevnetFamily, number> = { 'uniswap-v2': 0, 'uniswap-v3': 1, 'aave-v3': 2, erc4626: 3 };
+const DEVNET_RANK: Record<DevnetFamily, number> = { 'uniswap-v2': 0, 'uniswap-v3': 1, 'aave-v3': 2, erc4626: 3, 'uniswap-v4': 4 };
 
 export const DEVNET_ORDER: readonly DevnetFamily[] = (Object.keys(DEVNET_RANK) as DevnetFamily[]).sort((a, b) => DEVNET_RANK[a] - DEVNET_RANK[b]);
 
@@ -55,23 +59,28 @@ export interface PlannedDevnetFacet {
   deployMined(chain: DevnetChain, env: DevnetDeployEnv): Promise<Array<DevnetPlatform<DevnetFamily>>>;
   deployLate(chain: DevnetChain, env: DevnetDeployEnv, platforms: readonly DevnetPlatform[]): Record<string, Record<string, string>>;
   liquidityGrants(world: DevnetWorld): DevnetGrant[];
-  addLiquidity(world: DevnetWorld): void;
+  addLiquidity(world: DevnetWorld): Promise<void>;
   /** null when the family's pools are not traded */
   pools: DevnetPoolFacet | null;
   history(world: DevnetWorld): DevnetHistory;
 }
 
+/**
+ * A family's facet with its plan. A world with no platform of the family (a profile that deploys
+ * only some families, such as the mainnet-shaped one) gets no liquidity and no history from it.
+ */
 function planned<F extends DevnetFamily>(family: F, plan: DevnetPlanOf<F>): PlannedDevnetFacet {
   const facet = DEVNET_FACETS[family] as DevnetFacet<F, DevnetPlanOf<F>>;
+  const present = (world: DevnetWorld): boolean => world.platforms(family).length > 0;
   return {
     family,
     deploy: (chain, env) => facet.deploy?.(chain, plan, env) ?? [],
     deployMined: async (chain, env) => (await facet.deployMined?.(chain, plan, env)) ?? [],
     deployLate: (chain, env, platforms) => facet.deployLate?.(chain, plan, env, platforms) ?? {},
-    liquidityGrants: (world) => facet.liquidity?.grants(world, plan) ?? [],
-    addLiquidity: (world) => facet.liquidity?.add(world, plan),
+    liquidityGrants: (world) => (present(world) ? (facet.liquidity?.grants(world, plan) ?? []) : []),
+    addLiquidity: async (world) => (present(world) ? facet.liquidity?.add(world, plan) : undefined),
     pools: facet.pools ?? null,
-    history: (world) => facet.history?.(world, plan) ?? {},
+    history: (world) => (present(world) ? (facet.history?.(world, plan) ?? {}) : {}),
   };
 }
 

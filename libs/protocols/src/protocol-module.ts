@@ -43,6 +43,8 @@ export interface SwapHop {
   tokenIn: string;
   tokenOut: string;
   bps: number;
+  /** the pool's tick spacing (concentrated pools): part of the key of a pool that is an id inside a singleton */
+  tickSpacing?: number;
 }
 
 /** What the calls of an order are built against. */
@@ -62,6 +64,12 @@ export interface CallEnv {
 export interface DexFacet {
   /** the invariant of the family's pools: which routing maths prices and simulates them */
   shape: PoolShape;
+  /**
+   * true when the family's pools are ids inside one singleton contract (Uniswap V4's PoolManager)
+   * rather than contracts: a pool has no logs of its own (its manager's events name it) and holds
+   * no token balances (its module counts its reserves from those events)
+   */
+  singleton?: boolean;
   /** the routing pool of a stored or published state; undefined while it cannot be routed (not initialised) */
   toPool(row: PoolRow): Pool | undefined;
   /** gas of one swap through the Router's executor (approval set and reset included) */

@@ -22,9 +22,10 @@ describe('protocol modules', () => {
   it('names the DEX families by their pools shape and their token roles from what they issue', () => {
     expect(dexOf('uniswap-v2')?.shape).toBe('constant-product');
     expect(dexOf('uniswap-v3')?.shape).toBe('concentrated');
+    expect(dexOf('uniswap-v4')?.shape).toBe('concentrated');
     expect(dexOf('erc4626')).toBeUndefined();
     expect(dexOf('curve')).toBeUndefined();
-    expect(PLATFORM_FAMILIES.map((f) => tokenRoleOf(f))).toEqual(['native', 'basic', 'lp', 'other', 'vault', 'atoken']);
+    expect(PLATFORM_FAMILIES.map((f) => tokenRoleOf(f))).toEqual(['native', 'basic', 'lp', 'other', 'other', 'vault', 'atoken']);
     expect(tokenRoleOf('curve')).toBe('other');
   });
 

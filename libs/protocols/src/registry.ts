@@ -13,12 +13,14 @@ import { COMPOSED_ACTION_SIDE, type ComposedAction, type ComposedKind } from './
 import type { ActionFacet, DexFacet, IssuerFacet, ProtocolModule } from './protocol-module';
 import { uniswapV2 } from './uniswap-v2';
 import { uniswapV3 } from './uniswap-v3';
+import { uniswapV4 } from './uniswap-v4';
 
 export const PROTOCOLS = {
   native,
   basic,
   'uniswap-v2': uniswapV2,
   'uniswap-v3': uniswapV3,
+  'uniswap-v4': uniswapV4,
   erc4626,
   'aave-v3': aaveV3,
 } as const satisfies { readonly [F in PlatformFamily]: ProtocolModule<F> };

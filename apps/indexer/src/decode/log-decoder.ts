@@ -3,7 +3,7 @@ import type { Discovery } from '../model/registry.types';
 import { asLogList, type LogList } from '../rpc/log-list';
 import type { ContractRegistry } from '../registry/contract-registry';
 import { discoveriesInScope } from '../registry/scope';
-import type { DiscoveryHandler, FastLogHandler, LogHandler, ProtocolAdapter } from '@tokensvc/protocols';
+import { type DiscoveryHandler, type FastLogHandler, type LogHandler, type ProtocolAdapter, dexFacet } from '@tokensvc/protocols';
 import type { BatchAccumulator } from './batch-accumulator';
 
 export interface FoundDiscovery {
@@ -46,7 +46,10 @@ export class LogDecoder {
   discoveredAddresses(logs: readonly RpcLog[] | LogList, registry: ContractRegistry): string[] {
     const out: string[] = [];
     for (const { discovery } of this.discover(logs, registry)) {
-      if (discovery.kind === 'pool') out.push(discovery.pool.address);
+      // A pool inside a singleton is an id, not a contract: its manager (a source) is read already.
+      if (discovery.kind === 'pool') {
+        if (!dexFacet(discovery.pool.family).singleton) out.push(discovery.pool.address);
+      }
       else if (discovery.kind === 'token') {
         if (discovery.token.family !== 'native') out.push(discovery.token.address);
       } else out.push(discovery.address);

@@ -137,4 +137,30 @@ describe('live indexing equals a backfill of the same chain', () => {
     expect(differing).toEqual([]);
     process.stderr.write(`[live-index] tables bit-identical: ${Object.keys(tables).filter((t) => a[t] === b[t]).join(', ')}; compared row by row: ${Object.keys(suspect).join(', ') || 'none'}\n`);
   });
+
+  it("counts the Uniswap V4 pools in the token rows: a token's liquidity is its side of every pool it is in, V4's included", async () => {
+    const db = new Pool({ connectionString: freshUrl, max: 1 });
+    try {
+      type TokenFigures = { address: string; decimals: number; price: number; liquidity: number };
+      type PoolReserves = { family: string; token0: string; token1: string; reserve0: string; reserve1: string };
+      const tokenRows = (await db.query(`SELECT address, decimals, price, liquidity FROM tokens WHERE network = 'ethereum'`)).rows as TokenFigures[];
+      const tokens = new Map(tokenRows.map((t) => [t.address, t]));
+      const poolSql = `SELECT family, token0, token1, reserve0::text, reserve1::text FROM pools WHERE network = 'ethereum'`;
+      const pools = (await db.query(poolSql)).rows as PoolReserves[];
+      /** the value of a token's side of the pools (their reserves: what the derivation values a pool's depth at) */
+      const side = (address: string, family?: string): number => {
+        const t = tokens.get(address)!;
+        const units = (p: PoolReserves): number => (p.token0 === address ? Number(p.reserve0) : p.token1 === address ? Number(p.reserve1) : 0);
+        return (pools.filter((p) => family === undefined || p.family === family).reduce((sum, p) => sum + units(p), 0) / 10 ** t.decimals) * t.price;
+      };
+      // The native coin is in V4's pools only (as currency0); USDC in pools of the three DEX families.
+      expect(side('0x0000000000000000000000000000000000000000', 'uniswap-v4')).toBeGreaterThan(1_000_000);
+      expect(side(token('USDC'), 'uniswap-v4')).toBeGreaterThan(1_000_000);
+      for (const address of ['0x0000000000000000000000000000000000000000', token('USDC'), token('WBTC'), token('UNI')]) {
+        expect(tokens.get(address)!.liquidity / side(address)).toBeCloseTo(1, 9);
+      }
+    } finally {
+      await db.end();
+    }
+  });
 });

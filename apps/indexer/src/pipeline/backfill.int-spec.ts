@@ -5,7 +5,7 @@ import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, testDevnet } from '@tokensvc/testing';
 import { readFileSync } from 'node:fs';
 import { TOPICS } from '@tokensvc/protocols';
-import { balancesOf, totalSupply, v2Reserves, v3State, v3Ticks } from '../testing/chain-checks';
+import { balancesOf, totalSupply, v2Reserves, v3State, v3Ticks, v4State, v4Ticks } from '../testing/chain-checks';
 import { RecordingDerivation } from '../testing/recording-derivation';
 import { startTestIndexer, type TestIndexer } from '../testing/run-indexer';
 import { prunePoolHistory } from '../store/pools.repo';
@@ -131,20 +131,36 @@ describe('ingest backfill of the devnet (ethereum)', () => {
       `SELECT * FROM pools WHERE network = 'ethereum'`,
     );
     expect(pools.length).toBe(net.platforms.reduce((n, p) => n + p.pools.length, 0));
+    // Uniswap V4 pools are ids inside the PoolManager: their state is its storage, and their
+    // reserves (counted from its events) add up, token by token, to what it holds (on the devnet no
+    // position collects fees and no protocol fee is set, so nothing has left the pools but swaps).
+    const poolManager = lower(net.platforms.find((x) => x.family === 'uniswap-v4')!.addresses['poolManager'] as string);
+    const v4Reserves = new Map<string, bigint>();
     for (const p of pools) {
       if (p.family === 'uniswap-v2') {
         expect([BigInt(p.reserve0), BigInt(p.reserve1)]).toEqual(await v2Reserves(client, p.address));
         continue;
       }
-      const s = await v3State(client, p.address);
+      const v4 = p.family === 'uniswap-v4';
+      const s = v4 ? await v4State(client, poolManager, p.address) : await v3State(client, p.address);
       expect({ sqrtPriceX96: BigInt(p.sqrt_price_x96!), tick: p.tick, liquidity: BigInt(p.liquidity!) }).toEqual(s);
-      expect([BigInt(p.reserve0), BigInt(p.reserve1)]).toEqual([(await balancesOf(client, p.token0, [p.address]))[0], (await balancesOf(client, p.token1, [p.address]))[0]]);
+      if (v4) for (const [t, r] of [[p.token0, p.reserve0], [p.token1, p.reserve1]] as const) v4Reserves.set(t, (v4Reserves.get(t) ?? 0n) + BigInt(r));
+      else {
+        const balances = [(await balancesOf(client, p.token0, [p.address]))[0], (await balancesOf(client, p.token1, [p.address]))[0]];
+        expect([BigInt(p.reserve0), BigInt(p.reserve1)]).toEqual(balances);
+      }
       const ticks = await q<{ tick: number; liquidity_net: string; liquidity_gross: string }>(`SELECT tick, liquidity_net, liquidity_gross FROM pool_ticks WHERE network = 'ethereum' AND pool = $1 ORDER BY tick`, [p.address]);
       expect(ticks.length).toBeGreaterThanOrEqual(2);
-      const onChain = await v3Ticks(client, p.address, ticks.map((t) => t.tick));
+      const onChain = v4 ? await v4Ticks(client, poolManager, p.address, ticks.map((t) => t.tick)) : await v3Ticks(client, p.address, ticks.map((t) => t.tick));
       expect(ticks.map((t) => ({ gross: BigInt(t.liquidity_gross), net: BigInt(t.liquidity_net) }))).toEqual(onChain);
       // Active liquidity is the sum of liquidityNet over initialised ticks at or below the price: no tick is missing.
       expect(ticks.filter((t) => t.tick <= s.tick).reduce((sum, t) => sum + BigInt(t.liquidity_net), 0n)).toBe(s.liquidity);
+    }
+    expect(v4Reserves.size).toBeGreaterThan(2);
+    for (const [t, reserve] of v4Reserves) {
+      const native = async (): Promise<bigint> => BigInt(await client.call<string>('eth_getBalance', [poolManager, 'latest']));
+      const held = t === ZERO_ADDRESS ? await native() : (await balancesOf(client, t, [poolManager]))[0];
+      expect([t, reserve]).toEqual([t, held]);
     }
   });
 
@@ -153,12 +169,19 @@ describe('ingest backfill of the devnet (ethereum)', () => {
     const count = async (addresses: string[], topics: string[]): Promise<number> => (await reader.logs({ addresses, topic0: topics }, net.history.deployBlock, head)).length;
     const v2 = net.platforms.filter((p) => p.family === 'uniswap-v2').flatMap((p) => p.pools.map((x) => lower(x.address)));
     const v3 = net.platforms.filter((p) => p.family === 'uniswap-v3').flatMap((p) => p.pools.map((x) => lower(x.address)));
+    const v4 = net.platforms.filter((p) => p.family === 'uniswap-v4').map((p) => lower(p.addresses['poolManager'] as string));
     const vaults = net.platforms.flatMap((p) => p.vaults.map((v) => lower(v.address)));
     const aavePool = lower(net.platforms.find((p) => p.family === 'aave-v3')!.addresses['pool'] as string);
     const sum = (f: (b: (typeof all)[number]) => number): number => all.reduce((s, b) => s + f(b), 0);
-    expect(sum((b) => b.swaps.length)).toBe((await count(v2, [TOPICS.v2Swap])) + (await count(v3, [TOPICS.v3Swap])));
-    expect(sum((b) => b.poolStates.length)).toBe((await count(v2, [TOPICS.v2Sync])) + (await count(v3, [TOPICS.v3Swap, TOPICS.v3Mint, TOPICS.v3Burn, TOPICS.v3Initialize])));
-    expect(sum((b) => b.liquidity.length)).toBe((await count(v2, [TOPICS.v2Mint, TOPICS.v2Burn])) + (await count(v3, [TOPICS.v3Mint, TOPICS.v3Burn])));
+    // Every V4 pool of the devnet is hookless: each PoolManager event is one of an indexed pool.
+    expect(sum((b) => b.swaps.length)).toBe((await count(v2, [TOPICS.v2Swap])) + (await count(v3, [TOPICS.v3Swap])) + (await count(v4, [TOPICS.v4Swap])));
+    const v4States = await count(v4, [TOPICS.v4Swap, TOPICS.v4ModifyLiquidity, TOPICS.v4Initialize, TOPICS.v4Donate]);
+    const v3States = await count(v3, [TOPICS.v3Swap, TOPICS.v3Mint, TOPICS.v3Burn, TOPICS.v3Initialize]);
+    expect(sum((b) => b.poolStates.length)).toBe((await count(v2, [TOPICS.v2Sync])) + v3States + v4States);
+    const v4Liquidity = await count(v4, [TOPICS.v4ModifyLiquidity]);
+    const v2v3Liquidity = (await count(v2, [TOPICS.v2Mint, TOPICS.v2Burn])) + (await count(v3, [TOPICS.v3Mint, TOPICS.v3Burn]));
+    expect(sum((b) => b.liquidity.length)).toBe(v2v3Liquidity + v4Liquidity);
+    expect(await count(v4, [TOPICS.v4Swap])).toBeGreaterThan(50);
     expect(sum((b) => b.vaultFlows.length)).toBe(await count(vaults, [TOPICS.vaultDeposit, TOPICS.vaultWithdraw]));
     expect(sum((b) => b.lending.length)).toBe(await count([aavePool], [TOPICS.aaveSupply, TOPICS.aaveWithdraw, TOPICS.aaveBorrow, TOPICS.aaveRepay]));
     expect(sum((b) => b.reserveRates.length)).toBe(await count([aavePool], [TOPICS.aaveReserveDataUpdated]));

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { ChainReader, loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
-import { NETWORK_INFO } from '@tokensvc/domain';
+import { NETWORK_INFO, type PlatformDefinition } from '@tokensvc/domain';
+import { PROTOCOLS } from '@tokensvc/protocols';
 import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTestDatabaseUrl, freePort, testDevnet } from '@tokensvc/testing';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
@@ -83,8 +84,12 @@ describe('start-block bootstrap (private anvil, ethereum)', () => {
     head = await blockNumber();
     const t0 = Date.now();
     const deriver = (): Deriver => new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig);
-    full = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: fullUrl, manifestPath, derive: deriver(), maxLogRange: 200 });
-    mid = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: midUrl, manifestPath, derive: deriver(), startBlock: start });
+    // Both runs leave out the DEX platforms whose family has no start-block read (Uniswap V4 so
+    // far): their pools start from the events after the start block by design, so a bootstrapped
+    // run has none of the earlier ones, and the prices over them differ.
+    const platforms = (p: PlatformDefinition): boolean => PROTOCOLS[p.family].dex === null || PROTOCOLS[p.family].indexer.readScope !== null;
+    full = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: fullUrl, manifestPath, derive: deriver(), maxLogRange: 200, platforms });
+    mid = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: midUrl, manifestPath, derive: deriver(), startBlock: start, platforms });
     await Promise.all([full.waitForCursor(head), mid.waitForCursor(head)]);
     console.log(`full run (blocks 1..${head}) and bootstrapped run (start ${start}) at the head in ${Date.now() - t0} ms`);
   });

@@ -1,5 +1,5 @@
 import type { Network } from '@tokensvc/domain';
-import { type DiscoverySource, type IndexingRegistry, shapeOf } from '@tokensvc/protocols';
+import { type DiscoverySource, type IndexingRegistry, dexFacet, shapeOf } from '@tokensvc/protocols';
 import { emptyPoolState } from '../model/pool-state';
 import type { PoolInfo, PoolState, TokenSeed } from '../model/registry.types';
 import type { PoolScope } from './scope';
@@ -71,6 +71,9 @@ export class ContractRegistry implements IndexingRegistry {
     if (this.pools.has(pool.address)) return false;
     this.pools.set(pool.address, pool);
     this.poolStates.set(pool.address, state ?? { ...emptyPoolState(pool.family), blockNumber: pool.createdBlock, logIndex: 0 });
+    // A pool inside a singleton (an id, not a contract) has no logs and no balances of its own:
+    // its manager (a discovery source, watched) emits its events, its module counts its reserves.
+    if (dexFacet(pool.family).singleton) return true;
     if (shapeOf(pool.family) === 'concentrated') {
       for (const t of [pool.token0, pool.token1]) {
         const set = this.v3PoolsByToken.get(t) ?? new Set<string>();

@@ -1,3 +1,4 @@
+import { isNativeAddress } from '@tokensvc/domain';
 import { tokenRoleOf } from '@tokensvc/protocols';
 import type { Discovery } from '../model/registry.types';
 
@@ -26,7 +27,9 @@ export function tokenInScope(scope: PoolScope, token: string): boolean {
 export function discoveriesInScope(scope: PoolScope, found: readonly Discovery[]): readonly Discovery[] {
   if (scope.mode === 'all') return found;
   for (const d of found) {
-    if (d.kind === 'pool' && !(scope.listed.has(d.pool.token0) && scope.listed.has(d.pool.token1))) return [];
+    // The native coin (a pool currency of Uniswap V4) is every network's own token: always listed.
+    const listed = (t: string): boolean => isNativeAddress(t) || scope.listed.has(t);
+    if (d.kind === 'pool' && !(listed(d.pool.token0) && listed(d.pool.token1))) return [];
     if (d.kind === 'token' && tokenRoleOf(d.token.family) === 'atoken' && !d.token.underlying.every((u) => scope.listed.has(u))) return [];
   }
   return found;

@@ -1,4 +1,4 @@
-import { Interface } from 'ethers';
+import { AbiCoder, Interface, keccak256 } from 'ethers';
 import { multicall, type JsonRpcClient } from '@tokensvc/chain';
 
 /** Reads what a test compares the indexed rows against, straight from the chain (eth_call at the head). */
@@ -39,4 +39,31 @@ export async function v3State(client: JsonRpcClient, pool: string): Promise<{ sq
 
 export async function v3Ticks(client: JsonRpcClient, pool: string, ticks: readonly number[]): Promise<Array<{ gross: bigint; net: bigint }>> {
   return (await calls<[bigint, bigint]>(client, V3, 'ticks', ticks.map((t) => ({ target: pool, args: [t] })))).map((r) => ({ gross: r[0], net: r[1] }));
+}
+
+const PM = new Interface(['function extsload(bytes32[] slots) view returns (bytes32[])']);
+const mapSlot = (type: string, key: unknown, slot: bigint): bigint => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode([type, 'uint256'], [key, slot])));
+
+/** Storage words of a Uniswap V4 PoolManager (its extsload), in one call. */
+async function extsload(client: JsonRpcClient, poolManager: string, slots: readonly bigint[]): Promise<bigint[]> {
+  const [words] = await calls<[string[]]>(client, PM, 'extsload', [{ target: poolManager, args: [slots.map((s) => `0x${s.toString(16).padStart(64, '0')}`)] }]);
+  return words![0].map((w) => BigInt(w));
+}
+
+/** A V4 pool's state slot (v4-core's StateLibrary: the pools mapping is at slot 6): slot0, then liquidity at +3, ticks at +4. */
+const v4StateSlot = (id: string): bigint => mapSlot('bytes32', id, 6n);
+
+/** A V4 pool's price, tick and active liquidity from the PoolManager's storage. */
+export async function v4State(client: JsonRpcClient, poolManager: string, id: string): Promise<{ sqrtPriceX96: bigint; tick: number; liquidity: bigint }> {
+  const state = v4StateSlot(id);
+  const [slot0, liquidity] = await extsload(client, poolManager, [state, state + 3n]);
+  return { sqrtPriceX96: slot0! & ((1n << 160n) - 1n), tick: Number(BigInt.asIntN(24, slot0! >> 160n)), liquidity: liquidity! & ((1n << 128n) - 1n) };
+}
+
+type TickLiquidity = { gross: bigint; net: bigint };
+
+/** A V4 pool's liquidityGross and liquidityNet at these ticks (Pool.TickInfo's first word). */
+export async function v4Ticks(client: JsonRpcClient, poolManager: string, id: string, ticks: readonly number[]): Promise<TickLiquidity[]> {
+  const words = await extsload(client, poolManager, ticks.map((t) => mapSlot('int24', t, v4StateSlot(id) + 4n)));
+  return words.map((w) => ({ gross: w & ((1n << 128n) - 1n), net: BigInt.asIntN(128, w >> 128n) }));
 }

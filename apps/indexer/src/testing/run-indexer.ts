@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { createPgPool } from '@tokensvc/persistence';
 import { loadManifestNetworks, loadPlatformRegistry } from '@tokensvc/chain';
-import { NETWORK_INFO, type Network } from '@tokensvc/domain';
+import { NETWORK_INFO, type Network, type PlatformDefinition } from '@tokensvc/domain';
 import type { NetworkIndexingConfig } from '../config/indexer-config';
 import type { DerivationStage } from '../model/derivation.port';
 import type { IndexerLogger } from '../model/indexer-logger';
@@ -9,6 +9,8 @@ import { NetworkIndexer } from '../pipeline/network-indexer';
 
 export interface TestIndexerOptions {
   network: Network;
+  /** which of the manifest's platforms the indexer is given (all by default) */
+  platforms?: (p: PlatformDefinition) => boolean;
   rpcUrl: string;
   /** several URLs (the pool; rpcUrl is then ignored): see NetworkIndexingConfig.rpcUrls */
   rpcUrls?: string[];
@@ -81,7 +83,7 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     cfg,
     pool,
     derive: o.derive,
-    platforms: loadPlatformRegistry(o.manifestPath, [o.network]),
+    platforms: loadPlatformRegistry(o.manifestPath, [o.network]).filter(o.platforms ?? (() => true)),
     instanceId: o.instanceId ?? `test-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
     leaseTtlMs: o.leaseTtlMs ?? 5_000,
     prefetch: o.prefetch ?? 3,

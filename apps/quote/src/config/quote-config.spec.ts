@@ -52,7 +52,8 @@ describe('quote config: REGISTRY', () => {
     expect(eth.platforms.get('uniswap-v2')).toEqual({ factory: '0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f', router: '0x7a250d5630b4cf539739df2c5dacb4c659f2488d' });
     expect(baseNet.platforms.get('sushiswap')?.['router']).toBe('0x6bded42c6da8fbf0d2ba55b2fa120c5e0c8d7891');
     expect(baseNet.platforms.get('aave-v3')?.['pool']).toBe('0xa238dd80c259a72e81d7e4664a9801593f98d1c5');
-    expect([...eth.platforms.keys()].sort()).toEqual(['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3']);
+    const slugs = ['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'];
+    expect([...eth.platforms.keys()].sort()).toEqual(slugs);
     expect(cfg.across).toBeDefined();
   });
 

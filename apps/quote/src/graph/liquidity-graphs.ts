@@ -10,7 +10,7 @@ import { ServiceError } from '@tokensvc/transport';
 import type { CatalogToken } from './catalog';
 import type { GraphRepository } from './graph.repository';
 import { NetworkGraph } from './network-graph';
-import { updateFromEvent } from './pool-codec';
+import { nativeAsWrapped, updateFromEvent } from './pool-codec';
 import type { PoolEventStream } from './pool-event-stream';
 import { TickRefresher } from './tick-refresher';
 
@@ -106,7 +106,7 @@ export class LiquidityGraphs {
       const started = Date.now();
       const graph = new NetworkGraph(network);
       const [{ pools, ticks, head }, tokens] = await Promise.all([this.repo.load(network), this.repo.tokens(network)]);
-      for (const update of pools) graph.applyPool(update);
+      for (const update of pools) graph.applyPool({ ...update, pool: nativeAsWrapped(update.pool, wrappedNative) });
       for (const [pool, list] of ticks) graph.setTicks(pool, list);
       graph.setHead(head);
       graph.replaceTokens(withNative(tokens, network, wrappedNative));
@@ -129,7 +129,8 @@ export class LiquidityGraphs {
   /** Held back until the batch's IndexedHead, so the graph never mixes two blocks' states. */
   private onPoolEvent(network: Network, event: PoolStateChanged): void {
     const update = updateFromEvent(event);
-    if (update) this.graphs.get(network)?.queuePool(update);
+    const wrappedNative = this.networks.find((n) => n.network === network)?.wrappedNative;
+    if (update) this.graphs.get(network)?.queuePool(wrappedNative ? { ...update, pool: nativeAsWrapped(update.pool, wrappedNative) } : update);
   }
 
   private onHead(network: Network, msg: IndexedHead): void {

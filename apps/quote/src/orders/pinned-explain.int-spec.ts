@@ -15,7 +15,7 @@ import type { EstimateReply, Explain, ExplainHop } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, startApp, stopProcess, type AppProcess } from '@tokensvc/testing';
 import { headBlock } from '../testing/chain-pools';
-import { onChainAmountOut } from '../testing/onchain-quotes';
+import { type V4Pools, onChainAmountOut } from '../testing/onchain-quotes';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
 import { BuildOrderUseCase } from './build-order.usecase';
 import { EstimateUseCase } from './estimate.usecase';
@@ -43,6 +43,7 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
   let estimates: EstimateUseCase;
   let orders: BuildOrderUseCase;
   let quoter: string;
+  let v4: V4Pools;
   const lines: string[] = [];
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
   const stream = `PINNED_${suffix}`.toUpperCase();
@@ -87,7 +88,7 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     const single = e.bestSinglePath!;
     const direct = e.bestDirectPool!;
     for (const hop of [...single.hops, ...direct.hops]) {
-      expect([hop.pool, hop.amountOut]).toEqual([hop.pool, (await onChainAmountOut(rpc, quoter, hop, block)).toString()]);
+      expect([hop.pool, hop.amountOut]).toEqual([hop.pool, (await onChainAmountOut(rpc, quoter, hop, block, v4)).toString()]);
     }
     expect(BigInt(single.improvementBps)).toBe(((BigInt(e.amountOut) - BigInt(single.amountOut)) * 10_000n) / BigInt(single.amountOut));
   };
@@ -98,6 +99,8 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     net = networkManifest(devnet.manifest, 'ethereum');
     rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
     quoter = platformAddress(manifestPlatform(net, 'uniswap-v3'), 'quoter');
+    const v4Platform = manifestPlatform(net, 'uniswap-v4');
+    v4 = { poolManager: platformAddress(v4Platform, 'poolManager'), pools: v4Platform.pools };
     databaseUrl = createTestDatabaseUrl('quote_pinned');
     await migrate(databaseUrl);
     const env = { databaseUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: (await freePort()) - 3 };

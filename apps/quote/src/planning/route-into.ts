@@ -67,7 +67,12 @@ export function routeInto(sim: ExecutorSim, env: RouteEnv, source: string, targe
     const mine = local.get(leg.tokenIn) ?? 0n;
     const held = sim.balance(leg.tokenIn);
     const bps = held === mine ? leg.bps : rebased((mine * BigInt(leg.bps)) / BigInt(BPS), held);
-    const action: SwapAction = { kind: 'swap', pool: leg.pool, family: leg.family, platform: env.platformOf(leg.pool), fee: leg.fee, tokenIn: leg.tokenIn, tokenOut: leg.tokenOut, bps };
+    const pool = sim.world().pools.get(leg.pool);
+    // A concentrated pool's tick spacing: part of the key of a pool that is an id inside a singleton (its module's calls need it).
+    const spacing = pool?.shape === 'concentrated' ? { tickSpacing: pool.tickSpacing } : {};
+    const platform = env.platformOf(leg.pool);
+    const { tokenIn, tokenOut } = leg;
+    const action: SwapAction = { kind: 'swap', pool: leg.pool, family: leg.family, platform, fee: leg.fee, tokenIn, tokenOut, bps, ...spacing };
     const outcome = sim.apply(action);
     for (const s of outcome.spent) local.set(s.token, (local.get(s.token) ?? 0n) - s.amount);
     for (const r of outcome.received) local.set(r.token, (local.get(r.token) ?? 0n) + r.amount);

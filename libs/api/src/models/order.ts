@@ -34,8 +34,8 @@ export const PinnedBlock = named(
 );
 
 const hopProps = {
-  pool: str('pool address'),
-  protocol: str('uniswap-v2 or uniswap-v3'),
+  pool: str('pool address, or the pool id inside its singleton (a Uniswap V4 pool: bytes32)'),
+  protocol: str('the pool family: uniswap-v2, uniswap-v3 or uniswap-v4'),
   platform: str('platform slug (uniswap-v2, sushiswap, uniswap-v3, ...)'),
   feeTier: num('pool fee in hundredths of a bip (3000 = 0.3 %)'),
   tokenIn: str(), tokenOut: str(),

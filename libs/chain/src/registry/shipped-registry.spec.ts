@@ -136,7 +136,8 @@ describe('shipped registry: what the apps get', () => {
   it('uses the registry only without a devnet manifest, and only when asked', () => {
     const manifest = tempFile({ networks: [{ network: 'base', weth: '0x00000000000000000000000000000000000000AA', tokens: [], platforms: [{ slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { factory: '0xBB' } }] }] });
     expect(loadPlatforms({ devnetManifest: undefined }, ['base']).map((p) => p.slug)).toEqual(['native', 'basic']);
-    expect(loadPlatforms({ devnetManifest: undefined, registry: 'shipped' }, ['base']).map((p) => p.slug)).toEqual(['native', 'basic', 'aave-v3', 'aave-v3-static', 'sushiswap', 'uniswap-v2', 'uniswap-v3']);
+    const shipped = ['native', 'basic', 'aave-v3', 'aave-v3-static', 'sushiswap', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'];
+    expect(loadPlatforms({ devnetManifest: undefined, registry: 'shipped' }, ['base']).map((p) => p.slug)).toEqual(shipped);
     expect(loadPlatforms({ devnetManifest: manifest, registry: 'shipped' }, ['base']).find((p) => p.slug === 'uniswap-v2')!.addresses).toEqual({ factory: '0xbb' });
     expect(loadNetworkFacts({ devnetManifest: undefined, registry: SHIPPED_REGISTRY_FILE }).get('base')!.wrappedNative).toBe('0x4200000000000000000000000000000000000006');
     expect(loadNetworkFacts({ devnetManifest: manifest, registry: 'shipped' }).get('base')!.wrappedNative).toBe('0x00000000000000000000000000000000000000aa');

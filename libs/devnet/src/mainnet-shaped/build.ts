@@ -18,7 +18,7 @@ import { World } from '../seed/world';
 import { placeAave } from './aave';
 import { placeAcross } from './across';
 import { RealBook, type RegistryNetwork, profileAliases, profileTokenSpecs } from './book';
-import { placeTokens, placeV2, placeV3, placeVaults } from './deploy';
+import { placeTokens, placeV2, placeV3, placeV4, placeVaults } from './deploy';
 import type { Placement } from './place';
 
 export interface ProfileNetworkManifest extends NetworkManifest {
@@ -52,6 +52,8 @@ export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<Profil
     const weth = tokenBySymbol(traded, 'WETH').address;
     ctx.log('placing Across (SpokePool and MulticallHandler)');
     const across = await placeAcross(ctx, book, weth, placements);
+    ctx.log('placing the Uniswap V4 PoolManager and the UniversalRouter');
+    await placeV4(ctx, book, weth, placements);
     const deployment: NetworkDeployment = {
       weth,
       multicall3: book.multicall3,

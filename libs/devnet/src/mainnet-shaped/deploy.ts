@@ -3,7 +3,17 @@
  * their real addresses (see place.ts for how each is placed). Pairs and pools are created by the
  * factories standing at their real addresses, so they land where CREATE2 puts them.
  */
-import { loadArtifact, loadUniswapV2Artifact, loadUniswapV3Artifact, loadWeth9Artifact, type Artifact } from '@tokensvc/contracts';
+import {
+  UNISWAP_V2_PAIR_INIT_CODE_HASH,
+  UNISWAP_V3_POOL_INIT_CODE_HASH,
+  loadArtifact,
+  loadUniswapV2Artifact,
+  loadUniswapV3Artifact,
+  loadUniswapV4Artifact,
+  loadUniversalRouterArtifact,
+  loadWeth9Artifact,
+  type Artifact,
+} from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -162,4 +172,35 @@ export async function placeVaults(ctx: BuildContext, book: RealBook, all: readon
   // `symbol` here is the seeder's key (its yield and deposit table), not the on-chain symbol.
   const list = seeded.map((v) => ({ address: v.address, name: v.name, symbol: SEEDED_AS[v.label]!, decimals: v.asset.decimals, asset: v.asset.address, assetSymbol: v.asset.symbol }));
   return { slug: VAULTS_PLATFORM.slug, name: VAULTS_PLATFORM.name, family: 'erc4626', addresses: { vaults: list.map((v) => v.address) }, pools: [], vaults: list, markets: [] };
+}
+
+/**
+ * Uniswap V4's PoolManager and the UniversalRouter (2.0's role in the registry) at their real
+ * addresses, deployed at scratch addresses and copied: the PoolManager's NoDelegateCall immutable
+ * (`original = address(this)`) rewritten to the real address. Placed so the addresses hold code
+ * (the indexer's preflight checks them); the profile seeds no V4 pool and its manifest names no V4
+ * platform (the devnet's V4 pools and history are the default profile's).
+ */
+export async function placeV4(ctx: BuildContext, book: RealBook, weth: string, placements: Placement[]): Promise<void> {
+  const real = (r: string): string => book.address('uniswap-v4', r);
+  const poolManager = real('poolManager');
+  const params = {
+    permit2: ZERO_ADDRESS,
+    weth9: weth,
+    v2Factory: book.address('uniswap-v2', 'factory'),
+    v3Factory: book.address('uniswap-v3', 'factory'),
+    pairInitCodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
+    poolInitCodeHash: UNISWAP_V3_POOL_INIT_CODE_HASH,
+    v4PoolManager: poolManager,
+    v3NFTPositionManager: book.address('uniswap-v3', 'positionManager'),
+    v4PositionManager: ZERO_ADDRESS,
+    spokePool: ZERO_ADDRESS,
+  };
+  placements.push(
+    ...(await placeBySetCode(ctx, [
+      { what: 'uniswap-v4 poolManager', real: poolManager, artifact: loadUniswapV4Artifact('PoolManager'), args: [ctx.deployer], gas: 7_000_000n,
+        rewriteSelf: true },
+      { what: 'uniswap-v4 universalRouter', real: real('universalRouter'), artifact: loadUniversalRouterArtifact(), args: [params], gas: 8_000_000n },
+    ])),
+  );
 }

@@ -29,11 +29,11 @@ export function tradablePools(world: World, facets: readonly PlannedDevnetFacet[
 }
 
 export async function readPools(world: World, refs: readonly PoolRef[]): Promise<PoolState[]> {
-  const calls: ReadCall[] = refs.flatMap((r) => r.facet.reads(r.pool));
+  const calls: ReadCall[] = refs.flatMap((r) => r.facet.reads(r.pool, r.platform));
   const results = await readMany(world.ctx.rpc, calls);
   let i = 0;
   return refs.map((ref) => {
-    const n = ref.facet.reads(ref.pool).length;
+    const n = ref.facet.reads(ref.pool, ref.platform).length;
     const state = ref.facet.state(ref, results.slice(i, i + n));
     i += n;
     return { ...state, ref };

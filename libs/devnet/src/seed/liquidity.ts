@@ -91,7 +91,7 @@ async function fund(world: World, grants: Grant[]): Promise<void> {
 }
 
 async function addLiquidity(world: World, facets: readonly PlannedDevnetFacet[]): Promise<void> {
-  for (const f of facets) f.addLiquidity(world);
+  for (const f of facets) await f.addLiquidity(world);
   await mineNext(world.ctx, 60);
 }
 

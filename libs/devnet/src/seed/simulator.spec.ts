@@ -29,13 +29,21 @@ describe('timeline', () => {
 });
 
 describe('history', () => {
-  it('runs the families in the order the devnet has always been built in', () => {
-    expect(DEVNET_ORDER).toEqual(['uniswap-v2', 'uniswap-v3', 'aave-v3', 'erc4626']);
+  it('runs the families in the order the devnet has always been built in, Uniswap V4 (added later) last', () => {
+    expect(DEVNET_ORDER).toEqual(['uniswap-v2', 'uniswap-v3', 'aave-v3', 'erc4626', 'uniswap-v4']);
   });
 
-  it('keeps the weighted table of user actions in its order (V2 swap, V3 swap, transfer, send ETH, wrap, vault, lending): a seed writes the same history', () => {
-    // Starting the histories reads only the Aave markets (none here) and prices.
-    const world = { platform: () => ({ markets: [] }), price: () => 1 } as unknown as World;
+  const table = 'V2 swap, V3 swap, transfer, send ETH, wrap, vault, lending, then V4 swap';
+  it(`keeps the weighted table of user actions in its order (${table}): a seed writes the same history`, () => {
+    // Starting the histories reads only the Aave markets (none here) and prices; every family has a platform.
+    const world = { platform: () => ({ markets: [] }), platforms: () => [{}], price: () => 1 } as unknown as World;
+    const histories = plannedDevnetFacets(DEVNET_PLANS).map((f) => f.history(world));
+    expect(actionTable(world, histories).map(([weight]) => weight)).toEqual([30, 30, 12, 3, 4, 8, 13, 10]);
+  });
+
+  it('gives a world without a platform of a family (the mainnet-shaped profile) no history from it', () => {
+    const platforms = (family: string): object[] => (family === 'uniswap-v4' ? [] : [{}]);
+    const world = { platform: () => ({ markets: [] }), platforms, price: () => 1 } as unknown as World;
     const histories = plannedDevnetFacets(DEVNET_PLANS).map((f) => f.history(world));
     expect(actionTable(world, histories).map(([weight]) => weight)).toEqual([30, 30, 12, 3, 4, 8, 13]);
   });

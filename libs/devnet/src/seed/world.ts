@@ -3,7 +3,7 @@ import { MaxUint256 } from 'ethers';
 import { type DevAccount, deriveAccounts, deriveAccount } from '../accounts';
 import { ABI } from '../chain/abis';
 import { SIMULATION, type TokenSpec, WETH_SPEC, tokenSpecs } from '../config';
-import type { PlatformFamily } from '@tokensvc/domain';
+import { type PlatformFamily, ZERO_ADDRESS } from '@tokensvc/domain';
 import type { DevnetChain, DevnetPlatform, DevnetWorld } from '@tokensvc/protocols/devnet';
 import { type BuildContext, devnetChain } from '../deploy/context';
 import type { NetworkDeployment } from '../deploy/network';
@@ -72,7 +72,9 @@ export class World implements DevnetWorld {
     return t;
   }
 
+  /** A token by address; address(0) is the native coin (a pool currency of Uniswap V4), priced and decimalled as WETH. */
   tokenAt(address: string): ManifestToken {
+    if (address === ZERO_ADDRESS) return { ...this.token('WETH'), address: ZERO_ADDRESS };
     const t = this.byAddress.get(address.toLowerCase());
     if (!t) throw new Error(`no token at ${address}`);
     return t;

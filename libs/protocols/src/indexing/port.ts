@@ -28,6 +28,8 @@ export interface IndexingRegistry {
   /** each pool's state, updated in place by the decoders */
   readonly poolStates: ReadonlyMap<string, PoolState>;
   readonly markets: { has(address: string): boolean };
+  /** the platforms' discovery sources by address (a singleton's events are checked against its platform) */
+  readonly sources: ReadonlyMap<string, DiscoverySource>;
   /** pools whose reserves are their token balances (concentrated liquidity), by token */
   readonly v3PoolsByToken: ReadonlyMap<string, ReadonlySet<string>>;
 }

@@ -565,11 +565,11 @@ export interface components {
             }[];
             /** @description platform slug (uniswap-v2, sushiswap, uniswap-v3, ...) */
             platform: string;
-            /** @description pool address */
+            /** @description pool address, or the pool id inside its singleton (a Uniswap V4 pool: bytes32) */
             pool: string;
             /** @description the pool swap's execution price below its marginal price, fee excluded, percent */
             priceImpactPercentage: number;
-            /** @description uniswap-v2 or uniswap-v3 */
+            /** @description the pool family: uniswap-v2, uniswap-v3 or uniswap-v4 */
             protocol: string;
             tokenIn: string;
             tokenOut: string;

@@ -270,3 +270,25 @@ describe('thin pools at absurd prices', () => {
     expect(out.points.find((p) => p.tokenKey === `ethereum:${VAULT}`)!.price).toBe(0);
   });
 });
+
+describe('a Uniswap V4 pool (an id inside the PoolManager, the native coin as currency0)', () => {
+  // 1 ETH = 3,000 USDC: sqrtPriceX96 = sqrt(3000e6 / 1e18) * 2^96, reserves counted from its events.
+  const V4_POOL = `0x${'ab'.repeat(32)}`;
+  const sqrtPriceX96 = BigInt(Math.round(Math.sqrt(3_000e6 / 1e18) * 2 ** 96));
+  const net = world();
+  net.pools.set(V4_POOL, { address: V4_POOL, family: 'uniswap-v4', token0: ZERO_ADDRESS, token1: USDC, fee: 500 });
+  net.reindex();
+  const b = empty(10, 10);
+  b.blocks = [{ number: 10, hash: '0x10', parentHash: '0x9', timestamp: T0 }];
+  b.poolStates.push({ ...pos(10, 0), pool: PAIR, family: 'uniswap-v2', reserve0: 100n * E18, reserve1: 300_000n * E6 });
+  const v4State = { reserve0: 50n * E18, reserve1: 150_000n * E6, sqrtPriceX96, liquidity: 10n ** 15n, tick: -198_080 };
+  b.poolStates.push({ ...pos(10, 1), pool: V4_POOL, family: 'uniswap-v4', ...v4State });
+  const out = deriveBatch(net, b, DEFAULT_DERIVE_OPTIONS);
+  const last = (address: string) => [...out.points].reverse().find((p) => p.tokenKey === `ethereum:${address}`)!;
+
+  it("adds its reserves to its tokens' liquidity: USDC's side of both pools, the native coin's of the V4 pool", () => {
+    expect(last(USDC).liquidity).toBeCloseTo(300_000 + 150_000, 0);
+    expect(last(ZERO_ADDRESS).liquidity).toBeCloseTo(50 * 3_000, -1);
+    expect(last(ZERO_ADDRESS).price).toBeCloseTo(3_000, 3);
+  });
+});

@@ -25,14 +25,13 @@ function circulating(l: Ledger): bigint {
 }
 
 /**
- * Basic token: graph price; liquidity = value of its side of every pool it is in. Without a price
- * (only thin pools, below the graph's floor), the value of the other sides instead: what its pools
- * hold against it, so its liquidity shows why it has none.
+ * The value of a token's side of every pool it is in, at `price`. Without a price (only thin pools,
+ * below the graph's floor), the value of the other sides instead: what its pools hold against it,
+ * so its liquidity shows why it has none.
  */
-function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
-  const price = net.priceOf(meta.address);
+function poolsLiquidity(net: NetworkState, address: string, price: number): number {
   let liquidity = 0;
-  for (const poolAddress of net.poolsOfToken.get(meta.address) ?? []) {
+  for (const poolAddress of net.poolsOfToken.get(address) ?? []) {
     const pool = net.pools.get(poolAddress);
     const state = net.poolStates.get(poolAddress);
     const d0 = pool && net.tokens.get(pool.token0)?.decimals;
@@ -40,10 +39,17 @@ function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
     if (!pool || !state || d0 === undefined || d1 === undefined) continue;
     const q = poolQuote(state, d0, d1);
     if (!q) continue;
-    const isToken0 = pool.token0 === meta.address;
+    const isToken0 = pool.token0 === address;
     if (price > 0) liquidity += (isToken0 ? q.depth0 : q.depth1) * price;
     else liquidity += isToken0 ? q.depth1 * net.priceOf(pool.token1) : q.depth0 * net.priceOf(pool.token0);
   }
+  return liquidity;
+}
+
+/** Basic token: graph price; liquidity from its pools (poolsLiquidity). */
+function basicParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
+  const price = net.priceOf(meta.address);
+  const liquidity = poolsLiquidity(net, meta.address, price);
   return { ...NO_YIELD, price, liquidity, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
 }
 
@@ -91,9 +97,10 @@ function aTokenParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
   return { ...v, totalSupply, circulatingSupply: totalSupply, totalBorrow: rayMul(l.scaledDebt, l.borrowIndex), reserves: [l.assets], apy: rayRateToApy(l.liquidityRate), borrowApy: rayRateToApy(l.borrowRate) };
 }
 
-function nativeParts(net: NetworkState): Parts {
+/** The native coin: the wrapped native's price; liquidity = its side of the pools that hold it as a currency (Uniswap V4's native pools). */
+function nativeParts(net: NetworkState, meta: TokenMeta): Parts {
   const price = net.wrappedNative ? net.priceOf(net.wrappedNative) : 0;
-  return { ...NO_YIELD, price, liquidity: 0, pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
+  return { ...NO_YIELD, price, liquidity: poolsLiquidity(net, meta.address, price), pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
 }
 
 export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: number, time: number): TokenState {
@@ -105,7 +112,7 @@ export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: numb
       parts = basicParts(net, meta, l);
       break;
     case 'native':
-      parts = nativeParts(net);
+      parts = nativeParts(net, meta);
       break;
     case 'lp':
       parts = lpParts(net, meta, l, time);
