@@ -15,26 +15,102 @@ const depConstraints = (allowTesting) => [
   { sourceTag: 'scope:tooling', onlyDependOnLibsWithTags: ['scope:tooling', 'scope:shared', 'scope:sdk'] },
   // The SDK (libs/sdk) is published on its own: it depends on no lib (only its generated types) and on no server package.
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk'] },
-  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: [...INFRA_PACKAGES.filter((p) => p !== 'ethers'), 'fastify', ...(allowTesting ? [] : ['ethers', 'viem'])] },
+  {
+    sourceTag: 'type:sdk',
+    onlyDependOnLibsWithTags: ['type:sdk'],
+    bannedExternalImports: [...INFRA_PACKAGES.filter((p) => p !== 'ethers'), 'fastify', ...(allowTesting ? [] : ['ethers', 'viem'])],
+  },
   // examples/: scripts on the SDK only.
   { sourceTag: 'scope:examples', onlyDependOnLibsWithTags: ['scope:sdk'] },
-  { sourceTag: 'type:examples', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'ethers') },
+  {
+    sourceTag: 'type:examples',
+    onlyDependOnLibsWithTags: ['type:sdk'],
+    bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'ethers'),
+  },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: INFRA_PACKAGES },
-  { sourceTag: 'type:messages', onlyDependOnLibsWithTags: ['type:domain', 'type:messages'], bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'nats') },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis'] },
-  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'] },
+  {
+    sourceTag: 'type:messages',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:messages'],
+    bannedExternalImports: INFRA_PACKAGES.filter((p) => p !== 'nats'),
+  },
+  {
+    sourceTag: 'type:util',
+    onlyDependOnLibsWithTags: ['type:domain'],
+    bannedExternalImports: ['typeorm', 'pg', 'ethers', 'bullmq', 'ioredis'],
+  },
+  {
+    sourceTag: 'type:contracts',
+    onlyDependOnLibsWithTags: ['type:domain'],
+    bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'],
+  },
   // Protocol modules (libs/protocols): one folder per family over the domain, routing maths and call encoders.
-  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'] },
-  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', ...(allowTesting ? ['type:testing'] : [])] },
+  {
+    sourceTag: 'type:protocol',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'],
+    bannedExternalImports: ['typeorm', 'pg', 'bullmq', 'ioredis', '@nestjs/*'],
+  },
+  {
+    sourceTag: 'type:data-access',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', ...(allowTesting ? ['type:testing'] : [])],
+  },
   // Builds on data-access libs (a bridge adapter over the chain client): used by apps, tooling and tests.
-  { sourceTag: 'type:integration', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:contracts', 'type:data-access', ...(allowTesting ? ['type:testing'] : [])] },
+  {
+    sourceTag: 'type:integration',
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:messages',
+      'type:util',
+      'type:contracts',
+      'type:data-access',
+      ...(allowTesting ? ['type:testing'] : []),
+    ],
+  },
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util'] },
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:domain', 'type:messages', 'type:util', 'type:data-access', 'type:integration', 'type:transport', 'type:contracts', 'type:protocol', ...(allowTesting ? ['type:testing', 'type:tooling'] : [])],
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:messages',
+      'type:util',
+      'type:data-access',
+      'type:integration',
+      'type:transport',
+      'type:contracts',
+      'type:protocol',
+      ...(allowTesting ? ['type:testing', 'type:tooling'] : []),
+    ],
   },
-  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:sdk', 'type:domain', 'type:util', 'type:contracts', 'type:protocol', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:tooling', 'type:testing'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:integration', 'type:messages', 'type:transport', 'type:contracts', 'type:protocol', 'type:tooling', 'type:testing'] },
+  {
+    sourceTag: 'type:tooling',
+    onlyDependOnLibsWithTags: [
+      'type:sdk',
+      'type:domain',
+      'type:util',
+      'type:contracts',
+      'type:protocol',
+      'type:data-access',
+      'type:integration',
+      'type:messages',
+      'type:transport',
+      'type:tooling',
+      'type:testing',
+    ],
+  },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:util',
+      'type:data-access',
+      'type:integration',
+      'type:messages',
+      'type:transport',
+      'type:contracts',
+      'type:protocol',
+      'type:tooling',
+      'type:testing',
+    ],
+  },
 ];
 
 const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'];
@@ -47,13 +123,32 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], banTransitiveDependencies: false, checkNestedExternalImports: true, depConstraints: depConstraints(false) }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          checkNestedExternalImports: true,
+          depConstraints: depConstraints(false),
+        },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../libs/*', '../../../libs/*', '@tokensvc/*/src/*'], message: 'import libs by their @tokensvc/* name, never by a deep or relative path' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../libs/*', '../../../libs/*', '@tokensvc/*/src/*'],
+              message: 'import libs by their @tokensvc/* name, never by a deep or relative path',
+            },
+          ],
+        },
+      ],
     },
   },
   {

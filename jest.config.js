@@ -9,7 +9,21 @@ const base = { ...preset, rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDi
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
-    { ...base, displayName: 'integration', testMatch: ['**/*.int-spec.ts'], globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js', globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.js', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeout.js'] },
-    { ...base, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js', globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.js', setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeout.js'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.js',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeout.js'],
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.js',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeout.js'],
+    },
   ],
 };

@@ -35,10 +35,20 @@ export async function runCatalogBench(log: (s: string) => void): Promise<BenchRo
   // A catalogue as large as a real deployment's: 12 networks x ~25 platforms.
   await new CatalogRepository(ds).syncCatalog(
     NETWORKS.map((n) => ({ network: n, chainId: NETWORK_INFO[n].chainId, name: NETWORK_INFO[n].name })),
-    NETWORKS.flatMap((n) => Array.from({ length: 25 }, (_, i) => {
-      const family = PLATFORM_FAMILIES[i % PLATFORM_FAMILIES.length]!;
-      return { network: n, platform: `${family}-${i}`, name: `Platform ${i}`, image: `/img/${i}.svg`, family, category: CATEGORY_BY_FAMILY[family], addresses: {} };
-    })),
+    NETWORKS.flatMap((n) =>
+      Array.from({ length: 25 }, (_, i) => {
+        const family = PLATFORM_FAMILIES[i % PLATFORM_FAMILIES.length]!;
+        return {
+          network: n,
+          platform: `${family}-${i}`,
+          name: `Platform ${i}`,
+          image: `/img/${i}.svg`,
+          family,
+          category: CATEGORY_BY_FAMILY[family],
+          addresses: {},
+        };
+      }),
+    ),
   );
   await ds.destroy();
 
@@ -48,11 +58,26 @@ export async function runCatalogBench(log: (s: string) => void): Promise<BenchRo
   const pool = new Pool({ connectionString: dbUrl, max: 20 });
   try {
     const gatewayPort = await freePort();
-    const env = { databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort, healthPortBase: await freePort(), logLevel: 'error' };
+    const env = {
+      databaseUrl: dbUrl,
+      natsUrl: INFRA.nats,
+      redisUrl: INFRA.redis,
+      rpcUrls: {},
+      gatewayPort,
+      healthPortBase: await freePort(),
+      logLevel: 'error',
+    };
     procs.push(startApp('token-data', env, () => undefined));
     // The gateway with its checks on (a paid key; limits raised so the load is never refused).
     const auth = { authorization: `Bearer ${(await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'bench' })).key}` };
-    gateway = await startGatewayTarget(['gateway', 'on'], { PATH: process.env['PATH'], HOME: process.env['HOME'], DATABASE_URL: dbUrl, REDIS_URL: INFRA.redis, NATS_URL: INFRA.nats, LOG_LEVEL: 'error' });
+    gateway = await startGatewayTarget(['gateway', 'on'], {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATABASE_URL: dbUrl,
+      REDIS_URL: INFRA.redis,
+      NATS_URL: INFRA.nats,
+      LOG_LEVEL: 'error',
+    });
     const gatewayUrl = `http://127.0.0.1:${gateway.port}/v2/platforms`;
     await waitForHttp(`http://127.0.0.1:${env.healthPortBase + 1}/health/ready`, 60_000);
 

@@ -29,7 +29,11 @@ export interface TargetProcess {
 
 /** Starts `overhead-target.ts` with the given role; resolves once it prints "ready <port>". */
 export function startGatewayTarget(args: string[], env: NodeJS.ProcessEnv): Promise<TargetProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), TARGET, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), TARGET, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -60,15 +64,31 @@ interface Target {
 
 async function measure(t: Target, seconds: number): Promise<BenchRow> {
   let i = 0;
-  const requests = [{ method: 'GET' as const, path: t.path, setupRequest: (req: autocannon.Request) => (t.keys.length ? { ...req, headers: { ...req.headers, authorization: `Bearer ${t.keys[i++ % t.keys.length]}` } } : req) }];
+  const requests = [
+    {
+      method: 'GET' as const,
+      path: t.path,
+      setupRequest: (req: autocannon.Request) =>
+        t.keys.length ? { ...req, headers: { ...req.headers, authorization: `Bearer ${t.keys[i++ % t.keys.length]}` } } : req,
+    },
+  ];
   const r = await autocannon({ url: `http://127.0.0.1:${t.port}`, connections: CONNECTIONS, duration: seconds, requests });
-  const answered = Object.entries(r.statusCodeStats ?? {}).reduce((n, [code, s]) => n + (Number(code) === t.expect ? 0 : (s.count ?? 0)), 0);
+  const answered = Object.entries(r.statusCodeStats ?? {}).reduce(
+    (n, [code, s]) => n + (Number(code) === t.expect ? 0 : (s.count ?? 0)),
+    0,
+  );
   return { name: t.name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + answered };
 }
 
 function mean(name: string, rows: BenchRow[]): BenchRow {
   const avg = (f: (r: BenchRow) => number): number => rows.reduce((a, r) => a + f(r), 0) / rows.length;
-  return { name, reqPerSec: avg((r) => r.reqPerSec), p50: Math.round(avg((r) => r.p50) * 10) / 10, p99: Math.round(avg((r) => r.p99) * 10) / 10, errors: rows.reduce((a, r) => a + r.errors, 0) };
+  return {
+    name,
+    reqPerSec: avg((r) => r.reqPerSec),
+    p50: Math.round(avg((r) => r.p50) * 10) / 10,
+    p99: Math.round(avg((r) => r.p99) * 10) / 10,
+    errors: rows.reduce((a, r) => a + r.errors, 0),
+  };
 }
 
 export interface BenchGroup {
@@ -86,9 +106,18 @@ export async function runGatewayBench(log: (s: string) => void): Promise<BenchGr
   const procs: TargetProcess[] = [];
   try {
     const repo = new ApiKeysRepository(pool);
-    const keys = await Promise.all(Array.from({ length: KEYS }, async (_, i) => (await repo.issue({ tier: 'paid', label: `bench-${i}` })).key));
+    const keys = await Promise.all(
+      Array.from({ length: KEYS }, async (_, i) => (await repo.issue({ tier: 'paid', label: `bench-${i}` })).key),
+    );
     await nats.start();
-    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], DATABASE_URL: dbUrl, REDIS_URL: INFRA.redis, NATS_URL: nats.url, LOG_LEVEL: 'error' };
+    const env = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATABASE_URL: dbUrl,
+      REDIS_URL: INFRA.redis,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'error',
+    };
     procs.push(await startGatewayTarget(['responder'], env));
     const off = await startGatewayTarget(['gateway', 'off'], env);
     procs.push(off);

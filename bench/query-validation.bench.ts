@@ -22,9 +22,25 @@ interface Case {
 
 /** Typical requests (timed) and the edges the interface defines (compared). */
 const TYPICAL: Case[] = [
-  { what: 'token list, filters', id: 'listTokens', query: { networks: 'ethereum,base', platforms: 'uniswap-v2', limit: '50', page: '2', sortBy: 'liquidity', sortDirection: 'desc', minLiquidity: '1000' } },
+  {
+    what: 'token list, filters',
+    id: 'listTokens',
+    query: {
+      networks: 'ethereum,base',
+      platforms: 'uniswap-v2',
+      limit: '50',
+      page: '2',
+      sortBy: 'liquidity',
+      sortDirection: 'desc',
+      minLiquidity: '1000',
+    },
+  },
   { what: 'token list, ids', id: 'listTokens', query: { ids: `${USDC},${WETH}` } },
-  { what: 'order', id: 'portal', query: { sender: SENDER, inputToken: USDC, inputAmount: '1000000000', outputToken: WETH, slippageTolerancePercentage: '0.5' } },
+  {
+    what: 'order',
+    id: 'portal',
+    query: { sender: SENDER, inputToken: USDC, inputAmount: '1000000000', outputToken: WETH, slippageTolerancePercentage: '0.5' },
+  },
   { what: 'account', id: 'account', query: { owner: SENDER, networks: ['ethereum', 'base'] } },
 ];
 
@@ -35,9 +51,21 @@ const EDGES: Case[] = [
   { what: 'page without limit (a rule over two parameters)', id: 'listTokens', query: { page: '2' } },
   { what: 'minLiquidity above maxLiquidity', id: 'listTokens', query: { minLiquidity: '10', maxLiquidity: '5' } },
   { what: 'unknown parameter', id: 'listTokens', query: { foo: '1' } },
-  { what: 'inputAmount 2^256 (78 digits, one above uint256)', id: 'portal', query: { sender: SENDER, inputToken: USDC, inputAmount: (2n ** 256n).toString(), outputToken: WETH } },
-  { what: 'inputAmount 0 (must be positive)', id: 'portal', query: { sender: SENDER, inputToken: USDC, inputAmount: '0', outputToken: WETH } },
-  { what: 'sender with a wrong EIP-55 checksum', id: 'portal', query: { sender: '0x1111111111111111111111111111111111111aBc', inputToken: USDC, inputAmount: '1', outputToken: WETH } },
+  {
+    what: 'inputAmount 2^256 (78 digits, one above uint256)',
+    id: 'portal',
+    query: { sender: SENDER, inputToken: USDC, inputAmount: (2n ** 256n).toString(), outputToken: WETH },
+  },
+  {
+    what: 'inputAmount 0 (must be positive)',
+    id: 'portal',
+    query: { sender: SENDER, inputToken: USDC, inputAmount: '0', outputToken: WETH },
+  },
+  {
+    what: 'sender with a wrong EIP-55 checksum',
+    id: 'portal',
+    query: { sender: '0x1111111111111111111111111111111111111aBc', inputToken: USDC, inputAmount: '1', outputToken: WETH },
+  },
   { what: 'the same token in and out', id: 'portal', query: { sender: SENDER, inputToken: USDC, inputAmount: '1', outputToken: USDC } },
   { what: 'history from more than a year ago', id: 'tokenHistory', query: { id: USDC, from: YEAR_AGO() } },
   { what: 'unknown network in a token key', id: 'tokenHistory', query: { id: 'mars:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' } },
@@ -102,7 +130,8 @@ export function runQueryValidationBench(iterations = Number(process.env['BENCH_Q
     const same = ours === 'accepted' ? ajvAnswer.startsWith('accepted') : ajvAnswer.startsWith('400');
     // A comma list Ajv does accept, as one string where the interface has two keys: a different answer too.
     if (!same || (c.query['ids'] !== undefined && !Array.isArray(copy['ids']))) differences.push({ what: c.what, ours, ajv: ajvAnswer });
-    else if (Array.isArray(copy['ids']) && (copy['ids'] as unknown[]).length !== 2) differences.push({ what: c.what, ours, ajv: ajvAnswer });
+    else if (Array.isArray(copy['ids']) && (copy['ids'] as unknown[]).length !== 2)
+      differences.push({ what: c.what, ours, ajv: ajvAnswer });
   }
   return { rows, differences, edges: EDGES.length };
 }
@@ -110,7 +139,15 @@ export function runQueryValidationBench(iterations = Number(process.env['BENCH_Q
 export function formatQueryValidationReport(r: QueryValidationReport): string {
   const lines = [
     ['query'.padEnd(24), 'parseQuery µs'.padStart(14), 'Ajv µs'.padStart(8), 'x (Ajv = 1)'.padStart(12), '  Ajv'].join(' '),
-    ...r.rows.map((x) => [x.what.padEnd(24), x.oursUs.toFixed(2).padStart(14), x.ajvUs.toFixed(2).padStart(8), (x.oursUs / x.ajvUs).toFixed(2).padStart(12), x.ajvAccepts ? '  accepts' : '  refuses (a valid request)'].join(' ')),
+    ...r.rows.map((x) =>
+      [
+        x.what.padEnd(24),
+        x.oursUs.toFixed(2).padStart(14),
+        x.ajvUs.toFixed(2).padStart(8),
+        (x.oursUs / x.ajvUs).toFixed(2).padStart(12),
+        x.ajvAccepts ? '  accepts' : '  refuses (a valid request)',
+      ].join(' '),
+    ),
     '',
     `Fastify's validator answers differently from the interface on ${r.differences.length} of ${r.edges} defined edges:`,
     ...r.differences.map((d) => `- ${d.what}\n    interface: ${d.ours}\n    Ajv:       ${d.ajv}`),

@@ -18,9 +18,28 @@ import { runTracingBench } from './tracing.bench';
 function table(rows: BenchRow[]): string {
   const base = rows[0]!;
   const lines = rows.map((r) =>
-    [r.name.padEnd(40), r.reqPerSec.toFixed(0).padStart(8), `${r.p50}`.padStart(6), `${r.p99}`.padStart(6), (r.reqPerSec / base.reqPerSec).toFixed(2).padStart(10), (r.p99 / Math.max(base.p99, 1)).toFixed(2).padStart(10), `${r.errors}`.padStart(6)].join(' '),
+    [
+      r.name.padEnd(40),
+      r.reqPerSec.toFixed(0).padStart(8),
+      `${r.p50}`.padStart(6),
+      `${r.p99}`.padStart(6),
+      (r.reqPerSec / base.reqPerSec).toFixed(2).padStart(10),
+      (r.p99 / Math.max(base.p99, 1)).toFixed(2).padStart(10),
+      `${r.errors}`.padStart(6),
+    ].join(' '),
   );
-  return [['target'.padEnd(40), 'req/s'.padStart(8), 'p50ms'.padStart(6), 'p99ms'.padStart(6), 'x rps'.padStart(10), 'x p99'.padStart(10), 'errors'.padStart(6)].join(' '), ...lines].join('\n');
+  return [
+    [
+      'target'.padEnd(40),
+      'req/s'.padStart(8),
+      'p50ms'.padStart(6),
+      'p99ms'.padStart(6),
+      'x rps'.padStart(10),
+      'x p99'.padStart(10),
+      'errors'.padStart(6),
+    ].join(' '),
+    ...lines,
+  ].join('\n');
 }
 
 type Log = (s: string) => void;
@@ -46,7 +65,9 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
   },
   // parseQuery next to Fastify's validator (Ajv) on the same schemas: time per query and the answers that differ
   query: async (log) => {
-    log(`\nquery validation: parseQuery vs Fastify's validator (Ajv), same TypeBox schemas\n${formatQueryValidationReport(runQueryValidationBench())}`);
+    log(
+      `\nquery validation: parseQuery vs Fastify's validator (Ajv), same TypeBox schemas\n${formatQueryValidationReport(runQueryValidationBench())}`,
+    );
   },
   routing: async (log) => {
     log(`\nroute quality (findRoute vs an independent optimum)\n${formatRoutingReport(await runRoutingBench(log))}`);
@@ -60,9 +81,23 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     const { spawnSync } = await import('node:child_process');
     const { join } = await import('node:path');
     const root = join(__dirname, '..');
-    const env = { ...process.env, FUZZ_DATABASE_URL: createTestDatabaseUrl('gw_fuzz_soak'), FUZZ_REDIS_URL: INFRA.redis, FUZZ_CLOSED_NATS_URL: `nats://127.0.0.1:${await freePort()}` };
-    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 });
-    log(r.stdout.split('\n').filter((l) => !l.includes('"level":"error"')).join('\n'));
+    const env = {
+      ...process.env,
+      FUZZ_DATABASE_URL: createTestDatabaseUrl('gw_fuzz_soak'),
+      FUZZ_REDIS_URL: INFRA.redis,
+      FUZZ_CLOSED_NATS_URL: `nats://127.0.0.1:${await freePort()}`,
+    };
+    const r = spawnSync(
+      process.execPath,
+      ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'gateway', 'bench', 'fuzz-soak.ts'), ...args],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 30 },
+    );
+    log(
+      r.stdout
+        .split('\n')
+        .filter((l) => !l.includes('"level":"error"'))
+        .join('\n'),
+    );
     if (r.status !== 0) throw new Error(`fuzz soak found unexpected answers (exit ${r.status})`);
   },
   // Image sizes and start times: tools/build/measure-images.ts, in a process of its own (the build tooling lives in tools/).
@@ -70,7 +105,11 @@ const BENCHES: Record<string, (log: Log, args: string[]) => Promise<void>> = {
     const { spawnSync } = await import('node:child_process');
     const { join } = await import('node:path');
     const root = join(__dirname, '..');
-    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'tools', 'build', 'measure-images.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'tools', 'build', 'measure-images.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
     log(r.stdout);
     if (r.status !== 0) throw new Error(`image measurement failed (exit ${r.status})`);
   },

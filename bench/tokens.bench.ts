@@ -12,7 +12,16 @@ import autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import { ApiKeysRepository, CatalogRepository, createDataSource, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import {
+  createTestDatabaseUrl,
+  freePort,
+  INFRA,
+  PrivateNatsServer,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AppProcess,
+} from '@tokensvc/testing';
 import type { BenchRow } from './bench-row';
 import { startGatewayTarget, type TargetProcess } from './gateway.bench';
 import { bareServer } from './tokens/bare';
@@ -51,10 +60,34 @@ interface Measured extends BenchRow {
 }
 
 /** autocannon for `seconds`, or for `amount` requests when given */
-async function measure(name: string, base: string, next: () => string, headers: Record<string, string>, seconds: number, amount?: number): Promise<Measured> {
-  const requests = [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: next(), headers: { ...req.headers, ...headers } }) }];
-  const r = await autocannon({ url: base, connections: CONNECTIONS, ...(amount === undefined ? { duration: seconds } : { amount }), requests });
-  return { name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
+async function measure(
+  name: string,
+  base: string,
+  next: () => string,
+  headers: Record<string, string>,
+  seconds: number,
+  amount?: number,
+): Promise<Measured> {
+  const requests = [
+    {
+      method: 'GET' as const,
+      setupRequest: (req: autocannon.Request) => ({ ...req, path: next(), headers: { ...req.headers, ...headers } }),
+    },
+  ];
+  const r = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
+    requests,
+  });
+  return {
+    name,
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx,
+    requests: r.requests.total,
+  };
 }
 
 /** `name 1.23` per process group, in CPU ms per request, and their sum */
@@ -75,7 +108,8 @@ async function checkSameAnswer(s: Scenario, bare: string, full: string, auth: Re
   for (const path of [s.fixed, s.rotating(7)]) {
     const [b, f] = await Promise.all([getJson(bare + path, {}), getJson(full + path, auth)]);
     const [fb, ff] = [s.fingerprint(b), s.fingerprint(f)];
-    if (!isDeepStrictEqual(fb, ff)) throw new Error(`${path}: bare and full path disagree: ${JSON.stringify(fb).slice(0, 300)} vs ${JSON.stringify(ff).slice(0, 300)}`);
+    if (!isDeepStrictEqual(fb, ff))
+      throw new Error(`${path}: bare and full path disagree: ${JSON.stringify(fb).slice(0, 300)} vs ${JSON.stringify(ff).slice(0, 300)}`);
     if (JSON.stringify(fb).length < 40) throw new Error(`${path}: empty answer ${JSON.stringify(fb)}`);
   }
 }
@@ -87,7 +121,17 @@ async function prepareDatabase(dbUrl: string, log: (s: string) => void): Promise
   try {
     await new CatalogRepository(ds).syncCatalog(
       SEED.networks.map((n) => ({ network: n, chainId: NETWORK_INFO[n as Network].chainId, name: NETWORK_INFO[n as Network].name })),
-      SEED.networks.flatMap((n) => SEED.platforms.map(([platform, family]) => ({ network: n, platform, name: platform, image: '', family, category: 'dex' as const, addresses: {} }))),
+      SEED.networks.flatMap((n) =>
+        SEED.platforms.map(([platform, family]) => ({
+          network: n,
+          platform,
+          name: platform,
+          image: '',
+          family,
+          category: 'dex' as const,
+          addresses: {},
+        })),
+      ),
     );
   } finally {
     await ds.destroy();
@@ -111,10 +155,25 @@ export async function runTokensBench(log: (s: string) => void, options: TokensBe
   try {
     await prepareDatabase(dbUrl, log);
     await nats.start();
-    const env = { databaseUrl: dbUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort: await freePort(), healthPortBase: await freePort(), logLevel: 'error' };
+    const env = {
+      databaseUrl: dbUrl,
+      natsUrl: nats.url,
+      redisUrl: INFRA.redis,
+      rpcUrls: {},
+      gatewayPort: await freePort(),
+      healthPortBase: await freePort(),
+      logLevel: 'error',
+    };
     procs.push(startApp('token-data', env, (_app, line) => void (/"level":"(error|fatal)"/.test(line) && log(`token-data: ${line}`))));
     const auth = { authorization: `Bearer ${(await new ApiKeysRepository(pool).issue({ tier: 'paid', label: 'bench tokens' })).key}` };
-    gateway = await startGatewayTarget(['gateway', 'on'], { PATH: process.env['PATH'], HOME: process.env['HOME'], DATABASE_URL: dbUrl, REDIS_URL: INFRA.redis, NATS_URL: nats.url, LOG_LEVEL: 'error' });
+    gateway = await startGatewayTarget(['gateway', 'on'], {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATABASE_URL: dbUrl,
+      REDIS_URL: INFRA.redis,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'error',
+    });
     await waitForHttp(`http://127.0.0.1:${env.healthPortBase + 1}/health/ready`, 60_000);
     const barePort = await freePort();
     await bare.listen({ port: barePort, host: '127.0.0.1' });
@@ -134,12 +193,20 @@ export async function runTokensBench(log: (s: string) => void, options: TokensBe
       { name: 'token-data', pids: () => [tokenData] },
       { name: 'postgres', pids: () => backendPids(pool, 'token-data') },
     ];
-    const chosen = scenarios(Math.floor(Date.now() / 1000)).filter((s) => options.only.length === 0 || options.only.some((part) => s.fixed.includes(part)));
+    const chosen = scenarios(Math.floor(Date.now() / 1000)).filter(
+      (s) => options.only.length === 0 || options.only.some((part) => s.fixed.includes(part)),
+    );
     if (chosen.length === 0) throw new Error(`tokens: no scenario matches --only ${options.only.join(',')}`);
     for (const s of chosen) {
       await checkSameAnswer(s, bareUrl, fullUrl, auth);
       const cpu: Array<Record<string, number>> = [];
-      const run = async (name: string, base: string, path: (i: number) => string, headers: Record<string, string>, probes: CpuProbe[]): Promise<BenchRow> => {
+      const run = async (
+        name: string,
+        base: string,
+        path: (i: number) => string,
+        headers: Record<string, string>,
+        probes: CpuProbe[],
+      ): Promise<BenchRow> => {
         // one rotation across warm-up and measurement: the measured requests are not the warm-up's
         // again (those would still be in the reply cache, within its TTL)
         let i = 0;

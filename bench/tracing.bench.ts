@@ -51,6 +51,8 @@ export async function runTracingBench(log: (s: string) => void, n = 20_000): Pro
   const t = process.hrtime.bigint();
   for (let i = 0; i < n; i++) logger.info({ msg: 'request', requestId: `req-${i}`, status: 200, route: '/v2/tokens' });
   rows.push(['one log line (pino, redaction on)', Number(process.hrtime.bigint() - t) / 1000 / n]);
-  log(`\nlogs and traces, per request (${n} requests, one process)\n${rows.map(([name, us]) => `${name.padEnd(46)} ${us.toFixed(1).padStart(7)} µs`).join('\n')}`);
+  log(
+    `\nlogs and traces, per request (${n} requests, one process)\n${rows.map(([name, us]) => `${name.padEnd(46)} ${us.toFixed(1).padStart(7)} µs`).join('\n')}`,
+  );
   log(`(${sink} bytes of log lines written to a counter)`);
 }

@@ -19,9 +19,28 @@ run(async () => {
   const wallet = fromViem(createWalletClient({ account, transport }), createPublicClient({ transport }));
   const input = await findToken(svc, from, bySymbol('USDC'));
   const output = await findToken(svc, to, bySymbol('USDC'));
-  const { order, txHash } = await swap(svc, wallet, { inputToken: input.key, inputAmount: BigInt(env('AMOUNT', '200000000')), outputToken: output.key, slippageTolerancePercentage: 1 });
+  const { order, txHash } = await swap(svc, wallet, {
+    inputToken: input.key,
+    inputAmount: BigInt(env('AMOUNT', '200000000')),
+    outputToken: output.key,
+    slippageTolerancePercentage: 1,
+  });
   const seen: string[] = [];
-  const done = await waitForStatus(svc, { orderId: order.context.orderId, txHash }, { timeoutMs: 300_000, onUpdate: (r) => seen.push(r.status) });
+  const done = await waitForStatus(
+    svc,
+    { orderId: order.context.orderId, txHash },
+    { timeoutMs: 300_000, onUpdate: (r) => seen.push(r.status) },
+  );
   if (done.status !== 'SUCCESS') throw new Error(`order ${order.context.orderId} ended ${done.status}: ${done.statusReason ?? ''}`);
-  report({ example: 'cross-chain', orderId: order.context.orderId, txHash, status: done.status, seen, destinationTxHashes: done.destinationTxHashes, wallet: account.address, outputToken: output.key, minOutputAmount: order.context.minOutputAmount });
+  report({
+    example: 'cross-chain',
+    orderId: order.context.orderId,
+    txHash,
+    status: done.status,
+    seen,
+    destinationTxHashes: done.destinationTxHashes,
+    wallet: account.address,
+    outputToken: output.key,
+    minOutputAmount: order.context.minOutputAmount,
+  });
 });

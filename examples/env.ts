@@ -19,16 +19,29 @@ export const rpcUrl = (network: string): string => env(`RPC_URL_${network.toUppe
 
 /** The client every example uses: API key from the environment, 429s retried as the service says. */
 export function client(): Tokensvc {
-  return createTokensvc({ baseUrl: env('TOKENSVC_URL', 'http://localhost:3000'), apiKey: process.env['TOKENSVC_API_KEY'], retry: { maxRetries: 3 } });
+  return createTokensvc({
+    baseUrl: env('TOKENSVC_URL', 'http://localhost:3000'),
+    apiKey: process.env['TOKENSVC_API_KEY'],
+    retry: { maxRetries: 3 },
+  });
 }
 
 /** The first token matching `match` on `network`, found by paging GET /v2/tokens. */
-export async function findToken(svc: Tokensvc, network: string, match: (t: Token) => boolean, query: { platforms?: string[] } = {}): Promise<Token> {
-  for await (const t of tokens(svc, { networks: [network] as ListTokensQuery['networks'], ...query }, { pageSize: 100 })) if (match(t)) return t;
+export async function findToken(
+  svc: Tokensvc,
+  network: string,
+  match: (t: Token) => boolean,
+  query: { platforms?: string[] } = {},
+): Promise<Token> {
+  for await (const t of tokens(svc, { networks: [network] as ListTokensQuery['networks'], ...query }, { pageSize: 100 }))
+    if (match(t)) return t;
   throw new Error(`no matching token on ${network}`);
 }
 
-export const bySymbol = (symbol: string) => (t: Token): boolean => t.symbol === symbol;
+export const bySymbol =
+  (symbol: string) =>
+  (t: Token): boolean =>
+    t.symbol === symbol;
 
 /** An example's result: one JSON line on stdout (what it did, for a person or a script), exit code 0. */
 export function report(result: Record<string, unknown>): void {

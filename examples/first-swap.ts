@@ -22,6 +22,14 @@ run(async () => {
     outputToken: usdc.key,
     slippageTolerancePercentage: 1,
   });
-  report({ example: 'first-swap', orderId: order.context.orderId, txHash, block: receipt.blockNumber, wallet: wallet.address, outputToken: usdc.key, minOutputAmount: order.context.minOutputAmount });
+  report({
+    example: 'first-swap',
+    orderId: order.context.orderId,
+    txHash,
+    block: receipt.blockNumber,
+    wallet: wallet.address,
+    outputToken: usdc.key,
+    minOutputAmount: order.context.minOutputAmount,
+  });
   provider.destroy();
 });

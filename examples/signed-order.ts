@@ -17,9 +17,23 @@ run(async () => {
   const wallet = new Wallet(env('PRIVATE_KEY'), provider);
   const usdc = await findToken(svc, network, bySymbol('USDC'));
   const weth = await findToken(svc, network, bySymbol('WETH'));
-  const { order, submitted } = await submitSignedOrder(svc, fromEthers(wallet), { inputToken: usdc.key, inputAmount: BigInt(env('AMOUNT', '50000000')), outputToken: weth.key, slippageTolerancePercentage: Number(env('SLIPPAGE', '5')) });
+  const { order, submitted } = await submitSignedOrder(svc, fromEthers(wallet), {
+    inputToken: usdc.key,
+    inputAmount: BigInt(env('AMOUNT', '50000000')),
+    outputToken: weth.key,
+    slippageTolerancePercentage: Number(env('SLIPPAGE', '5')),
+  });
   const done = await waitForStatus(svc, { orderId: order.context.orderId }, { pollMs: 500, timeoutMs: 120_000 });
   if (done.status !== 'mined') throw new Error(`order ${order.context.orderId} ended ${done.status}: ${done.statusReason ?? ''}`);
-  report({ example: 'signed-order', orderId: order.context.orderId, submittedStatus: submitted.status, status: done.status, txHash: done.txHash, receivedAmount: done.receivedAmount, wallet: wallet.address, outputToken: weth.key });
+  report({
+    example: 'signed-order',
+    orderId: order.context.orderId,
+    submittedStatus: submitted.status,
+    status: done.status,
+    txHash: done.txHash,
+    receivedAmount: done.receivedAmount,
+    wallet: wallet.address,
+    outputToken: weth.key,
+  });
   provider.destroy();
 });

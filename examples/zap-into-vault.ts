@@ -18,12 +18,23 @@ run(async () => {
   const wallet = createWalletClient({ account, transport });
   const publicClient = createPublicClient({ transport });
   const usdc = await findToken(svc, network, bySymbol('USDC'));
-  const vault = await findToken(svc, network, (t) => t.tokens.some((a) => a.toLowerCase().endsWith(usdc.address.toLowerCase())), { platforms: [env('VAULT_PLATFORM', 'erc4626-vaults')] });
+  const vault = await findToken(svc, network, (t) => t.tokens.some((a) => a.toLowerCase().endsWith(usdc.address.toLowerCase())), {
+    platforms: [env('VAULT_PLATFORM', 'erc4626-vaults')],
+  });
   const { order, txHash, approvalTxHash } = await swap(svc, fromViem(wallet, publicClient), {
     inputToken: usdc.key,
     inputAmount: BigInt(env('AMOUNT', '100000000')),
     outputToken: vault.key,
     slippageTolerancePercentage: 1,
   });
-  report({ example: 'zap-into-vault', orderId: order.context.orderId, txHash, approvalTxHash, wallet: account.address, vault: vault.key, vaultSymbol: vault.symbol, minOutputAmount: order.context.minOutputAmount });
+  report({
+    example: 'zap-into-vault',
+    orderId: order.context.orderId,
+    txHash,
+    approvalTxHash,
+    wallet: account.address,
+    vault: vault.key,
+    vaultSymbol: vault.symbol,
+    minOutputAmount: order.context.minOutputAmount,
+  });
 });

@@ -27,13 +27,19 @@ function compilerOptions(file) {
 const project = process.env.SWC_NODE_PROJECT || path.join(ROOT, 'tsconfig.json');
 const ts = compilerOptions(project);
 const baseUrl = ts.baseUrl ?? path.dirname(project);
-const paths = Object.fromEntries(Object.entries(ts.paths ?? {}).map(([alias, targets]) => [alias, targets.map((t) => path.resolve(baseUrl, t))]));
+const paths = Object.fromEntries(
+  Object.entries(ts.paths ?? {}).map(([alias, targets]) => [alias, targets.map((t) => path.resolve(baseUrl, t))]),
+);
 
 const swcOptions = {
   jsc: {
     target: String(ts.target ?? 'es2022').toLowerCase(),
     parser: { syntax: 'typescript', tsx: false, decorators: Boolean(ts.experimentalDecorators), dynamicImport: true },
-    transform: { legacyDecorator: Boolean(ts.experimentalDecorators), decoratorMetadata: Boolean(ts.emitDecoratorMetadata), useDefineForClassFields: Boolean(ts.useDefineForClassFields) },
+    transform: {
+      legacyDecorator: Boolean(ts.experimentalDecorators),
+      decoratorMetadata: Boolean(ts.emitDecoratorMetadata),
+      useDefineForClassFields: Boolean(ts.useDefineForClassFields),
+    },
     keepClassNames: true,
     externalHelpers: false,
     baseUrl,
@@ -56,7 +62,9 @@ const swcVersion = (() => {
   }
 })();
 // Everything the output depends on besides a file's path and text.
-const salt = createHash('sha256').update(JSON.stringify({ swcVersion, swcOptions, v: 1 })).digest('hex');
+const salt = createHash('sha256')
+  .update(JSON.stringify({ swcVersion, swcOptions, v: 1 }))
+  .digest('hex');
 
 const cacheDir = process.env.TOKENSVC_REGISTER_CACHE || path.join(ROOT, 'node_modules', '.cache', 'tokensvc-register');
 let cacheWritable = true;

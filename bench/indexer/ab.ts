@@ -86,7 +86,14 @@ interface RunResult {
   digests: Record<string, string>;
 }
 
-function parseArgs(args: readonly string[]): { variants: Variant[]; rounds: number; events: number; port: number; compare: boolean; output?: string } {
+function parseArgs(args: readonly string[]): {
+  variants: Variant[];
+  rounds: number;
+  events: number;
+  port: number;
+  compare: boolean;
+  output?: string;
+} {
   const variants: Variant[] = [];
   let rounds = 2;
   let events = DEFAULT_OPTIONS.events;
@@ -142,16 +149,30 @@ async function tableDigests(db: Client): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [table, columns] of tables) {
     const list = columns.map((c) => `t."${c}"`).join(', ');
-    const r = await db.query<{ n: string; d: string | null }>(`SELECT count(*) AS n, md5(string_agg(x, E'\\n' ORDER BY x)) AS d FROM (SELECT ROW(${list})::text AS x FROM "${table}" t ${ROWS[table] ?? ''}) s`);
+    const r = await db.query<{ n: string; d: string | null }>(
+      `SELECT count(*) AS n, md5(string_agg(x, E'\\n' ORDER BY x)) AS d FROM (SELECT ROW(${list})::text AS x FROM "${table}" t ${ROWS[table] ?? ''}) s`,
+    );
     out[table] = `${r.rows[0]!.n}:${r.rows[0]!.d ?? '-'}`;
   }
   return out;
 }
 
-async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number, anvilPid: number, log: (s: string) => void, outputFile?: string): Promise<RunResult> {
+async function runOne(
+  v: Variant,
+  rpcUrl: string,
+  manifest: string,
+  head: number,
+  anvilPid: number,
+  log: (s: string) => void,
+  outputFile?: string,
+): Promise<RunResult> {
   const dbUrl = createTestDatabaseUrl('bench_ab');
   // With the variant's own migrations: a tree may change the schema.
-  execFileSync(process.execPath, ['-r', './tools/register.js', 'libs/persistence/src/cli.ts', 'migrate'], { cwd: v.root, env: { ...process.env, DATABASE_URL: dbUrl }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, ['-r', './tools/register.js', 'libs/persistence/src/cli.ts', 'migrate'], {
+    cwd: v.root,
+    env: { ...process.env, DATABASE_URL: dbUrl },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const dbName = new URL(dbUrl).pathname.slice(1);
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
@@ -160,7 +181,9 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
   try {
     const backendCpu = new Map<number, number>();
     const sampleBackends = async (): Promise<void> => {
-      const r = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      const r = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        dbName,
+      ]);
       for (const { pid } of r.rows) {
         const s = cpuSeconds(pid);
         if (s !== undefined) backendCpu.set(pid, s);
@@ -170,13 +193,20 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
     const load = loadAvg();
     const anvil0 = cpuSeconds(anvilPid) ?? 0;
     const started = performance.now();
-    proc = startProcess(`indexer-${v.name}`, [...v.nodeArgs, '-r', join(v.root, 'tools', 'register.js'), join(v.root, 'apps', 'indexer', 'src', 'main.ts')], { ...(await benchIndexerEnv(rpcUrl, manifest, dbUrl, tag)), INDEXER_REFRESH_HEAD_MS: '0', ...v.env }, outputFile ? (line) => appendFileSync(outputFile, `${line}\n`) : undefined);
+    proc = startProcess(
+      `indexer-${v.name}`,
+      [...v.nodeArgs, '-r', join(v.root, 'tools', 'register.js'), join(v.root, 'apps', 'indexer', 'src', 'main.ts')],
+      { ...(await benchIndexerEnv(rpcUrl, manifest, dbUrl, tag)), INDEXER_REFRESH_HEAD_MS: '0', ...v.env },
+      outputFile ? (line) => appendFileSync(outputFile, `${line}\n`) : undefined,
+    );
     const pid = proc.child.pid!;
     let nodeCpu = 0;
     let exited: number | null | undefined;
     void proc.exited.then((c) => (exited = c));
     for (let polls = 0; ; polls++) {
-      const at = Number((await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1);
+      const at = Number(
+        (await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1,
+      );
       nodeCpu = cpuSeconds(pid) ?? nodeCpu;
       if (polls % 10 === 0) await sampleBackends();
       if (at >= head) break;
@@ -194,7 +224,9 @@ async function runOne(v: Variant, rpcUrl: string, manifest: string, head: number
     await stopProcess(proc, 15_000);
     const digests = await tableDigests(db);
     const r: RunResult = { variant: v.name, seconds, nodeCpu, pgCpu, anvilCpu, rssMb, load: `${load} -> ${endLoad}`, digests };
-    log(`  ${v.name}: ${seconds.toFixed(2)} s, node CPU ${nodeCpu.toFixed(1)} s, postgres ${pgCpu.toFixed(1)} s, anvil ${anvilCpu.toFixed(1)} s, peak RSS ${rssMb.toFixed(0)} MB, load ${r.load}`);
+    log(
+      `  ${v.name}: ${seconds.toFixed(2)} s, node CPU ${nodeCpu.toFixed(1)} s, postgres ${pgCpu.toFixed(1)} s, anvil ${anvilCpu.toFixed(1)} s, peak RSS ${rssMb.toFixed(0)} MB, load ${r.load}`,
+    );
     return r;
   } finally {
     await endBenchIndexer(proc, db, dbUrl, tag);
@@ -213,7 +245,18 @@ async function main(): Promise<void> {
       log(`round ${round + 1}/${o.rounds}`);
       // Alternate which variant goes first, so slow drifts of the machine's load even out.
       const order = round % 2 === 0 ? o.variants : [...o.variants].reverse();
-      for (const v of order) results.push(await runOne(v, chain.anvil.rpcUrl, manifest, chain.meta.head, chain.anvil.pid, log, o.output && `${o.output}-${v.name}-${round + 1}.log`));
+      for (const v of order)
+        results.push(
+          await runOne(
+            v,
+            chain.anvil.rpcUrl,
+            manifest,
+            chain.meta.head,
+            chain.anvil.pid,
+            log,
+            o.output && `${o.output}-${v.name}-${round + 1}.log`,
+          ),
+        );
     }
   } finally {
     await chain.anvil.stop();
@@ -227,9 +270,15 @@ async function main(): Promise<void> {
   if (!o.compare) return;
   const first = results[0]!;
   const differing = new Set<string>();
-  for (const r of results.slice(1)) for (const [t, d] of Object.entries(first.digests)) if (r.digests[t] !== d) differing.add(`${t} (${r.variant})`);
-  for (const r of results.slice(1)) for (const t of Object.keys(r.digests)) if (!(t in first.digests)) differing.add(`${t} (only in ${r.variant})`);
-  log(`\ntables compared: ${Object.entries(first.digests).map(([t, d]) => `${t} ${d.split(':')[0]} rows`).join(', ')}`);
+  for (const r of results.slice(1))
+    for (const [t, d] of Object.entries(first.digests)) if (r.digests[t] !== d) differing.add(`${t} (${r.variant})`);
+  for (const r of results.slice(1))
+    for (const t of Object.keys(r.digests)) if (!(t in first.digests)) differing.add(`${t} (only in ${r.variant})`);
+  log(
+    `\ntables compared: ${Object.entries(first.digests)
+      .map(([t, d]) => `${t} ${d.split(':')[0]} rows`)
+      .join(', ')}`,
+  );
   log(differing.size === 0 ? 'every table identical across all runs' : `DIFFERENT: ${[...differing].join(', ')}`);
   if (differing.size > 0) process.exitCode = 1;
 }

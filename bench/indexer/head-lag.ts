@@ -23,7 +23,12 @@ export interface HeadLagSample {
   lagMs?: number;
 }
 
-export async function measureHeadLag(rpc: BenchRpc, world: BenchWorld, cursor: () => Promise<number>, o: HeadLagOptions): Promise<HeadLagSample[]> {
+export async function measureHeadLag(
+  rpc: BenchRpc,
+  world: BenchWorld,
+  cursor: () => Promise<number>,
+  o: HeadLagOptions,
+): Promise<HeadLagSample[]> {
   const writer = new BlockWriter(rpc, DEPLOYER);
   await writer.syncNonce();
   const mix = pumpMix(o.eventsPerBlock);

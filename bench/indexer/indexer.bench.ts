@@ -30,18 +30,40 @@ function loadAverage(): string {
   }
 }
 
-async function rawRuns(chain: BenchChain, rpc: BenchRpc, raw: RawOptions, runs: number, log: (s: string) => void): Promise<{ contender: Contender; first: RawResult }> {
+async function rawRuns(
+  chain: BenchChain,
+  rpc: BenchRpc,
+  raw: RawOptions,
+  runs: number,
+  log: (s: string) => void,
+): Promise<{ contender: Contender; first: RawResult }> {
   const results: RawResult[] = [];
   for (let i = 0; i < Math.max(1, runs); i++) {
     const r = await runRawBaseline(rpc, chain.meta.world, chain.meta.head, raw);
     results.push(r);
-    log(`  raw run ${i + 1}: ${r.events} events in ${r.seconds.toFixed(2)} s (${r.requests} eth_getLogs, ${r.capRefused} refused for a cap, ${r.throttled} 429s)`);
+    log(
+      `  raw run ${i + 1}: ${r.events} events in ${r.seconds.toFixed(2)} s (${r.requests} eth_getLogs, ${r.capRefused} refused for a cap, ${r.throttled} 429s)`,
+    );
   }
   const first = results[0]!;
-  if (results.some((r) => r.events !== first.events)) throw new Error(`raw runs disagree on the event count: ${results.map((r) => r.events).join(', ')}`);
-  if (first.events < chain.meta.plan.events) throw new Error(`the bench chain holds ${first.events} events, fewer than the ${chain.meta.plan.events} generated: some pump transactions reverted`);
+  if (results.some((r) => r.events !== first.events))
+    throw new Error(`raw runs disagree on the event count: ${results.map((r) => r.events).join(', ')}`);
+  if (first.events < chain.meta.plan.events)
+    throw new Error(
+      `the bench chain holds ${first.events} events, fewer than the ${chain.meta.plan.events} generated: some pump transactions reverted`,
+    );
   const seconds = median(results.map((r) => r.seconds));
-  return { contender: { name: 'raw eth_getLogs + decode (no DB)', ok: true, events: first.events, blocks: first.blocks, seconds, note: `median of ${results.length}` }, first };
+  return {
+    contender: {
+      name: 'raw eth_getLogs + decode (no DB)',
+      ok: true,
+      events: first.events,
+      blocks: first.blocks,
+      seconds,
+      note: `median of ${results.length}`,
+    },
+    first,
+  };
 }
 
 function matchNote(label: string, rows: number | undefined, expected: number | undefined): string {
@@ -67,7 +89,9 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     }
     const readUrl = proxy?.url ?? chain.anvil.rpcUrl;
     const readRpc = proxy ? new BenchRpc(proxy.url) : chain.rpc;
-    const rawOptions: RawOptions = r ? { inFlight: o.rawInFlight, targetLogs: r.maxResults, maxWidth: r.maxBlockRange } : { inFlight: o.rawInFlight };
+    const rawOptions: RawOptions = r
+      ? { inFlight: o.rawInFlight, targetLogs: r.maxResults, maxWidth: r.maxBlockRange }
+      : { inFlight: o.rawInFlight };
     /**
      * The load average around `run`, the CPU seconds anvil, the emulator and the bench process
      * (the raw baseline's decode) used meanwhile, and what the emulator counted (logged, and kept
@@ -101,20 +125,42 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     log('node floor: the same eth_getLogs requests, replies read and dropped');
     const floors: number[] = [];
     for (let i = 0; i < Math.max(1, o.rawRuns); i++) {
-      const f = await traffic(`floor run ${i + 1}`, () => runNodeFloor(readUrl, meta.world, raw.first.spans, o.rawInFlight), (x) => x.seconds);
+      const f = await traffic(
+        `floor run ${i + 1}`,
+        () => runNodeFloor(readUrl, meta.world, raw.first.spans, o.rawInFlight),
+        (x) => x.seconds,
+      );
       floors.push(f.seconds);
       log(`  floor run ${i + 1}: ${(f.bytes / 1e6).toFixed(0)} MB in ${f.seconds.toFixed(2)} s`);
     }
-    report.floor = { name: 'node floor (eth_getLogs, no parse)', ok: true, events: raw.first.events, blocks, seconds: median(floors), note: `median of ${floors.length}` };
+    report.floor = {
+      name: 'node floor (eth_getLogs, no parse)',
+      ok: true,
+      events: raw.first.events,
+      blocks,
+      seconds: median(floors),
+      note: `median of ${floors.length}`,
+    };
     report.rows.push(report.floor);
 
     if (o.ponder) {
       log('ponder');
-      const p = await traffic('ponder', () => runPonder(readUrl, meta.world, meta.head, runDir, o.ponderTimeoutS * 1000, log, r?.requestsPerSecond || undefined), (x) => x.seconds);
+      const p = await traffic(
+        'ponder',
+        () => runPonder(readUrl, meta.world, meta.head, runDir, o.ponderTimeoutS * 1000, log, r?.requestsPerSecond || undefined),
+        (x) => x.seconds,
+      );
       if (p.status === 'ok') log(`  rows: ${JSON.stringify(p.rows)}`);
       report.ponder =
         p.status === 'ok'
-          ? { name: 'ponder 1.0.0 (postgres)', ok: true, events: raw.first.events, blocks, seconds: p.seconds, note: `${matchNote('transfer', p.rows['transfer'], raw.first.byKind['transfer'])}; first progress at ${p.firstProgressSeconds.toFixed(1)} s; process CPU ${p.cpuSeconds.toFixed(1)} s` }
+          ? {
+              name: 'ponder 1.0.0 (postgres)',
+              ok: true,
+              events: raw.first.events,
+              blocks,
+              seconds: p.seconds,
+              note: `${matchNote('transfer', p.rows['transfer'], raw.first.byKind['transfer'])}; first progress at ${p.firstProgressSeconds.toFixed(1)} s; process CPU ${p.cpuSeconds.toFixed(1)} s`,
+            }
           : { name: 'ponder 1.0.0 (postgres)', ok: false, reason: p.reason };
     } else report.ponder = { name: 'ponder 1.0.0 (postgres)', ok: false, reason: 'unavailable: skipped (--no-ponder)' };
     report.rows.push(report.ponder);
@@ -125,7 +171,11 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
     // through the emulator the indexer gets the plan's budget as RPC_MAX_RPS, as a user would set it
     const oursEnv: Record<string, string> = r?.requestsPerSecond ? { RPC_MAX_RPS_ETHEREUM: String(r.requestsPerSecond) } : {};
     const oursRun = (run: number): ReturnType<typeof runOurs> =>
-      traffic(`ours run ${run}`, () => runOurs(readUrl, manifest, meta.head, o.oursTimeoutS * 1000, log, oursEnv), (x) => (x.backfill.status === 'ok' ? x.backfill.seconds : undefined));
+      traffic(
+        `ours run ${run}`,
+        () => runOurs(readUrl, manifest, meta.head, o.oursTimeoutS * 1000, log, oursEnv),
+        (x) => (x.backfill.status === 'ok' ? x.backfill.seconds : undefined),
+      );
     const seconds: number[] = [];
     let ours = await oursRun(1);
     const cpus: number[] = [];
@@ -158,7 +208,12 @@ export async function runIndexerBench(log: (s: string) => void, o: IndexerBenchO
       if (b.status === 'ok') log(`  rows: ${JSON.stringify(b.rows)}`);
       if (b.status === 'ok' && o.headLagSeconds > 0) {
         log(`head lag: ${o.headLagSeconds} blocks, one every ${HEAD_LAG_INTERVAL_MS} ms`);
-        const samples = await measureHeadLag(chain.rpc, meta.world, ours.cursor, { blocks: o.headLagSeconds, intervalMs: HEAD_LAG_INTERVAL_MS, eventsPerBlock: o.headLagEventsPerBlock, settleMs: 15_000 });
+        const samples = await measureHeadLag(chain.rpc, meta.world, ours.cursor, {
+          blocks: o.headLagSeconds,
+          intervalMs: HEAD_LAG_INTERVAL_MS,
+          eventsPerBlock: o.headLagEventsPerBlock,
+          settleMs: 15_000,
+        });
         report.headLag = summarizeHeadLag(samples, HEAD_LAG_INTERVAL_MS, o.headLagEventsPerBlock);
       } else if (b.status !== 'ok') report.headLag = { failed: 'the indexer did not finish the backfill' };
     } finally {

@@ -21,7 +21,12 @@ export function benchManifest(meta: ChainMeta): unknown {
         weth,
         multicall3: MULTICALL3_ADDRESS,
         tokens: world.tokens,
-        history: { deployBlock: world.deployBlock, deployTimestamp: world.deployTimestamp, lastBlock: meta.head, lastTimestamp: meta.headTimestamp },
+        history: {
+          deployBlock: world.deployBlock,
+          deployTimestamp: world.deployTimestamp,
+          lastBlock: meta.head,
+          lastTimestamp: meta.headTimestamp,
+        },
         platforms: [
           {
             slug: 'bench-v2',

@@ -39,7 +39,9 @@ describe('parseIndexerOptions, remote mode', () => {
     expect(o.remote).toEqual({ ...PAID_PLAN, requestsPerSecond: 50, burst: 50, roundTripMs: 80, failureShare: 0.01 });
     expect(parseIndexerOptions(['--rps', '50', '--burst', '5']).remote).toMatchObject({ requestsPerSecond: 50, burst: 5 });
     expect(parseIndexerOptions(['--burst', '5', '--rps', '50']).remote).toMatchObject({ requestsPerSecond: 50, burst: 5 });
-    expect(parseIndexerOptions(['--max-results', '2000', '--max-range', '500', '--max-batch', '10', '--proxy-port', '37001']).remote).toMatchObject({ maxResults: 2000, maxBlockRange: 500, maxBatch: 10, port: 37001 });
+    expect(
+      parseIndexerOptions(['--max-results', '2000', '--max-range', '500', '--max-batch', '10', '--proxy-port', '37001']).remote,
+    ).toMatchObject({ maxResults: 2000, maxBlockRange: 500, maxBatch: 10, port: 37001 });
   });
 
   it('rejects bad emulator values', () => {

@@ -129,8 +129,10 @@ export function parseIndexerOptions(args: readonly string[]): IndexerBenchOption
     const raw = inline ?? args[++i];
     const value = Number(raw?.replace(/_/g, ''));
     if (remoteKey === 'failureShare') {
-      if (raw === undefined || !Number.isFinite(value) || value < 0 || value >= 1) throw new Error(`${flag} needs a share in [0, 1), got ${raw ?? 'nothing'}`);
-    } else if (raw === undefined || !Number.isInteger(value) || value < 0) throw new Error(`${flag} needs a non-negative integer, got ${raw ?? 'nothing'}`);
+      if (raw === undefined || !Number.isFinite(value) || value < 0 || value >= 1)
+        throw new Error(`${flag} needs a share in [0, 1), got ${raw ?? 'nothing'}`);
+    } else if (raw === undefined || !Number.isInteger(value) || value < 0)
+      throw new Error(`${flag} needs a non-negative integer, got ${raw ?? 'nothing'}`);
     if (remoteKey) {
       remote ??= { ...PAID_PLAN };
       remote[remoteKey] = value;
@@ -145,7 +147,8 @@ export function parseIndexerOptions(args: readonly string[]): IndexerBenchOption
   if (o.events < 1) throw new Error('--events must be at least 1');
   if (o.rawInFlight < 1) throw new Error('--raw-in-flight must be at least 1');
   if (remote) {
-    if (remote.maxResults < 1 || remote.maxBlockRange < 1 || remote.maxBatch < 1) throw new Error('--max-results, --max-range and --max-batch must be at least 1');
+    if (remote.maxResults < 1 || remote.maxBlockRange < 1 || remote.maxBatch < 1)
+      throw new Error('--max-results, --max-range and --max-batch must be at least 1');
     o.remote = remote;
     // the head-lag phase measures the local node's follow path; through the emulator it is skipped unless asked for
     if (!headLagGiven) o.headLagSeconds = 0;

@@ -58,21 +58,32 @@ export async function endBenchIndexer(proc: BenchProcess | undefined, db: Client
 }
 
 /** `extraEnv`: on top of benchIndexerEnv (e.g. RPC_MAX_RPS_ETHEREUM through the emulator). */
-export async function runOurs(rpcUrl: string, manifestPath: string, head: number, timeoutMs: number, log: (s: string) => void, extraEnv: Record<string, string> = {}): Promise<OursRun> {
+export async function runOurs(
+  rpcUrl: string,
+  manifestPath: string,
+  head: number,
+  timeoutMs: number,
+  log: (s: string) => void,
+  extraEnv: Record<string, string> = {},
+): Promise<OursRun> {
   const dbUrl = createTestDatabaseUrl('bench_indexer');
   await migrate(dbUrl);
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const tag = randomBytes(4).toString('hex');
   let proc: BenchProcess | undefined;
-  const cursor = async (): Promise<number> => Number((await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1);
+  const cursor = async (): Promise<number> =>
+    Number((await db.query<{ b: string }>(`SELECT block_number AS b FROM index_cursors WHERE network = 'ethereum'`)).rows[0]?.b ?? -1);
   const stop = (): Promise<void> => endBenchIndexer(proc, db, dbUrl, tag);
   try {
     await settlePostgres();
     const started = performance.now();
     // e.g. BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the indexer (written when it stops)
     const nodeArgs = (process.env['BENCH_INDEXER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], { ...(await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag)), ...extraEnv });
+    proc = startProcess('indexer', [...nodeArgs, '-r', './tools/register.js', 'apps/indexer/src/main.ts'], {
+      ...(await benchIndexerEnv(rpcUrl, manifestPath, dbUrl, tag)),
+      ...extraEnv,
+    });
     let firstCursorSeconds = 0;
     let last = -1;
     const outcome = await waitFor(proc, timeoutMs, 50, async () => {
@@ -87,8 +98,14 @@ export async function runOurs(rpcUrl: string, manifestPath: string, head: number
     let backfill: OursBackfill;
     if (outcome.value !== undefined) backfill = { status: 'ok', seconds, firstCursorSeconds, rows: await rowCounts(db), cpuSeconds };
     else {
-      const why = outcome.timedOut ? `cursor did not reach block ${head} within ${timeoutMs / 1000} s (last ${last})` : `exited with code ${outcome.exited}`;
-      backfill = { status: 'failed', seconds, reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}` };
+      const why = outcome.timedOut
+        ? `cursor did not reach block ${head} within ${timeoutMs / 1000} s (last ${last})`
+        : `exited with code ${outcome.exited}`;
+      backfill = {
+        status: 'failed',
+        seconds,
+        reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}`,
+      };
     }
     return { backfill, cursor, stop };
   } catch (e) {

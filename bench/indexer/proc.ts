@@ -22,8 +22,17 @@ function hookSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 }
 
-export function startProcess(name: string, args: string[], env: Record<string, string>, onLine: (line: string) => void = () => undefined): BenchProcess {
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  onLine: (line: string) => void = () => undefined,
+): BenchProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   hookSignals();
   killOnExit(child);
   const lines: string[] = [];
@@ -47,7 +56,12 @@ export function startProcess(name: string, args: string[], env: Record<string, s
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` every `everyMs` until it returns a value, the process exits, or time runs out. */
-export async function waitFor<T>(p: BenchProcess | undefined, timeoutMs: number, everyMs: number, probe: () => Promise<T | undefined>): Promise<{ value?: T; exited?: number | null; timedOut?: boolean }> {
+export async function waitFor<T>(
+  p: BenchProcess | undefined,
+  timeoutMs: number,
+  everyMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<{ value?: T; exited?: number | null; timedOut?: boolean }> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void p?.exited.then((c) => (exitCode = c));

@@ -56,7 +56,11 @@ export async function startRemoteProxy(upstream: string, plan: RemotePlan, port:
   const child: ChildProcess = fork(join(__dirname, 'remote-emulator.ts'), [], {
     cwd: REPO_ROOT,
     execArgv: ['-r', join(REPO_ROOT, 'tools', 'register.js')],
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', RPC_EMULATOR_OPTIONS: JSON.stringify(emulatorOptions(upstream, plan, port)) },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      RPC_EMULATOR_OPTIONS: JSON.stringify(emulatorOptions(upstream, plan, port)),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const killOnExit = (): void => void child.kill('SIGKILL');

@@ -39,7 +39,13 @@ describe('speedRatio', () => {
 
 describe('formatReport', () => {
   it('prints rates, ratios against the targets and head lag', () => {
-    const text = formatReport({ rows: [raw, ponder, ours], raw, ponder, ours, headLag: summarizeHeadLag([{ lagMs: 150 }, { lagMs: 250 }], 1000, 300) });
+    const text = formatReport({
+      rows: [raw, ponder, ours],
+      raw,
+      ponder,
+      ours,
+      headLag: summarizeHeadLag([{ lagMs: 150 }, { lagMs: 250 }], 1000, 300),
+    });
     expect(text).toContain('1,000,000');
     expect(text).toMatch(/ours\s+1,000,000\s+600\s+16\.00\s+62,500\s+37\.5/);
     expect(text).toContain('ours/raw    0.63  (target >= 0.5: met)');
@@ -50,14 +56,22 @@ describe('formatReport', () => {
 
   it('prints the ceilings the node allows: raw and node floor against Ponder', () => {
     const floor: Contender = { name: 'floor', ok: true, events: 1_000_000, blocks: 600, seconds: 8 };
-    expect(formatReport({ rows: [raw, floor, ponder, ours], raw, floor, ponder, ours })).toContain('ceilings    raw/ponder 40.0x, node floor/ponder 50.0x');
+    expect(formatReport({ rows: [raw, floor, ponder, ours], raw, floor, ponder, ours })).toContain(
+      'ceilings    raw/ponder 40.0x, node floor/ponder 50.0x',
+    );
     expect(formatReport({ rows: [raw, ours], raw, ours })).not.toContain('ceilings');
   });
 
   it('prints a failure instead of a number and marks targets n/a', () => {
     const failed: Contender = { name: 'ours', ok: false, reason: 'cursor did not reach block 600' };
     const unavailable: Contender = { name: 'ponder', ok: false, reason: 'unavailable: skipped (--no-ponder)' };
-    const text = formatReport({ rows: [raw, unavailable, failed], raw, ponder: unavailable, ours: failed, headLag: { failed: 'the indexer did not finish the backfill' } });
+    const text = formatReport({
+      rows: [raw, unavailable, failed],
+      raw,
+      ponder: unavailable,
+      ours: failed,
+      headLag: { failed: 'the indexer did not finish the backfill' },
+    });
     expect(text).toContain('FAILED: cursor did not reach block 600');
     expect(text).toContain('ponder                             unavailable: skipped');
     expect(text).toContain('ours/raw    n/a');

@@ -14,7 +14,8 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-export type Contender = { name: string; ok: true; events: number; blocks: number; seconds: number; note?: string } | { name: string; ok: false; reason: string };
+export type Contender =
+  { name: string; ok: true; events: number; blocks: number; seconds: number; note?: string } | { name: string; ok: false; reason: string };
 
 export interface HeadLagSummary {
   blocks: number;
@@ -28,7 +29,15 @@ export interface HeadLagSummary {
 
 export function summarizeHeadLag(samples: ReadonlyArray<{ lagMs?: number }>, intervalMs: number, eventsPerBlock: number): HeadLagSummary {
   const lags = samples.map((s) => s.lagMs).filter((l): l is number => l !== undefined);
-  return { blocks: samples.length, reached: lags.length, intervalMs, eventsPerBlock, p50Ms: percentile(lags, 50), p95Ms: percentile(lags, 95), maxMs: lags.length ? Math.max(...lags) : NaN };
+  return {
+    blocks: samples.length,
+    reached: lags.length,
+    intervalMs,
+    eventsPerBlock,
+    p50Ms: percentile(lags, 50),
+    p95Ms: percentile(lags, 95),
+    maxMs: lags.length ? Math.max(...lags) : NaN,
+  };
 }
 
 const perSecond = (n: number, s: number): number => (s > 0 ? n / s : NaN);
@@ -42,10 +51,24 @@ export function speedRatio(ours: Contender | undefined, other: Contender | undef
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 
 export function formatTable(rows: readonly Contender[]): string {
-  const head = ['contender'.padEnd(34), 'events'.padStart(11), 'blocks'.padStart(7), 'seconds'.padStart(9), 'events/s'.padStart(10), 'blocks/s'.padStart(9)].join(' ');
+  const head = [
+    'contender'.padEnd(34),
+    'events'.padStart(11),
+    'blocks'.padStart(7),
+    'seconds'.padStart(9),
+    'events/s'.padStart(10),
+    'blocks/s'.padStart(9),
+  ].join(' ');
   const lines = rows.map((r) =>
     r.ok
-      ? [r.name.padEnd(34), int(r.events).padStart(11), int(r.blocks).padStart(7), r.seconds.toFixed(2).padStart(9), int(perSecond(r.events, r.seconds)).padStart(10), perSecond(r.blocks, r.seconds).toFixed(1).padStart(9)].join(' ') + (r.note ? `  ${r.note}` : '')
+      ? [
+          r.name.padEnd(34),
+          int(r.events).padStart(11),
+          int(r.blocks).padStart(7),
+          r.seconds.toFixed(2).padStart(9),
+          int(perSecond(r.events, r.seconds)).padStart(10),
+          perSecond(r.blocks, r.seconds).toFixed(1).padStart(9),
+        ].join(' ') + (r.note ? `  ${r.note}` : '')
       : `${r.name.padEnd(34)} ${r.reason.startsWith('unavailable') ? r.reason : `FAILED: ${r.reason}`}`,
   );
   return [head, ...lines].join('\n');
@@ -73,13 +96,20 @@ export interface IndexerBenchReport {
 export function formatReport(r: IndexerBenchReport): string {
   const vsRaw = speedRatio(r.ours, r.raw);
   const vsPonder = speedRatio(r.ours, r.ponder);
-  const lines = r.remote ? [`every contender through the hosted-provider emulator: ${r.remote}`, formatTable(r.rows), ''] : [formatTable(r.rows), ''];
+  const lines = r.remote
+    ? [`every contender through the hosted-provider emulator: ${r.remote}`, formatTable(r.rows), '']
+    : [formatTable(r.rows), ''];
   lines.push(`ours/raw    ${vsRaw === undefined ? 'n/a' : vsRaw.toFixed(2)}  (target >= 0.5: ${verdict(vsRaw, 0.5, true)})`);
-  lines.push(`ours/ponder ${vsPonder === undefined ? 'n/a' : `${vsPonder.toFixed(1)}x`}  (target >= 20x, Envio publishes 32-43x: ${verdict(vsPonder, 20, true)})`);
+  lines.push(
+    `ours/ponder ${vsPonder === undefined ? 'n/a' : `${vsPonder.toFixed(1)}x`}  (target >= 20x, Envio publishes 32-43x: ${verdict(vsPonder, 20, true)})`,
+  );
   // What the node allows at all: an indexer as fast as the raw baseline, or as the node floor.
   const rawVsPonder = speedRatio(r.raw, r.ponder);
   const floorVsPonder = speedRatio(r.floor, r.ponder);
-  if (rawVsPonder !== undefined) lines.push(`ceilings    raw/ponder ${rawVsPonder.toFixed(1)}x${floorVsPonder === undefined ? '' : `, node floor/ponder ${floorVsPonder.toFixed(1)}x`} (${r.remote ? "readers that do nothing else, at the raw baseline's requests in flight" : "no indexer reading this node beats these"})`);
+  if (rawVsPonder !== undefined)
+    lines.push(
+      `ceilings    raw/ponder ${rawVsPonder.toFixed(1)}x${floorVsPonder === undefined ? '' : `, node floor/ponder ${floorVsPonder.toFixed(1)}x`} (${r.remote ? "readers that do nothing else, at the raw baseline's requests in flight" : 'no indexer reading this node beats these'})`,
+    );
   for (const [name, line] of r.traffic ?? []) lines.push(`${r.remote ? 'emulator' : 'run'.padEnd(8)}    ${name}: ${line}`);
   const h = r.headLag;
   if (!h) lines.push('head lag    skipped');

@@ -16,7 +16,12 @@ export default createConfig({
     // bodies at 10 MB, which Ponder 1.0 (built before the cap) does not split ranges for: a block of
     // this chain alone is ~1.3 MB of logs, so the cap would fail every eth_getLogs over ~8 blocks.
     // Through the hosted-provider emulator (`--remote`) the budget is the plan's.
-    bench: { chainId: spec.chainId, transport: http(spec.rpcUrl, { maxResponseBodySize: false }), maxRequestsPerSecond: spec.maxRequestsPerSecond ?? 1000, pollingInterval: 250 },
+    bench: {
+      chainId: spec.chainId,
+      transport: http(spec.rpcUrl, { maxResponseBodySize: false }),
+      maxRequestsPerSecond: spec.maxRequestsPerSecond ?? 1000,
+      pollingInterval: 250,
+    },
   },
   contracts: {
     // pairs (LP tokens) and vaults (shares) are ERC-20s too

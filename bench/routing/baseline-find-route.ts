@@ -60,7 +60,16 @@ export function findRouteWholeGraph(graph: PoolGraph, req: RouteRequest): Route 
     best = better(best, search(buildGraph(graph.pools.filter((p) => used.has(p.address))), refineChunks))!;
   }
   const { evaluation, gas, net } = best;
-  return { tokenIn: req.tokenIn, tokenOut: req.tokenOut, amountIn: req.amountIn, amountOut: evaluation.amountOut, legs: evaluation.legs, gas, netOutput: net, residuals: evaluation.residuals };
+  return {
+    tokenIn: req.tokenIn,
+    tokenOut: req.tokenOut,
+    amountIn: req.amountIn,
+    amountOut: evaluation.amountOut,
+    legs: evaluation.legs,
+    gas,
+    netOutput: net,
+    residuals: evaluation.residuals,
+  };
 }
 
 function pairKey(a: string, b: string): string {

@@ -29,7 +29,12 @@ export function toFloatPools(pools: readonly Pool[]): { pools: FloatPool[]; init
     initial[i * SLOTS] = Number(p.sqrtPriceX96) / 2 ** 96;
     initial[i * SLOTS + 1] = Number(p.liquidity);
     initial[i * SLOTS + 2] = p.ticks.filter((t) => t.index <= p.tick).length - 1;
-    return { v3: true, gamma, tickSqrt: Float64Array.from(p.ticks, (t) => Math.pow(1.0001, t.index / 2)), tickNet: Float64Array.from(p.ticks, (t) => Number(t.liquidityNet)) };
+    return {
+      v3: true,
+      gamma,
+      tickSqrt: Float64Array.from(p.ticks, (t) => Math.pow(1.0001, t.index / 2)),
+      tickNet: Float64Array.from(p.ticks, (t) => Number(t.liquidityNet)),
+    };
   });
   return { pools: out, initial };
 }

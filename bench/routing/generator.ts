@@ -65,7 +65,12 @@ export function makeTokens(r: Rand, hubs: number, tails: number): BenchToken[] {
   const out: BenchToken[] = [];
   for (let i = 0; i < hubs + tails; i++) {
     const hub = i < hubs;
-    out.push({ address: `0x${(i + 1).toString(16).padStart(40, '0')}`, decimals: pick(r, [6, 8, 18, 18]), usd: hub ? logUniform(r, 0.5, 60_000) : logUniform(r, 1e-4, 500), hub });
+    out.push({
+      address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+      decimals: pick(r, [6, 8, 18, 18]),
+      usd: hub ? logUniform(r, 0.5, 60_000) : logUniform(r, 1e-4, 500),
+      hub,
+    });
   }
   return out;
 }
@@ -78,16 +83,26 @@ function ordered(a: BenchToken, b: BenchToken): [BenchToken, BenchToken] {
 export function v2Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number): Pool {
   const [t0, t1] = ordered(a, b);
   const noise = 1 + (r() - 0.5) * 0.004;
-  return { family: 'uniswap-v2', shape: 'constant-product', address: `v2-${id}`, token0: t0.address, token1: t1.address, fee: pick(r, [3000, 3000, 2500, 500, 10000]), reserve0: raw(depthUsd * noise, t0), reserve1: raw(depthUsd, t1) };
+  return {
+    family: 'uniswap-v2',
+    shape: 'constant-product',
+    address: `v2-${id}`,
+    token0: t0.address,
+    token1: t1.address,
+    fee: pick(r, [3000, 3000, 2500, 500, 10000]),
+    reserve0: raw(depthUsd * noise, t0),
+    reserve1: raw(depthUsd, t1),
+  };
 }
 
 /** A V3 pool with one wide and 3-5 concentrated positions around the price: several initialized ticks. */
 export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthUsd: number, v4 = false): V3Pool {
   const [t0, t1] = ordered(a, b);
   const [fee, spacing] = pick(r, v4 ? V4_FEES : V3_FEES);
-  const price = ((t0.usd / t1.usd) * 10 ** t1.decimals) / 10 ** t0.decimals * (1 + (r() - 0.5) * 0.004);
+  const price = (((t0.usd / t1.usd) * 10 ** t1.decimals) / 10 ** t0.decimals) * (1 + (r() - 0.5) * 0.004);
   const tick = Math.floor(Math.log(price) / Math.log(1.0001));
-  const align = (t: number) => Math.max(Math.ceil(MIN_TICK / spacing), Math.min(Math.floor(MAX_TICK / spacing), Math.floor(t / spacing))) * spacing;
+  const align = (t: number) =>
+    Math.max(Math.ceil(MIN_TICK / spacing), Math.min(Math.floor(MAX_TICK / spacing), Math.floor(t / spacing))) * spacing;
   // L = (token0 virtual amount) * sqrt(price): a position of `usd` depth at the current price
   const liquidityFor = (usd: number) => BigInt(Math.floor((usd / t0.usd) * 10 ** t0.decimals * Math.sqrt(price)));
   const net = new Map<number, bigint>();
@@ -110,7 +125,19 @@ export function v3Pool(r: Rand, id: number, a: BenchToken, b: BenchToken, depthU
   const address = v4 ? `0x${id.toString(16).padStart(64, '0')}` : `v3-${id}`;
   const [token0, token1] = [t0.address, t1.address];
   const sqrtPriceX96 = getSqrtRatioAtTick(tick);
-  return { family, shape: 'concentrated', address, token0, token1, fee, tickSpacing: spacing, sqrtPriceX96, tick, liquidity: active, ticks };
+  return {
+    family,
+    shape: 'concentrated',
+    address,
+    token0,
+    token1,
+    fee,
+    tickSpacing: spacing,
+    sqrtPriceX96,
+    tick,
+    liquidity: active,
+    ticks,
+  };
 }
 
 /** Fewest pools between two tokens (BFS), Infinity when unconnected. */
@@ -172,7 +199,12 @@ function depthUsd(token: BenchToken, pools: readonly Pool[]): number {
   for (const p of pools) {
     if (p.token0 !== token.address && p.token1 !== token.address) continue;
     const zero = p.token0 === token.address;
-    const amount = p.shape === 'constant-product' ? Number(zero ? p.reserve0 : p.reserve1) : zero ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96) : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
+    const amount =
+      p.shape === 'constant-product'
+        ? Number(zero ? p.reserve0 : p.reserve1)
+        : zero
+          ? (Number(p.liquidity) * 2 ** 96) / Number(p.sqrtPriceX96)
+          : (Number(p.liquidity) * Number(p.sqrtPriceX96)) / 2 ** 96;
     usd += (amount / 10 ** token.decimals) * token.usd;
   }
   return usd;

@@ -123,7 +123,12 @@ function greedyStart(pr: Problem, total: number, increments: number): Float64Arr
 }
 
 /** Pairwise Frank-Wolfe over the path simplex; returns the allocation and the last gap. */
-function refine(pr: Problem, x: Float64Array, total: number, opts: Required<OptimumOptions>): { iterations: number; gap: number; value: number } {
+function refine(
+  pr: Problem,
+  x: Float64Array,
+  total: number,
+  opts: Required<OptimumOptions>,
+): { iterations: number; gap: number; value: number } {
   let value = pr.value(x);
   let gap = Infinity;
   let it = 0;
@@ -136,7 +141,12 @@ function refine(pr: Problem, x: Float64Array, total: number, opts: Required<Opti
     gap = top * total - m.reduce((s, mp, p) => s + mp * x[p]!, 0);
     if (active.length === 0 || (top - m[active[0]!]!) / top < opts.tolerance) break;
     // the steepest pair first; when its line search gains nothing, the next few pairs
-    const pairs = byMarginal.slice(0, 3).flatMap((b) => active.slice(0, 3).filter((w) => w !== b).map((w) => [b, w] as const));
+    const pairs = byMarginal.slice(0, 3).flatMap((b) =>
+      active
+        .slice(0, 3)
+        .filter((w) => w !== b)
+        .map((w) => [b, w] as const),
+    );
     const improved = pairs.some(([b, w]) => {
       const move = (d: number) => {
         const y = Float64Array.from(x);
@@ -196,7 +206,13 @@ export function toAmounts(x: Float64Array, amountIn: bigint): bigint[] {
   return amounts.map((a) => (a < 0n ? 0n : a));
 }
 
-export function solveOptimum(pools: readonly Pool[], tokenIn: string, tokenOut: string, amountIn: bigint, options: OptimumOptions = {}): Optimum | undefined {
+export function solveOptimum(
+  pools: readonly Pool[],
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  options: OptimumOptions = {},
+): Optimum | undefined {
   const opts: Required<OptimumOptions> = { maxHops: 3, increments: 64, iterations: 400, tolerance: 1e-9, ...options };
   const paths = simplePaths(pools, tokenIn, tokenOut, opts.maxHops);
   if (paths.length === 0) return undefined;
@@ -207,7 +223,14 @@ export function solveOptimum(pools: readonly Pool[], tokenIn: string, tokenOut: 
   const { iterations, gap, value } = refine(pr, x, total, opts);
   const active = x.reduce((n, v) => n + (v > 0 ? 1 : 0), 0);
   const amountOut = exactValue(pools, paths, toAmounts(x, amountIn));
-  return { amountOut, upperBound: value + gap, paths: paths.length, activePaths: active, iterations, bestSingle: bestSinglePath(pr, pools, amountIn) };
+  return {
+    amountOut,
+    upperBound: value + gap,
+    paths: paths.length,
+    activePaths: active,
+    iterations,
+    bestSingle: bestSinglePath(pr, pools, amountIn),
+  };
 }
 
 /** Ranks every path alone in floats, then takes the exact best of the top five. */

@@ -6,7 +6,16 @@ import { simplePaths } from './paths';
 import { ratio, summarizeLatency, summarizeRatios } from './stats';
 
 const E18 = 10n ** 18n;
-const v2 = (address: string, token0: string, token1: string, r0: bigint, r1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee, reserve0: r0, reserve1: r1 });
+const v2 = (address: string, token0: string, token1: string, r0: bigint, r1: bigint, fee = 3000): V2Pool => ({
+  family: 'uniswap-v2',
+  shape: 'constant-product',
+  address,
+  token0,
+  token1,
+  fee,
+  reserve0: r0,
+  reserve1: r1,
+});
 
 describe('route bench solver', () => {
   it('float V2 and V3 maths agree with the exact pool maths', () => {
@@ -22,7 +31,10 @@ describe('route bench solver', () => {
     const p2 = g.pools[0]!;
     if (p2.shape !== 'constant-product') throw new Error('no v2 pool');
     const amount = p2.reserve0 / 7n;
-    expect(floatSwap(pools[0]!, Float64Array.from(initial), 0, true, Number(amount)) / Number(getAmountOut(amount, p2.reserve0, p2.reserve1, p2.fee))).toBeCloseTo(1, 9);
+    expect(
+      floatSwap(pools[0]!, Float64Array.from(initial), 0, true, Number(amount)) /
+        Number(getAmountOut(amount, p2.reserve0, p2.reserve1, p2.fee)),
+    ).toBeCloseTo(1, 9);
   });
 
   it('splits over two identical V2 pools like one pool of twice the reserves', () => {
@@ -37,7 +49,10 @@ describe('route bench solver', () => {
 
   it('enumerates simple paths up to the hop limit, without repeating a token', () => {
     const pools = [v2('1', 'a', 'b', E18, E18), v2('2', 'b', 'c', E18, E18), v2('3', 'a', 'c', E18, E18), v2('4', 'c', 'd', E18, E18)];
-    expect(simplePaths(pools, 'a', 'd', 3).map((p) => p.map((h) => h.pool))).toEqual([[0, 1, 3], [2, 3]]);
+    expect(simplePaths(pools, 'a', 'd', 3).map((p) => p.map((h) => h.pool))).toEqual([
+      [0, 1, 3],
+      [2, 3],
+    ]);
     expect(simplePaths(pools, 'a', 'd', 2)).toHaveLength(1);
     expect(hopDistance(pools, 'a', 'd')).toBe(2);
   });

@@ -34,7 +34,13 @@ export function ratio(a: bigint, b: bigint): number {
 }
 
 export function summarizeRatios(values: readonly number[]): RatioSummary {
-  return { n: values.length, median: percentile(values, 50), p5: percentile(values, 5), min: values.length ? Math.min(...values) : NaN, above: values.filter((v) => v > 1).length };
+  return {
+    n: values.length,
+    median: percentile(values, 50),
+    p5: percentile(values, 5),
+    min: values.length ? Math.min(...values) : NaN,
+    above: values.filter((v) => v > 1).length,
+  };
 }
 
 export interface LatencySummary {
@@ -68,8 +74,10 @@ export function buildReport(results: readonly TradeResult[]): Report {
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(4)} %`;
-const ratioLine = (name: string, s: RatioSummary) => `${name.padEnd(34)} median ${pct(s.median)}  p5 ${pct(s.p5)}  min ${pct(s.min)}  (n ${s.n}, above 100 %: ${s.above})`;
-const latencyLine = (name: string, s: LatencySummary) => `${name.padEnd(34)} p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  (n ${s.n})`;
+const ratioLine = (name: string, s: RatioSummary) =>
+  `${name.padEnd(34)} median ${pct(s.median)}  p5 ${pct(s.p5)}  min ${pct(s.min)}  (n ${s.n}, above 100 %: ${s.above})`;
+const latencyLine = (name: string, s: LatencySummary) =>
+  `${name.padEnd(34)} p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  (n ${s.n})`;
 
 export function formatRoutingReport(rep: Report): string {
   return [

@@ -22,7 +22,10 @@ export function bareServer(pool: Pool): FastifyInstance {
     const q = req.query as Query;
     const limit = Number(one(q, 'limit'));
     const params = [many(q, 'networks'), Number(one(q, 'minLiquidity')), 1e6];
-    const [page, count] = await Promise.all([pool.query(LIST_PAGE_SQL, [...params, limit, Number(one(q, 'page')) * limit]), pool.query<{ total: number }>(LIST_COUNT_SQL, params)]);
+    const [page, count] = await Promise.all([
+      pool.query(LIST_PAGE_SQL, [...params, limit, Number(one(q, 'page')) * limit]),
+      pool.query<{ total: number }>(LIST_COUNT_SQL, params),
+    ]);
     return { totalItems: count.rows[0]?.total ?? 0, tokens: page.rows };
   });
   app.get('/v2/tokens/history', async (req) => {

@@ -49,7 +49,10 @@ export function childPids(parent: number, cmdline: RegExp): number[] {
 
 /** The server processes of the database's connections with this application_name. */
 export async function backendPids(pool: Pool, applicationName: string): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [applicationName]);
+  const { rows } = await pool.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+    [applicationName],
+  );
   return rows.map((r) => r.pid);
 }
 

@@ -10,7 +10,14 @@ export const SEED = {
   tokens: 60_000,
   networks: ['ethereum', 'arbitrum', 'base'],
   /** platform and family, cycled over the catalogue */
-  platforms: [['basic', 'basic'], ['uniswap-v2', 'uniswap-v2'], ['sushiswap', 'uniswap-v2'], ['uniswap-v3', 'uniswap-v3'], ['erc4626-vaults', 'erc4626'], ['aave-v3', 'aave-v3']],
+  platforms: [
+    ['basic', 'basic'],
+    ['uniswap-v2', 'uniswap-v2'],
+    ['sushiswap', 'uniswap-v2'],
+    ['uniswap-v3', 'uniswap-v3'],
+    ['erc4626-vaults', 'erc4626'],
+    ['aave-v3', 'aave-v3'],
+  ],
   candleTokens: 300,
   candleHours: 24 * 60,
   accounts: 2_000,

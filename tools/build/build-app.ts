@@ -97,7 +97,11 @@ export function buildApp(app: string, outDir = join(ROOT, 'dist', app)): BuildRe
       bytes += body.length;
       continue;
     }
-    const out = swc.transformSync(readFileSync(file, 'utf8'), { ...swcOptions, filename: file, sourceFileName: relative(dirname(target), file) });
+    const out = swc.transformSync(readFileSync(file, 'utf8'), {
+      ...swcOptions,
+      filename: file,
+      sourceFileName: relative(dirname(target), file),
+    });
     const code = `${out.code}\n//# sourceMappingURL=${target.split('/').pop() as string}.map\n`;
     writeFileSync(target, code);
     writeFileSync(`${target}.map`, out.map ?? '');
@@ -117,7 +121,8 @@ export function buildApp(app: string, outDir = join(ROOT, 'dist', app)): BuildRe
   for (const [prefix, dirs] of Object.entries(ASSETS)) {
     if (![...seen].some((f) => relative(ROOT, f).startsWith(prefix))) continue;
     for (const dir of dirs) {
-      if (!existsSync(join(ROOT, dir))) throw new Error(`${dir} is missing: ${prefix} reads it at run time (run npm run contracts:build first)`);
+      if (!existsSync(join(ROOT, dir)))
+        throw new Error(`${dir} is missing: ${prefix} reads it at run time (run npm run contracts:build first)`);
       cpSync(join(ROOT, dir), join(outDir, dir), { recursive: true, filter: (src) => !src.endsWith('.tmp') });
     }
   }
@@ -125,13 +130,18 @@ export function buildApp(app: string, outDir = join(ROOT, 'dist', app)): BuildRe
   // One start file for every image: `node main.js` (the migrate target takes its CLI arguments after it).
   writeFileSync(join(outDir, 'main.js'), `'use strict';\nrequire('./${entry.replace(/\.ts$/, '.js')}');\n`);
   // The image installs exactly these (npm install --omit=dev against the root lock file).
-  writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `@tokensvc/${app}`, private: true, dependencies: versions }, null, 2)}\n`);
+  writeFileSync(
+    join(outDir, 'package.json'),
+    `${JSON.stringify({ name: `@tokensvc/${app}`, private: true, dependencies: versions }, null, 2)}\n`,
+  );
   return { app, outDir, files: seen.size, bytes, packages: versions };
 }
 
 /** Version the root lock file installs for each package; a package the lock marks dev-only is an error (the image would lack it). */
 function lockedVersions(names: string[]): Record<string, string> {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; dev?: boolean }>;
+  };
   const out: Record<string, string> = {};
   for (const name of names) {
     const entry = lock.packages[`node_modules/${name}`];

@@ -26,9 +26,20 @@ export interface Started {
 }
 
 /** Starts `node <args>` in `cwd` and waits until `url` answers as `ok` wants; throws with the output if it does not in time. */
-export async function startAndWait(cwd: string, args: string[], env: NodeJS.ProcessEnv, url: string, timeoutMs: number, ok: (status: number) => boolean = (s) => s === 200): Promise<Started> {
+export async function startAndWait(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  url: string,
+  timeoutMs: number,
+  ok: (status: number) => boolean = (s) => s === 200,
+): Promise<Started> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -54,13 +65,19 @@ export async function startAndWait(cwd: string, args: string[], env: NodeJS.Proc
     await new Promise((r) => setTimeout(r, 25));
   }
   await stop();
-  throw new Error(`node ${args.join(' ')} in ${cwd}: ${url} did not answer in ${timeoutMs} ms (exit ${String(child.exitCode)})\n${out.slice(-3000)}`);
+  throw new Error(
+    `node ${args.join(' ')} in ${cwd}: ${url} did not answer in ${timeoutMs} ms (exit ${String(child.exitCode)})\n${out.slice(-3000)}`,
+  );
 }
 
 /** Runs `node <args>` to completion; resolves with its exit code and output. */
 export function runToEnd(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));

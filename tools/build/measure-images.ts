@@ -56,10 +56,18 @@ export async function runImageBench(log: (s: string) => void, runs = 3): Promise
     for (const target of Object.keys(BUILD_TARGETS)) {
       const r = buildRunnable(target, join(out, target));
       const closure = productionClosure(Object.keys(r.packages));
-      rows.push({ target, jsBytes: bytesBy(r.outDir, (f) => f.endsWith('.js')), mapBytes: bytesBy(r.outDir, (f) => f.endsWith('.map')), modulesBytes: closure.bytes, packages: closure.paths.length });
+      rows.push({
+        target,
+        jsBytes: bytesBy(r.outDir, (f) => f.endsWith('.js')),
+        mapBytes: bytesBy(r.outDir, (f) => f.endsWith('.map')),
+        modulesBytes: closure.bytes,
+        packages: closure.paths.length,
+      });
       log(`built ${target}: ${r.files} files`);
     }
-    const declared = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const declared = Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+    );
     const all = productionClosure(declared);
     // what the old image copied: apps and libs without tests (its .dockerignore)
     const notTest = (f: string): boolean => !/\.(int-|e2e-)?spec\.ts$/.test(f);
@@ -68,7 +76,14 @@ export async function runImageBench(log: (s: string) => void, runs = 3): Promise
     await admin.query(`CREATE DATABASE ${dbName}`);
     const migrated = await runToEnd(join(out, 'migrate'), ['main.js', 'migrate'], { DATABASE_URL: dbUrl });
     if (migrated.code !== 0) throw new Error(`migrate failed\n${migrated.output}`);
-    const env = { DATABASE_URL: dbUrl, NATS_URL: INFRA.nats, REDIS_URL: INFRA.redis, NETWORKS: 'ethereum', RPC_URL_ETHEREUM: 'http://127.0.0.1:9', LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: dbUrl,
+      NATS_URL: INFRA.nats,
+      REDIS_URL: INFRA.redis,
+      NETWORKS: 'ethereum',
+      RPC_URL_ETHEREUM: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'warn',
+    };
     const register = join(ROOT, 'tools', 'register.js');
     const starts: ImageReport['starts'] = [];
     for (const app of ['token-data', 'gateway'] as const) {
@@ -79,7 +94,10 @@ export async function runImageBench(log: (s: string) => void, runs = 3): Promise
           const port = await freePort();
           const appEnv = app === 'gateway' ? { ...env, HOST: '127.0.0.1', PORT: String(port) } : { ...env, HEALTH_PORT: String(port) };
           const url = `http://127.0.0.1:${port}/health/${app === 'gateway' ? 'live' : 'ready'}`;
-          const s = mode === 'compiled' ? await startAndWait(join(out, app), ['main.js'], appEnv, url, 60_000) : await startAndWait(ROOT, ['-r', register, join(ROOT, 'apps', app, 'src', 'main.ts')], appEnv, url, 60_000);
+          const s =
+            mode === 'compiled'
+              ? await startAndWait(join(out, app), ['main.js'], appEnv, url, 60_000)
+              : await startAndWait(ROOT, ['-r', register, join(ROOT, 'apps', app, 'src', 'main.ts')], appEnv, url, 60_000);
           (mode === 'compiled' ? compiled : sources).push(s.ms);
           await s.stop();
         }
@@ -97,7 +115,15 @@ export async function runImageBench(log: (s: string) => void, runs = 3): Promise
 export function formatImageReport(r: ImageReport): string {
   const baseTotal = r.baseline.sourceBytes + r.baseline.modulesBytes;
   const lines = [
-    ['image'.padEnd(16), 'JS MB'.padStart(7), 'maps MB'.padStart(8), 'deps MB'.padStart(8), 'packages'.padStart(9), 'total MB'.padStart(9), 'x before'.padStart(9)].join(' '),
+    [
+      'image'.padEnd(16),
+      'JS MB'.padStart(7),
+      'maps MB'.padStart(8),
+      'deps MB'.padStart(8),
+      'packages'.padStart(9),
+      'total MB'.padStart(9),
+      'x before'.padStart(9),
+    ].join(' '),
     [
       'before (any app)'.padEnd(16),
       (r.baseline.sourceBytes / MB).toFixed(1).padStart(7),
@@ -109,11 +135,26 @@ export function formatImageReport(r: ImageReport): string {
     ].join(' '),
     ...r.rows.map((x) => {
       const total = x.jsBytes + x.mapBytes + x.modulesBytes;
-      return [x.target.padEnd(16), (x.jsBytes / MB).toFixed(1).padStart(7), (x.mapBytes / MB).toFixed(1).padStart(8), (x.modulesBytes / MB).toFixed(1).padStart(8), `${x.packages}`.padStart(9), (total / MB).toFixed(1).padStart(9), (total / baseTotal).toFixed(2).padStart(9)].join(' ');
+      return [
+        x.target.padEnd(16),
+        (x.jsBytes / MB).toFixed(1).padStart(7),
+        (x.mapBytes / MB).toFixed(1).padStart(8),
+        (x.modulesBytes / MB).toFixed(1).padStart(8),
+        `${x.packages}`.padStart(9),
+        (total / MB).toFixed(1).padStart(9),
+        (total / baseTotal).toFixed(2).padStart(9),
+      ].join(' ');
     }),
     '',
     ['start (median)'.padEnd(16), 'compiled ms'.padStart(12), 'sources ms'.padStart(11), 'x sources'.padStart(10)].join(' '),
-    ...r.starts.map((s) => [s.app.padEnd(16), s.compiledMs.toFixed(0).padStart(12), s.sourcesMs.toFixed(0).padStart(11), (s.compiledMs / s.sourcesMs).toFixed(2).padStart(10)].join(' ')),
+    ...r.starts.map((s) =>
+      [
+        s.app.padEnd(16),
+        s.compiledMs.toFixed(0).padStart(12),
+        s.sourcesMs.toFixed(0).padStart(11),
+        (s.compiledMs / s.sourcesMs).toFixed(2).padStart(10),
+      ].join(' '),
+    ),
   ];
   return lines.join('\n');
 }
@@ -121,7 +162,9 @@ export function formatImageReport(r: ImageReport): string {
 if (require.main === module) {
   const log = (s: string): void => void process.stdout.write(`${s}\n`);
   runImageBench(log)
-    .then((r) => log(`\nimages: what each ships and how fast it starts, against the image before the compile stage\n${formatImageReport(r)}`))
+    .then((r) =>
+      log(`\nimages: what each ships and how fast it starts, against the image before the compile stage\n${formatImageReport(r)}`),
+    )
     .catch((e: unknown) => {
       process.stderr.write(`${String((e as Error).stack ?? e)}\n`);
       process.exit(1);

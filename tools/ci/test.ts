@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check CI runs, in order, failing fast:
- *   types (tsc), lint (module boundaries and habits), generated code up to date (proto, SDK types,
+ *   types (tsc), format (prettier), lint (module boundaries and habits), generated code up to date (proto, SDK types,
  *   docs/configuration.md, the address registry against its npm packages),
  *   packaging manifests (docker compose + Kubernetes schema check), then every Jest tier
  *   (unit, integration against real Postgres/Redis/NATS/anvil, end to end).
@@ -25,6 +25,8 @@ const jestOut = join(ROOT, 'tmp', 'jest-results.json');
 mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const steps: Step[] = [
   { name: 'typecheck', cmd: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit'] },
+  // prettier (.prettierrc.json: 140 columns); `npm run format` rewrites what this refuses
+  { name: 'format', cmd: ['npm', 'run', '-s', 'format:check'] },
   { name: 'project graph', cmd: [bin('nx'), 'show', 'projects'] },
   { name: 'lint', cmd: [bin('eslint'), 'apps', 'libs', 'tools', 'bench', 'examples', '--max-warnings', '0'] },
   { name: 'proto up to date', cmd: node('tools/proto/gen.ts').concat('--check') },

@@ -24,7 +24,13 @@ interface Selector {
 }
 
 /** Problems of one app's Deployment and compose service. */
-export function checkAppBus(app: string, objects: readonly K8sObject[], services: readonly ComposeService[], composeFile: string, out: Problem[]): void {
+export function checkAppBus(
+  app: string,
+  objects: readonly K8sObject[],
+  services: readonly ComposeService[],
+  composeFile: string,
+  out: Problem[],
+): void {
   const d = objects.find((o) => o.kind === 'Deployment' && o.name === app);
   const pod = d ? template(d) : undefined;
   const c = pod?.spec.containers.find((x) => x.name === app) ?? pod?.spec.containers[0];
@@ -35,7 +41,14 @@ export function checkAppBus(app: string, objects: readonly K8sObject[], services
     if (entry('NATS_USER')?.value !== app) out.push(problem(d.file, at, `needs env NATS_USER: ${app} (its own NATS user)`));
     const secret = (name: string): void => {
       const ref = entry(name)?.valueFrom?.secretKeyRef;
-      if (!ref) out.push(problem(d.file, at, `needs env ${name} from a Secret (valueFrom.secretKeyRef): production requires it, with no value in the manifests`));
+      if (!ref)
+        out.push(
+          problem(
+            d.file,
+            at,
+            `needs env ${name} from a Secret (valueFrom.secretKeyRef): production requires it, with no value in the manifests`,
+          ),
+        );
       else if (ref.optional === true) out.push(problem(d.file, at, `${name} must not be optional: the app must not start without it`));
     };
     secret('NATS_PASSWORD');
@@ -52,13 +65,28 @@ export function checkAppBus(app: string, objects: readonly K8sObject[], services
   if (svc) {
     if (svc.env['NATS_USER'] !== app) out.push(problem(composeFile, `services.${app}.environment`, `needs NATS_USER: ${app}`));
     if (!('NATS_PASSWORD' in svc.env)) out.push(problem(composeFile, `services.${app}.environment`, 'needs NATS_PASSWORD'));
-    if (REDIS_USERS.includes(app) && !('REDIS_PASSWORD' in svc.env)) out.push(problem(composeFile, `services.${app}.environment`, 'needs REDIS_PASSWORD'));
+    if (REDIS_USERS.includes(app) && !('REDIS_PASSWORD' in svc.env))
+      out.push(problem(composeFile, `services.${app}.environment`, 'needs REDIS_PASSWORD'));
   }
 }
 
 /** The committed NATS authorization block must be what the permissions code generates. */
 export function checkNatsAuthFile(file: SourceFile | undefined, out: Problem[]): void {
   const want = productionNatsAuth();
-  if (!file) return void out.push(problem(NATS_AUTH_FILE, '(file)', 'missing: regenerate it with `node -r ./tools/register.js tools/deploy/nats-auth.ts > deploy/nats/tokensvc-auth.conf`'));
-  if (file.text !== want) out.push(problem(file.path, '(file)', 'differs from the bus permissions in libs/transport/src/nats-permissions.ts: regenerate it with `node -r ./tools/register.js tools/deploy/nats-auth.ts > deploy/nats/tokensvc-auth.conf`'));
+  if (!file)
+    return void out.push(
+      problem(
+        NATS_AUTH_FILE,
+        '(file)',
+        'missing: regenerate it with `node -r ./tools/register.js tools/deploy/nats-auth.ts > deploy/nats/tokensvc-auth.conf`',
+      ),
+    );
+  if (file.text !== want)
+    out.push(
+      problem(
+        file.path,
+        '(file)',
+        'differs from the bus permissions in libs/transport/src/nats-permissions.ts: regenerate it with `node -r ./tools/register.js tools/deploy/nats-auth.ts > deploy/nats/tokensvc-auth.conf`',
+      ),
+    );
 }

@@ -46,7 +46,13 @@ describe('deploy check', () => {
   });
   const withFile = (path: string, edit: (text: string) => string): DeployInput => {
     const swap = (f: SourceFile): SourceFile => (f.path === path ? { path, text: edit(f.text) } : f);
-    return { ...real, compose: swap(real.compose), realCompose: real.realCompose && swap(real.realCompose), dockerfile: swap(real.dockerfile), manifests: real.manifests.map(swap) };
+    return {
+      ...real,
+      compose: swap(real.compose),
+      realCompose: real.realCompose && swap(real.realCompose),
+      dockerfile: swap(real.dockerfile),
+      manifests: real.manifests.map(swap),
+    };
   };
 
   it('passes on the repo files', () => {
@@ -66,30 +72,52 @@ describe('deploy check', () => {
     });
 
     it('reports probes on a port the container does not expose', () => {
-      expect(k8s(deployment({ probePort: 'http' }))).toMatch(/livenessProbe targets port "http", which is not among the container's ports \(health\)/);
+      expect(k8s(deployment({ probePort: 'http' }))).toMatch(
+        /livenessProbe targets port "http", which is not among the container's ports \(health\)/,
+      );
       expect(k8s(deployment({ probePort: '8080' }))).toMatch(/readinessProbe targets port 8080/);
     });
 
     it('reports a container without an image', () => {
-      expect(k8s(deployment({ image: null }))).toMatch(/Deployment\/quote: spec.template.spec.containers.0 must have required property 'image'/);
+      expect(k8s(deployment({ image: null }))).toMatch(
+        /Deployment\/quote: spec.template.spec.containers.0 must have required property 'image'/,
+      );
     });
 
     it('reports YAML syntax errors and unknown kinds instead of throwing', () => {
       expect(k8s({ path: 'deploy/x.yaml', text: 'a: [1, 2' })).toMatch(/deploy\/x.yaml: document 1: YAML:/);
-      expect(k8s({ path: 'deploy/x.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }' })).toMatch(/unsupported apiVersion\/kind/);
+      expect(k8s({ path: 'deploy/x.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }' })).toMatch(
+        /unsupported apiVersion\/kind/,
+      );
     });
   });
 
   describe('compose for real networks (docker-compose.real.yml)', () => {
     it('is checked like docker-compose.yml: every app, built from the repo, with a configuration the app accepts', () => {
       expect(real.realCompose?.path).toBe('docker-compose.real.yml');
-      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('NETWORKS: ${NETWORKS:-ethereum,arbitrum,base}', 'NETWORKS: ethereum,moon').replace(/\n {2}status-tracker:\n[\s\S]*?(?=\nvolumes:)/, ''))).problems);
+      const out = messages(
+        checkDeploy(
+          withFile('docker-compose.real.yml', (t) =>
+            t
+              .replace('NETWORKS: ${NETWORKS:-ethereum,arbitrum,base}', 'NETWORKS: ethereum,moon')
+              .replace(/\n {2}status-tracker:\n[\s\S]*?(?=\nvolumes:)/, ''),
+          ),
+        ).problems,
+      );
       expect(out).toMatch(/docker-compose.real.yml: services: no service named "status-tracker"/);
-      expect(out).toMatch(/docker-compose.real.yml: services.indexer: the app would refuse this configuration: NETWORKS contains unknown network "moon"/);
+      expect(out).toMatch(
+        /docker-compose.real.yml: services.indexer: the app would refuse this configuration: NETWORKS contains unknown network "moon"/,
+      );
     });
 
     it('refuses a devnet manifest: the stack runs from the shipped registry', () => {
-      const out = messages(checkDeploy(withFile('docker-compose.real.yml', (t) => t.replace('  REGISTRY: shipped\n', '  REGISTRY: shipped\n  DEVNET_MANIFEST: /app/.devnet/deployment.json\n'))).problems);
+      const out = messages(
+        checkDeploy(
+          withFile('docker-compose.real.yml', (t) =>
+            t.replace('  REGISTRY: shipped\n', '  REGISTRY: shipped\n  DEVNET_MANIFEST: /app/.devnet/deployment.json\n'),
+          ),
+        ).problems,
+      );
       expect(out).toMatch(/docker-compose.real.yml: services.gateway.environment: names DEVNET_MANIFEST/);
     });
   });
@@ -100,7 +128,9 @@ describe('deploy check', () => {
     });
 
     it('reports an app service built from the repo without DATABASE_URL', () => {
-      const out = compose(`  quote:\n    build: { context: ., args: { APP: quote } }\n    environment:\n      NATS_URL: nats://nats:4222\n      REDIS_URL: redis://redis:6379`);
+      const out = compose(
+        `  quote:\n    build: { context: ., args: { APP: quote } }\n    environment:\n      NATS_URL: nats://nats:4222\n      REDIS_URL: redis://redis:6379`,
+      );
       expect(out).toMatch(/services.quote.environment: app service needs DATABASE_URL/);
       expect(out).not.toMatch(/NATS_URL|REDIS_URL/);
     });
@@ -110,7 +140,9 @@ describe('deploy check', () => {
     });
 
     it('reports service_healthy on a service without a healthcheck, undeclared volumes and bad ports', () => {
-      const out = compose(`  db:\n    image: postgres\n    volumes: [data:/var/lib/x, ./local:/y]\n  api:\n    image: x\n    ports: ["70000:80", "\${P:-3000}:3000"]\n    depends_on: { db: { condition: service_healthy } }`);
+      const out = compose(
+        `  db:\n    image: postgres\n    volumes: [data:/var/lib/x, ./local:/y]\n  api:\n    image: x\n    ports: ["70000:80", "\${P:-3000}:3000"]\n    depends_on: { db: { condition: service_healthy } }`,
+      );
       expect(out).toMatch(/waits for "db" to be service_healthy, but db has no healthcheck/);
       expect(out).toMatch(/named volume "data" is not declared/);
       expect(out).not.toMatch(/"local"/);
@@ -146,7 +178,10 @@ describe('deploy check', () => {
     });
 
     it('reports an app the image would not contain', () => {
-      const out = checkDockerfile({ ...real, dockerignore: { path: '.dockerignore', text: 'apps/quote' } }, { gateway: 'apps/gateway/src/main.ts', quote: 'apps/quote/src/main.ts' });
+      const out = checkDockerfile(
+        { ...real, dockerignore: { path: '.dockerignore', text: 'apps/quote' } },
+        { gateway: 'apps/gateway/src/main.ts', quote: 'apps/quote/src/main.ts' },
+      );
       expect([...out.buildable]).toEqual(['gateway']);
       expect(messages(out.problems)).toMatch(/APP=quote: apps\/quote\/src\/main.ts is excluded by .dockerignore/);
     });
@@ -165,27 +200,47 @@ describe('deploy check', () => {
 
     it('reports a compose build of an APP the Dockerfile cannot build', () => {
       const input = withFile('docker-compose.yml', (t) => t.replace('args: { APP: migrate } }', 'args: { APP: migrations } }'));
-      expect(messages(checkDeploy(input).problems)).toMatch(/services.migrate.build: build arg APP "migrations" is not an app the Dockerfile can build/);
+      expect(messages(checkDeploy(input).problems)).toMatch(
+        /services.migrate.build: build arg APP "migrations" is not an app the Dockerfile can build/,
+      );
     });
 
-    it('runs the apps\' config loader on what they are given', () => {
-      const input = withFile('deploy/k8s/base/config.yaml', (t) => t.replace('NETWORKS: ethereum,arbitrum,base', 'NETWORKS: ethereum,optimism'));
-      expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app would refuse this configuration: RPC_URL_OPTIMISM must be a URL/);
+    it("runs the apps' config loader on what they are given", () => {
+      const input = withFile('deploy/k8s/base/config.yaml', (t) =>
+        t.replace('NETWORKS: ethereum,arbitrum,base', 'NETWORKS: ethereum,optimism'),
+      );
+      expect(messages(checkDeploy(input).problems)).toMatch(
+        /Deployment\/quote: the app would refuse this configuration: RPC_URL_OPTIMISM must be a URL/,
+      );
       // Host-dependent values are not held against the file: a container path, a bare ${VAR}.
-      const hostDependent = withFile('docker-compose.yml', (t) => t.replace('${DEVNET_MANIFEST:-}', '${DEVNET_MANIFEST:-/app/.devnet/m.json}').replace('${RPC_URL_ETHEREUM:-http://host.docker.internal:8545}', '${RPC_URL_ETHEREUM}'));
+      const hostDependent = withFile('docker-compose.yml', (t) =>
+        t
+          .replace('${DEVNET_MANIFEST:-}', '${DEVNET_MANIFEST:-/app/.devnet/m.json}')
+          .replace('${RPC_URL_ETHEREUM:-http://host.docker.internal:8545}', '${RPC_URL_ETHEREUM}'),
+      );
       expect(messages(checkDeploy(hostDependent).problems)).toBe('');
     });
 
     it('reports a probe on a port the app does not listen on', () => {
-      const input = withFile('deploy/k8s/base/quote.yaml', (t) => t.replace('{ name: HEALTH_PORT, value: "3103" }', '{ name: HEALTH_PORT, value: "3200" }'));
-      expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app listens on 3200, which container quote does not expose/);
+      const input = withFile('deploy/k8s/base/quote.yaml', (t) =>
+        t.replace('{ name: HEALTH_PORT, value: "3103" }', '{ name: HEALTH_PORT, value: "3200" }'),
+      );
+      expect(messages(checkDeploy(input).problems)).toMatch(
+        /Deployment\/quote: the app listens on 3200, which container quote does not expose/,
+      );
     });
 
     it('reports a health listener left on loopback (HEALTH_HOST), which probes from outside the container cannot reach', () => {
-      const input = withFile('deploy/k8s/base/quote.yaml', (t) => t.replace('{ name: HEALTH_HOST, value: "0.0.0.0" }', '{ name: HEALTH_HOST, value: "127.0.0.1" }'));
-      expect(messages(checkDeploy(input).problems)).toMatch(/Deployment\/quote: the app binds 127.0.0.1:3103 \(loopback\), which the kubelet's probes and Prometheus cannot reach: set HEALTH_HOST: "0.0.0.0"/);
+      const input = withFile('deploy/k8s/base/quote.yaml', (t) =>
+        t.replace('{ name: HEALTH_HOST, value: "0.0.0.0" }', '{ name: HEALTH_HOST, value: "127.0.0.1" }'),
+      );
+      expect(messages(checkDeploy(input).problems)).toMatch(
+        /Deployment\/quote: the app binds 127.0.0.1:3103 \(loopback\), which the kubelet's probes and Prometheus cannot reach: set HEALTH_HOST: "0.0.0.0"/,
+      );
       const composed = withFile('docker-compose.yml', (t) => t.replace('  HEALTH_HOST: 0.0.0.0\n', ''));
-      expect(messages(checkDeploy(composed).problems)).toMatch(/services.indexer: the app binds 127.0.0.1:3102 \(loopback\), which other containers cannot reach: set HEALTH_HOST: 0.0.0.0/);
+      expect(messages(checkDeploy(composed).problems)).toMatch(
+        /services.indexer: the app binds 127.0.0.1:3102 \(loopback\), which other containers cannot reach: set HEALTH_HOST: 0.0.0.0/,
+      );
     });
 
     it('keeps a hot standby next to the indexer (lease): two replicas, rolling updates, a PDB', () => {

@@ -51,7 +51,8 @@ const REPO_ROOT = join(__dirname, '..', '..');
 
 /** Reads the inputs from a checkout; missing files are left to the checks to report. */
 export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
-  const read = (path: string): SourceFile | undefined => (existsSync(join(root, path)) ? { path, text: readFileSync(join(root, path), 'utf8') } : undefined);
+  const read = (path: string): SourceFile | undefined =>
+    existsSync(join(root, path)) ? { path, text: readFileSync(join(root, path), 'utf8') } : undefined;
   const yamlUnder = (dir: string): string[] =>
     readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
       .map((p) => posix.join(dir, p.split(sep).join('/')))
@@ -63,7 +64,11 @@ export function loadDeployInput(root: string = REPO_ROOT): DeployInput {
     dockerfile: read('Dockerfile') ?? { path: 'Dockerfile', text: '' },
     dockerignore: read('.dockerignore'),
     // deploy/prometheus holds Prometheus configuration and rules (tools/deploy/observability.ts checks them)
-    manifests: existsSync(join(root, 'deploy')) ? yamlUnder('deploy').filter((p) => !p.startsWith('deploy/prometheus/')).map((p) => read(p) as SourceFile) : [],
+    manifests: existsSync(join(root, 'deploy'))
+      ? yamlUnder('deploy')
+          .filter((p) => !p.startsWith('deploy/prometheus/'))
+          .map((p) => read(p) as SourceFile)
+      : [],
     healthcheckJs: read('deploy/docker/healthcheck.js'),
     natsAuth: read(NATS_AUTH_FILE),
     exists: (path) => existsSync(join(root, path)),
@@ -122,46 +127,84 @@ function checkAppDeployment(app: string, objects: readonly K8sObject[], out: Pro
   const c = template(d)?.spec.containers.find((x) => imageName(x.image).split('/').pop() === app);
   if (!c) return void out.push(problem(d.file, at, `no container runs the ${app} image (…/${app}:<tag>)`));
   const env = k8sEnv(c, objects);
-  for (const name of REQUIRED_APP_ENV) if (!(name in env)) out.push(problem(d.file, at, `container ${c.name} gets no ${name} (env or envFrom)`));
+  for (const name of REQUIRED_APP_ENV)
+    if (!(name in env)) out.push(problem(d.file, at, `container ${c.name} gets no ${name} (env or envFrom)`));
   const cfg = loadAppConfig(app, env);
   for (const e of cfg.errors) out.push(problem(d.file, at, `the app would refuse this configuration: ${e}`));
   if (cfg.port !== undefined) {
     const port = c.ports?.find((p) => p.containerPort === cfg.port);
     if (!port) out.push(problem(d.file, at, `the app listens on ${cfg.port}, which container ${c.name} does not expose`));
-    if (isLoopback(cfg.host)) out.push(problem(d.file, at, `the app binds ${cfg.host}:${cfg.port} (loopback), which the kubelet's probes and Prometheus cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: "0.0.0.0"`));
+    if (isLoopback(cfg.host))
+      out.push(
+        problem(
+          d.file,
+          at,
+          `the app binds ${cfg.host}:${cfg.port} (loopback), which the kubelet's probes and Prometheus cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: "0.0.0.0"`,
+        ),
+      );
     for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {
       const target = c[kind]?.httpGet?.port;
-      if (target !== undefined && target !== cfg.port && target !== port?.name) out.push(problem(d.file, at, `${kind} targets ${JSON.stringify(target)}, but the app listens on ${cfg.port}`));
+      if (target !== undefined && target !== cfg.port && target !== port?.name)
+        out.push(problem(d.file, at, `${kind} targets ${JSON.stringify(target)}, but the app listens on ${cfg.port}`));
     }
   }
   if (LEASE_WRITERS.includes(app)) {
     const spec = d.raw['spec'] as { replicas?: number; strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } } };
-    if ((spec.replicas ?? 1) < 2) out.push(problem(d.file, at, 'needs a hot standby: set spec.replicas: 2 (the lease keeps one writer per network; the other takes over when it dies)'));
+    if ((spec.replicas ?? 1) < 2)
+      out.push(
+        problem(
+          d.file,
+          at,
+          'needs a hot standby: set spec.replicas: 2 (the lease keeps one writer per network; the other takes over when it dies)',
+        ),
+      );
     const rolling = spec.strategy?.type === 'RollingUpdate' && [0, '0%'].includes(spec.strategy.rollingUpdate?.maxUnavailable ?? -1);
-    if (!rolling) out.push(problem(d.file, at, 'needs strategy RollingUpdate with rollingUpdate.maxUnavailable: 0 (a standby is up before a pod goes)'));
+    if (!rolling)
+      out.push(
+        problem(d.file, at, 'needs strategy RollingUpdate with rollingUpdate.maxUnavailable: 0 (a standby is up before a pod goes)'),
+      );
     const labels = template(d)?.metadata.labels ?? {};
-    const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget' && selectorMatches((o.raw['spec'] as { selector: Parameters<typeof selectorMatches>[0] }).selector, labels));
-    if (!pdb) out.push(problem(d.file, at, 'needs a PodDisruptionBudget (maxUnavailable: 1): a drain must not take the writer and its standby at once'));
-    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && (o.raw['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === app);
+    const pdb = objects.find(
+      (o) =>
+        o.kind === 'PodDisruptionBudget' &&
+        selectorMatches((o.raw['spec'] as { selector: Parameters<typeof selectorMatches>[0] }).selector, labels),
+    );
+    if (!pdb)
+      out.push(
+        problem(d.file, at, 'needs a PodDisruptionBudget (maxUnavailable: 1): a drain must not take the writer and its standby at once'),
+      );
+    const hpa = objects.find(
+      (o) => o.kind === 'HorizontalPodAutoscaler' && (o.raw['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === app,
+    );
     if (hpa) out.push(problem(hpa.file, `HorizontalPodAutoscaler/${hpa.name}`, `${app} must not be autoscaled (one writer per network)`));
   }
 }
 
 /** Microservices' health listeners default to loopback (HEALTH_HOST); a container's must be reachable from outside it. */
-const isLoopback = (host: string | undefined): boolean => host !== undefined && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
+const isLoopback = (host: string | undefined): boolean =>
+  host !== undefined && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
 
 function checkAppService(app: string, services: readonly ComposeService[], file: string, out: Problem[]): void {
   const svc = services.find((s) => s.name === app);
   if (!svc) return void out.push(problem(file, 'services', `no service named "${app}"`));
   const at = `services.${app}`;
-  if (!svc.builtFromRepo || svc.buildArgs['APP'] !== app) return void out.push(problem(file, at, `must be built from the repo's Dockerfile with build arg APP: ${app}`));
+  if (!svc.builtFromRepo || svc.buildArgs['APP'] !== app)
+    return void out.push(problem(file, at, `must be built from the repo's Dockerfile with build arg APP: ${app}`));
   if (!svc.runsApp) out.push(problem(file, at, `overrides command/entrypoint, so it would not run ${app}`));
   const cfg = loadAppConfig(app, svc.env);
   for (const e of cfg.errors) out.push(problem(file, at, `the app would refuse this configuration: ${e}`));
   // the healthcheck runs inside the container, but other services (the gateway reading the indexer's /status) and scrapers do not
-  if (cfg.port !== undefined && isLoopback(cfg.host)) out.push(problem(file, at, `the app binds ${cfg.host}:${cfg.port} (loopback), which other containers cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: 0.0.0.0`));
+  if (cfg.port !== undefined && isLoopback(cfg.host))
+    out.push(
+      problem(
+        file,
+        at,
+        `the app binds ${cfg.host}:${cfg.port} (loopback), which other containers cannot reach: set ${app === 'gateway' ? 'HOST' : 'HEALTH_HOST'}: 0.0.0.0`,
+      ),
+    );
   const published = containerPorts(svc);
-  if (cfg.port !== undefined && published.length > 0 && !published.includes(cfg.port)) out.push(problem(file, `${at}.ports`, `publishes ${published.join(', ')}, but the app listens on ${cfg.port}`));
+  if (cfg.port !== undefined && published.length > 0 && !published.includes(cfg.port))
+    out.push(problem(file, `${at}.ports`, `publishes ${published.join(', ')}, but the app listens on ${cfg.port}`));
 }
 
 /** deploy/docker/healthcheck.js is plain JS (no @tokensvc/config import): its copy of the ports must agree. */
@@ -172,7 +215,13 @@ function checkHealthcheckPorts(file: SourceFile | undefined, out: Problem[]): vo
   const expected: Record<string, number> = DEFAULT_HEALTH_PORTS;
   const same = Object.keys(ports).length === Object.keys(expected).length && Object.entries(expected).every(([k, v]) => ports[k] === v);
   if (!same) {
-    out.push(problem(file.path, 'DEFAULT_HEALTH_PORTS', `${JSON.stringify(ports)} differs from libs/config's ${JSON.stringify(DEFAULT_HEALTH_PORTS)}`));
+    out.push(
+      problem(
+        file.path,
+        'DEFAULT_HEALTH_PORTS',
+        `${JSON.stringify(ports)} differs from libs/config's ${JSON.stringify(DEFAULT_HEALTH_PORTS)}`,
+      ),
+    );
   }
 }
 
@@ -194,17 +243,34 @@ export function checkDeploy(input: DeployInput): DeployReport {
     problems.push(...real.problems);
     for (const app of APPS) checkAppService(app, real.services, input.realCompose.path, problems);
     checkComposeBuilds(real.services, input.realCompose.path, docker.buildable, problems);
-    for (const s of real.services.filter((x) => x.runsApp && x.env['DEVNET_MANIFEST'] !== undefined)) problems.push(problem(input.realCompose.path, `services.${s.name}.environment`, 'names DEVNET_MANIFEST: the real-network stack runs from REGISTRY'));
+    for (const s of real.services.filter((x) => x.runsApp && x.env['DEVNET_MANIFEST'] !== undefined))
+      problems.push(
+        problem(
+          input.realCompose.path,
+          `services.${s.name}.environment`,
+          'names DEVNET_MANIFEST: the real-network stack runs from REGISTRY',
+        ),
+      );
   }
   checkHealthcheckPorts(input.healthcheckJs, problems);
-  return { problems, counts: { manifests: input.manifests.length, objects: k8s.objects.length, services: compose.services.length, apps: APPS.length } };
+  return {
+    problems,
+    counts: { manifests: input.manifests.length, objects: k8s.objects.length, services: compose.services.length, apps: APPS.length },
+  };
 }
 
 /** Any repo-built service (migrate too) must name an APP the Dockerfile accepts, or the build stops. */
 function checkComposeBuilds(services: readonly ComposeService[], file: string, buildable: ReadonlySet<string>, out: Problem[]): void {
   for (const s of services.filter((x) => x.builtFromRepo)) {
     const a = s.buildArgs['APP'];
-    if (a === undefined || !buildable.has(a)) out.push(problem(file, `services.${s.name}.build`, `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${Object.keys(BUILD_TARGETS).join(', ')})`));
+    if (a === undefined || !buildable.has(a))
+      out.push(
+        problem(
+          file,
+          `services.${s.name}.build`,
+          `build arg APP ${a === undefined ? 'is missing' : `"${a}" is not an app the Dockerfile can build`} (${Object.keys(BUILD_TARGETS).join(', ')})`,
+        ),
+      );
   }
 }
 

@@ -33,12 +33,15 @@ export interface ComposeOptions {
  */
 export function interpolate(value: string): string | undefined {
   let unknown = false;
-  const out = value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, _braced, op: string | undefined, arg: string | undefined) => {
-    if (m === '$$') return '$';
-    if (op === ':-' || op === '-') return arg ?? '';
-    unknown = true;
-    return '';
-  });
+  const out = value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (m, _braced, op: string | undefined, arg: string | undefined) => {
+      if (m === '$$') return '$';
+      if (op === ':-' || op === '-') return arg ?? '';
+      unknown = true;
+      return '';
+    },
+  );
   return unknown ? undefined : out;
 }
 
@@ -56,11 +59,10 @@ function toService(name: string, raw: Json): ComposeService {
   const build = raw['build'];
   const b: Json = typeof build === 'string' ? { context: build } : isObject(build) ? build : {};
   const context = str(b['context']);
-  const builtFromRepo = build !== undefined && (context === '.' || context === './') && (str(b['dockerfile']) ?? 'Dockerfile') === 'Dockerfile';
+  const builtFromRepo =
+    build !== undefined && (context === '.' || context === './') && (str(b['dockerfile']) ?? 'Dockerfile') === 'Dockerfile';
   const argsRaw = b['args'];
-  const buildArgs = Object.fromEntries(
-    Object.entries(envMap(argsRaw)).filter((e): e is [string, string] => e[1] !== undefined),
-  );
+  const buildArgs = Object.fromEntries(Object.entries(envMap(argsRaw)).filter((e): e is [string, string] => e[1] !== undefined));
   const runsApp = builtFromRepo && raw['command'] === undefined && raw['entrypoint'] === undefined;
   return { name, raw, env: envMap(raw['environment']), builtFromRepo, buildArgs, runsApp };
 }
@@ -70,7 +72,8 @@ export function checkPort(spec: unknown): string[] {
   const inRange = (p: string): boolean => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
   const range = (r: string, what: string): string[] => {
     const [lo, hi, ...rest] = r.split('-');
-    if (rest.length > 0 || !inRange(lo ?? '') || (hi !== undefined && (!inRange(hi) || Number(hi) < Number(lo)))) return [`${what} port "${r}" is not a port (1-65535) or range`];
+    if (rest.length > 0 || !inRange(lo ?? '') || (hi !== undefined && (!inRange(hi) || Number(hi) < Number(lo))))
+      return [`${what} port "${r}" is not a port (1-65535) or range`];
     return [];
   };
   const width = (r: string): number => (r.includes('-') ? Number(r.split('-')[1]) - Number(r.split('-')[0]) : 0);
@@ -86,7 +89,8 @@ export function checkPort(spec: unknown): string[] {
   const s = interpolate(spec);
   if (s === undefined) return []; // decided by the host's environment
   const [mapping = '', proto] = s.split('/');
-  const out: string[] = proto !== undefined && !['tcp', 'udp', 'sctp'].includes(proto) ? [`protocol "${proto}" is not tcp, udp or sctp`] : [];
+  const out: string[] =
+    proto !== undefined && !['tcp', 'udp', 'sctp'].includes(proto) ? [`protocol "${proto}" is not tcp, udp or sctp`] : [];
   // An IPv6 host IP is bracketed ("[::1]:80:80"); drop the IP, keep [host:]container.
   const parts = mapping.replace(/^\[[^\]]*\]:/, '').split(':');
   if (parts.length === 3 && /^[\d.]+$/.test(parts[0] ?? '')) parts.shift();
@@ -126,7 +130,9 @@ function hasHealthcheck(svc: ComposeService, opts: ComposeOptions): boolean {
 function dependsOn(svc: ComposeService): Record<string, string> {
   const d = svc.raw['depends_on'];
   if (Array.isArray(d)) return Object.fromEntries(d.map((n: string) => [n, 'service_started']));
-  return Object.fromEntries(Object.entries(isObject(d) ? d : {}).map(([n, v]) => [n, String(isObject(v) ? v['condition'] : 'service_started')]));
+  return Object.fromEntries(
+    Object.entries(isObject(d) ? d : {}).map(([n, v]) => [n, String(isObject(v) ? v['condition'] : 'service_started')]),
+  );
 }
 
 /** Named-volume sources (not bind mounts) of a service's volumes. */
@@ -188,16 +194,21 @@ export function checkCompose(file: SourceFile, opts: ComposeOptions = {}): { pro
       const target = byName.get(dep);
       if (dep === svc.name) report(at, 'depends_on itself');
       else if (!target) report(at, `depends_on "${dep}", which is not a service in this file`);
-      else if (condition === 'service_healthy' && !hasHealthcheck(target, opts)) report(at, `waits for "${dep}" to be service_healthy, but ${dep} has no healthcheck (it would never become healthy)`);
+      else if (condition === 'service_healthy' && !hasHealthcheck(target, opts))
+        report(at, `waits for "${dep}" to be service_healthy, but ${dep} has no healthcheck (it would never become healthy)`);
       else if (condition === 'service_completed_successfully' && ['always', 'unless-stopped'].includes(String(target.raw['restart']))) {
-        report(at, `waits for "${dep}" to complete, but ${dep} has restart: ${String(target.raw['restart'])} (a restarted one-shot never counts as completed)`);
+        report(
+          at,
+          `waits for "${dep}" to complete, but ${dep} has restart: ${String(target.raw['restart'])} (a restarted one-shot never counts as completed)`,
+        );
       }
     }
 
     const ports: unknown[] = Array.isArray(svc.raw['ports']) ? svc.raw['ports'] : [];
     for (const p of ports) for (const msg of checkPort(p)) report(`${at}.ports`, msg);
 
-    for (const v of namedVolumes(svc)) if (!declaredVolumes.has(v)) report(`${at}.volumes`, `named volume "${v}" is not declared under top-level volumes`);
+    for (const v of namedVolumes(svc))
+      if (!declaredVolumes.has(v)) report(`${at}.volumes`, `named volume "${v}" is not declared under top-level volumes`);
     const nets = svc.raw['networks'];
     for (const n of Array.isArray(nets) ? nets : Object.keys(isObject(nets) ? nets : {})) {
       if (!declaredNetworks.has(String(n))) report(`${at}.networks`, `network "${String(n)}" is not declared under top-level networks`);
@@ -206,7 +217,8 @@ export function checkCompose(file: SourceFile, opts: ComposeOptions = {}): { pro
     if (svc.runsApp) {
       for (const name of REQUIRED_APP_ENV) {
         // Present but unknowable (host env) is fine; absent or empty means the app dials 127.0.0.1 inside its container.
-        if (!(name in svc.env) || svc.env[name] === '') report(`${at}.environment`, `app service needs ${name} (its default, 127.0.0.1, is the container itself)`);
+        if (!(name in svc.env) || svc.env[name] === '')
+          report(`${at}.environment`, `app service needs ${name} (its default, 127.0.0.1, is the container itself)`);
       }
     }
   }

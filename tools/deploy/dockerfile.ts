@@ -76,7 +76,8 @@ function contextSources(all: readonly Instruction[]): string[] {
     });
 }
 
-const covers = (source: string, path: string): boolean => source === '.' || source === path || path.startsWith(`${source}/`) || (source.includes('*') && globToRegExp(source).test(path));
+const covers = (source: string, path: string): boolean =>
+  source === '.' || source === path || path.startsWith(`${source}/`) || (source.includes('*') && globToRegExp(source).test(path));
 
 export interface DockerfileInput {
   readonly dockerfile: SourceFile;
@@ -93,7 +94,14 @@ export interface DockerfileReport {
 }
 
 /** Files every build reads, whatever APP is: the lock file, the compiler and the tsconfig it reads. */
-const BUILD_FILES = ['package.json', 'package-lock.json', 'tools/register.js', 'tools/build/build-app.ts', 'tsconfig.json', 'tsconfig.base.json'];
+const BUILD_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tools/register.js',
+  'tools/build/build-app.ts',
+  'tsconfig.json',
+  'tsconfig.base.json',
+];
 
 /** `targets`: build target name -> its entry file (tools/build/build-app.ts BUILD_TARGETS). */
 export function checkDockerfile(input: DockerfileInput, targets: Readonly<Record<string, string>>): DockerfileReport {
@@ -111,10 +119,13 @@ export function checkDockerfile(input: DockerfileInput, targets: Readonly<Record
   };
 
   if (stage.length === 0) problems.push(problem(file, '(file)', 'no FROM instruction'));
-  if (!all.some((x) => x.op === 'ARG' && /^APP(=|\s|$)/.test(x.args))) problems.push(problem(file, 'build', 'does not declare ARG APP: the image cannot know which app to build'));
-  if (!all.some((x) => x.op === 'RUN' && /tools\/build\/build-app\.ts\s+"?\$\{?APP\}?/.test(x.args))) problems.push(problem(file, 'build', 'no RUN compiles the app (tools/build/build-app.ts "$APP")'));
+  if (!all.some((x) => x.op === 'ARG' && /^APP(=|\s|$)/.test(x.args)))
+    problems.push(problem(file, 'build', 'does not declare ARG APP: the image cannot know which app to build'));
+  if (!all.some((x) => x.op === 'RUN' && /tools\/build\/build-app\.ts\s+"?\$\{?APP\}?/.test(x.args)))
+    problems.push(problem(file, 'build', 'no RUN compiles the app (tools/build/build-app.ts "$APP")'));
   const start = [...stage].reverse().find((x) => x.op === 'CMD' || x.op === 'ENTRYPOINT');
-  if (!start || !/\bmain\.js\b/.test(start.args)) problems.push(problem(file, start ? `line ${start.line}` : 'final stage', 'CMD/ENTRYPOINT must start the compiled main.js'));
+  if (!start || !/\bmain\.js\b/.test(start.args))
+    problems.push(problem(file, start ? `line ${start.line}` : 'final stage', 'CMD/ENTRYPOINT must start the compiled main.js'));
   for (const f of BUILD_FILES) {
     const why = missing(f);
     if (why) problems.push(problem(file, 'build', `${f} ${why}`));

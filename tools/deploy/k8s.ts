@@ -8,9 +8,20 @@ import { describeErrors, isObject, parseYaml, problem, validator, type Problem, 
 
 // Minimal shapes of the objects, used only after the schema has accepted them.
 type Labels = Record<string, string>;
-interface Selector { matchLabels?: Labels; matchExpressions?: { key: string; operator: string; values?: string[] }[] }
-interface Probe { httpGet?: { path?: string; port: number | string }; tcpSocket?: { port: number | string }; grpc?: { port: number }; exec?: unknown }
-interface SourceRef { name: string; optional?: boolean }
+interface Selector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+interface Probe {
+  httpGet?: { path?: string; port: number | string };
+  tcpSocket?: { port: number | string };
+  grpc?: { port: number };
+  exec?: unknown;
+}
+interface SourceRef {
+  name: string;
+  optional?: boolean;
+}
 export interface Container {
   name: string;
   image: string;
@@ -26,7 +37,10 @@ export interface Container {
   securityContext?: { runAsNonRoot?: boolean; allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean };
   volumeMounts?: { name: string }[];
 }
-interface PodTemplate { metadata: { labels: Labels }; spec: { containers: Container[]; volumes?: { name: string }[]; securityContext?: { runAsNonRoot?: boolean } } }
+interface PodTemplate {
+  metadata: { labels: Labels };
+  spec: { containers: Container[]; volumes?: { name: string }[]; securityContext?: { runAsNonRoot?: boolean } };
+}
 
 export interface K8sObject {
   readonly file: string;
@@ -79,11 +93,18 @@ export function parseK8s(files: readonly SourceFile[], problems: Problem[]): K8s
       if (doc.hasAlias) problems.push(problem(file.path, at, 'uses YAML anchors/aliases; write Kubernetes manifests out literally'));
       const { apiVersion, kind } = doc.value;
       const meta = doc.value['metadata'];
-      const name = isObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : kind === 'Kustomization' ? posix.dirname(file.path) : '?';
+      const name =
+        isObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : kind === 'Kustomization' ? posix.dirname(file.path) : '?';
       const label = `${String(kind)}/${name}`;
       const schemaId = SCHEMAS[`${String(apiVersion)}/${String(kind)}`];
       if (!schemaId) {
-        problems.push(problem(file.path, label, `unsupported apiVersion/kind "${String(apiVersion)}" / "${String(kind)}" (known: ${Object.keys(SCHEMAS).join(', ')})`));
+        problems.push(
+          problem(
+            file.path,
+            label,
+            `unsupported apiVersion/kind "${String(apiVersion)}" / "${String(kind)}" (known: ${Object.keys(SCHEMAS).join(', ')})`,
+          ),
+        );
         continue;
       }
       const validate = validator(schemaId);
@@ -116,7 +137,10 @@ function checkContainer(o: K8sObject, pod: PodTemplate, c: Container, longRunnin
     const port = probe.httpGet?.port ?? probe.tcpSocket?.port ?? probe.grpc?.port;
     if (port === undefined) continue;
     const exists = typeof port === 'number' ? ports.some((p) => p.containerPort === port) : names.includes(port);
-    if (!exists) report(`${kind} targets port ${JSON.stringify(port)}, which is not among the container's ports (${ports.map((p) => p.name ?? p.containerPort).join(', ') || 'none'})`);
+    if (!exists)
+      report(
+        `${kind} targets port ${JSON.stringify(port)}, which is not among the container's ports (${ports.map((p) => p.name ?? p.containerPort).join(', ') || 'none'})`,
+      );
   }
 
   const envNames = (c.env ?? []).map((e) => e.name);
@@ -127,11 +151,14 @@ function checkContainer(o: K8sObject, pod: PodTemplate, c: Container, longRunnin
   for (const m of c.volumeMounts ?? []) if (!volumes.has(m.name)) report(`mounts volume "${m.name}", which the pod does not define`);
 
   // Policy for this repo's pods: non-root, no escalation, read-only root, sized.
-  if (c.securityContext?.runAsNonRoot !== true && pod.spec.securityContext?.runAsNonRoot !== true) report('must run with runAsNonRoot: true (pod or container securityContext)');
+  if (c.securityContext?.runAsNonRoot !== true && pod.spec.securityContext?.runAsNonRoot !== true)
+    report('must run with runAsNonRoot: true (pod or container securityContext)');
   if (c.securityContext?.allowPrivilegeEscalation !== false) report('securityContext.allowPrivilegeEscalation must be false');
-  if (c.securityContext?.readOnlyRootFilesystem !== true) report('securityContext.readOnlyRootFilesystem must be true (mount an emptyDir where it writes)');
+  if (c.securityContext?.readOnlyRootFilesystem !== true)
+    report('securityContext.readOnlyRootFilesystem must be true (mount an emptyDir where it writes)');
   const req = c.resources?.requests ?? {};
-  if (req['cpu'] === undefined || req['memory'] === undefined) report('resources.requests needs cpu and memory (the scheduler and HPAs use them)');
+  if (req['cpu'] === undefined || req['memory'] === undefined)
+    report('resources.requests needs cpu and memory (the scheduler and HPAs use them)');
   if (c.resources?.limits?.['memory'] === undefined) report('resources.limits.memory is required (a leak must not take the node down)');
 }
 
@@ -141,14 +168,21 @@ function checkObject(o: K8sObject, out: Problem[]): void {
     if (o.kind === 'Deployment') {
       const sel = spec<{ selector: Selector }>(o).selector;
       if (!selectorMatches(sel, pod.metadata.labels)) {
-        out.push(problem(o.file, where(o), `spec.selector ${JSON.stringify(sel)} does not match the pod template labels ${JSON.stringify(pod.metadata.labels)}`));
+        out.push(
+          problem(
+            o.file,
+            where(o),
+            `spec.selector ${JSON.stringify(sel)} does not match the pod template labels ${JSON.stringify(pod.metadata.labels)}`,
+          ),
+        );
       }
     }
     for (const c of pod.spec.containers) checkContainer(o, pod, c, o.kind === 'Deployment', out);
   }
   if (o.kind === 'HorizontalPodAutoscaler') {
     const s = spec<{ minReplicas?: number; maxReplicas: number }>(o);
-    if ((s.minReplicas ?? 1) > s.maxReplicas) out.push(problem(o.file, where(o), `minReplicas ${s.minReplicas} > maxReplicas ${s.maxReplicas}`));
+    if ((s.minReplicas ?? 1) > s.maxReplicas)
+      out.push(problem(o.file, where(o), `minReplicas ${s.minReplicas} > maxReplicas ${s.maxReplicas}`));
   }
 }
 
@@ -156,7 +190,12 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Keys of a ConfigMap or Secret, as envFrom would import them. */
 export function dataOf(o: K8sObject): Record<string, string> {
-  const decoded = Object.fromEntries(Object.entries((o.raw['data'] as Record<string, string> | undefined) ?? {}).map(([k, v]) => [k, o.kind === 'Secret' ? Buffer.from(v, 'base64').toString('utf8') : v]));
+  const decoded = Object.fromEntries(
+    Object.entries((o.raw['data'] as Record<string, string> | undefined) ?? {}).map(([k, v]) => [
+      k,
+      o.kind === 'Secret' ? Buffer.from(v, 'base64').toString('utf8') : v,
+    ]),
+  );
   return { ...decoded, ...((o.raw['stringData'] as Record<string, string> | undefined) ?? {}) };
 }
 
@@ -176,12 +215,16 @@ function crossCheck(objects: readonly K8sObject[], files: readonly SourceFile[],
         const [kind, r] = ref.configMapRef ? ['ConfigMap', ref.configMapRef] : ['Secret', ref.secretRef as SourceRef];
         const source = find(kind, r.name);
         if (!source) {
-          if (r.optional !== true) out.push(problem(w.file, `${where(w)} container ${c.name}`, `envFrom ${kind} "${r.name}" is not defined in deploy/`));
+          if (r.optional !== true)
+            out.push(problem(w.file, `${where(w)} container ${c.name}`, `envFrom ${kind} "${r.name}" is not defined in deploy/`));
           continue;
         }
         // Kubernetes silently skips keys that are not valid variable names.
         for (const key of Object.keys(dataOf(source))) {
-          if (!ENV_NAME.test(key)) out.push(problem(source.file, where(source), `key "${key}" is imported with envFrom but is not a valid environment variable name`));
+          if (!ENV_NAME.test(key))
+            out.push(
+              problem(source.file, where(source), `key "${key}" is imported with envFrom but is not a valid environment variable name`),
+            );
         }
       }
     }
@@ -200,7 +243,10 @@ function crossCheck(objects: readonly K8sObject[], files: readonly SourceFile[],
       for (const w of pods) {
         const cports = (template(w) as PodTemplate).spec.containers.flatMap((c) => c.ports ?? []);
         const ok = cports.some((cp) => (typeof target === 'number' ? cp.containerPort === target : cp.name === target));
-        if (!ok) out.push(problem(svc.file, where(svc), `port ${p.name ?? p.port} targets ${JSON.stringify(target)}, which ${where(w)} does not expose`));
+        if (!ok)
+          out.push(
+            problem(svc.file, where(svc), `port ${p.name ?? p.port} targets ${JSON.stringify(target)}, which ${where(w)} does not expose`),
+          );
       }
     }
   }
@@ -211,7 +257,9 @@ function crossCheck(objects: readonly K8sObject[], files: readonly SourceFile[],
     if (ref.kind !== 'Deployment' || ref.apiVersion !== 'apps/v1' || !target) {
       out.push(problem(hpa.file, where(hpa), `scaleTargetRef ${ref.apiVersion} ${ref.kind}/${ref.name} is not a Deployment in deploy/`));
     } else if (spec<{ replicas?: number }>(target).replicas !== undefined) {
-      out.push(problem(target.file, where(target), `is scaled by ${where(hpa)}: drop spec.replicas, or every apply resets the replica count`));
+      out.push(
+        problem(target.file, where(target), `is scaled by ${where(hpa)}: drop spec.replicas, or every apply resets the replica count`),
+      );
     }
   }
 
@@ -228,12 +276,17 @@ function crossCheck(objects: readonly K8sObject[], files: readonly SourceFile[],
 function checkKustomization(k: K8sObject, objects: readonly K8sObject[], files: readonly SourceFile[], out: Problem[]): void {
   const dir = posix.dirname(k.file);
   // Remote bases (URLs) cannot be checked offline.
-  const resources = (k.raw['resources'] as string[]).filter((r) => !/^[a-z]+:\/\/|^github\.com\//.test(r)).map((r) => posix.normalize(posix.join(dir, r)));
-  for (const r of resources) if (!files.some((f) => f.path === r || f.path.startsWith(`${r}/`))) out.push(problem(k.file, 'resources', `"${posix.relative(dir, r)}" does not exist`));
+  const resources = (k.raw['resources'] as string[])
+    .filter((r) => !/^[a-z]+:\/\/|^github\.com\//.test(r))
+    .map((r) => posix.normalize(posix.join(dir, r)));
+  for (const r of resources)
+    if (!files.some((f) => f.path === r || f.path.startsWith(`${r}/`)))
+      out.push(problem(k.file, 'resources', `"${posix.relative(dir, r)}" does not exist`));
   // A manifest next to the kustomization but not listed is never applied: usually a mistake.
   for (const f of files) {
     if (posix.dirname(f.path) !== dir || f.path === k.file || f.path.endsWith('.example.yaml')) continue;
-    if (!resources.includes(f.path)) out.push(problem(k.file, 'resources', `${posix.basename(f.path)} is not listed (name it *.example.yaml if it is a template)`));
+    if (!resources.includes(f.path))
+      out.push(problem(k.file, 'resources', `${posix.basename(f.path)} is not listed (name it *.example.yaml if it is a template)`));
   }
   // An images entry whose name matches no container image silently changes nothing.
   const images = objects.flatMap((o) => template(o)?.spec.containers.map((c) => c.image.split('@', 1)[0]!.replace(/:[^/:]+$/, '')) ?? []);

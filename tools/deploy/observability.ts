@@ -24,7 +24,13 @@ export const RULE_TESTS = ['deploy/prometheus/tests/tokensvc-alerts.test.yml'];
 export const SCRAPE_CONFIG = 'deploy/prometheus/prometheus.example.yml';
 
 /** Series Prometheus writes itself for every target. */
-export const PROMETHEUS_SERIES = ['up', 'scrape_duration_seconds', 'scrape_samples_scraped', 'scrape_samples_post_metric_relabeling', 'scrape_series_added'];
+export const PROMETHEUS_SERIES = [
+  'up',
+  'scrape_duration_seconds',
+  'scrape_samples_scraped',
+  'scrape_samples_post_metric_relabeling',
+  'scrape_series_added',
+];
 
 export interface ObservabilityProblem {
   file: string;
@@ -46,9 +52,11 @@ export function metricModules(root = REPO_ROOT): string[] {
 }
 
 function collect(value: unknown, metrics: Set<Metric>, registries: Set<Registry>, depth = 0): void {
-  if (value instanceof Counter || value instanceof Gauge || value instanceof Histogram || value instanceof Summary) metrics.add(value as Metric);
+  if (value instanceof Counter || value instanceof Gauge || value instanceof Histogram || value instanceof Summary)
+    metrics.add(value as Metric);
   else if (value instanceof Registry) registries.add(value);
-  else if (depth < 2 && value !== null && typeof value === 'object') for (const v of Object.values(value)) collect(v, metrics, registries, depth + 1);
+  else if (depth < 2 && value !== null && typeof value === 'object')
+    for (const v of Object.values(value)) collect(v, metrics, registries, depth + 1);
 }
 
 /** `# TYPE` lines of an exposition, histograms and summaries with their series suffixes. */
@@ -82,7 +90,22 @@ export async function registeredMetricNames(root = REPO_ROOT): Promise<{ names: 
   return { names, modules };
 }
 
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'atan2']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /** Grafana's variables replaced so a panel query is plain PromQL. */
 export function grafanaToPromQL(expr: string): string {
@@ -106,7 +129,10 @@ function withoutDelimited(s: string, open: string, close: string): string {
 /** Metric names a PromQL expression selects (functions, keywords, labels, strings and durations left out). */
 export function metricNamesIn(expr: string): string[] {
   const quoted = expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
-  const bare = withoutDelimited(withoutDelimited(quoted, '{', '}'), '[', ']').replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
+  const bare = withoutDelimited(withoutDelimited(quoted, '{', '}'), '[', ']').replace(
+    /\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g,
+    ' ',
+  );
   const names = new Set<string>();
   for (const m of bare.matchAll(/(?<![\w:.])([a-zA-Z_:][\w:]*)(?=\s*(\(?))/g)) {
     const [, name, paren] = m as unknown as [string, string, string];
@@ -123,7 +149,11 @@ interface RuleFile {
 const readYaml = <T>(root: string, file: string): T => parse(readFileSync(join(root, file), 'utf8')) as T;
 
 export function ruleExprs(root = REPO_ROOT): Array<{ file: string; where: string; expr: string; record?: string; alert?: string }> {
-  return RULE_FILES.flatMap((file) => readYaml<RuleFile>(root, file).groups.flatMap((g) => g.rules.map((r) => ({ file, where: `${g.name}/${r.record ?? r.alert}`, expr: r.expr, record: r.record, alert: r.alert }))));
+  return RULE_FILES.flatMap((file) =>
+    readYaml<RuleFile>(root, file).groups.flatMap((g) =>
+      g.rules.map((r) => ({ file, where: `${g.name}/${r.record ?? r.alert}`, expr: r.expr, record: r.record, alert: r.alert })),
+    ),
+  );
 }
 
 interface Panel {
@@ -164,13 +194,19 @@ export function dashboardShapeProblems(root = REPO_ROOT): ObservabilityProblem[]
   const problems: ObservabilityProblem[] = [];
   const uids = new Map<string, string>();
   for (const file of dashboardFiles(root)) {
-    const d = JSON.parse(readFileSync(join(root, file), 'utf8')) as { uid?: string; title?: string; panels?: Array<Panel & { id?: number; gridPos?: unknown }>; templating?: { list?: Array<{ name?: string; type?: string }> } };
+    const d = JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+      uid?: string;
+      title?: string;
+      panels?: Array<Panel & { id?: number; gridPos?: unknown }>;
+      templating?: { list?: Array<{ name?: string; type?: string }> };
+    };
     const at = (where: string, message: string): void => void problems.push({ file, where, message });
     if (!d.uid) at('uid', 'missing');
     else if (uids.has(d.uid)) at('uid', `"${d.uid}" is also ${uids.get(d.uid)}'s`);
     else uids.set(d.uid, file);
     if (!d.title) at('title', 'missing');
-    if (!(d.templating?.list ?? []).some((v) => v.name === 'datasource' && v.type === 'datasource')) at('templating', 'no `datasource` variable of type datasource (the queries use ${datasource})');
+    if (!(d.templating?.list ?? []).some((v) => v.name === 'datasource' && v.type === 'datasource'))
+      at('templating', 'no `datasource` variable of type datasource (the queries use ${datasource})');
     const ids = new Set<number>();
     for (const p of d.panels ?? []) {
       const where = `panel "${p.title ?? '?'}"`;
@@ -186,12 +222,20 @@ export function dashboardShapeProblems(root = REPO_ROOT): ObservabilityProblem[]
 }
 
 /** Metric names that rules and dashboards use but nothing registers (or records). */
-export function unknownMetrics(queries: ReadonlyArray<{ file: string; where: string; expr: string }>, known: ReadonlySet<string>): ObservabilityProblem[] {
+export function unknownMetrics(
+  queries: ReadonlyArray<{ file: string; where: string; expr: string }>,
+  known: ReadonlySet<string>,
+): ObservabilityProblem[] {
   const problems: ObservabilityProblem[] = [];
   for (const q of queries) {
     if (q.expr.trim() === '') problems.push({ file: q.file, where: q.where, message: 'empty query' });
     for (const name of metricNamesIn(grafanaToPromQL(q.expr))) {
-      if (!known.has(name)) problems.push({ file: q.file, where: q.where, message: `names metric "${name}", which no metric module registers (nor a recording rule, nor Prometheus)` });
+      if (!known.has(name))
+        problems.push({
+          file: q.file,
+          where: q.where,
+          message: `names metric "${name}", which no metric module registers (nor a recording rule, nor Prometheus)`,
+        });
     }
   }
   return problems;
@@ -199,7 +243,13 @@ export function unknownMetrics(queries: ReadonlyArray<{ file: string; where: str
 
 /** Alerts of the rule files that no `promtool test rules` case evaluates. */
 export function untestedAlerts(root = REPO_ROOT): string[] {
-  const tested = new Set(RULE_TESTS.flatMap((f) => readYaml<{ tests: Array<{ alert_rule_test?: Array<{ alertname: string; exp_alerts?: unknown[] }> }> }>(root, f).tests.flatMap((t) => (t.alert_rule_test ?? []).filter((a) => (a.exp_alerts ?? []).length > 0).map((a) => a.alertname))));
+  const tested = new Set(
+    RULE_TESTS.flatMap((f) =>
+      readYaml<{ tests: Array<{ alert_rule_test?: Array<{ alertname: string; exp_alerts?: unknown[] }> }> }>(root, f).tests.flatMap((t) =>
+        (t.alert_rule_test ?? []).filter((a) => (a.exp_alerts ?? []).length > 0).map((a) => a.alertname),
+      ),
+    ),
+  );
   return ruleExprs(root)
     .filter((r) => r.alert && !tested.has(r.alert))
     .map((r) => r.alert!);
@@ -211,7 +261,9 @@ export class PromtoolMissing extends Error {}
 export function promtool(args: readonly string[], root = REPO_ROOT): { ok: boolean; output: string } {
   const r = spawnSync('promtool', args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new PromtoolMissing('promtool not found: it checks deploy/prometheus; install it with `apt-get install prometheus` (Debian/Ubuntu; .ci/run does this)');
+    throw new PromtoolMissing(
+      'promtool not found: it checks deploy/prometheus; install it with `apt-get install prometheus` (Debian/Ubuntu; .ci/run does this)',
+    );
   }
   if (r.error) throw r.error;
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
@@ -222,7 +274,11 @@ export function checkQuerySyntax(queries: ReadonlyArray<{ file: string; where: s
   const dir = mkdtempSync(join(tmpdir(), 'tokensvc-dashboards-'));
   try {
     const file = join(dir, 'dashboard-queries.yml');
-    const rules = queries.map((q, i) => ({ record: `dashboard_query_${i}`, expr: grafanaToPromQL(q.expr), labels: { source: `${q.file} ${q.where}` } }));
+    const rules = queries.map((q, i) => ({
+      record: `dashboard_query_${i}`,
+      expr: grafanaToPromQL(q.expr),
+      labels: { source: `${q.file} ${q.where}` },
+    }));
     writeFileSync(file, JSON.stringify({ groups: [{ name: 'dashboards', rules }] }, null, 1));
     return promtool(['check', 'rules', file]);
   } finally {
@@ -230,4 +286,5 @@ export function checkQuerySyntax(queries: ReadonlyArray<{ file: string; where: s
   }
 }
 
-export const formatProblem = (p: ObservabilityProblem, root = REPO_ROOT): string => `${relative(root, join(root, p.file))}: ${p.where}: ${p.message}`;
+export const formatProblem = (p: ObservabilityProblem, root = REPO_ROOT): string =>
+  `${relative(root, join(root, p.file))}: ${p.where}: ${p.message}`;

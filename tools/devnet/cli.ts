@@ -32,7 +32,11 @@ async function up(args: string[]): Promise<void> {
   for (const c of handle.chains) process.stdout.write(`  ${c.network.padEnd(10)} chain ${String(c.chainId).padEnd(6)} ${c.rpcUrl}\n`);
   process.stdout.write(`  manifest: ${handle.manifestPath}\n`);
   // the quote reads its gas wallet from its environment only: these (well-known devnet keys) for ./.env with docker compose
-  process.stdout.write(`  quote gas wallets: ${Object.entries(relayerKeyEnv(handle.manifestPath)).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+  process.stdout.write(
+    `  quote gas wallets: ${Object.entries(relayerKeyEnv(handle.manifestPath))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}\n`,
+  );
   serveUntilStopped(handle);
 }
 
@@ -53,7 +57,9 @@ async function main(): Promise<void> {
       return;
     }
     default:
-      process.stderr.write('usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- up --profile mainnet-shaped [--fresh] [--port 9645] [--state-dir DIR]\n       npm run devnet -- reset [--keep-data] [--state-dir DIR] [--port 8545]\n');
+      process.stderr.write(
+        'usage: npm run devnet -- up [--fresh] [--networks ethereum,arbitrum,base] [--port 8545] [--state-dir DIR]\n       npm run devnet -- up --profile mainnet-shaped [--fresh] [--port 9645] [--state-dir DIR]\n       npm run devnet -- reset [--keep-data] [--state-dir DIR] [--port 8545]\n',
+      );
       process.exit(command ? 1 : 0);
   }
 }

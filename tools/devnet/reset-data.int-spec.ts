@@ -34,7 +34,9 @@ describe('npm run devnet -- reset: the indexed data', () => {
 
   it("deletes the embedded PostgreSQL's data when no server answers, and otherwise says what to run", async () => {
     const down = `postgres://postgres@127.0.0.1:${await freePort()}/tokensvc`;
-    expect(await resetIndexedData(down, stateDir)).toMatch(/kept: it describes the deleted chains\. Once it is up, run: DATABASE_URL=.* npm run migrate:reset$/);
+    expect(await resetIndexedData(down, stateDir)).toMatch(
+      /kept: it describes the deleted chains\. Once it is up, run: DATABASE_URL=.* npm run migrate:reset$/,
+    );
     mkdirSync(join(stateDir, 'postgres'));
     writeFileSync(join(stateDir, 'postgres', 'PG_VERSION'), '15');
     expect(await resetIndexedData(down, stateDir)).toMatch(/^indexed data deleted: the embedded PostgreSQL data/);

@@ -11,7 +11,16 @@ const row = (v: Variable): string => {
   return `| ${names} | ${cell(v.default)} | ${cell(text)} |`;
 };
 const section = (s: Section): string =>
-  [`## ${s.title}`, '', s.intro, '', '| Variable | Default | Read by, and what it does |', '|---|---|---|', ...s.variables.map(row), ''].join('\n');
+  [
+    `## ${s.title}`,
+    '',
+    s.intro,
+    '',
+    '| Variable | Default | Read by, and what it does |',
+    '|---|---|---|',
+    ...s.variables.map(row),
+    '',
+  ].join('\n');
 
 export function configurationMarkdown(): string {
   return [
@@ -23,7 +32,13 @@ export function configurationMarkdown(): string {
     'Every environment variable the platform reads. `<NETWORK>` is a network name in capitals (`ETHEREUM`, `ARBITRUM`, `BASE`, ...),',
     "`<APP>` an app's (`TOKEN_DATA`, ...).",
     '',
-    ...SECTIONS.map((s) => `- [${s.title}](#${s.title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')})`),
+    ...SECTIONS.map(
+      (s) =>
+        `- [${s.title}](#${s.title
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-')})`,
+    ),
     '',
     ...SECTIONS.map(section),
   ].join('\n');

@@ -71,7 +71,7 @@ export const SECTIONS: Section[] = [
           'one URL, or several http(s) URLs comma-separated (e.g. two hosted providers and an own node). Every app reads through all of them with ' +
           'the same client (failover, health scoring, per-URL batch and log-range caps learned, 429 pauses; the indexer also never reads past the ' +
           'lowest head of the URLs within 16 blocks of the best; `apps/indexer/README.md`, "RPC URLs"). The relayer sends signed raw transactions ' +
-          'through the same pool. Only ethers-based checks (the indexer\'s chain-id check at start) use the first URL alone',
+          "through the same pool. Only ethers-based checks (the indexer's chain-id check at start) use the first URL alone",
       },
       {
         names: ['RPC_MAX_RPS_<NETWORK>'],
@@ -92,7 +92,7 @@ export const SECTIONS: Section[] = [
         default: 'unset (only the generic native/basic platforms without `DEVNET_MANIFEST`)',
         usedBy: 'indexer, quote',
         text:
-          'the real-network address book. `shipped` = `libs/chain/src/registry/networks.registry.json`, generated from the protocols\' npm ' +
+          "the real-network address book. `shipped` = `libs/chain/src/registry/networks.registry.json`, generated from the protocols' npm " +
           'packages (`npm run registry:gen`; every address with its package, version and export path; `docs/registry.md`): platforms, listed ' +
           'tokens and wrapped native token of the enabled networks. Or the path of a JSON file of the same shape. Refused together with `DEVNET_MANIFEST`',
       },
@@ -143,7 +143,12 @@ export const SECTIONS: Section[] = [
     intro: 'The public HTTP surface (`docs/gateway.md`).',
     variables: [
       { names: ['PORT', 'HOST'], default: '`3000`, `0.0.0.0`', usedBy: 'gateway', text: 'the public listener' },
-      { names: ['NATS_REQUEST_TIMEOUT_MS'], default: '`5000`', usedBy: 'gateway', text: 'a request to a service that takes longer answers 504' },
+      {
+        names: ['NATS_REQUEST_TIMEOUT_MS'],
+        default: '`5000`',
+        usedBy: 'gateway',
+        text: 'a request to a service that takes longer answers 504',
+      },
       {
         names: ['ADMIN_TOKEN'],
         default: 'unset (admin API off)',
@@ -160,10 +165,14 @@ export const SECTIONS: Section[] = [
         names: ['TRUSTED_PROXIES'],
         default: 'none (client IP = socket address)',
         usedBy: 'gateway',
-        text:
-          'proxies (CIDRs or addresses, comma-separated) whose `X-Forwarded-For` is believed; the client is the right-most entry not in them',
+        text: 'proxies (CIDRs or addresses, comma-separated) whose `X-Forwarded-For` is believed; the client is the right-most entry not in them',
       },
-      { names: ['TRUST_PROXY_HOPS'], default: 'unset', usedBy: 'gateway', text: 'replaced by `TRUSTED_PROXIES`: refused at boot with a message saying so' },
+      {
+        names: ['TRUST_PROXY_HOPS'],
+        default: 'unset',
+        usedBy: 'gateway',
+        text: 'replaced by `TRUSTED_PROXIES`: refused at boot with a message saying so',
+      },
       {
         names: ['CORS_ORIGINS'],
         default: 'empty (CORS off); `local` under `npm start`',
@@ -274,7 +283,12 @@ export const SECTIONS: Section[] = [
           'below the indexed data, so a node merely behind causes no rollback',
       },
       { names: ['RPC_TIMEOUT_MS'], default: '`30000`', usedBy: 'indexer', text: 'one JSON-RPC request' },
-      { names: ['INDEXER_POLL_MS'], default: 'block time / 4, within 100..250 ms', usedBy: 'indexer', text: 'how often the head is polled' },
+      {
+        names: ['INDEXER_POLL_MS'],
+        default: 'block time / 4, within 100..250 ms',
+        usedBy: 'indexer',
+        text: 'how often the head is polled',
+      },
       { names: ['INDEXER_PREFETCH'], default: '`2`', usedBy: 'indexer', text: 'batches fetched ahead of the writer' },
       { names: ['INDEXER_TARGET_LOGS'], default: '`25000`', usedBy: 'indexer', text: 'logs aimed at per eth_getLogs request' },
       {
@@ -283,7 +297,12 @@ export const SECTIONS: Section[] = [
         usedBy: 'indexer',
         text: 'blocks of the first eth_getLogs range, grown from there (a dense chain must not start with 200k-log responses)',
       },
-      { names: ['INDEXER_BATCH_RANGES'], default: '`4`', usedBy: 'indexer', text: 'eth_getLogs ranges (read one after the other) per fetched batch: ~100k logs' },
+      {
+        names: ['INDEXER_BATCH_RANGES'],
+        default: '`4`',
+        usedBy: 'indexer',
+        text: 'eth_getLogs ranges (read one after the other) per fetched batch: ~100k logs',
+      },
       {
         names: ['INDEXER_BATCH_MAX_LOGS'],
         default: '`250000`',
@@ -310,7 +329,12 @@ export const SECTIONS: Section[] = [
         usedBy: 'indexer',
         text: 'a standby takes over at most this long after the leader dies; keep it well above the longest pause the leader may have (GC, CPU starvation)',
       },
-      { names: ['INDEXER_INSTANCE_ID'], default: '`<hostname>:<pid>:<random>`', usedBy: 'indexer', text: 'this replica in the leader lease' },
+      {
+        names: ['INDEXER_INSTANCE_ID'],
+        default: '`<hostname>:<pid>:<random>`',
+        usedBy: 'indexer',
+        text: 'this replica in the leader lease',
+      },
       {
         names: ['INDEXER_READY_LAG_BLOCKS'],
         default: '`5`',
@@ -323,7 +347,12 @@ export const SECTIONS: Section[] = [
         usedBy: 'indexer',
         text: 'the JetStream stream and subject prefix of pool changes and finalised blocks; `false` publishes nothing',
       },
-      { names: ['INDEXER_REFRESH_HEAD_MS'], default: '`15000`', usedBy: 'indexer', text: 'once caught up, how often figures are re-derived at the head (0 = off)' },
+      {
+        names: ['INDEXER_REFRESH_HEAD_MS'],
+        default: '`15000`',
+        usedBy: 'indexer',
+        text: 'once caught up, how often figures are re-derived at the head (0 = off)',
+      },
     ],
   },
   {
@@ -335,7 +364,7 @@ export const SECTIONS: Section[] = [
         default: 'from `DEVNET_MANIFEST` (`contracts.router`); else none',
         usedBy: 'quote',
         text:
-          "the order Router (approval spender, `tx.to`) on that network. A network without one is still served for data, but its orders, " +
+          'the order Router (approval spender, `tx.to`) on that network. A network without one is still served for data, but its orders, ' +
           'estimates and approvals are refused with a 400 saying to run `npm run router -- deploy --network <name>` and set this variable; an ' +
           'address without code stops quote at start',
       },
@@ -437,15 +466,30 @@ export const SECTIONS: Section[] = [
     title: 'status-tracker',
     intro: 'Tracks cross-chain orders and pushes their status (`apps/status-tracker/README.md`).',
     variables: [
-      { names: ['TRACKER_POLL_MS'], default: '`30000`', usedBy: 'status-tracker', text: 'safety net: pause between two looks at one ONGOING order (its events wake it sooner)' },
+      {
+        names: ['TRACKER_POLL_MS'],
+        default: '`30000`',
+        usedBy: 'status-tracker',
+        text: 'safety net: pause between two looks at one ONGOING order (its events wake it sooner)',
+      },
       {
         names: ['TRACKER_PENDING_POLL_MS'],
         default: 'min(5000, `TRACKER_POLL_MS`)',
         usedBy: 'status-tracker',
         text: "pause between two looks at a PENDING order's origin receipt",
       },
-      { names: ['TRACKER_FOLLOW_MS'], default: '`1000`', usedBy: 'status-tracker', text: "pause between two reads of a network's bridge logs at the head" },
-      { names: ['TRACKER_FOLLOW_CONFIRMATIONS'], default: '`0`', usedBy: 'status-tracker', text: 'logs are read this many blocks below the head' },
+      {
+        names: ['TRACKER_FOLLOW_MS'],
+        default: '`1000`',
+        usedBy: 'status-tracker',
+        text: "pause between two reads of a network's bridge logs at the head",
+      },
+      {
+        names: ['TRACKER_FOLLOW_CONFIRMATIONS'],
+        default: '`0`',
+        usedBy: 'status-tracker',
+        text: 'logs are read this many blocks below the head',
+      },
       {
         names: ['TRACKER_FOLLOW_START_BLOCKS'],
         default: '`0`',
@@ -499,7 +543,12 @@ export const SECTIONS: Section[] = [
         usedBy: 'status-tracker',
         text: 'webhooks of one order over all its transactions and callers (409 beyond); deliveries at once; re-queue sweep',
       },
-      { names: ['STATUS_RELAY_POLL_MS'], default: '`1000`', usedBy: 'status-tracker', text: "outbox relay; it also wakes on each transition's NOTIFY" },
+      {
+        names: ['STATUS_RELAY_POLL_MS'],
+        default: '`1000`',
+        usedBy: 'status-tracker',
+        text: "outbox relay; it also wakes on each transition's NOTIFY",
+      },
     ],
   },
   {
@@ -592,7 +641,12 @@ export const SECTIONS: Section[] = [
         usedBy: 'the golden check',
         text: '`1` re-records the answers; a file path also writes the unmasked answers (`docs/golden-check.md`)',
       },
-      { names: ['STANDBY_TEST_LOG_DIR'], default: 'unset', usedBy: "the indexer's standby test", text: "a folder to keep the replicas' logs in" },
+      {
+        names: ['STANDBY_TEST_LOG_DIR'],
+        default: 'unset',
+        usedBy: "the indexer's standby test",
+        text: "a folder to keep the replicas' logs in",
+      },
       {
         names: ['BENCH_DURATION_S', 'BENCH_ROUNDS', 'BENCH_QUERY_ITERATIONS', 'BENCH_INDEXER_NODE_ARGS'],
         default: '`8`, `2`, `50000`, none',

@@ -12,7 +12,11 @@ const ROOT = join(__dirname, '..', '..');
 describe('keys CLI', () => {
   const url = createTestDatabaseUrl('keys_cli');
   const keys = (...args: string[]): { code: number | null; out: string; err: string } => {
-    const r = spawnSync(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'tools', 'keys', 'cli.ts'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'], DATABASE_URL: url }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'tools', 'keys', 'cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'], DATABASE_URL: url },
+      encoding: 'utf8',
+    });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 

@@ -16,7 +16,8 @@ import { NEW_KEY_FIELDS, parseQuery, QueryError } from '@tokensvc/api';
 import { EnvReader } from '@tokensvc/config';
 import { ApiKeyNotFoundError, ApiKeysRepository, type ApiKeyRecord, type IssuedApiKey } from '@tokensvc/persistence';
 
-const USAGE = 'usage: npm run keys -- create --tier <free|paid|enterprise> --label <owner> [--expires <ISO date>] [--rate <n>] | list [--all] | revoke <id|prefix> | rotate <id|prefix> [--grace <seconds>] | usage <id|prefix> [--days <n>]';
+const USAGE =
+  'usage: npm run keys -- create --tier <free|paid|enterprise> --label <owner> [--expires <ISO date>] [--rate <n>] | list [--all] | revoke <id|prefix> | rotate <id|prefix> [--grace <seconds>] | usage <id|prefix> [--days <n>]';
 
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 
@@ -44,13 +45,33 @@ async function run(repo: ApiKeysRepository, argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { tier: { type: 'string' }, label: { type: 'string' }, expires: { type: 'string' }, rate: { type: 'string' }, all: { type: 'boolean' }, grace: { type: 'string' }, days: { type: 'string' } },
+    options: {
+      tier: { type: 'string' },
+      label: { type: 'string' },
+      expires: { type: 'string' },
+      rate: { type: 'string' },
+      all: { type: 'boolean' },
+      grace: { type: 'string' },
+      days: { type: 'string' },
+    },
   });
   const [command, target] = positionals;
   switch (command) {
     case 'create': {
-      const fields = parseQuery(NEW_KEY_FIELDS, { tier: values.tier, label: values.label, expiresAt: values.expires, rateLimitPerMinute: values.rate });
-      printIssued(await repo.issue({ tier: fields.tier, label: fields.label, expiresAt: fields.expiresAt ?? null, rateLimitPerMinute: fields.rateLimitPerMinute ?? null }));
+      const fields = parseQuery(NEW_KEY_FIELDS, {
+        tier: values.tier,
+        label: values.label,
+        expiresAt: values.expires,
+        rateLimitPerMinute: values.rate,
+      });
+      printIssued(
+        await repo.issue({
+          tier: fields.tier,
+          label: fields.label,
+          expiresAt: fields.expiresAt ?? null,
+          rateLimitPerMinute: fields.rateLimitPerMinute ?? null,
+        }),
+      );
       return;
     }
     case 'list': {
@@ -91,7 +112,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  const known = e instanceof QueryError || e instanceof ApiKeyNotFoundError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
-  process.stderr.write(`${known ? (e as Error).message : `keys: ${(e as Error).message}`}\n${known && e instanceof QueryError ? `${USAGE}\n` : ''}`);
+  const known =
+    e instanceof QueryError || e instanceof ApiKeyNotFoundError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  process.stderr.write(
+    `${known ? (e as Error).message : `keys: ${(e as Error).message}`}\n${known && e instanceof QueryError ? `${USAGE}\n` : ''}`,
+  );
   process.exit(1);
 });

@@ -31,7 +31,11 @@ describe('libs/persistence/TABLES.md', () => {
     for (const d of docs) {
       expect(d.columns.length).toBeGreaterThan(0);
       // schema_migrations is TypeORM's own; every other table has a writer in the sources
-      if (d.name !== 'schema_migrations') expect({ table: d.name, writers: d.writers }).toEqual({ table: d.name, writers: expect.arrayContaining([expect.stringMatching(/^(apps|libs)\//)]) });
+      if (d.name !== 'schema_migrations')
+        expect({ table: d.name, writers: d.writers }).toEqual({
+          table: d.name,
+          writers: expect.arrayContaining([expect.stringMatching(/^(apps|libs)\//)]),
+        });
     }
   });
 

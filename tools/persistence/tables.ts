@@ -14,38 +14,47 @@ export const TABLES_DOC = join(REPO_ROOT, 'libs', 'persistence', 'TABLES.md');
 
 /** What each table holds, in a sentence; every table of the schema must have one. */
 export const TABLE_PURPOSES: Readonly<Record<string, string>> = {
-  networks: 'The networks the service serves (chain id, name, enabled), synced from the address book at the indexer\'s start (TypeORM entity, through `CatalogRepository`).',
+  networks:
+    "The networks the service serves (chain id, name, enabled), synced from the address book at the indexer's start (TypeORM entity, through `CatalogRepository`).",
   platforms: 'The platforms (protocol deployments) per network with their contract addresses, synced like `networks` (TypeORM entity).',
   blocks: 'Every indexed block header (number, hash, parent, timestamp) per network: the reorg check compares the chain with it.',
-  index_cursors: 'One row per network: the indexed head (block, hash, reorg epoch), the finalised block, and what has been published to JetStream (`published_seq`, `published_finalized`).',
+  index_cursors:
+    'One row per network: the indexed head (block, hash, reorg epoch), the finalised block, and what has been published to JetStream (`published_seq`, `published_finalized`).',
   indexer_leases: 'The lease that makes one indexer replica the writer of a network (hot standby: the others wait for it to expire).',
-  tokens: 'Every token the service describes (basic, native, pool shares, vault shares, lending positions): metadata, price, liquidity, supply, APY, reserves, rolling metrics, `history_from_block`.',
-  pools: 'Every pool\'s latest state (V2 reserves; V3 sqrtPrice, liquidity, tick) with the block and log of its last change and `change_seq`, the order JetStream publishing follows.',
-  pool_ticks: 'Initialised ticks of V3 pools (liquidity net and gross): the quote service\'s routing reads them.',
+  tokens:
+    'Every token the service describes (basic, native, pool shares, vault shares, lending positions): metadata, price, liquidity, supply, APY, reserves, rolling metrics, `history_from_block`.',
+  pools:
+    "Every pool's latest state (V2 reserves; V3 sqrtPrice, liquidity, tick) with the block and log of its last change and `change_seq`, the order JetStream publishing follows.",
+  pool_ticks: "Initialised ticks of V3 pools (liquidity net and gross): the quote service's routing reads them.",
   pool_tick_deltas: 'Per-block tick changes, kept for the blocks a reorg may still undo.',
   pool_state_history: 'Pool states before each change, kept for the blocks a reorg may still undo (rollback restores them).',
   transfers: 'ERC-20 and native transfers: holders, balances history and activity derive from them.',
   balances: 'Current balance per (network, token, owner), with the block it is from and the prior balances a reorg may need.',
   activities: 'The activity feed of a token: swaps, mints, burns, deposits, withdrawals, with amounts and USD values.',
   swap_volumes:
-    'DEX swap volume (USD cents, swap count) of basic and native tokens per token and block, from every indexed pool\'s swaps: ' +
+    "DEX swap volume (USD cents, swap count) of basic and native tokens per token and block, from every indexed pool's swaps: " +
     'their volumeUsd1d/7d and candle volumes.',
   price_points: 'Price observations per token and block, the source of candles and of the prices at a block.',
-  candles: 'OHLC candles per token, resolution and bucket, with the token\'s figures (liquidity, supply, APYs, volume) at the bucket\'s close.',
+  candles:
+    "OHLC candles per token, resolution and bucket, with the token's figures (liquidity, supply, APYs, volume) at the bucket's close.",
   api_keys: 'API keys (hashed), tier and label; issued by `npm run keys`, checked by the gateway.',
-  api_key_usage: 'Calls per key and day (the gateway\'s usage accounting, shown in the console).',
-  orders: 'Every order the quote service built (context, transaction, signed-order variant, calls), kept until `keep_until`: relayed signed orders and cross-chain status refer to it.',
-  relay_submissions: 'Signed orders the quote service relays: one row per order submitted, its state, the relayer account and nonce it holds, and the mined outcome.',
-  relay_transactions: 'Each transaction the relayer signed for a submission (the order, its fee bumps and cancellations), with the raw bytes to re-send.',
+  api_key_usage: "Calls per key and day (the gateway's usage accounting, shown in the console).",
+  orders:
+    'Every order the quote service built (context, transaction, signed-order variant, calls), kept until `keep_until`: relayed signed orders and cross-chain status refer to it.',
+  relay_submissions:
+    'Signed orders the quote service relays: one row per order submitted, its state, the relayer account and nonce it holds, and the mined outcome.',
+  relay_transactions:
+    'Each transaction the relayer signed for a submission (the order, its fee bumps and cancellations), with the raw bytes to re-send.',
   relayer_nonces: 'The next nonce of each relayer account per network, reconciled with the chain at start.',
   cross_chain_orders: 'Cross-chain orders the status tracker follows: origin transaction, deposit, fill, refund, status and terminal time.',
   status_events: 'Every status change of a cross-chain order, in order: the source of webhooks, SSE and the status history.',
   tracker_bridge_events: 'Bridge events (deposits, fills, refunds) the status tracker followed on chain, reorg-aware.',
-  tracker_follow_blocks: 'The block hashes the tracker\'s event following saw, to detect reorgs under its events.',
-  tracker_follow_cursors: 'How far the tracker\'s event following has read each network.',
-  webhooks: 'Webhook subscriptions of a cross-chain order (URL, secret, owner key) and how far delivery has got (`delivered_seq`, failures).',
-  webhook_deliveries: 'One row per status event delivered to a webhook: the receiver\'s status code and the attempts it took.',
-  schema_migrations: 'TypeORM\'s record of the migrations applied (the only table TypeORM itself writes).',
+  tracker_follow_blocks: "The block hashes the tracker's event following saw, to detect reorgs under its events.",
+  tracker_follow_cursors: "How far the tracker's event following has read each network.",
+  webhooks:
+    'Webhook subscriptions of a cross-chain order (URL, secret, owner key) and how far delivery has got (`delivered_seq`, failures).',
+  webhook_deliveries: "One row per status event delivered to a webhook: the receiver's status code and the attempts it took.",
+  schema_migrations: "TypeORM's record of the migrations applied (the only table TypeORM itself writes).",
 };
 
 export interface Column {
@@ -69,7 +78,11 @@ export interface TableDoc {
 
 /** Tables, columns, primary keys and non-primary indexes of a migrated database's public schema. */
 export async function readSchema(c: Client): Promise<Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers' | 'through'>>> {
-  const tables = (await c.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`)).rows.map((r) => r.t);
+  const tables = (
+    await c.query<{ t: string }>(
+      `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+    )
+  ).rows.map((r) => r.t);
   const out = new Map<string, Omit<TableDoc, 'purpose' | 'writers' | 'readers' | 'through'>>();
   for (const t of tables) {
     const columns = (
@@ -93,7 +106,11 @@ export async function readSchema(c: Client): Promise<Map<string, Omit<TableDoc, 
          WHERE i.indrelid = ('public.' || quote_ident($1))::regclass AND NOT i.indisprimary ORDER BY ic.relname`,
         [t],
       )
-    ).rows.map((r) => r.def.replace(/ ON public\.\S+ USING /, ' USING ').replace(/^CREATE (UNIQUE )?INDEX /, (_m, u: string | undefined) => (u ? 'unique ' : '')));
+    ).rows.map((r) =>
+      r.def
+        .replace(/ ON public\.\S+ USING /, ' USING ')
+        .replace(/^CREATE (UNIQUE )?INDEX /, (_m, u: string | undefined) => (u ? 'unique ' : '')),
+    );
     out.set(t, { name: t, columns, primaryKey, indexes });
   }
   return out;
@@ -178,11 +195,18 @@ export async function tableDocs(c: Client): Promise<TableDoc[]> {
   const schema = await readSchema(c);
   const names = [...schema.keys()];
   const missing = names.filter((t) => TABLE_PURPOSES[t] === undefined);
-  if (missing.length > 0) throw new Error(`no purpose written for ${missing.join(', ')}: add a sentence to TABLE_PURPOSES in tools/persistence/tables.ts`);
+  if (missing.length > 0)
+    throw new Error(`no purpose written for ${missing.join(', ')}: add a sentence to TABLE_PURPOSES in tools/persistence/tables.ts`);
   const gone = Object.keys(TABLE_PURPOSES).filter((t) => !schema.has(t));
   if (gone.length > 0) throw new Error(`TABLE_PURPOSES names tables the migrations do not create: ${gone.join(', ')}`);
   const used = usage(names);
-  return names.map((t) => ({ ...schema.get(t)!, purpose: TABLE_PURPOSES[t]!, writers: [...used.get(t)!.writers].sort(), readers: [...used.get(t)!.readers].sort(), through: [...used.get(t)!.through].sort() }));
+  return names.map((t) => ({
+    ...schema.get(t)!,
+    purpose: TABLE_PURPOSES[t]!,
+    writers: [...used.get(t)!.writers].sort(),
+    readers: [...used.get(t)!.readers].sort(),
+    through: [...used.get(t)!.through].sort(),
+  }));
 }
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
@@ -201,18 +225,34 @@ export function tablesMarkdown(docs: readonly TableDoc[]): string {
     '',
     '| table | written by | read by | used through libs/persistence by |',
     '|---|---|---|---|',
-    ...docs.map((d) => `| [\`${d.name}\`](#${d.name}) | ${d.writers.join(', ') || '—'} | ${d.readers.join(', ') || '—'} | ${d.through.join(', ') || '—'} |`),
+    ...docs.map(
+      (d) =>
+        `| [\`${d.name}\`](#${d.name}) | ${d.writers.join(', ') || '—'} | ${d.readers.join(', ') || '—'} | ${d.through.join(', ') || '—'} |`,
+    ),
     '',
   ];
   for (const d of docs) {
     const through = d.through.length > 0 ? ` Used through libs/persistence by: ${d.through.join(', ')}.` : '';
-    lines.push(`## ${d.name}`, '', d.purpose, '', `Written by: ${d.writers.join(', ') || '—'}. Read by: ${d.readers.join(', ') || '—'}.${through}`, '');
+    lines.push(
+      `## ${d.name}`,
+      '',
+      d.purpose,
+      '',
+      `Written by: ${d.writers.join(', ') || '—'}. Read by: ${d.readers.join(', ') || '—'}.${through}`,
+      '',
+    );
     lines.push('| column | type | null | default |', '|---|---|---|---|');
-    for (const c of d.columns) lines.push(`| ${d.primaryKey.includes(c.name) ? `**${c.name}**` : c.name} | ${cell(c.type)} | ${c.nullable ? 'yes' : 'no'} | ${c.default === null ? '' : `\`${cell(c.default)}\``} |`);
+    for (const c of d.columns)
+      lines.push(
+        `| ${d.primaryKey.includes(c.name) ? `**${c.name}**` : c.name} | ${cell(c.type)} | ${c.nullable ? 'yes' : 'no'} | ${c.default === null ? '' : `\`${cell(c.default)}\``} |`,
+      );
     lines.push('');
     if (d.primaryKey.length > 0) lines.push(`Primary key: (${d.primaryKey.join(', ')}).`);
     if (d.indexes.length > 0) lines.push('Indexes:', '', ...d.indexes.map((i) => `- \`${cell(i)}\``));
     lines.push('');
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

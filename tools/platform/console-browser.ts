@@ -13,12 +13,23 @@ export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'tmp', 'console-screen
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** The flags this machine's closed network needs (no background fetches, no QUIC), plus no sandbox as root. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Fails, saying how to install it, when the browser is missing: the browser test never passes without a browser. */
 export function requireChromium(): string {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: the console's browser test needs it. Install Debian's package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH to a Chromium binary.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: the console's browser test needs it. Install Debian's package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH to a Chromium binary.`,
+    );
   }
   return CHROMIUM;
 }
@@ -78,13 +89,23 @@ export interface AxeFinding {
 /** axe-core on the page as it is (WCAG 2.x A and AA rules and best practices); every finding is returned, the report is written next to the screenshots. */
 export async function axeCheck(page: Page, name: string): Promise<AxeFinding[]> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const findings = r.violations.map((v) => ({ page: name, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  writeFileSync(join(SCREENSHOT_DIR, `${name}.axe.json`), JSON.stringify({ url: page.url(), passes: r.passes.length, violations: findings }, null, 2));
+  const findings = r.violations.map((v) => ({
+    page: name,
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+  }));
+  writeFileSync(
+    join(SCREENSHOT_DIR, `${name}.axe.json`),
+    JSON.stringify({ url: page.url(), passes: r.passes.length, violations: findings }, null, 2),
+  );
   return findings;
 }
 
 /** Serious and critical findings only: what the test refuses. */
-export const blocking = (findings: readonly AxeFinding[]): AxeFinding[] => findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+export const blocking = (findings: readonly AxeFinding[]): AxeFinding[] =>
+  findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
 
 /** The part of a canvas element the pixel count reads (the root tsconfig has no DOM types). */
 interface CanvasLike {
@@ -101,7 +122,8 @@ export async function drawnPixels(page: Page, selector: string): Promise<number>
       const ctx = c.getContext('2d');
       if (!ctx || c.width === 0 || c.height === 0) continue;
       const data = ctx.getImageData(0, 0, c.width, c.height).data;
-      for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0 && (data[i]! < 240 || data[i + 1]! < 240 || data[i + 2]! < 240)) drawn++;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i + 3]! > 0 && (data[i]! < 240 || data[i + 1]! < 240 || data[i + 2]! < 240)) drawn++;
     }
     return drawn;
   });

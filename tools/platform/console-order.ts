@@ -19,7 +19,12 @@ async function ok<T>(gateway: string, path: string, key: string): Promise<T> {
 
 /** Sends a transaction as the API returned it; resolves with its hash once mined successfully. */
 async function send(wallet: Wallet, rpcUrl: string, tx: UnsignedTx): Promise<string> {
-  const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit) });
+  const sent = await wallet.sendTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value ?? '0'),
+    gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit),
+  });
   const rpc = new JsonRpcClient(rpcUrl);
   const until = Date.now() + 60_000;
   for (;;) {
@@ -34,11 +39,23 @@ async function send(wallet: Wallet, rpcUrl: string, tx: UnsignedTx): Promise<str
 }
 
 /** GET /v2/approval (the approval sent when asked), GET /v2/portal, then the order's tx sent as it is. */
-export async function sendAsIs(gateway: string, key: string, wallet: Wallet, rpcUrl: string, inputToken: string, amount: bigint, outputToken: string): Promise<{ orderId: string; txHash: string }> {
+export async function sendAsIs(
+  gateway: string,
+  key: string,
+  wallet: Wallet,
+  rpcUrl: string,
+  inputToken: string,
+  amount: bigint,
+  outputToken: string,
+): Promise<{ orderId: string; txHash: string }> {
   const params = `sender=${wallet.address.toLowerCase()}&inputToken=${inputToken}&inputAmount=${amount}&outputToken=${outputToken}`;
   const approval = await ok<{ context: { shouldApprove: boolean }; approve: UnsignedTx }>(gateway, `/v2/approval?${params}`, key);
   if (approval.context.shouldApprove) await send(wallet, rpcUrl, approval.approve);
-  const order = await ok<{ context: { orderId: string }; tx: UnsignedTx }>(gateway, `/v2/portal?${params}&slippageTolerancePercentage=1`, key);
+  const order = await ok<{ context: { orderId: string }; tx: UnsignedTx }>(
+    gateway,
+    `/v2/portal?${params}&slippageTolerancePercentage=1`,
+    key,
+  );
   return { orderId: order.context.orderId, txHash: await send(wallet, rpcUrl, order.tx) };
 }
 
@@ -47,7 +64,8 @@ export async function cleanQueueKeys(redisUrl: string, prefix: string): Promise<
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }))
+      if ((keys as string[]).length) await redis.del(...(keys as string[]));
   } finally {
     redis.disconnect();
   }

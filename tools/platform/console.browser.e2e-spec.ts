@@ -20,9 +20,34 @@ import type { Page } from 'playwright-core';
 import { Pool } from 'pg';
 import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, freePort, freePortRange, startApp, startAcrossRelayerProcess, stopProcess, waitForHttp, type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv } from '@tokensvc/testing';
+import {
+  APPS,
+  INFRA,
+  PrivateNatsServer,
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  startApp,
+  startAcrossRelayerProcess,
+  stopProcess,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type AcrossRelayerProcess,
+  type PlatformEnv,
+} from '@tokensvc/testing';
 import { buildConsole } from '../console/build';
-import { axeCheck, blocking, drawnPixels, launchConsoleBrowser, requireChromium, screenshot, SCREENSHOT_DIR, type AxeFinding, type ConsoleBrowser } from './console-browser';
+import {
+  axeCheck,
+  blocking,
+  drawnPixels,
+  launchConsoleBrowser,
+  requireChromium,
+  screenshot,
+  SCREENSHOT_DIR,
+  type AxeFinding,
+  type ConsoleBrowser,
+} from './console-browser';
 import { cleanQueueKeys, sendAsIs } from './console-order';
 
 /** this file's private devnets: beside the shared test devnet's range (TEST_DEVNET_BASE_PORT) */
@@ -86,11 +111,21 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     const healthPortBase = await freePortRange(5);
     const adminPort = await freePort();
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase, logLevel: 'warn',
+      databaseUrl: dbUrl,
+      natsUrl: nats.url,
+      natsPasswords: nats.passwords,
+      redisUrl: INFRA.redis,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase,
+      logLevel: 'warn',
       extraEnv: {
-        TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix,
-        ADMIN_TOKEN, ADMIN_PORT: String(adminPort), CONSOLE_DIR: built.dir,
+        TRACKER_QUEUE_PREFIX: queuePrefix,
+        RELAY_QUEUE_PREFIX: queuePrefix,
+        ADMIN_TOKEN,
+        ADMIN_PORT: String(adminPort),
+        CONSOLE_DIR: built.dir,
         // the indexer's health port (startApp: base + 2)
         INDEXER_STATUS_URL: `http://127.0.0.1:${healthPortBase + 2}/status`,
       },
@@ -102,14 +137,21 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     await relayer.started.catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    for (const app of APPS)
+      procs.set(
+        app,
+        startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)),
+      );
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });
     // Orders need the quote graph of both networks: wait for an estimate of the pair used below.
     const until = Date.now() + 180_000;
     for (;;) {
-      const r = await get(`/v2/portal/estimate?inputToken=${tokenKey(eth, 'USDC')}&inputAmount=1000000000&outputToken=${tokenKey(base, 'USDC')}`, userKey);
+      const r = await get(
+        `/v2/portal/estimate?inputToken=${tokenKey(eth, 'USDC')}&inputAmount=1000000000&outputToken=${tokenKey(base, 'USDC')}`,
+        userKey,
+      );
       if (r.status === 200) break;
       if (Date.now() > until) throw new Error(`no estimate within 180 s: ${r.status} ${JSON.stringify(r.body)}\n${tail()}`);
       await new Promise((res) => setTimeout(res, 2000));
@@ -199,7 +241,10 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     expect(candles).toBeGreaterThan(100);
     // the chart ends at the latest candle the API has, the price printed above it, not at the end of the first page
     const latest = await latestCandle(weth, '1h');
-    expect({ time: await page.locator('#candles').getAttribute('data-last-time'), close: Number(await page.locator('#candles').getAttribute('data-last-close')) }).toEqual({
+    expect({
+      time: await page.locator('#candles').getAttribute('data-last-time'),
+      close: Number(await page.locator('#candles').getAttribute('data-last-close')),
+    }).toEqual({
       time: latest.time,
       close: Number(latest.closePrice),
     });
@@ -210,7 +255,9 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
     await check('4-token-page');
     // A platform token (the most liquid pool or vault on ethereum): its last day's activity.
     const listed = await get('/v2/tokens?networks=ethereum&sortBy=liquidity&sortDirection=desc&limit=50', userKey);
-    const platformToken = (listed.body.tokens as { key: string; platform: string }[]).find((t) => t.platform !== 'basic' && t.platform !== 'native');
+    const platformToken = (listed.body.tokens as { key: string; platform: string }[]).find(
+      (t) => t.platform !== 'basic' && t.platform !== 'native',
+    );
     expect(platformToken).toBeDefined();
     await page.goto(`${gateway}/console#/token?id=${encodeURIComponent(platformToken!.key)}`);
     await page.locator('#activity-table').or(page.getByText('No activity in the last 24 hours.')).waitFor();
@@ -218,8 +265,19 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
   });
 
   it('5. follows a cross-chain order live over SSE until SUCCESS', async () => {
-    const wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 }));
-    const { orderId, txHash } = await sendAsIs(gateway, userKey, wallet, devnet.rpcUrls['ethereum']!, tokenKey(eth, 'USDC'), 1_000_000_000n, tokenKey(base, 'USDC'));
+    const wallet = new Wallet(
+      TEST_ACCOUNTS[0]!.privateKey,
+      new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 }),
+    );
+    const { orderId, txHash } = await sendAsIs(
+      gateway,
+      userKey,
+      wallet,
+      devnet.rpcUrls['ethereum']!,
+      tokenKey(eth, 'USDC'),
+      1_000_000_000n,
+      tokenKey(base, 'USDC'),
+    );
     await page.goto(`${gateway}/console#/order?orderId=${orderId}&txHash=${txHash}`);
     await page.locator('#order-events li').first().waitFor();
     await page.locator('#order-status[data-status="SUCCESS"]').waitFor({ timeout: 120_000 });
@@ -232,7 +290,9 @@ describe('the console in headless Chromium (whole platform + Across relayer on p
 
   it('6. no serious or critical accessibility violation on any view, and no page errors', () => {
     expect(blocking(axe)).toEqual([]);
-    timings.push(`axe: ${axe.length} findings in all, ${blocking(axe).length} serious or critical (${[...new Set(axe.map((f) => `${f.id}:${f.impact}`))].join(', ') || 'none'})`);
+    timings.push(
+      `axe: ${axe.length} findings in all, ${blocking(axe).length} serious or critical (${[...new Set(axe.map((f) => `${f.id}:${f.impact}`))].join(', ') || 'none'})`,
+    );
     expect(b?.errors ?? []).toEqual([]);
   });
 });

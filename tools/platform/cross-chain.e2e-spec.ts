@@ -28,11 +28,34 @@ import { Interface, JsonRpcProvider, Wallet, parseEther, toBeHex } from 'ethers'
 import { Pool } from 'pg';
 import { AcrossBridgeProvider, acrossConfigFromManifest, type AcrossManifestLike, type BridgeDepositInfo } from '@tokensvc/bridge';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  startDevnet,
+  type DevnetHandle,
+  type NetworkManifest,
+} from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, freePort, freePortRange, hasBinary, startAcrossRelayerProcess, startApp, stopProcess, waitForHttp,
-  type AcrossRelayerProcess, type AppName, type AppProcess, type PlatformEnv,
+  APPS,
+  INFRA,
+  PrivateNatsServer,
+  createTestDatabaseUrl,
+  deleteRedisKeys,
+  isolatedQueuesEnv,
+  freePort,
+  freePortRange,
+  hasBinary,
+  startAcrossRelayerProcess,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AcrossRelayerProcess,
+  type AppName,
+  type AppProcess,
+  type PlatformEnv,
 } from '@tokensvc/testing';
 
 /** Private devnet ports of this file (ethereum, base): outside every other test's range, moved with TEST_DEVNET_BASE_PORT like theirs. */
@@ -89,7 +112,9 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
   /** Across's devnet relayer (in `mode`) with its data worker bundling every 2 s (refunds of expired deposits). */
   const startRelayer = async (mode: string): Promise<void> => {
     relayerLogs.push(`--- relayer started in mode ${mode} ---`);
-    relayer = startAcrossRelayerProcess(env, { mode, bundleEverySeconds: 2, fund: relayerLogs.length === 1 }, (line) => relayerLogs.push(line));
+    relayer = startAcrossRelayerProcess(env, { mode, bundleEverySeconds: 2, fund: relayerLogs.length === 1 }, (line) =>
+      relayerLogs.push(line),
+    );
     const started = await relayer.started.catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail(relayerLogs)}`);
     });
@@ -143,7 +168,12 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
   /** The wallet sends a transaction as the API returned it; the receipt whatever its status. */
   async function send(wallet: Wallet, tx: Order['tx']): Promise<{ hash: string; status: number }> {
     if (tx.from !== undefined) expect(tx.from.toLowerCase()).toBe(wallet.address.toLowerCase());
-    const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit) });
+    const sent = await wallet.sendTransaction({
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value ?? '0'),
+      gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit),
+    });
     return { hash: sent.hash, status: await minedStatus(sent.hash) };
   }
 
@@ -206,7 +236,8 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
           await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after') ?? '1') * 1000));
           continue;
         }
-        if (r.status !== 200) throw new Error(`GET /v3/portal/status for ${this.orderId} ${this.txHash} answered ${r.status}: ${JSON.stringify(r.body)}`);
+        if (r.status !== 200)
+          throw new Error(`GET /v3/portal/status for ${this.orderId} ${this.txHash} answered ${r.status}: ${JSON.stringify(r.body)}`);
         const rec = r.body as StatusRecord;
         if (!(rec.status in RANK)) throw new Error(`unknown status ${JSON.stringify(rec.status)}`);
         this.seen.push(rec.status);
@@ -221,7 +252,9 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
         const r = await this.poll();
         if (done(r)) return r;
         if (Date.now() - started > timeoutMs) {
-          throw new Error(`order ${this.orderId}: still ${r.status} after ${timeoutMs} ms waiting for ${what} (seen: ${this.distinct().join(' -> ')})\nrelayer:\n${tail(relayerLogs)}\nplatform:\n${tail(logs)}`);
+          throw new Error(
+            `order ${this.orderId}: still ${r.status} after ${timeoutMs} ms waiting for ${what} (seen: ${this.distinct().join(' -> ')})\nrelayer:\n${tail(relayerLogs)}\nplatform:\n${tail(logs)}`,
+          );
         }
         await new Promise((res) => setTimeout(res, POLL_MS));
       }
@@ -245,7 +278,10 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
       const valid = d.every((s, i) => i === 0 || RANK[s] > RANK[d[i - 1]!]) && d[d.length - 1] === terminal;
       expect({ sequence: d, valid }).toEqual({ sequence: d, valid: true });
       // The tracker's own record of the transitions (its outbox, one event per transition): the same order, one terminal event, last.
-      const { rows } = await db.query<{ status: Status }>(`SELECT status FROM status_events WHERE order_id = $1 AND lower(tx_hash) = lower($2) ORDER BY seq`, [this.orderId, this.txHash]);
+      const { rows } = await db.query<{ status: Status }>(
+        `SELECT status FROM status_events WHERE order_id = $1 AND lower(tx_hash) = lower($2) ORDER BY seq`,
+        [this.orderId, this.txHash],
+      );
       const events = rows.map((r) => r.status);
       expect(events.filter((s) => (TERMINAL as readonly string[]).includes(s))).toEqual([terminal]);
       expect(events[events.length - 1]).toBe(terminal);
@@ -274,14 +310,26 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     // Across's minimum deposit of USDC (1 USDC, as the configured fee model is told): scenario 7 goes below it.
     const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined), ACROSS_MIN_INPUT: 'USDC=1000000' };
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
+      databaseUrl: dbUrl,
+      natsUrl: nats?.url ?? INFRA.nats,
+      natsPasswords: nats?.passwords,
+      redisUrl: INFRA.redis,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      logLevel: 'warn',
+      extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     // The relayer first: its funding mines blocks, and the first block after a loaded anvil state
     // takes the loaded block's state away (an indexer preflight reading it would fail).
     await startRelayer('normal');
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    for (const app of APPS)
+      procs.set(
+        app,
+        startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)),
+      );
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail(logs, 40)}`);
     });
@@ -297,16 +345,22 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
       for (;;) {
         const r = await call(`/v2/portal/estimate?inputToken=${input}&inputAmount=${amount}&outputToken=${output}`, keys[5]!);
         if (r.status === 200) break;
-        if (Date.now() > until) throw new Error(`no estimate for ${input} -> ${output} within 180 s: ${r.status} ${JSON.stringify(r.body)}\n${tail(logs, 40)}`);
+        if (Date.now() > until)
+          throw new Error(`no estimate for ${input} -> ${output} within 180 s: ${r.status} ${JSON.stringify(r.body)}\n${tail(logs, 40)}`);
         await new Promise((res) => setTimeout(res, 2000));
       }
     }
-    bridge = new AcrossBridgeProvider({ config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike), rpcUrls: devnet.rpcUrls });
+    bridge = new AcrossBridgeProvider({
+      config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike),
+      rpcUrls: devnet.rpcUrls,
+    });
     origin = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     destination = new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 });
     origin.pollingInterval = 50;
     destination.pollingInterval = 50;
-    timings.push(`platform ready (devnets, migrations, five apps + Across relayer, indexer backfill, quote graph): ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
+    timings.push(
+      `platform ready (devnets, migrations, five apps + Across relayer, indexer backfill, quote graph): ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`,
+    );
   }, 480_000);
 
   afterAll(async () => {
@@ -328,7 +382,15 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
   }, 60_000);
 
   /** Scenarios 1-3: the order, the wallet's transaction, the status to SUCCESS, the recipient paid on base. */
-  async function runToSuccess(name: string, account: number, key: string, inputToken: string, inputAmount: bigint, outputToken: string, outputOnBase: string) {
+  async function runToSuccess(
+    name: string,
+    account: number,
+    key: string,
+    inputToken: string,
+    inputAmount: bigint,
+    outputToken: string,
+    outputOnBase: string,
+  ) {
     const startedAt = Date.now();
     const wallet = new Wallet(TEST_ACCOUNTS[account]!.privateKey, origin);
     const order = await quote(wallet, key, inputToken, inputAmount, outputToken);
@@ -355,7 +417,15 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
   }
 
   it('1. USDC on ethereum -> USDC on base: SUCCESS with the full record; the recipient received at least minOutputAmount on base', async () => {
-    const { order, done, deposit, hash } = await runToSuccess('1. USDC -> USDC', 0, keys[0]!, tokenKey(eth, 'USDC'), 1_000_000_000n, tokenKey(base, 'USDC'), manifestToken(base, 'USDC').address);
+    const { order, done, deposit, hash } = await runToSuccess(
+      '1. USDC -> USDC',
+      0,
+      keys[0]!,
+      tokenKey(eth, 'USDC'),
+      1_000_000_000n,
+      tokenKey(base, 'USDC'),
+      manifestToken(base, 'USDC').address,
+    );
     expect(done).toEqual({
       context: order.context,
       tx: order.tx,
@@ -373,15 +443,42 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
 
   it('2. USDC on ethereum -> a vault share (steakUSDC) on base: SUCCESS, the recipient holds the shares', async () => {
     const vault = vaultKey(base, 'steakUSDC');
-    const { order, done } = await runToSuccess('2. USDC -> steakUSDC vault share on base', 1, keys[1]!, tokenKey(eth, 'USDC'), 2_000_000_000n, vault, vault.split(':')[1]!);
-    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: vault, gasPaidBy: 'relayer', runBy: 'bridge handler contract' });
-    expect(done).toMatchObject({ status: 'SUCCESS', fromChainId: 1, toChainId: 8453, crossChainProvider: 'across', context: { orderId: order.context.orderId, outputToken: vault } });
+    const { order, done } = await runToSuccess(
+      '2. USDC -> steakUSDC vault share on base',
+      1,
+      keys[1]!,
+      tokenKey(eth, 'USDC'),
+      2_000_000_000n,
+      vault,
+      vault.split(':')[1]!,
+    );
+    expect(order.context.rawParams?.destination).toMatchObject({
+      network: 'base',
+      outputToken: vault,
+      gasPaidBy: 'relayer',
+      runBy: 'bridge handler contract',
+    });
+    expect(done).toMatchObject({
+      status: 'SUCCESS',
+      fromChainId: 1,
+      toChainId: 8453,
+      crossChainProvider: 'across',
+      context: { orderId: order.context.orderId, outputToken: vault },
+    });
   });
 
   it('3. native ETH on ethereum -> USDC on base: SUCCESS; the ETH left the wallet on ethereum', async () => {
     const wallet = new Wallet(TEST_ACCOUNTS[2]!.privateKey, origin);
     const ethBefore = await balance(eth, NATIVE, wallet.address);
-    const { order, done } = await runToSuccess('3. native ETH -> USDC on base', 2, keys[2]!, `ethereum:${NATIVE}`, parseEther('0.5'), tokenKey(base, 'USDC'), manifestToken(base, 'USDC').address);
+    const { order, done } = await runToSuccess(
+      '3. native ETH -> USDC on base',
+      2,
+      keys[2]!,
+      `ethereum:${NATIVE}`,
+      parseEther('0.5'),
+      tokenKey(base, 'USDC'),
+      manifestToken(base, 'USDC').address,
+    );
     expect(order.tx.value).toBe(parseEther('0.5').toString());
     expect(done).toMatchObject({ status: 'SUCCESS', context: { inputToken: `ethereum:${NATIVE}` } });
     expect(ethBefore - (await balance(eth, NATIVE, wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
@@ -390,7 +487,15 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
   it('3b. native ETH on ethereum -> an LP share (uniswap-v2 WETH/USDC) on base: SUCCESS, the recipient holds the pair tokens', async () => {
     const pair = manifestPlatform(base, 'uniswap-v2').pools.find((p) => ['WETH/USDC', 'USDC/WETH'].includes(p.pair))!;
     const lp = `base:${pair.address.toLowerCase()}`;
-    const { order, done } = await runToSuccess('3b. native ETH -> WETH/USDC LP share on base', 0, keys[6]!, `ethereum:${NATIVE}`, parseEther('0.5'), lp, pair.address);
+    const { order, done } = await runToSuccess(
+      '3b. native ETH -> WETH/USDC LP share on base',
+      0,
+      keys[6]!,
+      `ethereum:${NATIVE}`,
+      parseEther('0.5'),
+      lp,
+      pair.address,
+    );
     expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: lp, gasPaidBy: 'relayer' });
     expect(done).toMatchObject({ status: 'SUCCESS', crossChainProvider: 'across', context: { outputToken: lp } });
   });
@@ -401,8 +506,21 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     const ethBefore = await balance(base, NATIVE, wallet.address);
     const weth = tokenKey(base, 'WETH');
     const usdc = tokenKey(eth, 'USDC');
-    const { order, done, deposit, received } = await runToSuccess('3c. USDC -> WETH on base', 1, keys[7]!, usdc, 1_000_000_000n, weth, wethBase);
-    expect(order.context.rawParams?.destination).toMatchObject({ network: 'base', outputToken: weth, gasPaidBy: 'relayer', runBy: 'bridge handler contract' });
+    const { order, done, deposit, received } = await runToSuccess(
+      '3c. USDC -> WETH on base',
+      1,
+      keys[7]!,
+      usdc,
+      1_000_000_000n,
+      weth,
+      wethBase,
+    );
+    expect(order.context.rawParams?.destination).toMatchObject({
+      network: 'base',
+      outputToken: weth,
+      gasPaidBy: 'relayer',
+      runBy: 'bridge handler contract',
+    });
     expect(done).toMatchObject({ status: 'SUCCESS', crossChainProvider: 'across', context: { outputToken: weth } });
     expect(deposit.outputToken.toLowerCase()).toBe(wethBase.toLowerCase());
     expect(received).toBe(deposit.outputAmount);
@@ -453,7 +571,9 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
       toChainId: 8453,
     });
     expect(done.statusReason).toMatch(/^not filled before the deadline \(.+\); refunded on the origin chain to /);
-    expect(done.statusReason!.toLowerCase()).toContain(`to ${wallet.address.toLowerCase()} (${deposit.inputAmount} of token ${usdcEth.toLowerCase()})`);
+    expect(done.statusReason!.toLowerCase()).toContain(
+      `to ${wallet.address.toLowerCase()} (${deposit.inputAmount} of token ${usdcEth.toLowerCase()})`,
+    );
     // On chain: the escrowed input is back in the wallet on ethereum; nothing arrived on base.
     expect(refund).toMatchObject({ amount: deposit.inputAmount });
     expect((await balance(eth, usdcEth, wallet.address)) - afterSend).toBe(deposit.inputAmount);
@@ -474,7 +594,9 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     // After scenario 4's time travel the chain is usually past it already (the order's deadline
     // follows the wall clock); otherwise the clock is moved past it here.
     if (now <= expiry) await passTime(expiry - now + 1, [origin]);
-    timings.push(`5. origin clock vs the order's expiry when sent: ${now - expiry} s past it${now <= expiry ? ' (moved past it by the test)' : ' already (no time moved)'}`);
+    timings.push(
+      `5. origin clock vs the order's expiry when sent: ${now - expiry} s past it${now <= expiry ? ' (moved past it by the test)' : ' already (no time moved)'}`,
+    );
     expect(await chainNow(origin)).toBeGreaterThan(expiry);
     const before = await balance(eth, usdcEth, wallet.address);
     const sent = await send(wallet, order.tx);
@@ -484,7 +606,16 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     // The status request made before the transaction was known to the tracker: PENDING first, then FAILED.
     const done = await reverted.terminal(60_000);
     timed('5. expired order, reverted on the origin', startedAt, reverted.distinct());
-    expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction reverted; nothing was bridged', txHash: sent.hash, destinationTxHashes: [], originTxHashes: [sent.hash], fromChainId: 1, toChainId: 8453, context: { orderId: order.context.orderId } });
+    expect(done).toMatchObject({
+      status: 'FAILED',
+      statusReason: 'the origin transaction reverted; nothing was bridged',
+      txHash: sent.hash,
+      destinationTxHashes: [],
+      originTxHashes: [sent.hash],
+      fromChainId: 1,
+      toChainId: 8453,
+      context: { orderId: order.context.orderId },
+    });
     expect(done.crossChainRequestId ?? '').toBe('');
     await reverted.expectValid('FAILED');
 
@@ -506,13 +637,29 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
       const r = await call(`/v2/portal?sender=${sender}&${query}`, key);
       expect({ status: r.status, message: r.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
       const e = await call(`/v2/portal/estimate?${query}`, key);
-      if (!query.includes('permitSignature')) expect({ status: e.status, message: e.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
+      if (!query.includes('permitSignature'))
+        expect({ status: e.status, message: e.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
     };
-    await bad(`inputToken=${usdc}&inputAmount=999999&outputToken=${tokenKey(base, 'USDC')}`, /999999 base units of USDC are below Across's minimum deposit of 1000000 from ethereum to base; send at least 1000000/);
-    await bad(`inputToken=${usdc}&inputAmount=1000000&outputToken=base:0x${'12'.repeat(20)}`, /unknown outputToken base:0x1212.*not a supported token on base/);
-    await bad(`inputToken=${usdc}&inputAmount=1000000&outputToken=arbitrum:${NATIVE}`, /network arbitrum is not enabled on this service|no bridge route from ethereum to arbitrum/);
-    await bad(`inputToken=ethereum:${NATIVE}&inputAmount=1&outputToken=base:${NATIVE}`, /1 base units of WETH do not cover Across's fees of 2; send more than 2/);
-    await bad(`inputToken=${usdc}&inputAmount=5000000&outputToken=${tokenKey(base, 'USDC')}&permitSignature=0x${'11'.repeat(65)}`, /permitSignature is not accepted on cross-chain orders/);
+    await bad(
+      `inputToken=${usdc}&inputAmount=999999&outputToken=${tokenKey(base, 'USDC')}`,
+      /999999 base units of USDC are below Across's minimum deposit of 1000000 from ethereum to base; send at least 1000000/,
+    );
+    await bad(
+      `inputToken=${usdc}&inputAmount=1000000&outputToken=base:0x${'12'.repeat(20)}`,
+      /unknown outputToken base:0x1212.*not a supported token on base/,
+    );
+    await bad(
+      `inputToken=${usdc}&inputAmount=1000000&outputToken=arbitrum:${NATIVE}`,
+      /network arbitrum is not enabled on this service|no bridge route from ethereum to arbitrum/,
+    );
+    await bad(
+      `inputToken=ethereum:${NATIVE}&inputAmount=1&outputToken=base:${NATIVE}`,
+      /1 base units of WETH do not cover Across's fees of 2; send more than 2/,
+    );
+    await bad(
+      `inputToken=${usdc}&inputAmount=5000000&outputToken=${tokenKey(base, 'USDC')}&permitSignature=0x${'11'.repeat(65)}`,
+      /permitSignature is not accepted on cross-chain orders/,
+    );
   });
 
   it('6. 404 for an order found nowhere; 400 naming txHash for a malformed one', async () => {
@@ -520,7 +667,10 @@ describe('cross-chain orders end to end through the gateway on Across (whole pla
     const unknown = await call(`/v3/portal/status?orderId=${randomUUID()}&txHash=0x${randomBytes(32).toString('hex')}`, key);
     expect(unknown).toMatchObject({ status: 404, body: { statusCode: 404, error: 'Not Found', message: expect.any(String) } });
     const malformed = await call(`/v3/portal/status?orderId=${randomUUID()}&txHash=0x1234`, key);
-    expect(malformed).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('txHash') } });
+    expect(malformed).toMatchObject({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('txHash') },
+    });
     const missing = await call(`/v3/portal/status?orderId=${randomUUID()}`, key);
     expect(missing).toMatchObject({ status: 400, body: { statusCode: 400, message: expect.stringContaining('txHash') } });
     const badOrder = await call(`/v3/portal/status?orderId=not-a-uuid&txHash=0x${randomBytes(32).toString('hex')}`, key);

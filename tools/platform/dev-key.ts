@@ -29,11 +29,22 @@ export async function devKey(databaseUrl: string, stateDir: string, now = new Da
     const saved = readSaved(file);
     if (saved) {
       const record = await repo.findByHash(hashApiKey(saved));
-      if (record && record.tier === 'paid' && !record.revokedAt && record.expiresAt && record.expiresAt.getTime() - now.getTime() > MIN_LEFT_MS) {
+      if (
+        record &&
+        record.tier === 'paid' &&
+        !record.revokedAt &&
+        record.expiresAt &&
+        record.expiresAt.getTime() - now.getTime() > MIN_LEFT_MS
+      ) {
         return { key: saved, expiresAt: record.expiresAt, reused: true };
       }
     }
-    const issued = await repo.issue({ tier: 'paid', label: 'npm start (development)', expiresAt: new Date(now.getTime() + VALID_DAYS * 86_400_000), rateLimitPerMinute: null });
+    const issued = await repo.issue({
+      tier: 'paid',
+      label: 'npm start (development)',
+      expiresAt: new Date(now.getTime() + VALID_DAYS * 86_400_000),
+      rateLimitPerMinute: null,
+    });
     writeFileSync(file, `${JSON.stringify({ key: issued.key })}\n`, { mode: 0o600 });
     return { key: issued.key, expiresAt: issued.record.expiresAt!, reused: false };
   } finally {

@@ -22,8 +22,25 @@ import { manifestPlatform, manifestToken, networkManifest, type DevnetManifest }
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import { createTokensvc, tokens, TokensvcError, unwrap, waitForStatus, type Tokensvc } from '@tokensvc/sdk';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, eachLine, freePort, freePortRange, hasBinary, startApp, startAcrossRelayerProcess, stopProcess, testDevnet, waitForHttp,
-  type AppName, type AppProcess, type AcrossRelayerProcess, type PlatformEnv,
+  APPS,
+  INFRA,
+  PrivateNatsServer,
+  createTestDatabaseUrl,
+  deleteRedisKeys,
+  isolatedQueuesEnv,
+  eachLine,
+  freePort,
+  freePortRange,
+  hasBinary,
+  startApp,
+  startAcrossRelayerProcess,
+  stopProcess,
+  testDevnet,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type AcrossRelayerProcess,
+  type PlatformEnv,
 } from '@tokensvc/testing';
 
 const ROOT = join(__dirname, '..', '..');
@@ -74,9 +91,14 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'examples', `${name}.ts`)], {
       cwd: ROOT,
       env: {
-        PATH: process.env['PATH'], HOME: process.env['HOME'],
-        TOKENSVC_URL: gateway, TOKENSVC_API_KEY: apiKey, PRIVATE_KEY: wallet.privateKey,
-        RPC_URL_ETHEREUM: devnet.rpcUrls['ethereum'], RPC_URL_BASE: devnet.rpcUrls['base'], ...extra,
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        TOKENSVC_URL: gateway,
+        TOKENSVC_API_KEY: apiKey,
+        PRIVATE_KEY: wallet.privateKey,
+        RPC_URL_ETHEREUM: devnet.rpcUrls['ethereum'],
+        RPC_URL_BASE: devnet.rpcUrls['base'],
+        ...extra,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -108,27 +130,47 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     await pool.end();
     const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined) };
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
+      databaseUrl: dbUrl,
+      natsUrl: nats?.url ?? INFRA.nats,
+      natsPasswords: nats?.passwords,
+      redisUrl: INFRA.redis,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      logLevel: 'warn',
+      extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
     const failed = (e: unknown): never => {
       throw new Error(`${(e as Error).message}\n${tail(40)}`);
     };
     // The relayer first: its funding may mine blocks, which must not race the indexer's first reads.
-    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10, startTimeoutMs: 300_000 }, (line) => logs.push(`[across-relayer] ${line}`));
+    relayer = startAcrossRelayerProcess(env, { mode: 'normal', bundleEverySeconds: 10, startTimeoutMs: 300_000 }, (line) =>
+      logs.push(`[across-relayer] ${line}`),
+    );
     await relayer.started.catch(failed);
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    for (const app of APPS)
+      procs.set(
+        app,
+        startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)),
+      );
     await waitForHttp(`${gateway}/health/ready`, 300_000, (s, body) => s === 200 && !body.includes('"down"')).catch(failed);
     svc = createTokensvc({ baseUrl: gateway, apiKey, retry: { maxRetries: 3 } });
     // The quote service routes once the indexer has published the pools of both networks.
     const until = Date.now() + 240_000;
-    const pairs = [[`ethereum:${NATIVE}`, parseEther('0.1').toString(), `ethereum:${usdcEth}`], [`ethereum:${usdcEth}`, '100000000', `base:${usdcBase}`]] as const;
+    const pairs = [
+      [`ethereum:${NATIVE}`, parseEther('0.1').toString(), `ethereum:${usdcEth}`],
+      [`ethereum:${usdcEth}`, '100000000', `base:${usdcBase}`],
+    ] as const;
     for (const [input, amount, output] of pairs) {
       for (;;) {
-        const r = await svc.api.GET('/v2/portal/estimate', { params: { query: { inputToken: input, inputAmount: amount, outputToken: output } } });
+        const r = await svc.api.GET('/v2/portal/estimate', {
+          params: { query: { inputToken: input, inputAmount: amount, outputToken: output } },
+        });
         if (r.response.status === 200) break;
-        if (Date.now() > until) throw new Error(`no estimate ${input} -> ${output}: ${r.response.status} ${JSON.stringify(r.error)}\n${tail(40)}`);
+        if (Date.now() > until)
+          throw new Error(`no estimate ${input} -> ${output}: ${r.response.status} ${JSON.stringify(r.error)}\n${tail(40)}`);
         await new Promise((res) => setTimeout(res, 2000));
       }
     }
@@ -194,11 +236,19 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
     expect(received).toBeGreaterThan(0n);
     // The same order through the SDK again: the stream (not a poll) opens on the final record.
     const asked: string[] = [];
-    const recording = createTokensvc({ baseUrl: gateway, apiKey, fetch: (req, init) => (asked.push(new URL(req.url).pathname), fetch(req, init)) });
+    const recording = createTokensvc({
+      baseUrl: gateway,
+      apiKey,
+      fetch: (req, init) => (asked.push(new URL(req.url).pathname), fetch(req, init)),
+    });
     const again = await waitForStatus(recording, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { timeoutMs: 30_000 });
     expect(again).toMatchObject({ status: 'SUCCESS', txHash: r.result['txHash'], destinationTxHashes: r.result['destinationTxHashes'] });
     expect(asked).toEqual(['/v3/portal/status/stream']);
-    const polled = await waitForStatus(recording, { orderId: r.result['orderId'], txHash: r.result['txHash'] }, { sse: false, timeoutMs: 30_000 });
+    const polled = await waitForStatus(
+      recording,
+      { orderId: r.result['orderId'], txHash: r.result['txHash'] },
+      { sse: false, timeoutMs: 30_000 },
+    );
     expect(polled).toEqual(again);
     expect(asked).toEqual(['/v3/portal/status/stream', '/v3/portal/status']);
   }, 240_000);
@@ -212,12 +262,22 @@ describe('examples/ run against the devnet platform, and the SDK through the rea
 
     const bad = await unwrap(svc.api.GET('/v2/tokens', { params: { query: { limit: 500 } } })).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(TokensvcError);
-    expect(bad).toMatchObject({ status: 400, code: 'invalid_parameter', message: expect.stringContaining('limit'), rateLimit: { limit: expect.any(Number), remaining: expect.any(Number) } });
+    expect(bad).toMatchObject({
+      status: 400,
+      code: 'invalid_parameter',
+      message: expect.stringContaining('limit'),
+      rateLimit: { limit: expect.any(Number), remaining: expect.any(Number) },
+    });
     const anonymous = createTokensvc({ baseUrl: gateway });
     await expect(unwrap(anonymous.api.GET('/v1/networks'))).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     const free = createTokensvc({ baseUrl: gateway, apiKey: freeKey });
-    await expect(unwrap(free.api.GET('/v3/tokens/metrics', { params: { query: { id: `ethereum:${usdcEth}` } } }))).rejects.toMatchObject({ status: 403, code: 'forbidden_plan' });
+    await expect(unwrap(free.api.GET('/v3/tokens/metrics', { params: { query: { id: `ethereum:${usdcEth}` } } }))).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden_plan',
+    });
     expect(free.rateLimit.limit).toEqual(expect.any(Number));
-    await expect(waitForStatus(svc, { orderId: '0b1c8a2e-0000-4000-8000-000000000000', txHash: `0x${'12'.repeat(32)}` }, { timeoutMs: 30_000 })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(
+      waitForStatus(svc, { orderId: '0b1c8a2e-0000-4000-8000-000000000000', txHash: `0x${'12'.repeat(32)}` }, { timeoutMs: 30_000 }),
+    ).rejects.toMatchObject({ status: 404, code: 'not_found' });
   }, 120_000);
 });

@@ -57,5 +57,7 @@ for (const a of after.entries) {
 }
 process.stdout.write(`${requests} of ${after.entries.length} requests changed; ${added} new, ${old.size} gone\n`);
 for (const [path, p] of [...byPath].sort((x, y) => y[1].values - x[1].values)) {
-  process.stdout.write(`${String(p.values).padStart(6)} ${String(p.digitsOnly).padStart(6)} same number  ${path}  [${[...p.kinds].join(', ')}]  e.g. ${p.example.slice(0, 120)}\n`);
+  process.stdout.write(
+    `${String(p.values).padStart(6)} ${String(p.digitsOnly).padStart(6)} same number  ${path}  [${[...p.kinds].join(', ')}]  e.g. ${p.example.slice(0, 120)}\n`,
+  );
 }

@@ -22,8 +22,21 @@ import { Pool } from 'pg';
 import { DEFAULT_SEED, TEST_ACCOUNTS, manifestToken, startDevnet, type DevnetHandle, type NetworkManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, INFRA, PrivateNatsServer, createTestDatabaseUrl, deleteRedisKeys, isolatedQueuesEnv, freePort, freePortRange, hasBinary, startApp, stopProcess, waitForHttp,
-  type AppName, type AppProcess, type PlatformEnv,
+  APPS,
+  INFRA,
+  PrivateNatsServer,
+  createTestDatabaseUrl,
+  deleteRedisKeys,
+  isolatedQueuesEnv,
+  freePort,
+  freePortRange,
+  hasBinary,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type PlatformEnv,
 } from '@tokensvc/testing';
 import { compareGolden, formatGolden, maskAnswer, maskRouteHash, runWindow, type GoldenEntry, type GoldenFile } from './golden';
 
@@ -42,8 +55,18 @@ const TRADING_PER_KEY = 80;
 const CONCURRENCY = 4;
 /** The places a mask may fire (golden.ts); any other place fails the check: a new source of variation to look at. */
 const ALLOWED_MASKS = new Set([
-  'context.orderId', 'context.expiry', 'context.routeHash', 'context.rawParams.order.deadline', 'context.rawParams.bridge.fillDeadline', 'context.steps[]<text>', 'tx.data<word>',
-  'signedOrder.value.nonce', 'signedOrder.value.deadline', 'signedOrder.value.routeHash', 'timestamp', 'status:orderId',
+  'context.orderId',
+  'context.expiry',
+  'context.routeHash',
+  'context.rawParams.order.deadline',
+  'context.rawParams.bridge.fillDeadline',
+  'context.steps[]<text>',
+  'tx.data<word>',
+  'signedOrder.value.nonce',
+  'signedOrder.value.deadline',
+  'signedOrder.value.routeHash',
+  'timestamp',
+  'status:orderId',
 ]);
 
 interface Request {
@@ -143,14 +166,26 @@ describe('golden check: a fixed list of requests answers what the golden file re
       nats = new PrivateNatsServer(await freePort(), { auth: true });
       await nats.start();
     }
-    devnet = await startDevnet({ basePort: DEVNET_BASE_PORT, stateDir: STATE_DIR, buildTime: BUILD_TIME, log: (l) => logs.push(`[devnet] ${l}`) });
+    devnet = await startDevnet({
+      basePort: DEVNET_BASE_PORT,
+      stateDir: STATE_DIR,
+      buildTime: BUILD_TIME,
+      log: (l) => logs.push(`[devnet] ${l}`),
+    });
     // The block a simulation (eth_call, eth_estimateGas) or a live read (aToken balances) runs in is
     // the pending one, at the wall clock: Aave's interest accrual follows its time, and so does the
     // gas of a zap into a lending position. Each chain's clock is set back to its last block and the
     // pending block pinned 12 s after it (nothing mines it: no transaction is sent).
     for (const n of devnet.manifest.networks) {
-      for (const [method, params] of [['anvil_setTime', [n.history.lastTimestamp + 1]], ['evm_setNextBlockTimestamp', [n.history.lastTimestamp + 12]]] as const) {
-        const res = await fetch(devnet.rpcUrls[n.network]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      for (const [method, params] of [
+        ['anvil_setTime', [n.history.lastTimestamp + 1]],
+        ['evm_setNextBlockTimestamp', [n.history.lastTimestamp + 12]],
+      ] as const) {
+        const res = await fetch(devnet.rpcUrls[n.network]!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
         const answer = (await res.json()) as { error?: unknown };
         if (answer.error) throw new Error(`${method} on ${n.network}: ${JSON.stringify(answer.error)}`);
       }
@@ -166,11 +201,24 @@ describe('golden check: a fixed list of requests answers what the golden file re
     // quote re-reads token prices (its USD figures) every second, so the wait below is short
     const extraEnv: Record<string, string> = { ...isolatedQueuesEnv(queuePrefix, nats !== undefined), QUOTE_CATALOG_REFRESH_MS: '1000' };
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 20_000, logLevel: 'warn', extraEnv,
+      databaseUrl: dbUrl,
+      natsUrl: nats?.url ?? INFRA.nats,
+      natsPasswords: nats?.passwords,
+      redisUrl: INFRA.redis,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      natsRequestTimeoutMs: 20_000,
+      logLevel: 'warn',
+      extraEnv,
     };
     gateway = `http://127.0.0.1:${env.gatewayPort}`;
-    for (const app of APPS) procs.set(app, startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
+    for (const app of APPS)
+      procs.set(
+        app,
+        startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)),
+      );
     await waitForHttp(`${gateway}/health/ready`, 240_000, (s, body) => s === 200 && !body.includes('"down"')).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}\n${tail()}`);
     });
@@ -180,9 +228,15 @@ describe('golden check: a fixed list of requests answers what the golden file re
     let cursors = new Map<string, string>();
     for (;;) {
       const s = await fetch(statusUrl, { signal: AbortSignal.timeout(2000) })
-        .then((r) => r.json() as Promise<{ networks: Array<{ network: string; caughtUp: boolean; cursor: number | null; head: number | null }> }>)
+        .then(
+          (r) =>
+            r.json() as Promise<{ networks: Array<{ network: string; caughtUp: boolean; cursor: number | null; head: number | null }> }>,
+        )
         .catch(() => ({ networks: [] }));
-      if (s.networks.length === devnet.manifest.networks.length && s.networks.every((n) => n.caughtUp && n.cursor !== null && n.cursor === n.head)) {
+      if (
+        s.networks.length === devnet.manifest.networks.length &&
+        s.networks.every((n) => n.caughtUp && n.cursor !== null && n.cursor === n.head)
+      ) {
         cursors = new Map(s.networks.map((n) => [n.network, String(n.cursor)]));
         break;
       }
@@ -196,14 +250,27 @@ describe('golden check: a fixed list of requests answers what the golden file re
       const usdc = `${net.network}:${manifestToken(net, 'USDC').address.toLowerCase()}`;
       const native = `${net.network}:${NATIVE}`;
       for (;;) {
-        const r = await send({ kind: 'setup', surface: 'trading', path: `/v2/portal/estimate?${qs({ inputToken: usdc, inputAmount: '1000000000', outputToken: native })}` });
-        const context = (r.body as { context?: { pinnedBlocks?: Array<{ network: string; blockNumber: string }>; outputAmount?: string; outputAmountUsd?: number } }).context;
+        const r = await send({
+          kind: 'setup',
+          surface: 'trading',
+          path: `/v2/portal/estimate?${qs({ inputToken: usdc, inputAmount: '1000000000', outputToken: native })}`,
+        });
+        const context = (
+          r.body as {
+            context?: { pinnedBlocks?: Array<{ network: string; blockNumber: string }>; outputAmount?: string; outputAmountUsd?: number };
+          }
+        ).context;
         const pinned = context?.pinnedBlocks ?? [];
         const listed = await send({ kind: 'setup', surface: 'data', path: `/v2/tokens?${qs({ ids: native })}` });
         const price = Number((listed.body as { tokens?: Array<{ price?: number | string }> }).tokens?.[0]?.price ?? NaN);
-        const valuedAtHead = Math.abs((Number(context?.outputAmount ?? NaN) / 1e18) * price - Number(context?.outputAmountUsd ?? NaN)) < 1e-4;
-        if (r.status === 200 && pinned.some((p) => p.network === net.network && p.blockNumber === cursors.get(net.network)) && valuedAtHead) break;
-        if (Date.now() > until) throw new Error(`quote graph of ${net.network} not at block ${cursors.get(net.network)}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}\n${tail()}`);
+        const valuedAtHead =
+          Math.abs((Number(context?.outputAmount ?? NaN) / 1e18) * price - Number(context?.outputAmountUsd ?? NaN)) < 1e-4;
+        if (r.status === 200 && pinned.some((p) => p.network === net.network && p.blockNumber === cursors.get(net.network)) && valuedAtHead)
+          break;
+        if (Date.now() > until)
+          throw new Error(
+            `quote graph of ${net.network} not at block ${cursors.get(net.network)}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}\n${tail()}`,
+          );
         await new Promise((res) => setTimeout(res, 1000));
       }
     }
@@ -242,27 +309,74 @@ describe('golden check: a fixed list of requests answers what the golden file re
       { kind: 'health', path: '/health', surface: 'open' },
       { kind: 'networks', path: '/v1/networks', surface: 'data' },
       { kind: 'platforms', path: '/v2/platforms', surface: 'data' },
-      ...['dex', 'lending', 'vault', 'native', 'basic'].map((type): Request => ({ kind: 'platforms', path: `/v2/platforms?type=${type}`, surface: 'data' })),
+      ...['dex', 'lending', 'vault', 'native', 'basic'].map((type): Request => ({
+        kind: 'platforms',
+        path: `/v2/platforms?type=${type}`,
+        surface: 'data',
+      })),
     ]);
 
     // ---- token lists: every token of every network (the enumeration the rest is built from) ----
     const byNetwork = new Map<string, TokenRecord[]>();
-    const listed = await record(networks.map((n): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ networks: n.network, limit: 250 })}`, surface: 'data' })));
+    const listed = await record(
+      networks.map((n): Request => ({
+        kind: 'tokens.list',
+        path: `/v2/tokens?${qs({ networks: n.network, limit: 250 })}`,
+        surface: 'data',
+      })),
+    );
     networks.forEach((n, i) => byNetwork.set(n.network, (listed[i]!.body as { tokens: TokenRecord[] }).tokens));
     const allTokens = [...byNetwork.values()].flat();
-    const sorts = ['key', 'decimals', 'name', 'symbol', 'updatedAt', 'price', 'liquidity', 'platform', 'network', 'apy', 'volumeUsd1d', 'volumeUsd7d', 'createdAt', 'verifiedAt'];
+    const sorts = [
+      'key',
+      'decimals',
+      'name',
+      'symbol',
+      'updatedAt',
+      'price',
+      'liquidity',
+      'platform',
+      'network',
+      'apy',
+      'volumeUsd1d',
+      'volumeUsd7d',
+      'createdAt',
+      'verifiedAt',
+    ];
     const slugs = [...new Set(platforms.map((p) => p.platform))].sort();
     await record([
       { kind: 'tokens.list', path: '/v2/tokens', surface: 'data' },
       { kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 250 })}`, surface: 'data' },
       ...[0, 1, 2, 50].map((page): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 7, page })}`, surface: 'data' })),
-      ...sorts.flatMap((sortBy) => ['asc', 'desc'].map((sortDirection): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ sortBy, sortDirection, limit: 5 })}`, surface: 'data' }))),
+      ...sorts.flatMap((sortBy) =>
+        ['asc', 'desc'].map((sortDirection): Request => ({
+          kind: 'tokens.list',
+          path: `/v2/tokens?${qs({ sortBy, sortDirection, limit: 5 })}`,
+          surface: 'data',
+        })),
+      ),
       ...slugs.map((platforms): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ platforms, limit: 5 })}`, surface: 'data' })),
       ...[
-        { search: 'USD' }, { search: 'Wrapped' }, { minLiquidity: 1_000_000 }, { maxLiquidity: 100_000 }, { minLiquidity: 10_000, maxLiquidity: 5_000_000, sortBy: 'liquidity' },
-        { minApy: 1 }, { minApy: 0.5, maxApy: 4, sortBy: 'apy', sortDirection: 'desc' }, { isVerified: true }, { isVerified: false }, { isPortable: true }, { isPortable: false },
-        { tags: 'stablecoin' }, { networks: 'base', platforms: 'uniswap-v2', sortBy: 'volumeUsd7d', sortDirection: 'desc' }, { finality: 'finalized', networks: 'ethereum' },
-        { ids: allTokens.filter((_t, i) => i % 9 === 0).map((t) => t.key).join(',') },
+        { search: 'USD' },
+        { search: 'Wrapped' },
+        { minLiquidity: 1_000_000 },
+        { maxLiquidity: 100_000 },
+        { minLiquidity: 10_000, maxLiquidity: 5_000_000, sortBy: 'liquidity' },
+        { minApy: 1 },
+        { minApy: 0.5, maxApy: 4, sortBy: 'apy', sortDirection: 'desc' },
+        { isVerified: true },
+        { isVerified: false },
+        { isPortable: true },
+        { isPortable: false },
+        { tags: 'stablecoin' },
+        { networks: 'base', platforms: 'uniswap-v2', sortBy: 'volumeUsd7d', sortDirection: 'desc' },
+        { finality: 'finalized', networks: 'ethereum' },
+        {
+          ids: allTokens
+            .filter((_t, i) => i % 9 === 0)
+            .map((t) => t.key)
+            .join(','),
+        },
       ].map((p): Request => ({ kind: 'tokens.list', path: `/v2/tokens?${qs({ limit: 5, ...p })}`, surface: 'data' })),
     ]);
 
@@ -290,7 +404,11 @@ describe('golden check: a fixed list of requests answers what the golden file re
       );
       if (t.network === 'ethereum' && representatives.has(t.key)) {
         perToken.push(
-          ...['15m', '30m', '1h'].map((resolution): Request => ({ kind: 'tokens.history', path: `/v2/tokens/history?${qs({ id, resolution })}`, surface: 'data' })),
+          ...['15m', '30m', '1h'].map((resolution): Request => ({
+            kind: 'tokens.history',
+            path: `/v2/tokens/history?${qs({ id, resolution })}`,
+            surface: 'data',
+          })),
           { kind: 'tokens.history', path: `/v2/tokens/history?${qs({ id, resolution: '1h', finality: 'finalized' })}`, surface: 'data' },
           { kind: 'tokens.holders', path: `/v2/tokens/holders?${qs({ id, limit: 100, page: 1 })}`, surface: 'data' },
           { kind: 'tokens.holders', path: `/v2/tokens/holders?${qs({ id, finality: 'finalized' })}`, surface: 'data' },
@@ -302,7 +420,8 @@ describe('golden check: a fixed list of requests answers what the golden file re
     const nextPages: Request[] = [];
     perToken.forEach((r, i) => {
       const body = perTokenAnswers[i]!.body as { pageInfo?: { hasNextPage: boolean; endCursor: string | null } };
-      if (r.kind === 'tokens.transactions' && body.pageInfo?.hasNextPage && body.pageInfo.endCursor) nextPages.push({ kind: 'tokens.transactions', path: `${r.path}&${qs({ cursor: body.pageInfo.endCursor })}`, surface: 'data' });
+      if (r.kind === 'tokens.transactions' && body.pageInfo?.hasNextPage && body.pageInfo.endCursor)
+        nextPages.push({ kind: 'tokens.transactions', path: `${r.path}&${qs({ cursor: body.pageInfo.endCursor })}`, surface: 'data' });
     });
     await record(nextPages);
 
@@ -311,36 +430,65 @@ describe('golden check: a fixed list of requests answers what the golden file re
     for (const n of networks) {
       owners.add(n.deployer.toLowerCase());
       owners.add(n.accounts.relayer.address.toLowerCase());
-      for (const a of [...n.accounts.traders.slice(0, 1), ...n.accounts.liquidityProviders.slice(0, 1), ...n.accounts.arbitrageurs.slice(0, 1)]) owners.add(a.toLowerCase());
+      for (const a of [
+        ...n.accounts.traders.slice(0, 1),
+        ...n.accounts.liquidityProviders.slice(0, 1),
+        ...n.accounts.arbitrageurs.slice(0, 1),
+      ])
+        owners.add(a.toLowerCase());
     }
     const allNets = networks.map((n) => `networks=${n.network}`).join('&');
     await record([
       ...[...owners].map((owner): Request => ({ kind: 'account', path: `/v2/account?owner=${owner}&${allNets}`, surface: 'data' })),
-      ...networks.map((n): Request => ({ kind: 'account', path: `/v2/account?${qs({ owner: who, networks: n.network })}`, surface: 'data' })),
+      ...networks.map((n): Request => ({
+        kind: 'account',
+        path: `/v2/account?${qs({ owner: who, networks: n.network })}`,
+        surface: 'data',
+      })),
     ]);
 
     // ---- trading, per network ----
     const trading: Request[] = [];
     const permitOrders: Array<{ network: string; input: TokenRecord; output: TokenRecord; amount: string }> = [];
-    const est = (input: string, amount: string, output: string, extra: Record<string, string | boolean> = {}): Request => ({ kind: 'estimate', surface: 'trading', path: `/v2/portal/estimate?${qs({ inputToken: input, inputAmount: amount, outputToken: output, ...extra })}` });
+    const est = (input: string, amount: string, output: string, extra: Record<string, string | boolean> = {}): Request => ({
+      kind: 'estimate',
+      surface: 'trading',
+      path: `/v2/portal/estimate?${qs({ inputToken: input, inputAmount: amount, outputToken: output, ...extra })}`,
+    });
     const order = (kind: string, input: string, amount: string, output: string, extra: Record<string, string | boolean> = {}): Request => ({
-      kind, surface: 'trading', path: `/v2/portal?${qs({ sender: who, inputToken: input, inputAmount: amount, outputToken: output, slippageTolerancePercentage: 1, ...extra })}`,
+      kind,
+      surface: 'trading',
+      path: `/v2/portal?${qs({ sender: who, inputToken: input, inputAmount: amount, outputToken: output, slippageTolerancePercentage: 1, ...extra })}`,
     });
     for (const n of networks) {
       const tokens = byNetwork.get(n.network)!;
       const basics = tokens.filter((t) => t.platform === 'basic' || t.platform === 'native');
       const composed = tokens.filter((t) => t.platform !== 'basic' && t.platform !== 'native');
-      const sym = (s: string): TokenRecord => basics.find((t) => t.symbol === s) ?? (() => { throw new Error(`no ${s} on ${n.network}`); })();
+      const sym = (s: string): TokenRecord =>
+        basics.find((t) => t.symbol === s) ??
+        (() => {
+          throw new Error(`no ${s} on ${n.network}`);
+        })();
       const usdc = sym('USDC');
       const native = basics.find((t) => t.address === NATIVE)!;
       const weth = basics.find((t) => t.address === n.weth.toLowerCase())!;
       const erc20s = basics.filter((t) => t.address !== NATIVE);
       // swaps: every ordered pair of basic tokens (native included), about $1,000; $1M from and to USDC (deeper routes, splits)
       for (const a of basics) for (const b of basics) if (a !== b) trading.push(est(a.key, amountFor(a, 1000), b.key));
-      for (const b of basics) if (b !== usdc) trading.push(est(usdc.key, amountFor(usdc, 1_000_000), b.key), est(b.key, amountFor(b, 1_000_000), usdc.key));
+      for (const b of basics)
+        if (b !== usdc) trading.push(est(usdc.key, amountFor(usdc, 1_000_000), b.key), est(b.key, amountFor(b, 1_000_000), usdc.key));
       // how the route was chosen (V2 and V3 pools, splits)
-      for (const [a, b] of [[usdc, weth], [weth, sym('WBTC')], [sym('LINK'), sym('UNI')], [native, sym('DAI')]] as const) {
-        for (const usd of [1000, 1_000_000]) trading.push(est(a.key, amountFor(a, usd), b.key, { explain: true }), order('order.swap', a.key, amountFor(a, usd), b.key, { validate: false, explain: true }));
+      for (const [a, b] of [
+        [usdc, weth],
+        [weth, sym('WBTC')],
+        [sym('LINK'), sym('UNI')],
+        [native, sym('DAI')],
+      ] as const) {
+        for (const usd of [1000, 1_000_000])
+          trading.push(
+            est(a.key, amountFor(a, usd), b.key, { explain: true }),
+            order('order.swap', a.key, amountFor(a, usd), b.key, { validate: false, explain: true }),
+          );
       }
       // orders: ERC-20 -> ERC-20 (signed-order typed data included), native in (validated: the sender holds ETH), native out
       for (const b of basics) {
@@ -354,21 +502,41 @@ describe('golden check: a fixed list of requests answers what the golden file re
       }
       // a partner fee, auto slippage, and validate=true without an approval (the 400 that names it)
       trading.push(
-        order('order.swap', usdc.key, amountFor(usdc, 5000), weth.key, { validate: false, partner: `0x${'ab'.repeat(20)}`, feePercentage: '0.5' }),
-        { kind: 'order.swap', surface: 'trading', path: `/v2/portal?${qs({ sender: who, inputToken: native.key, inputAmount: amountFor(native, 1000), outputToken: usdc.key })}` },
+        order('order.swap', usdc.key, amountFor(usdc, 5000), weth.key, {
+          validate: false,
+          partner: `0x${'ab'.repeat(20)}`,
+          feePercentage: '0.5',
+        }),
+        {
+          kind: 'order.swap',
+          surface: 'trading',
+          path: `/v2/portal?${qs({ sender: who, inputToken: native.key, inputAmount: amountFor(native, 1000), outputToken: usdc.key })}`,
+        },
         order('order.swap', usdc.key, amountFor(usdc, 1000), weth.key),
       );
       // approvals (and permits) for every ERC-20 input and every composed token going out
       for (const t of [...erc20s, ...composed]) {
         const out = t === usdc ? weth : usdc;
-        trading.push({ kind: 'approval', surface: 'trading', path: `/v2/approval?${qs({ sender: who, inputToken: t.key, inputAmount: amountFor(t, 1000), outputToken: out.key })}` });
+        trading.push({
+          kind: 'approval',
+          surface: 'trading',
+          path: `/v2/approval?${qs({ sender: who, inputToken: t.key, inputAmount: amountFor(t, 1000), outputToken: out.key })}`,
+        });
       }
-      trading.push({ kind: 'approval', surface: 'trading', path: `/v2/approval?${qs({ sender: who, inputToken: usdc.key, inputAmount: amountFor(usdc, 1000) })}` });
-      for (const t of n.network === 'ethereum' ? erc20s : [usdc]) permitOrders.push({ network: n.network, input: t, output: t === usdc ? weth : usdc, amount: amountFor(t, 1000) });
+      trading.push({
+        kind: 'approval',
+        surface: 'trading',
+        path: `/v2/approval?${qs({ sender: who, inputToken: usdc.key, inputAmount: amountFor(usdc, 1000) })}`,
+      });
+      for (const t of n.network === 'ethereum' ? erc20s : [usdc])
+        permitOrders.push({ network: n.network, input: t, output: t === usdc ? weth : usdc, amount: amountFor(t, 1000) });
       // zaps into and out of every composed token (V2 LP shares, ERC-4626 vault shares, Aave aTokens)
       for (const c of composed) {
         trading.push(
-          est(usdc.key, amountFor(usdc, 1000), c.key), est(native.key, amountFor(native, 1000), c.key), est(c.key, amountFor(c, 1000), usdc.key), est(c.key, amountFor(c, 1000), native.key),
+          est(usdc.key, amountFor(usdc, 1000), c.key),
+          est(native.key, amountFor(native, 1000), c.key),
+          est(c.key, amountFor(c, 1000), usdc.key),
+          est(c.key, amountFor(c, 1000), native.key),
           order('zap.in', usdc.key, amountFor(usdc, 1000), c.key, { validate: false }),
           order('zap.in', native.key, amountFor(native, 1000), c.key),
           order('zap.out', c.key, amountFor(c, 1000), usdc.key, { validate: false }),
@@ -379,11 +547,17 @@ describe('golden check: a fixed list of requests answers what the golden file re
       const dai = sym('DAI');
       for (const c of [...composed, weth]) {
         const inputs = [usdc, dai];
-        trading.push({ kind: 'multi.estimate', surface: 'trading', path: `/v2/portal/multi/estimate?${qs({ inputTokens: inputs.map((t) => t.key).join(','), inputAmounts: inputs.map((t) => amountFor(t, 500)).join(','), outputToken: c.key })}` });
-        if (representatives.has(c.key) || c === weth) trading.push({
-          kind: 'multi.order', surface: 'trading',
-          path: `/v2/portal/multi?${qs({ sender: who, inputTokens: [native.key, usdc.key].join(','), inputAmounts: [amountFor(native, 500), amountFor(usdc, 500)].join(','), outputToken: c.key, slippageTolerancePercentage: 1, validate: false })}`,
+        trading.push({
+          kind: 'multi.estimate',
+          surface: 'trading',
+          path: `/v2/portal/multi/estimate?${qs({ inputTokens: inputs.map((t) => t.key).join(','), inputAmounts: inputs.map((t) => amountFor(t, 500)).join(','), outputToken: c.key })}`,
         });
+        if (representatives.has(c.key) || c === weth)
+          trading.push({
+            kind: 'multi.order',
+            surface: 'trading',
+            path: `/v2/portal/multi?${qs({ sender: who, inputTokens: [native.key, usdc.key].join(','), inputAmounts: [amountFor(native, 500), amountFor(usdc, 500)].join(','), outputToken: c.key, slippageTolerancePercentage: 1, validate: false })}`,
+          });
       }
     }
     // cross-chain (Across): every ordered pair of networks, swaps and zaps on the far side
@@ -398,15 +572,33 @@ describe('golden check: a fixed list of requests answers what the golden file re
         const firstOf = (p: (t: TokenRecord) => boolean): TokenRecord | undefined => b.find(p);
         // WETH out (Across would pay an EOA native: the MulticallHandler passes the WETH on), asked once
         const wethOut = from === networks[0] && to === networks[1] ? [b.find((t) => t.address === to.weth.toLowerCase())!] : [];
-        const outs = [usdcB, b.find((t) => t.address === NATIVE)!, ...wethOut, firstOf((t) => t.platform === 'erc4626-vaults'), firstOf((t) => t.platform === 'uniswap-v2'), firstOf((t) => t.platform === 'aave-v3')].filter((t): t is TokenRecord => t !== undefined);
+        const outs = [
+          usdcB,
+          b.find((t) => t.address === NATIVE)!,
+          ...wethOut,
+          firstOf((t) => t.platform === 'erc4626-vaults'),
+          firstOf((t) => t.platform === 'uniswap-v2'),
+          firstOf((t) => t.platform === 'aave-v3'),
+        ].filter((t): t is TokenRecord => t !== undefined);
         for (const out of outs) {
           for (const input of [usdcA, nativeA]) {
-            trading.push(est(input.key, amountFor(input, 1000), out.key), order('crossChain.order', input.key, amountFor(input, 1000), out.key));
+            trading.push(
+              est(input.key, amountFor(input, 1000), out.key),
+              order('crossChain.order', input.key, amountFor(input, 1000), out.key),
+            );
           }
         }
         trading.push(
-          { kind: 'approval', surface: 'trading', path: `/v2/approval/cross-chain?${qs({ sender: who, inputToken: usdcA.key, inputAmount: amountFor(usdcA, 1000), outputToken: usdcB.key })}` },
-          { kind: 'approval', surface: 'trading', path: `/v2/approval?${qs({ sender: who, inputToken: usdcA.key, inputAmount: amountFor(usdcA, 1000), outputToken: usdcB.key })}` },
+          {
+            kind: 'approval',
+            surface: 'trading',
+            path: `/v2/approval/cross-chain?${qs({ sender: who, inputToken: usdcA.key, inputAmount: amountFor(usdcA, 1000), outputToken: usdcB.key })}`,
+          },
+          {
+            kind: 'approval',
+            surface: 'trading',
+            path: `/v2/approval?${qs({ sender: who, inputToken: usdcA.key, inputAmount: amountFor(usdcA, 1000), outputToken: usdcB.key })}`,
+          },
           est(usdcA.key, '1', usdcB.key),
         );
       }
@@ -414,15 +606,29 @@ describe('golden check: a fixed list of requests answers what the golden file re
     const tradingAnswers = await record(trading);
 
     // ---- permits: the approval's typed data signed by the sender (deterministic signatures), then the permit order, validated ----
-    const approvals = permitOrders.map((p): Request => ({ kind: 'approval', surface: 'trading', path: `/v2/approval?${qs({ sender: who, inputToken: p.input.key, inputAmount: p.amount, outputToken: p.output.key, permitDeadline: PERMIT_DEADLINE })}` }));
+    const approvals = permitOrders.map((p): Request => ({
+      kind: 'approval',
+      surface: 'trading',
+      path: `/v2/approval?${qs({ sender: who, inputToken: p.input.key, inputAmount: p.amount, outputToken: p.output.key, permitDeadline: PERMIT_DEADLINE })}`,
+    }));
     const approvalAnswers = await record(approvals);
     const permitted: Request[] = [];
     for (const [i, p] of permitOrders.entries()) {
-      const permit = (approvalAnswers[i]!.body as { permit?: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; value: Record<string, unknown> } }).permit;
+      const permit = (
+        approvalAnswers[i]!.body as {
+          permit?: {
+            domain: Record<string, unknown>;
+            types: Record<string, Array<{ name: string; type: string }>>;
+            value: Record<string, unknown>;
+          };
+        }
+      ).permit;
       if (!permit) continue;
       const { EIP712Domain: _domain, ...types } = permit.types;
       const signature = await wallet.signTypedData(permit.domain, types, permit.value);
-      permitted.push(order('order.permit', p.input.key, p.amount, p.output.key, { permitSignature: signature, permitDeadline: PERMIT_DEADLINE }));
+      permitted.push(
+        order('order.permit', p.input.key, p.amount, p.output.key, { permitSignature: signature, permitDeadline: PERMIT_DEADLINE }),
+      );
     }
     await record(permitted);
 
@@ -443,7 +649,11 @@ describe('golden check: a fixed list of requests answers what the golden file re
     await record(stored);
     await record([
       { kind: 'order.status', surface: 'trading', path: '/v2/portal/status?orderId=0b1c8a2e-0000-4000-8000-000000000000' },
-      { kind: 'crossChain.status', surface: 'trading', path: `/v3/portal/status?${qs({ orderId: '0b1c8a2e-0000-4000-8000-000000000000', txHash: `0x${'12'.repeat(32)}` })}` },
+      {
+        kind: 'crossChain.status',
+        surface: 'trading',
+        path: `/v3/portal/status?${qs({ orderId: '0b1c8a2e-0000-4000-8000-000000000000', txHash: `0x${'12'.repeat(32)}` })}`,
+      },
     ]);
     const ended = Date.now();
 
@@ -462,11 +672,16 @@ describe('golden check: a fixed list of requests answers what the golden file re
     });
     // GOLDEN_RAW=<file>: the answers before masking, to look at what varies
     if (process.env['GOLDEN_RAW']) writeFileSync(process.env['GOLDEN_RAW'], entries.map((e) => JSON.stringify(e)).join('\n'));
-    const actual: GoldenFile = { devnet: { buildTime: BUILD_TIME, seed: DEFAULT_SEED, networks: networks.map((n: NetworkManifest) => n.network) }, entries: masked };
+    const actual: GoldenFile = {
+      devnet: { buildTime: BUILD_TIME, seed: DEFAULT_SEED, networks: networks.map((n: NetworkManifest) => n.network) },
+      entries: masked,
+    };
     const counts = new Map<string, number>();
     for (const e of masked) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
     const text = formatGolden(actual);
-    timings.push(`${masked.length} requests in ${((ended - started) / 1000).toFixed(1)} s (${[...counts].map(([k, c]) => `${k} ${c}`).join(', ')}); golden ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB; masks fired at ${[...fired].sort().join(', ')}`);
+    timings.push(
+      `${masked.length} requests in ${((ended - started) / 1000).toFixed(1)} s (${[...counts].map(([k, c]) => `${k} ${c}`).join(', ')}); golden ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB; masks fired at ${[...fired].sort().join(', ')}`,
+    );
     const unexpected = [...fired].filter((p) => !ALLOWED_MASKS.has(p));
     expect({ unexpectedMasks: unexpected }).toEqual({ unexpectedMasks: [] });
     if (UPDATE || !existsSync(GOLDEN_FILE)) {
@@ -477,6 +692,9 @@ describe('golden check: a fixed list of requests answers what the golden file re
     }
     const golden = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as GoldenFile;
     const report = compareGolden(golden, actual);
-    if (report) throw new Error(`${report}\n\nIf the change is intended, explain it and re-record: GOLDEN_UPDATE=1 npx jest tools/platform/golden.e2e-spec.ts (docs/golden-check.md)`);
+    if (report)
+      throw new Error(
+        `${report}\n\nIf the change is intended, explain it and re-record: GOLDEN_UPDATE=1 npx jest tools/platform/golden.e2e-spec.ts (docs/golden-check.md)`,
+      );
   }, 600_000);
 });

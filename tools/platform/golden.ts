@@ -80,7 +80,8 @@ export function maskAnswer(body: unknown, window: TimeWindow, fired: Set<string>
     }
     if (typeof v !== 'string') return v;
     if (orderIds.has(v)) return mark(path, ORDER_ID);
-    if (key === 'nonce' && /^\d+$/.test(v) && [...orderIds].some((id) => BigInt(`0x${id.replace(/-/g, '')}`).toString() === v)) return mark(path, ORDER_NONCE);
+    if (key === 'nonce' && /^\d+$/.test(v) && [...orderIds].some((id) => BigInt(`0x${id.replace(/-/g, '')}`).toString() === v))
+      return mark(path, ORDER_NONCE);
     if (/^\d{9,10}$/.test(v) && inWindow(Number(v))) return mark(path, TIME);
     if (ISO.test(v) && inWindow(Math.floor(Date.parse(v) / 1000))) return mark(path, TIME);
     if (ISO_ANYWHERE.test(v)) {
@@ -161,7 +162,14 @@ function collectOrderIds(v: unknown, out: Set<string>): void {
  * values are equal when within max(64, 0.02 %) of the golden one.
  */
 export function gasWithinDeadlineSlack(path: string, golden: unknown, actual: unknown): boolean {
-  if (!path.endsWith('.gasLimit') || typeof golden !== 'string' || typeof actual !== 'string' || !/^\d+$/.test(golden) || !/^\d+$/.test(actual)) return false;
+  if (
+    !path.endsWith('.gasLimit') ||
+    typeof golden !== 'string' ||
+    typeof actual !== 'string' ||
+    !/^\d+$/.test(golden) ||
+    !/^\d+$/.test(actual)
+  )
+    return false;
   const g = Number(golden);
   return Math.abs(g - Number(actual)) <= Math.max(64, g * 0.0002);
 }
@@ -182,7 +190,8 @@ const show = (v: unknown): string => {
 export function diffJson(golden: unknown, actual: unknown, max = 5, path = '$', out: Difference[] = []): Difference[] {
   if (out.length >= max) return out;
   if (Array.isArray(golden) && Array.isArray(actual)) {
-    for (let i = 0; i < Math.max(golden.length, actual.length) && out.length < max; i++) diffJson(golden[i], actual[i], max, `${path}[${i}]`, out);
+    for (let i = 0; i < Math.max(golden.length, actual.length) && out.length < max; i++)
+      diffJson(golden[i], actual[i], max, `${path}[${i}]`, out);
     return out;
   }
   const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -194,15 +203,27 @@ export function diffJson(golden: unknown, actual: unknown, max = 5, path = '$', 
     }
     return out;
   }
-  if (typeof golden === 'string' && typeof actual === 'string' && golden !== actual && golden.startsWith('0x') && actual.startsWith('0x') && golden.length > 160) {
+  if (
+    typeof golden === 'string' &&
+    typeof actual === 'string' &&
+    golden !== actual &&
+    golden.startsWith('0x') &&
+    actual.startsWith('0x') &&
+    golden.length > 160
+  ) {
     // calldata: the first differing 32-byte word, not the whole blob
     let i = 0;
     while (i < golden.length && golden[i] === actual[i]) i++;
     const at = Math.max(2, i - ((i - 2) % 64));
-    out.push({ path: `${path} (hex char ${i} of ${golden.length}/${actual.length})`, golden: golden.slice(at, at + 64), actual: actual.slice(at, at + 64) });
+    out.push({
+      path: `${path} (hex char ${i} of ${golden.length}/${actual.length})`,
+      golden: golden.slice(at, at + 64),
+      actual: actual.slice(at, at + 64),
+    });
     return out;
   }
-  if (JSON.stringify(golden) !== JSON.stringify(actual) && !gasWithinDeadlineSlack(path, golden, actual)) out.push({ path, golden: show(golden), actual: show(actual) });
+  if (JSON.stringify(golden) !== JSON.stringify(actual) && !gasWithinDeadlineSlack(path, golden, actual))
+    out.push({ path, golden: show(golden), actual: show(actual) });
   return out;
 }
 
@@ -210,11 +231,16 @@ export function diffJson(golden: unknown, actual: unknown, max = 5, path = '$', 
  * Compares the answers of a run with the golden file's: a readable report of the first
  * differences (request, status, JSON path, golden and actual values), or undefined when equal.
  */
-export function compareGolden(golden: GoldenFile, actual: GoldenFile, o: { maxRequests?: number; maxPerRequest?: number } = {}): string | undefined {
+export function compareGolden(
+  golden: GoldenFile,
+  actual: GoldenFile,
+  o: { maxRequests?: number; maxPerRequest?: number } = {},
+): string | undefined {
   const maxRequests = o.maxRequests ?? 12;
   const lines: string[] = [];
   let differing = 0;
-  if (JSON.stringify(golden.devnet) !== JSON.stringify(actual.devnet)) lines.push(`devnet differs: golden ${JSON.stringify(golden.devnet)}, actual ${JSON.stringify(actual.devnet)}`);
+  if (JSON.stringify(golden.devnet) !== JSON.stringify(actual.devnet))
+    lines.push(`devnet differs: golden ${JSON.stringify(golden.devnet)}, actual ${JSON.stringify(actual.devnet)}`);
   const byPath = new Map(golden.entries.map((e) => [`${e.method} ${e.path}`, e]));
   const seen = new Set<string>();
   for (const a of actual.entries) {
@@ -226,7 +252,10 @@ export function compareGolden(golden: GoldenFile, actual: GoldenFile, o: { maxRe
       if (differing <= maxRequests) lines.push(`+ ${key}: not in the golden file (answered ${a.status})`);
       continue;
     }
-    const diffs = g.status !== a.status ? [{ path: 'status', golden: String(g.status), actual: String(a.status) }, ...diffJson(g.body, a.body, (o.maxPerRequest ?? 5) - 1)] : diffJson(g.body, a.body, o.maxPerRequest ?? 5);
+    const diffs =
+      g.status !== a.status
+        ? [{ path: 'status', golden: String(g.status), actual: String(a.status) }, ...diffJson(g.body, a.body, (o.maxPerRequest ?? 5) - 1)]
+        : diffJson(g.body, a.body, o.maxPerRequest ?? 5);
     if (diffs.length === 0) continue;
     differing++;
     if (differing <= maxRequests) {

@@ -14,13 +14,22 @@ export function formatProgress(s: IndexingStatus): string {
   return `${s.network}: block ${s.cursor} of ${s.head} (${s.percent}%), ${s.lag} behind, ${s.blocksPerSecond} blocks/s, ${s.eventsPerSecond} events/s, ${eta}`;
 }
 
-const formatSeconds = (s: number): string => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`);
+const formatSeconds = (s: number): string =>
+  s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 
 /**
  * Prints each network's progress every `intervalMs` until all are caught up, then says so once.
  * Returns when caught up or `stopped()`; a failed read is retried at the next tick.
  */
-export async function followIndexing(read: () => Promise<IndexingStatus[]>, say: (line: string) => void, o: { intervalMs?: number; stopped?: () => boolean } = {}): Promise<void> {
+export async function followIndexing(
+  read: () => Promise<IndexingStatus[]>,
+  say: (line: string) => void,
+  o: { intervalMs?: number; stopped?: () => boolean } = {},
+): Promise<void> {
   const intervalMs = o.intervalMs ?? 3_000;
   let lastError = '';
   while (!o.stopped?.()) {

@@ -26,11 +26,19 @@ describe('ensureInfra on an open bus', () => {
     const lines: string[] = [];
     infra = await ensureInfra({ databaseUrl: INFRA.postgres, natsUrl: INFRA.nats, redisUrl: INFRA.redis }, dir, (l) => lines.push(l));
     expect(infra.natsUrl).not.toBe(INFRA.nats);
-    expect(infra.natsPasswords && Object.keys(infra.natsPasswords).sort()).toEqual(['gateway', 'indexer', 'quote', 'status-tracker', 'token-data']);
+    expect(infra.natsPasswords && Object.keys(infra.natsPasswords).sort()).toEqual([
+      'gateway',
+      'indexer',
+      'quote',
+      'status-tracker',
+      'token-data',
+    ]);
     expect((await probeNatsAuth(infra.natsUrl)).auth).toBe('enforced');
     expect(new URL(infra.redisUrl).port).not.toBe(new URL(INFRA.redis).port);
     expect((await probeRedisAuth(infra.redisUrl)).auth).toBe('enforced');
-    expect(infra.bus).toMatch(/^bus: NATS started here with one user per app at nats:\/\/127\.0\.0\.1:\d+ \(the one at .* accepts unauthenticated clients\); Redis started here with a password at redis:\/\/\*\*\*@127\.0\.0\.1:\d+ \(the one at .* has no password\)$/);
+    expect(infra.bus).toMatch(
+      /^bus: NATS started here with one user per app at nats:\/\/127\.0\.0\.1:\d+ \(the one at .* accepts unauthenticated clients\); Redis started here with a password at redis:\/\/\*\*\*@127\.0\.0\.1:\d+ \(the one at .* has no password\)$/,
+    );
     const started = infra;
     infra = undefined;
     await started.stop();

@@ -36,7 +36,11 @@ const secret = (): string => randomBytes(16).toString('hex');
 const HINT = 'install it (Debian: apt-get install postgresql redis-server nats-server) or run `docker compose up -d postgres redis nats`';
 /** where a permissioned NATS / passworded Redis goes when an open one holds the configured port */
 
-export async function ensureInfra(urls: { databaseUrl: string; redisUrl: string; natsUrl: string }, stateDir: string, log: (s: string) => void): Promise<StartedInfra> {
+export async function ensureInfra(
+  urls: { databaseUrl: string; redisUrl: string; natsUrl: string },
+  stateDir: string,
+  log: (s: string) => void,
+): Promise<StartedInfra> {
   const stops: Array<() => Promise<void>> = [];
   const stop = async (): Promise<void> => void (await Promise.all(stops.map((s) => s())));
   try {
@@ -50,12 +54,21 @@ export async function ensureInfra(urls: { databaseUrl: string; redisUrl: string;
   }
 }
 
-async function ensureRedis(url: string, stops: Array<() => Promise<void>>, log: (s: string) => void): Promise<{ url: string; why: string }> {
+async function ensureRedis(
+  url: string,
+  stops: Array<() => Promise<void>>,
+  log: (s: string) => void,
+): Promise<{ url: string; why: string }> {
   let reason = 'not reachable';
   if (await tcpReachableUrl(url)) {
     const { auth } = await probeRedisAuth(url);
-    if (auth !== 'open') return { url, why: `Redis at ${redactUrl(url)} (${auth === 'enforced' ? 'requires a password' : 'used as it is'})` };
-    if (!hasBinary('redis-server')) return { url, why: `Redis at ${redactUrl(url)} WITHOUT a password (it has none and redis-server is not installed to start one with a password)` };
+    if (auth !== 'open')
+      return { url, why: `Redis at ${redactUrl(url)} (${auth === 'enforced' ? 'requires a password' : 'used as it is'})` };
+    if (!hasBinary('redis-server'))
+      return {
+        url,
+        why: `Redis at ${redactUrl(url)} WITHOUT a password (it has none and redis-server is not installed to start one with a password)`,
+      };
     reason = 'has no password';
   } else if (!hasBinary('redis-server')) throw new Error(`Redis is not reachable at ${redactUrl(url)}; ${HINT}`);
   const u = new URL(url);
@@ -64,18 +77,38 @@ async function ensureRedis(url: string, stops: Array<() => Promise<void>>, log: 
   const password = decodeURIComponent(u.password) || secret();
   const own = withCredentials(u.toString(), undefined, password);
   // the password goes through a config read from stdin (`-`), not the command line others can read in ps
-  stops.push(await startDaemon('redis-server', ['-', '--bind', '127.0.0.1', '--port', port, '--save', '', '--appendonly', 'no'], own, log, `requirepass ${password}\n`));
+  stops.push(
+    await startDaemon(
+      'redis-server',
+      ['-', '--bind', '127.0.0.1', '--port', port, '--save', '', '--appendonly', 'no'],
+      own,
+      log,
+      `requirepass ${password}\n`,
+    ),
+  );
   return { url: own, why: `Redis started here with a password at ${redactUrl(own)} (the one at ${redactUrl(url)} ${reason})` };
 }
 
-async function ensureNats(url: string, stateDir: string, stops: Array<() => Promise<void>>, log: (s: string) => void): Promise<{ url: string; passwords?: Record<BusUser, string>; why: string }> {
+async function ensureNats(
+  url: string,
+  stateDir: string,
+  stops: Array<() => Promise<void>>,
+  log: (s: string) => void,
+): Promise<{ url: string; passwords?: Record<BusUser, string>; why: string }> {
   let reason = 'not reachable';
   if (await tcpReachableUrl(url)) {
     const { auth } = await probeNatsAuth(url);
-    if (auth !== 'open') return { url, why: `NATS at ${redactUrl(url)} (${auth === 'enforced' ? 'enforces users: give each app its NATS_USER/NATS_PASSWORD' : 'used as it is'})` };
+    if (auth !== 'open')
+      return {
+        url,
+        why: `NATS at ${redactUrl(url)} (${auth === 'enforced' ? 'enforces users: give each app its NATS_USER/NATS_PASSWORD' : 'used as it is'})`,
+      };
     reason = 'accepts unauthenticated clients';
   } else if (!hasBinary('nats-server')) throw new Error(`NATS is not reachable at ${redactUrl(url)}; ${HINT}`);
-  if (!hasBinary('nats-server')) throw new Error(`the NATS at ${redactUrl(url)} accepts unauthenticated clients (the per-app permissions would be off) and nats-server is not installed to start one with users; ${HINT}, or run that NATS with deploy/nats/tokensvc-auth.conf`);
+  if (!hasBinary('nats-server'))
+    throw new Error(
+      `the NATS at ${redactUrl(url)} accepts unauthenticated clients (the per-app permissions would be off) and nats-server is not installed to start one with users; ${HINT}, or run that NATS with deploy/nats/tokensvc-auth.conf`,
+    );
   const u = new URL(url);
   if (reason !== 'not reachable') u.port = String(await freePort());
   const port = u.port || '4222';
@@ -91,7 +124,13 @@ async function ensureNats(url: string, stateDir: string, stops: Array<() => Prom
   return { url: own, passwords, why: `NATS started here with one user per app at ${own} (the one at ${redactUrl(url)} ${reason})` };
 }
 
-async function startDaemon(bin: string, args: string[], url: string, log: (s: string) => void, stdin?: string): Promise<() => Promise<void>> {
+async function startDaemon(
+  bin: string,
+  args: string[],
+  url: string,
+  log: (s: string) => void,
+  stdin?: string,
+): Promise<() => Promise<void>> {
   log(`starting ${bin} for ${redactUrl(url)}`);
   const child: ChildProcess = spawn(bin, args, { stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'] });
   if (stdin !== undefined) child.stdin?.end(stdin);
@@ -116,12 +155,22 @@ async function startEmbeddedPostgres(url: string, stateDir: string, log: (s: str
   const dir = join(stateDir, 'postgres');
   const fresh = !existsSync(join(dir, 'PG_VERSION'));
   log(`starting embedded PostgreSQL on port ${u.port || 5432} (data in ${dir})`);
-  const pg = new EmbeddedPostgres({ databaseDir: dir, port: Number(u.port) || 5432, user: u.username || 'postgres', password: decodeURIComponent(u.password) || 'postgres', persistent: true, authMethod: 'trust', onLog: () => undefined });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: Number(u.port) || 5432,
+    user: u.username || 'postgres',
+    password: decodeURIComponent(u.password) || 'postgres',
+    persistent: true,
+    authMethod: 'trust',
+    onLog: () => undefined,
+  });
   if (fresh) {
     mkdirSync(dir, { recursive: true });
     // As root, initdb refuses to run: the data folder must belong to the postgres user.
     if (process.getuid?.() === 0) {
-      const pw = await import('node:child_process').then((cp) => cp.execFileSync('id', ['-u', 'postgres']).toString().trim()).catch(() => '');
+      const pw = await import('node:child_process')
+        .then((cp) => cp.execFileSync('id', ['-u', 'postgres']).toString().trim())
+        .catch(() => '');
       if (pw) chownSync(dir, Number(pw), Number(pw));
     }
     await pg.initialise();
@@ -132,7 +181,15 @@ async function startEmbeddedPostgres(url: string, stateDir: string, log: (s: str
 }
 
 interface EmbeddedPostgresCtor {
-  new (opts: { databaseDir: string; port: number; user: string; password: string; persistent: boolean; authMethod: 'trust'; onLog: (m: unknown) => void }): {
+  new (opts: {
+    databaseDir: string;
+    port: number;
+    user: string;
+    password: string;
+    persistent: boolean;
+    authMethod: 'trust';
+    onLog: (m: unknown) => void;
+  }): {
     initialise(): Promise<void>;
     start(): Promise<void>;
     stop(): Promise<void>;

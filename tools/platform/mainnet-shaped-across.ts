@@ -17,7 +17,11 @@ export async function startProfileRelayer(devnet: MainnetShapedHandle): Promise<
   const registry = loadRegistry('shipped').networks;
   const networks = acrossNetworks(devnet.manifest, devnet.rpcUrls);
   const pools = networks.map((n) => `${n.network} ${n.spokePool}`);
-  expectEqual(pools, networks.map((n) => `${n.network} ${getAddress(registry[n.network]!.bridge.spokePool!.address)}`), 'the profile\'s SpokePools are not the registry\'s');
+  expectEqual(
+    pools,
+    networks.map((n) => `${n.network} ${getAddress(registry[n.network]!.bridge.spokePool!.address)}`),
+    "the profile's SpokePools are not the registry's",
+  );
   const relayerKey = acrossRelayerAccount().privateKey;
   await fundAcrossRelayer({ manifest: devnet.manifest, rpcUrls: devnet.rpcUrls, relayerKey, usdPerToken: 100_000 });
   const relayer = new AcrossRelayer({ networks, relayerKey, pollMs: 200 });
@@ -35,13 +39,20 @@ function expectEqual(got: string[], want: string[], what: string): void {
  * that did not see the transaction would (the registry's `spokePoolFromBlock` is far above the
  * profile's head), its fill on base and its state.
  */
-export async function settledOnRegistryConfig(devnet: MainnetShapedHandle, originTxHash: string): Promise<{ requestId: string; fill: BridgeFillInfo | undefined; state: BridgeDepositState }> {
+export async function settledOnRegistryConfig(
+  devnet: MainnetShapedHandle,
+  originTxHash: string,
+): Promise<{ requestId: string; fill: BridgeFillInfo | undefined; state: BridgeDepositState }> {
   const registry = loadRegistry('shipped').networks;
   const config = acrossConfigFromRegistry(['ethereum', 'base'].map((n) => registry[n as 'ethereum' | 'base']));
   const [deposit] = await new AcrossBridgeProvider({ config, rpcUrls: devnet.rpcUrls }).findDeposit('ethereum', originTxHash);
   if (!deposit) throw new Error(`no Across deposit in ${originTxHash}`);
   const fresh = (): AcrossBridgeProvider => new AcrossBridgeProvider({ config, rpcUrls: devnet.rpcUrls });
-  return { requestId: deposit.requestId, fill: await fresh().findFill('base', 1, deposit.requestId), state: await fresh().depositState('ethereum', deposit.requestId) };
+  return {
+    requestId: deposit.requestId,
+    fill: await fresh().findFill('base', 1, deposit.requestId),
+    state: await fresh().depositState('ethereum', deposit.requestId),
+  };
 }
 
 const TERMINAL = ['SUCCESS', 'REFUND_STATUS', 'FAILED'];
@@ -74,7 +85,8 @@ export async function statusUntilTerminal(
     } else if (r.status !== 404 && r.status !== 429) {
       throw new Error(`GET /v3/portal/status answered ${r.status}: ${JSON.stringify(r.body)}`);
     }
-    if (Date.now() > until) throw new Error(`order ${orderId}: no terminal state within ${timeoutMs} ms (seen: ${seen.join(' -> ') || 'nothing'})`);
+    if (Date.now() > until)
+      throw new Error(`order ${orderId}: no terminal state within ${timeoutMs} ms (seen: ${seen.join(' -> ') || 'nothing'})`);
     await new Promise((res) => setTimeout(res, 1000));
   }
 }

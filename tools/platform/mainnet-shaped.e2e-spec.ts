@@ -16,24 +16,55 @@ import { loadRegistry } from '@tokensvc/chain';
 import type { Network } from '@tokensvc/domain';
 import { startMainnetShaped, TEST_ACCOUNTS, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, PrivateNatsServer, PrivateRedisServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import {
+  APPS,
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  hasBinary,
+  PrivateNatsServer,
+  PrivateRedisServer,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AppProcess,
+  type PlatformEnv,
+} from '@tokensvc/testing';
 import { settledOnRegistryConfig, startProfileRelayer, statusUntilTerminal } from './mainnet-shaped-across';
 import { realSettings } from './start-real';
 
 jest.setTimeout(240_000);
 
-const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function decimals() view returns (uint8)', 'function symbol() view returns (string)', 'function totalSupply() view returns (uint256)'];
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+  'function symbol() view returns (string)',
+  'function totalSupply() view returns (uint256)',
+];
 const registry = loadRegistry('shipped').networks.ethereum!;
 const real = (symbol: string): string => registry.tokens.find((t) => t.symbol === symbol)!.address;
-const role = (slug: string, r: string): string => (registry.platforms.find((p) => p.slug === slug)!.addresses[r] as { address: string }).address;
+const role = (slug: string, r: string): string =>
+  (registry.platforms.find((p) => p.slug === slug)!.addresses[r] as { address: string }).address;
 const key = (address: string, network: Network = 'ethereum'): string => `${network}:${address.toLowerCase()}`;
 const baseRegistry = loadRegistry('shipped').networks.base!;
 const baseReal = (symbol: string): string => baseRegistry.tokens.find((t) => t.symbol === symbol)!.address;
-const baseRole = (slug: string, r: string): string => (baseRegistry.platforms.find((p) => p.slug === slug)!.addresses[r] as { address: string }).address;
+const baseRole = (slug: string, r: string): string =>
+  (baseRegistry.platforms.find((p) => p.slug === slug)!.addresses[r] as { address: string }).address;
 const NATIVE = ZeroAddress;
 
 type UnsignedTx = { to: string; data: string; value?: string; gasLimit?: string };
-type TokenRecord = { key: string; address: string; symbol: string; decimals: number; platform: string; price: number; liquidity: number; totalSupply: string; block: { number: number }; tokens: string[] };
+type TokenRecord = {
+  key: string;
+  address: string;
+  symbol: string;
+  decimals: number;
+  platform: string;
+  price: number;
+  liquidity: number;
+  totalSupply: string;
+  block: { number: number };
+  tokens: string[];
+};
 
 describe('the platform on the mainnet-shaped devnet (production configuration)', () => {
   const dbUrl = createTestDatabaseUrl('mainnet_shaped');
@@ -54,7 +85,8 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     return (await res.json()) as T;
   };
   // finality=latest: the figures at the indexer's cursor, which reaches the head (the chain is idle until the orders)
-  const tokens = async (ids: string[]): Promise<TokenRecord[]> => (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids.join(',')}&limit=250&finality=latest`)).tokens;
+  const tokens = async (ids: string[]): Promise<TokenRecord[]> =>
+    (await get<{ tokens: TokenRecord[] }>(`/v2/tokens?ids=${ids.join(',')}&limit=250&finality=latest`)).tokens;
   const tail = (): string => logs.slice(-40).join('\n');
   /** Until /v2/tokens gives every network's WETH at its chain's head block (the indexer caught up). */
   const caughtUp = async (timeoutMs: number): Promise<void> => {
@@ -62,9 +94,15 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     for (;;) {
       let done = true;
       for (const net of devnet.manifest.networks) {
-        const rpc = await fetch(devnet.rpcUrls[net.network]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+        const rpc = await fetch(devnet.rpcUrls[net.network]!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+        });
         const head = Number(((await rpc.json()) as { result: string }).result);
-        const res = await fetch(`${base}/v2/tokens?ids=${net.network}:${net.weth.toLowerCase()}&finality=latest`, { headers: { authorization: `Bearer ${apiKey}` } });
+        const res = await fetch(`${base}/v2/tokens?ids=${net.network}:${net.weth.toLowerCase()}&finality=latest`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
         const list = res.status === 200 ? ((await res.json()) as { tokens: TokenRecord[] }).tokens : [];
         if (!list[0] || list[0].block.number < head) done = false;
       }
@@ -84,7 +122,11 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     const user: Record<string, string> = {};
     for (const net of devnet.manifest.networks) {
       const n = net.network.toUpperCase();
-      Object.assign(user, { [`RPC_URL_${n}`]: devnet.rpcUrls[net.network]!, [`ROUTER_ADDRESS_${n}`]: net.contracts.router, [`START_BLOCK_${n}`]: '0' });
+      Object.assign(user, {
+        [`RPC_URL_${n}`]: devnet.rpcUrls[net.network]!,
+        [`ROUTER_ADDRESS_${n}`]: net.contracts.router,
+        [`START_BLOCK_${n}`]: '0',
+      });
     }
     // Every pool, not only pools of two listed tokens (the default): the swaps below buy LDO and (on
     // base) DEGEN, long-tail tokens the registry does not list, through their V2-family pairs.
@@ -101,15 +143,23 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     // A private nats-server keeps this platform's requests and events to itself (other platforms share
     // the development bus), with the production bus permissions, and a Redis with a password: in the
     // production configuration the apps refuse a bus that serves clients without credentials.
-    for (const bin of ['nats-server', 'redis-server']) if (!hasBinary(bin)) throw new Error(`${bin} is required for this test (apt-get install ${bin})`);
+    for (const bin of ['nats-server', 'redis-server'])
+      if (!hasBinary(bin)) throw new Error(`${bin} is required for this test (apt-get install ${bin})`);
     nats = new PrivateNatsServer(await freePort(), { auth: true });
     await nats.start();
     redis = new PrivateRedisServer(await freePort());
     await redis.start();
     const extraEnv: Record<string, string> = { ...settings.extraEnv, TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: redis.authUrl, rpcUrls: devnet.rpcUrls,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn', extraEnv,
+      databaseUrl: dbUrl,
+      natsUrl: nats.url,
+      natsPasswords: nats.passwords,
+      redisUrl: redis.authUrl,
+      rpcUrls: devnet.rpcUrls,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      logLevel: 'warn',
+      extraEnv,
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     const start = (app: (typeof APPS)[number]): number => procs.push(startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
@@ -142,7 +192,11 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
   });
 
   /** /v2/tokens for these addresses, polled until each is listed at the chain's head; `at` gives one record or fails. */
-  const listedAtHead = async (network: Network, chain: JsonRpcProvider, addresses: string[]): Promise<{ head: number; at: (a: string) => TokenRecord }> => {
+  const listedAtHead = async (
+    network: Network,
+    chain: JsonRpcProvider,
+    addresses: string[],
+  ): Promise<{ head: number; at: (a: string) => TokenRecord }> => {
     const head = await chain.getBlockNumber();
     const until = Date.now() + 120_000;
     let listed: TokenRecord[] = [];
@@ -161,7 +215,11 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
   /** The record's symbol, decimals, block and total supply are the chain's at its head. */
   const expectChainFigures = async (t: TokenRecord, chain: JsonRpcProvider, head: number): Promise<void> => {
     const erc20 = new Contract(t.address, ERC20, chain);
-    expect({ address: t.address, symbol: t.symbol, decimals: t.decimals }).toEqual({ address: t.address, symbol: await erc20.getFunction('symbol')(), decimals: Number(await erc20.getFunction('decimals')()) });
+    expect({ address: t.address, symbol: t.symbol, decimals: t.decimals }).toEqual({
+      address: t.address,
+      symbol: await erc20.getFunction('symbol')(),
+      decimals: Number(await erc20.getFunction('decimals')()),
+    });
     expect(t.block.number).toBe(head);
     expect(`${t.address} ${BigInt(t.totalSupply)}`).toBe(`${t.address} ${(await erc20.getFunction('totalSupply')()) as bigint}`);
   };
@@ -173,7 +231,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     expect(usdc.price).toBeLessThan(1.05);
   };
 
-  it('GET /v2/tokens lists the listed tokens at their real addresses with the chain\'s decimals, symbol and supply', async () => {
+  it("GET /v2/tokens lists the listed tokens at their real addresses with the chain's decimals, symbol and supply", async () => {
     expect(real('USDC')).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
     const symbols = ['USDC', 'WETH', 'DAI', 'WBTC', 'USDT'];
     const { head, at } = await listedAtHead('ethereum', provider, symbols.map(real));
@@ -181,7 +239,7 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     expectSeededPrices(at(real('WETH')), at(real('USDC')));
   });
 
-  it('serves arbitrum (chain 42161) too: native USDC and WETH at their real addresses with the chain\'s figures', async () => {
+  it("serves arbitrum (chain 42161) too: native USDC and WETH at their real addresses with the chain's figures", async () => {
     const arb = loadRegistry('shipped').networks.arbitrum!;
     const arbProvider = new JsonRpcProvider(devnet.rpcUrls.arbitrum!, 42161, { staticNetwork: true });
     try {
@@ -196,18 +254,33 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
     }
   });
 
-  it('serves base (chain 8453) too: the listed tokens, the Uniswap V2 pair, a vault and the aToken at their real addresses with the chain\'s figures', async () => {
+  it("serves base (chain 8453) too: the listed tokens, the Uniswap V2 pair, a vault and the aToken at their real addresses with the chain's figures", async () => {
     expect(baseReal('WETH')).toBe('0x4200000000000000000000000000000000000006');
     expect(baseReal('USDC')).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
     const symbols = ['USDC', 'WETH', 'DAI', 'cbBTC', 'USDT', 'AAVE'];
-    const pair = String(await new Contract(baseRole('uniswap-v2', 'factory'), ['function getPair(address,address) view returns (address)'], baseProvider).getFunction('getPair')(baseReal('USDC'), baseReal('WETH')));
+    const pair = String(
+      await new Contract(
+        baseRole('uniswap-v2', 'factory'),
+        ['function getPair(address,address) view returns (address)'],
+        baseProvider,
+      ).getFunction('getPair')(baseReal('USDC'), baseReal('WETH')),
+    );
     const aUsdc = baseRegistry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
-    const staticAUsdc = (baseRegistry.platforms.find((p) => p.slug === 'aave-v3-static')!.addresses['vaults'] as ReadonlyArray<{ address: string; label?: string }>).find((v) => v.label === 'static aUSDC')!.address;
+    const staticAUsdc = (
+      baseRegistry.platforms.find((p) => p.slug === 'aave-v3-static')!.addresses['vaults'] as ReadonlyArray<{
+        address: string;
+        label?: string;
+      }>
+    ).find((v) => v.label === 'static aUSDC')!.address;
     const { head, at } = await listedAtHead('base', baseProvider, [...symbols.map(baseReal), pair, aUsdc, staticAUsdc]);
     for (const symbol of symbols) await expectChainFigures(at(baseReal(symbol)), baseProvider, head);
     expectSeededPrices(at(baseReal('WETH')), at(baseReal('USDC')));
     expect(at(pair).platform).toBe('uniswap-v2');
-    expect(at(pair).tokens.map((x) => x.toLowerCase()).sort()).toEqual([baseReal('USDC'), baseReal('WETH')].map((x) => x.toLowerCase()).sort());
+    expect(
+      at(pair)
+        .tokens.map((x) => x.toLowerCase())
+        .sort(),
+    ).toEqual([baseReal('USDC'), baseReal('WETH')].map((x) => x.toLowerCase()).sort());
     expect(at(pair).liquidity).toBeGreaterThan(1_000_000);
     expect(BigInt(at(pair).totalSupply)).toBe(await new Contract(pair, ERC20, baseProvider).getFunction('totalSupply')());
     expect(at(aUsdc).platform).toBe('aave-v3');
@@ -227,7 +300,11 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       return t;
     };
     expect(at(pair).platform).toBe('uniswap-v2');
-    expect(at(pair).tokens.map((x) => x.toLowerCase()).sort()).toEqual([real('USDC'), real('WETH')].map((x) => x.toLowerCase()).sort());
+    expect(
+      at(pair)
+        .tokens.map((x) => x.toLowerCase())
+        .sort(),
+    ).toEqual([real('USDC'), real('WETH')].map((x) => x.toLowerCase()).sort());
     expect(at(pair).liquidity).toBeGreaterThan(1_000_000);
     const lp = new Contract(pair, ERC20, provider);
     expect(BigInt(at(pair).totalSupply)).toBe(await lp.getFunction('totalSupply')());
@@ -239,13 +316,20 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
   describe('orders built through GET /v2/portal, signed by a funded test wallet, sent and executed', () => {
     const providerOf = (network: Network): JsonRpcProvider => (network === 'base' ? baseProvider : provider);
     const wallet = (network: Network): Wallet => new Wallet(TEST_ACCOUNTS[0]!.privateKey, providerOf(network));
-    const balance = async (token: string, network: Network): Promise<bigint> => (await new Contract(token, ERC20, providerOf(network)).getFunction('balanceOf')(TEST_ACCOUNTS[0]!.address)) as bigint;
+    const balance = async (token: string, network: Network): Promise<bigint> =>
+      (await new Contract(token, ERC20, providerOf(network)).getFunction('balanceOf')(TEST_ACCOUNTS[0]!.address)) as bigint;
     /** Sends a transaction as the API returned it, at the account's mined nonce (no client-side nonce cache). */
     const send = async (tx: UnsignedTx, network: Network = 'ethereum'): Promise<TransactionReceipt> => {
       const provider = providerOf(network);
       const w = wallet(network);
       const nonce = Number(await provider.send('eth_getTransactionCount', [w.address, 'latest']));
-      const sent = await w.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit), nonce });
+      const sent = await w.sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value ?? '0'),
+        gasLimit: tx.gasLimit === undefined ? undefined : BigInt(tx.gasLimit),
+        nonce,
+      });
       // Polled here: ethers' wait() can miss a receipt mined before it subscribes to blocks, and anvil mines no further block.
       const until = Date.now() + 60_000;
       for (;;) {
@@ -259,25 +343,41 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       }
     };
     /** GET /v2/approval (sent when asked), GET /v2/portal, its transaction; returns the output gained and the receipt's log emitters */
-    const run = async (input: string, amount: bigint, output: string, slippagePercent = 1, network: Network = 'ethereum'): Promise<{ gained: bigint; emitters: string[] }> => {
-      const balanceOf = (): Promise<bigint> => (output === NATIVE ? providerOf(network).getBalance(TEST_ACCOUNTS[0]!.address) : balance(output, network));
+    const run = async (
+      input: string,
+      amount: bigint,
+      output: string,
+      slippagePercent = 1,
+      network: Network = 'ethereum',
+    ): Promise<{ gained: bigint; emitters: string[] }> => {
+      const balanceOf = (): Promise<bigint> =>
+        output === NATIVE ? providerOf(network).getBalance(TEST_ACCOUNTS[0]!.address) : balance(output, network);
       const before = await balanceOf();
       const params = `sender=${TEST_ACCOUNTS[0]!.address.toLowerCase()}&inputToken=${key(input, network)}&inputAmount=${amount}&outputToken=${key(output, network)}`;
       if (input !== NATIVE) {
         const approval = await get<{ context: { shouldApprove: boolean }; approve: UnsignedTx }>(`/v2/approval?${params}`);
         if (approval.context.shouldApprove) await send(approval.approve, network);
       }
-      const order = await get<{ tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=${slippagePercent}`).catch((e: Error) => {
-        throw new Error(`${e.message}\n${tail()}`);
-      });
+      const order = await get<{ tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=${slippagePercent}`).catch(
+        (e: Error) => {
+          throw new Error(`${e.message}\n${tail()}`);
+        },
+      );
       expect(order.tx.to.toLowerCase()).toBe(devnet.manifest.networks.find((n) => n.network === network)!.contracts.router.toLowerCase());
       const receipt = await send(order.tx, network);
       return { gained: (await balanceOf()) - before, emitters: receipt.logs.map((l) => l.address.toLowerCase()) };
     };
     const pairOf = async (slug: string, a: string, b: string, network: Network = 'ethereum'): Promise<string> =>
-      String(await new Contract((network === 'base' ? baseRole : role)(slug, 'factory'), ['function getPair(address,address) view returns (address)'], providerOf(network)).getFunction('getPair')(a, b)).toLowerCase();
+      String(
+        await new Contract(
+          (network === 'base' ? baseRole : role)(slug, 'factory'),
+          ['function getPair(address,address) view returns (address)'],
+          providerOf(network),
+        ).getFunction('getPair')(a, b),
+      ).toLowerCase();
     // DEGEN: base's second long-tail token (the devnet's TAIL2), traded only in V2-family pairs; not listed by the registry.
-    const degen = (): string => devnet.manifest.networks.find((n) => n.network === 'base')!.tokens.find((t) => t.symbol === 'DEGEN')!.address;
+    const degen = (): string =>
+      devnet.manifest.networks.find((n) => n.network === 'base')!.tokens.find((t) => t.symbol === 'DEGEN')!.address;
     const ldo = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'LDO')!.asset.address;
 
     // The quote service learns tokens and pools from what the indexer publishes: wait until it prices what the orders use.
@@ -287,9 +387,18 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
       const ready = async (): Promise<boolean> => {
         // What the orders below need (USDC -> cbBTC on base through a V3 pool, the others through V2 pairs).
         const aUsdc = registry.platforms.find((p) => p.slug === 'aave-v3')!.markets!.find((m) => m.symbol === 'USDC')!.aToken.address;
-        const pairs: Array<[string, string, Network]> = [[NATIVE, ldo, 'ethereum'], [real('USDC'), await pairOf('uniswap-v2', real('USDC'), real('WETH')), 'ethereum'], [real('USDC'), aUsdc, 'ethereum'], [NATIVE, degen(), 'base'], [baseReal('USDC'), baseReal('cbBTC'), 'base']];
+        const pairs: Array<[string, string, Network]> = [
+          [NATIVE, ldo, 'ethereum'],
+          [real('USDC'), await pairOf('uniswap-v2', real('USDC'), real('WETH')), 'ethereum'],
+          [real('USDC'), aUsdc, 'ethereum'],
+          [NATIVE, degen(), 'base'],
+          [baseReal('USDC'), baseReal('cbBTC'), 'base'],
+        ];
         for (const [a, b, network] of pairs) {
-          const r = await fetch(`${base}/v2/portal/estimate?inputToken=${key(a, network)}&inputAmount=1000000&outputToken=${key(b, network)}`, { headers: { authorization: `Bearer ${apiKey}` } });
+          const r = await fetch(
+            `${base}/v2/portal/estimate?inputToken=${key(a, network)}&inputAmount=1000000&outputToken=${key(b, network)}`,
+            { headers: { authorization: `Bearer ${apiKey}` } },
+          );
           if (r.status !== 200) {
             last = `${r.status} ${await r.text()}`;
             return false;
@@ -298,7 +407,8 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
         return true;
       };
       while (!(await ready())) {
-        if (Date.now() > until) throw new Error(`the quote service does not quote the orders' pairs after 120 s (last answer: ${last})\n${tail()}`);
+        if (Date.now() > until)
+          throw new Error(`the quote service does not quote the orders' pairs after 120 s (last answer: ${last})\n${tail()}`);
         await new Promise((r) => setTimeout(r, 2000));
       }
     }, 150_000);
@@ -333,7 +443,10 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
 
     it('a swap ETH -> DEGEN on base (chain 8453) through a V2-family pair at its real address', async () => {
       expect(degen()).toBe('0x4ed4E862860beD51a9570b96d89aF5E1B0Efefed');
-      const pairs = [await pairOf('uniswap-v2', baseReal('WETH'), degen(), 'base'), await pairOf('sushiswap', baseReal('WETH'), degen(), 'base')];
+      const pairs = [
+        await pairOf('uniswap-v2', baseReal('WETH'), degen(), 'base'),
+        await pairOf('sushiswap', baseReal('WETH'), degen(), 'base'),
+      ];
       const r = await run(NATIVE, 10n ** 17n, degen(), 1, 'base');
       expect(r.gained).toBeGreaterThan(0n);
       expect(r.emitters.some((a) => pairs.includes(a))).toBe(true);
@@ -349,13 +462,19 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
         const params = `sender=${TEST_ACCOUNTS[0]!.address.toLowerCase()}&inputToken=${key(real('USDC'))}&inputAmount=${amount}&outputToken=${key(baseReal('USDC'), 'base')}`;
         const approval = await get<{ context: { shouldApprove: boolean }; approve: UnsignedTx }>(`/v2/approval?${params}`);
         if (approval.context.shouldApprove) await send(approval.approve);
-        const order = await get<{ context: { orderId: string; minOutputAmount: string; rawParams: Record<string, unknown> }; tx: UnsignedTx }>(`/v2/portal?${params}&slippageTolerancePercentage=1`);
+        const order = await get<{
+          context: { orderId: string; minOutputAmount: string; rawParams: Record<string, unknown> };
+          tx: UnsignedTx;
+        }>(`/v2/portal?${params}&slippageTolerancePercentage=1`);
         expect(order.context.rawParams['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
         const receipt = await send(order.tx);
         // FundsDeposited comes from the SpokePool at the registry's address, the one Across runs on mainnet
         expect(receipt.logs.map((l) => l.address)).toContain(registry.bridge.spokePool!.address);
         const call = async (path: string) => {
-          const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(`${base}${path}`, {
+            headers: { authorization: `Bearer ${apiKey}` },
+            signal: AbortSignal.timeout(30_000),
+          });
           return { status: res.status, body: (await res.json()) as unknown };
         };
         const { record, seen } = await statusUntilTerminal(call, order.context.orderId, receipt.hash, 120_000).catch((e: Error) => {
@@ -368,7 +487,11 @@ describe('the platform on the mainnet-shaped devnet (production configuration)',
         expect((await balance(baseReal('USDC'), 'base')) - before).toBe(BigInt(order.context.minOutputAmount));
         // A provider that did not see the deposit (a restarted tracker) finds it by id from the registry's config.
         const { requestId, fill, state } = await settledOnRegistryConfig(devnet, receipt.hash);
-        expect({ requestId, fill: fill?.txHash, state }).toEqual({ requestId: record.crossChainRequestId, fill: record.destinationTxHashes[0], state: 'settled' });
+        expect({ requestId, fill: fill?.txHash, state }).toEqual({
+          requestId: record.crossChainRequestId,
+          fill: record.destinationTxHashes[0],
+          state: 'settled',
+        });
       } finally {
         await relayer.stop();
       }

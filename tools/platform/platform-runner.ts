@@ -42,7 +42,11 @@ export function platformRunner(say: (s: string) => void, verbose: boolean, onSto
       apps.push(p);
     },
     startApps(env) {
-      for (const app of APPS) runner.watch(app, startApp(app, env, (name, line) => runner.print(name, line)));
+      for (const app of APPS)
+        runner.watch(
+          app,
+          startApp(app, env, (name, line) => runner.print(name, line)),
+        );
     },
     print(name, line) {
       if (verbose || /"level":"(fatal|error|warn)"/.test(line) || !line.startsWith('{')) process.stdout.write(`[${name}] ${line}\n`);

@@ -8,8 +8,20 @@ import { Wallet } from 'ethers';
 import { Pool } from 'pg';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  APPS, createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp,
-  type AppName, type AppProcess, type PlatformEnv,
+  APPS,
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  hasBinary,
+  INFRA,
+  PrivateNatsServer,
+  startApp,
+  stopProcess,
+  testDevnet,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type PlatformEnv,
 } from '@tokensvc/testing';
 
 const TIMEOUT_MS = 1500;
@@ -48,8 +60,16 @@ describe('platform end to end (five apps over NATS)', () => {
     await pool.end();
     const devnet = testDevnet();
     env = {
-      databaseUrl: dbUrl, natsUrl: nats?.url ?? INFRA.nats, natsPasswords: nats?.passwords, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: TIMEOUT_MS, logLevel: 'warn',
+      databaseUrl: dbUrl,
+      natsUrl: nats?.url ?? INFRA.nats,
+      natsPasswords: nats?.passwords,
+      redisUrl: INFRA.redis,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      natsRequestTimeoutMs: TIMEOUT_MS,
+      logLevel: 'warn',
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     for (const app of APPS) start(app);
@@ -87,7 +107,8 @@ describe('platform end to end (five apps over NATS)', () => {
     const r = await get('/v2/platforms');
     expect(r.status).toBe(200);
     for (const p of r.body) expect(Object.keys(p).sort()).toEqual(['image', 'name', 'network', 'platform']);
-    const slugs = (n: string): string[] => r.body.filter((p: { network: string }) => p.network === n).map((p: { platform: string }) => p.platform);
+    const slugs = (n: string): string[] =>
+      r.body.filter((p: { network: string }) => p.network === n).map((p: { platform: string }) => p.platform);
     for (const n of ['ethereum', 'arbitrum', 'base']) {
       expect(slugs(n)).toEqual(expect.arrayContaining(['native', 'basic', 'uniswap-v2', 'sushiswap']));
     }
@@ -100,7 +121,9 @@ describe('platform end to end (five apps over NATS)', () => {
 
   it('trading endpoints answer from the quote service, whose graph the indexer feeds (no key needed)', async () => {
     type Net = { network: string; weth: string; tokens: Array<{ symbol: string; address: string }>; contracts: { router: string } };
-    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find((n) => n.network === 'ethereum')!;
+    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find(
+      (n) => n.network === 'ethereum',
+    )!;
     const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
     const path = `/v2/portal/estimate?inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}`;
     // the quote service learns pools and tokens as the indexer writes and publishes them
@@ -111,7 +134,13 @@ describe('platform end to end (five apps over NATS)', () => {
       r = await fetch(`${base}${path}`);
     }
     // A refusal says why, with what the indexer and the quote service logged.
-    if (r.status !== 200) throw new Error(`estimate answered ${r.status}: ${await r.text()}\nindexer and quote log tail:\n${logs.filter((l) => /^\[(indexer|quote)\]/.test(l)).slice(-40).join('\n')}`);
+    if (r.status !== 200)
+      throw new Error(
+        `estimate answered ${r.status}: ${await r.text()}\nindexer and quote log tail:\n${logs
+          .filter((l) => /^\[(indexer|quote)\]/.test(l))
+          .slice(-40)
+          .join('\n')}`,
+      );
     const estimate = (await r.json()) as { outputAmount: string; minOutputAmount: string };
     // 1,000 USDC at the devnet's ~3,000 USD per ETH
     const weth = Number(BigInt(estimate.outputAmount)) / 1e18;
@@ -129,12 +158,24 @@ describe('platform end to end (five apps over NATS)', () => {
 
   it('stores quotes: GET /v2/portal/status returns the order, POST /v2/portal checks the signature (no chain writes here)', async () => {
     type Net = { network: string; weth: string; tokens: Array<{ symbol: string; address: string }> };
-    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find((n) => n.network === 'ethereum')!;
+    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find(
+      (n) => n.network === 'ethereum',
+    )!;
     const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
     const wallet = Wallet.createRandom();
-    const q = await fetch(`${base}/v2/portal?sender=${wallet.address}&inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}&slippageTolerancePercentage=1&validate=false`);
+    const q = await fetch(
+      `${base}/v2/portal?sender=${wallet.address}&inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}&slippageTolerancePercentage=1&validate=false`,
+    );
     if (q.status !== 200) throw new Error(`/v2/portal answered ${q.status}: ${await q.text()}`);
-    const order = (await q.json()) as { context: { orderId: string }; tx: unknown; signedOrder: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; value: Record<string, unknown> } };
+    const order = (await q.json()) as {
+      context: { orderId: string };
+      tx: unknown;
+      signedOrder: {
+        domain: Record<string, unknown>;
+        types: Record<string, Array<{ name: string; type: string }>>;
+        value: Record<string, unknown>;
+      };
+    };
     const status = await fetch(`${base}/v2/portal/status?orderId=${order.context.orderId}`);
     expect(status.status).toBe(200);
     expect(await status.json()).toEqual({ ...order, status: 'quoted', txHashes: [] });
@@ -142,16 +183,27 @@ describe('platform end to end (five apps over NATS)', () => {
     const stranger = await Wallet.createRandom().signTypedData(order.signedOrder.domain, order.signedOrder.types, order.signedOrder.value);
     const post = await fetch(`${base}/v2/portal?orderId=${order.context.orderId}&signature=${stranger}`, { method: 'POST' });
     expect(post.status).toBe(400);
-    expect(await post.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/), code: 'invalid_parameter' });
+    expect(await post.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/),
+      code: 'invalid_parameter',
+    });
     const unknown = await fetch(`${base}/v2/portal/status?orderId=0b1c8a2e-0000-4000-8000-000000000000`);
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toMatch(/not found: it was never quoted/);
   });
 
   it('answers bad input and unknown routes with {statusCode, error, message}', async () => {
-    expect(await get('/v2/platforms?colour=red')).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('"colour"') } });
+    expect(await get('/v2/platforms?colour=red')).toMatchObject({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: expect.stringContaining('"colour"') },
+    });
     expect(await get('/v1/networks?x=1')).toMatchObject({ status: 400, body: { message: expect.stringContaining('takes no parameters') } });
-    expect(await get('/v9/nothing')).toMatchObject({ status: 404, body: { statusCode: 404, error: 'Not Found', message: expect.stringContaining('/v9/nothing') } });
+    expect(await get('/v9/nothing')).toMatchObject({
+      status: 404,
+      body: { statusCode: 404, error: 'Not Found', message: expect.stringContaining('/v9/nothing') },
+    });
   });
 
   it('answers 503 within its timeout while token-data is down, and recovers when it is back', async () => {
@@ -174,7 +226,11 @@ describe('platform end to end (five apps over NATS)', () => {
     expect(down.ms).toBeLessThan(TIMEOUT_MS + 1000);
     expect(down.body.message).toMatch(/unavailable/);
     // /health/ready is answered from a check at most 2 s old (issue 16: cheap and cached): it says so within that
-    await waitForHttp(`${base}/health/ready`, 5_000, (s, body) => s === 503 && (JSON.parse(body) as { checks: { nats?: string } }).checks.nats === 'down');
+    await waitForHttp(
+      `${base}/health/ready`,
+      5_000,
+      (s, body) => s === 503 && (JSON.parse(body) as { checks: { nats?: string } }).checks.nats === 'down',
+    );
     await nats.start();
     await waitForHttp(`${base}/health/ready`, 30_000, (s, body) => s === 200 && !body.includes('"down"'));
     expect((await get('/v2/platforms')).status).toBe(200);

@@ -4,7 +4,18 @@
  * running with the per-app subject permissions off. On a NATS with the users it states that the
  * bus enforces them and starts.
  */
-import { appEnv, freePort, freePortRange, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import {
+  appEnv,
+  freePort,
+  freePortRange,
+  INFRA,
+  PrivateNatsServer,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AppProcess,
+  type PlatformEnv,
+} from '@tokensvc/testing';
 
 jest.setTimeout(90_000);
 
@@ -21,8 +32,15 @@ describe('an app in the production configuration', () => {
   });
 
   const env = async (natsUrl: string, natsPasswords?: PlatformEnv['natsPasswords']): Promise<PlatformEnv> => ({
-    databaseUrl: INFRA.postgres, natsUrl, natsPasswords, redisUrl: INFRA.redis, rpcUrls: { ethereum: 'http://127.0.0.1:9' },
-    gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'info', extraEnv: { REGISTRY: 'shipped' },
+    databaseUrl: INFRA.postgres,
+    natsUrl,
+    natsPasswords,
+    redisUrl: INFRA.redis,
+    rpcUrls: { ethereum: 'http://127.0.0.1:9' },
+    gatewayPort: await freePort(),
+    healthPortBase: await freePortRange(5),
+    logLevel: 'info',
+    extraEnv: { REGISTRY: 'shipped' },
   });
   const start = (platform: PlatformEnv): { proc: AppProcess; lines: string[] } => {
     const lines: string[] = [];
@@ -34,7 +52,9 @@ describe('an app in the production configuration', () => {
   it('refuses to start on a NATS that accepts unauthenticated clients, saying what to do', async () => {
     const { proc, lines } = start(await env(INFRA.nats));
     expect(await proc.exited).toBe(1);
-    expect(lines.join('\n')).toMatch(/token-data refuses to start: in the production configuration \(REGISTRY is set\) its bus must refuse unauthenticated clients; run NATS with the users of deploy\/nats\/tokensvc-auth.conf and give each app NATS_USER\/NATS_PASSWORD/);
+    expect(lines.join('\n')).toMatch(
+      /token-data refuses to start: in the production configuration \(REGISTRY is set\) its bus must refuse unauthenticated clients; run NATS with the users of deploy\/nats\/tokensvc-auth.conf and give each app NATS_USER\/NATS_PASSWORD/,
+    );
   });
 
   it('on a NATS with the per-app users, states that the bus enforces them and starts', async () => {

@@ -27,7 +27,19 @@ import { readFileSync } from 'node:fs';
 import { Contract, zeroPadValue } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
 import { readDemeterRawCsv, startReplayRpc } from '@tokensvc/testing';
-import { gatewayUp, median, realDataDir, rel, startProfile, startRealPlatform, stopRun, tempDir, untilIndexed, writeRegistryCut, type RealRun } from './real-data';
+import {
+  gatewayUp,
+  median,
+  realDataDir,
+  rel,
+  startProfile,
+  startRealPlatform,
+  stopRun,
+  tempDir,
+  untilIndexed,
+  writeRegistryCut,
+  type RealRun,
+} from './real-data';
 
 jest.setTimeout(240_000);
 
@@ -71,7 +83,9 @@ interface MinuteRow {
 }
 
 function readMinutes(path: string): MinuteRow[] {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const head = lines.shift()!.split(',');
   const col = (n: string): number => head.indexOf(n);
   const names = ['block_timestamp', 'liquidity_rate', 'variable_borrow_rate', 'liquidity_index', 'variable_borrow_index'];
@@ -79,17 +93,30 @@ function readMinutes(path: string): MinuteRow[] {
   return lines.map((l) => {
     const f = l.split(',');
     return {
-      minute: Date.parse(`${f[col('block_timestamp')]!.replace(' ', 'T')}Z`) / 1000, liquidityRate: f[col('liquidity_rate')]!, variableBorrowRate: f[col('variable_borrow_rate')]!,
-      liquidityIndex: f[col('liquidity_index')]!, variableBorrowIndex: f[col('variable_borrow_index')]!,
+      minute: Date.parse(`${f[col('block_timestamp')]!.replace(' ', 'T')}Z`) / 1000,
+      liquidityRate: f[col('liquidity_rate')]!,
+      variableBorrowRate: f[col('variable_borrow_rate')]!,
+      liquidityIndex: f[col('liquidity_index')]!,
+      variableBorrowIndex: f[col('variable_borrow_index')]!,
     };
   });
 }
 
 /** Deviations of served against wanted values: the count within TOLERANCE, median and max relative deviation, the worst row. */
-function compare(rows: ReadonlyArray<{ at: number; served: number; want: number }>): { equal: number; median: number; max: number; worst: string } {
+function compare(rows: ReadonlyArray<{ at: number; served: number; want: number }>): {
+  equal: number;
+  median: number;
+  max: number;
+  worst: string;
+} {
   const devs = rows.map((r) => rel(r.served, r.want));
   const i = devs.indexOf(Math.max(...devs));
-  return { equal: devs.filter((d) => d <= TOLERANCE).length, median: median(devs), max: devs[i]!, worst: `${new Date(rows[i]!.at * 1000).toISOString()} served ${rows[i]!.served} want ${rows[i]!.want}` };
+  return {
+    equal: devs.filter((d) => d <= TOLERANCE).length,
+    median: median(devs),
+    max: devs[i]!,
+    worst: `${new Date(rows[i]!.at * 1000).toISOString()} served ${rows[i]!.served} want ${rows[i]!.want}`,
+  };
 }
 
 describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: APYs against the recorded rates", () => {
@@ -119,22 +146,52 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
     const aave = arb.platforms.find((p) => p.slug === 'aave-v3')!;
     expect((aave.addresses['pool'] as { address: string }).address.toLowerCase()).toBe(POOL);
     // the reserve stands at the real Pool, its aToken at the address the Polygon market's has too
-    const reserve = (await new Contract(POOL, ['function getReserveData(address) view returns (uint256, uint128, uint128, uint128, uint128, uint128, uint40, uint16, address, address, address, address, uint128, uint128, uint128)'], provider).getFunction('getReserveData')(WETH)) as unknown[];
+    const reserve = (await new Contract(
+      POOL,
+      [
+        'function getReserveData(address) view returns (uint256, uint128, uint128, uint128, uint128, uint128, uint40, uint16, address, address, address, address, uint128, uint128, uint128)',
+      ],
+      provider,
+    ).getFunction('getReserveData')(WETH)) as unknown[];
     const aToken = String(reserve[8]).toLowerCase();
     aTokenKey = `arbitrum:${aToken}`;
-    const scaledOf = (token: unknown): Promise<bigint> => new Contract(String(token), ['function scaledTotalSupply() view returns (uint256)'], provider).getFunction('scaledTotalSupply')() as Promise<bigint>;
+    const scaledOf = (token: unknown): Promise<bigint> =>
+      new Contract(String(token), ['function scaledTotalSupply() view returns (uint256)'], provider).getFunction(
+        'scaledTotalSupply',
+      )() as Promise<bigint>;
     scaled = { supply: await scaledOf(reserve[8]), debt: await scaledOf(reserve[10]) };
     const logs = updates.map((l) => ({ ...l, topics: [l.topics[0]!, zeroPadValue(WETH, 32).toLowerCase()] }));
-    const replay = (run.replay = await startReplayRpc({ upstream: rpcUrl, logs, blockTimes: raw.blockTimes, firstBlock: FIRST_BLOCK, lastBlock: LAST_BLOCK, chainId: 42161, blockSeconds: 2 }));
+    const replay = (run.replay = await startReplayRpc({
+      upstream: rpcUrl,
+      logs,
+      blockTimes: raw.blockTimes,
+      firstBlock: FIRST_BLOCK,
+      lastBlock: LAST_BLOCK,
+      chainId: 42161,
+      blockSeconds: 2,
+    }));
     const tmp = (run.tmp = tempDir('real-aave-'));
-    const registryFile = writeRegistryCut(tmp.dir, registry, 'arbitrum', { tokens: ['USDC', 'WETH'], platforms: ['uniswap-v3', 'aave-v3'] });
+    const registryFile = writeRegistryCut(tmp.dir, registry, 'arbitrum', {
+      tokens: ['USDC', 'WETH'],
+      platforms: ['uniswap-v3', 'aave-v3'],
+    });
     const tApps = Date.now();
-    const platform = (run.platform = await startRealPlatform({ name: 'real_aave', network: 'arbitrum', rpcUrl: replay.url, router: devnet.manifest.networks[0]!.contracts.router, startBlock: FIRST_BLOCK, registry: registryFile, apps: ['indexer', 'token-data', 'gateway'] }));
+    const platform = (run.platform = await startRealPlatform({
+      name: 'real_aave',
+      network: 'arbitrum',
+      rpcUrl: replay.url,
+      router: devnet.manifest.networks[0]!.contracts.router,
+      startBlock: FIRST_BLOCK,
+      registry: registryFile,
+      apps: ['indexer', 'token-data', 'gateway'],
+    }));
     await untilIndexed(platform, 'arbitrum', LAST_BLOCK, 150_000);
     const tIndexed = Date.now();
     await gatewayUp(platform);
     const s = (a: number, b: number): string => ((b - a) / 1000).toFixed(1);
-    process.stdout.write(`real aave: aToken ${aToken}; devnet up in ${s(t0, tDevnet)} s, the day (${LAST_BLOCK - FIRST_BLOCK + 1} blocks) indexed ${s(tApps, tIndexed)} s after the apps' start, ready in ${s(t0, Date.now())} s; replay served ${replay.stats.logsServed} logs, ${replay.stats.calls} calls\n`);
+    process.stdout.write(
+      `real aave: aToken ${aToken}; devnet up in ${s(t0, tDevnet)} s, the day (${LAST_BLOCK - FIRST_BLOCK + 1} blocks) indexed ${s(tApps, tIndexed)} s after the apps' start, ready in ${s(t0, Date.now())} s; replay served ${replay.stats.logsServed} logs, ${replay.stats.calls} calls\n`,
+    );
   }, 300_000);
 
   afterAll(() => stopRun(run));
@@ -146,7 +203,11 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
   });
 
   it("serves every 15-minute candle's supply and borrow APY equal to the recorded rates at the end of its bucket, its supply and borrow at the recorded indexes", async () => {
-    const history = (await run.platform!.get<{ history: Array<{ time: string; apy: string; borrowApy: string; totalSupply: string; totalBorrow: string }> }>(`/v2/tokens/history?id=${aTokenKey}&resolution=15m&finality=latest`)).history;
+    const history = (
+      await run.platform!.get<{
+        history: Array<{ time: string; apy: string; borrowApy: string; totalSupply: string; totalBorrow: string }>;
+      }>(`/v2/tokens/history?id=${aTokenKey}&resolution=15m&finality=latest`)
+    ).history;
     const day = history.filter((h) => Date.parse(h.time) / 1000 >= minutes[0]!.minute);
     const byMinute = new Map(minutes.map((m) => [m.minute, m]));
     const supply: Array<{ at: number; served: number; want: number }> = [];
@@ -159,7 +220,11 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
       supply.push({ at: bucket, served: Number(h.apy), want: apyFromRay(last.liquidityRate) });
       borrow.push({ at: bucket, served: Number(h.borrowApy), want: apyFromRay(last.variableBorrowRate) });
       // aToken supply = scaled supply x liquidity index, borrow = scaled debt x variable borrow index (exact, base units)
-      if (BigInt(h.totalSupply) === rayMul(scaled.supply, rayOf(last.liquidityIndex)) && BigInt(h.totalBorrow) === rayMul(scaled.debt, rayOf(last.variableBorrowIndex))) indexesEqual++;
+      if (
+        BigInt(h.totalSupply) === rayMul(scaled.supply, rayOf(last.liquidityIndex)) &&
+        BigInt(h.totalBorrow) === rayMul(scaled.debt, rayOf(last.variableBorrowIndex))
+      )
+        indexesEqual++;
     }
     // a bucket has a candle when the reserve was updated in it (WETH's price, from the devnet's pools, does not move)
     const updated = [...new Set(updates.map((l) => Math.floor(raw.blockTimes.get(l.blockNumber)! / 900) * 900))];
@@ -178,7 +243,12 @@ describe("Aave V3's WETH reserve of 2024-01-06 (Polygon) replayed as arbitrum: A
   });
 
   it("holds, minute by minute from the first update on, the supply and borrow APY of the recorded rates (the aToken's state points)", async () => {
-    const points = (await run.platform!.db.query(`SELECT extract(epoch FROM time)::float8 AS t, apy, borrow_apy FROM price_points WHERE token_key = $1 ORDER BY time, block_number`, [aTokenKey])).rows as Array<{ t: number; apy: number; borrow_apy: number }>;
+    const points = (
+      await run.platform!.db.query(
+        `SELECT extract(epoch FROM time)::float8 AS t, apy, borrow_apy FROM price_points WHERE token_key = $1 ORDER BY time, block_number`,
+        [aTokenKey],
+      )
+    ).rows as Array<{ t: number; apy: number; borrow_apy: number }>;
     const supply: Array<{ at: number; served: number; want: number }> = [];
     const borrow: typeof supply = [];
     let i = -1;

@@ -16,8 +16,19 @@ import { startMainnetShaped, type MainnetShapedHandle } from '@tokensvc/devnet';
 import { NETWORK_INFO, type Network } from '@tokensvc/domain';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
 import {
-  createTestDatabaseUrl, freePort, freePortRange, hasBinary, PrivateNatsServer, PrivateRedisServer, startApp, stopProcess, waitForHttp,
-  type AppName, type AppProcess, type PlatformEnv, type ReplayRpc,
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  hasBinary,
+  PrivateNatsServer,
+  PrivateRedisServer,
+  startApp,
+  stopProcess,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type PlatformEnv,
+  type ReplayRpc,
 } from '@tokensvc/testing';
 import { realSettings } from './start-real';
 
@@ -25,9 +36,14 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The real data: `$REAL_DATA_DIR`, else `<repo>/../shared/real-data`, else `/work/shared/real-data`; absent, an error naming them. */
 export function realDataDir(): string {
-  const candidates = [process.env['REAL_DATA_DIR'], join(ROOT, '..', 'shared', 'real-data'), '/work/shared/real-data'].filter((d): d is string => !!d);
+  const candidates = [process.env['REAL_DATA_DIR'], join(ROOT, '..', 'shared', 'real-data'), '/work/shared/real-data'].filter(
+    (d): d is string => !!d,
+  );
   const found = candidates.find((d) => existsSync(join(d, 'README.md')));
-  if (!found) throw new Error(`the real data is not there (looked in ${candidates.join(', ')}): set REAL_DATA_DIR to the real-data folder (see docs/real-data.md)`);
+  if (!found)
+    throw new Error(
+      `the real data is not there (looked in ${candidates.join(', ')}): set REAL_DATA_DIR to the real-data folder (see docs/real-data.md)`,
+    );
   return found;
 }
 
@@ -44,11 +60,22 @@ type RegistryNetwork = NonNullable<Registry['networks'][Network]>;
 export type RegistryToken = RegistryNetwork['tokens'][number];
 
 /** The shipped registry cut to one network, the tokens and platforms a test keeps (plus tokens it adds), as a file of the same shape. */
-export function writeRegistryCut(dir: string, registry: Registry, network: Network, keep: { tokens: readonly string[]; platforms: readonly string[]; add?: readonly RegistryToken[] }): string {
+export function writeRegistryCut(
+  dir: string,
+  registry: Registry,
+  network: Network,
+  keep: { tokens: readonly string[]; platforms: readonly string[]; add?: readonly RegistryToken[] },
+): string {
   const net = registry.networks[network]!;
   const cut = {
     ...registry,
-    networks: { [network]: { ...net, tokens: [...net.tokens.filter((t) => keep.tokens.includes(t.symbol)), ...(keep.add ?? [])], platforms: net.platforms.filter((p) => keep.platforms.includes(p.slug)) } },
+    networks: {
+      [network]: {
+        ...net,
+        tokens: [...net.tokens.filter((t) => keep.tokens.includes(t.symbol)), ...(keep.add ?? [])],
+        platforms: net.platforms.filter((p) => keep.platforms.includes(p.slug)),
+      },
+    },
   };
   const file = join(dir, 'registry.json');
   writeFileSync(file, JSON.stringify(cut));
@@ -87,23 +114,43 @@ export interface RealPlatform {
 /** The apps in the production configuration (`realSettings` of the given settings), with their own bus, Redis, database and key. */
 export async function startRealPlatform(o: RealPlatformOptions): Promise<RealPlatform> {
   const n = o.network.toUpperCase();
-  const settings = realSettings({ NETWORKS: o.network, [`RPC_URL_${n}`]: o.rpcUrl, [`ROUTER_ADDRESS_${n}`]: o.router, [`START_BLOCK_${n}`]: String(o.startBlock), REGISTRY: o.registry });
+  const settings = realSettings({
+    NETWORKS: o.network,
+    [`RPC_URL_${n}`]: o.rpcUrl,
+    [`ROUTER_ADDRESS_${n}`]: o.router,
+    [`START_BLOCK_${n}`]: String(o.startBlock),
+    REGISTRY: o.registry,
+  });
   if (settings.problems.length) throw new Error(`start:real settings: ${settings.problems.join('; ')}`);
   if (settings.extraEnv[`START_BLOCK_${n}`] !== String(o.startBlock)) throw new Error('START_BLOCK not passed through');
   const dbUrl = createTestDatabaseUrl(o.name);
   await migrate(dbUrl);
   const db = new Pool({ connectionString: dbUrl, max: 2 });
   const apiKey = (await new ApiKeysRepository(db).issue({ tier: 'paid', label: `${o.name} e2e` })).key;
-  for (const bin of ['nats-server', 'redis-server']) if (!hasBinary(bin)) throw new Error(`${bin} is required for this test (apt-get install ${bin})`);
+  for (const bin of ['nats-server', 'redis-server'])
+    if (!hasBinary(bin)) throw new Error(`${bin} is required for this test (apt-get install ${bin})`);
   const nats = new PrivateNatsServer(await freePort(), { auth: true });
   await nats.start();
   const redis = new PrivateRedisServer(await freePort());
   await redis.start();
   const queuePrefix = `${o.name.replace(/[^a-z]/g, '').slice(0, 8)}${randomBytes(3).toString('hex')}`;
   const env: PlatformEnv = {
-    databaseUrl: dbUrl, natsUrl: nats.url, natsPasswords: nats.passwords, redisUrl: redis.authUrl, rpcUrls: { [o.network]: o.rpcUrl },
-    gatewayPort: await freePort(), healthPortBase: await freePortRange(5), logLevel: 'warn',
-    extraEnv: { ...settings.extraEnv, REGISTRY: o.registry, INDEXER_POLL_MS: '100', TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix, ...o.extraEnv },
+    databaseUrl: dbUrl,
+    natsUrl: nats.url,
+    natsPasswords: nats.passwords,
+    redisUrl: redis.authUrl,
+    rpcUrls: { [o.network]: o.rpcUrl },
+    gatewayPort: await freePort(),
+    healthPortBase: await freePortRange(5),
+    logLevel: 'warn',
+    extraEnv: {
+      ...settings.extraEnv,
+      REGISTRY: o.registry,
+      INDEXER_POLL_MS: '100',
+      TRACKER_QUEUE_PREFIX: queuePrefix,
+      RELAY_QUEUE_PREFIX: queuePrefix,
+      ...o.extraEnv,
+    },
   };
   const base = `http://127.0.0.1:${env.gatewayPort}`;
   const procs: AppProcess[] = [];
@@ -133,10 +180,12 @@ export async function startRealPlatform(o: RealPlatformOptions): Promise<RealPla
 
 /** Until the indexer's cursor of `network` reaches `block` (an app that exits is an error with the log tail). */
 export async function untilIndexed(p: RealPlatform, network: Network, block: number, timeoutMs: number): Promise<void> {
-  const cursor = async (): Promise<number> => Number((await p.db.query(`SELECT block_number FROM index_cursors WHERE network = $1`, [network])).rows[0]?.block_number ?? 0);
+  const cursor = async (): Promise<number> =>
+    Number((await p.db.query(`SELECT block_number FROM index_cursors WHERE network = $1`, [network])).rows[0]?.block_number ?? 0);
   const until = Date.now() + timeoutMs;
   while ((await cursor()) < block) {
-    if (Date.now() > until) throw new Error(`the indexer did not reach block ${block} within ${timeoutMs / 1000} s (cursor ${await cursor()})\n${p.tail()}`);
+    if (Date.now() > until)
+      throw new Error(`the indexer did not reach block ${block} within ${timeoutMs / 1000} s (cursor ${await cursor()})\n${p.tail()}`);
     if (p.procs.some((x) => x.child.exitCode !== null)) throw new Error(`an app exited\n${p.tail()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -170,20 +219,44 @@ export interface TickRow {
 
 /** A demeter-fetch `tick.csv` (the pool's log index is `pool_log_index`, or `log_index` in the pool-only files), in chain order. */
 export function readTickCsv(path: string): TickRow[] {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const head = lines.shift()!.split(',');
   const col = (...names: string[]): number => {
     const i = head.findIndex((h) => names.includes(h));
     if (i < 0) throw new Error(`${path}: no column ${names.join(' or ')}`);
     return i;
   };
-  const c = { block: col('block_number'), time: col('block_timestamp'), type: col('tx_type'), log: col('pool_log_index', 'log_index'), a0: col('amount0'), a1: col('amount1'), liq: col('total_liquidity'), sp: col('sqrtPriceX96'), tick: col('current_tick'), tl: col('tick_lower'), tu: col('tick_upper'), pl: col('liquidity') };
+  const c = {
+    block: col('block_number'),
+    time: col('block_timestamp'),
+    type: col('tx_type'),
+    log: col('pool_log_index', 'log_index'),
+    a0: col('amount0'),
+    a1: col('amount1'),
+    liq: col('total_liquidity'),
+    sp: col('sqrtPriceX96'),
+    tick: col('current_tick'),
+    tl: col('tick_lower'),
+    tu: col('tick_upper'),
+    pl: col('liquidity'),
+  };
   const rows = lines.map((l) => {
     const f = l.split(',');
     return {
-      block: Number(f[c.block]), time: Date.parse(`${f[c.time]!.replace(' ', 'T')}Z`) / 1000, type: f[c.type]!, logIndex: Number(f[c.log]),
-      amount0: BigInt(f[c.a0]!), amount1: BigInt(f[c.a1]!), liquidity: BigInt(f[c.liq]!), sqrtPriceX96: BigInt(f[c.sp]!), tick: Number(f[c.tick]),
-      tickLower: Number(f[c.tl] || NaN), tickUpper: Number(f[c.tu] || NaN), positionLiquidity: BigInt(f[c.pl] || 0),
+      block: Number(f[c.block]),
+      time: Date.parse(`${f[c.time]!.replace(' ', 'T')}Z`) / 1000,
+      type: f[c.type]!,
+      logIndex: Number(f[c.log]),
+      amount0: BigInt(f[c.a0]!),
+      amount1: BigInt(f[c.a1]!),
+      liquidity: BigInt(f[c.liq]!),
+      sqrtPriceX96: BigInt(f[c.sp]!),
+      tick: Number(f[c.tick]),
+      tickLower: Number(f[c.tl] || NaN),
+      tickUpper: Number(f[c.tu] || NaN),
+      positionLiquidity: BigInt(f[c.pl] || 0),
     };
   });
   return rows.sort((a, b) => a.block - b.block || a.logIndex - b.logIndex);
@@ -191,7 +264,9 @@ export function readTickCsv(path: string): TickRow[] {
 
 /** A demeter-fetch `minute.csv` of a V3 pool: per minute (unix seconds of its start), the amounts of token0 and token1 swapped in. */
 export function readMinuteInAmounts(path: string): Array<{ time: number; in0: bigint; in1: bigint }> {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const head = lines.shift()!.split(',');
   const [t, a0, a1] = ['timestamp', 'inAmount0', 'inAmount1'].map((h) => {
     const i = head.indexOf(h);
@@ -206,7 +281,9 @@ export function readMinuteInAmounts(path: string): Array<{ time: number; in0: bi
 
 /** A demeter-fetch `rel-price.csv`: the ETH price in USDC per minute (unix seconds of its start). */
 export function readMinuteEthPrices(path: string): Map<number, number> {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const head = lines.shift()!.split(',');
   const [t, eth] = [head.indexOf('block_timestamp'), head.indexOf('eth')];
   if (t < 0 || eth < 0) throw new Error(`${path}: no block_timestamp or eth column`);
@@ -235,14 +312,29 @@ function slot0Word(current: bigint, sqrtPriceX96: bigint, tick: number): string 
  * tiers, seeded at its own prices, leave the scope: the bootstrap finds pools through getPool).
  * `known` is a pool of the pair that must stay, to find the mapping's slot.
  */
-export async function keepV3FeeTiers(provider: JsonRpcProvider, factory: string, token0: string, token1: string, known: { fee: number; pool: string }, keep: readonly number[]): Promise<void> {
+export async function keepV3FeeTiers(
+  provider: JsonRpcProvider,
+  factory: string,
+  token0: string,
+  token1: string,
+  known: { fee: number; pool: string },
+  keep: readonly number[],
+): Promise<void> {
   const coder = AbiCoder.defaultAbiCoder();
   const mapSlot = (s: number, fee: number): string =>
-    keccak256(coder.encode(['uint24', 'bytes32'], [fee, keccak256(coder.encode(['address', 'bytes32'], [token1, keccak256(coder.encode(['address', 'uint256'], [token0, s]))]))]));
+    keccak256(
+      coder.encode(
+        ['uint24', 'bytes32'],
+        [fee, keccak256(coder.encode(['address', 'bytes32'], [token1, keccak256(coder.encode(['address', 'uint256'], [token0, s]))]))],
+      ),
+    );
   let slot = -1;
-  for (let s = 0; s < 12 && slot < 0; s++) if (BigInt(await provider.getStorage(factory, mapSlot(s, known.fee))) === BigInt(known.pool)) slot = s;
+  for (let s = 0; s < 12 && slot < 0; s++)
+    if (BigInt(await provider.getStorage(factory, mapSlot(s, known.fee))) === BigInt(known.pool)) slot = s;
   if (slot < 0) throw new Error(`getPool's slot not found in ${factory}`);
-  const getPool = new Contract(factory, ['function getPool(address, address, uint24) view returns (address)'], provider).getFunction('getPool');
+  const getPool = new Contract(factory, ['function getPool(address, address, uint24) view returns (address)'], provider).getFunction(
+    'getPool',
+  );
   for (const fee of [100, 500, 3000, 10_000].filter((f) => !keep.includes(f))) {
     await provider.send('anvil_setStorageAt', [factory, mapSlot(slot, fee), ZERO_WORD]);
     if (BigInt(await getPool(token0, token1, fee)) !== 0n) throw new Error(`fee tier ${fee} still in getPool`);
@@ -256,20 +348,34 @@ export async function keepV3FeeTiers(provider: JsonRpcProvider, factory: string,
  * (getAmount0Delta rounding down) is the recorded amount, and the tick is the recorded one; then slot
  * 0 (price and tick) and slot 4 (liquidity) are written and read back through slot0() and liquidity().
  */
-export async function setStateBeforeExactToken1In(provider: JsonRpcProvider, pool: string, first: TickRow, feePips: number): Promise<{ sqrtPriceX96: bigint; tick: number; amount0Out: bigint }> {
-  if (first.type !== 'SWAP' || first.amount1 <= 0n) throw new Error(`${pool}: the first event is not a swap of token1 in (${first.type} ${first.amount1})`);
+export async function setStateBeforeExactToken1In(
+  provider: JsonRpcProvider,
+  pool: string,
+  first: TickRow,
+  feePips: number,
+): Promise<{ sqrtPriceX96: bigint; tick: number; amount0Out: bigint }> {
+  if (first.type !== 'SWAP' || first.amount1 <= 0n)
+    throw new Error(`${pool}: the first event is not a swap of token1 in (${first.type} ${first.amount1})`);
   const lessFee = (first.amount1 * BigInt(1_000_000 - feePips)) / 1_000_000n;
   const sqrtPriceX96 = first.sqrtPriceX96 - (lessFee * Q96) / first.liquidity;
   const amount0Out = ((first.liquidity << 96n) * (first.sqrtPriceX96 - sqrtPriceX96)) / first.sqrtPriceX96 / sqrtPriceX96;
   const tick = Math.floor((Math.log(Number(sqrtPriceX96) / 2 ** 96) * 2) / Math.log(1.0001));
-  if (-amount0Out !== first.amount0 || tick !== first.tick) throw new Error(`${pool}: the state before the first swap does not give it back (out ${amount0Out} for ${first.amount0}, tick ${tick} for ${first.tick})`);
+  if (-amount0Out !== first.amount0 || tick !== first.tick)
+    throw new Error(
+      `${pool}: the state before the first swap does not give it back (out ${amount0Out} for ${first.amount0}, tick ${tick} for ${first.tick})`,
+    );
   const current = BigInt(await provider.getStorage(pool, 0));
   await provider.send('anvil_setStorageAt', [pool, '0x0', slot0Word(current, sqrtPriceX96, tick)]);
   await provider.send('anvil_setStorageAt', [pool, '0x4', `0x${first.liquidity.toString(16).padStart(64, '0')}`]);
-  const c = new Contract(pool, ['function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)', 'function liquidity() view returns (uint128)'], provider);
+  const c = new Contract(
+    pool,
+    ['function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)', 'function liquidity() view returns (uint128)'],
+    provider,
+  );
   const slot0 = (await c.getFunction('slot0')()) as [bigint, bigint, bigint, bigint, bigint, bigint, boolean];
   const liquidity = (await c.getFunction('liquidity')()) as bigint;
-  if (slot0[0] !== sqrtPriceX96 || Number(slot0[1]) !== tick || !slot0[6] || liquidity !== first.liquidity) throw new Error(`${pool}: slot0/liquidity read back ${slot0[0]} ${slot0[1]} ${slot0[6]} ${liquidity}`);
+  if (slot0[0] !== sqrtPriceX96 || Number(slot0[1]) !== tick || !slot0[6] || liquidity !== first.liquidity)
+    throw new Error(`${pool}: slot0/liquidity read back ${slot0[0]} ${slot0[1]} ${slot0[6]} ${liquidity}`);
   return { sqrtPriceX96, tick, amount0Out };
 }
 
@@ -309,11 +415,28 @@ export function statesAfterBlocks(events: readonly TickRow[]): Map<number, PoolS
  * ETH/USD round in [from, to]: at the round's second, and at the close of the round's minute (the
  * reference's own pool-against-oracle figures are per minute).
  */
-export async function againstChainlinkEth(db: Pool, dir: string, tokenKey: string, from: number, to: number): Promise<{ rounds: number; atRound: number[]; atMinute: number[]; worst: string }> {
-  const lines = readFileSync(join(dir, 'reference', 'chainlink', 'chainlink-eth-usd-mainnet-rounds.csv'), 'utf8').split('\n').slice(1).filter(Boolean);
-  const rounds = lines.map((l) => l.split(',')).filter((f) => Number(f[4]) >= from && Number(f[4]) <= to).map((f) => ({ at: Number(f[4]), answer: Number(f[2]) / 1e8 }));
+export async function againstChainlinkEth(
+  db: Pool,
+  dir: string,
+  tokenKey: string,
+  from: number,
+  to: number,
+): Promise<{ rounds: number; atRound: number[]; atMinute: number[]; worst: string }> {
+  const lines = readFileSync(join(dir, 'reference', 'chainlink', 'chainlink-eth-usd-mainnet-rounds.csv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter(Boolean);
+  const rounds = lines
+    .map((l) => l.split(','))
+    .filter((f) => Number(f[4]) >= from && Number(f[4]) <= to)
+    .map((f) => ({ at: Number(f[4]), answer: Number(f[2]) / 1e8 }));
   const priceAt = async (t: number): Promise<number> => {
-    const row = (await db.query(`SELECT price FROM price_points WHERE token_key = $1 AND time <= to_timestamp($2) ORDER BY time DESC, block_number DESC LIMIT 1`, [tokenKey, t])).rows[0] as { price: number } | undefined;
+    const row = (
+      await db.query(
+        `SELECT price FROM price_points WHERE token_key = $1 AND time <= to_timestamp($2) ORDER BY time DESC, block_number DESC LIMIT 1`,
+        [tokenKey, t],
+      )
+    ).rows[0] as { price: number } | undefined;
     if (!row) throw new Error(`no price of ${tokenKey} at ${t}`);
     return row.price;
   };
@@ -353,8 +476,16 @@ export interface RealRun {
 }
 
 /** The mainnet-shaped profile of one network (state saved under `.devnet/mainnet-shaped-<network>`), and a provider on it. */
-export async function startProfile(network: Network, registry: Registry): Promise<{ devnet: MainnetShapedHandle; provider: JsonRpcProvider; rpcUrl: string }> {
-  const devnet = await startMainnetShaped({ registry: registry.networks, networks: [network], basePort: await freePort(), stateDir: join(ROOT, '.devnet', `mainnet-shaped-${network}`) });
+export async function startProfile(
+  network: Network,
+  registry: Registry,
+): Promise<{ devnet: MainnetShapedHandle; provider: JsonRpcProvider; rpcUrl: string }> {
+  const devnet = await startMainnetShaped({
+    registry: registry.networks,
+    networks: [network],
+    basePort: await freePort(),
+    stateDir: join(ROOT, '.devnet', `mainnet-shaped-${network}`),
+  });
   const rpcUrl = devnet.rpcUrls[network]!;
   return { devnet, rpcUrl, provider: new JsonRpcProvider(rpcUrl, NETWORK_INFO[network].chainId, { staticNetwork: true }) };
 }

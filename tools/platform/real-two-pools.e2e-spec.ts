@@ -23,8 +23,26 @@ import { Contract } from 'ethers';
 import { loadRegistry } from '@tokensvc/chain';
 import { readDemeterRawCsv, startReplayRpc } from '@tokensvc/testing';
 import {
-  againstChainlinkEth, gatewayUp, keepV3FeeTiers, median, pct, readTickCsv, realDataDir, rel, setErc20Balance, setStateBeforeExactToken1In, startProfile, startRealPlatform, statesAfterBlocks, stopRun, tempDir, untilIndexed, wethPrice, writeRegistryCut,
-  type PoolStateAfter, type RealRun,
+  againstChainlinkEth,
+  gatewayUp,
+  keepV3FeeTiers,
+  median,
+  pct,
+  readTickCsv,
+  realDataDir,
+  rel,
+  setErc20Balance,
+  setStateBeforeExactToken1In,
+  startProfile,
+  startRealPlatform,
+  statesAfterBlocks,
+  stopRun,
+  tempDir,
+  untilIndexed,
+  wethPrice,
+  writeRegistryCut,
+  type PoolStateAfter,
+  type RealRun,
 } from './real-data';
 
 jest.setTimeout(240_000);
@@ -64,35 +82,67 @@ describe('both USDC/WETH pools (0.05 % and 0.3 %) of 2024-01-05 replayed togethe
     const factoryAddress = (eth.platforms.find((p) => p.slug === 'uniswap-v3')!.addresses['factory'] as { address: string }).address;
     const factory = new Contract(factoryAddress, ['function getPool(address, address, uint24) view returns (address)'], provider);
     for (const p of data) expect((await factory.getFunction('getPool')(USDC, WETH, p.fee)).toLowerCase()).toBe(p.address);
-    await keepV3FeeTiers(provider, factoryAddress, USDC, WETH, { fee: 500, pool: POOLS[0].address }, POOLS.map((p) => p.fee));
+    await keepV3FeeTiers(
+      provider,
+      factoryAddress,
+      USDC,
+      WETH,
+      { fee: 500, pool: POOLS[0].address },
+      POOLS.map((p) => p.fee),
+    );
     for (const p of data) {
       const before = await setStateBeforeExactToken1In(provider, p.address, p.events[0]!, p.fee);
       starts.push({ sqrtPriceX96: before.sqrtPriceX96, tick: before.tick, liquidity: p.events[0]!.liquidity });
       // no balances: the depth is the recorded liquidity's virtual reserves (see the header)
       await setErc20Balance(provider, USDC, p.address, 0n);
       await setErc20Balance(provider, WETH, p.address, 0n);
-      process.stdout.write(`real two pools: ${p.fee / 10_000} % pool ${p.address} before its first event (block ${p.events[0]!.block}): sqrtPriceX96 ${before.sqrtPriceX96} tick ${before.tick} liquidity ${p.events[0]!.liquidity}\n`);
+      process.stdout.write(
+        `real two pools: ${p.fee / 10_000} % pool ${p.address} before its first event (block ${p.events[0]!.block}): sqrtPriceX96 ${before.sqrtPriceX96} tick ${before.tick} liquidity ${p.events[0]!.liquidity}\n`,
+      );
     }
     const logs = data.flatMap((p) => p.raw.logs);
     const blockTimes = new Map(data.flatMap((p) => [...p.raw.blockTimes]));
-    const replay = (run.replay = await startReplayRpc({ upstream: rpcUrl, logs, blockTimes, firstBlock: FIRST_BLOCK, lastBlock: LAST_BLOCK }));
+    const replay = (run.replay = await startReplayRpc({
+      upstream: rpcUrl,
+      logs,
+      blockTimes,
+      firstBlock: FIRST_BLOCK,
+      lastBlock: LAST_BLOCK,
+    }));
     const tmp = (run.tmp = tempDir('real-two-pools-'));
     const registryFile = writeRegistryCut(tmp.dir, registry, 'ethereum', { tokens: ['USDC', 'WETH'], platforms: ['uniswap-v3'] });
-    const platform = (run.platform = await startRealPlatform({ name: 'real_two_pools', network: 'ethereum', rpcUrl: replay.url, router: devnet.manifest.networks[0]!.contracts.router, startBlock: FIRST_BLOCK, registry: registryFile, apps: ['indexer', 'token-data', 'gateway'] }));
+    const platform = (run.platform = await startRealPlatform({
+      name: 'real_two_pools',
+      network: 'ethereum',
+      rpcUrl: replay.url,
+      router: devnet.manifest.networks[0]!.contracts.router,
+      startBlock: FIRST_BLOCK,
+      registry: registryFile,
+      apps: ['indexer', 'token-data', 'gateway'],
+    }));
     await untilIndexed(platform, 'ethereum', LAST_BLOCK, 150_000);
     await gatewayUp(platform);
-    process.stdout.write(`real two pools: the day indexed, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; replay served ${replay.stats.logsServed} logs\n`);
+    process.stdout.write(
+      `real two pools: the day indexed, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; replay served ${replay.stats.logsServed} logs\n`,
+    );
   }, 300_000);
 
   afterAll(() => stopRun(run));
 
   it('prices WETH after every block with a swap at the depth-weighted mean of the two pools, within them, nearer the deeper', async () => {
     // each pool's state after every block (its last state at or before it)
-    const swapBlocks = [...new Set(data.flatMap((p) => p.events.filter((e) => e.type === 'SWAP').map((e) => e.block)))].sort((a, b) => a - b);
+    const swapBlocks = [...new Set(data.flatMap((p) => p.events.filter((e) => e.type === 'SWAP').map((e) => e.block)))].sort(
+      (a, b) => a - b,
+    );
     const cursor = data.map((_, k) => ({ i: 0, state: starts[k]! }));
     const blocks = data.map((p) => [...p.after.keys()].sort((a, b) => a - b));
     const points = new Map<number, number>(
-      (await run.platform!.db.query(`SELECT block_number::int AS b, price FROM price_points WHERE token_key = $1 AND block_number BETWEEN $2 AND $3`, [wethKey, FIRST_BLOCK, LAST_BLOCK])).rows.map((r: { b: number; price: number }) => [r.b, r.price]),
+      (
+        await run.platform!.db.query(
+          `SELECT block_number::int AS b, price FROM price_points WHERE token_key = $1 AND block_number BETWEEN $2 AND $3`,
+          [wethKey, FIRST_BLOCK, LAST_BLOCK],
+        )
+      ).rows.map((r: { b: number; price: number }) => [r.b, r.price]),
     );
     const devs: number[] = [];
     const shares: number[] = [];
@@ -133,8 +183,14 @@ describe('both USDC/WETH pools (0.05 % and 0.3 %) of 2024-01-05 replayed togethe
     expect(Math.min(...shares)).toBeGreaterThan(0.5);
   });
 
-  it('prices WETH within 0.1 % (median) and 0.6 % (max) of Chainlink ETH/USD at each round of the day (the close of the round\'s minute)', async () => {
-    const { rounds, atRound, atMinute, worst } = await againstChainlinkEth(run.platform!.db, dir, wethKey, run.replay!.blockTime(FIRST_BLOCK), run.replay!.blockTime(LAST_BLOCK));
+  it("prices WETH within 0.1 % (median) and 0.6 % (max) of Chainlink ETH/USD at each round of the day (the close of the round's minute)", async () => {
+    const { rounds, atRound, atMinute, worst } = await againstChainlinkEth(
+      run.platform!.db,
+      dir,
+      wethKey,
+      run.replay!.blockTime(FIRST_BLOCK),
+      run.replay!.blockTime(LAST_BLOCK),
+    );
     process.stdout.write(
       `real two pools: WETH against Chainlink ETH/USD at ${rounds} rounds: at the round's minute close median ${pct(median(atMinute))}, max ${pct(Math.max(...atMinute))}; at the round's second median ${pct(median(atRound))}, max ${pct(Math.max(...atRound))} (worst ${worst})\n`,
     );

@@ -17,7 +17,9 @@ describe('Redis with a password', () => {
   beforeAll(async () => {
     if (!hasBinary('redis-server')) throw new Error('redis-server binary is required for this test (apt-get install redis-server)');
     port = await freePort();
-    server = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    server = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     server.stdin?.end(`requirepass "${PASSWORD.replace(/"/g, '\\"')}"\n`);
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
       if (await tcpReachableUrl(`redis://127.0.0.1:${port}`)) return;

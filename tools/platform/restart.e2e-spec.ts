@@ -21,7 +21,11 @@ jest.setTimeout(170_000);
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
-const ERC20 = new Interface(['function transfer(address,uint256) returns (bool)', 'function approve(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
+const ERC20 = new Interface([
+  'function transfer(address,uint256) returns (bool)',
+  'function approve(address,uint256) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+]);
 
 interface Started {
   child: ChildProcess;
@@ -45,7 +49,11 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
   /** start.ts as `npm start` runs it; resolves once it prints "Platform ready". */
   const start = async (): Promise<Started> => {
     // Its own process group: if it hangs, the whole group (apps, anvil, nats, redis) is ended at once.
-    const child = spawn(process.execPath, ['-r', join(REPO_ROOT, 'tools', 'register.js'), join(REPO_ROOT, 'tools', 'platform', 'start.ts')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(
+      process.execPath,
+      ['-r', join(REPO_ROOT, 'tools', 'register.js'), join(REPO_ROOT, 'tools', 'platform', 'start.ts')],
+      { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
     const lines: string[] = [];
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
@@ -81,14 +89,19 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
     const b = (await provider.getBlock('latest'))!;
     return { number: b.number, hash: b.hash! };
   };
-  const balanceOf = async (token: string, owner: string): Promise<bigint> => BigInt(await provider.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }));
+  const balanceOf = async (token: string, owner: string): Promise<bigint> =>
+    BigInt(await provider.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }));
 
   /** The indexer's cursor is the chain's tip (number and hash). */
   const indexedToTip = async (timeoutMs = 30_000): Promise<{ number: number; hash: string }> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const t = await tip();
-      const [c] = (await db.query<{ block_number: string; block_hash: string }>(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows;
+      const [c] = (
+        await db.query<{ block_number: string; block_hash: string }>(
+          `SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`,
+        )
+      ).rows;
       if (c && Number(c.block_number) === t.number && c.block_hash === t.hash) return t;
       if (Date.now() > deadline) throw new Error(`indexer not at the tip ${t.number} ${t.hash}: ${JSON.stringify(c)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -118,7 +131,12 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
       LOG_LEVEL: 'info',
     };
-    provider = new JsonRpcProvider(`http://127.0.0.1:${devnetPort}`, undefined, { staticNetwork: true, polling: true, pollingInterval: 100, cacheTimeout: -1 });
+    provider = new JsonRpcProvider(`http://127.0.0.1:${devnetPort}`, undefined, {
+      staticNetwork: true,
+      polling: true,
+      pollingInterval: 100,
+      cacheTimeout: -1,
+    });
     db = new Pool({ connectionString: dbUrl, max: 1 });
   });
 
@@ -149,7 +167,9 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
     // Orders are built from the indexed pools: once the first index reached the chain's tip.
     await indexedToTip(60_000);
     await tradable();
-    const swap = await getJson<{ tx: { to: string; data: string; value?: string } }>(`/v2/portal?sender=${a}&inputToken=ethereum:${usdc}&inputAmount=500000000&outputToken=ethereum:${weth}&slippageTolerancePercentage=3`);
+    const swap = await getJson<{ tx: { to: string; data: string; value?: string } }>(
+      `/v2/portal?sender=${a}&inputToken=ethereum:${usdc}&inputAmount=500000000&outputToken=ethereum:${weth}&slippageTolerancePercentage=3`,
+    );
     await send(alice!, swap.tx);
     await send(bob!, { to: usdc, data: ERC20.encodeFunctionData('transfer', [a, 34_000_000n]) });
     const before = await indexedToTip();
@@ -167,19 +187,33 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
     expect(r.lines.filter((l) => /chain below the indexed data|reorg detected|reorg deeper|head refresh failed/.test(l))).toEqual([]);
     expect(await getJson(`/health/ready`)).toMatchObject({ status: 'ok', dataOnChain: { ethereum: 'up' } });
 
-    const account = await getJson<{ balances: Array<{ network: string; address: string; rawBalance: string }> }>(`/v2/account?owner=${a}&networks=ethereum`, devKey());
+    const account = await getJson<{ balances: Array<{ network: string; address: string; rawBalance: string }> }>(
+      `/v2/account?owner=${a}&networks=ethereum`,
+      devKey(),
+    );
     const erc20 = account.balances.filter((x) => x.address !== '0x0000000000000000000000000000000000000000');
     expect(erc20.map((x) => x.address)).toEqual(expect.arrayContaining([usdc, weth]));
-    for (const x of erc20) expect({ token: x.address, raw: x.rawBalance }).toEqual({ token: x.address, raw: (await balanceOf(x.address, a)).toString() });
+    for (const x of erc20)
+      expect({ token: x.address, raw: x.rawBalance }).toEqual({ token: x.address, raw: (await balanceOf(x.address, a)).toString() });
 
     // A signed order after the second start: built by the gateway, signed, relayed and mined.
     await tradable();
-    const order = await getJson<{ context: { orderId: string; minOutputAmountSignedOrder: string }; signedOrder: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; value: Record<string, unknown> } }>(
+    const order = await getJson<{
+      context: { orderId: string; minOutputAmountSignedOrder: string };
+      signedOrder: {
+        domain: Record<string, unknown>;
+        types: Record<string, Array<{ name: string; type: string }>>;
+        value: Record<string, unknown>;
+      };
+    }>(
       `/v2/portal?sender=${a}&inputToken=ethereum:${usdc}&inputAmount=300000000&outputToken=ethereum:${weth}&slippageTolerancePercentage=3`,
     );
     const wethBefore = await balanceOf(weth, a);
     const signature = await alice!.signTypedData(order.signedOrder.domain, order.signedOrder.types, order.signedOrder.value);
-    const post = await fetch(`${base}/v2/portal?orderId=${order.context.orderId}&signature=${signature}`, { method: 'POST', signal: AbortSignal.timeout(15_000) });
+    const post = await fetch(`${base}/v2/portal?orderId=${order.context.orderId}&signature=${signature}`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(15_000),
+    });
     if (post.status !== 200) throw new Error(`POST /v2/portal answered ${post.status}: ${await post.text()}`);
     const deadline = Date.now() + 30_000;
     let status: { status: string; txHashes: string[] };
@@ -191,10 +225,12 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
     expect(status.status).toBe('mined');
     const receipt = await provider.getTransactionReceipt(status.txHashes[status.txHashes.length - 1]!);
     expect(receipt?.status).toBe(1);
-    expect(await balanceOf(weth, a) - wethBefore).toBeGreaterThanOrEqual(BigInt(order.context.minOutputAmountSignedOrder));
+    expect((await balanceOf(weth, a)) - wethBefore).toBeGreaterThanOrEqual(BigInt(order.context.minOutputAmountSignedOrder));
 
     expect(await stop(r)).toBe(0);
-    process.stdout.write(`npm start ready in ${(firstReadyMs / 1000).toFixed(1)} s, again in ${(secondReadyMs / 1000).toFixed(1)} s (tip ${before.number}); whole run ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `npm start ready in ${(firstReadyMs / 1000).toFixed(1)} s, again in ${(secondReadyMs / 1000).toFixed(1)} s (tip ${before.number}); whole run ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
   });
 
   /**
@@ -218,7 +254,10 @@ describe('npm start, stop, npm start: the chain and the data are kept together',
   }
 
   async function getJson<T = unknown>(path: string, key?: string): Promise<T> {
-    const res = await fetch(`${base}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${base}${path}`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(15_000),
+    });
     if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }

@@ -24,7 +24,8 @@ const STATE_DIR = process.env['REAL_STATE_DIR'] ? resolvePath(process.env['REAL_
 /** the scope when neither START_BLOCK_<NETWORK> nor START_DAYS_<NETWORK> is set */
 export const DEFAULT_START_DAYS = 1;
 /** the user's settings the apps read, passed through as they are */
-const PASSED = /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$|ACROSS_)/;
+const PASSED =
+  /^(RPC_|ROUTER_ADDRESS_|RELAYER_PRIVATE_KEY_|WRAPPED_NATIVE_|START_BLOCK_|START_DAYS_|FINALITY_DEPTH_|MAX_LOG_RANGE_|INDEXER_|QUOTE_|OTEL_|ADMIN_|CORS_|TRUSTED_PROXIES$|REGISTRY$|CROSS_CHAIN_BRIDGE$|ACROSS_)/;
 
 const t0 = Date.now();
 const say = (s: string): void => void process.stdout.write(`[start:real ${((Date.now() - t0) / 1000).toFixed(1)}s] ${s}\n`);
@@ -32,19 +33,30 @@ const say = (s: string): void => void process.stdout.write(`[start:real ${((Date
 /** The enabled networks and the settings the apps get, or the problems (each says what to set). */
 export function realSettings(env: NodeJS.ProcessEnv): { networks: Network[]; extraEnv: Record<string, string>; problems: string[] } {
   const problems: string[] = [];
-  if (env['DEVNET_MANIFEST']) problems.push('DEVNET_MANIFEST is set: `npm run start:real` runs real networks from the shipped registry; unset it (the devnet is `npm start`)');
-  const listed = env['NETWORKS']?.split(',').map((n) => n.trim()).filter(Boolean);
+  if (env['DEVNET_MANIFEST'])
+    problems.push(
+      'DEVNET_MANIFEST is set: `npm run start:real` runs real networks from the shipped registry; unset it (the devnet is `npm start`)',
+    );
+  const listed = env['NETWORKS']
+    ?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const networks = (listed ?? NETWORKS.filter((n) => env[rpcVar(n)])) as Network[];
   for (const n of networks) {
     if (!isNetwork(n)) problems.push(`NETWORKS names "${n}"; accepted: ${NETWORKS.join(', ')}`);
-    else if (!env[rpcVar(n)]) problems.push(`${rpcVar(n)} is not set: give the network's JSON-RPC URL (several, comma-separated, for failover)`);
+    else if (!env[rpcVar(n)])
+      problems.push(`${rpcVar(n)} is not set: give the network's JSON-RPC URL (several, comma-separated, for failover)`);
   }
-  if (networks.length === 0) problems.push('no network: set RPC_URL_<NETWORK> for each network to serve (e.g. RPC_URL_ETHEREUM=https://<provider>/<key>), and NETWORKS to choose among them');
+  if (networks.length === 0)
+    problems.push(
+      'no network: set RPC_URL_<NETWORK> for each network to serve (e.g. RPC_URL_ETHEREUM=https://<provider>/<key>), and NETWORKS to choose among them',
+    );
   const extraEnv: Record<string, string> = { REGISTRY: 'shipped' };
   for (const [k, v] of Object.entries(env)) if (PASSED.test(k) && v !== undefined) extraEnv[k] = v;
   for (const n of networks.filter(isNetwork)) {
     const suffix = n.toUpperCase();
-    if (env[`START_BLOCK_${suffix}`] === undefined && env[`START_DAYS_${suffix}`] === undefined) extraEnv[`START_DAYS_${suffix}`] = String(DEFAULT_START_DAYS);
+    if (env[`START_BLOCK_${suffix}`] === undefined && env[`START_DAYS_${suffix}`] === undefined)
+      extraEnv[`START_DAYS_${suffix}`] = String(DEFAULT_START_DAYS);
   }
   return { networks, extraEnv, problems };
 }
@@ -73,15 +85,33 @@ async function main(): Promise<void> {
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const key = await ensureDevKey(urls.databaseUrl, STATE_DIR);
-    await buildConsole({ check: false }).catch((e: unknown) => say(`console not built (the gateway answers 503 at /console): ${(e as Error).message}`));
+    await buildConsole({ check: false }).catch((e: unknown) =>
+      say(`console not built (the gateway answers 503 at /console): ${(e as Error).message}`),
+    );
     const healthPortBase = env['HEALTH_PORT_BASE'] ? Number(env['HEALTH_PORT_BASE']) : undefined;
     const indexerStatus = `http://127.0.0.1:${healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2}/status`;
     const rpcUrls = Object.fromEntries(settings.networks.map((n) => [n, env[rpcVar(n)]!]));
     const platformEnv: PlatformEnv = {
-      ...urls, natsUrl: infra.natsUrl, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls, gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
+      ...urls,
+      natsUrl: infra.natsUrl,
+      redisUrl: infra.redisUrl,
+      natsPasswords: infra.natsPasswords,
+      rpcUrls,
+      gatewayPort,
+      healthPortBase,
+      logLevel: env['LOG_LEVEL'] ?? 'info',
       extraEnv: { ...settings.extraEnv, INDEXER_STATUS_URL: indexerStatus },
     };
-    say(`networks: ${settings.networks.map((n) => `${n} (${env[rpcVar(n)]!.split(',').map((u) => redactUrl(u.trim())).join(', ')}; ${scopeOf(n, platformEnv.extraEnv!)})`).join('; ')}`);
+    say(
+      `networks: ${settings.networks
+        .map(
+          (n) =>
+            `${n} (${env[rpcVar(n)]!.split(',')
+              .map((u) => redactUrl(u.trim()))
+              .join(', ')}; ${scopeOf(n, platformEnv.extraEnv!)})`,
+        )
+        .join('; ')}`,
+    );
     run.startApps(platformEnv);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitForGateway(base, 120_000);
@@ -107,7 +137,9 @@ async function main(): Promise<void> {
 
 function scopeOf(n: Network, extra: Record<string, string>): string {
   const suffix = n.toUpperCase();
-  return extra[`START_BLOCK_${suffix}`] ? `from block ${extra[`START_BLOCK_${suffix}`]}` : `the last ${extra[`START_DAYS_${suffix}`]} day(s)`;
+  return extra[`START_BLOCK_${suffix}`]
+    ? `from block ${extra[`START_BLOCK_${suffix}`]}`
+    : `the last ${extra[`START_DAYS_${suffix}`]} day(s)`;
 }
 
 if (require.main === module) void main();

@@ -51,7 +51,13 @@ async function main(): Promise<void> {
     say(infra.bus);
     // The chain is kept across a stop and a start (dumped on exit into .devnet/live/), so it stays
     // together with the database indexed from it; `npm run devnet -- reset` forgets both.
-    devnet = await startDevnet({ networks, basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545), stateDir: STATE_DIR, keepState: true, log: (l) => say(`devnet: ${l}`) });
+    devnet = await startDevnet({
+      networks,
+      basePort: Number(env['DEVNET_BASE_PORT'] ?? 8545),
+      stateDir: STATE_DIR,
+      keepState: true,
+      log: (l) => say(`devnet: ${l}`),
+    });
     const applied = await migrate(urls.databaseUrl);
     say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
     const devKey = await ensureDevKey(urls.databaseUrl, STATE_DIR);
@@ -65,14 +71,26 @@ async function main(): Promise<void> {
     const indexerHealthPort = healthPortBase === undefined ? DEFAULT_HEALTH_PORTS.indexer : healthPortBase + 2;
     const cors = devPlatformCors(env);
     const platformEnv: PlatformEnv = {
-      ...urls, natsUrl: infra.natsUrl, redisUrl: infra.redisUrl, natsPasswords: infra.natsPasswords, rpcUrls: devnet.rpcUrls, manifestPath: join(STATE_DIR, 'deployment.json'), gatewayPort, healthPortBase, logLevel: env['LOG_LEVEL'] ?? 'info',
+      ...urls,
+      natsUrl: infra.natsUrl,
+      redisUrl: infra.redisUrl,
+      natsPasswords: infra.natsPasswords,
+      rpcUrls: devnet.rpcUrls,
+      manifestPath: join(STATE_DIR, 'deployment.json'),
+      gatewayPort,
+      healthPortBase,
+      logLevel: env['LOG_LEVEL'] ?? 'info',
       // the console's indexing page reads the indexer's progress through the gateway
       extraEnv: { INDEXER_STATUS_URL: `http://127.0.0.1:${indexerHealthPort}/status`, ...cors.env },
     };
     // Across's devnet relayer and data worker: fills cross-chain deposits, refunds expired ones every
     // 10 s. Started (and funded) before the apps: its funding may mine blocks, and the first block
     // after a loaded chain state takes that state's block away from anyone still reading it.
-    const relayer = startAcrossRelayerProcess(platformEnv, { mode: env['ACROSS_RELAYER_MODE'] ?? 'normal', bundleEverySeconds: 10, fund: true }, (line) => run.print('across-relayer', line));
+    const relayer = startAcrossRelayerProcess(
+      platformEnv,
+      { mode: env['ACROSS_RELAYER_MODE'] ?? 'normal', bundleEverySeconds: 10, fund: true },
+      (line) => run.print('across-relayer', line),
+    );
     run.watch('across-relayer', relayer);
     const relayerStart = await relayer.started;
     run.startApps(platformEnv);
@@ -91,7 +109,10 @@ async function main(): Promise<void> {
 /** The devnet chains to run: NETWORKS (comma-separated) when set, else every devnet network. */
 function devnetNetworks(list: string | undefined): Network[] {
   if (!list?.trim()) return [...DEFAULT_NETWORKS];
-  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !isNetwork(n) || !DEFAULT_NETWORKS.includes(n));
   if (unknown.length) throw new Error(`NETWORKS names ${unknown.join(', ')}; the devnet runs ${DEFAULT_NETWORKS.join(', ')}`);
   return names as Network[];
@@ -111,7 +132,9 @@ function printSummary(base: string, devnet: DevnetHandle, devKey: DevKey, relaye
     '  Devnet RPC URLs:',
     ...devnet.chains.map((c) => `    ${c.network.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${c.rpcUrl}`),
     `  Across relayer (devnet): running as ${relayer.address} on ${relayer.networks.join(', ')}, ${
-      relayer.mode === 'normal' ? 'filling cross-chain deposits' : `in failure mode ${relayer.mode} (ACROSS_RELAYER_MODE; see libs/devnet/README.md)`
+      relayer.mode === 'normal'
+        ? 'filling cross-chain deposits'
+        : `in failure mode ${relayer.mode} (ACROSS_RELAYER_MODE; see libs/devnet/README.md)`
     }; its data worker refunds expired deposits every ${relayer.bundleEverySeconds ?? 10} s`,
     '  Funded test accounts (anvil dev accounts 5-9; never used by the simulator):',
     ...TEST_ACCOUNTS.map((a) => `    ${a.address}  private key ${a.privateKey}`),

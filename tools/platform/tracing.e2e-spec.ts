@@ -11,7 +11,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, freePortRange, INFRA, startApp, stopProcess, testDevnet, waitForHttp, type AppName, type AppProcess, type PlatformEnv } from '@tokensvc/testing';
+import {
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  INFRA,
+  startApp,
+  stopProcess,
+  testDevnet,
+  waitForHttp,
+  type AppName,
+  type AppProcess,
+  type PlatformEnv,
+} from '@tokensvc/testing';
 
 interface Span {
   service: string;
@@ -36,7 +48,15 @@ async function otlpReceiver(): Promise<{ url: string; spans: Span[]; server: Ser
         for (const ss of rs.scopeSpans ?? [])
           for (const s of ss.spans ?? []) {
             const attributes = Object.fromEntries((s.attributes ?? []).map((a: any) => [a.key, Object.values(a.value ?? {})[0]]));
-            spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind, attributes });
+            spans.push({
+              service,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId ?? '',
+              name: s.name,
+              kind: s.kind,
+              attributes,
+            });
           }
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -55,7 +75,12 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
   let apiKey = '';
   let healthPortBase = 0;
   const failWithLogs = (e: unknown): never => {
-    throw new Error(`${(e as Error).message}\n${logs.slice(-40).map((l) => `[${l.app}] ${l.line}`).join('\n')}`);
+    throw new Error(
+      `${(e as Error).message}\n${logs
+        .slice(-40)
+        .map((l) => `[${l.app}] ${l.line}`)
+        .join('\n')}`,
+    );
   };
 
   beforeAll(async () => {
@@ -66,13 +91,21 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
     await pool.end();
     const devnet = testDevnet();
     const env: PlatformEnv = {
-      databaseUrl: dbUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls.ethereum! }, manifestPath: devnet.manifestPath,
-      gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
+      databaseUrl: dbUrl,
+      natsUrl: INFRA.nats,
+      redisUrl: INFRA.redis,
+      rpcUrls: { ethereum: devnet.rpcUrls.ethereum! },
+      manifestPath: devnet.manifestPath,
+      gatewayPort: await freePort(),
+      healthPortBase: await freePortRange(5),
+      natsRequestTimeoutMs: 10_000,
+      logLevel: 'warn',
       extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200' },
     };
     base = `http://127.0.0.1:${env.gatewayPort}`;
     const levels: Partial<Record<AppName, string>> = { 'token-data': 'debug', gateway: 'info', quote: 'info' };
-    for (const app of ['indexer', 'token-data', 'quote', 'gateway'] as const) procs.push(startApp(app, { ...env, logLevel: levels[app] ?? 'warn' }, (name, line) => logs.push({ app: name, line })));
+    for (const app of ['indexer', 'token-data', 'quote', 'gateway'] as const)
+      procs.push(startApp(app, { ...env, logLevel: levels[app] ?? 'warn' }, (name, line) => logs.push({ app: name, line })));
     // the gateway up, and token-data in its queue group (a replica joins once it is ready)
     healthPortBase = env.healthPortBase!;
     await waitForHttp(`${base}/health`, 90_000).catch(failWithLogs);
@@ -97,27 +130,41 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
   /** the span's ancestors' names, nearest first, within its trace */
   const ancestry = (spans: Span[], span: Span): string[] => {
     const out: string[] = [];
-    for (let p = spans.find((s) => s.spanId === span.parentSpanId); p; p = spans.find((s) => s.spanId === p!.parentSpanId)) out.push(`${p.service}:${p.name}`);
+    for (let p = spans.find((s) => s.spanId === span.parentSpanId); p; p = spans.find((s) => s.spanId === p!.parentSpanId))
+      out.push(`${p.service}:${p.name}`);
     return out;
   };
 
   it('GET /v2/tokens: gateway -> NATS -> token-data -> Postgres is one trace with the right parents; token-data logs the request id and trace id', async () => {
-    const res = await fetch(`${base}/v2/tokens?limit=5`, { headers: { authorization: `Bearer ${apiKey}`, 'x-request-id': 'trace-e2e-tokens' } });
+    const res = await fetch(`${base}/v2/tokens?limit=5`, {
+      headers: { authorization: `Bearer ${apiKey}`, 'x-request-id': 'trace-e2e-tokens' },
+    });
     expect(res.status).toBe(200);
-    const spans = await waitForTrace('trace-e2e-tokens', (t) => t.some((s) => s.service === 'token-data' && s.attributes['db.system.name'] !== undefined));
+    const spans = await waitForTrace('trace-e2e-tokens', (t) =>
+      t.some((s) => s.service === 'token-data' && s.attributes['db.system.name'] !== undefined),
+    );
     const root = spans.find((s) => s.parentSpanId === '')!;
-    expect(root).toMatchObject({ service: 'gateway', name: 'GET /v2/tokens', attributes: { 'http.route': '/v2/tokens', 'http.response.status_code': 200 } });
+    expect(root).toMatchObject({
+      service: 'gateway',
+      name: 'GET /v2/tokens',
+      attributes: { 'http.route': '/v2/tokens', 'http.response.status_code': 200 },
+    });
     const send = spans.find((s) => s.service === 'gateway' && s.name.startsWith('send '))!;
     const handler = spans.find((s) => s.service === 'token-data' && s.name.startsWith('process '))!;
     const queries = spans.filter((s) => s.service === 'token-data' && s.attributes['db.system.name'] === 'postgresql');
     expect(send.parentSpanId).toBe(root.spanId);
     expect(handler.parentSpanId).toBe(send.spanId);
     expect(queries.length).toBeGreaterThan(0);
-    for (const q of queries) expect(ancestry(spans, q)).toEqual(expect.arrayContaining([`token-data:${handler.name}`, `gateway:${send.name}`, 'gateway:GET /v2/tokens']));
+    for (const q of queries)
+      expect(ancestry(spans, q)).toEqual(
+        expect.arrayContaining([`token-data:${handler.name}`, `gateway:${send.name}`, 'gateway:GET /v2/tokens']),
+      );
     // no secrets in what is exported: no query parameter values, no URL with credentials
     expect(JSON.stringify(spans)).not.toContain(new URL(dbUrl).password || 'no password in the test URL');
 
-    const lines = logs.filter((l) => l.app === 'token-data' && l.line.includes('"requestId":"trace-e2e-tokens"')).map((l) => JSON.parse(l.line) as Record<string, unknown>);
+    const lines = logs
+      .filter((l) => l.app === 'token-data' && l.line.includes('"requestId":"trace-e2e-tokens"'))
+      .map((l) => JSON.parse(l.line) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l).toMatchObject({ service: 'token-data', traceId: root.traceId });
     const access = logs.find((l) => l.app === 'gateway' && l.line.includes('"msg":"request"') && l.line.includes('trace-e2e-tokens'));
@@ -126,7 +173,9 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
 
   it('GET /v2/portal/estimate and GET /v2/portal: gateway -> NATS -> quote -> JSON-RPC / Postgres in one trace each', async () => {
     type Net = { network: string; weth: string; tokens: Array<{ symbol: string; address: string }> };
-    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find((n) => n.network === 'ethereum')!;
+    const eth = (JSON.parse(readFileSync(testDevnet().manifestPath, 'utf8')) as { networks: Net[] }).networks.find(
+      (n) => n.network === 'ethereum',
+    )!;
     const usdc = eth.tokens.find((t) => t.symbol === 'USDC')!.address.toLowerCase();
     const query = `inputToken=ethereum:${usdc}&inputAmount=1000000000&outputToken=ethereum:${eth.weth.toLowerCase()}`;
     // quote joins its queue group once its graph is loaded; it learns pools as the indexer writes them
@@ -138,9 +187,18 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
       if (n) await new Promise((ok) => setTimeout(ok, 2000));
       r = await fetch(`${base}/v2/portal/estimate?${query}`, { headers: { 'x-request-id': `trace-e2e-estimate-${++n}` } });
     } while (r.status !== 200 && Date.now() < until);
-    if (r.status !== 200) throw new Error(`estimate answered ${r.status} after ${n} tries: ${await r.text()}\n${logs.filter((l) => l.app !== 'token-data').slice(-30).map((l) => l.line).join('\n')}`);
+    if (r.status !== 200)
+      throw new Error(
+        `estimate answered ${r.status} after ${n} tries: ${await r.text()}\n${logs
+          .filter((l) => l.app !== 'token-data')
+          .slice(-30)
+          .map((l) => l.line)
+          .join('\n')}`,
+      );
     const sender = `0x${'11'.repeat(20)}`;
-    const portal = await fetch(`${base}/v2/portal?sender=${sender}&${query}&slippageTolerancePercentage=1&validate=false`, { headers: { 'x-request-id': 'trace-e2e-portal' } });
+    const portal = await fetch(`${base}/v2/portal?sender=${sender}&${query}&slippageTolerancePercentage=1&validate=false`, {
+      headers: { 'x-request-id': 'trace-e2e-portal' },
+    });
     expect(portal.status).toBe(200);
 
     // the estimate simulates (JSON-RPC calls); the order is stored (a pg INSERT); gas price and
@@ -158,7 +216,9 @@ describe('traces across the gateway, NATS and the services (OTLP)', () => {
       const below = spans.filter((s) => s.service === 'quote' && s !== handler);
       expect(below.filter(child).length).toBeGreaterThan(0);
       for (const s of below) expect(ancestry(spans, s)).toContain(`quote:${handler.name}`);
-      process.stdout.write(`[tracing] ${route}: ${spans.length} spans: ${[...new Set(spans.map((s) => `${s.service}:${s.name}`))].join(', ')}\n`);
+      process.stdout.write(
+        `[tracing] ${route}: ${spans.length} spans: ${[...new Set(spans.map((s) => `${s.service}:${s.name}`))].join(', ')}\n`,
+      );
     }
     // it waits for the indexer to feed the quote service's graph (as the platform e2e does)
   }, 300_000);

@@ -40,7 +40,8 @@ export function checkGenerated(): string[] {
     for (const f of new Set([...a, ...b])) {
       if (!a.includes(f)) problems.push(`${f}: committed but no longer generated`);
       else if (!b.includes(f)) problems.push(`${f}: generated but not committed`);
-      else if (readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8')) problems.push(`${f}: differs from proto/`);
+      else if (readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8'))
+        problems.push(`${f}: differs from proto/`);
     }
     return problems;
   } finally {

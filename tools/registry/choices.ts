@@ -32,7 +32,21 @@ export const NETWORK_ENTRIES: Record<Network, { viemChain: string; aaveMarket?: 
  * first that has the symbol on the chain); plus the wrapped native token. `USDT0` before `USDT`:
  * on Arbitrum both names lead to one contract and the token list calls it USDT0.
  */
-export const LISTED_SYMBOLS = ['WETH', 'USDC', 'USDC.e', 'USDT0', 'USDT', 'DAI', 'WBTC', 'cbBTC', 'LINK', 'UNI', 'AAVE', 'ARB', 'OP'] as const;
+export const LISTED_SYMBOLS = [
+  'WETH',
+  'USDC',
+  'USDC.e',
+  'USDT0',
+  'USDT',
+  'DAI',
+  'WBTC',
+  'cbBTC',
+  'LINK',
+  'UNI',
+  'AAVE',
+  'ARB',
+  'OP',
+] as const;
 
 /**
  * ERC-4626 vaults beyond Aave's static aTokens, chosen by hand. Each address is read from the aave
@@ -41,8 +55,17 @@ export const LISTED_SYMBOLS = ['WETH', 'USDC', 'USDC.e', 'USDT0', 'USDT', 'DAI',
  * (e.g. sUSDe on Avalanche or Plasma) are plain ERC-20s, not vaults.
  */
 export const CURATED_VAULTS: ReadonlyArray<{ network: Network; asset: string; curation: string }> = [
-  { network: 'ethereum', asset: 'sDAI', curation: 'Savings DAI (Maker DSR, ERC-4626 over DAI); the address is the sDAI reserve asset of the Aave V3 Ethereum market' },
-  { network: 'ethereum', asset: 'sUSDe', curation: 'Ethena staked USDe (StakedUSDeV2, ERC-4626 over USDe) on Ethereum; the address is the sUSDe reserve asset of the Aave V3 Ethereum market' },
+  {
+    network: 'ethereum',
+    asset: 'sDAI',
+    curation: 'Savings DAI (Maker DSR, ERC-4626 over DAI); the address is the sDAI reserve asset of the Aave V3 Ethereum market',
+  },
+  {
+    network: 'ethereum',
+    asset: 'sUSDe',
+    curation:
+      'Ethena staked USDe (StakedUSDeV2, ERC-4626 over USDe) on Ethereum; the address is the sUSDe reserve asset of the Aave V3 Ethereum market',
+  },
 ];
 
 /** The Aave V3 market chosen for `network` (NETWORK_ENTRIES), checked against the spec's chain id; undefined when none is. */
@@ -51,6 +74,7 @@ export function aaveMarket(s: Sources, network: Network): { name: string; market
   if (name === undefined) return undefined;
   const market = s.aave[name];
   if (market === undefined) throw new Error(`${PACKAGES.aave} has no ${name} (the market chosen for ${network})`);
-  if (market.CHAIN_ID !== NETWORK_INFO[network].chainId) throw new Error(`${name}.CHAIN_ID is ${market.CHAIN_ID}, the spec says ${network} is ${NETWORK_INFO[network].chainId}`);
+  if (market.CHAIN_ID !== NETWORK_INFO[network].chainId)
+    throw new Error(`${name}.CHAIN_ID is ${market.CHAIN_ID}, the spec says ${network} is ${NETWORK_INFO[network].chainId}`);
   return { name, market };
 }

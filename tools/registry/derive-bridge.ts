@@ -8,7 +8,10 @@ import { ACROSS_DEPLOYMENTS_FILE, checksum, PACKAGES, sourced, type Sources } fr
 function acrossContract(s: Sources, chainId: number, name: string): { address: SourcedAddress; fromBlock?: number } | undefined {
   const entry = s.acrossDeployments.chains[String(chainId)]?.contracts[name];
   if (entry === undefined) return undefined;
-  return { address: sourced(s, 'acrossContracts', `${ACROSS_DEPLOYMENTS_FILE}: chains["${chainId}"].contracts.${name}.address`, entry.address), fromBlock: entry.block_number };
+  return {
+    address: sourced(s, 'acrossContracts', `${ACROSS_DEPLOYMENTS_FILE}: chains["${chainId}"].contracts.${name}.address`, entry.address),
+    fromBlock: entry.block_number,
+  };
 }
 
 /**
@@ -18,19 +21,30 @@ function acrossContract(s: Sources, chainId: number, name: string): { address: S
  */
 export function bridge(s: Sources, network: Network, listed: readonly RegistryToken[], wrapped: RegistryToken | undefined): RegistryBridge {
   const chainId = NETWORK_INFO[network].chainId;
-  const map = s.across.TOKEN_SYMBOLS_MAP as Record<string, { name: string; symbol: string; decimals: number; addresses: Record<number, string> } | undefined>;
+  const map = s.across.TOKEN_SYMBOLS_MAP as Record<
+    string,
+    { name: string; symbol: string; decimals: number; addresses: Record<number, string> } | undefined
+  >;
   const symbols = [...new Set([...LISTED_SYMBOLS, ...listed.map((t) => t.symbol), ...(wrapped ? [wrapped.symbol] : [])])];
   const tokens: RegistryToken[] = [];
   for (const symbol of symbols) {
     const a = map[symbol];
     const address = a?.addresses[chainId];
     if (a === undefined || address === undefined || tokens.some((t) => t.address === checksum(address))) continue;
-    tokens.push({ symbol: a.symbol, name: a.name, decimals: a.decimals, ...sourced(s, 'across', `TOKEN_SYMBOLS_MAP["${symbol}"].addresses[${chainId}]`, address) });
+    tokens.push({
+      symbol: a.symbol,
+      name: a.name,
+      decimals: a.decimals,
+      ...sourced(s, 'across', `TOKEN_SYMBOLS_MAP["${symbol}"].addresses[${chainId}]`, address),
+    });
   }
   const spokePool = acrossContract(s, chainId, 'SpokePool');
   const handler = acrossContract(s, chainId, 'MulticallHandler');
   const book = `${PACKAGES.acrossContracts} ${s.versions.acrossContracts} (${ACROSS_DEPLOYMENTS_FILE})`;
-  const missing = [...(spokePool ? [] : [`${book} has no SpokePool on chain ${chainId}`]), ...(handler ? [] : [`${book} has no MulticallHandler on chain ${chainId}`])];
+  const missing = [
+    ...(spokePool ? [] : [`${book} has no SpokePool on chain ${chainId}`]),
+    ...(handler ? [] : [`${book} has no MulticallHandler on chain ${chainId}`]),
+  ];
   return {
     protocol: 'across',
     supported: Object.prototype.hasOwnProperty.call(s.across.PRODUCTION_NETWORKS, chainId),

@@ -13,7 +13,10 @@ export function uniswapV2(s: Sources, network: Network): RegistryPlatform | unde
     slug: 'uniswap-v2',
     name: 'Uniswap V2',
     family: 'uniswap-v2',
-    addresses: { factory: sourced(s, 'uniswap', `V2_FACTORY_ADDRESSES[${chainId}]`, factory), router: sourced(s, 'uniswap', `V2_ROUTER_ADDRESSES[${chainId}]`, router) },
+    addresses: {
+      factory: sourced(s, 'uniswap', `V2_FACTORY_ADDRESSES[${chainId}]`, factory),
+      router: sourced(s, 'uniswap', `V2_ROUTER_ADDRESSES[${chainId}]`, router),
+    },
   };
 }
 
@@ -42,11 +45,19 @@ export function sushiswap(s: Sources, network: Network): RegistryPlatform | unde
  */
 export function uniswapV3(s: Sources, network: Network): RegistryPlatform | undefined {
   const chainId = NETWORK_INFO[network].chainId;
-  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v3CoreFactoryAddress?: string; nonfungiblePositionManagerAddress?: string; quoterAddress?: string } | undefined>)[chainId];
+  const m = (
+    s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<
+      number,
+      { v3CoreFactoryAddress?: string; nonfungiblePositionManagerAddress?: string; quoterAddress?: string } | undefined
+    >
+  )[chainId];
   if (m?.v3CoreFactoryAddress === undefined) return undefined;
   const at = `CHAIN_TO_ADDRESSES_MAP[${chainId}]`;
-  const addresses: Record<string, SourcedAddress> = { factory: sourced(s, 'uniswap', `${at}.v3CoreFactoryAddress`, m.v3CoreFactoryAddress) };
-  if (m.nonfungiblePositionManagerAddress !== undefined) addresses['positionManager'] = sourced(s, 'uniswap', `${at}.nonfungiblePositionManagerAddress`, m.nonfungiblePositionManagerAddress);
+  const addresses: Record<string, SourcedAddress> = {
+    factory: sourced(s, 'uniswap', `${at}.v3CoreFactoryAddress`, m.v3CoreFactoryAddress),
+  };
+  if (m.nonfungiblePositionManagerAddress !== undefined)
+    addresses['positionManager'] = sourced(s, 'uniswap', `${at}.nonfungiblePositionManagerAddress`, m.nonfungiblePositionManagerAddress);
   if (m.quoterAddress !== undefined) addresses['quoter'] = sourced(s, 'uniswap', `${at}.quoterAddress`, m.quoterAddress);
   const swapRouter02 = s.uniswap.SWAP_ROUTER_02_ADDRESSES(chainId);
   if (swapRouter02 !== '') addresses['swapRouter02'] = sourced(s, 'uniswap', `SWAP_ROUTER_02_ADDRESSES(${chainId})`, swapRouter02);
@@ -61,7 +72,9 @@ export function uniswapV3(s: Sources, network: Network): RegistryPlatform | unde
  */
 export function uniswapV4(s: Sources, network: Network): RegistryPlatform | undefined {
   const chainId = NETWORK_INFO[network].chainId;
-  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string; v4StateView?: string } | undefined>)[chainId];
+  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string; v4StateView?: string } | undefined>)[
+    chainId
+  ];
   const universalRouter = s.universalRouterV2_0(chainId);
   if (m?.v4PoolManagerAddress === undefined || universalRouter === undefined) return undefined;
   const at = `CHAIN_TO_ADDRESSES_MAP[${chainId}]`;
@@ -107,7 +120,16 @@ export function aaveStata(s: Sources, network: Network, listed: readonly Registr
   const listedAddresses = new Set(listed.map((t) => t.address));
   const vaults = Object.entries(aave.market.ASSETS)
     .filter(([, r]) => r.STATA_TOKEN !== undefined && listedAddresses.has(checksum(r.UNDERLYING)))
-    .map(([symbol, r]) => sourced(s, 'aave', `${aave.name}.ASSETS.${symbol}.STATA_TOKEN`, r.STATA_TOKEN as string, `static a${symbol}`, 'the static aToken of a reserve whose underlying is a listed token'));
+    .map(([symbol, r]) =>
+      sourced(
+        s,
+        'aave',
+        `${aave.name}.ASSETS.${symbol}.STATA_TOKEN`,
+        r.STATA_TOKEN as string,
+        `static a${symbol}`,
+        'the static aToken of a reserve whose underlying is a listed token',
+      ),
+    );
   if (vaults.length === 0) return undefined;
   return { slug: 'aave-v3-static', name: 'Aave V3 Static aTokens', family: 'erc4626', addresses: { vaults } };
 }
@@ -116,7 +138,8 @@ export function curatedVaults(s: Sources, network: Network): RegistryPlatform | 
   const vaults = CURATED_VAULTS.filter((v) => v.network === network).map((v) => {
     const aave = aaveMarket(s, network);
     const reserve = aave?.market.ASSETS[v.asset];
-    if (aave === undefined || reserve === undefined) throw new Error(`curated vault ${v.asset} on ${network}: ${PACKAGES.aave} no longer has it`);
+    if (aave === undefined || reserve === undefined)
+      throw new Error(`curated vault ${v.asset} on ${network}: ${PACKAGES.aave} no longer has it`);
     return sourced(s, 'aave', `${aave.name}.ASSETS.${v.asset}.UNDERLYING`, reserve.UNDERLYING, v.asset, v.curation);
   });
   if (vaults.length === 0) return undefined;

@@ -24,7 +24,8 @@ function deriveNetwork(s: Sources, network: Network): RegistryNetwork {
   const chain = s.viemChains[chainKey];
   if (chain === undefined) throw new Error(`viem/chains has no ${chainKey} (the chain chosen for ${network})`);
   if (chain.id !== info.chainId) throw new Error(`viem/chains ${chainKey}.id is ${chain.id}, the spec says ${network} is ${info.chainId}`);
-  if (chain.nativeCurrency.symbol !== info.nativeSymbol) throw new Error(`viem/chains ${chainKey} native symbol is ${chain.nativeCurrency.symbol}, NETWORK_INFO says ${info.nativeSymbol}`);
+  if (chain.nativeCurrency.symbol !== info.nativeSymbol)
+    throw new Error(`viem/chains ${chainKey} native symbol is ${chain.nativeCurrency.symbol}, NETWORK_INFO says ${info.nativeSymbol}`);
   const multicall3 = chain.contracts?.multicall3?.address;
   if (multicall3 === undefined) throw new Error(`viem/chains ${chainKey} has no multicall3`);
   const wrapped = wrappedNative(s, network);
@@ -44,8 +45,14 @@ function deriveNetwork(s: Sources, network: Network): RegistryNetwork {
     ['erc4626-vaults', curatedVaults(s, network), ''],
   ];
   const missing = candidates.filter(([, p, why]) => p === undefined && why !== '').map(([slug, , why]) => `${slug}: ${why}`);
-  if (wrapped === undefined) missing.unshift(`wrapped native: none of ${PACKAGES.uniswap} WETH9, ${PACKAGES.across} TOKEN_SYMBOLS_MAP["W${info.nativeSymbol}"] or an Aave market names W${info.nativeSymbol} on chain ${info.chainId}`);
-  if (tokens.length === 0) missing.unshift(`listed tokens: none of ${LISTED_SYMBOLS.join(', ')} on chain ${info.chainId} in ${PACKAGES.tokenList}, ${PACKAGES.across} or an Aave market`);
+  if (wrapped === undefined)
+    missing.unshift(
+      `wrapped native: none of ${PACKAGES.uniswap} WETH9, ${PACKAGES.across} TOKEN_SYMBOLS_MAP["W${info.nativeSymbol}"] or an Aave market names W${info.nativeSymbol} on chain ${info.chainId}`,
+    );
+  if (tokens.length === 0)
+    missing.unshift(
+      `listed tokens: none of ${LISTED_SYMBOLS.join(', ')} on chain ${info.chainId} in ${PACKAGES.tokenList}, ${PACKAGES.across} or an Aave market`,
+    );
   return {
     network,
     chainId: info.chainId,
@@ -61,7 +68,6 @@ function deriveNetwork(s: Sources, network: Network): RegistryNetwork {
     missing,
   };
 }
-
 
 export function deriveRegistry(s: Sources): ShippedRegistry {
   const registry: ShippedRegistry = {

@@ -27,7 +27,9 @@ function main(): void {
     return;
   }
   const diff = registryDiff(JSON.parse(committed), derived);
-  process.stderr.write(`${file} differs from what the installed packages give (npm run registry:gen):\n${(diff.length > 0 ? diff : ['(formatting only)']).map((d) => `  ${d}`).join('\n')}\n`);
+  process.stderr.write(
+    `${file} differs from what the installed packages give (npm run registry:gen):\n${(diff.length > 0 ? diff : ['(formatting only)']).map((d) => `  ${d}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 

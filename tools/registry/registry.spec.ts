@@ -29,23 +29,42 @@ describe('registry drift against its source packages', () => {
   it('names the entry that drifted when a package moves an address', () => {
     const moved: Sources = {
       ...sources,
-      uniswap: { ...sources.uniswap, V2_FACTORY_ADDRESSES: { ...sources.uniswap.V2_FACTORY_ADDRESSES, [NETWORK_INFO.base.chainId]: '0x000000000000000000000000000000000000dEaD' } },
+      uniswap: {
+        ...sources.uniswap,
+        V2_FACTORY_ADDRESSES: {
+          ...sources.uniswap.V2_FACTORY_ADDRESSES,
+          [NETWORK_INFO.base.chainId]: '0x000000000000000000000000000000000000dEaD',
+        },
+      },
     };
     const diff = registryDiff(JSON.parse(committedText), deriveRegistry(moved));
     expect(diff).toHaveLength(1);
-    expect(diff[0]).toMatch(/^networks\.base\.platforms\[\d+\]\.addresses\.factory\.address: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6" -> "0x000000000000000000000000000000000000dEaD"$/);
+    expect(diff[0]).toMatch(
+      /^networks\.base\.platforms\[\d+\]\.addresses\.factory\.address: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6" -> "0x000000000000000000000000000000000000dEaD"$/,
+    );
   });
 
   it('names a version bump of a package on every entry read from it', () => {
     const bumped: Sources = { ...sources, versions: { ...sources.versions, sushi: '99.0.0' } };
     const diff = registryDiff(JSON.parse(committedText), deriveRegistry(bumped));
     expect(diff).toContain('packages.sushi: "7.3.15" -> "99.0.0"');
-    expect(diff.some((d) => /^networks\.ethereum\.platforms\[\d+\]\.addresses\.router\.source\.version: "7\.3\.15" -> "99\.0\.0"$/.test(d))).toBe(true);
+    expect(
+      diff.some((d) => /^networks\.ethereum\.platforms\[\d+\]\.addresses\.router\.source\.version: "7\.3\.15" -> "99\.0\.0"$/.test(d)),
+    ).toBe(true);
   });
 
   it('fails generation when two packages disagree on a wrapped native token', () => {
     const weth9 = sources.uniswap.WETH9 as Record<number, unknown>;
-    const wrong: Sources = { ...sources, uniswap: { ...sources.uniswap, WETH9: { ...weth9, [1]: { address: '0x000000000000000000000000000000000000dEaD', symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 } } as unknown as Sources['uniswap']['WETH9'] } };
+    const wrong: Sources = {
+      ...sources,
+      uniswap: {
+        ...sources.uniswap,
+        WETH9: {
+          ...weth9,
+          [1]: { address: '0x000000000000000000000000000000000000dEaD', symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 },
+        } as unknown as Sources['uniswap']['WETH9'],
+      },
+    };
     expect(() => deriveRegistry(wrong)).toThrow("the packages disagree on ethereum's wrapped native token");
   });
 
@@ -53,7 +72,9 @@ describe('registry drift against its source packages', () => {
     const committed = JSON.parse(committedText) as ShippedRegistry;
     for (const v of CURATED_VAULTS) {
       const platform = committed.networks[v.network]?.platforms.find((p) => p.slug === 'erc4626-vaults');
-      const entry = (platform?.addresses['vaults'] as ReadonlyArray<{ label?: string; source: { path: string; curation?: string } }> | undefined)?.find((a) => a.label === v.asset);
+      const entry = (
+        platform?.addresses['vaults'] as ReadonlyArray<{ label?: string; source: { path: string; curation?: string } }> | undefined
+      )?.find((a) => a.label === v.asset);
       expect(entry?.source.curation).toBe(v.curation);
       expect(entry?.source.path).toMatch(new RegExp(`\\.ASSETS\\.${v.asset}\\.UNDERLYING$`));
     }

@@ -77,7 +77,10 @@ interface SushiV2Module {
 
 /** `@across-protocol/contracts`' deployment book: per chain id, each contract's address and first block. */
 export interface AcrossDeployments {
-  chains: Record<string, { chain_name: string; contracts: Record<string, { address: string; block_number?: number } | undefined> } | undefined>;
+  chains: Record<
+    string,
+    { chain_name: string; contracts: Record<string, { address: string; block_number?: number } | undefined> } | undefined
+  >;
 }
 
 /**
@@ -103,7 +106,17 @@ export interface Sources {
   sushiV2: SushiV2Module;
   across: typeof across;
   acrossDeployments: AcrossDeployments;
-  viemChains: Record<string, { id: number; name: string; testnet?: boolean; nativeCurrency: { name: string; symbol: string; decimals: number }; contracts?: { multicall3?: { address: string } } } | undefined>;
+  viemChains: Record<
+    string,
+    | {
+        id: number;
+        name: string;
+        testnet?: boolean;
+        nativeCurrency: { name: string; symbol: string; decimals: number };
+        contracts?: { multicall3?: { address: string } };
+      }
+    | undefined
+  >;
 }
 
 export const SUSHI_V2_MODULE = '_cjs/evm/config/features/sushiswap-v2.js';
@@ -125,7 +138,9 @@ export function loadSources(): Sources {
     aave: aaveBook as unknown as Record<string, AaveMarket | undefined>,
     sushiV2: requireHere(join(packageDir(PACKAGES.sushi), SUSHI_V2_MODULE)) as SushiV2Module,
     across,
-    acrossDeployments: JSON.parse(readFileSync(join(packageDir(PACKAGES.acrossContracts), ACROSS_DEPLOYMENTS_FILE), 'utf8')) as AcrossDeployments,
+    acrossDeployments: JSON.parse(
+      readFileSync(join(packageDir(PACKAGES.acrossContracts), ACROSS_DEPLOYMENTS_FILE), 'utf8'),
+    ) as AcrossDeployments,
     // required, not imported: the types of viem/chains reach ox's WebAuthn sources, which need the DOM lib
     viemChains: requireHere('viem/chains') as Sources['viemChains'],
   };
@@ -133,14 +148,23 @@ export function loadSources(): Sources {
 
 /** A source record: the package, its installed version and the path of the export read. */
 export function sourceOf(s: Sources, key: PackageKey, path: string, curation?: string): RegistrySource {
-  return curation === undefined ? { package: PACKAGES[key], version: s.versions[key], path } : { package: PACKAGES[key], version: s.versions[key], path, curation };
+  return curation === undefined
+    ? { package: PACKAGES[key], version: s.versions[key], path }
+    : { package: PACKAGES[key], version: s.versions[key], path, curation };
 }
 
 export const checksum = (a: string): string => getAddress(a);
 
 /** An address read from a package, checksummed, with its source record. */
 
-export function sourced(s: Sources, key: keyof Sources['versions'], path: string, address: string, label?: string, curation?: string): SourcedAddress {
+export function sourced(
+  s: Sources,
+  key: keyof Sources['versions'],
+  path: string,
+  address: string,
+  label?: string,
+  curation?: string,
+): SourcedAddress {
   const out = { address: checksum(address), source: sourceOf(s, key, path, curation) };
   return label === undefined ? out : { ...out, label };
 }

@@ -54,7 +54,7 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
 
     const again = await run(['deploy', '--network', 'base']);
     expect(again).toContain('status:         already deployed, code hash verified');
-    expect((await run(['address', '--network', 'base']))).toContain('status:         deployed, code hash verified');
+    expect(await run(['address', '--network', 'base'])).toContain('status:         deployed, code hash verified');
     for (const line of [...before, ...deployed, ...again]) expect(line).not.toContain(DEPLOYER_KEY);
   });
 
@@ -80,7 +80,10 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
   });
 
   it('refuses a node of another chain, and an RPC URL nobody answers, without printing its path', async () => {
-    const wrong = await failure(['deploy', '--network', 'ethereum'], { RPC_URL_ETHEREUM: anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY });
+    const wrong = await failure(['deploy', '--network', 'ethereum'], {
+      RPC_URL_ETHEREUM: anvil.rpcUrl,
+      DEPLOYER_PRIVATE_KEY: DEPLOYER_KEY,
+    });
     expect(wrong).toBeInstanceOf(RouterDeployError);
     expect(wrong.message).toBe('the RPC URL for ethereum serves chain id 8453, but ethereum is chain id 1: check RPC_URL_ETHEREUM');
     const down = await failure(['address', '--network', 'base'], { RPC_URL_BASE: 'http://127.0.0.1:25999/v2/SECRETKEY' });
@@ -89,16 +92,25 @@ describe('npm run router -- address|deploy --network base (on an anvil with base
   });
 
   it('runs as the npm script: exit code 1 and the reason on stderr', async () => {
-    const result = await promisify(execFile)(process.execPath, ['-r', './tools/register.js', 'tools/router/cli.ts', 'address', '--network', 'base'], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-    });
+    const result = await promisify(execFile)(
+      process.execPath,
+      ['-r', './tools/register.js', 'tools/router/cli.ts', 'address', '--network', 'base'],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+      },
+    );
     expect(result.stdout).toContain('status:         deployed, code hash verified');
-    const failed = await promisify(execFile)(process.execPath, ['-r', './tools/register.js', 'tools/router/cli.ts', 'deploy'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } }).then(
+    const failed = await promisify(execFile)(process.execPath, ['-r', './tools/register.js', 'tools/router/cli.ts', 'deploy'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '' },
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain('router: --network is required\nusage: npm run router -- address --network <name> | deploy --network <name>');
+    expect(failed?.stderr).toContain(
+      'router: --network is required\nusage: npm run router -- address --network <name> | deploy --network <name>',
+    );
   });
 });

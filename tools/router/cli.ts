@@ -18,7 +18,8 @@ import { ConfigError, EnvReader, type Env, rpcVar } from '@tokensvc/config';
 import { RouterDeployError, type RouterDeploymentPlan, deployRouterDeterministic, inspectRouterDeployment } from '@tokensvc/contracts';
 import { NETWORKS, type Network, isNetwork } from '@tokensvc/domain';
 
-export const USAGE = 'usage: npm run router -- address --network <name> | deploy --network <name>   (env: RPC_URL_<NET>, DEPLOYER_PRIVATE_KEY for deploy)';
+export const USAGE =
+  'usage: npm run router -- address --network <name> | deploy --network <name>   (env: RPC_URL_<NET>, DEPLOYER_PRIVATE_KEY for deploy)';
 
 /** A mistake of the caller: printed without a stack, with the usage. */
 export class UsageError extends Error {}
@@ -44,7 +45,8 @@ function readSettings(argv: readonly string[], env: Env): Settings {
   if (command === 'deploy') {
     deployerKey = r.string('DEPLOYER_PRIVATE_KEY');
     // never echo the value: it is a secret
-    if (deployerKey !== '' && !/^(0x)?[0-9a-fA-F]{64}$/.test(deployerKey)) r.problems.push('DEPLOYER_PRIVATE_KEY must be 64 hex characters (optionally 0x-prefixed)');
+    if (deployerKey !== '' && !/^(0x)?[0-9a-fA-F]{64}$/.test(deployerKey))
+      r.problems.push('DEPLOYER_PRIVATE_KEY must be 64 hex characters (optionally 0x-prefixed)');
   }
   r.done();
   return { command, network, rpcUrl, deployerKey };
@@ -78,7 +80,8 @@ async function probeChainId(network: Network, rpcUrl: string): Promise<number> {
   } catch (e) {
     throw new RouterDeployError(`cannot reach ${where}: ${(e as Error).message}`);
   }
-  if (typeof body.result !== 'string') throw new RouterDeployError(`${where} did not answer eth_chainId: ${body.error?.message ?? 'no result'}`);
+  if (typeof body.result !== 'string')
+    throw new RouterDeployError(`${where} did not answer eth_chainId: ${body.error?.message ?? 'no result'}`);
   return Number(BigInt(body.result));
 }
 
@@ -93,14 +96,22 @@ export async function runRouterCommand(argv: readonly string[], env: Env, print:
     if (s.command === 'address') {
       const { plan, state } = await inspectRouterDeployment(provider, s.network);
       describe(plan, print);
-      print(state === 'verified' ? 'status:         deployed, code hash verified' : `status:         not deployed yet (npm run router -- deploy --network ${s.network})`);
+      print(
+        state === 'verified'
+          ? 'status:         deployed, code hash verified'
+          : `status:         not deployed yet (npm run router -- deploy --network ${s.network})`,
+      );
       print(envLine(plan));
       return plan;
     }
     const wallet = new Wallet(s.deployerKey!.startsWith('0x') ? s.deployerKey! : `0x${s.deployerKey!}`, provider);
     const result = await deployRouterDeterministic(wallet, s.network);
     describe(result.plan, print);
-    print(result.status === 'deployed' ? `status:         deployed in ${result.txHash}, code hash verified` : 'status:         already deployed, code hash verified');
+    print(
+      result.status === 'deployed'
+        ? `status:         deployed in ${result.txHash}, code hash verified`
+        : 'status:         already deployed, code hash verified',
+    );
     print(envLine(result.plan));
     return result.plan;
   } finally {
@@ -111,8 +122,11 @@ export async function runRouterCommand(argv: readonly string[], env: Env, print:
 if (require.main === module) {
   runRouterCommand(process.argv.slice(2), process.env, (line) => void process.stdout.write(`${line}\n`)).catch((e: unknown) => {
     const err = e as Error & { code?: string };
-    const known = e instanceof UsageError || e instanceof ConfigError || e instanceof RouterDeployError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
-    process.stderr.write(`router: ${err.message}\n${e instanceof UsageError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `${USAGE}\n` : ''}`);
+    const known =
+      e instanceof UsageError || e instanceof ConfigError || e instanceof RouterDeployError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    process.stderr.write(
+      `router: ${err.message}\n${e instanceof UsageError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `${USAGE}\n` : ''}`,
+    );
     if (!known && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exit(1);
   });

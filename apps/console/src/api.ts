@@ -23,7 +23,11 @@ export async function request<T>(path: string, token: string | null, init: { met
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers['authorization'] = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -32,7 +36,10 @@ export async function request<T>(path: string, token: string | null, init: { met
     // not JSON: the text is the message
   }
   if (!res.ok) {
-    const message = typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${res.status}`;
+    const message =
+      typeof body === 'object' && body !== null && 'message' in body
+        ? String((body as { message: unknown }).message)
+        : `HTTP ${res.status}`;
     throw new ApiError(res.status, `${res.status}: ${message}`);
   }
   return body as T;

@@ -44,7 +44,8 @@ export function errorBox(message: string): HTMLElement {
 
 export const fmt = {
   int: (n: number | null | undefined): string => (n === null || n === undefined ? '—' : Math.round(n).toLocaleString('en-US')),
-  usd: (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : `$${n.toLocaleString('en-US', { maximumFractionDigits: n < 1 ? 6 : 2 })}`),
+  usd: (n: number | null | undefined): string =>
+    n === null || n === undefined || !Number.isFinite(n) ? '—' : `$${n.toLocaleString('en-US', { maximumFractionDigits: n < 1 ? 6 : 2 })}`,
   seconds: (s: number | null | undefined): string => {
     if (s === null || s === undefined) return 'unknown';
     if (s < 60) return `${Math.round(s)} s`;

@@ -12,7 +12,10 @@ import { usageView } from './views/usage';
 const isAdmin = document.body.dataset['mode'] === 'admin';
 const nav = h('nav', { 'aria-label': 'Console' });
 const main = h('main', { id: 'main', tabindex: -1 });
-document.body.replaceChildren(h('header', {}, h('p', { class: 'brand' }, isAdmin ? 'tokensvc admin console' : 'tokensvc console'), nav), main);
+document.body.replaceChildren(
+  h('header', {}, h('p', { class: 'brand' }, isAdmin ? 'tokensvc admin console' : 'tokensvc console'), nav),
+  main,
+);
 
 const PAGES = [
   ['#/usage', 'Usage'],
@@ -27,7 +30,12 @@ function renderNav(route: string): void {
   if (isAdmin || !session.key()) return render(nav);
   render(
     nav,
-    h('ul', {}, ...PAGES.map(([href, label]) => h('li', {}, h('a', { href, 'aria-current': route === href ? 'page' : undefined }, label))), h('li', {}, h('button', { type: 'button', id: 'sign-out', onclick: signOut }, 'Sign out'))),
+    h(
+      'ul',
+      {},
+      ...PAGES.map(([href, label]) => h('li', {}, h('a', { href, 'aria-current': route === href ? 'page' : undefined }, label))),
+      h('li', {}, h('button', { type: 'button', id: 'sign-out', onclick: signOut }, 'Sign out')),
+    ),
   );
 }
 
@@ -60,7 +68,13 @@ function signIn(root: HTMLElement): void {
     h('input', { id: 'key', name: 'key', type: 'password', required: true, autocomplete: 'off' }),
     h('button', { type: 'submit' }, 'Sign in'),
   );
-  render(root, h('h1', {}, 'Sign in'), h('p', {}, 'Sign in with an API key to see its usage, browse tokens and follow orders. The key stays in this tab.'), form, message);
+  render(
+    root,
+    h('h1', {}, 'Sign in'),
+    h('p', {}, 'Sign in with an API key to see its usage, browse tokens and follow orders. The key stays in this tab.'),
+    form,
+    message,
+  );
 }
 
 async function route(): Promise<void> {

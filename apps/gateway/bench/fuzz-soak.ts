@@ -12,7 +12,17 @@
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { adversarialValues, fuzzTargets, problemOf, requestArbitrary, startFuzzGateway, withParam, type Answer, type FuzzInfra, type FuzzRequest } from '../test/param-fuzz';
+import {
+  adversarialValues,
+  fuzzTargets,
+  problemOf,
+  requestArbitrary,
+  startFuzzGateway,
+  withParam,
+  type Answer,
+  type FuzzInfra,
+  type FuzzRequest,
+} from '../test/param-fuzz';
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -46,12 +56,24 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const res = await fetch(`${gw.baseUrl}${r.url}`, { method: r.method, headers: r.headers });
     const body = await res.text();
-    return { status: res.status, body, contentType: res.headers.get('content-type') ?? undefined, cpuMs: NaN, wallMs: performance.now() - t0 };
+    return {
+      status: res.status,
+      body,
+      contentType: res.headers.get('content-type') ?? undefined,
+      cpuMs: NaN,
+      wallMs: performance.now() - t0,
+    };
   };
 
   // Fuzzed requests, then every parameter with each adversarial value (over HTTP a 16 kB query meets Node's header limit too).
   const fuzzed = fc.sample(requestArbitrary(key), { numRuns: maxRequests, seed });
-  const adversarial = fuzzTargets().flatMap((t) => adversarialValues().map((v) => ({ method: t.def.method, url: `${t.def.path}?${withParam(t.id, t.param, v)}`, headers: { authorization: `Bearer ${key}` } })));
+  const adversarial = fuzzTargets().flatMap((t) =>
+    adversarialValues().map((v) => ({
+      method: t.def.method,
+      url: `${t.def.path}?${withParam(t.id, t.param, v)}`,
+      headers: { authorization: `Bearer ${key}` },
+    })),
+  );
   const requests = [...fuzzed, ...adversarial];
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
@@ -83,10 +105,14 @@ async function main(): Promise<void> {
   const fiveXX = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
   const out = (s: string): boolean => process.stdout.write(`${s}\n`);
   out(`gateway parameter fuzz soak (seed ${seed}, ${concurrency} connections, loopback HTTP, NATS backends absent)`);
-  out(`requests ${latencies.length} of ${requests.length} planned (${fuzzed.length} fuzzed + ${adversarial.length} adversarial 16 kB) in ${elapsed.toFixed(1)} s (${(latencies.length / elapsed).toFixed(0)} req/s)`);
+  out(
+    `requests ${latencies.length} of ${requests.length} planned (${fuzzed.length} fuzzed + ${adversarial.length} adversarial 16 kB) in ${elapsed.toFixed(1)} s (${(latencies.length / elapsed).toFixed(0)} req/s)`,
+  );
   out(`statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
   out(`5xx ${fiveXX} (503 from the absent backends ${statuses.get(503) ?? 0}), unexpected answers ${problems.length}`);
-  out(`latency p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms, max ${percentile(latencies, 1).toFixed(2)} ms`);
+  out(
+    `latency p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms, max ${percentile(latencies, 1).toFixed(2)} ms`,
+  );
   for (const p of problems.slice(0, 20)) out(`  ${p}`);
   process.exit(problems.length ? 1 : 0);
 }

@@ -109,7 +109,13 @@ export async function createGateway(config: GatewayConfig, overrides: Partial<Ga
   }
   fastify.addHook('onResponse', observeResponse(logger));
 
-  registerApiRoutes(fastify, { ...SERVED, crossChainStatusStream: app.get(StatusStreams).handler, ...options.served }, app.get(NatsRpcClient), options.tierPolicy, options.enforcement);
+  registerApiRoutes(
+    fastify,
+    { ...SERVED, crossChainStatusStream: app.get(StatusStreams).handler, ...options.served },
+    app.get(NatsRpcClient),
+    options.tierPolicy,
+    options.enforcement,
+  );
   const consoleSettings = options.console ?? loadConsoleSettings(process.env);
   registerConsole(fastify, consoleSettings, {
     limiter: app.get(RateLimiter),

@@ -23,7 +23,10 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
     await nats.start();
     responder = await serveRpc(nats.url, RPC.listNetworks, () => ListNetworksReply.fromJSON({ networks: ['ethereum'] }));
     // a failure budget above the guard test's 6 wrong tokens; the throttle test has a gateway of its own
-    gw = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_admin'), redisUrl: INFRA.redis, natsUrl: nats.url }, options: { adminFailureLimit: 50 } });
+    gw = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_admin'), redisUrl: INFRA.redis, natsUrl: nats.url },
+      options: { adminFailureLimit: 50 },
+    });
   });
 
   afterAll(async () => {
@@ -39,7 +42,14 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
 
   it('refuses a missing or wrong admin token of any length, and API keys', async () => {
     const { key } = await gw.issue('enterprise');
-    for (const authorization of [undefined, 'Bearer x', `Bearer ${ADMIN_TOKEN}x`, `Bearer ${ADMIN_TOKEN.slice(0, -1)}`, `Bearer ${'a'.repeat(5000)}`, `Bearer ${key}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer x',
+      `Bearer ${ADMIN_TOKEN}x`,
+      `Bearer ${ADMIN_TOKEN.slice(0, -1)}`,
+      `Bearer ${'a'.repeat(5000)}`,
+      `Bearer ${key}`,
+    ]) {
       const res = await gw.admin('/admin/keys', { headers: authorization === undefined ? {} : { authorization } });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { message: string }).message).toMatch(/admin token missing or wrong/);
@@ -51,7 +61,12 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
     const created = await create({ tier: 'paid', label: 'acme' });
     expect(created.status).toBe(201);
     expect(isApiKeyFormat(created.json.key)).toBe(true);
-    expect(created.json.record).toMatchObject({ tier: 'paid', label: 'acme', displayPrefix: created.json.key.slice(0, 15), revokedAt: null });
+    expect(created.json.record).toMatchObject({
+      tier: 'paid',
+      label: 'acme',
+      displayPrefix: created.json.key.slice(0, 15),
+      revokedAt: null,
+    });
     expect((await gw.request('/v1/networks', { key: created.json.key })).status).toBe(200);
     // The list shows records, never keys.
     const listed = JSON.stringify(await (await gw.admin('/admin/keys', { headers: admin })).json());
@@ -88,7 +103,9 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
     expect((await gw.request('/v1/networks', { key: first.key })).status).toBe(401);
     expect((await gw.request('/v1/networks', { key: second.key })).status).toBe(200);
 
-    const graced = (await (await gw.admin(`/admin/keys/${second.record.id}/rotate?graceSeconds=3600`, { method: 'POST', headers: admin })).json()) as any;
+    const graced = (await (
+      await gw.admin(`/admin/keys/${second.record.id}/rotate?graceSeconds=3600`, { method: 'POST', headers: admin })
+    ).json()) as any;
     expect((await gw.request('/v1/networks', { key: second.key })).status).toBe(200);
     expect((await gw.request('/v1/networks', { key: graced.key })).status).toBe(200);
     const old = (await (await gw.admin(`/admin/keys/${second.record.id}`, { headers: admin })).json()) as any;
@@ -104,7 +121,11 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
   });
 
   it('is disabled (403) when ADMIN_TOKEN is not configured', async () => {
-    const off = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_noadmin'), redisUrl: INFRA.redis, natsUrl: nats.url }, env: { ADMIN_TOKEN: '' }, listen: false });
+    const off = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_noadmin'), redisUrl: INFRA.redis, natsUrl: nats.url },
+      env: { ADMIN_TOKEN: '' },
+      listen: false,
+    });
     try {
       const res = await adminServer(off.app).inject({ method: 'GET', url: '/admin/keys', headers: { authorization: 'Bearer anything' } });
       expect(res.statusCode).toBe(403);
@@ -114,8 +135,18 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
     }
   });
   it('is not served on the public port: /admin answers 404 there, even with the right token', async () => {
-    for (const [method, path] of [['GET', '/admin/keys'], ['POST', '/admin/keys'], ['GET', '/admin/keys/x'], ['DELETE', '/admin/keys/x'], ['POST', '/admin/keys/x/rotate']] as const) {
-      const res = await gw.request(path, { method, headers: admin, ...(method === 'POST' ? { body: { tier: 'free', label: 'public' } } : {}) });
+    for (const [method, path] of [
+      ['GET', '/admin/keys'],
+      ['POST', '/admin/keys'],
+      ['GET', '/admin/keys/x'],
+      ['DELETE', '/admin/keys/x'],
+      ['POST', '/admin/keys/x/rotate'],
+    ] as const) {
+      const res = await gw.request(path, {
+        method,
+        headers: admin,
+        ...(method === 'POST' ? { body: { tier: 'free', label: 'public' } } : {}),
+      });
       expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 404`);
     }
     expect((await gw.admin('/admin/keys', { headers: admin })).status).toBe(200);
@@ -126,7 +157,14 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
 
   it('refuses to boot with an ADMIN_TOKEN shorter than 32 characters (the gateway process exits 1 saying why)', async () => {
     const lines: string[] = [];
-    const env = { databaseUrl: createTestDatabaseUrl('gw_shortadmin'), natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort: await freePort(), extraEnv: { ADMIN_TOKEN: 'x'.repeat(31) } };
+    const env = {
+      databaseUrl: createTestDatabaseUrl('gw_shortadmin'),
+      natsUrl: nats.url,
+      redisUrl: INFRA.redis,
+      rpcUrls: {},
+      gatewayPort: await freePort(),
+      extraEnv: { ADMIN_TOKEN: 'x'.repeat(31) },
+    };
     const gateway = startApp('gateway', env, (_app, line) => lines.push(line));
     const code = await Promise.race([gateway.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 30_000))]);
     if (code === 'running') await stopProcess(gateway);
@@ -138,12 +176,17 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
 
   it('throttles failed admin token attempts per client (429 with retry-after, even for the right token), not successful calls', async () => {
     const limit = 5;
-    const strict = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_admin_throttle'), redisUrl: INFRA.redis, natsUrl: nats.url }, options: { adminFailureLimit: limit, rateWindowMs: 3000 } });
+    const strict = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_admin_throttle'), redisUrl: INFRA.redis, natsUrl: nats.url },
+      options: { adminFailureLimit: limit, rateWindowMs: 3000 },
+    });
     try {
       // Successful calls give their slot back: many in a row stay 200.
       for (let i = 0; i < 3 * limit; i++) expect((await strict.admin('/admin/keys', { headers: admin })).status).toBe(200);
       // A concurrent burst of wrong tokens: exactly `limit` are judged (401), the rest wait (429).
-      const burst = await Promise.all(Array.from({ length: 4 * limit }, (_, i) => strict.admin('/admin/keys', { headers: { authorization: `Bearer wrong-${i}` } })));
+      const burst = await Promise.all(
+        Array.from({ length: 4 * limit }, (_, i) => strict.admin('/admin/keys', { headers: { authorization: `Bearer wrong-${i}` } })),
+      );
       const statuses = burst.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).toHaveLength(limit);
       expect(statuses.filter((s) => s === 429)).toHaveLength(3 * limit);
@@ -151,7 +194,9 @@ describe('gateway admin API (real HTTP, Postgres)', () => {
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(3);
-      expect(((await refused.json()) as { message: string }).message).toMatch(/too many failed admin token attempts from this address: 5 per 3 s/);
+      expect(((await refused.json()) as { message: string }).message).toMatch(
+        /too many failed admin token attempts from this address: 5 per 3 s/,
+      );
       // While throttled even the right token waits, so a guesser cannot tell a hit.
       expect((await strict.admin('/admin/keys', { headers: admin })).status).toBe(429);
       await new Promise((r) => setTimeout(r, retryAfter * 1000 + 200));

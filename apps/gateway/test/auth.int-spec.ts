@@ -1,5 +1,22 @@
 import { endpointList, ERROR_CODES, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, type AccessClass, type EndpointId } from '@tokensvc/api';
-import { ApprovalReply, CrossChainStatusReply, DeleteWebhookReply, ListWebhooksReply, RegisterWebhookReply, EstimateReply, ListNetworksReply, ListPlatformsReply, MultiOrderReply, OrderReply, StoredOrderReply, RPC, TokenHistoryReply, TokenHoldersReply, TokenMetricsReply, TokenTransactionsReply } from '@tokensvc/messages';
+import {
+  ApprovalReply,
+  CrossChainStatusReply,
+  DeleteWebhookReply,
+  ListWebhooksReply,
+  RegisterWebhookReply,
+  EstimateReply,
+  ListNetworksReply,
+  ListPlatformsReply,
+  MultiOrderReply,
+  OrderReply,
+  StoredOrderReply,
+  RPC,
+  TokenHistoryReply,
+  TokenHoldersReply,
+  TokenMetricsReply,
+  TokenTransactionsReply,
+} from '@tokensvc/messages';
 import { createTestDatabaseUrl, freePort, INFRA, PrivateNatsServer } from '@tokensvc/testing';
 import type { NatsConnection } from 'nats';
 import { PLAN_FORBIDS } from '../src/access/access-policy';
@@ -14,7 +31,18 @@ jest.setTimeout(60_000); // real services; Jest ignores the project-level testTi
  * and unknown keys, revoked, expired, free, paid and enterprise keys, both header forms.
  */
 type Credential = 'none' | 'garbage' | 'unknown' | 'revoked' | 'expired' | 'free' | 'free-bare' | 'paid' | 'paid-bare' | 'enterprise';
-const CREDENTIALS: Credential[] = ['none', 'garbage', 'unknown', 'revoked', 'expired', 'free', 'free-bare', 'paid', 'paid-bare', 'enterprise'];
+const CREDENTIALS: Credential[] = [
+  'none',
+  'garbage',
+  'unknown',
+  'revoked',
+  'expired',
+  'free',
+  'free-bare',
+  'paid',
+  'paid-bare',
+  'enterprise',
+];
 
 /** What an admitted call answers: the fakes and NATS stand-ins answer 200, the rest is declared but unserved. */
 const ADMITTED: Partial<Record<EndpointId, number>> = {
@@ -71,7 +99,9 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
     await nats.start();
     responders = [
       await serveRpc(nats.url, RPC.listNetworks, () => ListNetworksReply.fromJSON({ networks: ['ethereum', 'base'] })),
-      await serveRpc(nats.url, RPC.listPlatforms, () => ListPlatformsReply.fromJSON({ platforms: [{ platform: 'uniswap-v2', name: 'Uniswap V2', image: 'i', network: 'ethereum' }] })),
+      await serveRpc(nats.url, RPC.listPlatforms, () =>
+        ListPlatformsReply.fromJSON({ platforms: [{ platform: 'uniswap-v2', name: 'Uniswap V2', image: 'i', network: 'ethereum' }] }),
+      ),
       // empty answers through the real forwarding code of the paid endpoints
       await serveRpc(nats.url, RPC.tokenHistory, () => TokenHistoryReply.fromJSON({})),
       await serveRpc(nats.url, RPC.tokenTransactions, () => TokenTransactionsReply.fromJSON({ pageInfo: { hasNextPage: false } })),
@@ -83,10 +113,28 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       await serveRpc(nats.url, RPC.buildMultiOrder, () => MultiOrderReply.fromJSON({})),
       await serveRpc(nats.url, RPC.submitOrder, () => StoredOrderReply.fromJSON({ relay: { status: 'pending', txHashes: [] } })),
       await serveRpc(nats.url, RPC.orderStatus, () => StoredOrderReply.fromJSON({ relay: { status: 'quoted', txHashes: [] } })),
-      await serveRpc(nats.url, RPC.crossChainStatus, (req) => CrossChainStatusReply.fromJSON({ txHash: req.txHash, status: 'PENDING', crossChainProvider: 'across', fromChainId: '1', toChainId: '8453' })),
+      await serveRpc(nats.url, RPC.crossChainStatus, (req) =>
+        CrossChainStatusReply.fromJSON({
+          txHash: req.txHash,
+          status: 'PENDING',
+          crossChainProvider: 'across',
+          fromChainId: '1',
+          toChainId: '8453',
+        }),
+      ),
       await serveRpc(nats.url, RPC.listWebhooks, () => ListWebhooksReply.fromJSON({ webhooks: [] })),
       await serveRpc(nats.url, RPC.deleteWebhook, (req) => DeleteWebhookReply.fromJSON({ id: req.id })),
-      await serveRpc(nats.url, RPC.registerWebhook, (req) => RegisterWebhookReply.fromJSON({ id: 'w-1', secret: 'whsec_x', orderId: req.orderId, txHash: req.txHash, url: req.url, status: 'PENDING', createdAt: new Date().toISOString() })),
+      await serveRpc(nats.url, RPC.registerWebhook, (req) =>
+        RegisterWebhookReply.fromJSON({
+          id: 'w-1',
+          secret: 'whsec_x',
+          orderId: req.orderId,
+          txHash: req.txHash,
+          url: req.url,
+          status: 'PENDING',
+          createdAt: new Date().toISOString(),
+        }),
+      ),
     ];
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_auth'), redisUrl: INFRA.redis, natsUrl: nats.url },
@@ -132,16 +180,25 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
     for (const { id, def } of endpointList()) {
       const sample = SAMPLE[id];
       for (const c of CREDENTIALS) {
-        const res = await gw.request(`${def.path}?${sample.query}`, { method: sample.method, key: keys[c], form: c.endsWith('-bare') ? 'bare' : 'bearer' });
+        const res = await gw.request(`${def.path}?${sample.query}`, {
+          method: sample.method,
+          key: keys[c],
+          form: c.endsWith('-bare') ? 'bare' : 'bearer',
+        });
         const body = (await res.json()) as { statusCode?: number; message?: string; code?: string };
         const want = expectedStatus(def.access, id, c);
         const where = `${sample.method ?? 'GET'} ${def.path} [${c}]`;
         if (res.status !== want) failures.push(`${where}: ${res.status} (want ${want}) ${JSON.stringify(body).slice(0, 160)}`);
-        if (res.status >= 400 && (body.statusCode !== res.status || !body.message || !(ERROR_CODES as readonly unknown[]).includes(body.code))) failures.push(`${where}: error body without statusCode/message/code`);
+        if (
+          res.status >= 400 &&
+          (body.statusCode !== res.status || !body.message || !(ERROR_CODES as readonly unknown[]).includes(body.code))
+        )
+          failures.push(`${where}: error body without statusCode/message/code`);
         if (res.status === 403 && body.message !== PLAN_FORBIDS) failures.push(`${where}: 403 message "${body.message}"`);
         // Limited routes carry the headers on every answer that has a caller (all but 401).
         const limited = def.access !== 'public' && res.status !== 401;
-        if (limited !== res.headers.has('ratelimit-limit') || limited !== res.headers.has('ratelimit-policy')) failures.push(`${where}: rate headers ${limited ? 'missing' : 'unexpected'}`);
+        if (limited !== res.headers.has('ratelimit-limit') || limited !== res.headers.has('ratelimit-policy'))
+          failures.push(`${where}: rate headers ${limited ? 'missing' : 'unexpected'}`);
         if (!res.headers.get('x-request-id')) failures.push(`${where}: no x-request-id`);
         checked += 1;
       }
@@ -158,7 +215,8 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
   });
 
   it('names the reason on 401: missing, unknown, revoked, expired', async () => {
-    const message = async (key?: string): Promise<string> => ((await (await gw.request('/v1/networks', { key })).json()) as { message: string }).message;
+    const message = async (key?: string): Promise<string> =>
+      ((await (await gw.request('/v1/networks', { key })).json()) as { message: string }).message;
     expect(await message()).toMatch(/API key required/);
     expect(await message(keys.unknown)).toMatch(/invalid API key/);
     expect(await message(keys.revoked)).toMatch(/has been revoked/);
@@ -175,7 +233,10 @@ describe('gateway auth matrix (real HTTP, Redis, Postgres, NATS)', () => {
       expect(body[list]![0]!.symbol).toBe('USDC');
       return body[list]![0]!.metrics;
     };
-    for (const [path, list] of [[`/v2/tokens?${SAMPLE.listTokens.query}`, 'tokens'], [`/v2/account?${SAMPLE.account.query}`, 'balances']] as const) {
+    for (const [path, list] of [
+      [`/v2/tokens?${SAMPLE.listTokens.query}`, 'tokens'],
+      [`/v2/account?${SAMPLE.account.query}`, 'balances'],
+    ] as const) {
       const free = await metricsOf(path, keys.free!, list);
       expect(Object.keys(free).sort()).toEqual([...PUBLIC_METRIC_FIELDS].sort());
       for (const key of [keys.paid!, keys.enterprise!]) {

@@ -73,7 +73,16 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
       expect(ok.status).toBe(200);
       expect(ok.headers.get('access-control-allow-origin')).toBe(APP);
       const exposed = (ok.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim());
-      expect(exposed).toEqual(expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'retry-after', 'x-request-id']));
+      expect(exposed).toEqual(
+        expect.arrayContaining([
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+          'ratelimit-policy',
+          'retry-after',
+          'x-request-id',
+        ]),
+      );
       const refused = await gw.request('/v1/networks', { headers: { origin: APP } });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('access-control-allow-origin')).toBe(APP);
@@ -85,7 +94,10 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
       expect(res.status).toBe(200);
       const cors = [...res.headers.keys()].filter((h) => h.startsWith('access-control-'));
       expect(cors).toEqual([]);
-      const pre = await gw.request('/v1/networks', { method: 'OPTIONS', headers: { origin: OTHER, 'access-control-request-method': 'GET' } });
+      const pre = await gw.request('/v1/networks', {
+        method: 'OPTIONS',
+        headers: { origin: OTHER, 'access-control-request-method': 'GET' },
+      });
       expect(pre.status).toBe(404);
       expect([...pre.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
       expect(await pre.json()).toMatchObject({ statusCode: 404, code: 'not_found' });
@@ -128,7 +140,9 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
     const codeOf = async (res: Response): Promise<unknown> => ((await res.json()) as { code?: unknown }).code;
 
     it('documents the closed set of codes in the OpenAPI Error schema', async () => {
-      const doc = (await (await gw.request('/docs/json')).json()) as { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }>; required?: string[] }> } };
+      const doc = (await (await gw.request('/docs/json')).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }>; required?: string[] }> };
+      };
       const error = doc.components.schemas['Error']!;
       expect(error.properties['code']?.enum).toEqual([...ERROR_CODES]);
       expect(error.required).toEqual(expect.arrayContaining(['statusCode', 'error', 'message', 'code']));
@@ -138,7 +152,12 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
       const { key } = await gw.issue('free');
       const bad = await gw.request('/v2/tokens?limit=500', { key });
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/limit/), code: 'invalid_parameter' });
+      expect(await bad.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: expect.stringMatching(/limit/),
+        code: 'invalid_parameter',
+      });
       const none = await gw.request('/v1/networks');
       expect(none.status).toBe(401);
       expect(await codeOf(none)).toBe('unauthorized');
@@ -154,7 +173,12 @@ describe('gateway browser conventions (real HTTP, Redis, Postgres, NATS)', () =>
       const { key: paid } = await gw.issue('paid');
       const down = await gw.request('/v2/platforms', { key: paid });
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'token-data is down', code: 'unavailable' });
+      expect(await down.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'token-data is down',
+        code: 'unavailable',
+      });
 
       const { key } = await gw.issue('free');
       let last: Response | undefined;

@@ -28,12 +28,19 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
   let lookups: jest.SpyInstance;
 
   /** One request as a client at socket address `from`, with optional X-Forwarded-For and key. */
-  const call = async (from: string, opts: { xff?: string; key?: string; path?: string } = {}): Promise<{ status: number; retryAfter: string | undefined; message: string }> => {
+  const call = async (
+    from: string,
+    opts: { xff?: string; key?: string; path?: string } = {},
+  ): Promise<{ status: number; retryAfter: string | undefined; message: string }> => {
     const headers: Record<string, string> = {};
     if (opts.xff !== undefined) headers['x-forwarded-for'] = opts.xff;
     if (opts.key !== undefined) headers['authorization'] = `Bearer ${opts.key}`;
     const res = await fastify.inject({ method: 'GET', url: opts.path ?? TRADING, remoteAddress: from, headers });
-    return { status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined, message: res.statusCode >= 400 ? (res.json() as { message: string }).message : '' };
+    return {
+      status: res.statusCode,
+      retryAfter: res.headers['retry-after'] as string | undefined,
+      message: res.statusCode >= 400 ? (res.json() as { message: string }).message : '',
+    };
   };
   /** statuses of calls made one after the other */
   const inTurn = async (calls: (() => Promise<{ status: number }>)[]): Promise<number[]> => {
@@ -77,7 +84,9 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     const refused = await call(`${net}::beef`);
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/anonymous callers from this address/);
-    expect(await inTurn(['2001:db8:64:1:8000::1', '2001:0db8:0064:0001:0000:0000:0000:0002', '2001:db8:64:1::1%eth0'].map((a) => () => call(a)))).toEqual([429, 429, 429]);
+    expect(
+      await inTurn(['2001:db8:64:1:8000::1', '2001:0db8:0064:0001:0000:0000:0000:0002', '2001:db8:64:1::1%eth0'].map((a) => () => call(a))),
+    ).toEqual([429, 429, 429]);
     // the neighbouring /64s (same /48 and /63) are other subscribers
     expect((await call('2001:db8:64:2::1')).status).toBe(501);
     expect((await call('2001:db8:64::1')).status).toBe(501);
@@ -93,7 +102,9 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     // From an untrusted peer, a spoofed X-Forwarded-For is ignored: every request is the peer's.
     expect(await inTurn([1, 2, 3, 4].map((i) => () => call('198.51.100.7', { xff: `203.0.113.${i}` })))).toEqual([501, 501, 501, 429]);
     // Through a listed proxy (IPv4 or IPv6 CIDR), the client it saw is the budget, whichever proxy relays it.
-    expect(await inTurn(['10.1.2.3', 'fd00::7', '10.200.0.1', '10.9.9.9'].map((proxy) => () => call(proxy, { xff: '203.0.113.50' })))).toEqual([501, 501, 501, 429]);
+    expect(
+      await inTurn(['10.1.2.3', 'fd00::7', '10.200.0.1', '10.9.9.9'].map((proxy) => () => call(proxy, { xff: '203.0.113.50' }))),
+    ).toEqual([501, 501, 501, 429]);
     expect((await call('10.9.9.9', { xff: '203.0.113.51' })).status).toBe(501);
     // A client cannot prepend addresses: what the proxy appended (the right-most untrusted) counts.
     expect(await inTurn([1, 2, 3].map((i) => () => call('10.1.2.3', { xff: `192.0.2.${i}, 203.0.113.60` })))).toEqual([501, 501, 501]);
@@ -120,7 +131,9 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
         inFlight--;
       }
     });
-    const burst = await Promise.all(Array.from({ length: 6 * FAILED_AUTH_LIMIT }, (_, i) => call(from, { key: unknownKey(1000 + i), path: '/v1/networks' })));
+    const burst = await Promise.all(
+      Array.from({ length: 6 * FAILED_AUTH_LIMIT }, (_, i) => call(from, { key: unknownKey(1000 + i), path: '/v1/networks' })),
+    );
     const by = (s: number): number => burst.filter((r) => r.status === s).length;
     expect([by(401), by(429)]).toEqual([FAILED_AUTH_LIMIT, 5 * FAILED_AUTH_LIMIT]);
     // the budget's lookups, plus over-budget ones one at a time: far fewer than the burst
@@ -155,14 +168,17 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     const from = '2001:db8:77:1::1';
     // More successful calls than the failure budget, the first one a cache miss.
     for (let i = 0; i < 2 * FAILED_AUTH_LIMIT; i++) expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
-    for (let i = 0; i < FAILED_AUTH_LIMIT; i++) expect((await call(`2001:db8:77:1::${i + 2}`, { key: unknownKey(7000 + i), path: '/v1/networks' })).status).toBe(401);
+    for (let i = 0; i < FAILED_AUTH_LIMIT; i++)
+      expect((await call(`2001:db8:77:1::${i + 2}`, { key: unknownKey(7000 + i), path: '/v1/networks' })).status).toBe(401);
     expect((await call(from, { key: unknownKey(7100), path: '/v1/networks' })).status).toBe(429);
     expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
   });
 
   it('does not lock out a valid key never seen before: 20 junk keys from its address, then the new key answers 200', async () => {
     const from = '198.51.100.150';
-    const junk = await inTurn(Array.from({ length: 20 }, (_, i) => () => call(from, { key: unknownKey(40_000 + i), path: '/v1/networks' })));
+    const junk = await inTurn(
+      Array.from({ length: 20 }, (_, i) => () => call(from, { key: unknownKey(40_000 + i), path: '/v1/networks' })),
+    );
     expect(junk).toEqual([...Array(FAILED_AUTH_LIMIT).fill(401), ...Array(20 - FAILED_AUTH_LIMIT).fill(429)]);
     const { key } = await gw.issue('free');
     expect((await call(from, { key, path: '/v1/networks' })).status).toBe(200);
@@ -179,10 +195,20 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     });
     try {
       const f = short.app.getHttpAdapter().getInstance();
-      const get = async (key: string): Promise<number> => (await f.inject({ method: 'GET', url: '/v1/networks', remoteAddress: '198.51.100.90', headers: { authorization: `Bearer ${key}` } })).statusCode;
+      const get = async (key: string): Promise<number> =>
+        (
+          await f.inject({
+            method: 'GET',
+            url: '/v1/networks',
+            remoteAddress: '198.51.100.90',
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).statusCode;
       const { key, record } = await short.issue('free');
       expect(await get(key)).toBe(200);
-      expect([await get(unknownKey(9000)), await get(unknownKey(9001)), await get(unknownKey(9002)), await get(unknownKey(9003))]).toEqual([401, 401, 401, 429]);
+      expect([await get(unknownKey(9000)), await get(unknownKey(9001)), await get(unknownKey(9002)), await get(unknownKey(9003))]).toEqual([
+        401, 401, 401, 429,
+      ]);
       await new Promise((r) => setTimeout(r, 300)); // the valid key's cache entry is stale now
       expect(await get(key)).toBe(200);
       // revoked meanwhile: refused as revoked, not hidden behind the throttle
@@ -203,7 +229,9 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     // (30 at a time: the point is the cache, not how many lookups the pool takes at once)
     const seen = new Set<number>();
     for (let batch = 0; batch < 10; batch++) {
-      const tries = Array.from({ length: 30 }, (_, i) => call(`203.0.113.${100 + i}`, { key: unknownKey(20_000 + batch * 30 + i), path: '/v1/networks' }));
+      const tries = Array.from({ length: 30 }, (_, i) =>
+        call(`203.0.113.${100 + i}`, { key: unknownKey(20_000 + batch * 30 + i), path: '/v1/networks' }),
+      );
       for (const r of await Promise.all(tries)) seen.add(r.status);
     }
     expect(seen).toEqual(new Set([401]));
@@ -225,7 +253,12 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
       lookups = jest.spyOn(gw.app.get(ApiKeysRepository), 'findByHash');
     }
     // the slot was given back: the client still has its whole budget of failed attempts
-    const statuses = await inTurn(Array.from({ length: FAILED_AUTH_LIMIT }, (_, i) => () => call('198.51.100.77', { key: unknownKey(30_100 + i), path: '/v1/networks' })));
+    const statuses = await inTurn(
+      Array.from(
+        { length: FAILED_AUTH_LIMIT },
+        (_, i) => () => call('198.51.100.77', { key: unknownKey(30_100 + i), path: '/v1/networks' }),
+      ),
+    );
     expect(statuses).toEqual(Array(FAILED_AUTH_LIMIT).fill(401));
   });
 
@@ -233,7 +266,9 @@ describe('gateway per-client limits (real Redis, Postgres, NATS)', () => {
     const { key } = await gw.issue('paid');
     lookups.mockClear();
     // three times the failed-auth budget, all at once, before the key is in the cache
-    const statuses = await Promise.all(Array.from({ length: 3 * FAILED_AUTH_LIMIT }, () => call('198.51.100.90', { key, path: '/v1/networks' })));
+    const statuses = await Promise.all(
+      Array.from({ length: 3 * FAILED_AUTH_LIMIT }, () => call('198.51.100.90', { key, path: '/v1/networks' })),
+    );
     expect(statuses.map((r) => r.status)).toEqual(Array(3 * FAILED_AUTH_LIMIT).fill(200));
     expect(lookups).toHaveBeenCalledTimes(1);
   });

@@ -30,14 +30,19 @@ describe('gateway console routes (real HTTP, Redis, Postgres, NATS)', () => {
     writeFileSync(join(dir, 'admin.html'), '<!doctype html><title>admin console</title>');
     writeFileSync(join(dir, 'assets', 'console-ABC123.js'), 'console.log(1)\n//# sourceMappingURL=console-ABC123.js.map');
     writeFileSync(join(dir, 'assets', 'console-ABC123.js.map'), '{"version":3,"sources":["../src/main.ts"]}');
-    indexer = createServer((_req, res) => res.writeHead(indexerAnswer.status, { 'content-type': 'application/json' }).end(JSON.stringify(indexerAnswer.body)));
+    indexer = createServer((_req, res) =>
+      res.writeHead(indexerAnswer.status, { 'content-type': 'application/json' }).end(JSON.stringify(indexerAnswer.body)),
+    );
     await new Promise<void>((r) => indexer.listen(0, '127.0.0.1', r));
     nats = new PrivateNatsServer(await freePort());
     await nats.start();
     responder = await serveRpc(nats.url, RPC.listNetworks, () => ListNetworksReply.fromJSON({ networks: ['ethereum'] }));
     gw = await GatewayHarness.start({
       infra: { databaseUrl: createTestDatabaseUrl('gw_console'), redisUrl: INFRA.redis, natsUrl: nats.url },
-      options: { usageFlushMs: 60_000, console: { dir, indexerStatusUrl: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}/status` } },
+      options: {
+        usageFlushMs: 60_000,
+        console: { dir, indexerStatusUrl: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}/status` },
+      },
     });
   });
 
@@ -61,7 +66,14 @@ describe('gateway console routes (real HTTP, Redis, Postgres, NATS)', () => {
     expect(js.headers.get('content-type')).toMatch(/javascript/);
     expect(js.headers.get('cache-control')).toContain('immutable');
     // the source map is built but not served unless CONSOLE_SOURCE_MAPS=true (off in production)
-    for (const bad of ['..%2Findex.html', 'index.html', '.hidden.js', 'nothing-here.js', '..%2F..%2Fpackage.json', 'console-ABC123.js.map']) {
+    for (const bad of [
+      '..%2Findex.html',
+      'index.html',
+      '.hidden.js',
+      'nothing-here.js',
+      '..%2F..%2Fpackage.json',
+      'console-ABC123.js.map',
+    ]) {
       const res = await gw.request(`/console/assets/${bad}`);
       expect({ bad, status: res.status }).toEqual({ bad, status: 404 });
     }
@@ -110,8 +122,37 @@ describe('gateway console routes (real HTTP, Redis, Postgres, NATS)', () => {
 
   it('GET /v3/indexing/status forwards the documented fields of the indexer report; 503 when it fails', async () => {
     const { key } = await gw.issue('free');
-    const ethereum = { network: 'ethereum', head: 120, cursor: 100, lag: 20, blocksPerSecond: 4, eventsPerSecond: 9, etaSeconds: 5, percent: 83.3, caughtUp: false, secret: 'not passed on' };
-    indexerAnswer = { status: 200, body: { networks: [ethereum, { network: 'base', head: null, cursor: null, lag: null, blocksPerSecond: 0, eventsPerSecond: 0, etaSeconds: null, percent: 0, caughtUp: false }] } };
+    const ethereum = {
+      network: 'ethereum',
+      head: 120,
+      cursor: 100,
+      lag: 20,
+      blocksPerSecond: 4,
+      eventsPerSecond: 9,
+      etaSeconds: 5,
+      percent: 83.3,
+      caughtUp: false,
+      secret: 'not passed on',
+    };
+    indexerAnswer = {
+      status: 200,
+      body: {
+        networks: [
+          ethereum,
+          {
+            network: 'base',
+            head: null,
+            cursor: null,
+            lag: null,
+            blocksPerSecond: 0,
+            eventsPerSecond: 0,
+            etaSeconds: null,
+            percent: 0,
+            caughtUp: false,
+          },
+        ],
+      },
+    };
     expect((await gw.request('/v3/indexing/status')).status).toBe(401);
     const res = await gw.request('/v3/indexing/status', { key });
     expect(res.status).toBe(200);

@@ -23,7 +23,10 @@ jest.setTimeout(60_000);
  */
 const json = JSONCodec<{ id: string; data: Record<string, unknown> }>();
 const OWNER = (n: number): string => `0x${String(n).padStart(40, '0')}`;
-const LARGE = JSON.stringify({ totalQueried: 1, balances: Array.from({ length: 3000 }, (_, i) => ({ key: `ethereum:${OWNER(i)}`, note: 'x'.repeat(100) })) });
+const LARGE = JSON.stringify({
+  totalQueried: 1,
+  balances: Array.from({ length: 3000 }, (_, i) => ({ key: `ethereum:${OWNER(i)}`, note: 'x'.repeat(100) })),
+});
 
 /**
  * A stand-in token-data on the bus. Owner 1: a body naming the view it was asked for; 2: a gzipped
@@ -49,19 +52,30 @@ async function answer(sub: Subscription, contract: RpcContract<unknown, unknown>
     else if (which === 2) {
       h.set(BODY_ENCODING_HEADER, 'gzip');
       m.respond(gzipSync(LARGE), { headers: h });
-    } else if (which === 3) m.respond(JSONCodec().encode({ id: packet.id, err: { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: 'unknown owner' }, isDisposed: true }));
+    } else if (which === 3)
+      m.respond(
+        JSONCodec().encode({ id: packet.id, err: { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: 'unknown owner' }, isDisposed: true }),
+      );
     else {
       const token = Token.fromJSON(TOKEN);
-      const response = contract === RPC.account
-        ? AccountReply.toJSON({ totalQueried: 1, balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }], blocks: [BLOCK] })
-        : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token], blocks: [BLOCK] });
+      const response =
+        contract === RPC.account
+          ? AccountReply.toJSON({
+              totalQueried: 1,
+              balances: [{ token, balance: 1.5, balanceUsd: 1.5, rawBalance: '1500000' }],
+              blocks: [BLOCK],
+            })
+          : ListTokensReply.toJSON({ totalItems: 1, pageItems: 1, more: false, page: 0, tokens: [token], blocks: [BLOCK] });
       m.respond(JSONCodec().encode({ id: packet.id, response, isDisposed: true }));
     }
   }
 }
 
 /** GET without the fetch API's automatic inflation: status, headers and the raw bytes */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -84,8 +98,13 @@ describe('data replies that are the HTTP body', () => {
   beforeAll(async () => {
     nats = new PrivateNatsServer(await freePort());
     await nats.start();
-    standIns.push(await standIn(nats.url, RPC.account as RpcContract<unknown, unknown>, seen), await standIn(nats.url, RPC.listTokens as RpcContract<unknown, unknown>, seen));
-    gw = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_bodies'), redisUrl: INFRA.redis, natsUrl: nats.url } });
+    standIns.push(
+      await standIn(nats.url, RPC.account as RpcContract<unknown, unknown>, seen),
+      await standIn(nats.url, RPC.listTokens as RpcContract<unknown, unknown>, seen),
+    );
+    gw = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_bodies'), redisUrl: INFRA.redis, natsUrl: nats.url },
+    });
     paid = (await gw.issue('paid')).key;
     free = (await gw.issue('free')).key;
   });
@@ -98,7 +117,10 @@ describe('data replies that are the HTTP body', () => {
   const account = (owner: number): string => `${gw.baseUrl}/v2/account?owner=${OWNER(owner)}&networks=ethereum`;
 
   it("asks for the caller's view and sends the body's bytes as they are, as JSON, with the usual headers", async () => {
-    for (const [key, view] of [[paid, 'paid'], [free, 'free']] as const) {
+    for (const [key, view] of [
+      [paid, 'paid'],
+      [free, 'free'],
+    ] as const) {
       const res = await rawGet(account(1), { authorization: `Bearer ${key}` });
       const want = JSON.stringify({ view, standIn: true });
       expect(res.status).toBe(200);
@@ -136,7 +158,8 @@ describe('data replies that are the HTTP body', () => {
   it('maps a reply message as before and cuts the paid metrics for free keys', async () => {
     for (const path of [`/v2/account?owner=${OWNER(4)}&networks=ethereum`, '/v2/tokens?search=4']) {
       const list = path.startsWith('/v2/account') ? 'balances' : 'tokens';
-      const metrics = async (key: string): Promise<string[]> => Object.keys(((await (await gw.request(path, { key })).json()) as Record<string, Array<{ metrics: object }>>)[list]![0]!.metrics);
+      const metrics = async (key: string): Promise<string[]> =>
+        Object.keys(((await (await gw.request(path, { key })).json()) as Record<string, Array<{ metrics: object }>>)[list]![0]!.metrics);
       expect((await metrics(free)).sort()).toEqual([...PUBLIC_METRIC_FIELDS].sort());
       expect((await metrics(paid)).sort()).toEqual([...PUBLIC_METRIC_FIELDS, ...PAID_METRIC_FIELDS].sort());
       // each record carries its network's block label in the public shape

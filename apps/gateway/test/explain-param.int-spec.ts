@@ -12,7 +12,14 @@ describe('explain query parameter (gateway validation, quote service absent)', (
   let key: string;
 
   beforeAll(async () => {
-    ({ gw, key } = await startFuzzGateway({ databaseUrl: createTestDatabaseUrl('gw_explain_param'), redisUrl: INFRA.redis, closedNatsUrl: `nats://127.0.0.1:${await freePort()}` }, { listen: true }));
+    ({ gw, key } = await startFuzzGateway(
+      {
+        databaseUrl: createTestDatabaseUrl('gw_explain_param'),
+        redisUrl: INFRA.redis,
+        closedNatsUrl: `nats://127.0.0.1:${await freePort()}`,
+      },
+      { listen: true },
+    ));
   });
 
   afterAll(async () => {
@@ -33,7 +40,10 @@ describe('explain query parameter (gateway validation, quote service absent)', (
     expect(body.message).toMatch(/true or false/);
   });
 
-  it.each(Object.entries(paths))('%s: explain=true and false pass validation (forwarded: 503 without a quote service)', async (_name, path) => {
-    for (const value of ['true', 'false']) expect((await gw.request(`${path}&explain=${value}`, { key })).status).toBe(503);
-  });
+  it.each(Object.entries(paths))(
+    '%s: explain=true and false pass validation (forwarded: 503 without a quote service)',
+    async (_name, path) => {
+      for (const value of ['true', 'false']) expect((await gw.request(`${path}&explain=${value}`, { key })).status).toBe(503);
+    },
+  );
 });

@@ -56,13 +56,20 @@ export const SAMPLE: Record<EndpointId, { method?: 'POST' | 'DELETE'; query: str
   portalStatus: { query: 'orderId=order-1' },
   crossChainStatus: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
   crossChainStatusStream: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}` },
-  webhookRegister: { method: 'POST', query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}&url=${encodeURIComponent('https://hooks.example.com/tokensvc')}` },
+  webhookRegister: {
+    method: 'POST',
+    query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}&url=${encodeURIComponent('https://hooks.example.com/tokensvc')}`,
+  },
   webhookList: { query: `orderId=order-1&txHash=0x${'cd'.repeat(32)}&ownerToken=0x${'ef'.repeat(32)}` },
   webhookDelete: { method: 'DELETE', query: `id=0b5e4d3c-2a19-4f08-9e7d-6c5b4a392817&ownerToken=0x${'ef'.repeat(32)}` },
   estimate: { query: `inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
-  portalMulti: { query: `sender=${ADDR}&inputTokens=${USDC}&inputTokens=${DAI}&inputAmounts=1000000&inputAmounts=2000000000000000000&outputToken=${WETH}` },
+  portalMulti: {
+    query: `sender=${ADDR}&inputTokens=${USDC}&inputTokens=${DAI}&inputAmounts=1000000&inputAmounts=2000000000000000000&outputToken=${WETH}`,
+  },
   estimateMulti: { query: `inputTokens=${USDC},${DAI}&inputAmounts=1000000,2000000000000000000&outputToken=${WETH}` },
   approval: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=${WETH}` },
-  approvalCrossChain: { query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913` },
+  approvalCrossChain: {
+    query: `sender=${ADDR}&inputToken=${USDC}&inputAmount=1000000&outputToken=base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913`,
+  },
   health: { query: '' },
 };

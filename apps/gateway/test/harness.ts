@@ -55,7 +55,15 @@ export class GatewayHarness {
   static async start(setup: HarnessSetup): Promise<GatewayHarness> {
     const { databaseUrl, redisUrl, natsUrl } = setup.infra;
     await migrate(databaseUrl);
-    const config = loadGatewayConfig({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NATS_URL: natsUrl, LOG_LEVEL: 'error', ADMIN_TOKEN, NATS_REQUEST_TIMEOUT_MS: '1000', ...setup.env });
+    const config = loadGatewayConfig({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      NATS_URL: natsUrl,
+      LOG_LEVEL: 'error',
+      ADMIN_TOKEN,
+      NATS_REQUEST_TIMEOUT_MS: '1000',
+      ...setup.env,
+    });
     const redisPrefix = setup.options?.redisPrefix ?? `tsvc-test:${process.pid}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
     const app = await createGateway(config, { ...setup.options, redisPrefix });
     let baseUrl = '';
@@ -90,14 +98,19 @@ export class GatewayHarness {
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== undefined) headers['authorization'] = init.form === 'bare' ? init.key : `Bearer ${init.key}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${base}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    return fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
   }
 
   async close(): Promise<void> {
     // The limiter logs expire on their own; the monthly quota counters would linger for weeks.
     const redis = this.app.get<Redis>(REDIS);
     if (redis.status === 'ready') {
-      for await (const keys of redis.scanStream({ match: `${this.redisPrefix}:*`, count: 1000 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+      for await (const keys of redis.scanStream({ match: `${this.redisPrefix}:*`, count: 1000 }))
+        if ((keys as string[]).length) await redis.del(...(keys as string[]));
     }
     await this.app.close();
     await this.pool.end();
@@ -111,7 +124,11 @@ const json = JSONCodec<unknown>();
  * A stand-in service on NATS answering one contract the way a Nest microservice does (same packet
  * shapes), so the gateway's real NATS path is exercised without starting token-data.
  */
-export async function serveRpc<Req, Rep>(natsUrl: string, contract: RpcContract<Req, Rep>, answer: (req: Req) => Rep | Promise<Rep>): Promise<NatsConnection> {
+export async function serveRpc<Req, Rep>(
+  natsUrl: string,
+  contract: RpcContract<Req, Rep>,
+  answer: (req: Req) => Rep | Promise<Rep>,
+): Promise<NatsConnection> {
   const nc = await connect({ servers: natsUrl });
   const sub = nc.subscribe(contract.subject, { queue: contract.service });
   void (async () => {
@@ -122,7 +139,16 @@ export async function serveRpc<Req, Rep>(natsUrl: string, contract: RpcContract<
         .then(() => answer(contract.request.fromJSON(packet.data)))
         .then(
           (rep) => m.respond(json.encode({ id: packet.id, response: contract.reply.toJSON(rep), isDisposed: true })),
-          (e: unknown) => m.respond(json.encode({ id: packet.id, err: isRpcErrorPayload(e) ? { code: e.code, message: e.message } : { code: ErrorCode.ERROR_CODE_INTERNAL, message: String(e) }, isDisposed: true })),
+          (e: unknown) =>
+            m.respond(
+              json.encode({
+                id: packet.id,
+                err: isRpcErrorPayload(e)
+                  ? { code: e.code, message: e.message }
+                  : { code: ErrorCode.ERROR_CODE_INTERNAL, message: String(e) },
+                isDisposed: true,
+              }),
+            ),
         );
     }
   })();

@@ -29,7 +29,14 @@ describe('gateway input edges (HTTP, loopback)', () => {
   let key: string;
 
   beforeAll(async () => {
-    ({ gw, key } = await startFuzzGateway({ databaseUrl: createTestDatabaseUrl('gw_input_edges'), redisUrl: INFRA.redis, closedNatsUrl: `nats://127.0.0.1:${await freePort()}` }, { listen: true }));
+    ({ gw, key } = await startFuzzGateway(
+      {
+        databaseUrl: createTestDatabaseUrl('gw_input_edges'),
+        redisUrl: INFRA.redis,
+        closedNatsUrl: `nats://127.0.0.1:${await freePort()}`,
+      },
+      { listen: true },
+    ));
   });
 
   afterAll(async () => {
@@ -43,10 +50,20 @@ describe('gateway input edges (HTTP, loopback)', () => {
     expect(head.body).toBe('');
     const get = split(await raw(gw.baseUrl, `GET ${long} HTTP/1.1\r\nhost: x\r\n\r\n`));
     expect(get.status).toBe(431);
-    expect(JSON.parse(get.body)).toEqual({ statusCode: 431, error: 'Request Header Fields Too Large', message: expect.stringMatching(/exceed 16 kB/), code: 'payload_too_large' });
+    expect(JSON.parse(get.body)).toEqual({
+      statusCode: 431,
+      error: 'Request Header Fields Too Large',
+      message: expect.stringMatching(/exceed 16 kB/),
+      code: 'payload_too_large',
+    });
     // Errors answered by the app (no key, a bad query) carry no body to a HEAD either.
     for (const path of ['/v2/tokens', `/v2/tokens?limit=0`]) {
-      const r = split(await raw(gw.baseUrl, `HEAD ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${path.includes('limit') ? `authorization: Bearer ${key}\r\n` : ''}\r\n`));
+      const r = split(
+        await raw(
+          gw.baseUrl,
+          `HEAD ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${path.includes('limit') ? `authorization: Bearer ${key}\r\n` : ''}\r\n`,
+        ),
+      );
       expect([path, r.status, r.body]).toEqual([path, path.includes('limit') ? 400 : 401, '']);
     }
   });
@@ -56,7 +73,9 @@ describe('gateway input edges (HTTP, loopback)', () => {
     expect((await gw.request('/v2/tokens?networks=ethereum%20', { key })).status).toBe(503);
     const res = await gw.request('/v2/tokens?limit=%2010', { key });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toBe('invalid limit " 10": must be an integer from 1 to 250, without leading or trailing whitespace');
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'invalid limit " 10": must be an integer from 1 to 250, without leading or trailing whitespace',
+    );
   });
 
   it('keeps repeated list elements: equal amounts pair with their tokens, and a repeated input token is a 400 saying so', async () => {
@@ -65,8 +84,18 @@ describe('gateway input edges (HTTP, loopback)', () => {
     const DAI = 'ethereum:0x6b175474e89094c44da98b954eedfa2cae4a6a0e';
     const out = 'ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
     // two tokens with equal amounts pass validation and are forwarded (503: no quote service behind this gateway)
-    expect((await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${LINK}&inputAmounts=1000000000000000,1000000000000000&outputToken=${out}`, { key })).status).toBe(503);
-    const res = await gw.request(`/v2/portal/multi/estimate?inputTokens=${USDC},${DAI},${USDC}&inputAmounts=1000000,2000000000000000000,1000000&outputToken=${out}`, { key });
+    expect(
+      (
+        await gw.request(
+          `/v2/portal/multi/estimate?inputTokens=${USDC},${LINK}&inputAmounts=1000000000000000,1000000000000000&outputToken=${out}`,
+          { key },
+        )
+      ).status,
+    ).toBe(503);
+    const res = await gw.request(
+      `/v2/portal/multi/estimate?inputTokens=${USDC},${DAI},${USDC}&inputAmounts=1000000,2000000000000000000,1000000&outputToken=${out}`,
+      { key },
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(`inputTokens repeats ${USDC}: give each token once`);
   });
@@ -75,14 +104,28 @@ describe('gateway input edges (HTTP, loopback)', () => {
     const q = (owner: string): Promise<Response> => gw.request(`/v2/account?networks=base&owner=${owner}`, { key });
     const res = await q('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(/^invalid owner ".*": has a wrong EIP-55 checksum \(mixed case\); the checksummed form is 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48/);
-    for (const ok of ['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', '0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48']) expect([ok, (await q(ok)).status]).toEqual([ok, 503]);
+    expect(((await res.json()) as { message: string }).message).toMatch(
+      /^invalid owner ".*": has a wrong EIP-55 checksum \(mixed case\); the checksummed form is 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48/,
+    );
+    for (const ok of [
+      '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+      '0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48',
+    ])
+      expect([ok, (await q(ok)).status]).toEqual([ok, 503]);
   });
 
   it('refuses a request with two Host headers (400), before authentication', async () => {
-    const twice = split(await raw(gw.baseUrl, `GET /v1/networks HTTP/1.1\r\nhost: a.example\r\nhost: b.example\r\nconnection: close\r\n\r\n`));
+    const twice = split(
+      await raw(gw.baseUrl, `GET /v1/networks HTTP/1.1\r\nhost: a.example\r\nhost: b.example\r\nconnection: close\r\n\r\n`),
+    );
     expect(twice.status).toBe(400);
-    expect(JSON.parse(twice.body)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'more than one Host header: send exactly one', code: 'invalid_parameter' });
+    expect(JSON.parse(twice.body)).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'more than one Host header: send exactly one',
+      code: 'invalid_parameter',
+    });
     const once = split(await raw(gw.baseUrl, `GET /health HTTP/1.1\r\nhost: a.example\r\nconnection: close\r\n\r\n`));
     expect(once.status).toBe(200);
   });

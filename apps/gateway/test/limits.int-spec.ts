@@ -100,7 +100,9 @@ describe('gateway limits and quotas (real HTTP, Redis, Postgres, NATS)', () => {
     for (let i = 0; i < 20; i++) expect((await gw.request('/v1/networks', { key })).status).toBe(200);
     const refused = await gw.request('/v1/networks', { key });
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/monthly quota exhausted: the paid plan allows 20 calls per month; it resets at \d{4}-\d{2}-01T00:00:00.000Z/);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /monthly quota exhausted: the paid plan allows 20 calls per month; it resets at \d{4}-\d{2}-01T00:00:00.000Z/,
+    );
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(31 * 86_400);

@@ -39,7 +39,10 @@ describe('CORS for local origins: under npm start, and not in production by defa
     const said = expect.stringContaining('http://localhost:<any port>, http://127.0.0.1:<any port>');
     expect(devPlatformCors({})).toEqual({ env: { CORS_ORIGINS: 'local' }, summary: said });
     const app = 'https://app.example.com';
-    expect(devPlatformCors({ CORS_ORIGINS: app })).toEqual({ env: { CORS_ORIGINS: app }, summary: `CORS: the origins of CORS_ORIGINS=${app}` });
+    expect(devPlatformCors({ CORS_ORIGINS: app })).toEqual({
+      env: { CORS_ORIGINS: app },
+      summary: `CORS: the origins of CORS_ORIGINS=${app}`,
+    });
     expect(devPlatformCors({ CORS_ORIGINS: '' })).toEqual({ env: { CORS_ORIGINS: '' }, summary: 'CORS: off (CORS_ORIGINS is empty)' });
   });
 

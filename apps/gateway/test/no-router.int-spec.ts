@@ -1,5 +1,15 @@
 import { type AnvilProcess, startAnvil } from '@tokensvc/devnet';
-import { type AppProcess, createTestDatabaseUrl, freePort, freePortRange, INFRA, PrivateNatsServer, startApp, stopProcess, waitForHttp } from '@tokensvc/testing';
+import {
+  type AppProcess,
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  INFRA,
+  PrivateNatsServer,
+  startApp,
+  stopProcess,
+  waitForHttp,
+} from '@tokensvc/testing';
 import { GatewayHarness } from './harness';
 
 jest.setTimeout(120_000);
@@ -34,7 +44,12 @@ describe('trading on a network without a Router (gateway + quote app)', () => {
         gatewayPort: 0,
         healthPortBase: healthPort - 3,
         // no ROUTER_ADDRESS_OPTIMISM and no devnet manifest
-        extraEnv: { WRAPPED_NATIVE_OPTIMISM: WETH, QUOTE_EVENTS_STREAM: `NO_ROUTER_${process.pid}`, QUOTE_EVENTS_PREFIX: `no-router-${process.pid}`, ...extraEnv },
+        extraEnv: {
+          WRAPPED_NATIVE_OPTIMISM: WETH,
+          QUOTE_EVENTS_STREAM: `NO_ROUTER_${process.pid}`,
+          QUOTE_EVENTS_PREFIX: `no-router-${process.pid}`,
+          ...extraEnv,
+        },
       },
     };
   };
@@ -44,7 +59,10 @@ describe('trading on a network without a Router (gateway + quote app)', () => {
     await nats.start();
     anvil = await startAnvil({ host: '127.0.0.1', port: await freePortRange(1), chainId: 10 });
     databaseUrl = createTestDatabaseUrl('gw_no_router');
-    gw = await GatewayHarness.start({ infra: { databaseUrl, redisUrl: INFRA.redis, natsUrl: nats.url }, env: { NATS_REQUEST_TIMEOUT_MS: '10000' } });
+    gw = await GatewayHarness.start({
+      infra: { databaseUrl, redisUrl: INFRA.redis, natsUrl: nats.url },
+      env: { NATS_REQUEST_TIMEOUT_MS: '10000' },
+    });
     key = (await gw.issue('paid')).key;
     const { healthPort, env } = await quoteEnv({});
     quote = startApp('quote', env, (_app, line) => lines.push(line));
@@ -61,14 +79,19 @@ describe('trading on a network without a Router (gateway + quote app)', () => {
   });
 
   it('quote says at start which network has no Router', () => {
-    expect(lines.join('\n')).toContain('no Router configured for optimism: its orders, estimates and approvals are refused (400) until ROUTER_ADDRESS_OPTIMISM is set');
+    expect(lines.join('\n')).toContain(
+      'no Router configured for optimism: its orders, estimates and approvals are refused (400) until ROUTER_ADDRESS_OPTIMISM is set',
+    );
   });
 
   it.each([
     ['estimate', `/v2/portal/estimate?inputToken=optimism:${WETH}&inputAmount=1000000&outputToken=optimism:${USDC}`],
     ['order', `/v2/portal?sender=${SENDER}&inputToken=optimism:${WETH}&inputAmount=1000000&outputToken=optimism:${USDC}`],
     ['approval', `/v2/approval?sender=${SENDER}&inputToken=optimism:${USDC}&inputAmount=1000000`],
-    ['multi-input order', `/v2/portal/multi?sender=${SENDER}&inputTokens=optimism:${WETH},optimism:0x94b008aa00579c1307b0ef2c499ad98a8ce58e58&inputAmounts=1000,2000&outputToken=optimism:${USDC}`],
+    [
+      'multi-input order',
+      `/v2/portal/multi?sender=${SENDER}&inputTokens=optimism:${WETH},optimism:0x94b008aa00579c1307b0ef2c499ad98a8ce58e58&inputAmounts=1000,2000&outputToken=optimism:${USDC}`,
+    ],
   ])('%s on optimism: 400 invalid_parameter naming the deploy command and ROUTER_ADDRESS_OPTIMISM', async (_name, path) => {
     const res = await gw.request(path, { key });
     const body = (await res.json()) as { statusCode: number; code: string; message: string };

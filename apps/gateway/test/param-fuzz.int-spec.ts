@@ -2,7 +2,19 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabaseUrl, freePort, INFRA } from '@tokensvc/testing';
 import type { GatewayHarness } from './harness';
-import { adversarialValues, declaredStatuses, ENDPOINTS, fuzzTargets, problemOf, requestArbitrary, send, startFuzzGateway, withParam, type Answer, type FuzzRequest } from './param-fuzz';
+import {
+  adversarialValues,
+  declaredStatuses,
+  ENDPOINTS,
+  fuzzTargets,
+  problemOf,
+  requestArbitrary,
+  send,
+  startFuzzGateway,
+  withParam,
+  type Answer,
+  type FuzzRequest,
+} from './param-fuzz';
 
 jest.setTimeout(120_000);
 
@@ -47,10 +59,15 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
   let fastify: FastifyInstance;
 
   beforeAll(async () => {
-    ({ gw, key } = await startFuzzGateway({ databaseUrl: createTestDatabaseUrl('gw_param_fuzz'), redisUrl: INFRA.redis, closedNatsUrl: `nats://127.0.0.1:${await freePort()}` }));
+    ({ gw, key } = await startFuzzGateway({
+      databaseUrl: createTestDatabaseUrl('gw_param_fuzz'),
+      redisUrl: INFRA.redis,
+      closedNatsUrl: `nats://127.0.0.1:${await freePort()}`,
+    }));
     fastify = gw.app.getHttpAdapter().getInstance();
     // Warm up the paths (JIT, key cache) so first-call costs are not counted against a value.
-    for (const { def } of ENDPOINTS) await send(fastify, { method: def.method, url: def.path, headers: { authorization: `Bearer ${key}` } });
+    for (const { def } of ENDPOINTS)
+      await send(fastify, { method: def.method, url: def.path, headers: { authorization: `Bearer ${key}` } });
   });
 
   afterAll(async () => {
@@ -78,7 +95,10 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
         if (problem) throw new Error(`${r.method} ${r.url.slice(0, 300)} -> ${problem}`);
         // The OpenAPI document declares every status the operation answers.
         const def = ENDPOINTS.find((e) => e.id === r.id)!.def;
-        if (!declaredStatuses(def).has(a.status)) throw new Error(`${r.method} ${def.path} answered ${a.status}, which its OpenAPI operation does not declare: ${a.body.slice(0, 200)}`);
+        if (!declaredStatuses(def).has(a.status))
+          throw new Error(
+            `${r.method} ${def.path} answered ${a.status}, which its OpenAPI operation does not declare: ${a.body.slice(0, 200)}`,
+          );
         if (a.cpuMs > FUZZ_CPU_MS) {
           const again = await leastCpu(fastify, r);
           if (again.cpuMs > FUZZ_CPU_MS) throw new Error(`${r.method} ${r.url.slice(0, 200)} took ${again.cpuMs.toFixed(1)} ms of CPU`);
@@ -86,8 +106,11 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
       }),
       { numRuns: RUNS },
     );
-    const pct = (xs: number[], p: number): string => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!.toFixed(2);
-    process.stdout.write(`param fuzz: ${cpu.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, CPU p50 ${pct(cpu, 0.5)} p99 ${pct(cpu, 0.99)} ms, latency p50 ${pct(wall, 0.5)} p99 ${pct(wall, 0.99)} ms\n`);
+    const pct = (xs: number[], p: number): string =>
+      [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!.toFixed(2);
+    process.stdout.write(
+      `param fuzz: ${cpu.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, CPU p50 ${pct(cpu, 0.5)} p99 ${pct(cpu, 0.99)} ms, latency p50 ${pct(wall, 0.5)} p99 ${pct(wall, 0.99)} ms\n`,
+    );
     // The mix reached both sides of validation: refused (400) and forwarded to the absent backends (503).
     expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
     expect(statuses.get(503) ?? 0).toBeGreaterThan(RUNS / 50);
@@ -99,7 +122,11 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
     const worst: Array<{ what: string; ms: number }> = [];
     let count = 0;
     for (const t of fuzzTargets()) {
-      const request = (value: string): FuzzRequest => ({ method: t.def.method, url: `${t.def.path}?${withParam(t.id, t.param, value)}`, headers: { authorization: `Bearer ${key}` } });
+      const request = (value: string): FuzzRequest => ({
+        method: t.def.method,
+        url: `${t.def.path}?${withParam(t.id, t.param, value)}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
       // the same request's fixed cost, with a one-character value
       const base = await meanCpu(fastify, request('x'));
       for (const value of adversarialValues()) {
@@ -109,12 +136,23 @@ describe('gateway parameter fuzz: every parameter of every declared endpoint (re
         worst.push({ what: `${t.id}.${t.param} ${JSON.stringify(value.slice(0, 12))}… ${a.status}`, ms: a.cpuMs - base });
         const problem = problemOf(a);
         if (problem) slow.push(`${t.id}.${t.param} = ${JSON.stringify(value.slice(0, 24))}…: ${problem}`);
-        if (a.cpuMs - base >= CPU_BUDGET_MS) slow.push(`${t.id}.${t.param} = ${JSON.stringify(value.slice(0, 24))}… (${value.length} chars): ${(a.cpuMs - base).toFixed(1)} ms of CPU over the one-character value's ${base.toFixed(1)} ms, status ${a.status}`);
+        if (a.cpuMs - base >= CPU_BUDGET_MS)
+          slow.push(
+            `${t.id}.${t.param} = ${JSON.stringify(value.slice(0, 24))}… (${value.length} chars): ${(a.cpuMs - base).toFixed(1)} ms of CPU over the one-character value's ${base.toFixed(1)} ms, status ${a.status}`,
+          );
       }
     }
     cpu.sort((x, y) => x - y);
-    process.stdout.write(`adversarial: ${count} requests (${fuzzTargets().length} parameters x ${adversarialValues().length} values), CPU over a one-character value p50 ${cpu[count >> 1]!.toFixed(2)} ms, max ${cpu[count - 1]!.toFixed(2)} ms\n`);
-    process.stdout.write(`slowest: ${worst.sort((x, y) => y.ms - x.ms).slice(0, 3).map((w) => `${w.what} ${w.ms.toFixed(2)} ms`).join('; ')}\n`);
+    process.stdout.write(
+      `adversarial: ${count} requests (${fuzzTargets().length} parameters x ${adversarialValues().length} values), CPU over a one-character value p50 ${cpu[count >> 1]!.toFixed(2)} ms, max ${cpu[count - 1]!.toFixed(2)} ms\n`,
+    );
+    process.stdout.write(
+      `slowest: ${worst
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 3)
+        .map((w) => `${w.what} ${w.ms.toFixed(2)} ms`)
+        .join('; ')}\n`,
+    );
     expect(slow).toEqual([]);
   });
 });

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { NETWORKS } from '@tokensvc/domain';
-import { endpointList, ENDPOINT_IDS, errorStatuses, TIER_POLICY, type Caller, type EndpointDef, type EndpointId, type DocumentSchema as JsonSchema, type TierPolicy } from '@tokensvc/api';
+import {
+  endpointList,
+  ENDPOINT_IDS,
+  errorStatuses,
+  TIER_POLICY,
+  type Caller,
+  type EndpointDef,
+  type EndpointId,
+  type DocumentSchema as JsonSchema,
+  type TierPolicy,
+} from '@tokensvc/api';
 import { SAMPLE } from './fixtures';
 import type { GatewayOptions } from '../src/gateway-options';
 import { GatewayHarness } from './harness';
@@ -28,33 +38,84 @@ export interface FuzzTarget {
 
 /** Every (endpoint, parameter) pair the declarations hold. */
 export function fuzzTargets(): FuzzTarget[] {
-  return endpointList().flatMap(({ id, def }) => Object.entries(def.query.params).map(([param, p]) => ({ id, def, param, schema: p.schema })));
+  return endpointList().flatMap(({ id, def }) =>
+    Object.entries(def.query.params).map(([param, p]) => ({ id, def, param, schema: p.schema })),
+  );
 }
 
 /** Endpoints without parameters still get hostile extra parameters. */
 export const ENDPOINTS = endpointList();
 
 const HOSTILE = [
-  '', ' ', '%', '0', '-1', '-0', '1.5', '1e309', 'NaN', 'Infinity', '0x10', '1_000', '９', '٣', 'true', 'null', '[]', '{"$gt":""}', "' OR 1=1 --",
-  '<script>alert(1)</script>', '${jndi:ldap://x}', '../../etc/passwd', '\u0000', '\u202e', '💥', '\ud800', 'ethereum:0x', ':', String(2n ** 256n),
-  `0x${'f'.repeat(64)}`, ',,,', 'ethereum,,base', ' 10', 'ethereum ', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48', 'ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48',
+  '',
+  ' ',
+  '%',
+  '0',
+  '-1',
+  '-0',
+  '1.5',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1_000',
+  '９',
+  '٣',
+  'true',
+  'null',
+  '[]',
+  '{"$gt":""}',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '${jndi:ldap://x}',
+  '../../etc/passwd',
+  '\u0000',
+  '\u202e',
+  '💥',
+  '\ud800',
+  'ethereum:0x',
+  ':',
+  String(2n ** 256n),
+  `0x${'f'.repeat(64)}`,
+  ',,,',
+  'ethereum,,base',
+  ' 10',
+  'ethereum ',
+  '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48',
+  'ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48',
 ];
 
 /** A value shaped by the parameter's declared schema (so validation is passed as often as bent), or a hostile one. */
 function shaped(schema: JsonSchema): fc.Arbitrary<string> {
-  const s = schema as JsonSchema & { type?: string; enum?: readonly string[]; pattern?: string; minimum?: number; maximum?: number; items?: JsonSchema; maxItems?: number };
+  const s = schema as JsonSchema & {
+    type?: string;
+    enum?: readonly string[];
+    pattern?: string;
+    minimum?: number;
+    maximum?: number;
+    items?: JsonSchema;
+    maxItems?: number;
+  };
   switch (s.type) {
     case 'integer':
       return fc.integer({ min: (s.minimum ?? -1e6) - 2, max: (s.maximum ?? 1e6) + 2 }).map(String);
     case 'number':
-      return fc.oneof(fc.double({ min: (s.minimum ?? -1e6) - 1, max: (s.maximum ?? 1e6) + 1, noNaN: true }).map(String), fc.integer({ min: -5, max: 20 }).map(String));
+      return fc.oneof(
+        fc.double({ min: (s.minimum ?? -1e6) - 1, max: (s.maximum ?? 1e6) + 1, noNaN: true }).map(String),
+        fc.integer({ min: -5, max: 20 }).map(String),
+      );
     case 'boolean':
       return fc.constantFrom('true', 'false', 'TRUE', '1');
     case 'array':
       return fc.array(shaped(s.items ?? {}), { minLength: 1, maxLength: Math.min(4, (s.maxItems ?? 4) + 1) }).map((xs) => xs.join(','));
     case 'string':
-      if (s.enum) return fc.oneof(fc.constantFrom(...s.enum), fc.constantFrom(...s.enum).map((v) => v.toUpperCase()));
-      if (s.pattern?.startsWith('^[a-z0-9]+:0x')) return fc.tuple(fc.constantFrom(...NETWORKS, 'mars'), fc.stringMatching(/^[0-9a-fA-F]{40}$/)).map(([n, a]) => `${n}:0x${a}`);
+      if (s.enum)
+        return fc.oneof(
+          fc.constantFrom(...s.enum),
+          fc.constantFrom(...s.enum).map((v) => v.toUpperCase()),
+        );
+      if (s.pattern?.startsWith('^[a-z0-9]+:0x'))
+        return fc.tuple(fc.constantFrom(...NETWORKS, 'mars'), fc.stringMatching(/^[0-9a-fA-F]{40}$/)).map(([n, a]) => `${n}:0x${a}`);
       if (s.pattern) return fc.stringMatching(new RegExp(s.pattern));
       return fc.string({ maxLength: 40 });
     default:
@@ -68,7 +129,12 @@ export function valueFor(schema: JsonSchema): fc.Arbitrary<string> {
     { weight: 4, arbitrary: shaped(schema) },
     { weight: 3, arbitrary: fc.constantFrom(...HOSTILE) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('1', '0', 'a', '0x', '.1', ' '), fc.integer({ min: 100, max: 4000 })).map(([u, n]) => u.repeat(n)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('1', '0', 'a', '0x', '.1', ' '), fc.integer({ min: 100, max: 4000 }))
+        .map(([u, n]) => u.repeat(n)),
+    },
   );
 }
 
@@ -114,17 +180,38 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
   // One arbitrary per target, built once (building a pattern's arbitrary per draw costs ~10 ms).
   const withParams = fc.oneof(
     ...targets.map((t) =>
-      fc.record({ t: fc.constant(t), value: valueFor(t.schema), extra: fc.option(fc.tuple(fc.constantFrom(...Object.keys(t.def.query.params), 'x', '__proto__'), fc.string({ maxLength: 20 })), { freq: 4 }) }),
+      fc.record({
+        t: fc.constant(t),
+        value: valueFor(t.schema),
+        extra: fc.option(fc.tuple(fc.constantFrom(...Object.keys(t.def.query.params), 'x', '__proto__'), fc.string({ maxLength: 20 })), {
+          freq: 4,
+        }),
+      }),
     ),
   );
-  const bare = fc.record({ t: fc.constantFrom(...ENDPOINTS.map(({ id, def }) => ({ id, def, param: '', schema: {} }))), value: fc.constant(''), extra: fc.tuple(fc.string({ maxLength: 12 }), fc.string({ maxLength: 20 })).map((x) => x as [string, string] | null) });
-  return fc.tuple(fc.oneof({ weight: 9, arbitrary: withParams }, { weight: 1, arbitrary: bare }), fc.constantFrom<'key' | 'none' | 'bad'>('key', 'key', 'key', 'none', 'bad'), fc.integer({ min: 1, max: 65_000 })).map(([{ t, value, extra }, auth, client]) => {
-    let query = t.param ? withParam(t.id, t.param, value) : SAMPLE[t.id].query;
-    if (extra) query += `&${encode(extra[0])}=${encode(extra[1])}`;
-    const headers: Record<string, string> = auth === 'key' ? { authorization: `Bearer ${key}` } : auth === 'bad' ? { authorization: 'Bearer tsk_live_00000000000000000000000000000000' } : {};
-    const remoteAddress = auth === 'key' ? undefined : `198.18.${client >> 8}.${client & 255}`;
-    return { id: t.id, method: t.def.method, url: `${t.def.path}?${query}`, headers, ...(remoteAddress ? { remoteAddress } : {}) };
+  const bare = fc.record({
+    t: fc.constantFrom(...ENDPOINTS.map(({ id, def }) => ({ id, def, param: '', schema: {} }))),
+    value: fc.constant(''),
+    extra: fc.tuple(fc.string({ maxLength: 12 }), fc.string({ maxLength: 20 })).map((x) => x as [string, string] | null),
   });
+  return fc
+    .tuple(
+      fc.oneof({ weight: 9, arbitrary: withParams }, { weight: 1, arbitrary: bare }),
+      fc.constantFrom<'key' | 'none' | 'bad'>('key', 'key', 'key', 'none', 'bad'),
+      fc.integer({ min: 1, max: 65_000 }),
+    )
+    .map(([{ t, value, extra }, auth, client]) => {
+      let query = t.param ? withParam(t.id, t.param, value) : SAMPLE[t.id].query;
+      if (extra) query += `&${encode(extra[0])}=${encode(extra[1])}`;
+      const headers: Record<string, string> =
+        auth === 'key'
+          ? { authorization: `Bearer ${key}` }
+          : auth === 'bad'
+            ? { authorization: 'Bearer tsk_live_00000000000000000000000000000000' }
+            : {};
+      const remoteAddress = auth === 'key' ? undefined : `198.18.${client >> 8}.${client & 255}`;
+      return { id: t.id, method: t.def.method, url: `${t.def.path}?${query}`, headers, ...(remoteAddress ? { remoteAddress } : {}) };
+    });
 }
 
 export interface Answer {
@@ -140,9 +227,20 @@ export interface Answer {
 export async function send(fastify: FastifyInstance, r: FuzzRequest): Promise<Answer> {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const res = await fastify.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.remoteAddress ? { remoteAddress: r.remoteAddress } : {}) });
+  const res = await fastify.inject({
+    method: r.method as 'GET',
+    url: r.url,
+    headers: r.headers,
+    ...(r.remoteAddress ? { remoteAddress: r.remoteAddress } : {}),
+  });
   const c = process.cpuUsage(c0);
-  return { status: res.statusCode, body: res.body, contentType: res.headers['content-type'] as string | undefined, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 };
+  return {
+    status: res.statusCode,
+    body: res.body,
+    contentType: res.headers['content-type'] as string | undefined,
+    cpuMs: (c.user + c.system) / 1000,
+    wallMs: performance.now() - t0,
+  };
 }
 
 /** The statuses the OpenAPI document declares for an endpoint (success and errors). */
@@ -163,7 +261,8 @@ export function problemOf(a: Answer): string | undefined {
     } catch {
       return `${a.status} without a JSON body: ${a.body.slice(0, 200)}`;
     }
-    if (body.statusCode !== a.status || typeof body.error !== 'string' || typeof body.message !== 'string' || body.message.length === 0) return `${a.status} without a proper error body: ${a.body.slice(0, 200)}`;
+    if (body.statusCode !== a.status || typeof body.error !== 'string' || typeof body.message !== 'string' || body.message.length === 0)
+      return `${a.status} without a proper error body: ${a.body.slice(0, 200)}`;
   }
   return undefined;
 }
@@ -208,9 +307,16 @@ export interface FuzzInfra {
  * and a key. The caller (a test, or the bench runner) picks the infrastructure: this file belongs to
  * the gateway project, which may not import the testing harness outside test files.
  */
-export async function startFuzzGateway(infra: FuzzInfra, extra: { listen?: boolean; options?: Partial<GatewayOptions> } = {}): Promise<{ gw: GatewayHarness; key: string }> {
+export async function startFuzzGateway(
+  infra: FuzzInfra,
+  extra: { listen?: boolean; options?: Partial<GatewayOptions> } = {},
+): Promise<{ gw: GatewayHarness; key: string }> {
   const open: TierPolicy = { perMinute: { data: 1e9, trading: 1e9 }, monthlyCalls: undefined, paidData: true };
-  const policy: Record<Caller, TierPolicy> = { ...TIER_POLICY, anonymous: { ...open, paidData: false, perMinute: { data: undefined, trading: 1e9 } }, enterprise: open };
+  const policy: Record<Caller, TierPolicy> = {
+    ...TIER_POLICY,
+    anonymous: { ...open, paidData: false, perMinute: { data: undefined, trading: 1e9 } },
+    enterprise: open,
+  };
   const gw = await GatewayHarness.start({
     infra: { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, natsUrl: infra.closedNatsUrl },
     listen: extra.listen ?? false,

@@ -65,11 +65,17 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     expect(undocumented).toEqual([]);
     // And the reverse: every documented operation is a route.
     const served = new Set(routes.map((r) => `${r.method} ${openApiPath(r.url)}`));
-    for (const [path, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) expect(served).toContain(`${m.toUpperCase()} ${path}`);
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const m of Object.keys(ops)) expect(served).toContain(`${m.toUpperCase()} ${path}`);
   });
 
   it('refuses to start when a route has no access class', async () => {
-    const config = loadGatewayConfig({ DATABASE_URL: createTestDatabaseUrl('unused'), REDIS_URL: INFRA.redis, NATS_URL: nats.url, LOG_LEVEL: 'error' });
+    const config = loadGatewayConfig({
+      DATABASE_URL: createTestDatabaseUrl('unused'),
+      REDIS_URL: INFRA.redis,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'error',
+    });
     const app = await createGateway(config);
     const fastify = app.getHttpAdapter().getInstance();
     fastify.get('/rogue', async () => 'open to all');
@@ -104,13 +110,20 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
   it('answers unknown routes with 404 and the error body', async () => {
     const res = await gw.request('/v9/nothing?x=1');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'no route GET /v9/nothing; see /docs for the routes', code: 'not_found' });
+    expect(await res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'no route GET /v9/nothing; see /docs for the routes',
+      code: 'not_found',
+    });
   });
 
   it('answers 400 naming unknown parameters and bad values with the accepted ones', async () => {
     const unknown = await gw.request('/v1/networks?foo=1&bar=2', { key: paid });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { message: string }).message).toBe('unknown query parameters "foo", "bar"; this endpoint takes no parameters');
+    expect(((await unknown.json()) as { message: string }).message).toBe(
+      'unknown query parameters "foo", "bar"; this endpoint takes no parameters',
+    );
     const bad = await gw.request('/v2/tokens?limit=500&sortDirection=up', { key: paid });
     expect(bad.status).toBe(400);
     const message = ((await bad.json()) as { message: string }).message;
@@ -121,7 +134,12 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
   it('answers 501 from the served table for declared endpoints no service answers yet', async () => {
     const res = await gw.request(`/v2/approval/cross-chain?${SAMPLE.approvalCrossChain.query}`, { key: paid });
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ statusCode: 501, error: 'Not Implemented', message: '/v2/approval/cross-chain is not served by this deployment yet', code: 'not_implemented' });
+    expect(await res.json()).toEqual({
+      statusCode: 501,
+      error: 'Not Implemented',
+      message: '/v2/approval/cross-chain is not served by this deployment yet',
+      code: 'not_implemented',
+    });
   });
 
   it('forwards /v1/networks over NATS, and answers 504 when the service is too slow', async () => {
@@ -150,7 +168,12 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     expect(res.status).toBe(500);
     expect(res.headers.get('x-request-id')).toBe('req-test-500');
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; quote request id req-test-500 when reporting it', code: 'internal' });
+    expect(JSON.parse(text)).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'internal error; quote request id req-test-500 when reporting it',
+      code: 'internal',
+    });
     expect(text).not.toMatch(/hunter2|\sat\s/);
     const logs = lines.join('');
     expect(logs).toContain('"requestId":"req-test-500"');
@@ -172,11 +195,17 @@ describe('gateway routes, docs and errors (real HTTP, Redis, Postgres, NATS)', (
     expect(((await (await gw.request('/health')).json()) as { status: string }).status).toBe('ok');
     const ready = await gw.request('/health/ready');
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { checks: Record<string, unknown> }).checks).toMatchObject({ nats: expect.anything(), postgres: expect.anything(), redis: expect.anything() });
+    expect(((await ready.json()) as { checks: Record<string, unknown> }).checks).toMatchObject({
+      nats: expect.anything(),
+      postgres: expect.anything(),
+      redis: expect.anything(),
+    });
   });
 
   it('fails closed with 503 when Redis is unreachable, while /health stays up', async () => {
-    const down = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_noredis'), redisUrl: 'redis://127.0.0.1:1', natsUrl: nats.url } });
+    const down = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_noredis'), redisUrl: 'redis://127.0.0.1:1', natsUrl: nats.url },
+    });
     try {
       const { key } = await down.issue('paid');
       const res = await down.request('/v1/networks', { key });

@@ -29,18 +29,40 @@ describe('webhook owners without a key (real HTTP, Redis, Postgres, NATS)', () =
       await serveRpc(nats.url, RPC.registerWebhook, (req) => {
         const id = randomUUID();
         hooks.set(id, req.owner);
-        return RegisterWebhookReply.fromJSON({ id, secret: 'whsec_x', orderId: req.orderId, txHash: req.txHash, url: req.url, status: 'PENDING', createdAt: new Date().toISOString() });
+        return RegisterWebhookReply.fromJSON({
+          id,
+          secret: 'whsec_x',
+          orderId: req.orderId,
+          txHash: req.txHash,
+          url: req.url,
+          status: 'PENDING',
+          createdAt: new Date().toISOString(),
+        });
       }),
       await serveRpc(nats.url, RPC.listWebhooks, (req) =>
-        ListWebhooksReply.fromJSON({ webhooks: [...hooks].filter(([, owner]) => owner === req.owner).map(([id]) => ({ id, orderId: ORDER, txHash: TX, url: 'https://hooks.example/x', state: 'active', createdAt: new Date().toISOString() })) }),
+        ListWebhooksReply.fromJSON({
+          webhooks: [...hooks]
+            .filter(([, owner]) => owner === req.owner)
+            .map(([id]) => ({
+              id,
+              orderId: ORDER,
+              txHash: TX,
+              url: 'https://hooks.example/x',
+              state: 'active',
+              createdAt: new Date().toISOString(),
+            })),
+        }),
       ),
       await serveRpc(nats.url, RPC.deleteWebhook, (req) => {
-        if (hooks.get(req.id) !== req.owner) throw { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: `no webhook ${req.id} registered by this caller` };
+        if (hooks.get(req.id) !== req.owner)
+          throw { code: ErrorCode.ERROR_CODE_NOT_FOUND, message: `no webhook ${req.id} registered by this caller` };
         hooks.delete(req.id);
         return DeleteWebhookReply.fromJSON({ id: req.id });
       }),
     ];
-    gw = await GatewayHarness.start({ infra: { databaseUrl: createTestDatabaseUrl('gw_webhook_owner'), redisUrl: INFRA.redis, natsUrl: nats.url } });
+    gw = await GatewayHarness.start({
+      infra: { databaseUrl: createTestDatabaseUrl('gw_webhook_owner'), redisUrl: INFRA.redis, natsUrl: nats.url },
+    });
   });
 
   afterAll(async () => {
@@ -50,7 +72,10 @@ describe('webhook owners without a key (real HTTP, Redis, Postgres, NATS)', () =
   });
 
   const register = async (extra = ''): Promise<{ status: number; body: { id: string; ownerToken?: string } }> => {
-    const res = await gw.request(`/v3/portal/webhooks?orderId=${ORDER}&txHash=${TX}&url=${encodeURIComponent('https://hooks.example/x')}${extra}`, { method: 'POST' });
+    const res = await gw.request(
+      `/v3/portal/webhooks?orderId=${ORDER}&txHash=${TX}&url=${encodeURIComponent('https://hooks.example/x')}${extra}`,
+      { method: 'POST' },
+    );
     return { status: res.status, body: (await res.json()) as { id: string; ownerToken?: string } };
   };
   const list = async (token?: string): Promise<{ status: number; body: { webhooks?: Array<{ id: string }>; message?: string } }> => {
@@ -74,9 +99,13 @@ describe('webhook owners without a key (real HTTP, Redis, Postgres, NATS)', () =
     expect((await list(a.body.ownerToken)).body.webhooks?.map((w) => w.id)).toEqual([a.body.id]);
     expect((await list(b.body.ownerToken)).body.webhooks?.map((w) => w.id)).toEqual([b.body.id]);
     // B cannot delete A's webhook; A can
-    expect((await gw.request(`/v3/portal/webhooks?id=${a.body.id}&ownerToken=${b.body.ownerToken}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await gw.request(`/v3/portal/webhooks?id=${a.body.id}&ownerToken=${b.body.ownerToken}`, { method: 'DELETE' })).status).toBe(
+      404,
+    );
     expect((await gw.request(`/v3/portal/webhooks?id=${a.body.id}`, { method: 'DELETE' })).status).toBe(400);
-    expect((await gw.request(`/v3/portal/webhooks?id=${a.body.id}&ownerToken=${a.body.ownerToken}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await gw.request(`/v3/portal/webhooks?id=${a.body.id}&ownerToken=${a.body.ownerToken}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
     expect(hooks.has(a.body.id)).toBe(false);
     // a registration that presents its token joins that owner (and gets the same token back)
     const again = await register(`&ownerToken=${b.body.ownerToken}`);
@@ -86,7 +115,10 @@ describe('webhook owners without a key (real HTTP, Redis, Postgres, NATS)', () =
 
   it('a keyed registration belongs to its key and carries no owner token', async () => {
     const { key } = await gw.issue('free');
-    const res = await gw.request(`/v3/portal/webhooks?orderId=${ORDER}&txHash=${TX}&url=${encodeURIComponent('https://hooks.example/k')}`, { method: 'POST', key });
+    const res = await gw.request(`/v3/portal/webhooks?orderId=${ORDER}&txHash=${TX}&url=${encodeURIComponent('https://hooks.example/k')}`, {
+      method: 'POST',
+      key,
+    });
     const body = (await res.json()) as { id: string; ownerToken?: string };
     expect(res.status).toBe(201);
     expect(body.ownerToken).toBeUndefined();

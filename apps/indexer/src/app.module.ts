@@ -23,7 +23,20 @@ export class IndexerModule {
       { provide: SERVICE_CONFIG, useValue: config },
       ...chainProviders(config.networks),
       // per network: a batch's transaction, the read-ahead, and the head refresh (derive/repo/transaction.ts)
-      { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 2 + 3 * config.indexing.length, application_name: 'indexer-ingest', statement_timeout: INGEST_STATEMENT_TIMEOUT_MS, connectionTimeoutMillis: INGEST_CONNECT_TIMEOUT_MS }, (m) => new Logger('postgres').warn(m)) },
+      {
+        provide: PG_POOL,
+        useFactory: () =>
+          createPgPool(
+            {
+              connectionString: config.databaseUrl,
+              max: 2 + 3 * config.indexing.length,
+              application_name: 'indexer-ingest',
+              statement_timeout: INGEST_STATEMENT_TIMEOUT_MS,
+              connectionTimeoutMillis: INGEST_CONNECT_TIMEOUT_MS,
+            },
+            (m) => new Logger('postgres').warn(m),
+          ),
+      },
       { provide: DERIVATION_STAGE, useClass: Deriver },
       SyncCatalogUseCase,
       IndexerService,

@@ -30,11 +30,19 @@ export class IndexerService implements OnApplicationBootstrap, OnApplicationShut
     if (this.bootstrapped) return;
     this.bootstrapped = true;
     if (this.config.publishEvents) {
-      this.publisher = new ChainEventPublisher({ natsUrl: this.config.natsUrl, stream: this.config.eventsStream, subjectPrefix: this.config.eventsSubjectPrefix, replicas: this.config.jetstreamReplicas });
+      this.publisher = new ChainEventPublisher({
+        natsUrl: this.config.natsUrl,
+        stream: this.config.eventsStream,
+        subjectPrefix: this.config.eventsSubjectPrefix,
+        replicas: this.config.jetstreamReplicas,
+      });
       await this.publisher.connect();
       this.publishLoop = new PublishLoop(this.pool, this.publisher, this.logger);
     }
-    const platforms = loadPlatforms(this.config, this.config.indexing.map((c) => c.network));
+    const platforms = loadPlatforms(
+      this.config,
+      this.config.indexing.map((c) => c.network),
+    );
     for (const cfg of this.config.indexing) {
       const indexer = new NetworkIndexer({
         cfg,

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   // Before anything is written (no Postgres connection yet): the RPC URLs serve the right chains,
   // the start blocks are not in the future, the scopes have something to index and every contract
   // they name has code; START_DAYS_<NETWORK> becomes a block here.
-  const platforms = loadPlatforms(config, config.indexing.map((c) => c.network));
+  const platforms = loadPlatforms(
+    config,
+    config.indexing.map((c) => c.network),
+  );
   // Each platform's options (a near-fork's fee, ...) as its protocol module takes them.
   checkPlatformOptions(platforms);
   const checked = await preflightScopes(
@@ -40,13 +43,18 @@ async function main(): Promise<void> {
       caughtUp: (a) => ({
         caughtUp: async () => a.get(IndexerService).ready,
         // Down while the network's indexed data holds blocks its node no longer has (until the rollback).
-        ...Object.fromEntries(config.indexing.map(({ network }) => [`${network}DataOnChain`, async () => !a.get(IndexerService).indexers.get(network)?.dataAheadOfChainNow])),
+        ...Object.fromEntries(
+          config.indexing.map(({ network }) => [
+            `${network}DataOnChain`,
+            async () => !a.get(IndexerService).indexers.get(network)?.dataAheadOfChainNow,
+          ]),
+        ),
       }),
     },
   );
   registerIndexerMetrics(health.registry);
   // Per network: head, cursor, lag, rate and ETA (what `npm start` shows during a backfill).
-  health.addJsonRoute('/status', () => ({ networks: [...(app.get(IndexerService).indexers.values())].map((i) => i.status()) }));
+  health.addJsonRoute('/status', () => ({ networks: [...app.get(IndexerService).indexers.values()].map((i) => i.status()) }));
 }
 
 main().catch((e: unknown) => {

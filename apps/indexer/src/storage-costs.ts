@@ -17,7 +17,11 @@ import { startTestIndexer } from './testing/run-indexer';
 
 async function main(): Promise<void> {
   const manifestPath = join(__dirname, '..', '..', '..', '.devnet', 'deployment.json');
-  const anvil = await startPrivateAnvil({ network: 'ethereum', port: 29610, stateFile: join(__dirname, '..', '..', '..', '.devnet', 'ethereum.state.json') });
+  const anvil = await startPrivateAnvil({
+    network: 'ethereum',
+    port: 29610,
+    stateFile: join(__dirname, '..', '..', '..', '.devnet', 'ethereum.state.json'),
+  });
   // JSON-RPC calls: the client POSTs through fetch (logs worker off, so every request passes here)
   let calls = 0;
   let posts = 0;
@@ -35,7 +39,14 @@ async function main(): Promise<void> {
   const head = Number(await anvil.client.call<string>('eth_blockNumber'));
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
-  const ti = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: url, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig), logsWorker: false });
+  const ti = startTestIndexer({
+    network: 'ethereum',
+    rpcUrl: anvil.rpcUrl,
+    databaseUrl: url,
+    manifestPath,
+    derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig),
+    logsWorker: false,
+  });
   await ti.waitForCursor(head);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = process.cpuUsage(cpu0);
@@ -47,10 +58,19 @@ async function main(): Promise<void> {
   ];
   const out: Record<string, { rows: number; bytes: number }> = {};
   for (const t of tables) {
-    const [r] = (await ti.pool.query(`SELECT count(*)::int AS n, pg_total_relation_size($1)::bigint AS b FROM ${t}`, [t])).rows as Array<{ n: number; b: string }>;
+    const [r] = (await ti.pool.query(`SELECT count(*)::int AS n, pg_total_relation_size($1)::bigint AS b FROM ${t}`, [t])).rows as Array<{
+      n: number;
+      b: string;
+    }>;
     out[t] = { rows: r!.n, bytes: Number(r!.b) };
   }
-  console.log(JSON.stringify({ head, logs, ms, cpuUserMs: cpu.user / 1000, cpuSysMs: cpu.system / 1000, rpcCalls: calls, httpPosts: posts, tables: out }, null, 1));
+  console.log(
+    JSON.stringify(
+      { head, logs, ms, cpuUserMs: cpu.user / 1000, cpuSysMs: cpu.system / 1000, rpcCalls: calls, httpPosts: posts, tables: out },
+      null,
+      1,
+    ),
+  );
   await ti.stop();
   await dropDatabase(url);
   await anvil.stop();

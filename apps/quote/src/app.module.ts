@@ -25,8 +25,15 @@ import { relayProviders } from './relay/relay.providers';
 
 /** Across's fee model: its API when ACROSS_API_URL is set (the configured figures when it fails), else the configured figures. */
 function acrossFees(s: QuoteConfig['acrossFees']): AcrossFeeModel {
-  const configured = new ConfiguredAcrossFees({ relayerFeeBps: s.relayerFeeBps, lpFeeBps: s.lpFeeBps, minimumInput: s.minimumInput, fillDeadlineSeconds: s.fillDeadlineSeconds });
-  return s.apiUrl ? new AcrossApiFees({ baseUrl: s.apiUrl, apiKey: s.apiKey, timeoutMs: s.apiTimeoutMs, fallback: configured }) : configured;
+  const configured = new ConfiguredAcrossFees({
+    relayerFeeBps: s.relayerFeeBps,
+    lpFeeBps: s.lpFeeBps,
+    minimumInput: s.minimumInput,
+    fillDeadlineSeconds: s.fillDeadlineSeconds,
+  });
+  return s.apiUrl
+    ? new AcrossApiFees({ baseUrl: s.apiUrl, apiKey: s.apiKey, timeoutMs: s.apiTimeoutMs, fallback: configured })
+    : configured;
 }
 
 /** The bridge of cross-chain orders (CROSS_CHAIN_BRIDGE), or undefined when none is configured. */
@@ -49,12 +56,22 @@ export class QuoteModule {
         { provide: GraphRepository, inject: [DataSource], useFactory: (ds: DataSource) => new GraphRepository(ds) },
         {
           provide: PoolEventStream,
-          useFactory: () => new PoolEventStream({ natsUrl: config.natsUrl, stream: config.eventsStream, subjectPrefix: config.eventsSubjectPrefix }, (msg, extra) => eventsLog.warn(`${msg} ${JSON.stringify(extra ?? {})}`)),
+          useFactory: () =>
+            new PoolEventStream(
+              { natsUrl: config.natsUrl, stream: config.eventsStream, subjectPrefix: config.eventsSubjectPrefix },
+              (msg, extra) => eventsLog.warn(`${msg} ${JSON.stringify(extra ?? {})}`),
+            ),
         },
         {
           provide: LiquidityGraphs,
           inject: [GraphRepository, PoolEventStream],
-          useFactory: (repo: GraphRepository, events: PoolEventStream) => new LiquidityGraphs(config.deployments.map((d) => ({ network: d.network, wrappedNative: d.wrappedNative })), repo, events, config.catalogRefreshMs),
+          useFactory: (repo: GraphRepository, events: PoolEventStream) =>
+            new LiquidityGraphs(
+              config.deployments.map((d) => ({ network: d.network, wrappedNative: d.wrappedNative })),
+              repo,
+              events,
+              config.catalogRefreshMs,
+            ),
         },
         { provide: ChainClients, useFactory: () => new ChainClients(config.deployments, config.gasPriceTtlMs) },
         { provide: RouterDirectory, inject: [ChainClients], useFactory: (chains: ChainClients) => new RouterDirectory(chains) },
@@ -62,7 +79,8 @@ export class QuoteModule {
         {
           provide: QuoteEngine,
           inject: [LiquidityGraphs, ChainClients],
-          useFactory: (graphs: LiquidityGraphs, chains: ChainClients) => new QuoteEngine(graphs, chains, new Map(config.deployments.map((d) => [d.network, d]))),
+          useFactory: (graphs: LiquidityGraphs, chains: ChainClients) =>
+            new QuoteEngine(graphs, chains, new Map(config.deployments.map((d) => [d.network, d]))),
         },
         { provide: OrderValidator, inject: [ChainClients], useFactory: (chains: ChainClients) => new OrderValidator(chains) },
         {
@@ -81,19 +99,37 @@ export class QuoteModule {
           inject: [QuoteEngine, RouterDirectory, OrderValidator, ChainClients, OrderStore],
           useFactory: (engine: QuoteEngine, routers: RouterDirectory, validator: OrderValidator, chains: ChainClients, store: OrderStore) =>
             // Signed orders name the network's relayer wallet as their only submitter.
-            new BuildOrderUseCase(engine, routers, validator, config.quoteValiditySeconds, chains, store, new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()]))),
+            new BuildOrderUseCase(
+              engine,
+              routers,
+              validator,
+              config.quoteValiditySeconds,
+              chains,
+              store,
+              new Map([...config.relay.wallets].map(([network, key]) => [network, computeAddress(key).toLowerCase()])),
+            ),
         },
         {
           provide: MultiOrderUseCase,
           inject: [QuoteEngine, ChainClients, RouterDirectory],
-          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory) => new MultiOrderUseCase(engine, chains, routers, chains, config.quoteValiditySeconds),
+          useFactory: (engine: QuoteEngine, chains: ChainClients, routers: RouterDirectory) =>
+            new MultiOrderUseCase(engine, chains, routers, chains, config.quoteValiditySeconds),
         },
         {
           provide: CrossChainOrders,
           inject: [QuoteEngine, LiquidityGraphs, RouterDirectory, ChainClients, OrderStore],
           useFactory: (engine: QuoteEngine, graphs: LiquidityGraphs, routers: RouterDirectory, chains: ChainClients, store: OrderStore) => {
             const bridge = bridgeProvider(config);
-            return new CrossChainOrders(engine, graphs, routers, new Map(config.deployments.map((d) => [d.network, d])), bridge, config.quoteValiditySeconds, chains, store);
+            return new CrossChainOrders(
+              engine,
+              graphs,
+              routers,
+              new Map(config.deployments.map((d) => [d.network, d])),
+              bridge,
+              config.quoteValiditySeconds,
+              chains,
+              store,
+            );
           },
         },
         ...relayProviders(config),

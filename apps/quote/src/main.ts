@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const config = loadQuoteConfig();
   const log = new JsonLogger('quote');
   for (const network of networksWithoutRouter(config.deployments)) {
-    log.warn(`no Router configured for ${network}: its orders, estimates and approvals are refused (400) until ROUTER_ADDRESS_${network.toUpperCase()} is set (npm run router -- deploy --network ${network})`);
+    log.warn(
+      `no Router configured for ${network}: its orders, estimates and approvals are refused (400) until ROUTER_ADDRESS_${network.toUpperCase()} is set (npm run router -- deploy --network ${network})`,
+    );
   }
   // A configured Router must exist: a wrong address would only show as reverted simulations.
   const problems = await routerCodeProblems(config.deployments, new ChainClients(config.deployments, 0)).catch((e: unknown) => {
@@ -20,16 +22,22 @@ async function main(): Promise<void> {
     return [];
   });
   if (problems.length > 0) throw new Error(`quote cannot start:\n  - ${problems.join('\n  - ')}`);
-  const { health } = await startMicroservice('quote', QuoteModule.forRoot(config), config, (app) => ({
-    // Ready once every network's liquidity graph is loaded (quotes never wait for the database).
-    graph: async () => app.get(LiquidityGraphs).ready,
-    chains: async () => {
-      const chains = app.get(ChainClients);
-      await Promise.all(config.deployments.map((d) => chains.get(d.network).call('eth_blockNumber')));
-      return true;
-    },
-    // its relay queue and gas counters
-  }), { usesRedis: true });
+  const { health } = await startMicroservice(
+    'quote',
+    QuoteModule.forRoot(config),
+    config,
+    (app) => ({
+      // Ready once every network's liquidity graph is loaded (quotes never wait for the database).
+      graph: async () => app.get(LiquidityGraphs).ready,
+      chains: async () => {
+        const chains = app.get(ChainClients);
+        await Promise.all(config.deployments.map((d) => chains.get(d.network).call('eth_blockNumber')));
+        return true;
+      },
+      // its relay queue and gas counters
+    }),
+    { usesRedis: true },
+  );
   registerQuoteMetrics(health.registry);
 }
 

@@ -22,20 +22,60 @@ export const QUOTE_METRICS = {
     labelNames: ['network', 'outcome'],
     registers: [],
   }),
-  relayerBalance: new Gauge({ name: 'quote_relayer_balance', help: "the relayer gas wallet's native balance (in ether units) per network", labelNames: ['network'], registers: [] }),
-  relayPending: new Gauge({ name: 'quote_relay_pending', help: 'relayed orders submitted and not final per network', labelNames: ['network'], registers: [] }),
-  relayStuck: new Gauge({ name: 'quote_relay_stuck', help: 'relayed orders pending longer than the stuck threshold (RELAY_STUCK_AFTER_MS) per network', labelNames: ['network'], registers: [] }),
-  relayOldestPending: new Gauge({ name: 'quote_relay_oldest_pending_seconds', help: 'age of the oldest pending relayed order per network (0 when none)', labelNames: ['network'], registers: [] }),
+  relayerBalance: new Gauge({
+    name: 'quote_relayer_balance',
+    help: "the relayer gas wallet's native balance (in ether units) per network",
+    labelNames: ['network'],
+    registers: [],
+  }),
+  relayPending: new Gauge({
+    name: 'quote_relay_pending',
+    help: 'relayed orders submitted and not final per network',
+    labelNames: ['network'],
+    registers: [],
+  }),
+  relayStuck: new Gauge({
+    name: 'quote_relay_stuck',
+    help: 'relayed orders pending longer than the stuck threshold (RELAY_STUCK_AFTER_MS) per network',
+    labelNames: ['network'],
+    registers: [],
+  }),
+  relayOldestPending: new Gauge({
+    name: 'quote_relay_oldest_pending_seconds',
+    help: 'age of the oldest pending relayed order per network (0 when none)',
+    labelNames: ['network'],
+    registers: [],
+  }),
   nonceGap: new Gauge({
     name: 'quote_relayer_nonce_gap',
     help: "nonces between the chain's mined count and the relayer's stored next nonce that no pending order holds (a gap every later transaction waits behind)",
     labelNames: ['network'],
     registers: [],
   }),
-  nonceReconciled: new Counter({ name: 'quote_relayer_nonce_reconciled_total', help: 'reconciliations of the relayer nonce with the chain that changed something (the stored nonce moved, orders were sent again, or gaps filled)', labelNames: ['network'], registers: [] }),
-  nonceHolesFilled: new Counter({ name: 'quote_relayer_nonce_holes_filled_total', help: 'nonce gaps filled with 0-value transactions', labelNames: ['network'], registers: [] }),
-  relayFinal: new Counter({ name: 'quote_relay_final_total', help: 'relayed orders that reached a final state, by network and state (mined, reverted, expired, dropped)', labelNames: ['network', 'state'], registers: [] }),
-  relayMonitorErrors: new Counter({ name: 'quote_relay_monitor_errors_total', help: 'failed samples of the relayer gauges per network (the gauges keep their last value)', labelNames: ['network'], registers: [] }),
+  nonceReconciled: new Counter({
+    name: 'quote_relayer_nonce_reconciled_total',
+    help: 'reconciliations of the relayer nonce with the chain that changed something (the stored nonce moved, orders were sent again, or gaps filled)',
+    labelNames: ['network'],
+    registers: [],
+  }),
+  nonceHolesFilled: new Counter({
+    name: 'quote_relayer_nonce_holes_filled_total',
+    help: 'nonce gaps filled with 0-value transactions',
+    labelNames: ['network'],
+    registers: [],
+  }),
+  relayFinal: new Counter({
+    name: 'quote_relay_final_total',
+    help: 'relayed orders that reached a final state, by network and state (mined, reverted, expired, dropped)',
+    labelNames: ['network', 'state'],
+    registers: [],
+  }),
+  relayMonitorErrors: new Counter({
+    name: 'quote_relay_monitor_errors_total',
+    help: 'failed samples of the relayer gauges per network (the gauges keep their last value)',
+    labelNames: ['network'],
+    registers: [],
+  }),
 } as const;
 
 export function registerQuoteMetrics(registry: Registry): void {

@@ -11,7 +11,16 @@ import { ErrorCode, RPC } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { INFRA, PrivateNatsServer, appEnv, createTestDatabaseUrl, freePort, stopProcess, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import {
+  INFRA,
+  PrivateNatsServer,
+  appEnv,
+  createTestDatabaseUrl,
+  freePort,
+  stopProcess,
+  waitForHttp,
+  type AppProcess,
+} from '@tokensvc/testing';
 import { NatsRpcClient, RpcCallError } from '@tokensvc/transport';
 import { TestPoolEvents } from './testing/pool-events';
 import { seedReadModels } from './testing/read-models';
@@ -43,7 +52,15 @@ describe('quote app over NATS', () => {
     await seedReadModels(databaseUrl, new JsonRpcClient(devnet.rpcUrls['ethereum']!), net);
     events = await TestPoolEvents.create(nats.url, 'app');
     const healthPort = await freePort();
-    const env = appEnv('quote', { databaseUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: healthPort - 3 });
+    const env = appEnv('quote', {
+      databaseUrl,
+      natsUrl: nats.url,
+      redisUrl: INFRA.redis,
+      rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! },
+      manifestPath: devnet.manifestPath,
+      gatewayPort: 0,
+      healthPortBase: healthPort - 3,
+    });
     // This test's own event stream, so other tests' pool events never reach this graph.
     const root = join(__dirname, '..', '..', '..');
     const child = spawn(process.execPath, ['-r', join(root, 'tools', 'register.js'), join(root, 'apps', 'quote', 'src', 'main.ts')], {
@@ -80,11 +97,19 @@ describe('quote app over NATS', () => {
     expect(BigInt(estimate.outputAmount)).toBeGreaterThan(0n);
 
     const approval = await client.call(RPC.approval, { ...request, sender: wallet.address });
-    expect(approval.context).toMatchObject({ network: 'ethereum', shouldApprove: true, canPermit: true, spender: net.contracts.router.toLowerCase(), target: manifestToken(net, 'USDC').address.toLowerCase() });
+    expect(approval.context).toMatchObject({
+      network: 'ethereum',
+      shouldApprove: true,
+      canPermit: true,
+      spender: net.contracts.router.toLowerCase(),
+      target: manifestToken(net, 'USDC').address.toLowerCase(),
+    });
     await (await wallet.sendTransaction({ to: approval.approve!.to, data: approval.approve!.data })).wait();
 
     const order = await client.call(RPC.buildOrder, { ...request, sender: wallet.address });
-    const receipt = await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait();
+    const receipt = await (
+      await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })
+    ).wait();
     expect(receipt?.status).toBe(1);
     expect(order.context!.outputAmount).toBe(estimate.outputAmount);
 

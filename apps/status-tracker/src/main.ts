@@ -9,10 +9,16 @@ import { loadPushConfig } from './push/push-config';
 /** status-tracker: tracks cross-chain orders to a terminal state (BullMQ) and answers their status. */
 async function main(): Promise<void> {
   const config = loadTrackerConfig();
-  const { health } = await startMicroservice('status-tracker', StatusTrackerModule.forRoot(config, loadPushConfig(process.env)), config, (app) => ({
-    postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
-    redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
-  }), { usesRedis: true });
+  const { health } = await startMicroservice(
+    'status-tracker',
+    StatusTrackerModule.forRoot(config, loadPushConfig(process.env)),
+    config,
+    (app) => ({
+      postgres: async () => (await app.get(DataSource).query('SELECT 1')).length === 1,
+      redis: async () => typeof (await app.get(TrackingQueue).counts())['waiting'] === 'number',
+    }),
+    { usesRedis: true },
+  );
   registerTrackerMetrics(health.registry);
 }
 

@@ -15,7 +15,11 @@ export const TOKEN_DATA_METRICS = {
     labelNames: ['cache', 'result'],
     registers: [],
   }),
-  cacheClears: new Counter({ name: 'token_data_cache_clears_total', help: 'times the reply cache was emptied (a new indexed block or reorg, or a failed cursor poll)', registers: [] }),
+  cacheClears: new Counter({
+    name: 'token_data_cache_clears_total',
+    help: 'times the reply cache was emptied (a new indexed block or reorg, or a failed cursor poll)',
+    registers: [],
+  }),
 } as const;
 
 export function registerTokenDataMetrics(registry: Registry): void {

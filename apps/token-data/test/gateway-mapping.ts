@@ -19,7 +19,12 @@ function gatewayToken(t: Token, view: View, blocks: readonly BlockLabel[]): Reco
   const metrics = t.metrics ?? TokenMetrics.fromJSON({});
   const block = labelJson(blocks.find((b) => b.network === t.network));
   const historyFromBlock = t.historyFromBlock === undefined ? null : Number(t.historyFromBlock);
-  return { ...t, metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))), historyFromBlock, block };
+  return {
+    ...t,
+    metrics: view === 'paid' ? metrics : Object.fromEntries(Object.entries(metrics).filter(([k]) => !PAID.has(k))),
+    historyFromBlock,
+    block,
+  };
 }
 
 /** the /v2/account body the gateway sends for this reply message */
@@ -27,7 +32,12 @@ export function gatewayAccount(reply: AccountReply, view: View): string {
   const d = wire(AccountReply, reply);
   return JSON.stringify({
     totalQueried: d.totalQueried,
-    balances: d.balances.map((b) => ({ ...gatewayToken(b.token ?? Token.fromJSON({}), view, d.blocks), balance: b.balance, balanceUSD: b.balanceUsd, rawBalance: b.rawBalance })),
+    balances: d.balances.map((b) => ({
+      ...gatewayToken(b.token ?? Token.fromJSON({}), view, d.blocks),
+      balance: b.balance,
+      balanceUSD: b.balanceUsd,
+      rawBalance: b.rawBalance,
+    })),
   });
 }
 

@@ -10,7 +10,19 @@ import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence'
  * The parts of @tokensvc/testing the harness uses, passed in by the spec file (module boundaries
  * let only test files import the testing library).
  */
-export type TestingKit = Pick<typeof import('@tokensvc/testing'), 'createTestDatabaseUrl' | 'freePort' | 'freePortRange' | 'hasBinary' | 'INFRA' | 'PrivateNatsServer' | 'startApp' | 'stopProcess' | 'testDevnet' | 'waitForHttp'>;
+export type TestingKit = Pick<
+  typeof import('@tokensvc/testing'),
+  | 'createTestDatabaseUrl'
+  | 'freePort'
+  | 'freePortRange'
+  | 'hasBinary'
+  | 'INFRA'
+  | 'PrivateNatsServer'
+  | 'startApp'
+  | 'stopProcess'
+  | 'testDevnet'
+  | 'waitForHttp'
+>;
 type AppName = Parameters<TestingKit['startApp']>[0];
 type PlatformEnv = Parameters<TestingKit['startApp']>[1];
 
@@ -40,7 +52,11 @@ const SURFACE_APPS: AppName[] = ['indexer', 'token-data', 'gateway'];
 const PAID_KEYS = 8;
 
 async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
@@ -59,7 +75,11 @@ export async function balanceOf(url: string, token: string, owner: string): Prom
 }
 
 async function waitIndexed(pool: Pool, rpcUrls: Record<string, string>, timeoutMs: number): Promise<void> {
-  const heads = Object.fromEntries(await Promise.all(Object.entries(rpcUrls).map(async ([n, u]) => [n, Number(BigInt(await rpc<string>(u, 'eth_blockNumber', [])))] as const)));
+  const heads = Object.fromEntries(
+    await Promise.all(
+      Object.entries(rpcUrls).map(async ([n, u]) => [n, Number(BigInt(await rpc<string>(u, 'eth_blockNumber', [])))] as const),
+    ),
+  );
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await pool.query<{ network: string; block_number: string }>('SELECT network, block_number FROM index_cursors');
@@ -71,7 +91,18 @@ async function waitIndexed(pool: Pool, rpcUrls: Record<string, string>, timeoutM
 }
 
 export async function startDataSurface(kit: TestingKit, label: string, onLine: (line: string) => void): Promise<DataSurface> {
-  const { createTestDatabaseUrl, freePort, freePortRange, hasBinary, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp } = kit;
+  const {
+    createTestDatabaseUrl,
+    freePort,
+    freePortRange,
+    hasBinary,
+    INFRA,
+    PrivateNatsServer,
+    startApp,
+    stopProcess,
+    testDevnet,
+    waitForHttp,
+  } = kit;
   const nats = hasBinary('nats-server') ? new PrivateNatsServer(await freePort()) : undefined;
   await nats?.start();
   const natsUrl = nats?.url ?? INFRA.nats;
@@ -85,8 +116,15 @@ export async function startDataSurface(kit: TestingKit, label: string, onLine: (
   const devnet = testDevnet();
   const rpcUrls = devnet.rpcUrls as Record<string, string>;
   const env: PlatformEnv = {
-    databaseUrl: dbUrl, natsUrl, redisUrl: INFRA.redis, rpcUrls: devnet.rpcUrls, manifestPath: devnet.manifestPath,
-    gatewayPort: await freePort(), healthPortBase: await freePortRange(5), natsRequestTimeoutMs: 10_000, logLevel: 'warn',
+    databaseUrl: dbUrl,
+    natsUrl,
+    redisUrl: INFRA.redis,
+    rpcUrls: devnet.rpcUrls,
+    manifestPath: devnet.manifestPath,
+    gatewayPort: await freePort(),
+    healthPortBase: await freePortRange(5),
+    natsRequestTimeoutMs: 10_000,
+    logLevel: 'warn',
   };
   const procs = SURFACE_APPS.map((app) => startApp(app, env, (name, line) => onLine(`[${name}] ${line}`)));
   const base = `http://127.0.0.1:${env.gatewayPort}`;
@@ -109,7 +147,11 @@ export async function startDataSurface(kit: TestingKit, label: string, onLine: (
     throw e;
   }
   return {
-    pool, rpcUrls, manifestPath: devnet.manifestPath, natsUrl, stop,
+    pool,
+    rpcUrls,
+    manifestPath: devnet.manifestPath,
+    natsUrl,
+    stop,
     paid: (path) => get(paidKeys[n++ % paidKeys.length]!, path),
     free: (path) => get(freeKey, path),
   };

@@ -15,20 +15,65 @@ import { shapeProblems, tokenProblems } from './token-shape';
 type Rec = Record<string, any>;
 const NATIVE = '0x0000000000000000000000000000000000000000';
 const HISTORY_FIELDS: Record<string, string> = {
-  time: 'date', highPrice: 'decimal', lowPrice: 'decimal', openPrice: 'decimal', closePrice: 'decimal', liquidity: 'decimal', reserves: 'string[]',
-  totalSupply: 'uint', totalBorrow: 'uint', circulatingSupply: 'uint', pricePerShare: 'decimal', volume1dUsd: 'decimal', apy: 'decimal',
-  baseApy: 'decimal', rewardApy: 'decimal', borrowApy: 'decimal', baseBorrowApy: 'decimal', trendingScore: 'number', block: 'block',
+  time: 'date',
+  highPrice: 'decimal',
+  lowPrice: 'decimal',
+  openPrice: 'decimal',
+  closePrice: 'decimal',
+  liquidity: 'decimal',
+  reserves: 'string[]',
+  totalSupply: 'uint',
+  totalBorrow: 'uint',
+  circulatingSupply: 'uint',
+  pricePerShare: 'decimal',
+  volume1dUsd: 'decimal',
+  apy: 'decimal',
+  baseApy: 'decimal',
+  rewardApy: 'decimal',
+  borrowApy: 'decimal',
+  baseBorrowApy: 'decimal',
+  trendingScore: 'number',
+  block: 'block',
 };
 const SWAP_FIELDS: Record<string, string> = {
-  type: 'string', inputAmount: 'uint', inputToken: 'string', inputTokenAmountUsd: 'decimal', outputAmount: 'uint', outputToken: 'string',
-  outputTokenAmountUsd: 'decimal', transactionHash: 'string', time: 'date', direction: 'number',
+  type: 'string',
+  inputAmount: 'uint',
+  inputToken: 'string',
+  inputTokenAmountUsd: 'decimal',
+  outputAmount: 'uint',
+  outputToken: 'string',
+  outputTokenAmountUsd: 'decimal',
+  transactionHash: 'string',
+  time: 'date',
+  direction: 'number',
 };
 const FLOW_FIELDS: Record<string, string> = { type: 'string', amounts: 'object[]', transactionHash: 'string', time: 'date' };
 const METRIC_FIELDS: Record<string, string> = Object.fromEntries([
-  ...['netVolumeUsd', 'grossVolumeUsd', 'depositVolumeUsd', 'withdrawVolumeUsd', 'swapVolumeUsd', 'swapBuyVolumeUsd'].map((f) => [f, 'decimal']),
-  ...['grossVolumeUsdChange', 'swapVolumeUsdChange', 'eventCount', 'swapCount', 'swapBuyCount', 'swapSellCount', 'depositCount', 'withdrawCount'].map((f) => [f, 'number']),
+  ...['netVolumeUsd', 'grossVolumeUsd', 'depositVolumeUsd', 'withdrawVolumeUsd', 'swapVolumeUsd', 'swapBuyVolumeUsd'].map((f) => [
+    f,
+    'decimal',
+  ]),
+  ...[
+    'grossVolumeUsdChange',
+    'swapVolumeUsdChange',
+    'eventCount',
+    'swapCount',
+    'swapBuyCount',
+    'swapSellCount',
+    'depositCount',
+    'withdrawCount',
+  ].map((f) => [f, 'number']),
 ]);
-const WINDOWS: Array<[string, number]> = [['15m', 900], ['30m', 1800], ['1h', 3600], ['2h', 7200], ['4h', 14400], ['8h', 28800], ['1d', 86400], ['2d', 172800]];
+const WINDOWS: Array<[string, number]> = [
+  ['15m', 900],
+  ['30m', 1800],
+  ['1h', 3600],
+  ['2h', 7200],
+  ['4h', 14400],
+  ['8h', 28800],
+  ['1d', 86400],
+  ['2d', 172800],
+];
 /** page size of the cursor walk: the devnet has ~20 activities per busy token per 24 h */
 const WALK = 4;
 const RES: Record<string, number> = { '15m': 900, '30m': 1800, '1h': 3600, '4h': 14400, '1d': 86400 };
@@ -39,7 +84,13 @@ function activityProblems(a: Rec): string[] {
   if (!position && a.type !== 'deposit' && a.type !== 'withdraw') return [`unknown type ${a.type}`];
   const out = shapeProblems({ ...a, amounts: {} }, { ...FLOW_FIELDS, amounts: 'object' }, `${a.type} ${a.transactionHash}`);
   if (!Array.isArray(a.amounts) || a.amounts.length === 0) out.push(`${a.type} ${a.transactionHash}: no amounts`);
-  const amountFields: Record<string, string> = { key: 'string', symbol: 'string', amount: 'uint', amountUsd: 'decimal', ...(position ? { account: 'string' } : {}) };
+  const amountFields: Record<string, string> = {
+    key: 'string',
+    symbol: 'string',
+    amount: 'uint',
+    amountUsd: 'decimal',
+    ...(position ? { account: 'string' } : {}),
+  };
   for (const x of a.amounts ?? []) out.push(...shapeProblems(x, amountFields, `${a.type} ${a.transactionHash} amount`));
   return out;
 }
@@ -51,7 +102,10 @@ describe('token detail endpoints over indexed devnet data', () => {
   let tokens: Rec[] = [];
   const key = (network: string, address: string): string => `${network}:${address.toLowerCase()}`;
   const chainNow = async (network: string): Promise<number> => {
-    const { rows } = await s.pool.query<{ t: number }>(`SELECT extract(epoch FROM b.time)::int AS t FROM index_cursors c JOIN blocks b ON b.network = c.network AND b.number = c.block_number WHERE c.network = $1`, [network]);
+    const { rows } = await s.pool.query<{ t: number }>(
+      `SELECT extract(epoch FROM b.time)::int AS t FROM index_cursors c JOIN blocks b ON b.network = c.network AND b.number = c.block_number WHERE c.network = $1`,
+      [network],
+    );
     return rows[0]!.t;
   };
   /** the platform token of a family with the most activities of `types` in the last 24 h */
@@ -60,7 +114,9 @@ describe('token detail endpoints over indexed devnet data', () => {
       `SELECT a.token_key FROM activities a JOIN tokens t ON t.key = a.token_key
         JOIN index_cursors c ON c.network = a.network JOIN blocks b ON b.network = c.network AND b.number = c.block_number
         WHERE t.platform = $1 AND a.type = ANY($2) AND a.time >= b.time - interval '24 hours'
-        GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`, [platform, types]);
+        GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+      [platform, types],
+    );
     if (!rows[0]) throw new Error(`no ${platform} token with ${types.join('/')} activity in the last 24 h`);
     return rows[0].token_key;
   };
@@ -108,7 +164,9 @@ describe('token detail endpoints over indexed devnet data', () => {
       const path = `/v2/account?owner=${owner}&networks=ethereum&networks=base`;
       const [paid, free] = [await s.paid(path), await s.free(path)];
       expect(free.status).toBe(200);
-      expect(free.body.balances.flatMap((b: Rec) => tokenProblems(b, false, { balance: 'number', balanceUSD: 'number', rawBalance: 'uint' }))).toEqual([]);
+      expect(
+        free.body.balances.flatMap((b: Rec) => tokenProblems(b, false, { balance: 'number', balanceUSD: 'number', rawBalance: 'uint' })),
+      ).toEqual([]);
       expect(free.body.balances.map((b: Rec) => [b.key, b.rawBalance])).toEqual(paid.body.balances.map((b: Rec) => [b.key, b.rawBalance]));
       const rpc = new NatsRpcClient(s.natsUrl, 10_000, 'e2e-account-bodies');
       await rpc.start();
@@ -183,7 +241,10 @@ describe('token detail endpoints over indexed devnet data', () => {
           const [o, hi, lo, c] = [e.openPrice, e.highPrice, e.lowPrice, e.closePrice].map(Number) as [number, number, number, number];
           expect({ res, t: e.time, ok: lo <= o && lo <= c && o <= hi && c <= hi && lo > 0 }).toEqual({ res, t: e.time, ok: true });
         }
-        const { rows } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`, [id, res, start]);
+        const { rows } = await s.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`,
+          [id, res, start],
+        );
         expect(Number(r.body.totalItems)).toBe(rows[0]!.n);
       }
     });
@@ -191,7 +252,10 @@ describe('token detail endpoints over indexed devnet data', () => {
     it('`from` is truncated to its bucket: two values in one bucket give identical answers', async () => {
       const id = weth('base');
       // an hour that has a candle (an hour without any price change has none)
-      const { rows } = await s.pool.query<{ b: string }>(`SELECT extract(epoch FROM bucket)::bigint::text AS b FROM candles WHERE token_key = $1 AND resolution = '1h' ORDER BY bucket DESC OFFSET 3 LIMIT 1`, [id]);
+      const { rows } = await s.pool.query<{ b: string }>(
+        `SELECT extract(epoch FROM bucket)::bigint::text AS b FROM candles WHERE token_key = $1 AND resolution = '1h' ORDER BY bucket DESC OFFSET 3 LIMIT 1`,
+        [id],
+      );
       const bucket = Number(rows[0]!.b);
       const a = await s.paid(`/v2/tokens/history?id=${id}&resolution=1h&from=${bucket + 1}`);
       const b = await s.paid(`/v2/tokens/history?id=${id}&resolution=1h&from=${bucket + 3599}`);
@@ -251,7 +315,10 @@ describe('token detail endpoints over indexed devnet data', () => {
       const id = await busiest('uniswap-v2', ['swap', 'deposit', 'withdraw']);
       const network = id.split(':')[0]!;
       const now = await chainNow(network);
-      const { rows } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND time >= to_timestamp($2)`, [id, now - 86400]);
+      const { rows } = await s.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND time >= to_timestamp($2)`,
+        [id, now - 86400],
+      );
       const seen: Rec[] = [];
       let cursor: string | undefined;
       let pages = 0;
@@ -274,7 +341,9 @@ describe('token detail endpoints over indexed devnet data', () => {
       expect(pages).toBe(Math.ceil(rows[0]!.n / WALK));
       const one = await s.paid(`/v3/tokens/transactions?id=${id}&limit=50`);
       expect(one.body.activities).toEqual(seen.slice(0, 50));
-      expect(one.body.pageInfo).toEqual(rows[0]!.n > 50 ? { hasNextPage: true, endCursor: expect.any(String) } : { hasNextPage: false, endCursor: null });
+      expect(one.body.pageInfo).toEqual(
+        rows[0]!.n > 50 ? { hasNextPage: true, endCursor: expect.any(String) } : { hasNextPage: false, endCursor: null },
+      );
       const ids = seen.map((a) => `${a.transactionHash}/${a.type}/${JSON.stringify(a.amounts ?? a.inputAmount)}`);
       expect(new Set(ids).size).toBe(ids.length);
       for (let i = 1; i < seen.length; i++) expect(Date.parse(seen[i - 1]!.time)).toBeGreaterThanOrEqual(Date.parse(seen[i]!.time));
@@ -287,7 +356,12 @@ describe('token detail endpoints over indexed devnet data', () => {
     it('limit default 25, max 50; bad cursor 400; daily aggregates keyed YYYY-MM-DD', async () => {
       const id = await busiest('uniswap-v2', ['swap']);
       const now = await chainNow(id.split(':')[0]!);
-      const { rows: [n] } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND time >= to_timestamp($2)`, [id, now - 86400]);
+      const {
+        rows: [n],
+      } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND time >= to_timestamp($2)`, [
+        id,
+        now - 86400,
+      ]);
       const d = await s.paid(`/v3/tokens/transactions?id=${id}`);
       expect(d.body.activities).toHaveLength(Math.min(25, n!.n));
       expect(d.body.pageInfo.hasNextPage).toBe(n!.n > 25);
@@ -302,8 +376,13 @@ describe('token detail endpoints over indexed devnet data', () => {
       expect(days.length).toBeGreaterThan(0);
       for (const day of days) {
         expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(shapeProblems(d.body.dailyVolumes[day], { grossVolumeRaw: 'uint', grossVolumeUsd: 'decimal', eventCount: 'number' }, day)).toEqual([]);
-        const { rows } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND type IN ('swap','deposit','withdraw') AND to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD') = $2`, [id, day]);
+        expect(
+          shapeProblems(d.body.dailyVolumes[day], { grossVolumeRaw: 'uint', grossVolumeUsd: 'decimal', eventCount: 'number' }, day),
+        ).toEqual([]);
+        const { rows } = await s.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM activities WHERE token_key = $1 AND type IN ('swap','deposit','withdraw') AND to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD') = $2`,
+          [id, day],
+        );
         expect({ day, n: d.body.dailyVolumes[day].eventCount }).toEqual({ day, n: rows[0]!.n });
       }
     });
@@ -321,7 +400,9 @@ describe('token detail endpoints over indexed devnet data', () => {
           expect(days.length).toBeGreaterThan(0);
           for (const [day, v] of days) {
             expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-            expect(shapeProblems(v as Rec, { grossDebtFlowRaw: 'uint', grossDebtFlowUsd: 'decimal', debtEventCount: 'number' }, day)).toEqual([]);
+            expect(
+              shapeProblems(v as Rec, { grossDebtFlowRaw: 'uint', grossDebtFlowUsd: 'decimal', debtEventCount: 'number' }, day),
+            ).toEqual([]);
           }
         }
       } while (cursor);
@@ -335,7 +416,12 @@ describe('token detail endpoints over indexed devnet data', () => {
       for (const id of [weth('ethereum'), key('base', NATIVE)]) {
         for (const path of ['/v3/tokens/transactions', '/v3/tokens/metrics']) {
           const r = await s.paid(`${path}?id=${id}`);
-          expect({ path, id, status: r.status, message: r.body.message }).toEqual({ path, id, status: 400, message: 'Transactions are not supported for basic and native tokens' });
+          expect({ path, id, status: r.status, message: r.body.message }).toEqual({
+            path,
+            id,
+            status: 400,
+            message: 'Transactions are not supported for basic and native tokens',
+          });
         }
       }
       expect((await s.paid('/v3/tokens/transactions?id=base:0x00000000000000000000000000000000000000ff')).status).toBe(404);
@@ -358,10 +444,27 @@ describe('token detail endpoints over indexed devnet data', () => {
           `SELECT count(*) FILTER (WHERE type = 'swap')::int AS swaps, count(*) FILTER (WHERE type = 'swap' AND direction = 1)::int AS buys,
                   count(*) FILTER (WHERE type = 'deposit')::int AS deposits, count(*) FILTER (WHERE type = 'withdraw')::int AS withdraws,
                   coalesce(sum(volume_usd) FILTER (WHERE type = 'swap'), 0) AS swap_usd
-             FROM activities WHERE token_key = $1 AND time >= to_timestamp($2) AND time <= to_timestamp($3)`, [id, now - secs, now]);
+             FROM activities WHERE token_key = $1 AND time >= to_timestamp($2) AND time <= to_timestamp($3)`,
+          [id, now - secs, now],
+        );
         const x = rows[0]!;
-        expect({ w, eventCount: m.eventCount, swapCount: m.swapCount, swapBuyCount: m.swapBuyCount, swapSellCount: m.swapSellCount, depositCount: m.depositCount, withdrawCount: m.withdrawCount })
-          .toEqual({ w, eventCount: x.swaps + x.deposits + x.withdraws, swapCount: x.swaps, swapBuyCount: x.buys, swapSellCount: x.swaps - x.buys, depositCount: x.deposits, withdrawCount: x.withdraws });
+        expect({
+          w,
+          eventCount: m.eventCount,
+          swapCount: m.swapCount,
+          swapBuyCount: m.swapBuyCount,
+          swapSellCount: m.swapSellCount,
+          depositCount: m.depositCount,
+          withdrawCount: m.withdrawCount,
+        }).toEqual({
+          w,
+          eventCount: x.swaps + x.deposits + x.withdraws,
+          swapCount: x.swaps,
+          swapBuyCount: x.buys,
+          swapSellCount: x.swaps - x.buys,
+          depositCount: x.deposits,
+          withdrawCount: x.withdraws,
+        });
         expect(Number(m.swapVolumeUsd)).toBeCloseTo(x.swap_usd, 4);
       }
       expect(r.body['2d'].eventCount).toBeGreaterThan(0);
@@ -378,8 +481,18 @@ describe('token detail endpoints over indexed devnet data', () => {
       expect(holders.length).toBe(Math.min(100, r.body.totalItems));
       expect(r.body).toMatchObject({ pageItems: holders.length, page: 0, more: r.body.totalItems > 100 });
       expect(r.body.totalSupply).toBeCloseTo(Number(t.totalSupply) / 10 ** t.decimals, 6);
-      for (const h of holders) expect(shapeProblems(h, { address: 'string', balance: 'number', rawBalance: 'uint', balanceUsd: 'number', percentage: 'number' }, h.address)).toEqual([]);
-      const unordered = holders.slice(1).filter((h, i) => BigInt(holders[i]!.rawBalance) < BigInt(h.rawBalance)).map((h) => `${h.address} ${h.rawBalance}`);
+      for (const h of holders)
+        expect(
+          shapeProblems(
+            h,
+            { address: 'string', balance: 'number', rawBalance: 'uint', balanceUsd: 'number', percentage: 'number' },
+            h.address,
+          ),
+        ).toEqual([]);
+      const unordered = holders
+        .slice(1)
+        .filter((h, i) => BigInt(holders[i]!.rawBalance) < BigInt(h.rawBalance))
+        .map((h) => `${h.address} ${h.rawBalance}`);
       expect({ unordered, first: holders.slice(0, 3).map((h) => h.rawBalance) }).toEqual({ unordered: [], first: expect.anything() });
       const mismatches: string[] = [];
       for (const h of holders.slice(0, 15)) {
@@ -398,19 +511,26 @@ describe('token detail endpoints over indexed devnet data', () => {
     });
 
     it('pages of 100 tile the full list (the largest list, matching SQL); past the end is empty', async () => {
-      const { rows: [top] } = await s.pool.query<{ key: string }>(
+      const {
+        rows: [top],
+      } = await s.pool.query<{ key: string }>(
         `SELECT t.key FROM balances b JOIN tokens t ON t.network = b.network AND t.address = b.token WHERE b.balance > 0 AND t.platform <> 'native'
-          GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
+          GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+      );
       const id = top!.key;
       const full = await s.paid(`/v2/tokens/holders?id=${id}&limit=1000`);
       const total: number = full.body.totalItems;
       expect(total).toBe(full.body.holders.length);
-      const { rows } = await s.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM balances WHERE network = $1 AND token = $2 AND balance > 0`, [id.split(':')[0], id.split(':')[1]]);
+      const { rows } = await s.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM balances WHERE network = $1 AND token = $2 AND balance > 0`,
+        [id.split(':')[0], id.split(':')[1]],
+      );
       expect(total).toBe(rows[0]!.n);
       // the devnet's largest holder list has < 200 entries: pages of the minimum size 100
       expect(total).toBeGreaterThan(50);
       const tiled: string[] = [];
-      for (let page = 0; page * 100 < total; page++) tiled.push(...(await s.paid(`/v2/tokens/holders?id=${id}&limit=100&page=${page}`)).body.holders.map((h: Rec) => h.address));
+      for (let page = 0; page * 100 < total; page++)
+        tiled.push(...(await s.paid(`/v2/tokens/holders?id=${id}&limit=100&page=${page}`)).body.holders.map((h: Rec) => h.address));
       expect(tiled).toEqual(full.body.holders.map((h: Rec) => h.address));
       const p = await s.paid(`/v2/tokens/holders?id=${id}&limit=100&page=${Math.ceil(total / 100)}`);
       expect(p.body).toMatchObject({ totalItems: total, pageItems: 0, more: false, holders: [] });

@@ -12,10 +12,20 @@ import { PAID_METRICS, tokenProblems } from './token-shape';
 
 type Tok = Record<string, any>;
 const SORTS: Record<string, (t: Tok) => number | string> = {
-  key: (t) => t.key, decimals: (t) => t.decimals, name: (t) => t.name, symbol: (t) => t.symbol, updatedAt: (t) => t.updatedAt,
-  price: (t) => t.price, liquidity: (t) => t.liquidity, platform: (t) => t.platform, network: (t) => t.network,
-  apy: (t) => Number(t.metrics.apy), volumeUsd1d: (t) => Number(t.metrics.volumeUsd1d), volumeUsd7d: (t) => Number(t.metrics.volumeUsd7d),
-  createdAt: (t) => t.createdAt, verifiedAt: (t) => t.verifiedAt,
+  key: (t) => t.key,
+  decimals: (t) => t.decimals,
+  name: (t) => t.name,
+  symbol: (t) => t.symbol,
+  updatedAt: (t) => t.updatedAt,
+  price: (t) => t.price,
+  liquidity: (t) => t.liquidity,
+  platform: (t) => t.platform,
+  network: (t) => t.network,
+  apy: (t) => Number(t.metrics.apy),
+  volumeUsd1d: (t) => Number(t.metrics.volumeUsd1d),
+  volumeUsd7d: (t) => Number(t.metrics.volumeUsd7d),
+  createdAt: (t) => t.createdAt,
+  verifiedAt: (t) => t.verifiedAt,
 };
 const keys = (ts: Tok[]): string[] => ts.map((t) => t.key as string).sort();
 
@@ -61,7 +71,12 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
     expect(keys(r.body.tokens)).toEqual(keys(all));
     for (const t of all) for (const m of PAID_METRICS) expect(typeof t.metrics[m]).toBe('string');
     const id = all.find((t) => t.platform === 'uniswap-v2')!.key;
-    for (const path of [`/v2/tokens/history?id=${id}`, `/v3/tokens/transactions?id=${id}`, `/v3/tokens/metrics?id=${id}`, `/v2/tokens/holders?id=${id}`]) {
+    for (const path of [
+      `/v2/tokens/history?id=${id}`,
+      `/v3/tokens/transactions?id=${id}`,
+      `/v3/tokens/metrics?id=${id}`,
+      `/v2/tokens/holders?id=${id}`,
+    ]) {
       const f = await s.free(path);
       expect({ path, status: f.status }).toEqual({ path, status: 403 });
       expect(f.body.message).toMatch(/plan does not allow access/i);
@@ -74,7 +89,10 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
     try {
       for (const [path, req] of [
         ['/v2/tokens?limit=250', { limit: 250 }],
-        ['/v2/tokens?limit=30&page=1&sortBy=liquidity&sortDirection=desc&networks=base,ethereum', { limit: 30, page: 1, sortBy: 'liquidity', sortDirection: 'desc', networks: ['base', 'ethereum'] }],
+        [
+          '/v2/tokens?limit=30&page=1&sortBy=liquidity&sortDirection=desc&networks=base,ethereum',
+          { limit: 30, page: 1, sortBy: 'liquidity', sortDirection: 'desc', networks: ['base', 'ethereum'] },
+        ],
       ] as const) {
         const reply = await rpc.call(RPC.listTokens, ListTokensRequest.fromJSON({ sortDirection: 'asc', page: 0, maxApy: 1e6, ...req }));
         expect(reply.tokens.length).toBeGreaterThan(0);
@@ -122,8 +140,12 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
   it('search matches the name case-insensitively (and only the name)', async () => {
     const named = all.find((t) => t.platform === 'aave-v3')!;
     const word = String(named.name).split(' ')[0]!;
-    await expectFilter(`search=${encodeURIComponent(word.toUpperCase())}`, (t) => String(t.name).toLowerCase().includes(word.toLowerCase()));
-    await expectFilter(`search=${encodeURIComponent(word.toLowerCase())}`, (t) => String(t.name).toLowerCase().includes(word.toLowerCase()));
+    await expectFilter(`search=${encodeURIComponent(word.toUpperCase())}`, (t) =>
+      String(t.name).toLowerCase().includes(word.toLowerCase()),
+    );
+    await expectFilter(`search=${encodeURIComponent(word.toLowerCase())}`, (t) =>
+      String(t.name).toLowerCase().includes(word.toLowerCase()),
+    );
     const r = await s.paid('/v2/tokens?search=%25');
     expect(r.body.totalItems).toBe(all.filter((t) => String(t.name).includes('%')).length);
   });
@@ -152,7 +174,10 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
   });
 
   it('liquidity and apy bounds (inclusive); maxApy defaults to 1e6; min > max is 400', async () => {
-    const liq = all.map((t) => t.liquidity as number).filter((l) => l > 0).sort((a, b) => a - b);
+    const liq = all
+      .map((t) => t.liquidity as number)
+      .filter((l) => l > 0)
+      .sort((a, b) => a - b);
     const lo = liq[Math.floor(liq.length / 4)]!;
     const hi = liq[Math.floor((liq.length * 3) / 4)]!;
     await expectFilter(`minLiquidity=${lo}`, (t) => t.liquidity >= lo);
@@ -184,11 +209,22 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
   });
 
   it('filter types combine with AND', async () => {
-    await expectFilter('networks=base&platforms=uniswap-v2,uniswap-v3&isVerified=false', (t) => t.network === 'base' && ['uniswap-v2', 'uniswap-v3'].includes(t.platform) && t.metadata.verified === 'false');
-    await expectFilter('networks=ethereum&isPortable=true&minLiquidity=0', (t) => t.network === 'ethereum' && t.isPortable && t.liquidity >= 0);
+    await expectFilter(
+      'networks=base&platforms=uniswap-v2,uniswap-v3&isVerified=false',
+      (t) => t.network === 'base' && ['uniswap-v2', 'uniswap-v3'].includes(t.platform) && t.metadata.verified === 'false',
+    );
+    await expectFilter(
+      'networks=ethereum&isPortable=true&minLiquidity=0',
+      (t) => t.network === 'ethereum' && t.isPortable && t.liquidity >= 0,
+    );
   });
 
-  it.each(Object.keys(SORTS).flatMap((k) => [[k, 'asc'], [k, 'desc']]))('sortBy=%s sortDirection=%s orders by the returned values', async (sortBy, dir) => {
+  it.each(
+    Object.keys(SORTS).flatMap((k) => [
+      [k, 'asc'],
+      [k, 'desc'],
+    ]),
+  )('sortBy=%s sortDirection=%s orders by the returned values', async (sortBy, dir) => {
     const r = await s.paid(`/v2/tokens?limit=250&sortBy=${sortBy}&sortDirection=${dir}`);
     expect(r.status).toBe(200);
     const ts: Tok[] = r.body.tokens;
@@ -206,12 +242,19 @@ describe('GET /v2/tokens and the catalogue over indexed devnet data', () => {
   it('sortBy with paging: consecutive pages continue the same order', async () => {
     const full = (await s.paid('/v2/tokens?limit=250&sortBy=liquidity&sortDirection=desc')).body.tokens.map((t: Tok) => t.key);
     const paged: string[] = [];
-    for (let page = 0; page * 30 < full.length; page++) paged.push(...(await s.paid(`/v2/tokens?limit=30&page=${page}&sortBy=liquidity&sortDirection=desc`)).body.tokens.map((t: Tok) => t.key));
+    for (let page = 0; page * 30 < full.length; page++)
+      paged.push(
+        ...(await s.paid(`/v2/tokens?limit=30&page=${page}&sortBy=liquidity&sortDirection=desc`)).body.tokens.map((t: Tok) => t.key),
+      );
     expect(paged).toEqual(full);
   });
 
   it('unknown parameter, unknown sortBy and direction are 400 naming the parameter', async () => {
-    for (const [qs, name] of [['colour=red', 'colour'], ['sortBy=weight', 'sortBy'], ['sortDirection=up', 'sortDirection']] as const) {
+    for (const [qs, name] of [
+      ['colour=red', 'colour'],
+      ['sortBy=weight', 'sortBy'],
+      ['sortDirection=up', 'sortDirection'],
+    ] as const) {
       const r = await s.paid(`/v2/tokens?${qs}`);
       expect({ qs, status: r.status }).toEqual({ qs, status: 400 });
       expect(r.body.message).toContain(name);

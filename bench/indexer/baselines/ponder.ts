@@ -29,7 +29,8 @@ async function tableCounts(url: string): Promise<Record<string, number>> {
   await client.connect();
   try {
     const rows: Record<string, number> = {};
-    for (const t of TABLES) rows[t] = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}"."${t}"`)).rows[0]!.n);
+    for (const t of TABLES)
+      rows[t] = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}"."${t}"`)).rows[0]!.n);
     return rows;
   } finally {
     await client.end();
@@ -37,20 +38,43 @@ async function tableCounts(url: string): Promise<Record<string, number>> {
 }
 
 /** `maxRequestsPerSecond`: Ponder's budget for the RPC (default 1000). */
-export async function runPonder(rpcUrl: string, world: BenchWorld, head: number, runDir: string, timeoutMs: number, log: (s: string) => void, maxRequestsPerSecond?: number): Promise<PonderResult> {
+export async function runPonder(
+  rpcUrl: string,
+  world: BenchWorld,
+  head: number,
+  runDir: string,
+  timeoutMs: number,
+  log: (s: string) => void,
+  maxRequestsPerSecond?: number,
+): Promise<PonderResult> {
   const dbUrl = createTestDatabaseUrl('bench_ponder');
   await ensureDatabase(dbUrl);
   const specFile = join(runDir, 'ponder-spec.json');
-  writeFileSync(specFile, JSON.stringify({ rpcUrl, maxRequestsPerSecond, chainId: world.chainId, startBlock: world.deployBlock, tokens: world.tokens.map((t) => t.address), pairs: world.pairs.map((p) => p.address), vaults: world.vaults.map((v) => v.address) }));
+  writeFileSync(
+    specFile,
+    JSON.stringify({
+      rpcUrl,
+      maxRequestsPerSecond,
+      chainId: world.chainId,
+      startBlock: world.deployBlock,
+      tokens: world.tokens.map((t) => t.address),
+      pairs: world.pairs.map((p) => p.address),
+      vaults: world.vaults.map((v) => v.address),
+    }),
+  );
   const port = await freePort();
   await settlePostgres();
   const started = performance.now();
-  const proc = startProcess('ponder', [PONDER_BIN, 'start', '--root', PONDER_ROOT, '--port', String(port), '--schema', SCHEMA, '--log-format', 'json', '--log-level', 'warn'], {
-    DATABASE_URL: dbUrl,
-    PONDER_BENCH_SPEC: specFile,
-    PONDER_TELEMETRY_DISABLED: 'true',
-    NODE_ENV: 'production',
-  });
+  const proc = startProcess(
+    'ponder',
+    [PONDER_BIN, 'start', '--root', PONDER_ROOT, '--port', String(port), '--schema', SCHEMA, '--log-format', 'json', '--log-level', 'warn'],
+    {
+      DATABASE_URL: dbUrl,
+      PONDER_BENCH_SPEC: specFile,
+      PONDER_TELEMETRY_DISABLED: 'true',
+      NODE_ENV: 'production',
+    },
+  );
   try {
     let last = 0;
     let firstProgressSeconds = 0;
@@ -65,8 +89,18 @@ export async function runPonder(rpcUrl: string, world: BenchWorld, head: number,
     const seconds = (performance.now() - started) / 1000;
     // user + system time of the Ponder process (its threads included) until it was done
     const cpuSeconds = cpuMs(proc.child.pid ?? -1) / 1000;
-    if (outcome.value) return { status: 'ok', seconds, blocks: head - world.deployBlock + 1, rows: await tableCounts(dbUrl), firstProgressSeconds, cpuSeconds };
-    const why = outcome.timedOut ? `did not reach block ${head} within ${timeoutMs / 1000} s (last status block ${last})` : `exited with code ${outcome.exited}`;
+    if (outcome.value)
+      return {
+        status: 'ok',
+        seconds,
+        blocks: head - world.deployBlock + 1,
+        rows: await tableCounts(dbUrl),
+        firstProgressSeconds,
+        cpuSeconds,
+      };
+    const why = outcome.timedOut
+      ? `did not reach block ${head} within ${timeoutMs / 1000} s (last status block ${last})`
+      : `exited with code ${outcome.exited}`;
     return { status: 'failed', seconds, reason: `${why}; last output: ${proc.tail().split('\n').slice(-5).join(' | ').slice(0, 800)}` };
   } finally {
     await stopProcess(proc, 10_000);

@@ -12,12 +12,29 @@ describe('cheapDecode', () => {
     const acc = { sum: 0n, holders: new Set<string>() };
     expect(cheapDecode({ topics: [TOPICS.transfer, topicOf(A), topicOf(B)], data: coder.encode(['uint256'], [5n]) }, acc)).toBe('transfer');
     expect(acc.holders.has(B)).toBe(true);
-    expect(cheapDecode({ topics: [TOPICS.swap, topicOf(A), topicOf(B)], data: coder.encode(['uint256', 'uint256', 'uint256', 'uint256'], [1n, 0n, 0n, 2n]) }, acc)).toBe('swap');
+    expect(
+      cheapDecode(
+        {
+          topics: [TOPICS.swap, topicOf(A), topicOf(B)],
+          data: coder.encode(['uint256', 'uint256', 'uint256', 'uint256'], [1n, 0n, 0n, 2n]),
+        },
+        acc,
+      ),
+    ).toBe('swap');
     expect(cheapDecode({ topics: [TOPICS.sync], data: coder.encode(['uint112', 'uint112'], [10n, 20n]) }, acc)).toBe('sync');
-    expect(cheapDecode({ topics: [TOPICS.deposit, topicOf(A), topicOf(B)], data: coder.encode(['uint256', 'uint256'], [100n, 99n]) }, acc)).toBe('deposit');
-    expect(cheapDecode({ topics: [TOPICS.withdraw, topicOf(A), topicOf(B), topicOf(A)], data: coder.encode(['uint256', 'uint256'], [7n, 6n]) }, acc)).toBe('withdraw');
+    expect(
+      cheapDecode({ topics: [TOPICS.deposit, topicOf(A), topicOf(B)], data: coder.encode(['uint256', 'uint256'], [100n, 99n]) }, acc),
+    ).toBe('deposit');
+    expect(
+      cheapDecode(
+        { topics: [TOPICS.withdraw, topicOf(A), topicOf(B), topicOf(A)], data: coder.encode(['uint256', 'uint256'], [7n, 6n]) },
+        acc,
+      ),
+    ).toBe('withdraw');
     expect(cheapDecode({ topics: [TOPICS.mint, topicOf(A)], data: coder.encode(['uint256', 'uint256'], [3n, 4n]) }, acc)).toBe('mint');
-    expect(cheapDecode({ topics: [TOPICS.burn, topicOf(A), topicOf(B)], data: coder.encode(['uint256', 'uint256'], [1n, 1n]) }, acc)).toBe('burn');
+    expect(cheapDecode({ topics: [TOPICS.burn, topicOf(A), topicOf(B)], data: coder.encode(['uint256', 'uint256'], [1n, 1n]) }, acc)).toBe(
+      'burn',
+    );
     expect(acc.sum).toBe(5n + 3n + 30n + 199n + 13n + 7n + 2n);
   });
 
@@ -28,11 +45,18 @@ describe('cheapDecode', () => {
 
 describe('capSplit', () => {
   it('splits where Infura and Alchemy suggest', () => {
-    expect(capSplit('eth_getLogs: query returned more than 10000 results. Try with this block range [0x64, 0x68]. (-32005)', [100, 120])).toEqual([
+    expect(
+      capSplit('eth_getLogs: query returned more than 10000 results. Try with this block range [0x64, 0x68]. (-32005)', [100, 120]),
+    ).toEqual([
       [100, 104],
       [105, 120],
     ]);
-    expect(capSplit('Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10000 logs in the response. Based on your parameters, this block range should work: [0x64, 0x65]', [100, 120])).toEqual([
+    expect(
+      capSplit(
+        'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10000 logs in the response. Based on your parameters, this block range should work: [0x64, 0x65]',
+        [100, 120],
+      ),
+    ).toEqual([
       [100, 101],
       [102, 120],
     ]);

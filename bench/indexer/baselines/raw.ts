@@ -49,7 +49,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * else in half. Undefined for other errors or a single block.
  */
 export function capSplit(message: string, [from, to]: [number, number]): [[number, number], [number, number]] | undefined {
-  if (to <= from || !/more than \d+ results|response size exceeded|block range|range is too wide|limited to a/i.test(message)) return undefined;
+  if (to <= from || !/more than \d+ results|response size exceeded|block range|range is too wide|limited to a/i.test(message))
+    return undefined;
   const hint = /\[(0x[0-9a-f]+),\s*(0x[0-9a-f]+)\]/i.exec(message);
   const suggested = hint ? parseInt(hint[2]!, 16) : NaN;
   const end = suggested >= from && suggested < to ? suggested : Math.floor((from + to) / 2);
@@ -102,7 +103,7 @@ export async function runRawBaseline(rpc: BenchRpc, world: BenchWorld, toBlock: 
   const spans: Array<[number, number]> = [];
   // the ranges answered, per requested range (a refused one is answered in parts)
   const fetchRange = async (span: [number, number], answered: Array<[number, number]>): Promise<RawLog[]> => {
-    for (let throttles = 0; ; ) {
+    for (let throttles = 0; ;) {
       requests++;
       try {
         const logs = await rpc.call<RawLog[]>('eth_getLogs', [{ ...filter, fromBlock: hex(span[0]), toBlock: hex(span[1]) }]);
@@ -147,7 +148,17 @@ export async function runRawBaseline(rpc: BenchRpc, world: BenchWorld, toBlock: 
     }
     events += logs.length;
   }
-  return { events, blocks: toBlock - world.deployBlock + 1, seconds: (performance.now() - started) / 1000, byKind, checksum: acc.sum, spans, requests, capRefused, throttled };
+  return {
+    events,
+    blocks: toBlock - world.deployBlock + 1,
+    seconds: (performance.now() - started) / 1000,
+    byKind,
+    checksum: acc.sum,
+    spans,
+    requests,
+    capRefused,
+    throttled,
+  };
 }
 
 /**
@@ -155,7 +166,12 @@ export async function runRawBaseline(rpc: BenchRpc, world: BenchWorld, toBlock: 
  * reply's bytes read and dropped, nothing parsed. What no indexer reading this node over JSON-RPC
  * can beat; every contender's time includes it.
  */
-export async function runNodeFloor(url: string, world: BenchWorld, spans: ReadonlyArray<[number, number]>, inFlight = IN_FLIGHT): Promise<{ seconds: number; bytes: number }> {
+export async function runNodeFloor(
+  url: string,
+  world: BenchWorld,
+  spans: ReadonlyArray<[number, number]>,
+  inFlight = IN_FLIGHT,
+): Promise<{ seconds: number; bytes: number }> {
   const filter = { address: emitters(world), topics: [Object.values(TOPICS)] };
   let bytes = 0;
   let next = 0;
@@ -164,7 +180,16 @@ export async function runNodeFloor(url: string, world: BenchWorld, spans: Readon
     while (next < spans.length) {
       const [from, to] = spans[next++]!;
       for (;;) {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }] }) }).catch(() => undefined);
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'eth_getLogs',
+            params: [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }],
+          }),
+        }).catch(() => undefined);
         if (!res || res.status === 429 || res.status === 502) {
           // through the emulator: the budget refused it (or a failure share); the same range again after a pause
           await res?.arrayBuffer();

@@ -22,15 +22,28 @@ describe('transformTopLevelArray', () => {
   it('maps exactly the object elements of the top-level array, whatever the chunking', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ block: jsonValue, transactions: fc.array(fc.dictionary(fc.string(), jsonValue, { maxKeys: 4 }), { maxLength: 6 }), best: fc.string(), tail: jsonValue }),
+        fc.record({
+          block: jsonValue,
+          transactions: fc.array(fc.dictionary(fc.string(), jsonValue, { maxKeys: 4 }), { maxLength: 6 }),
+          best: fc.string(),
+          tail: jsonValue,
+        }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
         async (doc, sizes) => {
           // a nested "transactions" key must be left alone
-          const input = { block: { transactions: [1, 2] }, first: doc.block, best: doc.best, transactions: doc.transactions, tail: doc.tail };
+          const input = {
+            block: { transactions: [1, 2] },
+            first: doc.block,
+            best: doc.best,
+            transactions: doc.transactions,
+            tail: doc.tail,
+          };
           const { out, n } = await run(JSON.stringify(input), sizes, 'transactions', (e) => ({ wrapped: e }));
           expect(n).toBe(doc.transactions.length);
           // compared after a JSON round trip (-0 is written as 0)
-          expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify({ ...input, transactions: doc.transactions.map((e) => ({ wrapped: e })) })));
+          expect(JSON.parse(out)).toEqual(
+            JSON.parse(JSON.stringify({ ...input, transactions: doc.transactions.map((e) => ({ wrapped: e })) })),
+          );
         },
       ),
       { numRuns: 200 },
@@ -49,8 +62,19 @@ describe('transformTopLevelArray', () => {
 
 describe('compactMinedTx', () => {
   it('keeps the top call frame without its nested frames, logs and ordering', () => {
-    const tx = { info: { traces: [{ idx: 0, trace: { kind: 'CALL' }, children: [1], logs: [{}], ordering: [{ Log: 0 }] }, { idx: 1, children: [], logs: [], ordering: [] }] }, receipt: { logs: [1] } };
-    expect(compactMinedTx(tx)).toEqual({ info: { traces: [{ idx: 0, trace: { kind: 'CALL' }, children: [], logs: [], ordering: [] }] }, receipt: { logs: [1] } });
+    const tx = {
+      info: {
+        traces: [
+          { idx: 0, trace: { kind: 'CALL' }, children: [1], logs: [{}], ordering: [{ Log: 0 }] },
+          { idx: 1, children: [], logs: [], ordering: [] },
+        ],
+      },
+      receipt: { logs: [1] },
+    };
+    expect(compactMinedTx(tx)).toEqual({
+      info: { traces: [{ idx: 0, trace: { kind: 'CALL' }, children: [], logs: [], ordering: [] }] },
+      receipt: { logs: [1] },
+    });
     expect(compactMinedTx({})).toEqual({});
   });
 });

@@ -55,7 +55,12 @@ function trailingBackslashes(chunk: Buffer, from: number, escapedAtStart: boolea
  * Copies JSON text from `chunks` to `write`, passing each object or array element of the top-level
  * array `key` through `map` (scalar elements pass unchanged); returns how many elements it mapped.
  */
-export async function transformTopLevelArray(chunks: AsyncIterable<Buffer>, write: (out: Buffer | string) => Promise<void>, key: string, map: (element: unknown) => unknown): Promise<number> {
+export async function transformTopLevelArray(
+  chunks: AsyncIterable<Buffer>,
+  write: (out: Buffer | string) => Promise<void>,
+  key: string,
+  map: (element: unknown) => unknown,
+): Promise<number> {
   let depth = 0;
   let inString = false;
   let escaped = false;

@@ -43,7 +43,8 @@ export interface BenchChain {
 }
 
 function versionOf(pkg: string): string {
-  return (JSON.parse(readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 export function chainKey(plan: ChainPlan): string {
@@ -54,7 +55,8 @@ export function chainKey(plan: ChainPlan): string {
       if (statSync(full).isFile() && !f.endsWith('.spec.ts')) h.update(`\0${f}\0`).update(readFileSync(full));
     }
   }
-  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery']) h.update(`${pkg}@${versionOf(pkg)}`);
+  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery'])
+    h.update(`${pkg}@${versionOf(pkg)}`);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -69,7 +71,14 @@ async function generate(port: number, plan: ChainPlan, key: string, dir: string,
   const started = Date.now();
   const genesis = Math.floor(Date.now() / 1000) - (plan.blocks + 100) * BLOCK_SECONDS;
   const tmpState = join(dir, 'state.json.tmp');
-  const anvil = await startAnvil({ host: '127.0.0.1', port, chainId: BENCH_CHAIN_ID, timestamp: genesis, noMining: true, extraArgs: ['--dump-state', tmpState] });
+  const anvil = await startAnvil({
+    host: '127.0.0.1',
+    port,
+    chainId: BENCH_CHAIN_ID,
+    timestamp: genesis,
+    noMining: true,
+    extraArgs: ['--dump-state', tmpState],
+  });
   try {
     const rpc = new BenchRpc(anvil.rpcUrl);
     const deployed = await deployWorld(rpc, BENCH_CHAIN_ID, genesis + BLOCK_SECONDS);
@@ -135,7 +144,14 @@ export async function ensureBenchChain(port: number, plan: ChainPlan, log: (s: s
   }
   const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as ChainMeta;
   const started = Date.now();
-  const anvil = await startAnvil({ host: '127.0.0.1', port, chainId: BENCH_CHAIN_ID, loadState: stateFile, noMining: true, readyTimeoutMs: 300_000 });
+  const anvil = await startAnvil({
+    host: '127.0.0.1',
+    port,
+    chainId: BENCH_CHAIN_ID,
+    loadState: stateFile,
+    noMining: true,
+    readyTimeoutMs: 300_000,
+  });
   const rpc = new BenchRpc(anvil.rpcUrl);
   const head = await rpc.blockNumber();
   const loadSeconds = (Date.now() - started) / 1000;

@@ -14,7 +14,10 @@ const SETTINGS = {
 
 interface SolcOutput {
   errors?: Array<{ severity: string; formattedMessage: string }>;
-  contracts?: Record<string, Record<string, { abi: Artifact['abi']; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+  contracts?: Record<
+    string,
+    Record<string, { abi: Artifact['abi']; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >;
 }
 
 export function loadPumpArtifact(): Artifact {
@@ -29,7 +32,13 @@ export function loadPumpArtifact(): Artifact {
   if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   const out = output.contracts?.['EventPump.sol']?.['EventPump'];
   if (!out) throw new Error('solc produced no EventPump');
-  const artifact: Artifact = { contractName: 'EventPump', abi: out.abi, bytecode: `0x${out.evm.bytecode.object}`, deployedBytecode: `0x${out.evm.deployedBytecode.object}`, linkReferences: {} };
+  const artifact: Artifact = {
+    contractName: 'EventPump',
+    abi: out.abi,
+    bytecode: `0x${out.evm.bytecode.object}`,
+    deployedBytecode: `0x${out.evm.deployedBytecode.object}`,
+    linkReferences: {},
+  };
   mkdirSync(BENCH_DIR, { recursive: true });
   writeFileSync(`${file}.tmp`, JSON.stringify(artifact));
   renameSync(`${file}.tmp`, file);

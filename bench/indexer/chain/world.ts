@@ -58,7 +58,14 @@ const TOKENS = [
   { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceUsd: 60000 },
   { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, priceUsd: 1 },
 ] as const;
-const PAIRS = [['WETH', 'USDC'], ['WBTC', 'USDC'], ['DAI', 'USDC'], ['WBTC', 'WETH'], ['WETH', 'DAI'], ['WBTC', 'DAI']] as const;
+const PAIRS = [
+  ['WETH', 'USDC'],
+  ['WBTC', 'USDC'],
+  ['DAI', 'USDC'],
+  ['WBTC', 'WETH'],
+  ['WETH', 'DAI'],
+  ['WBTC', 'DAI'],
+] as const;
 const VAULT_ASSETS = ['USDC', 'WETH'] as const;
 /** USD depth per side of every pair */
 const PAIR_SIDE_USD = 10_000_000;
@@ -81,7 +88,11 @@ function bySymbol(tokens: readonly BenchToken[], symbol: string): BenchToken {
 
 function pairAddress(factory: string, a: string, b: string): string {
   const [t0, t1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
-  return getCreate2Address(factory, keccak256(solidityPacked(['address', 'address'], [t0, t1])), UNISWAP_V2_PAIR_INIT_CODE_HASH).toLowerCase();
+  return getCreate2Address(
+    factory,
+    keccak256(solidityPacked(['address', 'address'], [t0, t1])),
+    UNISWAP_V2_PAIR_INIT_CODE_HASH,
+  ).toLowerCase();
 }
 
 /** Deploys and funds everything in three blocks starting at `timestamp`. */
@@ -91,9 +102,14 @@ export async function deployWorld(rpc: BenchRpc, chainId: number, timestamp: num
   await rpc.call('anvil_setCode', [MULTICALL3_ADDRESS, loadArtifact('Multicall3').deployedBytecode]);
 
   const testErc20 = loadArtifact('TestERC20');
-  const tokens: BenchToken[] = TOKENS.map((t) => ({ ...t, address: w.deploy(testErc20, [t.name, t.symbol, t.decimals, DEPLOYER], t.symbol, 3_000_000n).toLowerCase() }));
+  const tokens: BenchToken[] = TOKENS.map((t) => ({
+    ...t,
+    address: w.deploy(testErc20, [t.name, t.symbol, t.decimals, DEPLOYER], t.symbol, 3_000_000n).toLowerCase(),
+  }));
   const factory = w.deploy(loadUniswapV2Artifact('UniswapV2Factory'), [DEPLOYER], 'factory', 5_000_000n).toLowerCase();
-  const router = w.deploy(loadUniswapV2Artifact('UniswapV2Router02'), [factory, bySymbol(tokens, 'WETH').address], 'router', 6_000_000n).toLowerCase();
+  const router = w
+    .deploy(loadUniswapV2Artifact('UniswapV2Router02'), [factory, bySymbol(tokens, 'WETH').address], 'router', 6_000_000n)
+    .toLowerCase();
   const vaults: BenchVault[] = VAULT_ASSETS.map((symbol) => {
     const asset = bySymbol(tokens, symbol);
     const name = `Bench ${symbol} Vault`;
@@ -106,9 +122,21 @@ export async function deployWorld(rpc: BenchRpc, chainId: number, timestamp: num
     const [x, y] = [bySymbol(tokens, a), bySymbol(tokens, b)];
     const [t0, t1] = x.address < y.address ? [x, y] : [y, x];
     w.call(factory, factoryIface, 'createPair', [t0.address, t1.address], 3_000_000n, `createPair ${a}/${b}`);
-    return { address: pairAddress(factory, t0.address, t1.address), token0: t0.address, token1: t1.address, pair: `${t0.symbol}/${t1.symbol}` };
+    return {
+      address: pairAddress(factory, t0.address, t1.address),
+      token0: t0.address,
+      token1: t1.address,
+      pair: `${t0.symbol}/${t1.symbol}`,
+    };
   });
-  const pump = w.deploy(loadPumpArtifact(), [tokens.map((t) => t.address), pairs.map((p) => p.address), vaults.map((v) => v.address), HOLDERS], 'EventPump', 3_000_000n).toLowerCase();
+  const pump = w
+    .deploy(
+      loadPumpArtifact(),
+      [tokens.map((t) => t.address), pairs.map((p) => p.address), vaults.map((v) => v.address), HOLDERS],
+      'EventPump',
+      3_000_000n,
+    )
+    .toLowerCase();
   for (const t of tokens) w.call(t.address, erc20, 'mint', [pump, units(1e15, t)], 200_000n, `mint ${t.symbol} to pump`);
   for (const p of pairs) {
     for (const addr of [p.token0, p.token1]) {
@@ -119,5 +147,8 @@ export async function deployWorld(rpc: BenchRpc, chainId: number, timestamp: num
   await w.mine(timestamp + BLOCK_SECONDS);
   for (const p of pairs) w.call(p.address, pairIface, 'mint', [DEPLOYER], 500_000n, `mint LP ${p.pair}`);
   await w.mine(timestamp + 2 * BLOCK_SECONDS);
-  return { world: { chainId, deployer: DEPLOYER, tokens, factory, router, pairs, vaults, pump, deployBlock, deployTimestamp: timestamp }, timestamp: timestamp + 2 * BLOCK_SECONDS };
+  return {
+    world: { chainId, deployer: DEPLOYER, tokens, factory, router, pairs, vaults, pump, deployBlock, deployTimestamp: timestamp },
+    timestamp: timestamp + 2 * BLOCK_SECONDS,
+  };
 }

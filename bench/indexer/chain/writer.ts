@@ -30,7 +30,11 @@ export class BlockWriter {
 
   deploy(artifact: { abi: InterfaceAbi; bytecode: string }, args: readonly unknown[], label: string, gas = 8_000_000n): string {
     const address = getCreateAddress({ from: this.from, nonce: this.nonce + this.queue.length });
-    this.queue.push({ data: `${artifact.bytecode}${new Interface(artifact.abi).encodeDeploy(args).slice(2)}`, gas, label: `deploy ${label}` });
+    this.queue.push({
+      data: `${artifact.bytecode}${new Interface(artifact.abi).encodeDeploy(args).slice(2)}`,
+      gas,
+      label: `deploy ${label}`,
+    });
     return address;
   }
 
@@ -43,7 +47,10 @@ export class BlockWriter {
     const txs = this.queue;
     this.queue = [];
     const hashes = await this.rpc.batch<string>(
-      txs.map((t, i) => ({ method: 'eth_sendTransaction', params: [{ from: this.from, ...(t.to ? { to: t.to } : {}), data: t.data, gas: hex(t.gas), nonce: hex(this.nonce + i) }] })),
+      txs.map((t, i) => ({
+        method: 'eth_sendTransaction',
+        params: [{ from: this.from, ...(t.to ? { to: t.to } : {}), data: t.data, gas: hex(t.gas), nonce: hex(this.nonce + i) }],
+      })),
     );
     this.nonce += txs.length;
     await this.rpc.call('evm_mine', timestamp === undefined ? [] : [timestamp]);

@@ -7,7 +7,9 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 ponder.on('Erc20:Transfer', async ({ event, context }) => {
   const { from, to, value } = event.args;
   const token = event.log.address;
-  await context.db.insert(transfer).values({ id: event.id, token, from, to, value, blockNumber: event.block.number, txHash: event.transaction.hash });
+  await context.db
+    .insert(transfer)
+    .values({ id: event.id, token, from, to, value, blockNumber: event.block.number, txHash: event.transaction.hash });
   if (from !== ZERO) {
     await context.db
       .insert(balance)
@@ -23,11 +25,18 @@ ponder.on('Erc20:Transfer', async ({ event, context }) => {
 });
 
 ponder.on('Pair:Swap', async ({ event, context }) => {
-  await context.db.insert(swap).values({ id: event.id, pool: event.log.address, ...event.args, blockNumber: event.block.number, txHash: event.transaction.hash });
+  await context.db
+    .insert(swap)
+    .values({ id: event.id, pool: event.log.address, ...event.args, blockNumber: event.block.number, txHash: event.transaction.hash });
 });
 
 ponder.on('Pair:Sync', async ({ event, context }) => {
-  const state = { reserve0: event.args.reserve0, reserve1: event.args.reserve1, blockNumber: event.block.number, logIndex: event.log.logIndex };
+  const state = {
+    reserve0: event.args.reserve0,
+    reserve1: event.args.reserve1,
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
+  };
   await context.db
     .insert(pool)
     .values({ address: event.log.address, ...state })
@@ -35,19 +44,53 @@ ponder.on('Pair:Sync', async ({ event, context }) => {
 });
 
 ponder.on('Pair:Mint', async ({ event, context }) => {
-  await context.db.insert(liquidity).values({ id: event.id, pool: event.log.address, kind: 'mint', sender: event.args.sender, amount0: event.args.amount0, amount1: event.args.amount1, blockNumber: event.block.number });
+  await context.db.insert(liquidity).values({
+    id: event.id,
+    pool: event.log.address,
+    kind: 'mint',
+    sender: event.args.sender,
+    amount0: event.args.amount0,
+    amount1: event.args.amount1,
+    blockNumber: event.block.number,
+  });
 });
 
 ponder.on('Pair:Burn', async ({ event, context }) => {
-  await context.db.insert(liquidity).values({ id: event.id, pool: event.log.address, kind: 'burn', sender: event.args.sender, amount0: event.args.amount0, amount1: event.args.amount1, blockNumber: event.block.number });
+  await context.db.insert(liquidity).values({
+    id: event.id,
+    pool: event.log.address,
+    kind: 'burn',
+    sender: event.args.sender,
+    amount0: event.args.amount0,
+    amount1: event.args.amount1,
+    blockNumber: event.block.number,
+  });
 });
 
 ponder.on('Vault:Deposit', async ({ event, context }) => {
   const { owner, assets, shares } = event.args;
-  await context.db.insert(vaultFlow).values({ id: event.id, vault: event.log.address, kind: 'deposit', account: owner, assets, shares, blockNumber: event.block.number, txHash: event.transaction.hash });
+  await context.db.insert(vaultFlow).values({
+    id: event.id,
+    vault: event.log.address,
+    kind: 'deposit',
+    account: owner,
+    assets,
+    shares,
+    blockNumber: event.block.number,
+    txHash: event.transaction.hash,
+  });
 });
 
 ponder.on('Vault:Withdraw', async ({ event, context }) => {
   const { owner, assets, shares } = event.args;
-  await context.db.insert(vaultFlow).values({ id: event.id, vault: event.log.address, kind: 'withdraw', account: owner, assets, shares, blockNumber: event.block.number, txHash: event.transaction.hash });
+  await context.db.insert(vaultFlow).values({
+    id: event.id,
+    vault: event.log.address,
+    kind: 'withdraw',
+    account: owner,
+    assets,
+    shares,
+    blockNumber: event.block.number,
+    txHash: event.transaction.hash,
+  });
 });

@@ -13,5 +13,8 @@ export const NEW_KEY_FIELDS = query(
     expiresAt: q.dateTime().refine((d) => (d.getTime() <= Date.now() ? 'must be in the future' : undefined)),
     rateLimitPerMinute: q.int({ min: 1, max: MAX_CUSTOM_RATE_PER_MINUTE }).describe('custom data rate; enterprise keys only'),
   },
-  (_given, v) => (v['rateLimitPerMinute'] !== undefined && v['tier'] !== 'enterprise' ? 'rateLimitPerMinute is accepted for enterprise keys only' : undefined),
+  (_given, v) =>
+    v['rateLimitPerMinute'] !== undefined && v['tier'] !== 'enterprise'
+      ? 'rateLimitPerMinute is accepted for enterprise keys only'
+      : undefined,
 );

@@ -22,7 +22,20 @@ describe('OpenAPI: pinned blocks and explain', () => {
     expect(JSON.stringify(schema('Order').properties!['explain'])).toContain('Explain');
     expect(JSON.stringify(schema('Estimate'))).toContain('PinnedBlock');
     expect(JSON.stringify(schema('Estimate').properties!['explain'])).toContain('Explain');
-    expect(Object.keys(schema('ExplainHop').properties!)).toEqual(expect.arrayContaining(['pool', 'protocol', 'platform', 'feeTier', 'amountIn', 'amountOut', 'weightBps', 'priceImpactPercentage', 'gas', 'next']));
+    expect(Object.keys(schema('ExplainHop').properties!)).toEqual(
+      expect.arrayContaining([
+        'pool',
+        'protocol',
+        'platform',
+        'feeTier',
+        'amountIn',
+        'amountOut',
+        'weightBps',
+        'priceImpactPercentage',
+        'gas',
+        'next',
+      ]),
+    );
     expect(Object.keys(schema('Explain').properties!)).toEqual(expect.arrayContaining(['route', 'bestSinglePath', 'bestDirectPool']));
   });
 });

@@ -14,18 +14,36 @@ describe('OpenAPI document of the public interface', () => {
     if (!found) throw new Error(`${method} ${path} is not documented`);
     return found;
   };
-  const param = (method: string, path: string, name: string): JsonSchema => op(method, path).parameters.find((p) => p.name === name)!.schema;
+  const param = (method: string, path: string, name: string): JsonSchema =>
+    op(method, path).parameters.find((p) => p.name === name)!.schema;
   const schema = (name: string): JsonSchema => doc.components.schemas[name]!;
 
   it('documents every endpoint of the spec with its method', () => {
     const spec = [
-      'get /v2/tokens', 'get /v1/networks', 'get /v2/platforms', 'get /v2/tokens/history', 'get /v3/tokens/transactions', 'get /v3/tokens/metrics',
-      'get /v2/tokens/holders', 'get /v2/account', 'get /v2/portal', 'post /v2/portal', 'get /v2/portal/status', 'get /v3/portal/status',
-      'get /v2/portal/estimate', 'get /v2/approval', 'get /v2/approval/cross-chain', 'get /health',
+      'get /v2/tokens',
+      'get /v1/networks',
+      'get /v2/platforms',
+      'get /v2/tokens/history',
+      'get /v3/tokens/transactions',
+      'get /v3/tokens/metrics',
+      'get /v2/tokens/holders',
+      'get /v2/account',
+      'get /v2/portal',
+      'post /v2/portal',
+      'get /v2/portal/status',
+      'get /v3/portal/status',
+      'get /v2/portal/estimate',
+      'get /v2/approval',
+      'get /v2/approval/cross-chain',
+      'get /health',
       // beyond the spec (beta): push delivery of cross-chain status
-      'post /v3/portal/webhooks', 'get /v3/portal/webhooks', 'delete /v3/portal/webhooks', 'get /v3/portal/status/stream',
+      'post /v3/portal/webhooks',
+      'get /v3/portal/webhooks',
+      'delete /v3/portal/webhooks',
+      'get /v3/portal/status/stream',
       // beyond the spec: multi-input zaps
-      'get /v2/portal/multi', 'get /v2/portal/multi/estimate',
+      'get /v2/portal/multi',
+      'get /v2/portal/multi/estimate',
     ];
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.sort()).toEqual(spec.sort());
@@ -33,7 +51,9 @@ describe('OpenAPI document of the public interface', () => {
   });
 
   it('declares the `authorization` header scheme and the security of each class', () => {
-    expect(doc.components.securitySchemes['authorization']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'authorization' }));
+    expect(doc.components.securitySchemes['authorization']).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'authorization' }),
+    );
     expect(op('get', '/v2/tokens').security).toEqual([{ authorization: [] }]);
     expect(op('get', '/v2/tokens/history').security).toEqual([{ authorization: [] }]);
     // Trading: the key is optional.
@@ -46,7 +66,14 @@ describe('OpenAPI document of the public interface', () => {
   });
 
   it('declares every status an operation answers: 404 for unknown orders and tokens, 401 for an invalid key on trading', () => {
-    for (const [m, p] of [['post', '/v2/portal'], ['get', '/v2/portal/status'], ['get', '/v2/tokens/history'], ['get', '/v3/tokens/transactions'], ['get', '/v3/tokens/metrics'], ['get', '/v2/tokens/holders']] as const) {
+    for (const [m, p] of [
+      ['post', '/v2/portal'],
+      ['get', '/v2/portal/status'],
+      ['get', '/v2/tokens/history'],
+      ['get', '/v3/tokens/transactions'],
+      ['get', '/v3/tokens/metrics'],
+      ['get', '/v2/tokens/holders'],
+    ] as const) {
       expect([m, p, op(m, p).responses['404']?.description]).toEqual([m, p, expect.any(String)]);
     }
     for (const { def } of endpointList().filter((e) => e.def.access === 'trading')) {
@@ -73,7 +100,38 @@ describe('OpenAPI document of the public interface', () => {
   it('gives the Token record every field of the spec, and the metrics split by tier', () => {
     const token = schema('Token');
     expect(token.required?.sort()).toEqual(
-      ['key', 'name', 'decimals', 'symbol', 'address', 'addresses', 'platform', 'network', 'price', 'images', 'updatedAt', 'createdAt', 'verifiedAt', 'tokens', 'poolAddress', 'liquidity', 'metrics', 'metadata', 'image', 'banner', 'customCmsImageUrl', 'totalSupply', 'totalBorrow', 'circulatingSupply', 'reserves', 'pricePerShare', 'isClaimed', 'isPortable', 'block', 'historyFromBlock'].sort(),
+      [
+        'key',
+        'name',
+        'decimals',
+        'symbol',
+        'address',
+        'addresses',
+        'platform',
+        'network',
+        'price',
+        'images',
+        'updatedAt',
+        'createdAt',
+        'verifiedAt',
+        'tokens',
+        'poolAddress',
+        'liquidity',
+        'metrics',
+        'metadata',
+        'image',
+        'banner',
+        'customCmsImageUrl',
+        'totalSupply',
+        'totalBorrow',
+        'circulatingSupply',
+        'reserves',
+        'pricePerShare',
+        'isClaimed',
+        'isPortable',
+        'block',
+        'historyFromBlock',
+      ].sort(),
     );
     const metrics = schema('TokenMetrics');
     expect(metrics.required?.sort()).toEqual([...PUBLIC_METRIC_FIELDS].sort());
@@ -93,14 +151,19 @@ describe('OpenAPI document of the public interface', () => {
     const networks = op('get', '/v2/account').parameters.find((p) => p.name === 'networks')!;
     expect(networks).toMatchObject({ required: true, explode: true, schema: { type: 'array' } });
     expect(op('get', '/v2/tokens').parameters.find((p) => p.name === 'ids')).toMatchObject({ explode: false });
-    expect(op('post', '/v2/portal').parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['signature', true]]);
+    expect(op('post', '/v2/portal').parameters.map((p) => [p.name, p.required])).toEqual([
+      ['orderId', true],
+      ['signature', true],
+    ]);
   });
 
   it('gives the response shapes of the spec', () => {
     const metrics = op('get', '/v3/tokens/metrics').responses['200']!.content!['application/json']!.schema;
     expect(metrics.required).toEqual(['15m', '30m', '1h', '2h', '4h', '8h', '1d', '2d']);
     const order = schema('OrderContext');
-    expect(order.required).toEqual(expect.arrayContaining(['orderId', 'inputToken', 'minOutputAmount', 'target', 'routeHash', 'isPermit', 'stepsSignedOrder']));
+    expect(order.required).toEqual(
+      expect.arrayContaining(['orderId', 'inputToken', 'minOutputAmount', 'target', 'routeHash', 'isPermit', 'stepsSignedOrder']),
+    );
     expect(order.required).not.toContain('feeCosts');
     expect(schema('Order').required).toEqual(['context', 'tx']);
     expect(schema('CrossChainStatus').properties!['status']!.enum).toEqual(['PENDING', 'ONGOING', 'SUCCESS', 'REFUND_STATUS', 'FAILED']);
@@ -108,7 +171,10 @@ describe('OpenAPI document of the public interface', () => {
     const tx = op('get', '/v3/tokens/transactions').responses['200']!.content!['application/json']!.schema;
     expect(tx.required).toEqual(['pageInfo', 'activities']);
     expect(tx.properties!['pageInfo']!.properties!['endCursor']).toMatchObject({ nullable: true });
-    expect(op('get', '/v1/networks').responses['200']!.content!['application/json']!.schema).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(op('get', '/v1/networks').responses['200']!.content!['application/json']!.schema).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(schema('Error').required).toEqual(['statusCode', 'error', 'message', 'code']);
     expect(schema('Error').properties!['code']).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
     expect(ENDPOINTS.tokenHolders.beta).toBe(true);
@@ -119,17 +185,41 @@ describe('OpenAPI document of the public interface', () => {
     const stream = op('get', '/v3/portal/status/stream');
     expect(stream.responses['200']!.content!['text/event-stream']!.schema).toEqual({ $ref: '#/components/schemas/CrossChainStatusEvent' });
     expect(stream.responses['404']).toBeDefined();
-    expect(stream.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['lastEventId', false]]);
+    expect(stream.parameters.map((p) => [p.name, p.required])).toEqual([
+      ['orderId', true],
+      ['txHash', true],
+      ['lastEventId', false],
+    ]);
     const hook = op('post', '/v3/portal/webhooks');
     expect(hook.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookRegistration' });
-    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([['orderId', true], ['txHash', true], ['url', true], ['replaces', false], ['ownerToken', false]]);
+    expect(hook.parameters.map((p) => [p.name, p.required])).toEqual([
+      ['orderId', true],
+      ['txHash', true],
+      ['url', true],
+      ['replaces', false],
+      ['ownerToken', false],
+    ]);
     // Listing and deleting: the caller's own webhooks only.
-    expect(op('get', '/v3/portal/webhooks').responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/WebhookList' });
-    expect(op('delete', '/v3/portal/webhooks').parameters.map((p) => [p.name, p.required])).toEqual([['id', true], ['ownerToken', false]]);
+    expect(op('get', '/v3/portal/webhooks').responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/WebhookList',
+    });
+    expect(op('delete', '/v3/portal/webhooks').parameters.map((p) => [p.name, p.required])).toEqual([
+      ['id', true],
+      ['ownerToken', false],
+    ]);
     expect(Object.keys(op('delete', '/v3/portal/webhooks').responses)).toContain('404');
     expect(Object.keys(hook.responses)).toContain('409');
     expect(hook.security).toEqual([{}, { authorization: [] }]);
-    expect(schema('WebhookRegistration').required).toEqual(['id', 'secret', 'orderId', 'txHash', 'url', 'status', 'recordedEvents', 'createdAt']);
+    expect(schema('WebhookRegistration').required).toEqual([
+      'id',
+      'secret',
+      'orderId',
+      'txHash',
+      'url',
+      'status',
+      'recordedEvents',
+      'createdAt',
+    ]);
     expect(schema('CrossChainStatusEvent').properties!['record']).toEqual({ $ref: '#/components/schemas/CrossChainStatus' });
     expect(hook['x-beta']).toBe(true);
   });

@@ -63,7 +63,10 @@ export interface OpenApiOperation {
   parameters: OpenApiParameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: DocumentSchema }> };
   security: Record<string, string[]>[];
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: DocumentSchema }> }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: DocumentSchema }> }
+  >;
   deprecated?: boolean;
   'x-access': AccessClass;
   'x-beta'?: boolean;
@@ -118,7 +121,11 @@ export function routeSchema(id: string, def: EndpointDef): FastifySchema & Recor
   const limited = def.access === 'data' || def.access === 'data-paid' || def.access === 'trading';
   const headers = limited ? RATE_HEADERS : undefined;
   const response: Record<string, unknown> = {
-    [String(def.status ?? 200)]: { description: 'Success', ...(headers ? { headers } : {}), content: { [def.contentType ?? 'application/json']: { schema: def.response } } },
+    [String(def.status ?? 200)]: {
+      description: 'Success',
+      ...(headers ? { headers } : {}),
+      content: { [def.contentType ?? 'application/json']: { schema: def.response } },
+    },
   };
   for (const status of errorStatuses(def)) {
     response[String(status)] = {
@@ -137,7 +144,9 @@ export function routeSchema(id: string, def: EndpointDef): FastifySchema & Recor
     'x-access': def.access,
     ...(def.beta ? { 'x-beta': true } : {}),
     ...(def.deprecated ? { deprecated: true } : {}),
-    ...(pathParams.length ? { params: Type.Object(Object.fromEntries(pathParams.map(([name, description]) => [name, Type.String({ description })]))) } : {}),
+    ...(pathParams.length
+      ? { params: Type.Object(Object.fromEntries(pathParams.map(([name, description]) => [name, Type.String({ description })]))) }
+      : {}),
     querystring: paramsObject(def.query),
     ...(def.body ? { body: paramsObject(def.body, false) } : {}),
     response,
@@ -157,7 +166,8 @@ function finishDocument(doc: OpenApiDocument): OpenApiDocument {
     for (const op of Object.values(ops)) {
       for (const tag of op.tags ?? []) tags.add(tag);
       for (const r of Object.values(op.responses)) {
-        for (const name of Object.keys(r.headers ?? {})) if (Object.hasOwn(HEADERS, name)) r.headers![name] = { $ref: `#/components/headers/${name}` };
+        for (const name of Object.keys(r.headers ?? {}))
+          if (Object.hasOwn(HEADERS, name)) r.headers![name] = { $ref: `#/components/headers/${name}` };
       }
       for (const p of op.parameters ?? []) {
         const style = (p.schema as Record<string, unknown>)[LIST_STYLE];
@@ -167,7 +177,9 @@ function finishDocument(doc: OpenApiDocument): OpenApiDocument {
       }
     }
   }
-  const headers = Object.fromEntries(Object.entries(HEADERS).map(([name, { type, description }]) => [name, { description, schema: { type } }]));
+  const headers = Object.fromEntries(
+    Object.entries(HEADERS).map(([name, { type, description }]) => [name, { description, schema: { type } }]),
+  );
   return { ...doc, tags: [...tags].map((name) => ({ name })), components: { ...doc.components, headers } };
 }
 
@@ -186,14 +198,20 @@ export async function registerOpenApi(fastify: FastifyInstance, info: OpenApiDoc
       info,
       components: {
         securitySchemes: {
-          authorization: { type: 'apiKey', in: 'header', name: 'authorization', description: 'API key: `Bearer <API_KEY>` (the bare key is accepted too)' },
+          authorization: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'authorization',
+            description: 'API key: `Bearer <API_KEY>` (the bare key is accepted too)',
+          },
           adminToken: { type: 'http', scheme: 'bearer', description: 'the operator admin token (ADMIN_TOKEN)' },
         },
       },
     },
     // components.schemas keyed by the model's name (the plugin's default is def-<n>)
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
-    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: unknown }).openapiObject as OpenApiDocument) as never,
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: unknown }).openapiObject as OpenApiDocument) as never,
   });
 }
 
@@ -204,13 +222,21 @@ export function documentOnlyCompilers(fastify: FastifyInstance): void {
 }
 
 /** The document of the given operations alone, from an instance that never listens (the SDK generator, tests). */
-export async function openApiDocument(operations: readonly { id: string; def: EndpointDef }[], info: OpenApiDocument['info']): Promise<OpenApiDocument> {
+export async function openApiDocument(
+  operations: readonly { id: string; def: EndpointDef }[],
+  info: OpenApiDocument['info'],
+): Promise<OpenApiDocument> {
   const { default: Fastify } = await import('fastify');
   const fastify = Fastify();
   documentOnlyCompilers(fastify);
   await registerOpenApi(fastify, info);
   for (const { id, def } of operations) {
-    fastify.route({ method: def.method, url: def.path, schema: routeSchema(id, def), handler: async (_req, reply) => reply.code(501).send() });
+    fastify.route({
+      method: def.method,
+      url: def.path,
+      schema: routeSchema(id, def),
+      handler: async (_req, reply) => reply.code(501).send(),
+    });
   }
   await fastify.ready();
   const doc = fastify.swagger() as unknown as OpenApiDocument;

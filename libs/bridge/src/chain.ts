@@ -65,13 +65,16 @@ export class BridgeChainClient {
 
   async logs(q: LogQuery, from: number, to: number): Promise<RpcLog[]> {
     if (to < from) return [];
-    return standardizeLogs(await this.rpc.call('eth_getLogs', [{ address: q.address, topics: q.topics, fromBlock: toQuantity(from), toBlock: toQuantity(to) }]));
+    return standardizeLogs(
+      await this.rpc.call('eth_getLogs', [{ address: q.address, topics: q.topics, fromBlock: toQuantity(from), toBlock: toQuantity(to) }]),
+    );
   }
 
   /** Every log of `q` in [from, to], in `logRange` steps. */
   async logsInRange(q: LogQuery, from: number, to: number): Promise<RpcLog[]> {
     const out: RpcLog[] = [];
-    for (let start = Math.max(0, from); start <= to; start += this.logRange) out.push(...(await this.logs(q, start, Math.min(to, start + this.logRange - 1))));
+    for (let start = Math.max(0, from); start <= to; start += this.logRange)
+      out.push(...(await this.logs(q, start, Math.min(to, start + this.logRange - 1))));
     return out;
   }
 

@@ -31,7 +31,14 @@ export function routeBySymbol(
   const tokens: BridgeRouteToken[] = [];
   for (const o of origin.tokens) {
     const d = destination.tokens.find((t) => t.symbol === o.symbol);
-    if (d) tokens.push({ symbol: o.symbol, originToken: o.address, destinationToken: d.address, originDecimals: o.decimals, destinationDecimals: d.decimals });
+    if (d)
+      tokens.push({
+        symbol: o.symbol,
+        originToken: o.address,
+        destinationToken: d.address,
+        originDecimals: o.decimals,
+        destinationDecimals: d.decimals,
+      });
   }
   return tokens.length > 0 ? { originNetwork, destinationNetwork, tokens } : undefined;
 }
@@ -204,7 +211,12 @@ export interface BridgeProvider {
   /** the deposits an origin transaction created; [] when it has no receipt (yet), reverted or made none */
   findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]>;
   /** the fill of a request on the destination, if there is one */
-  findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint?: BridgeSearchHint): Promise<BridgeFillInfo | undefined>;
+  findFill(
+    destinationNetwork: Network,
+    originChainId: number,
+    requestId: string,
+    hint?: BridgeSearchHint,
+  ): Promise<BridgeFillInfo | undefined>;
   /** the refund of a request on the origin, if there is one */
   findRefund(originNetwork: Network, requestId: string, hint?: BridgeSearchHint): Promise<BridgeRefundInfo | undefined>;
   depositState(originNetwork: Network, requestId: string): Promise<BridgeDepositState>;

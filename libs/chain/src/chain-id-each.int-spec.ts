@@ -7,6 +7,8 @@ describe('assertChainIdOfEach (every URL of RPC_URL_<NETWORK>)', () => {
   it('accepts URLs that all serve the network, names the one that does not by position and host', async () => {
     await expect(assertChainIdOfEach('ethereum', [rpcUrls.ethereum!, rpcUrls.ethereum!])).resolves.toBeUndefined();
     const host = new URL(rpcUrls.base!).host;
-    await expect(assertChainIdOfEach('ethereum', [rpcUrls.ethereum!, rpcUrls.base!])).rejects.toThrow(`RPC URL 2 of 2 for ethereum (${host}) serves chain id 8453, expected 1; fix RPC_URL_ETHEREUM`);
+    await expect(assertChainIdOfEach('ethereum', [rpcUrls.ethereum!, rpcUrls.base!])).rejects.toThrow(
+      `RPC URL 2 of 2 for ethereum (${host}) serves chain id 8453, expected 1; fix RPC_URL_ETHEREUM`,
+    );
   });
 });

@@ -7,14 +7,21 @@ export interface ContractCall {
   data: string;
 }
 
-const MULTICALL = new Interface(['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)']);
+const MULTICALL = new Interface([
+  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+]);
 const coder = AbiCoder.defaultAbiCoder();
 
 /**
  * Runs many read calls through Multicall3 (canonical address) in as few eth_calls as possible;
  * a failing call gives `undefined` instead of failing the rest.
  */
-export async function multicall(client: JsonRpcClient, calls: readonly ContractCall[], blockTag = 'latest', chunk = 500): Promise<Array<string | undefined>> {
+export async function multicall(
+  client: JsonRpcClient,
+  calls: readonly ContractCall[],
+  blockTag = 'latest',
+  chunk = 500,
+): Promise<Array<string | undefined>> {
   const out: Array<string | undefined> = [];
   for (let i = 0; i < calls.length; i += chunk) {
     const part = calls.slice(i, i + chunk);
@@ -68,15 +75,28 @@ export interface Erc20Metadata {
 }
 
 /** name/symbol/decimals/totalSupply of many tokens in one multicall; undefined for non-ERC-20s. */
-export async function readErc20Metadata(client: JsonRpcClient, addresses: readonly string[], blockTag = 'latest'): Promise<Map<string, Erc20Metadata | undefined>> {
+export async function readErc20Metadata(
+  client: JsonRpcClient,
+  addresses: readonly string[],
+  blockTag = 'latest',
+): Promise<Map<string, Erc20Metadata | undefined>> {
   const fields = [SELECTORS.name, SELECTORS.symbol, SELECTORS.decimals, SELECTORS.totalSupply];
-  const results = await multicall(client, addresses.flatMap((target) => fields.map((data) => ({ target, data }))), blockTag);
+  const results = await multicall(
+    client,
+    addresses.flatMap((target) => fields.map((data) => ({ target, data }))),
+    blockTag,
+  );
   const out = new Map<string, Erc20Metadata | undefined>();
   addresses.forEach((a, i) => {
     const [name, symbol, decimals, supply] = fields.map((_, j) => results[i * fields.length + j]);
     const dec = decodeUintResult(decimals);
     const total = decodeUintResult(supply);
-    out.set(a, dec === undefined || total === undefined || dec > 255n ? undefined : { name: decodeStringResult(name) ?? '', symbol: decodeStringResult(symbol) ?? '', decimals: Number(dec), totalSupply: total });
+    out.set(
+      a,
+      dec === undefined || total === undefined || dec > 255n
+        ? undefined
+        : { name: decodeStringResult(name) ?? '', symbol: decodeStringResult(symbol) ?? '', decimals: Number(dec), totalSupply: total },
+    );
   });
   return out;
 }

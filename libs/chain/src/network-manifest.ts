@@ -29,13 +29,24 @@ export function loadManifestNetworks(path: string | undefined): Map<Network, Man
   const out = new Map<Network, ManifestNetworkInfo>();
   if (path === undefined) return out;
   const json = JSON.parse(readFileSync(path, 'utf8')) as { networks?: RawNetwork[] | Record<string, RawNetwork> };
-  const entries: Array<[unknown, RawNetwork]> = Array.isArray(json.networks) ? json.networks.map((e) => [e.network, e]) : Object.entries(json.networks ?? {});
+  const entries: Array<[unknown, RawNetwork]> = Array.isArray(json.networks)
+    ? json.networks.map((e) => [e.network, e])
+    : Object.entries(json.networks ?? {});
   for (const [network, e] of entries) {
     if (!isNetwork(network)) continue;
     const deployBlock = typeof e.history?.deployBlock === 'number' ? e.history.deployBlock : undefined;
-    const tokens = (e.tokens ?? []).map((t) => t.address).filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase());
+    const tokens = (e.tokens ?? [])
+      .map((t) => t.address)
+      .filter((a): a is string => typeof a === 'string')
+      .map((a) => a.toLowerCase());
     const router = typeof e.contracts?.router === 'string' ? e.contracts.router.toLowerCase() : undefined;
-    out.set(network, { network, deployBlock, tokens, wrappedNative: typeof e.weth === 'string' ? e.weth.toLowerCase() : undefined, ...(router ? { router } : {}) });
+    out.set(network, {
+      network,
+      deployBlock,
+      tokens,
+      wrappedNative: typeof e.weth === 'string' ? e.weth.toLowerCase() : undefined,
+      ...(router ? { router } : {}),
+    });
   }
   return out;
 }

@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { CATEGORY_BY_FAMILY, isNetwork, isPlatformFamily, NETWORK_INFO, placeholderImage, type Network, type PlatformDefinition, type PlatformOption } from '@tokensvc/domain';
+import {
+  CATEGORY_BY_FAMILY,
+  isNetwork,
+  isPlatformFamily,
+  NETWORK_INFO,
+  placeholderImage,
+  type Network,
+  type PlatformDefinition,
+  type PlatformOption,
+} from '@tokensvc/domain';
 
 export type { PlatformDefinition } from '@tokensvc/domain';
 
@@ -14,7 +23,15 @@ interface RawPlatform {
 /** Every network has the generic `native` and `basic` platforms. */
 export function genericPlatforms(network: Network): PlatformDefinition[] {
   return [
-    { network, slug: 'native', name: `${NETWORK_INFO[network].nativeSymbol} (native)`, image: placeholderImage('native'), family: 'native', category: 'native', addresses: {} },
+    {
+      network,
+      slug: 'native',
+      name: `${NETWORK_INFO[network].nativeSymbol} (native)`,
+      image: placeholderImage('native'),
+      family: 'native',
+      category: 'native',
+      addresses: {},
+    },
     { network, slug: 'basic', name: 'Basic tokens', image: placeholderImage('basic'), family: 'basic', category: 'basic', addresses: {} },
   ];
 }
@@ -32,10 +49,12 @@ function stringRecord(v: unknown): Record<string, string> {
 /** The scalar options of a platform entry (their meaning is the family module's: checked there). */
 function optionRecord(v: unknown, where: string): Record<string, PlatformOption> | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${where}: options must be an object of strings, numbers and booleans`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new Error(`${where}: options must be an object of strings, numbers and booleans`);
   const out: Record<string, PlatformOption> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'boolean') throw new Error(`${where}: option ${k} must be a string, a number or a boolean`);
+    if (typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'boolean')
+      throw new Error(`${where}: option ${k} must be a string, a number or a boolean`);
     out[k] = x;
   }
   return out;
@@ -46,10 +65,21 @@ export function parsePlatforms(network: Network, raw: unknown[]): PlatformDefini
   return raw.map((entry, i) => {
     const p = entry as RawPlatform;
     if (typeof p.slug !== 'string' || typeof p.name !== 'string' || !isPlatformFamily(p.family)) {
-      throw new Error(`platform #${i} on ${network} needs a slug, a name and a family (one of native, basic, uniswap-v2, uniswap-v3, erc4626, aave-v3)`);
+      throw new Error(
+        `platform #${i} on ${network} needs a slug, a name and a family (one of native, basic, uniswap-v2, uniswap-v3, erc4626, aave-v3)`,
+      );
     }
     const options = optionRecord(p.options, `platform ${p.slug} on ${network}`);
-    return { network, slug: p.slug, name: p.name, image: placeholderImage(p.slug), family: p.family, category: CATEGORY_BY_FAMILY[p.family], addresses: stringRecord(p.addresses), ...(options ? { options } : {}) };
+    return {
+      network,
+      slug: p.slug,
+      name: p.name,
+      image: placeholderImage(p.slug),
+      family: p.family,
+      category: CATEGORY_BY_FAMILY[p.family],
+      addresses: stringRecord(p.addresses),
+      ...(options ? { options } : {}),
+    };
   });
 }
 
@@ -63,7 +93,9 @@ export function loadPlatformRegistry(path: string | undefined, enabled: readonly
   if (path === undefined) return defs;
   type Entry = { network?: unknown; platforms?: unknown[] };
   const json = JSON.parse(readFileSync(path, 'utf8')) as { networks?: Entry[] | Record<string, Entry> };
-  const entries: Array<[unknown, Entry]> = Array.isArray(json.networks) ? json.networks.map((e) => [e.network, e]) : Object.entries(json.networks ?? {});
+  const entries: Array<[unknown, Entry]> = Array.isArray(json.networks)
+    ? json.networks.map((e) => [e.network, e])
+    : Object.entries(json.networks ?? {});
   for (const [network, entry] of entries) {
     if (!isNetwork(network) || !enabled.includes(network)) continue;
     defs.push(...parsePlatforms(network, entry.platforms ?? []));

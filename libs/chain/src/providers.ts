@@ -11,7 +11,15 @@ export function createProviders(endpoints: readonly NetworkEndpoint[]): Map<Netw
   const out = new Map<Network, JsonRpcProvider>();
   for (const e of endpoints) {
     const chainId = NETWORK_INFO[e.network].chainId;
-    out.set(e.network, new JsonRpcProvider(e.rpcUrl, EthersNetwork.from(chainId), { staticNetwork: true, batchMaxCount: 50, polling: true, pollingInterval: Math.min(NETWORK_INFO[e.network].blockTimeMs, 4000) }));
+    out.set(
+      e.network,
+      new JsonRpcProvider(e.rpcUrl, EthersNetwork.from(chainId), {
+        staticNetwork: true,
+        batchMaxCount: 50,
+        polling: true,
+        pollingInterval: Math.min(NETWORK_INFO[e.network].blockTimeMs, 4000),
+      }),
+    );
   }
   return out;
 }
@@ -20,7 +28,8 @@ export function createProviders(endpoints: readonly NetworkEndpoint[]): Map<Netw
 export async function assertChainId(network: Network, provider: JsonRpcProvider): Promise<void> {
   const got = Number(await provider.send('eth_chainId', []));
   const want = NETWORK_INFO[network].chainId;
-  if (got !== want) throw new Error(`RPC URL for ${network} serves chain id ${got}, expected ${want}; fix RPC_URL_${network.toUpperCase()}`);
+  if (got !== want)
+    throw new Error(`RPC URL for ${network} serves chain id ${got}, expected ${want}; fix RPC_URL_${network.toUpperCase()}`);
 }
 
 /**
@@ -31,8 +40,15 @@ export async function assertChainIdOfEach(network: Network, urls: readonly strin
   const want = NETWORK_INFO[network].chainId;
   await Promise.all(
     urls.map(async (url, i) => {
-      const got = Number(await new JsonRpcClient(url, { timeoutMs: 10_000, retry: { attempts: 3, baseDelayMs: 200, maxDelayMs: 1000 } }).call<string>('eth_chainId'));
-      if (got !== want) throw new Error(`RPC URL ${i + 1} of ${urls.length} for ${network} (${new URL(url).host}) serves chain id ${got}, expected ${want}; fix RPC_URL_${network.toUpperCase()}`);
+      const got = Number(
+        await new JsonRpcClient(url, { timeoutMs: 10_000, retry: { attempts: 3, baseDelayMs: 200, maxDelayMs: 1000 } }).call<string>(
+          'eth_chainId',
+        ),
+      );
+      if (got !== want)
+        throw new Error(
+          `RPC URL ${i + 1} of ${urls.length} for ${network} (${new URL(url).host}) serves chain id ${got}, expected ${want}; fix RPC_URL_${network.toUpperCase()}`,
+        );
     }),
   );
 }

@@ -69,7 +69,10 @@ function readNetworks(r: EnvReader, env: Env): NetworkEndpoint[] {
     return NETWORKS.filter((n) => env[rpcVar(n)]).map((n) => rpcEndpoint(r, n));
   }
   const out: NetworkEndpoint[] = [];
-  for (const raw of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!isNetwork(raw)) {
       r.problems.push(`NETWORKS contains unknown network "${raw}"; accepted: ${NETWORKS.join(', ')}`);
       continue;
@@ -91,7 +94,8 @@ function rpcEndpoint(r: EnvReader, network: Network): NetworkEndpoint {
   }
   for (const u of parts) {
     const protocol = URL.canParse(u) ? new URL(u).protocol : '';
-    if (protocol !== 'http:' && protocol !== 'https:') r.problems.push(`${name} must be one URL or comma-separated http(s) URLs, got "${redactUrl(u)}"`);
+    if (protocol !== 'http:' && protocol !== 'https:')
+      r.problems.push(`${name} must be one URL or comma-separated http(s) URLs, got "${redactUrl(u)}"`);
   }
   return { network, rpcUrl: parts[0]!, rpcUrls: parts, maxRps };
 }
@@ -102,10 +106,15 @@ export function rpcVar(network: Network): string {
 
 function readCommon(r: EnvReader, env: Env, defaultHealthPort: number): CommonConfig {
   const manifest = r.optional('DEVNET_MANIFEST');
-  if (manifest !== undefined && !existsSync(manifest)) r.problems.push(`DEVNET_MANIFEST points to "${manifest}", which does not exist; run \`npm start\` or \`npm run devnet -- up\` first`);
+  if (manifest !== undefined && !existsSync(manifest))
+    r.problems.push(`DEVNET_MANIFEST points to "${manifest}", which does not exist; run \`npm start\` or \`npm run devnet -- up\` first`);
   const registry = r.optional('REGISTRY');
-  if (registry !== undefined && registry !== 'shipped' && !existsSync(registry)) r.problems.push(`REGISTRY must be "shipped" or the path of a registry file; "${registry}" does not exist`);
-  if (registry !== undefined && manifest !== undefined) r.problems.push('REGISTRY and DEVNET_MANIFEST are exclusive: the devnet manifest is the address book of the devnet, the registry the one of real networks');
+  if (registry !== undefined && registry !== 'shipped' && !existsSync(registry))
+    r.problems.push(`REGISTRY must be "shipped" or the path of a registry file; "${registry}" does not exist`);
+  if (registry !== undefined && manifest !== undefined)
+    r.problems.push(
+      'REGISTRY and DEVNET_MANIFEST are exclusive: the devnet manifest is the address book of the devnet, the registry the one of real networks',
+    );
   return {
     // credentials in the URL, or NATS_USER/NATS_PASSWORD and REDIS_PASSWORD (urls.ts)
     natsUrl: readNatsUrl(r),

@@ -12,11 +12,21 @@ const problems = (env: Record<string, string>): string => {
 
 describe('gateway access config', () => {
   it('defaults: no trusted proxies, IPv6 per /64, admin API on loopback:3001 and off', () => {
-    expect(loadGatewayConfig({})).toMatchObject({ trustedProxies: [], rateLimitIpv6Prefix: 64, adminHost: '127.0.0.1', adminPort: 3001, adminToken: undefined });
+    expect(loadGatewayConfig({})).toMatchObject({
+      trustedProxies: [],
+      rateLimitIpv6Prefix: 64,
+      adminHost: '127.0.0.1',
+      adminPort: 3001,
+      adminToken: undefined,
+    });
   });
 
   it('reads trusted proxies as CIDRs or addresses, and refuses anything else', () => {
-    expect(loadGatewayConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, fd00::/8,192.168.1.7 ' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.1.7']);
+    expect(loadGatewayConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, fd00::/8,192.168.1.7 ' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.168.1.7',
+    ]);
     const p = problems({ TRUSTED_PROXIES: '10.0.0.0/33,proxy.local,10.1/8,::1/129' });
     for (const bad of ['10.0.0.0/33', 'proxy.local', '10.1/8', '::1/129']) expect(p).toContain(`TRUSTED_PROXIES entry "${bad}"`);
   });
@@ -39,9 +49,14 @@ describe('gateway access config', () => {
 describe('CORS_ORIGINS', () => {
   it('is off by default, lists origins, accepts * alone, and refuses what is not an origin', () => {
     expect(loadGatewayConfig({}).corsOrigins).toEqual([]);
-    expect(loadGatewayConfig({ CORS_ORIGINS: ' https://app.example.com, http://localhost:5173/ ' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadGatewayConfig({ CORS_ORIGINS: ' https://app.example.com, http://localhost:5173/ ' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
     expect(loadGatewayConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
-    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/CORS_ORIGINS entry "https:\/\/app.example.com\/path" is not an origin/);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(
+      /CORS_ORIGINS entry "https:\/\/app.example.com\/path" is not an origin/,
+    );
     expect(() => loadGatewayConfig({ CORS_ORIGINS: '*,https://a.example' })).toThrow(/"\*" allows every origin/);
   });
 
@@ -49,9 +64,17 @@ describe('CORS_ORIGINS', () => {
     expect(loadGatewayConfig({ CORS_ORIGINS: 'local' }).corsOrigins).toEqual(['local']);
     expect(loadGatewayConfig({ CORS_ORIGINS: 'local, https://app.example.com' }).corsOrigins).toEqual(['local', 'https://app.example.com']);
     expect(() => loadGatewayConfig({ CORS_ORIGINS: '*,local' })).toThrow(/"\*" allows every origin/);
-    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'localhost' })).toThrow(/CORS_ORIGINS entry "localhost" is not an origin .*, local or \*/);
+    expect(() => loadGatewayConfig({ CORS_ORIGINS: 'localhost' })).toThrow(
+      /CORS_ORIGINS entry "localhost" is not an origin .*, local or \*/,
+    );
     const local = ['http://localhost:5173', 'http://localhost', 'https://localhost:8443', 'http://127.0.0.1:3000', 'http://[::1]:5173'];
-    const elsewhere = ['https://app.example.com', 'http://localhost.example.com', 'http://127.0.0.1.nip.io', 'http://10.0.0.1:5173', 'http://localhost:5173/'];
+    const elsewhere = [
+      'https://app.example.com',
+      'http://localhost.example.com',
+      'http://127.0.0.1.nip.io',
+      'http://10.0.0.1:5173',
+      'http://localhost:5173/',
+    ];
     for (const o of local) expect(isLocalOrigin(o)).toBe(true);
     for (const o of [...elsewhere, 'file://', 'null', 'ws://localhost:5173']) expect(isLocalOrigin(o)).toBe(false);
   });

@@ -32,13 +32,20 @@ function isProxyEntry(entry: string): boolean {
 }
 
 export function readGatewayAccess(r: EnvReader): GatewayAccessConfig {
-  const trustedProxies = (r.optional('TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  for (const p of trustedProxies) if (!isProxyEntry(p)) r.problems.push(`TRUSTED_PROXIES entry "${p}" is not a CIDR (e.g. 10.0.0.0/8, fd00::/8) or an IP address`);
+  const trustedProxies = (r.optional('TRUSTED_PROXIES') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const p of trustedProxies)
+    if (!isProxyEntry(p)) r.problems.push(`TRUSTED_PROXIES entry "${p}" is not a CIDR (e.g. 10.0.0.0/8, fd00::/8) or an IP address`);
   // A hop count trusts whatever sits N hops in, whoever sent it: say what replaced it rather than ignore it.
-  if (r.optional('TRUST_PROXY_HOPS') !== undefined) r.problems.push('TRUST_PROXY_HOPS is no longer read: list the proxies in TRUSTED_PROXIES as CIDRs (e.g. TRUSTED_PROXIES=10.0.0.0/8)');
+  if (r.optional('TRUST_PROXY_HOPS') !== undefined)
+    r.problems.push('TRUST_PROXY_HOPS is no longer read: list the proxies in TRUSTED_PROXIES as CIDRs (e.g. TRUSTED_PROXIES=10.0.0.0/8)');
   const adminToken = r.optional('ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
-    r.problems.push(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (got ${adminToken.length}); e.g. openssl rand -hex 32`);
+    r.problems.push(
+      `ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (got ${adminToken.length}); e.g. openssl rand -hex 32`,
+    );
   }
   return {
     trustedProxies,

@@ -51,7 +51,10 @@ export function readPublicUrls(r: EnvReader): PublicUrlsConfig {
 }
 
 export function readCors(r: EnvReader): CorsConfig {
-  const origins = (r.optional('CORS_ORIGINS') ?? '').split(',').map((s) => trimSlashes(s.trim())).filter(Boolean);
+  const origins = (r.optional('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((s) => trimSlashes(s.trim()))
+    .filter(Boolean);
   for (const o of origins) {
     if (o === '*' || o === LOCAL_ORIGINS) continue;
     let ok = false;

@@ -34,8 +34,19 @@ describe('credentials in URLs', () => {
   });
 
   it('folds NATS_USER/NATS_PASSWORD and REDIS_PASSWORD into the URLs, unless the URL has its own', () => {
-    const cfg = loadServiceConfig('quote', { NATS_URL: 'nats://nats:4222', NATS_USER: 'quote', NATS_PASSWORD: 'p@ss/word', REDIS_URL: 'redis://redis:6379', REDIS_PASSWORD: 'r3dis' });
-    expect(natsConnectOptions(cfg.natsUrl)).toEqual({ servers: 'nats://nats:4222', user: 'quote', pass: 'p@ss/word', inboxPrefix: '_INBOX.quote' });
+    const cfg = loadServiceConfig('quote', {
+      NATS_URL: 'nats://nats:4222',
+      NATS_USER: 'quote',
+      NATS_PASSWORD: 'p@ss/word',
+      REDIS_URL: 'redis://redis:6379',
+      REDIS_PASSWORD: 'r3dis',
+    });
+    expect(natsConnectOptions(cfg.natsUrl)).toEqual({
+      servers: 'nats://nats:4222',
+      user: 'quote',
+      pass: 'p@ss/word',
+      inboxPrefix: '_INBOX.quote',
+    });
     expect(new URL(cfg.redisUrl).password).toBe('r3dis');
     const own = loadServiceConfig('quote', { NATS_URL: 'nats://a:b@nats:4222', NATS_USER: 'quote', NATS_PASSWORD: 'x' });
     expect(natsConnectOptions(own.natsUrl)).toMatchObject({ user: 'a', pass: 'b' });

@@ -54,7 +54,8 @@ export function readNatsUrl(r: EnvReader): string {
   const user = r.optional('NATS_USER');
   const password = r.optional('NATS_PASSWORD');
   if ((user === undefined) !== (password === undefined)) r.problems.push('NATS_USER and NATS_PASSWORD go together: set both or neither');
-  if (user !== undefined && !/^[A-Za-z0-9_-]+$/.test(user)) r.problems.push('NATS_USER must be letters, digits, "_" or "-" (it names the reply inbox subject)');
+  if (user !== undefined && !/^[A-Za-z0-9_-]+$/.test(user))
+    r.problems.push('NATS_USER must be letters, digits, "_" or "-" (it names the reply inbox subject)');
   return withCredentials(url, user, password);
 }
 
@@ -65,7 +66,14 @@ export function readRedisUrl(r: EnvReader): string {
 }
 
 /** ioredis / BullMQ connection settings of a Redis URL, with its user and password decoded (a URL carries them percent-encoded). */
-export function redisConnectionOptions(url: string): { host: string; port: number; username?: string; password?: string; db: number; tls?: object } {
+export function redisConnectionOptions(url: string): {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  db: number;
+  tls?: object;
+} {
   const u = new URL(url);
   return {
     host: u.hostname,

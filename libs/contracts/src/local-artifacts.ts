@@ -5,7 +5,16 @@ import { compileContracts } from './build/compile';
 import { GENERATED_DIR, SOLIDITY_DIR } from './paths';
 
 /** Contracts compiled from libs/contracts/solidity. */
-export type LocalContractName = 'TestERC20' | 'TestVault' | 'Multicall3' | 'MockPriceFeed' | 'Router' | 'Executor' | 'ReentrantTarget' | 'ApprovalThief' | 'TestDepositSink';
+export type LocalContractName =
+  | 'TestERC20'
+  | 'TestVault'
+  | 'Multicall3'
+  | 'MockPriceFeed'
+  | 'Router'
+  | 'Executor'
+  | 'ReentrantTarget'
+  | 'ApprovalThief'
+  | 'TestDepositSink';
 
 const cache = new Map<string, Artifact>();
 let checked = false;
@@ -19,7 +28,8 @@ export function loadArtifact(name: LocalContractName): Artifact {
   if (!checked && existsSync(SOLIDITY_DIR)) {
     const result = compileContracts();
     checked = true;
-    if (!result.contracts.includes(name)) throw new Error(`no contract ${name} in libs/contracts/solidity (have ${result.contracts.join(', ')})`);
+    if (!result.contracts.includes(name))
+      throw new Error(`no contract ${name} in libs/contracts/solidity (have ${result.contracts.join(', ')})`);
   }
   const file = join(GENERATED_DIR, `${name}.json`);
   if (!existsSync(file)) throw new Error(`${file} is missing: the build must ship libs/contracts/generated (npm run contracts:build)`);

@@ -15,7 +15,12 @@ describe('npm artifacts', () => {
   it('loads Uniswap builds whose init code hashes match the periphery', () => {
     expect(keccak256(loadUniswapV2Artifact('UniswapV2Pair').bytecode)).toBe(UNISWAP_V2_PAIR_INIT_CODE_HASH);
     expect(keccak256(loadUniswapV3Artifact('UniswapV3Pool').bytecode)).toBe(UNISWAP_V3_POOL_INIT_CODE_HASH);
-    for (const a of [loadUniswapV2Artifact('UniswapV2Router02'), loadUniswapV3Artifact('QuoterV2'), loadWeth9Artifact(), loadSwapRouter02Artifact()]) {
+    for (const a of [
+      loadUniswapV2Artifact('UniswapV2Router02'),
+      loadUniswapV3Artifact('QuoterV2'),
+      loadWeth9Artifact(),
+      loadSwapRouter02Artifact(),
+    ]) {
       expect(a.bytecode).toMatch(/^0x[0-9a-f]+$/);
       expect(a.deployedBytecode).toMatch(/^0x[0-9a-f]+$/);
     }

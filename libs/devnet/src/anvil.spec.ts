@@ -11,7 +11,14 @@ describe('anvilArgs', () => {
   });
 
   it('configures the cold builder: past genesis, manual mining in arrival order', () => {
-    const args = anvilArgs({ host: '127.0.0.1', port: 8545, chainId: 1, timestamp: 1_700_000_000, noMining: true, extraArgs: ['--auto-impersonate'] }).join(' ');
+    const args = anvilArgs({
+      host: '127.0.0.1',
+      port: 8545,
+      chainId: 1,
+      timestamp: 1_700_000_000,
+      noMining: true,
+      extraArgs: ['--auto-impersonate'],
+    }).join(' ');
     expect(args).toContain('--timestamp 1700000000');
     expect(args).toContain('--no-mining --order fifo');
     expect(args).toContain('--auto-impersonate');

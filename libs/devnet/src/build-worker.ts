@@ -18,7 +18,10 @@ export function buildNetworkIsolated(opts: BuildOptions): Promise<NetworkManifes
   if (!existsSync(REGISTER)) return buildNetwork(opts);
   const { log, ...serialisable } = opts;
   return new Promise((resolve, reject) => {
-    const child = fork(__filename, [JSON.stringify(serialisable)], { execArgv: ['-r', REGISTER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(__filename, [JSON.stringify(serialisable)], {
+      execArgv: ['-r', REGISTER],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let settled = false;
     child.on('message', (msg: WorkerMessage) => {
       if (msg.type === 'log') log(msg.line);

@@ -47,10 +47,22 @@ export interface BuildChain {
  * Runs `build` on a throw-away anvil for `o.network` (no automine, auto-impersonation, genesis at
  * the timeline's start), stopped whatever happens. Log lines are prefixed with `label`.
  */
-export async function onBuildChain<T>(o: BuildOptions, label: string, aliases: BuildContext['aliases'] | undefined, build: (chain: BuildChain) => Promise<T>): Promise<T> {
+export async function onBuildChain<T>(
+  o: BuildOptions,
+  label: string,
+  aliases: BuildContext['aliases'] | undefined,
+  build: (chain: BuildChain) => Promise<T>,
+): Promise<T> {
   const chainId = NETWORK_INFO[o.network].chainId;
   const timeline = planTimeline(o.buildTime ?? Date.now() / 1000);
-  const anvil = await startAnvil({ host: o.host, port: o.port, chainId, timestamp: timeline.genesis, noMining: true, extraArgs: ['--auto-impersonate'] });
+  const anvil = await startAnvil({
+    host: o.host,
+    port: o.port,
+    chainId,
+    timestamp: timeline.genesis,
+    noMining: true,
+    extraArgs: ['--auto-impersonate'],
+  });
   try {
     const rpc = new RpcClient(anvil.rpcUrl);
     const writer = new ChainWriter(rpc);
@@ -122,7 +134,11 @@ export async function buildNetwork(o: BuildOptions): Promise<NetworkManifest> {
       tokens: deployment.tokens.map((t) => ({ ...t })),
       platforms: deployment.platforms,
       contracts: deployment.contracts,
-      ...builtWorldRecord(world, timeline, deployment, { block: last.number, timestamp: last.timestamp, transactions: writer.transactionCount }),
+      ...builtWorldRecord(world, timeline, deployment, {
+        block: last.number,
+        timestamp: last.timestamp,
+        transactions: writer.transactionCount,
+      }),
     };
   });
 }

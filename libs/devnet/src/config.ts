@@ -5,7 +5,15 @@
 import type { Network } from '@tokensvc/domain';
 import type { DevnetPlans, ReserveSpec, V2PlatformSpec, V3PoolSpec, V4PoolSpec, VaultSpec } from '@tokensvc/protocols/devnet';
 
-export { aaveMarketLabel, type ReserveSpec, type V2PlatformSpec, type V2PoolSpec, type V3PoolSpec, type V3PositionSpec, type VaultSpec } from '@tokensvc/protocols/devnet';
+export {
+  aaveMarketLabel,
+  type ReserveSpec,
+  type V2PlatformSpec,
+  type V2PoolSpec,
+  type V3PoolSpec,
+  type V3PositionSpec,
+  type VaultSpec,
+} from '@tokensvc/protocols/devnet';
 
 export const DEFAULT_NETWORKS: readonly Network[] = ['ethereum', 'arbitrum', 'base'];
 
@@ -91,7 +99,13 @@ export const V2_PLATFORMS: readonly V2PlatformSpec[] = [
 export const V3_PLATFORM = { slug: 'uniswap-v3', name: 'Uniswap V3' } as const;
 
 export const V3_POOLS: readonly V3PoolSpec[] = [
-  { a: 'WETH', b: 'USDC', fee: 500, tvlUsd: 15_000_000, positions: [{ share: 0.3 }, { share: 0.4, width: 0.2 }, { share: 0.3, width: 0.06 }] },
+  {
+    a: 'WETH',
+    b: 'USDC',
+    fee: 500,
+    tvlUsd: 15_000_000,
+    positions: [{ share: 0.3 }, { share: 0.4, width: 0.2 }, { share: 0.3, width: 0.06 }],
+  },
   { a: 'WETH', b: 'USDC', fee: 3000, tvlUsd: 4_000_000, positions: [{ share: 0.5 }, { share: 0.5, width: 0.3 }] },
   { a: 'USDC', b: 'DAI', fee: 100, tvlUsd: 5_000_000, positions: [{ share: 0.2 }, { share: 0.8, width: 0.005 }] },
   { a: 'WBTC', b: 'WETH', fee: 3000, tvlUsd: 8_000_000, positions: [{ share: 0.4 }, { share: 0.6, width: 0.15 }] },

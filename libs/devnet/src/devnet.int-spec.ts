@@ -28,7 +28,11 @@ const TRANSFER = id('Transfer(address,address,uint256)');
 /** Gas limit for the Aave user-flow transactions (a borrow uses ~240-300k). */
 const AAVE_GAS = 1_000_000n;
 
-const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function approve(address,uint256) returns (bool)', 'function decimals() view returns (uint8)'];
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function approve(address,uint256) returns (bool)',
+  'function decimals() view returns (uint8)',
+];
 const WETH = [...ERC20, 'function deposit() payable'];
 
 function provider(url: string): JsonRpcProvider {
@@ -39,7 +43,11 @@ function provider(url: string): JsonRpcProvider {
 }
 
 async function rawCall<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const json = (await res.json()) as { result?: T; error?: { message: string } };
   if (json.error) throw new Error(`${method}: ${json.error.message}`);
   return json.result as T;
@@ -94,16 +102,29 @@ describe('devnet', () => {
       const vaults = net.platforms.find((p) => p.family === 'erc4626')!;
       expect(vaults.vaults.length).toBeGreaterThanOrEqual(2);
       expect(vaults.addresses['vaults']).toEqual(vaults.vaults.map((v) => v.address));
-      expect(manifestPlatform(net, 'aave-v3').markets.map((m) => m.symbol).sort()).toEqual(['DAI', 'USDC', 'WBTC', 'WETH']);
+      expect(
+        manifestPlatform(net, 'aave-v3')
+          .markets.map((m) => m.symbol)
+          .sort(),
+      ).toEqual(['DAI', 'USDC', 'WBTC', 'WETH']);
       expect(net.accounts.relayer.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(net.contracts.acrossSpokePool).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
       const p = provider(chain.rpcUrl);
       expect((await p.getCode(MULTICALL3_ADDRESS)).length).toBeGreaterThan(1000);
-      const multicall = new Contract(MULTICALL3_ADDRESS, ['function getChainId() view returns (uint256)', 'function getEthBalance(address) view returns (uint256)'], p);
+      const multicall = new Contract(
+        MULTICALL3_ADDRESS,
+        ['function getChainId() view returns (uint256)', 'function getEthBalance(address) view returns (uint256)'],
+        p,
+      );
       expect(await multicall.getFunction('getChainId').staticCall()).toBe(BigInt(chain.chainId));
       // Deployed code exists behind every manifest address (spot check per family).
-      for (const address of [platformAddress(v2[0]!, 'router'), platformAddress(v3, 'quoter'), platformAddress(manifestPlatform(net, 'aave-v3'), 'pool'), net.weth]) {
+      for (const address of [
+        platformAddress(v2[0]!, 'router'),
+        platformAddress(v3, 'quoter'),
+        platformAddress(manifestPlatform(net, 'aave-v3'), 'pool'),
+        net.weth,
+      ]) {
         expect((await p.getCode(address)).length).toBeGreaterThan(2);
       }
     }
@@ -119,7 +140,8 @@ describe('devnet', () => {
       expect(latest!.timestamp - first!.timestamp).toBeGreaterThanOrEqual(30 * DAY);
       expect(latest!.number).toBeLessThan(5_000);
       // Plain fetch: ethers reads multi-megabyte responses slowly (~20 s for these three calls).
-      const count = async (topic: string): Promise<number> => (await rawCall<unknown[]>(chain.rpcUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [topic] }])).length;
+      const count = async (topic: string): Promise<number> =>
+        (await rawCall<unknown[]>(chain.rpcUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [topic] }])).length;
       expect(await count(V2_SWAP)).toBeGreaterThan(1_000);
       expect(await count(V3_SWAP)).toBeGreaterThan(1_000);
       expect(await count(TRANSFER)).toBeGreaterThan(5_000);
@@ -152,10 +174,18 @@ describe('devnet', () => {
 
     it('swaps ETH for USDC on Uniswap V2 through Router02', async () => {
       const usdc = manifestToken(net, 'USDC');
-      const router = new Contract(platformAddress(manifestPlatform(net, 'uniswap-v2'), 'router'), ['function swapExactETHForTokens(uint256,address[],address,uint256) payable returns (uint256[])'], wallet);
+      const router = new Contract(
+        platformAddress(manifestPlatform(net, 'uniswap-v2'), 'router'),
+        ['function swapExactETHForTokens(uint256,address[],address,uint256) payable returns (uint256[])'],
+        wallet,
+      );
       const usdcBefore = await balance(usdc.address);
       const ethBefore = await p.getBalance(wallet.address);
-      await (await router.getFunction('swapExactETHForTokens')(0, [net.weth, usdc.address], wallet.address, NO_DEADLINE, { value: parseEther('1') })).wait();
+      await (
+        await router.getFunction('swapExactETHForTokens')(0, [net.weth, usdc.address], wallet.address, NO_DEADLINE, {
+          value: parseEther('1'),
+        })
+      ).wait();
       // The pool tracks the simulated ETH price, which ends at 3000 USD.
       expectNear((await balance(usdc.address)) - usdcBefore, parseUnits('3000', 6), 0.05);
       expect(ethBefore - (await p.getBalance(wallet.address))).toBeGreaterThan(parseEther('1'));
@@ -172,10 +202,21 @@ describe('devnet', () => {
       const usdcBefore = await balance(usdc.address);
       const router = new Contract(
         swapRouter,
-        ['function exactInputSingle((address tokenIn,address tokenOut,uint24 fee,address recipient,uint256 deadline,uint256 amountIn,uint256 amountOutMinimum,uint160 sqrtPriceLimitX96)) payable returns (uint256)'],
+        [
+          'function exactInputSingle((address tokenIn,address tokenOut,uint24 fee,address recipient,uint256 deadline,uint256 amountIn,uint256 amountOutMinimum,uint160 sqrtPriceLimitX96)) payable returns (uint256)',
+        ],
         wallet,
       );
-      const params = { tokenIn: net.weth, tokenOut: usdc.address, fee: 500, recipient: wallet.address, deadline: NO_DEADLINE, amountIn: parseEther('1'), amountOutMinimum: 0, sqrtPriceLimitX96: 0 };
+      const params = {
+        tokenIn: net.weth,
+        tokenOut: usdc.address,
+        fee: 500,
+        recipient: wallet.address,
+        deadline: NO_DEADLINE,
+        amountIn: parseEther('1'),
+        amountOutMinimum: 0,
+        sqrtPriceLimitX96: 0,
+      };
       await (await router.getFunction('exactInputSingle')(params)).wait();
       expect(wethBefore - (await balance(net.weth))).toBe(parseEther('1'));
       expectNear((await balance(usdc.address)) - usdcBefore, parseUnits('3000', 6), 0.05);
@@ -186,7 +227,11 @@ describe('devnet', () => {
       const amount = parseUnits('1000', 6);
       await (await erc20(vault.asset).getFunction('approve')(vault.address, amount)).wait();
       const assetsBefore = await balance(vault.asset);
-      const vaultContract = new Contract(vault.address, [...ERC20, 'function deposit(uint256,address) returns (uint256)', 'function totalAssets() view returns (uint256)'], wallet);
+      const vaultContract = new Contract(
+        vault.address,
+        [...ERC20, 'function deposit(uint256,address) returns (uint256)', 'function totalAssets() view returns (uint256)'],
+        wallet,
+      );
       const vaultAssetsBefore = await vaultContract.getFunction('totalAssets').staticCall();
       await (await vaultContract.getFunction('deposit')(amount, wallet.address)).wait();
       const shares = await balance(vault.address);
@@ -232,13 +277,17 @@ describe('devnet', () => {
         const latest = await p.getBlock('latest');
         const receipt = (e as { receipt?: { gasUsed: bigint } }).receipt;
         const gas = receipt ? `; gas used ${receipt.gasUsed} of ${AAVE_GAS}` : '';
-        throw new Error(`borrow reverted: ${(e as Error).message.slice(0, 400)}${gas}; account data (collateral, debt, available, threshold, ltv, health) ${account.join(', ')}; latest block ${latest?.number} at ${latest?.timestamp}`);
+        throw new Error(
+          `borrow reverted: ${(e as Error).message.slice(0, 400)}${gas}; account data (collateral, debt, available, threshold, ltv, health) ${account.join(', ')}; latest block ${latest?.number} at ${latest?.timestamp}`,
+        );
       };
       await borrow.staticCall(usdcMarket.asset, borrowed, 2, 0, wallet.address).catch(diagnose);
       await (await borrow(usdcMarket.asset, borrowed, 2, 0, wallet.address, { gasLimit: AAVE_GAS })).wait().catch(diagnose);
       expect((await balance(usdcMarket.asset)) - usdcBefore).toBe(borrowed);
       expectNear(await balance(usdcMarket.variableDebtToken), borrowed, 0.001);
-      const [collateralBase, debtBase, , , , healthFactor] = (await pool.getFunction('getUserAccountData').staticCall(wallet.address)) as bigint[];
+      const [collateralBase, debtBase, , , , healthFactor] = (await pool
+        .getFunction('getUserAccountData')
+        .staticCall(wallet.address)) as bigint[];
       // Base currency is USD with 8 decimals: 2 ETH ≈ 6000 USD of collateral, 1000 USD of debt.
       expectNear(collateralBase!, 6000n * 10n ** 8n, 0.05);
       expectNear(debtBase!, 1000n * 10n ** 8n, 0.01);

@@ -68,45 +68,74 @@ export function resetDevnet(stateDir = DEFAULT_STATE_DIR): void {
   if (!existsSync(stateDir)) return;
   forgetLiveStates(stateDir);
   for (const file of readdirSync(stateDir)) {
-    if (file === MANIFEST_FILE || file.endsWith('.state.json') || file.endsWith('.state.json.tmp')) rmSync(join(stateDir, file), { force: true });
+    if (file === MANIFEST_FILE || file.endsWith('.state.json') || file.endsWith('.state.json.tmp'))
+      rmSync(join(stateDir, file), { force: true });
   }
 }
 
 /** Networks whose saved state can be loaded as is. */
-function reusable(saved: DevnetManifest | undefined, networks: readonly Network[], stateDir: string, version: string, buildTime: number | undefined): Network[] {
+function reusable(
+  saved: DevnetManifest | undefined,
+  networks: readonly Network[],
+  stateDir: string,
+  version: string,
+  buildTime: number | undefined,
+): Network[] {
   if (!saved || saved.codeVersion !== version || saved.seed !== DEFAULT_SEED || saved.buildTime !== buildTime) return [];
   return networks.filter((n) => saved.networks.some((m) => m.network === n) && existsSync(stateFile(stateDir, n)));
 }
 
-async function ensureStates(networks: readonly Network[], host: string, basePort: number, stateDir: string, fresh: boolean, log: (line: string) => void, buildTime?: number): Promise<DevnetManifest> {
+async function ensureStates(
+  networks: readonly Network[],
+  host: string,
+  basePort: number,
+  stateDir: string,
+  fresh: boolean,
+  log: (line: string) => void,
+  buildTime?: number,
+): Promise<DevnetManifest> {
   const version = codeVersion();
-  return withStateLock(stateDir, () => log(`waiting for another process building ${stateDir}`), async () => {
-    const saved = fresh ? undefined : readManifest(stateDir);
-    const ready = reusable(saved, networks, stateDir, version, buildTime);
-    const missing = networks.filter((n) => !ready.includes(n));
-    if (missing.length === 0 && saved) return saved;
-    log(`building ${missing.join(', ')} from scratch (code version ${version}); this takes a minute`);
-    const started = Date.now();
-    const built = await Promise.all(
-      missing.map((network) =>
-        buildNetworkIsolated({ network, host, port: basePort + networks.indexOf(network), seed: DEFAULT_SEED, stateFile: stateFile(stateDir, network), buildTime, log }),
-      ),
-    );
-    log(`built ${missing.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    // Other networks saved by the same code stay usable.
-    const kept: NetworkManifest[] =
-      saved && saved.codeVersion === version && saved.buildTime === buildTime ? saved.networks.filter((n) => !missing.includes(n.network) && existsSync(stateFile(stateDir, n.network))) : [];
-    const manifest: DevnetManifest = {
-      formatVersion: 1,
-      codeVersion: version,
-      seed: DEFAULT_SEED,
-      createdAt: new Date().toISOString(),
-      ...(buildTime === undefined ? {} : { buildTime }),
-      networks: [...kept, ...built].sort((a, b) => NETWORKS.indexOf(a.network) - NETWORKS.indexOf(b.network)),
-    };
-    writeManifest(stateDir, manifest);
-    return manifest;
-  });
+  return withStateLock(
+    stateDir,
+    () => log(`waiting for another process building ${stateDir}`),
+    async () => {
+      const saved = fresh ? undefined : readManifest(stateDir);
+      const ready = reusable(saved, networks, stateDir, version, buildTime);
+      const missing = networks.filter((n) => !ready.includes(n));
+      if (missing.length === 0 && saved) return saved;
+      log(`building ${missing.join(', ')} from scratch (code version ${version}); this takes a minute`);
+      const started = Date.now();
+      const built = await Promise.all(
+        missing.map((network) =>
+          buildNetworkIsolated({
+            network,
+            host,
+            port: basePort + networks.indexOf(network),
+            seed: DEFAULT_SEED,
+            stateFile: stateFile(stateDir, network),
+            buildTime,
+            log,
+          }),
+        ),
+      );
+      log(`built ${missing.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      // Other networks saved by the same code stay usable.
+      const kept: NetworkManifest[] =
+        saved && saved.codeVersion === version && saved.buildTime === buildTime
+          ? saved.networks.filter((n) => !missing.includes(n.network) && existsSync(stateFile(stateDir, n.network)))
+          : [];
+      const manifest: DevnetManifest = {
+        formatVersion: 1,
+        codeVersion: version,
+        seed: DEFAULT_SEED,
+        createdAt: new Date().toISOString(),
+        ...(buildTime === undefined ? {} : { buildTime }),
+        networks: [...kept, ...built].sort((a, b) => NETWORKS.indexOf(a.network) - NETWORKS.indexOf(b.network)),
+      };
+      writeManifest(stateDir, manifest);
+      return manifest;
+    },
+  );
 }
 
 export async function startDevnet(opts: StartDevnetOptions = {}): Promise<DevnetHandle> {
@@ -120,13 +149,20 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Devnet
   const manifest = await ensureStates(networks, host, basePort, stateDir, opts.fresh ?? false, log, opts.buildTime);
   const ageDays = Math.max(...manifest.networks.map((n) => Date.now() / 1000 - n.history.lastTimestamp)) / 86_400;
   // The history stops where the build stopped; say so when "the last 24 h" would look empty.
-  if (ageDays > 1) log(`saved state is ${ageDays.toFixed(1)} days old, so recent history is empty; rebuild with fresh: true (CLI: --fresh)`);
+  if (ageDays > 1)
+    log(`saved state is ${ageDays.toFixed(1)} days old, so recent history is empty; rebuild with fresh: true (CLI: --fresh)`);
   const started: AnvilProcess[] = [];
   const live = opts.keepState ? prepareLiveStates(stateDir, manifest, networks) : undefined;
   try {
     await Promise.all(
       networks.map(async (network, i) => {
-        const base = { host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, blockTime: opts.blockTime, historyStates: opts.historyStates };
+        const base = {
+          host,
+          port: basePort + i,
+          chainId: NETWORK_INFO[network].chainId,
+          blockTime: opts.blockTime,
+          historyStates: opts.historyStates,
+        };
         const keep = live ? ['--dump-state', liveStateFile(stateDir, network)] : [];
         let anvil: AnvilProcess | undefined;
         if (live?.get(network)) {

@@ -1,4 +1,12 @@
-export { startDevnet, resetDevnet, DEFAULT_STATE_DIR, DEFAULT_BASE_PORT, type StartDevnetOptions, type DevnetHandle, type DevnetChain } from './devnet';
+export {
+  startDevnet,
+  resetDevnet,
+  DEFAULT_STATE_DIR,
+  DEFAULT_BASE_PORT,
+  type StartDevnetOptions,
+  type DevnetHandle,
+  type DevnetChain,
+} from './devnet';
 export { TEST_ACCOUNTS, ANVIL_ACCOUNTS, DEFAULT_SEED, deriveAccount, type DevAccount } from './accounts';
 export { DEFAULT_NETWORKS } from './config';
 export * from './manifest';
@@ -13,5 +21,13 @@ export type { Placement } from './mainnet-shaped/place';
 export { AcrossRelayer, type AcrossRelayerMode, type AcrossRelayerOptions, type AcrossFillRecord } from './across/relayer';
 export { AcrossDataWorker, type AcrossDataWorkerOptions, type BundleResult, type BundlePayment } from './across/dataworker';
 export { acrossRelayerAccount, fundAcrossRelayer } from './across/inventory';
-export { acrossNetworks, toBytes32, fromBytes32, spokePoolInterface, multicallHandlerInterface, type AcrossNetwork, type AcrossDeposit } from './across/spoke';
+export {
+  acrossNetworks,
+  toBytes32,
+  fromBytes32,
+  spokePoolInterface,
+  multicallHandlerInterface,
+  type AcrossNetwork,
+  type AcrossDeposit,
+} from './across/spoke';
 export { loadAcrossArtifact, acrossHubPool, ACROSS_SPOKE_POOL } from './deploy/across';

@@ -1,13 +1,25 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DevnetManifest, type NetworkManifest, manifestAcross, manifestPlatform, manifestToken, networkManifest, platformAddress, readManifest, writeManifest } from './manifest';
+import {
+  type DevnetManifest,
+  type NetworkManifest,
+  manifestAcross,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  platformAddress,
+  readManifest,
+  writeManifest,
+} from './manifest';
 
 const net = {
   network: 'base',
   chainId: 8453,
   tokens: [{ symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x1', priceUsd: 1 }],
-  platforms: [{ slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { router: '0x2' }, pools: [], vaults: [], markets: [] }],
+  platforms: [
+    { slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { router: '0x2' }, pools: [], vaults: [], markets: [] },
+  ],
   contracts: { router: '0x3', executor: '0x4', acrossSpokePool: '0x5', acrossMulticallHandler: '0x6' },
 } as unknown as NetworkManifest;
 const manifest: DevnetManifest = { formatVersion: 1, codeVersion: 'abc', seed: 's', createdAt: '2025-01-01T00:00:00Z', networks: [net] };

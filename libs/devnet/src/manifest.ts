@@ -5,7 +5,15 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Network } from '@tokensvc/domain';
-import { type DevnetFamily, type DevnetMarket, type DevnetPlatform, type DevnetPool, type DevnetToken, type DevnetVault, devnetPlatformAddress } from '@tokensvc/protocols/devnet';
+import {
+  type DevnetFamily,
+  type DevnetMarket,
+  type DevnetPlatform,
+  type DevnetPool,
+  type DevnetToken,
+  type DevnetVault,
+  devnetPlatformAddress,
+} from '@tokensvc/protocols/devnet';
 
 /** The families the devnet deploys: those with a devnet facet in libs/protocols. */
 export type PlatformFamily = DevnetFamily;
@@ -101,7 +109,11 @@ export function readManifest(stateDir: string): DevnetManifest | undefined {
  */
 export function relayerKeyEnv(file: string): Record<string, string> {
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as DevnetManifest;
-  return Object.fromEntries(manifest.networks.filter((n) => n.accounts?.relayer?.privateKey).map((n) => [`RELAYER_PRIVATE_KEY_${n.network.toUpperCase()}`, n.accounts.relayer.privateKey]));
+  return Object.fromEntries(
+    manifest.networks
+      .filter((n) => n.accounts?.relayer?.privateKey)
+      .map((n) => [`RELAYER_PRIVATE_KEY_${n.network.toUpperCase()}`, n.accounts.relayer.privateKey]),
+  );
 }
 
 export function writeManifest(stateDir: string, manifest: DevnetManifest): void {
@@ -126,7 +138,8 @@ export function manifestToken(net: NetworkManifest, symbol: string): ManifestTok
 /** The Across contracts of a network; a clear error for a manifest built before they existed. */
 export function manifestAcross(net: NetworkManifest): { spokePool: string; multicallHandler: string } {
   const { acrossSpokePool, acrossMulticallHandler } = net.contracts;
-  if (!acrossSpokePool || !acrossMulticallHandler) throw new Error(`${net.network} has no Across contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
+  if (!acrossSpokePool || !acrossMulticallHandler)
+    throw new Error(`${net.network} has no Across contracts in this manifest; rebuild the devnet (npm run devnet -- up --fresh)`);
   return { spokePool: acrossSpokePool, multicallHandler: acrossMulticallHandler };
 }
 

@@ -29,7 +29,8 @@ function files(dir: string, keep: (file: string) => boolean): string[] {
 
 function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(join(dirname(require.resolve(`${name}/package.json`)), 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(dirname(require.resolve(`${name}/package.json`)), 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'missing';
   }
@@ -41,13 +42,28 @@ export function codeVersion(): string {
   if (cached) return cached;
   const hash = createHash('sha256');
   const sources = [
-    ...files(DEVNET_SRC, (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR) && !f.startsWith(ACROSS_TOOLING_DIR)).map((f) => ({ root: DEVNET_SRC, f })),
+    ...files(
+      DEVNET_SRC,
+      (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f) && !f.startsWith(PROFILE_DIR) && !f.startsWith(ACROSS_TOOLING_DIR),
+    ).map((f) => ({ root: DEVNET_SRC, f })),
     ...files(PROTOCOLS_SRC, (f) => PROTOCOL_DEVNET_CODE.test(f) && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: PROTOCOLS_SRC, f })),
     ...files(join(CONTRACTS_ROOT, 'src'), (f) => f.endsWith('.ts') && !NOT_BUILD_CODE.test(f)).map((f) => ({ root: CONTRACTS_ROOT, f })),
     ...files(join(CONTRACTS_ROOT, 'solidity'), (f) => f.endsWith('.sol')).map((f) => ({ root: CONTRACTS_ROOT, f })),
   ];
   for (const { root, f } of sources) hash.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
-  for (const pkg of ['@foundry-rs/anvil', 'solc', '@openzeppelin/contracts', '@uniswap/v2-core', '@uniswap/v2-periphery', '@uniswap/v3-core', '@uniswap/v3-periphery', '@uniswap/swap-router-contracts', '@aave/core-v3', '@across-protocol/contracts', 'ethers']) {
+  for (const pkg of [
+    '@foundry-rs/anvil',
+    'solc',
+    '@openzeppelin/contracts',
+    '@uniswap/v2-core',
+    '@uniswap/v2-periphery',
+    '@uniswap/v3-core',
+    '@uniswap/v3-periphery',
+    '@uniswap/swap-router-contracts',
+    '@aave/core-v3',
+    '@across-protocol/contracts',
+    'ethers',
+  ]) {
     hash.update(`\0${pkg}@${packageVersion(pkg)}`);
   }
   cached = hash.digest('hex').slice(0, 16);
@@ -57,7 +73,8 @@ export function codeVersion(): string {
 /** Version of the mainnet-shaped profile's saved state: the devnet's code plus the profile's own. */
 export function profileCodeVersion(): string {
   const hash = createHash('sha256').update(codeVersion());
-  for (const f of files(PROFILE_DIR, (file) => file.endsWith('.ts') && !NOT_BUILD_CODE.test(file))) hash.update(`\0${relative(PROFILE_DIR, f)}\0`).update(readFileSync(f));
+  for (const f of files(PROFILE_DIR, (file) => file.endsWith('.ts') && !NOT_BUILD_CODE.test(file)))
+    hash.update(`\0${relative(PROFILE_DIR, f)}\0`).update(readFileSync(f));
   hash.update(`\0@uniswap/swap-router-contracts@${packageVersion('@uniswap/swap-router-contracts')}`);
   return hash.digest('hex').slice(0, 16);
 }

@@ -66,6 +66,11 @@ export function decimalString(x: number): string {
   const digits = mantissa.replace('.', '');
   // the position of the decimal point within `digits` once the exponent is applied
   const at = (point < 0 ? mantissa.length : point) + exponent;
-  const plain = at <= 0 ? `0.${'0'.repeat(-at)}${digits}` : at >= digits.length ? digits + '0'.repeat(at - digits.length) : `${digits.slice(0, at)}.${digits.slice(at)}`;
+  const plain =
+    at <= 0
+      ? `0.${'0'.repeat(-at)}${digits}`
+      : at >= digits.length
+        ? digits + '0'.repeat(at - digits.length)
+        : `${digits.slice(0, at)}.${digits.slice(at)}`;
   return negative ? `-${plain}` : plain;
 }

@@ -1,4 +1,17 @@
-import { decimalString, fromUnits, InvalidAmountError, NETWORKS, NETWORK_INFO, networkByChainId, normaliseTokenKey, parseAmount, parsePositiveAmount, parseTokenKey, toUnits, ZERO_ADDRESS } from './index';
+import {
+  decimalString,
+  fromUnits,
+  InvalidAmountError,
+  NETWORKS,
+  NETWORK_INFO,
+  networkByChainId,
+  normaliseTokenKey,
+  parseAmount,
+  parsePositiveAmount,
+  parseTokenKey,
+  toUnits,
+  ZERO_ADDRESS,
+} from './index';
 
 describe('network registry', () => {
   it('covers the 12 networks of the spec with unique chain ids', () => {
@@ -12,7 +25,9 @@ describe('network registry', () => {
 
 describe('token keys', () => {
   it('normalises case of network and address', () => {
-    expect(normaliseTokenKey('Ethereum:0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48')).toBe('ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+    expect(normaliseTokenKey('Ethereum:0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48')).toBe(
+      'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    );
   });
   it('treats the zero address as native', () => {
     expect(parseTokenKey(`base:${ZERO_ADDRESS}`)).toEqual({ network: 'base', address: ZERO_ADDRESS });

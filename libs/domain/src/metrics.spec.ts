@@ -2,7 +2,11 @@ import { paidMetrics, paidMetricsOfPoints, relativeChangePercent, trendingScore 
 
 describe('paid metrics', () => {
   it('reports the figures 1 and 7 days ago and their deltas as strings', () => {
-    const m = paidMetrics({ price: 110, liquidity: 2_000, apy: 5, borrowApy: 7 }, { price: 100, liquidity: 1_000, apy: 4, borrowApy: 7.5 }, { price: 200, liquidity: 0, apy: 5, borrowApy: 6 });
+    const m = paidMetrics(
+      { price: 110, liquidity: 2_000, apy: 5, borrowApy: 7 },
+      { price: 100, liquidity: 1_000, apy: 4, borrowApy: 7.5 },
+      { price: 200, liquidity: 0, apy: 5, borrowApy: 6 },
+    );
     expect(m).toEqual({
       price1d: '100',
       price7d: '200',

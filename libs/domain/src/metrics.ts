@@ -15,8 +15,22 @@ export interface MetricSnapshot {
 }
 
 export type PaidMetrics = Record<
-  | 'price1d' | 'price7d' | 'liquidity1d' | 'liquidity7d' | 'apy1d' | 'apy7d' | 'borrowApy1d' | 'borrowApy7d'
-  | 'priceDelta1d' | 'priceDelta7d' | 'liquidityDelta1d' | 'liquidityDelta7d' | 'apyDelta1d' | 'apyDelta7d' | 'borrowApyDelta1d' | 'borrowApyDelta7d',
+  | 'price1d'
+  | 'price7d'
+  | 'liquidity1d'
+  | 'liquidity7d'
+  | 'apy1d'
+  | 'apy7d'
+  | 'borrowApy1d'
+  | 'borrowApy7d'
+  | 'priceDelta1d'
+  | 'priceDelta7d'
+  | 'liquidityDelta1d'
+  | 'liquidityDelta7d'
+  | 'apyDelta1d'
+  | 'apyDelta7d'
+  | 'borrowApyDelta1d'
+  | 'borrowApyDelta7d',
   string
 >;
 

@@ -1,4 +1,14 @@
-import { CROSS_CHAIN_PERMIT_MESSAGE, SAME_CHAIN_RECIPIENT_MESSAGE, crossChainPermitProblem, sameChainRecipientProblem, distinctTokensProblem, feeProblem, isCrossChain, partnerFeeOf, slippageProblem } from './order-request';
+import {
+  CROSS_CHAIN_PERMIT_MESSAGE,
+  SAME_CHAIN_RECIPIENT_MESSAGE,
+  crossChainPermitProblem,
+  sameChainRecipientProblem,
+  distinctTokensProblem,
+  feeProblem,
+  isCrossChain,
+  partnerFeeOf,
+  slippageProblem,
+} from './order-request';
 
 const ETH_USDC = 'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const ETH_NATIVE = 'ethereum:0x0000000000000000000000000000000000000000';

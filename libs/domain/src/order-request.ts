@@ -21,7 +21,8 @@ export function slippageProblem(value: number): string | undefined {
 /** A fee is 0..1 percent and needs a partner to receive it. */
 export function feeProblem(partner: string | undefined, feePercentage: number | undefined): string | undefined {
   if (feePercentage === undefined) return undefined;
-  if (!Number.isFinite(feePercentage) || feePercentage < FEE_RANGE.min || feePercentage > FEE_RANGE.max) return `feePercentage must be between ${FEE_RANGE.min} and ${FEE_RANGE.max} (percent), got ${feePercentage}`;
+  if (!Number.isFinite(feePercentage) || feePercentage < FEE_RANGE.min || feePercentage > FEE_RANGE.max)
+    return `feePercentage must be between ${FEE_RANGE.min} and ${FEE_RANGE.max} (percent), got ${feePercentage}`;
   if (partner === undefined && feePercentage > 0) return 'feePercentage needs a partner: pass the partner address that receives the fee';
   return undefined;
 }
@@ -43,7 +44,8 @@ export function isCrossChain(inputToken: string, outputToken: string): boolean {
   return parseTokenKey(inputToken).network !== parseTokenKey(outputToken).network;
 }
 
-export const CROSS_CHAIN_PERMIT_MESSAGE = 'permitSignature is not accepted on cross-chain orders (inputToken and outputToken on different networks): approve the Router (GET /v2/approval with outputToken) instead';
+export const CROSS_CHAIN_PERMIT_MESSAGE =
+  'permitSignature is not accepted on cross-chain orders (inputToken and outputToken on different networks): approve the Router (GET /v2/approval with outputToken) instead';
 
 export function crossChainPermitProblem(inputToken: string, outputToken: string, hasPermit: boolean): string | undefined {
   return hasPermit && isCrossChain(inputToken, outputToken) ? CROSS_CHAIN_PERMIT_MESSAGE : undefined;

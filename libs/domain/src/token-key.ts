@@ -14,8 +14,13 @@ export interface TokenId {
 }
 
 export class InvalidTokenKeyError extends Error {
-  constructor(readonly input: string, reason: string) {
-    super(`invalid token key "${input}": ${reason}; expected <network>:<0x address>, e.g. ethereum:0x0000000000000000000000000000000000000000`);
+  constructor(
+    readonly input: string,
+    reason: string,
+  ) {
+    super(
+      `invalid token key "${input}": ${reason}; expected <network>:<0x address>, e.g. ethereum:0x0000000000000000000000000000000000000000`,
+    );
   }
 }
 

@@ -14,9 +14,30 @@ import {
   TokenTransactionsReply,
   TokenTransactionsRequest,
 } from './generated/tokensvc/v1/tokens';
-import { ApprovalReply, ApprovalRequest, BuildOrderRequest, EstimateReply, EstimateRequest, MultiOrderReply, MultiOrderRequest, OrderReply, OrderStatusRequest, StoredOrderReply, SubmitOrderRequest } from './generated/tokensvc/v1/portal';
+import {
+  ApprovalReply,
+  ApprovalRequest,
+  BuildOrderRequest,
+  EstimateReply,
+  EstimateRequest,
+  MultiOrderReply,
+  MultiOrderRequest,
+  OrderReply,
+  OrderStatusRequest,
+  StoredOrderReply,
+  SubmitOrderRequest,
+} from './generated/tokensvc/v1/portal';
 import { CrossChainStatusReply, CrossChainStatusRequest } from './generated/tokensvc/v1/crosschain';
-import { CrossChainStatusEventsReply, CrossChainStatusEventsRequest, DeleteWebhookReply, DeleteWebhookRequest, ListWebhooksReply, ListWebhooksRequest, RegisterWebhookReply, RegisterWebhookRequest } from './generated/tokensvc/v1/push';
+import {
+  CrossChainStatusEventsReply,
+  CrossChainStatusEventsRequest,
+  DeleteWebhookReply,
+  DeleteWebhookRequest,
+  ListWebhooksReply,
+  ListWebhooksRequest,
+  RegisterWebhookReply,
+  RegisterWebhookRequest,
+} from './generated/tokensvc/v1/push';
 
 /**
  * Every NATS subject of the platform, in one place. Subjects are versioned (`.v1`); a breaking
@@ -46,7 +67,13 @@ export interface RpcContract<Req, Rep> {
   readonly idempotent?: boolean;
 }
 
-function contract<Req, Rep>(subject: string, service: ServiceName, request: Codec<Req>, reply: Codec<Rep>, idempotent = true): RpcContract<Req, Rep> {
+function contract<Req, Rep>(
+  subject: string,
+  service: ServiceName,
+  request: Codec<Req>,
+  reply: Codec<Rep>,
+  idempotent = true,
+): RpcContract<Req, Rep> {
   return { subject, service, request, reply, idempotent };
 }
 
@@ -73,7 +100,12 @@ export const RPC = {
   submitOrder: contract('quote.portal.submit.v1', 'quote', SubmitOrderRequest, StoredOrderReply),
   orderStatus: contract('quote.portal.status.v1', 'quote', OrderStatusRequest, StoredOrderReply),
   crossChainStatus: contract('status-tracker.portal.status.v1', 'status-tracker', CrossChainStatusRequest, CrossChainStatusReply),
-  crossChainStatusEvents: contract('status-tracker.portal.status-events.v1', 'status-tracker', CrossChainStatusEventsRequest, CrossChainStatusEventsReply),
+  crossChainStatusEvents: contract(
+    'status-tracker.portal.status-events.v1',
+    'status-tracker',
+    CrossChainStatusEventsRequest,
+    CrossChainStatusEventsReply,
+  ),
   registerWebhook: contract('status-tracker.webhooks.register.v1', 'status-tracker', RegisterWebhookRequest, RegisterWebhookReply, false),
   listWebhooks: contract('status-tracker.webhooks.list.v1', 'status-tracker', ListWebhooksRequest, ListWebhooksReply),
   deleteWebhook: contract('status-tracker.webhooks.delete.v1', 'status-tracker', DeleteWebhookRequest, DeleteWebhookReply, false),

@@ -1,7 +1,13 @@
 export * from './contracts';
 export * from './errors';
 export { ErrorCode, RpcError, PingRequest, PingReply } from './generated/tokensvc/v1/common';
-export { ListNetworksRequest, ListNetworksReply, ListPlatformsRequest, ListPlatformsReply, Platform } from './generated/tokensvc/v1/catalog';
+export {
+  ListNetworksRequest,
+  ListNetworksReply,
+  ListPlatformsRequest,
+  ListPlatformsReply,
+  Platform,
+} from './generated/tokensvc/v1/catalog';
 export { PoolStateChanged, BlockFinalized, IndexedHead } from './generated/tokensvc/v1/indexer';
 export {
   TokenMetrics,

@@ -12,7 +12,9 @@ describe('persistence: migrations and catalog', () => {
     const ds = createDataSource({ url, poolSize: 1 });
     await ds.initialize();
     for (let i = 0; i < names.length; i++) await ds.undoLastMigration();
-    const tables: Array<{ table_name: string }> = await ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
+    const tables: Array<{ table_name: string }> = await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
+    );
     expect(tables).toEqual([]);
     await ds.destroy();
     expect(await migrate(url)).toEqual(names);
@@ -23,9 +25,20 @@ describe('persistence: migrations and catalog', () => {
     await ds.initialize();
     const repo = new CatalogRepository(ds);
     await repo.syncCatalog(
-      [{ network: 'ethereum', chainId: 1, name: 'Ethereum' }, { network: 'base', chainId: 8453, name: 'Base' }],
       [
-        { network: 'ethereum', platform: 'uniswap-v2', name: 'Uniswap V2', image: 'i', family: 'uniswap-v2', category: 'dex', addresses: { factory: '0x01' } },
+        { network: 'ethereum', chainId: 1, name: 'Ethereum' },
+        { network: 'base', chainId: 8453, name: 'Base' },
+      ],
+      [
+        {
+          network: 'ethereum',
+          platform: 'uniswap-v2',
+          name: 'Uniswap V2',
+          image: 'i',
+          family: 'uniswap-v2',
+          category: 'dex',
+          addresses: { factory: '0x01' },
+        },
         { network: 'base', platform: 'basic', name: 'Basic', image: 'i', family: 'basic', category: 'basic', addresses: {} },
       ],
     );
@@ -33,7 +46,10 @@ describe('persistence: migrations and catalog', () => {
     expect((await repo.enabledPlatforms('dex')).map((p) => p.platform)).toEqual(['uniswap-v2']);
     expect((await repo.enabledPlatforms('uniswap-v2')).map((p) => p.platform)).toEqual(['uniswap-v2']);
     // Disabling a network hides its platforms.
-    await repo.syncCatalog([{ network: 'base', chainId: 8453, name: 'Base' }], [{ network: 'base', platform: 'basic', name: 'Basic', image: 'i', family: 'basic', category: 'basic', addresses: {} }]);
+    await repo.syncCatalog(
+      [{ network: 'base', chainId: 8453, name: 'Base' }],
+      [{ network: 'base', platform: 'basic', name: 'Basic', image: 'i', family: 'basic', category: 'basic', addresses: {} }],
+    );
     expect((await repo.enabledNetworks()).map((n) => n.network)).toEqual(['base']);
     expect((await repo.enabledPlatforms()).map((p) => p.network)).toEqual(['base']);
     await ds.destroy();

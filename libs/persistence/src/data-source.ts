@@ -25,7 +25,28 @@ import { IndexerDerive1763880000000 } from './migrations/1763880000000-indexer-d
 
 export const ENTITIES = [NetworkEntity, PlatformEntity];
 /** Ordered; a new migration is appended here and in its own timestamped file with up and down. */
-export const MIGRATIONS = [Catalog1763769600000, Indexer1763856000000, IndexerIngest1763870000000, IndexerDerive1763880000000, ApiKeys1763942400000, TokenReadIndexes1764000000000, Orders1764300000000, CrossChainOrders1764400000000, StatusPush1764500000000, TrackerEvents1764600000000, BalancesBlock1764700000000, TransfersBrin1764800000000, BalancesPriorBlocks1764900000000, WebhookOwner1764950000000, CandlesPricedOhlc1764960000000, CursorAheadOfChain1764970000000, CursorFinalizedLabel1764985000000, TokenHistoryFrom1764990000000, OrdersClient1765000000000, SwapVolumes1765010000000];
+export const MIGRATIONS = [
+  Catalog1763769600000,
+  Indexer1763856000000,
+  IndexerIngest1763870000000,
+  IndexerDerive1763880000000,
+  ApiKeys1763942400000,
+  TokenReadIndexes1764000000000,
+  Orders1764300000000,
+  CrossChainOrders1764400000000,
+  StatusPush1764500000000,
+  TrackerEvents1764600000000,
+  BalancesBlock1764700000000,
+  TransfersBrin1764800000000,
+  BalancesPriorBlocks1764900000000,
+  WebhookOwner1764950000000,
+  CandlesPricedOhlc1764960000000,
+  CursorAheadOfChain1764970000000,
+  CursorFinalizedLabel1764985000000,
+  TokenHistoryFrom1764990000000,
+  OrdersClient1765000000000,
+  SwapVolumes1765010000000,
+];
 
 export interface DataSourceOptions {
   url: string;
@@ -46,7 +67,12 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging: ['error'],
-    extra: { max: opts.poolSize ?? 10, application_name: opts.applicationName ?? 'tokensvc', connectionTimeoutMillis: 5000, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) },
+    extra: {
+      max: opts.poolSize ?? 10,
+      application_name: opts.applicationName ?? 'tokensvc',
+      connectionTimeoutMillis: 5000,
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+    },
   });
 }
 

@@ -16,7 +16,9 @@ describe('createPgPool', () => {
       await admin.end();
       const deadline = Date.now() + 5_000;
       while (messages.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(messages).toEqual([expect.stringMatching(/^postgres connection lost \(terminating connection due to administrator command\)/)]);
+      expect(messages).toEqual([
+        expect.stringMatching(/^postgres connection lost \(terminating connection due to administrator command\)/),
+      ]);
       const { pid: next } = (await pool.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number };
       expect(next).not.toBe(pid);
     } finally {
@@ -24,16 +26,28 @@ describe('createPgPool', () => {
     }
   });
 
-  it('bounds every statement (30 s by default, or the caller\'s) and the wait for a connection (5 s by default)', async () => {
+  it("bounds every statement (30 s by default, or the caller's) and the wait for a connection (5 s by default)", async () => {
     const pool = createPgPool({ connectionString: INFRA.postgres, max: 1, application_name: 'pg-pool-spec' });
     try {
-      expect((await pool.query('SHOW statement_timeout')).rows[0]).toEqual({ statement_timeout: `${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}s` });
-      expect((await pool.query('SHOW idle_in_transaction_session_timeout')).rows[0]).toEqual({ idle_in_transaction_session_timeout: '1min' });
-      expect((pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis).toBe(DEFAULT_CONNECT_TIMEOUT_MS);
+      expect((await pool.query('SHOW statement_timeout')).rows[0]).toEqual({
+        statement_timeout: `${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}s`,
+      });
+      expect((await pool.query('SHOW idle_in_transaction_session_timeout')).rows[0]).toEqual({
+        idle_in_transaction_session_timeout: '1min',
+      });
+      expect((pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis).toBe(
+        DEFAULT_CONNECT_TIMEOUT_MS,
+      );
     } finally {
       await pool.end();
     }
-    const short = createPgPool({ connectionString: INFRA.postgres, max: 1, statement_timeout: 200, connectionTimeoutMillis: 300, application_name: 'pg-pool-spec' });
+    const short = createPgPool({
+      connectionString: INFRA.postgres,
+      max: 1,
+      statement_timeout: 200,
+      connectionTimeoutMillis: 300,
+      application_name: 'pg-pool-spec',
+    });
     try {
       const t = Date.now();
       await expect(short.query('SELECT pg_sleep(5)')).rejects.toThrow(/canceling statement due to statement timeout/);
@@ -54,7 +68,12 @@ describe('createPgPool', () => {
   });
 
   it('ends a transaction left idle past its bound, releasing its row locks', async () => {
-    const pool = createPgPool({ connectionString: INFRA.postgres, max: 1, idle_in_transaction_session_timeout: 300, application_name: 'pg-pool-spec' });
+    const pool = createPgPool({
+      connectionString: INFRA.postgres,
+      max: 1,
+      idle_in_transaction_session_timeout: 300,
+      application_name: 'pg-pool-spec',
+    });
     const other = new Client({ connectionString: INFRA.postgres });
     await other.connect();
     try {
@@ -86,7 +105,11 @@ describe('createPgPool', () => {
       await migrations.destroy();
     }
     // PersistenceModule (every service's DataSource) builds it with the default.
-    const factory = (PersistenceModule.forRoot(INFRA.postgres, 'pg-pool-spec', 1).providers![0] as { useFactory: () => Promise<import('typeorm').DataSource> }).useFactory;
+    const factory = (
+      PersistenceModule.forRoot(INFRA.postgres, 'pg-pool-spec', 1).providers![0] as {
+        useFactory: () => Promise<import('typeorm').DataSource>;
+      }
+    ).useFactory;
     const ds = await factory();
     try {
       expect(await ds.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '30s' }]);

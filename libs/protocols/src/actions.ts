@@ -75,7 +75,15 @@ export interface SweepAction {
   token: string;
 }
 
-export type Action = SwapAction | V2BurnAction | V2AddAction | VaultDepositAction | VaultRedeemAction | LendingSupplyAction | LendingWithdrawAction | SweepAction;
+export type Action =
+  | SwapAction
+  | V2BurnAction
+  | V2AddAction
+  | VaultDepositAction
+  | VaultRedeemAction
+  | LendingSupplyAction
+  | LendingWithdrawAction
+  | SweepAction;
 
 export const BPS = 10_000;
 

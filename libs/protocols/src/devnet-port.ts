@@ -171,7 +171,12 @@ export interface DevnetFacet<F extends PlatformFamily, S> {
    * contracts appended after the order Router, in a block of their own (so no earlier address
    * moves): the roles they add to the family's platforms, by slug
    */
-  deployLate?(chain: DevnetChain, plan: S, env: DevnetDeployEnv, platforms: readonly DevnetPlatform[]): Record<string, Record<string, string>>;
+  deployLate?(
+    chain: DevnetChain,
+    plan: S,
+    env: DevnetDeployEnv,
+    platforms: readonly DevnetPlatform[],
+  ): Record<string, Record<string, string>>;
   /**
    * initial liquidity: the tokens its liquidity provider needs, then the transactions that add it
    * (queued for the next block; a facet that must see some land first, such as native ETH unwrapped
@@ -212,7 +217,11 @@ export interface DevnetPoolFacet {
   /** the pool's raw price (token1 units per token0 unit) and the trade that moves it to `target` */
   tradeToPrice(state: DevnetPoolState, target: number): { current: number; trade: DevnetArbTrade };
   /** queues the arbitrage bot's swap (approval included) of `amountIn` toward `target` */
-  arbSwap(world: DevnetWorld, state: DevnetPoolState, swap: { bot: string; tokenIn: DevnetToken; tokenOut: DevnetToken; amountIn: bigint; target: number }): void;
+  arbSwap(
+    world: DevnetWorld,
+    state: DevnetPoolState,
+    swap: { bot: string; tokenIn: DevnetToken; tokenOut: DevnetToken; amountIn: bigint; target: number },
+  ): void;
 }
 
 /** A user action of the simulated history: queues its transactions, false when it did nothing. */

@@ -5,7 +5,16 @@
  */
 import type { PlatformFamily } from '@tokensvc/domain';
 import { aaveV3Devnet } from './aave-v3/devnet';
-import type { DevnetChain, DevnetDeployEnv, DevnetFacet, DevnetGrant, DevnetHistory, DevnetPlatform, DevnetPoolFacet, DevnetWorld } from './devnet-port';
+import type {
+  DevnetChain,
+  DevnetDeployEnv,
+  DevnetFacet,
+  DevnetGrant,
+  DevnetHistory,
+  DevnetPlatform,
+  DevnetPoolFacet,
+  DevnetWorld,
+} from './devnet-port';
 import { erc4626Devnet } from './erc4626/devnet';
 import { uniswapV2Devnet } from './uniswap-v2/devnet';
 import { uniswapV3Devnet } from './uniswap-v3/devnet';
@@ -18,7 +27,18 @@ export { V2_DEVNET_ABI, v2PairAddress, type V2PlatformSpec, type V2PoolSpec } fr
 export { V3_DEVNET_ABI, v3PoolAddress, type V3PlatformPlan, type V3PoolSpec, type V3PositionSpec } from './uniswap-v3/devnet';
 export { V4_DEVNET_ABI, type V4PlatformPlan, type V4PoolSpec } from './uniswap-v4/devnet';
 export { ERC4626_DEVNET_ABI, type VaultSpec, type VaultsPlan } from './erc4626/devnet';
-export { AAVE_DEVNET_ABI, RATE_STRATEGIES, aaveMarketLabel, aaveReserves, deployLinked, deployReserveKit, reserveInput, type AavePlan, type ReserveKit, type ReserveSpec } from './aave-v3/devnet';
+export {
+  AAVE_DEVNET_ABI,
+  RATE_STRATEGIES,
+  aaveMarketLabel,
+  aaveReserves,
+  deployLinked,
+  deployReserveKit,
+  reserveInput,
+  type AavePlan,
+  type ReserveKit,
+  type ReserveSpec,
+} from './aave-v3/devnet';
 
 /** Every family's devnet facet; null for a family the devnet deploys nothing for. A family missing here does not compile. */
 export const DEVNET_FACETS = {
@@ -50,7 +70,9 @@ export type DevnetPlans = { readonly [F in DevnetFamily]: DevnetPlanOf<F> };
  */
 const DEVNET_RANK: Record<DevnetFamily, number> = { 'uniswap-v2': 0, 'uniswap-v3': 1, 'aave-v3': 2, erc4626: 3, 'uniswap-v4': 4 };
 
-export const DEVNET_ORDER: readonly DevnetFamily[] = (Object.keys(DEVNET_RANK) as DevnetFamily[]).sort((a, b) => DEVNET_RANK[a] - DEVNET_RANK[b]);
+export const DEVNET_ORDER: readonly DevnetFamily[] = (Object.keys(DEVNET_RANK) as DevnetFamily[]).sort(
+  (a, b) => DEVNET_RANK[a] - DEVNET_RANK[b],
+);
 
 /** A family's facet with its plan applied: what libs/devnet iterates. */
 export interface PlannedDevnetFacet {

@@ -1,7 +1,19 @@
 export * from './protocol-module';
 export { v2Fee } from './uniswap-v2/scope';
 export * from './actions';
-export { PROTOCOLS, checkPlatformOptions, protocolOf, dexOf, dexFacet, issuerFacet, composedActionFacet, shapeOf, tokenRoleOf, LIVE_BALANCE_FAMILIES, type TokenRole } from './registry';
+export {
+  PROTOCOLS,
+  checkPlatformOptions,
+  protocolOf,
+  dexOf,
+  dexFacet,
+  issuerFacet,
+  composedActionFacet,
+  shapeOf,
+  tokenRoleOf,
+  LIVE_BALANCE_FAMILIES,
+  type TokenRole,
+} from './registry';
 export { v3RouterOf, v3RouterMissingMessage, type V3Router } from './uniswap-v3';
 export * from './indexing/events';
 export * from './indexing/registry-types';

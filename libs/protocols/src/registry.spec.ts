@@ -41,15 +41,20 @@ describe('protocol modules', () => {
       transactionHash: '0x',
     };
     const discover = PROTOCOLS['uniswap-v2'].indexer.discoveryHandlers[UNISWAP_V2_EVENTS.v2PairCreated]!;
-    const pool = (options?: PlatformDefinition['options']) => discover(log, { address: log.address, platform: 'pancakeswap', family: 'uniswap-v2', options }).find((d) => d.kind === 'pool');
+    const pool = (options?: PlatformDefinition['options']) =>
+      discover(log, { address: log.address, platform: 'pancakeswap', family: 'uniswap-v2', options }).find((d) => d.kind === 'pool');
     expect(pool({ fee: 2500 })).toMatchObject({ pool: { address: `0x${'c'.repeat(40)}`, fee: 2500 } });
     expect(pool()).toMatchObject({ pool: { fee: 3000 } });
   });
 
   it('refuses an option the family does not take, or a value its check refuses, naming the platform', () => {
-    expect(() => checkPlatformOptions([platform('uniswap-v2', { fee: 0 })])).toThrow(/platform pancakeswap on ethereum: option fee .* must be an integer between 1 and 999999; got 0/);
+    expect(() => checkPlatformOptions([platform('uniswap-v2', { fee: 0 })])).toThrow(
+      /platform pancakeswap on ethereum: option fee .* must be an integer between 1 and 999999; got 0/,
+    );
     expect(() => checkPlatformOptions([platform('uniswap-v2', { fee: '2500' })])).toThrow(/got "2500"/);
-    expect(() => checkPlatformOptions([platform('uniswap-v2', { feeBps: 25 })])).toThrow(/uniswap-v2 has no option feeBps \(its options: fee\)/);
+    expect(() => checkPlatformOptions([platform('uniswap-v2', { feeBps: 25 })])).toThrow(
+      /uniswap-v2 has no option feeBps \(its options: fee\)/,
+    );
     expect(() => checkPlatformOptions([platform('uniswap-v3', { fee: 2500 })])).toThrow(/uniswap-v3 has no option fee \(it takes none\)/);
   });
 });

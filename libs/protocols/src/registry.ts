@@ -81,7 +81,11 @@ export function tokenRoleOf(family: string): TokenRole {
 }
 
 /** Families whose token balances are read live (protocol-module.ts `balances`), from the modules. */
-export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(Object.values<ProtocolModule>(PROTOCOLS).filter((m) => m.balances === 'live').map((m) => m.family));
+export const LIVE_BALANCE_FAMILIES: ReadonlySet<string> = new Set(
+  Object.values<ProtocolModule>(PROTOCOLS)
+    .filter((m) => m.balances === 'live')
+    .map((m) => m.family),
+);
 
 /** The calls and gas of a composed action, from the module of its family (throws when that family issues no such token). */
 export function composedActionFacet<A extends ComposedAction>(a: A): ActionFacet<A> {
@@ -99,9 +103,13 @@ export function checkPlatformOptions(platforms: readonly PlatformDefinition[]): 
     for (const [name, value] of Object.entries(p.options ?? {})) {
       const spec = specs[name];
       const known = Object.keys(specs);
-      if (!spec) throw new Error(`platform ${p.slug} on ${p.network}: ${p.family} has no option ${name} (${known.length > 0 ? `its options: ${known.join(', ')}` : 'it takes none'})`);
+      if (!spec)
+        throw new Error(
+          `platform ${p.slug} on ${p.network}: ${p.family} has no option ${name} (${known.length > 0 ? `its options: ${known.join(', ')}` : 'it takes none'})`,
+        );
       const problem = spec.check(value);
-      if (problem) throw new Error(`platform ${p.slug} on ${p.network}: option ${name} (${spec.describe}) ${problem}; got ${JSON.stringify(value)}`);
+      if (problem)
+        throw new Error(`platform ${p.slug} on ${p.network}: option ${name} (${spec.describe}) ${problem}; got ${JSON.stringify(value)}`);
     }
   }
 }

@@ -6,4 +6,11 @@ import { UNISWAP_V2_EVENTS } from './uniswap-v2/events';
 import { UNISWAP_V3_EVENTS } from './uniswap-v3/events';
 import { UNISWAP_V4_EVENTS } from './uniswap-v4/events';
 
-export const TOPICS = { ...BASIC_EVENTS, ...UNISWAP_V2_EVENTS, ...UNISWAP_V3_EVENTS, ...UNISWAP_V4_EVENTS, ...ERC4626_EVENTS, ...AAVE_V3_EVENTS } as const;
+export const TOPICS = {
+  ...BASIC_EVENTS,
+  ...UNISWAP_V2_EVENTS,
+  ...UNISWAP_V3_EVENTS,
+  ...UNISWAP_V4_EVENTS,
+  ...ERC4626_EVENTS,
+  ...AAVE_V3_EVENTS,
+} as const;

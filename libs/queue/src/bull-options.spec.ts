@@ -2,11 +2,24 @@ import { bullConnection, bullWorkerOptions } from './bull-options';
 
 describe('bullConnection', () => {
   it('takes host, port, db and the decoded credentials from the URL, with no per-request retry cap', () => {
-    expect(bullConnection('redis://user:p%40ss%2Fw@cache.internal:6380/3')).toEqual({ host: 'cache.internal', port: 6380, username: 'user', password: 'p@ss/w', db: 3, maxRetriesPerRequest: null });
+    expect(bullConnection('redis://user:p%40ss%2Fw@cache.internal:6380/3')).toEqual({
+      host: 'cache.internal',
+      port: 6380,
+      username: 'user',
+      password: 'p@ss/w',
+      db: 3,
+      maxRetriesPerRequest: null,
+    });
   });
 
   it('defaults the port and db, and turns TLS on for rediss:', () => {
-    expect(bullConnection('rediss://cache.internal')).toEqual({ host: 'cache.internal', port: 6379, db: 0, tls: {}, maxRetriesPerRequest: null });
+    expect(bullConnection('rediss://cache.internal')).toEqual({
+      host: 'cache.internal',
+      port: 6379,
+      db: 0,
+      tls: {},
+      maxRetriesPerRequest: null,
+    });
   });
 });
 

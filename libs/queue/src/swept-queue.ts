@@ -68,7 +68,10 @@ export abstract class SweptQueue<T> {
     this.worker.on('error', (e) => this.log(`${label} worker: ${e.message}`));
     await this.beforeFirstSweep();
     await this.sweep();
-    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.log(`${label} sweep: ${e.message}`)), this.settings.sweepMs);
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((e: Error) => this.log(`${label} sweep: ${e.message}`)),
+      this.settings.sweepMs,
+    );
     this.sweeper.unref();
   }
 

@@ -20,7 +20,9 @@ export function swapExactIn(pool: Pool, tokenIn: string, amountIn: bigint): Pool
     case 'constant-product': {
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
       const amountOut = getAmountOut(amountIn, reserveIn, reserveOut, pool.fee);
-      const after = zeroForOne ? { ...pool, reserve0: reserveIn + amountIn, reserve1: reserveOut - amountOut } : { ...pool, reserve0: reserveOut - amountOut, reserve1: reserveIn + amountIn };
+      const after = zeroForOne
+        ? { ...pool, reserve0: reserveIn + amountIn, reserve1: reserveOut - amountOut }
+        : { ...pool, reserve0: reserveOut - amountOut, reserve1: reserveIn + amountIn };
       return { amountIn, amountOut, after, ticksCrossed: 0 };
     }
     case 'concentrated':

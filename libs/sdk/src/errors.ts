@@ -42,8 +42,22 @@ export function readRateLimit(headers: Headers, now = Date.now()): RateLimit {
 
 /** Every code of the service's closed set; anything else from the wire becomes `unknown`. */
 const CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'invalid_parameter', 'unauthorized', 'forbidden', 'forbidden_plan', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type',
-  'conflict', 'rate_limited', 'quota_exhausted', 'failed_auth_throttled', 'internal', 'not_implemented', 'unavailable', 'timeout',
+  'invalid_parameter',
+  'unauthorized',
+  'forbidden',
+  'forbidden_plan',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'conflict',
+  'rate_limited',
+  'quota_exhausted',
+  'failed_auth_throttled',
+  'internal',
+  'not_implemented',
+  'unavailable',
+  'timeout',
 ]);
 
 /** An error answer of the service: its HTTP status, its `code` (branch on this), message and rate-limit headers. */
@@ -67,8 +81,18 @@ export class TokensvcError extends Error {
   static from(response: Response, body: unknown): TokensvcError {
     const b = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
     const code = typeof b.code === 'string' && CODES.has(b.code) ? b.code : 'unknown';
-    const message = typeof b.message === 'string' ? b.message : `HTTP ${response.status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
-    return new TokensvcError(response.status, code, message, readRateLimit(response.headers), response.headers.get('x-request-id') ?? undefined, body);
+    const message =
+      typeof b.message === 'string'
+        ? b.message
+        : `HTTP ${response.status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
+    return new TokensvcError(
+      response.status,
+      code,
+      message,
+      readRateLimit(response.headers),
+      response.headers.get('x-request-id') ?? undefined,
+      body,
+    );
   }
 }
 

@@ -13,7 +13,11 @@ export interface PageOptions {
  * Every token matching `query`, page after page of GET /v2/tokens, until the service says there
  * is no more. `for await (const t of tokens(svc, { networks: ['base'] })) ...`
  */
-export async function* tokens(svc: Tokensvc, query: Omit<ListTokensQuery, 'page' | 'limit'> = {}, opts: PageOptions = {}): AsyncGenerator<Token, void, undefined> {
+export async function* tokens(
+  svc: Tokensvc,
+  query: Omit<ListTokensQuery, 'page' | 'limit'> = {},
+  opts: PageOptions = {},
+): AsyncGenerator<Token, void, undefined> {
   const limit = opts.pageSize ?? 100;
   for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
     const body = await unwrap(svc.api.GET('/v2/tokens', { params: { query: { ...query, limit, page } }, signal: opts.signal }));

@@ -26,7 +26,8 @@ export function retryingFetch(base: Fetch, opts: RetryOptions = {}): Fetch {
       const res = await base(attempt < maxRetries ? request.clone() : request, init);
       if (res.status !== 429 || attempt >= maxRetries) return res;
       const rl = readRateLimit(res.headers);
-      const waitMs = rl.retryAfter !== undefined ? rl.retryAfter * 1000 : rl.reset !== undefined ? rl.reset * 1000 : fallback * 2 ** attempt;
+      const waitMs =
+        rl.retryAfter !== undefined ? rl.retryAfter * 1000 : rl.reset !== undefined ? rl.reset * 1000 : fallback * 2 ** attempt;
       if (waitMs > maxWaitMs) return res;
       await res.body?.cancel().catch(() => undefined);
       await sleep(waitMs, request.signal);

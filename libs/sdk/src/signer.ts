@@ -61,14 +61,19 @@ export async function waitForReceipt(wallet: WalletAdapter, hash: string, opts: 
 export interface EthersSignerLike {
   getAddress(): Promise<string>;
   sendTransaction(tx: { to: string; data: string; value: bigint; gasLimit?: bigint }): Promise<{ hash: string }>;
-  signTypedData(domain: Record<string, unknown>, types: Record<string, { name: string; type: string }[]>, value: Record<string, unknown>): Promise<string>;
+  signTypedData(
+    domain: Record<string, unknown>,
+    types: Record<string, { name: string; type: string }[]>,
+    value: Record<string, unknown>,
+  ): Promise<string>;
   readonly provider: { getTransactionReceipt(hash: string): Promise<{ status: number | null; blockNumber: number } | null> } | null;
 }
 
 export function fromEthers(signer: EthersSignerLike): WalletAdapter {
   return {
     getAddress: () => signer.getAddress(),
-    sendTransaction: async (tx) => (await signer.sendTransaction(tx.gasLimit === undefined ? { to: tx.to, data: tx.data, value: tx.value } : tx)).hash,
+    sendTransaction: async (tx) =>
+      (await signer.sendTransaction(tx.gasLimit === undefined ? { to: tx.to, data: tx.data, value: tx.value } : tx)).hash,
     getReceipt: async (hash) => {
       if (!signer.provider) throw new Error('the ethers signer has no provider: connect it (new Wallet(key, provider))');
       const r = await signer.provider.getTransactionReceipt(hash);
@@ -84,8 +89,21 @@ export function fromEthers(signer: EthersSignerLike): WalletAdapter {
 export interface ViemWalletLike {
   readonly account?: { readonly address: Hex } | undefined;
   readonly chain?: unknown;
-  sendTransaction(args: { account: { readonly address: Hex }; chain: never; to: Hex; data: Hex; value: bigint; gas?: bigint }): Promise<Hex>;
-  signTypedData(args: { account: { readonly address: Hex }; domain: never; types: never; primaryType: never; message: never }): Promise<Hex>;
+  sendTransaction(args: {
+    account: { readonly address: Hex };
+    chain: never;
+    to: Hex;
+    data: Hex;
+    value: bigint;
+    gas?: bigint;
+  }): Promise<Hex>;
+  signTypedData(args: {
+    account: { readonly address: Hex };
+    domain: never;
+    types: never;
+    primaryType: never;
+    message: never;
+  }): Promise<Hex>;
 }
 
 /** The part of a viem PublicClient the adapter uses. */
@@ -101,7 +119,14 @@ export function fromViem(wallet: ViemWalletLike, publicClient: ViemPublicLike): 
   return {
     getAddress: async () => account().address,
     sendTransaction: (tx) =>
-      wallet.sendTransaction({ account: account(), chain: (wallet.chain ?? null) as never, to: tx.to as Hex, data: tx.data as Hex, value: tx.value, ...(tx.gasLimit === undefined ? {} : { gas: tx.gasLimit }) }),
+      wallet.sendTransaction({
+        account: account(),
+        chain: (wallet.chain ?? null) as never,
+        to: tx.to as Hex,
+        data: tx.data as Hex,
+        value: tx.value,
+        ...(tx.gasLimit === undefined ? {} : { gas: tx.gasLimit }),
+      }),
     getReceipt: async (hash) => {
       try {
         const r = await publicClient.getTransactionReceipt({ hash: hash as Hex });
@@ -111,7 +136,14 @@ export function fromViem(wallet: ViemWalletLike, publicClient: ViemPublicLike): 
         throw e;
       }
     },
-    signTypedData: (d) => wallet.signTypedData({ account: account(), domain: d.domain as never, types: d.types as never, primaryType: d.primaryType as never, message: d.message as never }),
+    signTypedData: (d) =>
+      wallet.signTypedData({
+        account: account(),
+        domain: d.domain as never,
+        types: d.types as never,
+        primaryType: d.primaryType as never,
+        message: d.message as never,
+      }),
   };
 }
 
@@ -119,8 +151,15 @@ export function fromViem(wallet: ViemWalletLike, publicClient: ViemPublicLike): 
  * The API's typed data ({ domain, types, value }) as a signer takes it: EIP712Domain left out of
  * the types, and the primary type (the one no other type refers to) named.
  */
-export function typedDataMessage(td: { domain: Record<string, unknown>; types: Record<string, unknown>; value: Record<string, unknown> }): TypedDataMessage {
-  const types = Object.fromEntries(Object.entries(td.types).filter(([k]) => k !== 'EIP712Domain')) as Record<string, { name: string; type: string }[]>;
+export function typedDataMessage(td: {
+  domain: Record<string, unknown>;
+  types: Record<string, unknown>;
+  value: Record<string, unknown>;
+}): TypedDataMessage {
+  const types = Object.fromEntries(Object.entries(td.types).filter(([k]) => k !== 'EIP712Domain')) as Record<
+    string,
+    { name: string; type: string }[]
+  >;
   const referenced = new Set(Object.values(types).flatMap((fields) => fields.map((f) => f.type.replace(/\[\d*\]$/, ''))));
   const roots = Object.keys(types).filter((t) => !referenced.has(t));
   if (roots.length !== 1) throw new Error(`typed data has ${roots.length} candidate primary types (${roots.join(', ')}); expected one`);

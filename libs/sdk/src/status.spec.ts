@@ -5,8 +5,21 @@ import { errorBody, FakeServer, json } from './testing/fake-server';
 const ORDER = '0b1c8a2e-0000-4000-8000-000000000001';
 const TX = `0x${'ab'.repeat(32)}`;
 const record = (status: CrossChainStatus['status']): CrossChainStatus =>
-  ({ txHash: TX, status, destinationTxHashes: status === 'SUCCESS' ? [`0x${'cd'.repeat(32)}`] : [], originTxHashes: [TX], fromChainId: 1, toChainId: 8453 }) as CrossChainStatus;
-const TYPES = { PENDING: 'status.current', ONGOING: 'status.ongoing', SUCCESS: 'status.success', REFUND_STATUS: 'status.refund_status', FAILED: 'status.failed' } as const;
+  ({
+    txHash: TX,
+    status,
+    destinationTxHashes: status === 'SUCCESS' ? [`0x${'cd'.repeat(32)}`] : [],
+    originTxHashes: [TX],
+    fromChainId: 1,
+    toChainId: 8453,
+  }) as CrossChainStatus;
+const TYPES = {
+  PENDING: 'status.current',
+  ONGOING: 'status.ongoing',
+  SUCCESS: 'status.success',
+  REFUND_STATUS: 'status.refund_status',
+  FAILED: 'status.failed',
+} as const;
 const event = (seq: number, status: CrossChainStatus['status']): string =>
   `id: ${seq}\ndata: ${JSON.stringify({ id: `${ORDER}:${TX}:${seq}`, type: TYPES[status], seq, orderId: ORDER, txHash: TX, createdAt: new Date().toISOString(), record: record(status) })}\n\n`;
 const openStream = (res: ServerResponse): void => {
@@ -65,7 +78,8 @@ describe('waitForStatus (fake server on loopback): SSE with Last-Event-ID resume
   it('falls back to polling GET /v3/portal/status when the stream is refused (429: too many streams)', async () => {
     const polled: string[] = ['PENDING', 'ONGOING', 'SUCCESS'];
     server.handler = (_req, res, url) => {
-      if (url.pathname === '/v3/portal/status/stream') return json(res, 429, errorBody(429, 'Too Many Requests', 'too many streams', 'rate_limited'), { 'retry-after': '5' });
+      if (url.pathname === '/v3/portal/status/stream')
+        return json(res, 429, errorBody(429, 'Too Many Requests', 'too many streams', 'rate_limited'), { 'retry-after': '5' });
       expect(url.pathname).toBe('/v3/portal/status');
       json(res, 200, record(polled.shift() as CrossChainStatus['status']));
     };
@@ -122,7 +136,9 @@ describe('waitForStatus (fake server on loopback): SSE with Last-Event-ID resume
     expect(err).toBeInstanceOf(TokensvcTimeoutError);
     expect((err as Error).message).toMatch(/no final status within 300 ms/);
     expect(Date.now() - t).toBeLessThan(5000);
-    await expect(waitForStatus(svc, { orderId: ORDER, txHash: TX }, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+    await expect(waitForStatus(svc, { orderId: ORDER, txHash: TX }, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(
+      'already',
+    );
   });
 
   it('a same-chain order is polled on GET /v2/portal/status until the relayer is done', async () => {

@@ -30,10 +30,17 @@ export interface WaitOptions {
 
 export function waitForStatus(svc: Tokensvc, target: { orderId: string }, opts?: WaitOptions): Promise<RelayedOrder>;
 export function waitForStatus(svc: Tokensvc, target: { orderId: string; txHash: string }, opts?: WaitOptions): Promise<CrossChainStatus>;
-export async function waitForStatus(svc: Tokensvc, target: { orderId: string; txHash?: string }, opts: WaitOptions = {}): Promise<RelayedOrder | CrossChainStatus> {
+export async function waitForStatus(
+  svc: Tokensvc,
+  target: { orderId: string; txHash?: string },
+  opts: WaitOptions = {},
+): Promise<RelayedOrder | CrossChainStatus> {
   const timeoutMs = opts.timeoutMs ?? 600_000;
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(new TokensvcTimeoutError(`order ${target.orderId}: no final status within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => ctl.abort(new TokensvcTimeoutError(`order ${target.orderId}: no final status within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   const onAbort = (): void => ctl.abort(opts.signal!.reason);
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -80,7 +87,7 @@ async function followCrossChain(svc: Tokensvc, orderId: string, txHash: string, 
   let lastEventId: string | undefined;
   let last: CrossChainStatus | undefined;
   let retryMs = 1000;
-  for (let failures = 0; failures <= (o.maxReconnects ?? 3); ) {
+  for (let failures = 0; failures <= (o.maxReconnects ?? 3);) {
     let res: Response;
     try {
       const headers: Record<string, string> = { ...svc.headers, accept: 'text/event-stream' };

@@ -1,5 +1,15 @@
 import { Wallet, verifyTypedData } from 'ethers';
-import { createTokensvc, fromEthers, OrderFailedError, submitSignedOrder, swap, typedDataMessage, type Receipt, type TxRequest, type WalletAdapter } from './index';
+import {
+  createTokensvc,
+  fromEthers,
+  OrderFailedError,
+  submitSignedOrder,
+  swap,
+  typedDataMessage,
+  type Receipt,
+  type TxRequest,
+  type WalletAdapter,
+} from './index';
 import { FakeServer, json } from './testing/fake-server';
 
 const USDC = 'ethereum:0x00000000000000000000000000000000000000a1';
@@ -19,7 +29,11 @@ const SIGNED_ORDER = {
       { name: 'amount', type: 'uint256' },
     ],
   },
-  value: { owner: '0x00000000000000000000000000000000000000d4', input: { token: USDC.split(':')[1], amount: '1000' }, routeHash: `0x${'11'.repeat(32)}` },
+  value: {
+    owner: '0x00000000000000000000000000000000000000d4',
+    input: { token: USDC.split(':')[1], amount: '1000' },
+    routeHash: `0x${'11'.repeat(32)}`,
+  },
 };
 
 /** A wallet that records what it is asked to send and mines everything (status chosen per test). */
@@ -43,9 +57,17 @@ describe('trade helpers (fake server on loopback, a recording wallet)', () => {
   let order: Record<string, any>;
   beforeEach(async () => {
     server = await new FakeServer().start();
-    order = { context: { orderId: 'o-1', value: '0', target: ROUTER }, tx: { to: ROUTER, data: '0xfeed', value: '0', gasLimit: '300000' }, signedOrder: SIGNED_ORDER };
+    order = {
+      context: { orderId: 'o-1', value: '0', target: ROUTER },
+      tx: { to: ROUTER, data: '0xfeed', value: '0', gasLimit: '300000' },
+      signedOrder: SIGNED_ORDER,
+    };
     server.handler = (_req, res, url) => {
-      if (url.pathname === '/v2/approval') return json(res, 200, { context: { network: 'ethereum', shouldApprove: true, canPermit: false, spender: ROUTER }, approve: { to: USDC.split(':')[1], data: '0xa9' } });
+      if (url.pathname === '/v2/approval')
+        return json(res, 200, {
+          context: { network: 'ethereum', shouldApprove: true, canPermit: false, spender: ROUTER },
+          approve: { to: USDC.split(':')[1], data: '0xa9' },
+        });
       if (url.pathname === '/v2/portal' && _req.method === 'GET') return json(res, 200, order);
       if (url.pathname === '/v2/portal') return json(res, 200, { ...order, status: 'pending', txHashes: [] });
       json(res, 404, { message: 'no route' });
@@ -61,9 +83,16 @@ describe('trade helpers (fake server on loopback, a recording wallet)', () => {
       { to: USDC.split(':')[1], data: '0xa9', value: 0n },
       { to: ROUTER, data: '0xfeed', value: 0n, gasLimit: 300000n },
     ]);
-    expect(r).toMatchObject({ approvalTxHash: `0x${'1'.padStart(64, '0')}`, txHash: `0x${'2'.padStart(64, '0')}`, order: { context: { orderId: 'o-1' } }, receipt: { status: 'success' } });
+    expect(r).toMatchObject({
+      approvalTxHash: `0x${'1'.padStart(64, '0')}`,
+      txHash: `0x${'2'.padStart(64, '0')}`,
+      order: { context: { orderId: 'o-1' } },
+      receipt: { status: 'success' },
+    });
     const sender = (await wallet.getAddress()).toLowerCase();
-    const queries = server.requests.map((q) => `${q.url.pathname}?${[...q.url.searchParams].map(([k, v]) => `${k}=${v.toLowerCase()}`).join('&')}`);
+    const queries = server.requests.map(
+      (q) => `${q.url.pathname}?${[...q.url.searchParams].map(([k, v]) => `${k}=${v.toLowerCase()}`).join('&')}`,
+    );
     expect(queries).toEqual([
       `/v2/approval?sender=${sender}&inputToken=${USDC}&inputAmount=1000&outputToken=${WETH}`,
       `/v2/portal?sender=${sender}&inputToken=${USDC}&inputAmount=1000&outputToken=${WETH}&slippageTolerancePercentage=1`,
@@ -74,7 +103,11 @@ describe('trade helpers (fake server on loopback, a recording wallet)', () => {
     const wallet = new RecordingWallet(Wallet.createRandom(), 'reverted');
     order.tx.value = '5';
     const svc = createTokensvc({ baseUrl: server.baseUrl });
-    const err = await swap(svc, wallet, { inputToken: 'ethereum:0x0000000000000000000000000000000000000000', inputAmount: '5', outputToken: WETH }).catch((e: unknown) => e);
+    const err = await swap(svc, wallet, {
+      inputToken: 'ethereum:0x0000000000000000000000000000000000000000',
+      inputAmount: '5',
+      outputToken: WETH,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OrderFailedError);
     expect((err as Error).message).toMatch(/order o-1: transaction 0x0+1 reverted/);
     expect(server.paths()).toEqual(['/v2/portal']);
@@ -98,13 +131,17 @@ describe('trade helpers (fake server on loopback, a recording wallet)', () => {
   it('submitSignedOrder() refuses an order without signedOrder', async () => {
     delete order.signedOrder;
     const svc = createTokensvc({ baseUrl: server.baseUrl });
-    await expect(submitSignedOrder(svc, new RecordingWallet(), { inputToken: USDC, inputAmount: 1n, outputToken: WETH })).rejects.toThrow(/has no signedOrder/);
+    await expect(submitSignedOrder(svc, new RecordingWallet(), { inputToken: USDC, inputAmount: 1n, outputToken: WETH })).rejects.toThrow(
+      /has no signedOrder/,
+    );
   });
 
   it('typedDataMessage() leaves out EIP712Domain and names the primary type; ambiguous types are refused', () => {
     const m = typedDataMessage(SIGNED_ORDER);
     expect(m.primaryType).toBe('Order');
     expect(Object.keys(m.types).sort()).toEqual(['Order', 'TokenAmount']);
-    expect(() => typedDataMessage({ ...SIGNED_ORDER, types: { A: [{ name: 'x', type: 'uint256' }], B: [{ name: 'y', type: 'uint256' }] } })).toThrow(/2 candidate primary types \(A, B\)/);
+    expect(() =>
+      typedDataMessage({ ...SIGNED_ORDER, types: { A: [{ name: 'x', type: 'uint256' }], B: [{ name: 'y', type: 'uint256' }] } }),
+    ).toThrow(/2 candidate primary types \(A, B\)/);
   });
 });

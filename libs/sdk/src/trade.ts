@@ -51,11 +51,18 @@ export async function ensureApproval(svc: Tokensvc, wallet: WalletAdapter, req: 
   if (isNative(req.inputToken)) return {};
   const sender = await wallet.getAddress();
   const approval = await unwrap(
-    svc.api.GET('/v2/approval', { params: { query: { sender, inputToken: req.inputToken, inputAmount: String(req.inputAmount), outputToken: req.outputToken } }, signal: req.signal }),
+    svc.api.GET('/v2/approval', {
+      params: { query: { sender, inputToken: req.inputToken, inputAmount: String(req.inputAmount), outputToken: req.outputToken } },
+      signal: req.signal,
+    }),
   );
   if (!approval.context.shouldApprove) return { approval };
   if (!approval.approve) throw new Error(`GET /v2/approval says to approve ${approval.context.spender} but sent no approval transaction`);
-  const hash = await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data, value: BigInt(approval.approve.value ?? '0') });
+  const hash = await wallet.sendTransaction({
+    to: approval.approve.to,
+    data: approval.approve.data,
+    value: BigInt(approval.approve.value ?? '0'),
+  });
   const receipt = await waitForReceipt(wallet, hash, { timeoutMs: req.receiptTimeoutMs, signal: req.signal });
   if (receipt.status !== 'success') throw new OrderFailedError(`the approval transaction ${hash} reverted`, 'reverted', receipt);
   return { approval, approvalTxHash: hash };
@@ -84,7 +91,8 @@ export async function swap(svc: Tokensvc, wallet: WalletAdapter, req: TradeReque
   const approved = await ensureApproval(svc, wallet, req);
   const order = await quote(svc, wallet, req);
   const from = await wallet.getAddress();
-  if (order.tx.from !== undefined && order.tx.from.toLowerCase() !== from.toLowerCase()) throw new Error(`the order is for ${order.tx.from}, not the wallet ${from}`);
+  if (order.tx.from !== undefined && order.tx.from.toLowerCase() !== from.toLowerCase())
+    throw new Error(`the order is for ${order.tx.from}, not the wallet ${from}`);
   const txHash = await wallet.sendTransaction({
     to: order.tx.to,
     data: order.tx.data,
@@ -92,7 +100,8 @@ export async function swap(svc: Tokensvc, wallet: WalletAdapter, req: TradeReque
     ...(order.tx.gasLimit === undefined ? {} : { gasLimit: BigInt(order.tx.gasLimit) }),
   });
   const receipt = await waitForReceipt(wallet, txHash, { timeoutMs: req.receiptTimeoutMs, signal: req.signal });
-  if (receipt.status !== 'success') throw new OrderFailedError(`order ${order.context.orderId}: transaction ${txHash} reverted`, 'reverted', receipt);
+  if (receipt.status !== 'success')
+    throw new OrderFailedError(`order ${order.context.orderId}: transaction ${txHash} reverted`, 'reverted', receipt);
   return { ...approved, order, txHash, receipt };
 }
 
@@ -104,8 +113,11 @@ export async function swap(svc: Tokensvc, wallet: WalletAdapter, req: TradeReque
 export async function submitSignedOrder(svc: Tokensvc, wallet: WalletAdapter, req: TradeRequest): Promise<SignedOrderResult> {
   const approved = await ensureApproval(svc, wallet, req);
   const order = await quote(svc, wallet, req);
-  if (!order.signedOrder) throw new Error(`order ${order.context.orderId} has no signedOrder (native input and cross-chain orders have none)`);
+  if (!order.signedOrder)
+    throw new Error(`order ${order.context.orderId} has no signedOrder (native input and cross-chain orders have none)`);
   const signature = await wallet.signTypedData(typedDataMessage(order.signedOrder));
-  const submitted = await unwrap(svc.api.POST('/v2/portal', { params: { query: { orderId: order.context.orderId, signature } }, signal: req.signal }));
+  const submitted = await unwrap(
+    svc.api.POST('/v2/portal', { params: { query: { orderId: order.context.orderId, signature } }, signal: req.signal }),
+  );
   return { ...approved, order, signature, submitted };
 }

@@ -39,23 +39,43 @@ export interface AcrossRelayerProcessOptions {
 /** The command line of the relayer process for a platform's devnet (manifest and RPC URLs). */
 export function acrossRelayerArgs(env: Pick<PlatformEnv, 'manifestPath' | 'rpcUrls'>, opts: AcrossRelayerProcessOptions = {}): string[] {
   if (!env.manifestPath) throw new Error('the Across relayer runs next to a devnet: the platform has no devnet manifest');
-  const rpc = Object.entries(env.rpcUrls).map(([network, url]) => `${network}=${url}`).join(',');
+  const rpc = Object.entries(env.rpcUrls)
+    .map(([network, url]) => `${network}=${url}`)
+    .join(',');
   return [
-    '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'libs', 'devnet', 'src', 'across', 'cli.ts'),
-    '--manifest', env.manifestPath, '--rpc', rpc, '--mode', opts.mode ?? 'normal',
+    '-r',
+    join(ROOT, 'tools', 'register.js'),
+    join(ROOT, 'libs', 'devnet', 'src', 'across', 'cli.ts'),
+    '--manifest',
+    env.manifestPath,
+    '--rpc',
+    rpc,
+    '--mode',
+    opts.mode ?? 'normal',
     ...(opts.fund === false ? [] : ['--fund']),
     ...(opts.bundleEverySeconds === undefined ? [] : ['--bundle-every', String(opts.bundleEverySeconds)]),
   ];
 }
 
 /** Starts the relayer (and data worker) from its TypeScript sources; each output line goes to `onLine`. */
-export function startAcrossRelayerProcess(env: Pick<PlatformEnv, 'manifestPath' | 'rpcUrls'>, opts: AcrossRelayerProcessOptions, onLine: (line: string) => void): AcrossRelayerProcess {
-  const child = spawn(process.execPath, acrossRelayerArgs(env, opts), { cwd: ROOT, env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startAcrossRelayerProcess(
+  env: Pick<PlatformEnv, 'manifestPath' | 'rpcUrls'>,
+  opts: AcrossRelayerProcessOptions,
+  onLine: (line: string) => void,
+): AcrossRelayerProcess {
+  const child = spawn(process.execPath, acrossRelayerArgs(env, opts), {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
   let onStarted: (s: AcrossRelayerStarted) => void = () => undefined;
   const started = new Promise<AcrossRelayerStarted>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the Across relayer did not report "relayer started" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the Across relayer did not report "relayer started" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     onStarted = (s) => {
       clearTimeout(timer);
       resolve(s);

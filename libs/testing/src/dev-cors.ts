@@ -16,5 +16,8 @@ export function devPlatformCors(env: NodeJS.ProcessEnv): { env: { CORS_ORIGINS: 
         `(CORS_ORIGINS=${LOCAL_ORIGINS}; set CORS_ORIGINS to change it, empty to turn CORS off)`,
     };
   }
-  return { env: { CORS_ORIGINS: set }, summary: set.trim() === '' ? 'CORS: off (CORS_ORIGINS is empty)' : `CORS: the origins of CORS_ORIGINS=${set}` };
+  return {
+    env: { CORS_ORIGINS: set },
+    summary: set.trim() === '' ? 'CORS: off (CORS_ORIGINS is empty)' : `CORS: the origins of CORS_ORIGINS=${set}`,
+  };
 }

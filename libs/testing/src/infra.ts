@@ -10,11 +10,13 @@ export const REPO_ROOT = join(__dirname, '..', '..', '..');
  */
 export const TEST_DEVNET_BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545);
 
-
 export async function prepareTestInfrastructure(): Promise<DevnetHandle> {
   const missing: string[] = [];
   for (const [name, url] of Object.entries(INFRA)) if (!(await tcpReachableUrl(url))) missing.push(`${name} at ${url}`);
-  if (missing.length > 0) throw new Error(`tests need ${missing.join(', ')}; start them (see docs/running.md "What it needs") or run \`docker compose up -d postgres redis nats\``);
+  if (missing.length > 0)
+    throw new Error(
+      `tests need ${missing.join(', ')}; start them (see docs/running.md "What it needs") or run \`docker compose up -d postgres redis nats\``,
+    );
   const started = Date.now();
   const handle = await startDevnet({
     basePort: TEST_DEVNET_BASE_PORT,

@@ -30,8 +30,13 @@ export class PrivateNatsServer {
   private readonly storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
   /** each app's password when started with `auth` */
   readonly passwords: Record<BusUser, string> | undefined;
-  constructor(readonly port: number, opts: { auth?: boolean } = {}) {
-    this.passwords = opts.auth ? (Object.fromEntries(BUS_USERS.map((u) => [u, randomBytes(12).toString('hex')])) as Record<BusUser, string>) : undefined;
+  constructor(
+    readonly port: number,
+    opts: { auth?: boolean } = {},
+  ) {
+    this.passwords = opts.auth
+      ? (Object.fromEntries(BUS_USERS.map((u) => [u, randomBytes(12).toString('hex')])) as Record<BusUser, string>)
+      : undefined;
   }
 
   /** the server's URL, without credentials */
@@ -48,7 +53,9 @@ export class PrivateNatsServer {
     let args = ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir];
     if (this.passwords) {
       const conf = join(this.storeDir, 'nats.conf');
-      writeFileSync(conf, natsServerConfig({ passwords: this.passwords, listen: `127.0.0.1:${this.port}`, storeDir: this.storeDir }), { mode: 0o600 });
+      writeFileSync(conf, natsServerConfig({ passwords: this.passwords, listen: `127.0.0.1:${this.port}`, storeDir: this.storeDir }), {
+        mode: 0o600,
+      });
       args = ['-c', conf];
     }
     this.child = spawn('nats-server', args, { stdio: 'ignore' });

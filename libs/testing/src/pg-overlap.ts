@@ -19,7 +19,8 @@ export function watchPgOverlaps(): PgOverlapWatch {
   const overlaps: string[] = [];
   proto.query = function (this: { _queryQueue?: unknown[] }, ...args: unknown[]): unknown {
     // pg's own condition for the warning (client.js: `this._queryQueue.length > 0`).
-    if ((this._queryQueue?.length ?? 0) > 0) overlaps.push(new Error('client.query() while another query is queued on the same client').stack ?? '');
+    if ((this._queryQueue?.length ?? 0) > 0)
+      overlaps.push(new Error('client.query() while another query is queued on the same client').stack ?? '');
     return original.apply(this, args);
   };
   return {

@@ -58,7 +58,9 @@ export function appEnv(app: AppName, env: PlatformEnv): NodeJS.ProcessEnv {
   Object.assign(out, natsCredentialsEnv(app, env));
   if (app !== 'gateway') {
     const base = env.healthPortBase;
-    out['HEALTH_PORT'] = String(base === undefined ? DEFAULT_HEALTH_PORTS[app] : base + 1 + ['token-data', 'indexer', 'quote', 'status-tracker'].indexOf(app));
+    out['HEALTH_PORT'] = String(
+      base === undefined ? DEFAULT_HEALTH_PORTS[app] : base + 1 + ['token-data', 'indexer', 'quote', 'status-tracker'].indexOf(app),
+    );
   }
   return { ...out, ...env.extraEnv };
 }
@@ -95,7 +97,11 @@ export async function stopProcess(p: { child: ChildProcess; exited: Promise<numb
   clearTimeout(timer);
 }
 
-export async function waitForHttp(url: string, timeoutMs: number, ok: (status: number, body: string) => boolean = (s) => s === 200): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  ok: (status: number, body: string) => boolean = (s) => s === 200,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -121,8 +127,12 @@ export function isolatedQueuesEnv(queuePrefix: string, ownNats: boolean): Record
   const env: Record<string, string> = { TRACKER_QUEUE_PREFIX: queuePrefix, RELAY_QUEUE_PREFIX: queuePrefix };
   if (!ownNats) {
     Object.assign(env, {
-      INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`, INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`, QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`, QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
-      STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`, STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
+      INDEXER_EVENTS_STREAM: `${queuePrefix}_CHAIN`,
+      INDEXER_EVENTS_PREFIX: `${queuePrefix}-chain`,
+      QUOTE_EVENTS_STREAM: `${queuePrefix}_CHAIN`,
+      QUOTE_EVENTS_PREFIX: `${queuePrefix}-chain`,
+      STATUS_EVENTS_STREAM: `${queuePrefix}_STATUS`,
+      STATUS_EVENTS_PREFIX: `${queuePrefix}-status`,
     });
   }
   return env;

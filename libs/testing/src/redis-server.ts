@@ -24,7 +24,9 @@ export class PrivateRedisServer {
   }
 
   async start(): Promise<void> {
-    this.child = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    this.child = spawn('redis-server', ['-', '--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     this.child.stdin?.end(`requirepass "${this.password.replace(/["\\]/g, '\\$&')}"\n`);
     await waitReachable(() => tcpReachableUrl(this.url), `redis-server did not start on port ${this.port}`);
   }

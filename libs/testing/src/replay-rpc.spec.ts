@@ -7,7 +7,9 @@ describe('fillBlockTimes', () => {
   ]);
 
   it('fills blocks without a recorded time at 12-second steps by default', () => {
-    expect(() => fillBlockTimes(known, 100, 103)).toThrow(/block 103: recorded time 1007 is before block 102's \(1024\), which was filled at 12-second steps/);
+    expect(() => fillBlockTimes(known, 100, 103)).toThrow(
+      /block 103: recorded time 1007 is before block 102's \(1024\), which was filled at 12-second steps/,
+    );
     expect([...fillBlockTimes(new Map([[100, 1_000]]), 100, 102).values()]).toEqual([1_000, 1_012, 1_024]);
   });
 

@@ -71,7 +71,9 @@ const hex = (n: number | bigint): string => `0x${n.toString(16)}`;
  * logs and the recorded blocks' timestamps.
  */
 export function readDemeterRawCsv(path: string, address: string): { logs: ReplayLog[]; blockTimes: Map<number, number> } {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const header = lines.shift()!.split(',');
   const want = ['block_number', 'block_timestamp', 'transaction_hash', 'transaction_index', 'log_index', 'topics', 'data'];
   if (want.some((w, i) => header[i] !== w)) throw new Error(`${path}: unexpected columns ${header.join(',')}`);
@@ -105,7 +107,10 @@ export function fillBlockTimes(known: Map<number, number>, first: number, last: 
   const out = new Map<number, number>([[first, firstTime]]);
   for (let b = first + 1; b <= last; b++) {
     const t = known.get(b) ?? out.get(b - 1)! + step;
-    if (t < out.get(b - 1)!) throw new Error(`block ${b}: recorded time ${t} is before block ${b - 1}'s (${out.get(b - 1)}), which was filled at ${step}-second steps`);
+    if (t < out.get(b - 1)!)
+      throw new Error(
+        `block ${b}: recorded time ${t} is before block ${b - 1}'s (${out.get(b - 1)}), which was filled at ${step}-second steps`,
+      );
     out.set(b, t);
   }
   return out;
@@ -137,7 +142,8 @@ export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc>
   const step = opts.blockSeconds ?? BLOCK_SECONDS;
   const times = fillBlockTimes(opts.blockTimes, firstBlock, lastBlock, step);
   const firstTime = times.get(firstBlock)!;
-  const blockTime = (n: number): number => times.get(n) ?? (n < firstBlock ? firstTime - step * (firstBlock - n) : times.get(lastBlock)! + step * (n - lastBlock));
+  const blockTime = (n: number): number =>
+    times.get(n) ?? (n < firstBlock ? firstTime - step * (firstBlock - n) : times.get(lastBlock)! + step * (n - lastBlock));
   const hashes = new Map<number, string>();
   const byHash = new Map<string, number>();
   const blockHash = (n: number): string => {
@@ -211,7 +217,10 @@ export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc>
     }
     if (to > head) throw Object.assign(new Error(`block range extends beyond current head block ${head}`), { code: -32000 });
     const addressFilter = filter['address'];
-    const addresses = addressFilter === undefined || addressFilter === null ? undefined : new Set((Array.isArray(addressFilter) ? addressFilter : [addressFilter]).map((a) => String(a).toLowerCase()));
+    const addresses =
+      addressFilter === undefined || addressFilter === null
+        ? undefined
+        : new Set((Array.isArray(addressFilter) ? addressFilter : [addressFilter]).map((a) => String(a).toLowerCase()));
     const topics = Array.isArray(filter['topics']) ? (filter['topics'] as unknown[]) : [];
     const out: unknown[] = [];
     for (let i = firstLogAt(from); i < logs.length && logs[i]!.blockNumber <= to; i++) {
@@ -271,11 +280,22 @@ export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc>
   const forward = async (calls: Call[]): Promise<Answer[]> => {
     if (calls.length === 0) return [];
     stats.forwarded += calls.length;
-    const res = await fetch(opts.upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls.map(forwardable)) });
+    const res = await fetch(opts.upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(calls.map(forwardable)),
+    });
     const body = (await res.json()) as Answer[] | Answer;
-    if (!Array.isArray(body)) return calls.map((c) => ({ jsonrpc: '2.0', id: c.id ?? null, error: body.error ?? { code: -32603, message: 'upstream answered no array' } }));
+    if (!Array.isArray(body))
+      return calls.map((c) => ({
+        jsonrpc: '2.0',
+        id: c.id ?? null,
+        error: body.error ?? { code: -32603, message: 'upstream answered no array' },
+      }));
     const byId = new Map(body.map((a) => [a.id, a]));
-    return calls.map((c) => byId.get(c.id ?? null) ?? { jsonrpc: '2.0', id: c.id ?? null, error: { code: -32603, message: 'upstream gave no answer' } });
+    return calls.map(
+      (c) => byId.get(c.id ?? null) ?? { jsonrpc: '2.0', id: c.id ?? null, error: { code: -32603, message: 'upstream gave no answer' } },
+    );
   };
 
   const answerAll = async (calls: Call[]): Promise<Answer[]> => {
@@ -304,7 +324,9 @@ export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc>
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } }));
       return;
     }
     const batch = Array.isArray(body);
@@ -329,7 +351,8 @@ export async function startReplayRpc(opts: ReplayRpcOptions): Promise<ReplayRpc>
       return head;
     },
     setHead(block: number) {
-      if (block < firstBlock - 1 || block > lastBlock) throw new Error(`head ${block} outside the replay (${firstBlock - 1}..${lastBlock})`);
+      if (block < firstBlock - 1 || block > lastBlock)
+        throw new Error(`head ${block} outside the replay (${firstBlock - 1}..${lastBlock})`);
       head = block;
     },
     blockHash,

@@ -21,7 +21,10 @@ export interface ReplicaPlatformOptions {
   natsRequestTimeoutMs: number;
   extraEnv?: Record<string, string>;
   /** makes the database: its URL, an API key, more variables for the apps and what to undo at the end (drop it) */
-  prepare: (p: { natsUrl: string; net: NetworkManifest }) => Promise<{ databaseUrl: string; apiKey?: string; env: Record<string, string>; cleanup(): Promise<void> }>;
+  prepare: (p: {
+    natsUrl: string;
+    net: NetworkManifest;
+  }) => Promise<{ databaseUrl: string; apiKey?: string; env: Record<string, string>; cleanup(): Promise<void> }>;
 }
 
 /**
@@ -128,7 +131,12 @@ export interface LoadResult {
  * non-2xx), bounded by `maxRequests` in all. `live` counts as it goes; a transport error counts as
  * status "error".
  */
-export function startLoad(base: string, paths: readonly string[], workers: number, opts: { apiKey?: string; maxRequests?: number } = {}): { live: LoadResult; stop(): Promise<LoadResult> } {
+export function startLoad(
+  base: string,
+  paths: readonly string[],
+  workers: number,
+  opts: { apiKey?: string; maxRequests?: number } = {},
+): { live: LoadResult; stop(): Promise<LoadResult> } {
   const live: LoadResult = { started: 0, total: 0, byStatus: {}, failures: [], maxMs: 0 };
   let done = false;
   const prefix = `10.${randomInt(1, 250)}.${randomInt(0, 250)}`;
@@ -143,7 +151,11 @@ export function startLoad(base: string, paths: readonly string[], workers: numbe
       let body = '';
       try {
         const res = await fetch(`${base}${path}`, {
-          headers: { 'x-forwarded-for': `${prefix}.${(i % 200) + 1}`, 'x-request-id': `load-${w}-${randomBytes(4).toString('hex')}`, ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+          headers: {
+            'x-forwarded-for': `${prefix}.${(i % 200) + 1}`,
+            'x-request-id': `load-${w}-${randomBytes(4).toString('hex')}`,
+            ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+          },
           signal: AbortSignal.timeout(60_000),
         });
         body = await res.text();

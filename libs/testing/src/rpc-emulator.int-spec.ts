@@ -10,7 +10,12 @@ interface Answer {
 }
 
 const upstream = (): string => testDevnet().rpcUrls.ethereum!;
-const body = (method: string, params: unknown[] = [], id = 1): { jsonrpc: string; id: number; method: string; params: unknown[] } => ({ jsonrpc: '2.0', id, method, params });
+const body = (method: string, params: unknown[] = [], id = 1): { jsonrpc: string; id: number; method: string; params: unknown[] } => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 
 async function post(url: string, payload: unknown): Promise<{ status: number; json?: unknown; dropped?: boolean }> {
   try {
@@ -62,11 +67,13 @@ describe('hosted-provider emulator', () => {
 
   it('refuses eth_getLogs over the range cap and over the result cap with the providers texts', async () => {
     const e = await start({ maxBlockRange: 50, maxResults: 10, seed: 3 });
-    const head = parseInt((((await post(e.url, body('eth_blockNumber'))).json as Answer).result as string), 16);
+    const head = parseInt(((await post(e.url, body('eth_blockNumber'))).json as Answer).result as string, 16);
     const wide = (await post(e.url, body('eth_getLogs', [{ fromBlock: '0x0', toBlock: `0x${(60).toString(16)}` }]))).json as Answer;
     expect(wide.error?.message).toMatch(/limited to a 50 range|maximum block range: 50|block range is too wide|up to a 50 block range/);
     // The seeded history has far more than 10 logs in the last 50 blocks.
-    const many = (await post(e.url, body('eth_getLogs', [{ fromBlock: `0x${(head - 49).toString(16)}`, toBlock: `0x${head.toString(16)}` }]))).json as Answer;
+    const many = (
+      await post(e.url, body('eth_getLogs', [{ fromBlock: `0x${(head - 49).toString(16)}`, toBlock: `0x${head.toString(16)}` }]))
+    ).json as Answer;
     expect(many.error?.message).toMatch(/more than 10 results|cap of 10 logs/);
     expect(e.stats).toMatchObject({ rangeRefused: 1, resultsRefused: 1 });
   });
@@ -98,11 +105,18 @@ describe('hosted-provider emulator', () => {
   });
 
   it('a lagging node reports a head behind, has no blocks above it and refuses log ranges past it', async () => {
-    const head = parseInt((((await post(upstream(), body('eth_blockNumber'))).json as Answer).result as string), 16);
+    const head = parseInt(((await post(upstream(), body('eth_blockNumber'))).json as Answer).result as string, 16);
     const e = await start({ lag: { blocks: 5 } });
-    expect((((await post(e.url, body('eth_blockNumber'))).json as Answer).result)).toBe(`0x${(head - 5).toString(16)}`);
-    expect((((await post(e.url, body('eth_getBlockByNumber', ['latest', false]))).json as Answer).result as { number: string }).number).toBe(`0x${(head - 5).toString(16)}`);
-    expect((((await post(e.url, body('eth_getBlockByNumber', [`0x${head.toString(16)}`, false]))).json as Answer).result)).toBeNull();
-    expect((((await post(e.url, body('eth_getLogs', [{ fromBlock: `0x${(head - 1).toString(16)}`, toBlock: `0x${head.toString(16)}` }]))).json as Answer).error?.message)).toMatch(/beyond current head/);
+    expect(((await post(e.url, body('eth_blockNumber'))).json as Answer).result).toBe(`0x${(head - 5).toString(16)}`);
+    expect(
+      (((await post(e.url, body('eth_getBlockByNumber', ['latest', false]))).json as Answer).result as { number: string }).number,
+    ).toBe(`0x${(head - 5).toString(16)}`);
+    expect(((await post(e.url, body('eth_getBlockByNumber', [`0x${head.toString(16)}`, false]))).json as Answer).result).toBeNull();
+    expect(
+      (
+        (await post(e.url, body('eth_getLogs', [{ fromBlock: `0x${(head - 1).toString(16)}`, toBlock: `0x${head.toString(16)}` }])))
+          .json as Answer
+      ).error?.message,
+    ).toMatch(/beyond current head/);
   });
 });

@@ -92,7 +92,8 @@ const RANGE_TEXTS = [
   (max: number) => `eth_getLogs is limited to a ${max.toLocaleString('en-US')} range`,
   (max: number) => `exceed maximum block range: ${max}`,
   () => 'block range is too wide',
-  (max: number) => `Log response size exceeded. You can make eth_getLogs requests with up to a ${max} block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response.`,
+  (max: number) =>
+    `Log response size exceeded. You can make eth_getLogs requests with up to a ${max} block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response.`,
 ];
 
 /**
@@ -112,7 +113,16 @@ function logBlockAt(text: string, index: number): number | undefined {
 
 export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulator> {
   const random = seededRandom(o.seed ?? 1);
-  const stats: RpcEmulatorStats = { requests: 0, calls: 0, throttled: 0, failed: 0, batchRefused: 0, rangeRefused: 0, resultsRefused: 0, lagged: 0 };
+  const stats: RpcEmulatorStats = {
+    requests: 0,
+    calls: 0,
+    throttled: 0,
+    failed: 0,
+    batchRefused: 0,
+    rangeRefused: 0,
+    resultsRefused: 0,
+    lagged: 0,
+  };
   const rps = o.requestsPerSecond ?? 0;
   const burst = Math.max(1, o.burst ?? rps);
   let tokens = burst;
@@ -129,10 +139,15 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
 
   /** The node's reply as text: passed through unparsed (eth_getLogs replies are large). */
   const upstream = async (call: Call): Promise<string> => {
-    const res = await fetch(o.upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...call, jsonrpc: '2.0' }) });
+    const res = await fetch(o.upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...call, jsonrpc: '2.0' }),
+    });
     return res.text();
   };
-  const upstreamHead = async (): Promise<number> => parseInt((JSON.parse(await upstream({ id: 0, method: 'eth_blockNumber', params: [] })) as Answer).result as string, 16);
+  const upstreamHead = async (): Promise<number> =>
+    parseInt((JSON.parse(await upstream({ id: 0, method: 'eth_blockNumber', params: [] })) as Answer).result as string, 16);
 
   /** One call as the emulated provider answers it (JSON text); `head` is the lagging view's head, if lagging. */
   const answer = async (call: Call, head: number | undefined): Promise<string> => {
@@ -150,7 +165,8 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
     const filter = (params[0] ?? {}) as { fromBlock?: string; toBlock?: string; blockHash?: string };
     if (filter.blockHash) return upstream(call);
     const top = head ?? (await upstreamHead());
-    const block = (tag: string | undefined, dflt: number): number => (tag === undefined || tag === 'latest' ? dflt : tag === 'earliest' ? 0 : parseInt(tag, 16));
+    const block = (tag: string | undefined, dflt: number): number =>
+      tag === undefined || tag === 'latest' ? dflt : tag === 'earliest' ? 0 : parseInt(tag, 16);
     const from = block(filter.fromBlock, top);
     const to = block(filter.toBlock, top);
     if (head !== undefined && to > head) return fail(-32000, 'block range extends beyond current head block');
@@ -165,7 +181,12 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
       // Like Infura and Alchemy: a suggested range that fits, when one exists.
       const last = over - 1;
       const hint = last >= from ? ` Try with this block range [${hex(from)}, ${hex(last)}].` : '';
-      return random() < 0.5 ? fail(-32005, `query returned more than ${o.maxResults} results.${hint}`) : fail(-32602, `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of ${o.maxResults} logs in the response.${hint ? ` Based on your parameters, this block range should work: [${hex(from)}, ${hex(last)}]` : ''}`);
+      return random() < 0.5
+        ? fail(-32005, `query returned more than ${o.maxResults} results.${hint}`)
+        : fail(
+            -32602,
+            `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of ${o.maxResults} logs in the response.${hint ? ` Based on your parameters, this block range should work: [${hex(from)}, ${hex(last)}]` : ''}`,
+          );
     }
     return up;
   };
@@ -179,7 +200,11 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
     };
     if (!takeToken()) {
       stats.throttled++;
-      return send(429, { jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }, o.retryAfterSeconds !== undefined ? { 'retry-after': String(o.retryAfterSeconds) } : {});
+      return send(
+        429,
+        { jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } },
+        o.retryAfterSeconds !== undefined ? { 'retry-after': String(o.retryAfterSeconds) } : {},
+      );
     }
     if (o.failureShare && random() < o.failureShare) {
       stats.failed++;
@@ -206,7 +231,12 @@ export async function startRpcEmulator(o: RpcEmulatorOptions): Promise<RpcEmulat
     let calls = parsed;
     if (o.maxBatch !== undefined && calls.length > o.maxBatch) {
       stats.batchRefused++;
-      if (o.batchOverflow !== 'short') return send(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `batch size too large: ${calls.length} requests, at most ${o.maxBatch} allowed` } });
+      if (o.batchOverflow !== 'short')
+        return send(200, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `batch size too large: ${calls.length} requests, at most ${o.maxBatch} allowed` },
+        });
       calls = calls.slice(0, o.maxBatch);
     }
     stats.calls += calls.length;

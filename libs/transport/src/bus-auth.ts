@@ -28,7 +28,12 @@ const REDIS_FIX = 'run Redis with a password (requirepass) and give the apps RED
 /** Connects to the URL's NATS server without credentials. */
 export async function probeNatsAuth(natsUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ auth: BusAuth; detail?: string }> {
   try {
-    const nc = await connect({ servers: natsConnectOptions(natsUrl).servers, timeout: timeoutMs, reconnect: false, name: 'bus-auth-probe' });
+    const nc = await connect({
+      servers: natsConnectOptions(natsUrl).servers,
+      timeout: timeoutMs,
+      reconnect: false,
+      name: 'bus-auth-probe',
+    });
     await nc.close();
     return { auth: 'open' };
   } catch (e) {
@@ -41,7 +46,19 @@ export async function probeNatsAuth(natsUrl: string, timeoutMs = PROBE_TIMEOUT_M
 /** Sends PING to the URL's Redis without its username and password. */
 export async function probeRedisAuth(redisUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ auth: BusAuth; detail?: string }> {
   const { host, port, db, tls } = redisConnectionOptions(redisUrl);
-  const client = new Redis({ host, port, db, ...(tls ? { tls } : {}), lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableReadyCheck: false, enableOfflineQueue: false });
+  const client = new Redis({
+    host,
+    port,
+    db,
+    ...(tls ? { tls } : {}),
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableReadyCheck: false,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -95,7 +112,9 @@ export async function checkBusAuth(
   const open = report.nats === 'open' || report.redis === 'open';
   if (open && config.registry !== undefined) {
     const fixes = [report.nats === 'open' ? NATS_FIX : undefined, report.redis === 'open' ? REDIS_FIX : undefined].filter(Boolean);
-    throw new Error(`${app} refuses to start: in the production configuration (REGISTRY is set) its bus must refuse unauthenticated clients; ${fixes.join('; ')} (${report.statement})`);
+    throw new Error(
+      `${app} refuses to start: in the production configuration (REGISTRY is set) its bus must refuse unauthenticated clients; ${fixes.join('; ')} (${report.statement})`,
+    );
   }
   if (open || report.nats === 'unknown' || report.redis === 'unknown') logger.warn(report.statement);
   else logger.info(report.statement);

@@ -43,12 +43,18 @@ describe('HealthServer JSON routes', () => {
     const broken = await fetch(`${base}/broken`);
     expect(broken.status).toBe(500);
     const body = JSON.stringify(await broken.json());
-    expect(JSON.parse(body)).toEqual({ statusCode: 500, error: 'Internal Server Error', message: '/broken is not available; see the service log' });
+    expect(JSON.parse(body)).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: '/broken is not available; see the service log',
+    });
     expect(body).not.toContain('no status yet');
     expect(seen).toEqual(['/broken: no status yet']);
     const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { message: string }).message).toBe('no route /nope; try /health, /health/live, /health/ready, /health/caught-up, /metrics, /status, /broken');
+    expect(((await missing.json()) as { message: string }).message).toBe(
+      'no route /nope; try /health, /health/live, /health/ready, /health/caught-up, /metrics, /status, /broken',
+    );
   });
 });
 
@@ -90,7 +96,9 @@ describe('HealthServer probes: live, ready (serving in the queue group), caught 
     await health.close();
   });
 
-  const probe = async (path: string): Promise<{ status: number; body: { status: string; phase?: string; checks?: Record<string, string> } }> => {
+  const probe = async (
+    path: string,
+  ): Promise<{ status: number; body: { status: string; phase?: string; checks?: Record<string, string> } }> => {
     const res = await fetch(`${base}${path}`);
     return { status: res.status, body: (await res.json()) as { status: string; phase?: string; checks?: Record<string, string> } };
   };
@@ -98,12 +106,21 @@ describe('HealthServer probes: live, ready (serving in the queue group), caught 
   it('is live in every phase, ready only while serving with its checks up, caught up only with its caught-up checks too', async () => {
     health.phase = 'starting';
     expect((await probe('/health/live')).status).toBe(200);
-    expect(await probe('/health/ready')).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', phase: 'starting', checks: { db: 'up' } }) });
+    expect(await probe('/health/ready')).toEqual({
+      status: 503,
+      body: expect.objectContaining({ status: 'unavailable', phase: 'starting', checks: { db: 'up' } }),
+    });
 
     health.phase = 'serving';
-    expect(await probe('/health/ready')).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok', phase: 'serving', checks: { db: 'up' } }) });
+    expect(await probe('/health/ready')).toEqual({
+      status: 200,
+      body: expect.objectContaining({ status: 'ok', phase: 'serving', checks: { db: 'up' } }),
+    });
     // a backfill still running: ready, not caught up
-    expect(await probe('/health/caught-up')).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', checks: { db: 'up', backfill: 'down' } }) });
+    expect(await probe('/health/caught-up')).toEqual({
+      status: 503,
+      body: expect.objectContaining({ status: 'unavailable', checks: { db: 'up', backfill: 'down' } }),
+    });
     state.backfillDone = true;
     expect((await probe('/health/caught-up')).status).toBe(200);
 

@@ -22,7 +22,10 @@ export type ReplicaPhase = 'starting' | 'serving' | 'draining';
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): Promise<ReadinessReport> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
-      const ok = await Promise.race([check().catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
+      const ok = await Promise.race([
+        check().catch(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref()),
+      ]);
       return [name, ok ? 'up' : 'down'] as const;
     }),
   );
@@ -46,7 +49,11 @@ export class HealthServer {
   /** starting / serving / draining; a side door of its own (no queue group) is serving from the start */
   phase: ReplicaPhase = 'serving';
 
-  constructor(private readonly service: string, private readonly checks: Record<string, ReadinessCheck>, private readonly caughtUp: Record<string, ReadinessCheck> = {}) {
+  constructor(
+    private readonly service: string,
+    private readonly checks: Record<string, ReadinessCheck>,
+    private readonly caughtUp: Record<string, ReadinessCheck> = {},
+  ) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     // every NATS handler's rate, errors and duration (rpc-handler.ts)
@@ -79,9 +86,13 @@ export class HealthServer {
 
   private async route(url: string): Promise<[number, string, string]> {
     const path = url.split('?')[0];
-    if (path === '/health' || path === '/health/live') return [200, 'application/json', JSON.stringify({ status: 'ok', service: this.service, timestamp: new Date().toISOString() })];
+    if (path === '/health' || path === '/health/live')
+      return [200, 'application/json', JSON.stringify({ status: 'ok', service: this.service, timestamp: new Date().toISOString() })];
     if (path === '/health/ready' || path === '/health/caught-up') {
-      const report = { ...(await runChecks(path === '/health/ready' ? this.checks : { ...this.checks, ...this.caughtUp })), phase: this.phase };
+      const report = {
+        ...(await runChecks(path === '/health/ready' ? this.checks : { ...this.checks, ...this.caughtUp })),
+        phase: this.phase,
+      };
       if (this.phase !== 'serving') report.status = 'unavailable';
       return [report.status === 'ok' ? 200 : 503, 'application/json', JSON.stringify(report)];
     }
@@ -93,10 +104,22 @@ export class HealthServer {
       } catch (e) {
         // The message stays in the log: an error from a driver or a client can quote a URL with its credentials.
         this.onRouteError(path ?? '', e);
-        return [500, 'application/json', JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: `${path} is not available; see the service log` })];
+        return [
+          500,
+          'application/json',
+          JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: `${path} is not available; see the service log` }),
+        ];
       }
     }
-    return [404, 'application/json', JSON.stringify({ statusCode: 404, error: 'Not Found', message: `no route ${path}; try ${['/health', '/health/live', '/health/ready', '/health/caught-up', '/metrics', ...this.extra.keys()].join(', ')}` })];
+    return [
+      404,
+      'application/json',
+      JSON.stringify({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `no route ${path}; try ${['/health', '/health/live', '/health/ready', '/health/caught-up', '/metrics', ...this.extra.keys()].join(', ')}`,
+      }),
+    ];
   }
 
   async close(): Promise<void> {

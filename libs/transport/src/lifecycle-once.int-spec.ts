@@ -22,7 +22,12 @@ class HooksModule {}
 /** startMicroservice runs each lifecycle hook once (Nest's microservice init would run them twice). */
 describe('startMicroservice lifecycle', () => {
   it('runs onModuleInit and onApplicationBootstrap exactly once, before joining the queue group', async () => {
-    const service = await startMicroservice('token-data', HooksModule, { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'error', networks: [], devnetManifest: undefined, healthPort: 0 }, () => ({}));
+    const service = await startMicroservice(
+      'token-data',
+      HooksModule,
+      { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'error', networks: [], devnetManifest: undefined, healthPort: 0 },
+      () => ({}),
+    );
     try {
       expect(calls).toEqual({ init: 1, bootstrap: 1 });
     } finally {

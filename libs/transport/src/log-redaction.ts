@@ -10,8 +10,28 @@ import { redactUrl } from '@tokensvc/config';
  */
 const SECRET_FIELDS = new Set(
   [
-    'password', 'passwd', 'secret', 'clientSecret', 'apiKey', 'api_key', 'authorization', 'cookie', 'set-cookie', 'x-api-key', 'privateKey',
-    'private_key', 'mnemonic', 'signature', 'permitSignature', 'adminToken', 'ownerToken', 'accessToken', 'refreshToken', 'databaseUrl', 'redisUrl', 'natsPassword',
+    'password',
+    'passwd',
+    'secret',
+    'clientSecret',
+    'apiKey',
+    'api_key',
+    'authorization',
+    'cookie',
+    'set-cookie',
+    'x-api-key',
+    'privateKey',
+    'private_key',
+    'mnemonic',
+    'signature',
+    'permitSignature',
+    'adminToken',
+    'ownerToken',
+    'accessToken',
+    'refreshToken',
+    'databaseUrl',
+    'redisUrl',
+    'natsPassword',
   ].map((k) => k.toLowerCase()),
 );
 
@@ -33,7 +53,22 @@ function redactValue(v: unknown, depth: number): unknown {
 }
 
 /** Names whose `name=value` / `name: value` in free text is a secret. */
-const SECRET_NAMES = ['password', 'passwd', 'pwd', 'secret', 'apikey', 'api_key', 'api-key', 'x-api-key', 'access_token', 'authorization', 'signature', 'privatekey', 'private_key', 'ownertoken'];
+const SECRET_NAMES = [
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'apikey',
+  'api_key',
+  'api-key',
+  'x-api-key',
+  'access_token',
+  'authorization',
+  'signature',
+  'privatekey',
+  'private_key',
+  'ownertoken',
+];
 const API_KEY_PREFIX = 'tsk_live_';
 const API_KEY_SHOWN = API_KEY_PREFIX.length + 6;
 const SEPARATORS = ['=', ':'];

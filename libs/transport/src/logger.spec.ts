@@ -19,7 +19,9 @@ describe('JsonLogger (pino)', () => {
     const { logger, lines } = capture('info');
     logger.info('started', { port: 3000 });
     logger.debug('hidden at info');
-    expect(lines).toEqual([{ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'info', service: 'svc', port: 3000, msg: 'started' }]);
+    expect(lines).toEqual([
+      { time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'info', service: 'svc', port: 3000, msg: 'started' },
+    ]);
   });
 
   it('logs an Error with its type, message and stack; Nest style (message, stack, context) keeps the stack', () => {
@@ -28,9 +30,21 @@ describe('JsonLogger (pino)', () => {
     logger.error(e);
     logger.error({ msg: 'request failed', err: e, status: 500 });
     logger.error('handler failed', e.stack, 'TokensController');
-    expect(lines[0]).toMatchObject({ level: 'error', msg: 'boom', err: { type: 'TypeError', message: 'boom', stack: expect.stringContaining('logger.spec.ts') } });
-    expect(lines[1]).toMatchObject({ msg: 'request failed', status: 500, err: { type: 'TypeError', stack: expect.stringMatching(/^TypeError: boom\n\s+at /) } });
-    expect(lines[2]).toMatchObject({ msg: 'handler failed', context: 'TokensController', stack: expect.stringMatching(/^TypeError: boom\n\s+at /) });
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      msg: 'boom',
+      err: { type: 'TypeError', message: 'boom', stack: expect.stringContaining('logger.spec.ts') },
+    });
+    expect(lines[1]).toMatchObject({
+      msg: 'request failed',
+      status: 500,
+      err: { type: 'TypeError', stack: expect.stringMatching(/^TypeError: boom\n\s+at /) },
+    });
+    expect(lines[2]).toMatchObject({
+      msg: 'handler failed',
+      context: 'TokensController',
+      stack: expect.stringMatching(/^TypeError: boom\n\s+at /),
+    });
   });
 
   it('redacts secrets: fields by name (also in headers and nested), URL credentials, bearer tokens, API keys, name=value pairs', () => {

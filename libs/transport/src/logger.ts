@@ -20,7 +20,11 @@ export class JsonLogger implements LoggerService {
   private readonly pino: Logger;
 
   /** `destination`: where lines go (default: stdout, and stderr for warn and above). */
-  constructor(readonly service: string, level: LogLevel = 'info', destination?: DestinationStream) {
+  constructor(
+    readonly service: string,
+    level: LogLevel = 'info',
+    destination?: DestinationStream,
+  ) {
     this.pino = pino(
       {
         level,

@@ -115,14 +115,23 @@ export async function startMicroservice(
 }
 
 /** Waits until every check passes (a line every 10 s says which do not), or `abort()` says stop. */
-async function untilReady(service: string, checks: Record<string, ReadinessCheck>, logger: JsonLogger, abort: () => boolean): Promise<void> {
+async function untilReady(
+  service: string,
+  checks: Record<string, ReadinessCheck>,
+  logger: JsonLogger,
+  abort: () => boolean,
+): Promise<void> {
   let said = Date.now();
   while (!abort()) {
     const report = await runChecks(checks);
     if (report.status === 'ok') return;
     if (Date.now() - said >= 10_000) {
       said = Date.now();
-      logger.info(`${service} not joining its queue group yet: waiting for ${Object.keys(report.checks).filter((k) => report.checks[k] === 'down').join(', ')}`);
+      logger.info(
+        `${service} not joining its queue group yet: waiting for ${Object.keys(report.checks)
+          .filter((k) => report.checks[k] === 'down')
+          .join(', ')}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -22,10 +22,21 @@ jest.setTimeout(60_000);
  * users (or none) are refused by the server; each app's own traffic (request/reply, JetStream)
  * works with its user.
  */
-const PASSWORDS = Object.fromEntries(BUS_USERS.map((u) => [u, `pw-${u}-${Math.random().toString(36).slice(2)}`])) as Record<BusUser, string>;
+const PASSWORDS = Object.fromEntries(BUS_USERS.map((u) => [u, `pw-${u}-${Math.random().toString(36).slice(2)}`])) as Record<
+  BusUser,
+  string
+>;
 let port = 0;
 const urlOf = (user?: BusUser): string => (user ? `nats://${user}:${PASSWORDS[user]}@127.0.0.1:${port}` : `nats://127.0.0.1:${port}`);
-const common = (user: BusUser) => ({ natsUrl: urlOf(user), databaseUrl: '', redisUrl: '', logLevel: 'error' as const, networks: [], devnetManifest: undefined, healthPort: 0 });
+const common = (user: BusUser) => ({
+  natsUrl: urlOf(user),
+  databaseUrl: '',
+  redisUrl: '',
+  logLevel: 'error' as const,
+  networks: [],
+  devnetManifest: undefined,
+  healthPort: 0,
+});
 
 /** a stand-in token-data: the view it was asked for, as token-data's controller reads it */
 @Controller()
@@ -48,7 +59,9 @@ class QuoteStandIn {
 
   @MessagePattern(RPC.buildOrder.subject)
   build(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.buildOrder, raw, (req: BuildOrderRequest) => Promise.reject(new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `no route for ${req.sender}`)));
+    return handleRpc(RPC.buildOrder, raw, (req: BuildOrderRequest) =>
+      Promise.reject(new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `no route for ${req.sender}`)),
+    );
   }
 }
 
@@ -88,7 +101,10 @@ describe('bus permissions (a nats-server with one user per app)', () => {
   beforeAll(async () => {
     port = await freePort();
     dir = mkdtempSync(join(tmpdir(), 'nats-perm-'));
-    writeFileSync(join(dir, 'nats.conf'), natsServerConfig({ passwords: PASSWORDS, listen: `127.0.0.1:${port}`, storeDir: join(dir, 'js') }));
+    writeFileSync(
+      join(dir, 'nats.conf'),
+      natsServerConfig({ passwords: PASSWORDS, listen: `127.0.0.1:${port}`, storeDir: join(dir, 'js') }),
+    );
     server = spawn('nats-server', ['-c', join(dir, 'nats.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     server.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -142,7 +158,9 @@ describe('bus permissions (a nats-server with one user per app)', () => {
     const submit = { orderId: 'o-1', signature: '0x', caller: 'key:42' };
     expect((await (await rpc('gateway')).call(RPC.submitOrder, submit)).relay?.status).toBe('caller=key:42');
     for (const user of ['token-data', 'status-tracker'] as const) {
-      await expect((await rpc(user)).call(RPC.submitOrder, submit)).rejects.toThrow(/permissions violation for publish to "quote\.portal\.submit\.v1"/i);
+      await expect((await rpc(user)).call(RPC.submitOrder, submit)).rejects.toThrow(
+        /permissions violation for publish to "quote\.portal\.submit\.v1"/i,
+      );
     }
   });
 
@@ -161,7 +179,10 @@ describe('bus permissions (a nats-server with one user per app)', () => {
     }
     await nc.flush();
     await new Promise((r) => setTimeout(r, 200));
-    expect(errors).toEqual([expect.stringMatching(/permissions violation for subscription to "_INBOX\.>"/i), expect.stringMatching(/permissions violation for subscription to "_INBOX\.gateway\.>"/i)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/permissions violation for subscription to "_INBOX\.>"/i),
+      expect.stringMatching(/permissions violation for subscription to "_INBOX\.gateway\.>"/i),
+    ]);
     await nc.close();
   });
 
@@ -180,7 +201,9 @@ describe('bus permissions (a nats-server with one user per app)', () => {
     for await (const m of msgs) got.push(codec.decode(m.data).n);
     expect(got).toEqual([1]);
     // quote may read the chain events but not forge them
-    await expect(quoteNc.jetstream().publish('chain.ethereum.pool-state.v1', codec.encode({ n: 2 }))).rejects.toThrow(/permissions violation/i);
+    await expect(quoteNc.jetstream().publish('chain.ethereum.pool-state.v1', codec.encode({ n: 2 }))).rejects.toThrow(
+      /permissions violation/i,
+    );
 
     const tracker = await rawConnect('status-tracker');
     await (await tracker.jetstreamManager()).streams.add({ name: 'CROSS_CHAIN_STATUS', subjects: ['cross-chain-status.>'] });

@@ -18,7 +18,12 @@ jest.setTimeout(60_000);
 // the machine's NATS (the testing library's INFRA.nats; transport tests may not import that library)
 const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = randomUUID();
-const contract = (name: string): RpcContract<AccountRequest, ListNetworksReply> => ({ subject: `test.reply-body.${run}.${name}.v1`, service: 'token-data', request: AccountRequest, reply: ListNetworksReply });
+const contract = (name: string): RpcContract<AccountRequest, ListNetworksReply> => ({
+  subject: `test.reply-body.${run}.${name}.v1`,
+  service: 'token-data',
+  request: AccountRequest,
+  reply: ListNetworksReply,
+});
 const BODY = contract('body');
 const LEGACY = contract('legacy');
 
@@ -30,7 +35,12 @@ function answer(owner: string): ListNetworksReply {
   return { networks: ['ethereum', 'base'] };
 }
 const bodyOf = (owner: string, view: string): Buffer =>
-  Buffer.from(JSON.stringify({ view, networks: owner === 'large' ? Array.from({ length: 40_000 }, (_, i) => `network-${i}`) : answer(owner).networks }));
+  Buffer.from(
+    JSON.stringify({
+      view,
+      networks: owner === 'large' ? Array.from({ length: 40_000 }, (_, i) => `network-${i}`) : answer(owner).networks,
+    }),
+  );
 
 @Controller()
 class TestController {
@@ -55,7 +65,12 @@ describe('reply bodies over NATS', () => {
   let service: MicroserviceHandle;
   let client: NatsRpcClient;
   beforeAll(async () => {
-    service = await startMicroservice('token-data', TestModule, { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'error', networks: [], devnetManifest: undefined, healthPort: 0 }, () => ({}));
+    service = await startMicroservice(
+      'token-data',
+      TestModule,
+      { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'error', networks: [], devnetManifest: undefined, healthPort: 0 },
+      () => ({}),
+    );
     client = new NatsRpcClient(NATS_URL, 5000, 'reply-body-spec');
     await client.start();
   });
@@ -86,12 +101,17 @@ describe('reply bodies over NATS', () => {
   });
 
   it('falls back to the reply message when the service does not encode bodies', async () => {
-    expect(await client.callBody(LEGACY, AccountRequest.fromJSON({ owner: 'ok' }), 'free')).toEqual({ reply: { networks: ['ethereum', 'base'] } });
+    expect(await client.callBody(LEGACY, AccountRequest.fromJSON({ owner: 'ok' }), 'free')).toEqual({
+      reply: { networks: ['ethereum', 'base'] },
+    });
   });
 
   it('carries errors as before: domain errors with their code and message, others as INTERNAL without details', async () => {
     for (const c of [BODY, LEGACY]) {
-      await expect(client.callBody(c, AccountRequest.fromJSON({ owner: 'missing' }), 'paid')).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND, message: 'no such owner' });
+      await expect(client.callBody(c, AccountRequest.fromJSON({ owner: 'missing' }), 'paid')).rejects.toMatchObject({
+        code: ErrorCode.ERROR_CODE_NOT_FOUND,
+        message: 'no such owner',
+      });
       const e = await client.callBody(c, AccountRequest.fromJSON({ owner: 'boom' }), 'paid').catch((x: unknown) => x);
       expect(e).toBeInstanceOf(RpcCallError);
       expect(e).toMatchObject({ code: ErrorCode.ERROR_CODE_INTERNAL });

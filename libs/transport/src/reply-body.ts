@@ -41,7 +41,10 @@ export const BODY_GZIP_ABOVE_BYTES = 256 * 1024;
 
 /** The bytes of a JSON response body, ready for the client (gzipped when `encoding` says so). */
 export class EncodedBody {
-  constructor(readonly bytes: Uint8Array, readonly encoding?: 'gzip') {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly encoding?: 'gzip',
+  ) {}
 }
 
 const gzipAsync = promisify(gzip);

@@ -4,7 +4,10 @@ class Gone extends Error {}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Attempts that each behave as scripted; records when each started and the time it was given. */
-function scripted(...plans: Array<(timeoutMs: number) => Promise<string>>): { attempt: (ms: number) => Promise<string>; calls: Array<{ at: number; timeoutMs: number }> } {
+function scripted(...plans: Array<(timeoutMs: number) => Promise<string>>): {
+  attempt: (ms: number) => Promise<string>;
+  calls: Array<{ at: number; timeoutMs: number }>;
+} {
   const t0 = Date.now();
   const calls: Array<{ at: number; timeoutMs: number }> = [];
   return {
@@ -68,7 +71,10 @@ describe('retryOnce: one call, at most two attempts, one deadline', () => {
   });
 
   it('fails at the deadline when neither attempt answers, with the failure of the last to fail', async () => {
-    const s = scripted((ms) => failAfter(ms, new Error('first timed out'))(), (ms) => failAfter(ms, new Error('second timed out'))());
+    const s = scripted(
+      (ms) => failAfter(ms, new Error('first timed out'))(),
+      (ms) => failAfter(ms, new Error('second timed out'))(),
+    );
     const t = Date.now();
     await expect(retryOnce(s.attempt, opts)).rejects.toThrow(/^(first|second) timed out$/);
     const took = Date.now() - t;

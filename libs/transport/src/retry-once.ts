@@ -47,10 +47,13 @@ export function retryOnce<T>(attempt: (timeoutMs: number) => Promise<T>, o: Retr
       );
     };
     launch();
-    timer = setTimeout(() => {
-      if (settled || second) return;
-      second = true;
-      launch();
-    }, Math.min(o.hedgeAfterMs, Math.max(0, o.deadlineMs - 1)));
+    timer = setTimeout(
+      () => {
+        if (settled || second) return;
+        second = true;
+        launch();
+      },
+      Math.min(o.hedgeAfterMs, Math.max(0, o.deadlineMs - 1)),
+    );
   });
 }

@@ -14,7 +14,13 @@ const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = randomUUID();
 const json = JSONCodec<{ id: string; data: { n: number } }>();
 const identity = { fromJSON: (o: unknown) => o as { n: number }, toJSON: (o: { n: number }) => o };
-const contract = (name: string, idempotent: boolean): RpcContract<{ n: number }, { n: number }> => ({ subject: `test.retry.${run}.${name}.v1`, service: 'quote', request: identity, reply: identity, idempotent });
+const contract = (name: string, idempotent: boolean): RpcContract<{ n: number }, { n: number }> => ({
+  subject: `test.retry.${run}.${name}.v1`,
+  service: 'quote',
+  request: identity,
+  reply: identity,
+  idempotent,
+});
 
 describe('NatsRpcClient: a request whose replica dies with it', () => {
   let nc: NatsConnection;

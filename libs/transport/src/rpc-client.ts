@@ -8,7 +8,10 @@ import { tracedRequest } from './telemetry/nats-trace';
 
 /** A failed call, with a code from the closed set the gateway maps to HTTP statuses. */
 export class RpcCallError extends Error {
-  constructor(readonly code: ErrorCode, message: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -59,7 +62,14 @@ export class NatsRpcClient {
   private async connectLoop(): Promise<void> {
     while (!this.closed) {
       try {
-        const nc = await connect({ ...natsConnectOptions(this.url), name: this.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2000, pingInterval: 5000 });
+        const nc = await connect({
+          ...natsConnectOptions(this.url),
+          name: this.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 250,
+          timeout: 2000,
+          pingInterval: 5000,
+        });
         this.nc = nc;
         this.up = true;
         void this.watch(nc);
@@ -87,7 +97,12 @@ export class NatsRpcClient {
    * when the service answered the usual packet instead. A service that does not listen on the view
    * subjects (a replica older than them) is asked on the plain subject. Errors are thrown as by `call`.
    */
-  async callBody<Req, Rep>(contract: RpcContract<Req, Rep>, request: Req, view: BodyView, timeoutMs = this.defaultTimeoutMs): Promise<{ body: EncodedBody } | { reply: Rep }> {
+  async callBody<Req, Rep>(
+    contract: RpcContract<Req, Rep>,
+    request: Req,
+    view: BodyView,
+    timeoutMs = this.defaultTimeoutMs,
+  ): Promise<{ body: EncodedBody } | { reply: Rep }> {
     let msg: Msg;
     try {
       msg = await this.attempts(contract, request, timeoutMs, bodyViewSubject(contract.subject, view));
@@ -114,22 +129,45 @@ export class NatsRpcClient {
       retryable: (e) => e instanceof NoResponders,
     }).catch((e: unknown) => {
       // the second attempt only had what was left of the deadline: the caller waited all of it
-      if (e instanceof RpcCallError && e.code === ErrorCode.ERROR_CODE_TIMEOUT) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
+      if (e instanceof RpcCallError && e.code === ErrorCode.ERROR_CODE_TIMEOUT)
+        throw new RpcCallError(
+          ErrorCode.ERROR_CODE_TIMEOUT,
+          `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`,
+        );
       throw e;
     });
   }
 
-  private async request(contract: RpcContract<unknown, unknown>, request: unknown, timeoutMs: number, subject = contract.subject): Promise<Msg> {
+  private async request(
+    contract: RpcContract<unknown, unknown>,
+    request: unknown,
+    timeoutMs: number,
+    subject = contract.subject,
+  ): Promise<Msg> {
     const nc = this.nc;
-    if (!nc || !this.connected) throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus unavailable: cannot reach NATS for ${contract.service}; retry shortly`);
+    if (!nc || !this.connected)
+      throw new RpcCallError(
+        ErrorCode.ERROR_CODE_UNAVAILABLE,
+        `message bus unavailable: cannot reach NATS for ${contract.service}; retry shortly`,
+      );
     const packet = { pattern: contract.subject, data: contract.request.toJSON(request), id: randomUUID() };
     try {
       // a client span; the trace context and request id travel in the message headers
-      return await tracedRequest(subject, contract.service, (headers) => nc.request(subject, json.encode(packet), { timeout: timeoutMs, headers }));
+      return await tracedRequest(subject, contract.service, (headers) =>
+        nc.request(subject, json.encode(packet), { timeout: timeoutMs, headers }),
+      );
     } catch (e) {
       const code = (e as NatsError).code;
-      if (code === NatsErrorCode.NoResponders) throw new NoResponders(ErrorCode.ERROR_CODE_UNAVAILABLE, `${contract.service} service unavailable: no replica is answering; retry shortly`);
-      if (code === NatsErrorCode.Timeout) throw new RpcCallError(ErrorCode.ERROR_CODE_TIMEOUT, `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`);
+      if (code === NatsErrorCode.NoResponders)
+        throw new NoResponders(
+          ErrorCode.ERROR_CODE_UNAVAILABLE,
+          `${contract.service} service unavailable: no replica is answering; retry shortly`,
+        );
+      if (code === NatsErrorCode.Timeout)
+        throw new RpcCallError(
+          ErrorCode.ERROR_CODE_TIMEOUT,
+          `${contract.service} service did not answer within ${timeoutMs} ms; retry shortly`,
+        );
       throw new RpcCallError(ErrorCode.ERROR_CODE_UNAVAILABLE, `message bus error calling ${contract.service}: ${(e as Error).message}`);
     }
   }

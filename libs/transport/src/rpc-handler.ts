@@ -5,7 +5,10 @@ import { rpcOutcome, RPC_METRICS } from './rpc-metrics';
 
 /** A domain error a handler raises on purpose; it crosses NATS with its code and message. */
 export class ServiceError extends Error {
-  constructor(readonly code: ErrorCode, message: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -15,7 +18,12 @@ export class ServiceError extends Error {
  * use case, encodes the reply, and turns failures into RpcErrorPayloads. Unknown failures become
  * INTERNAL without their details (they are logged by the caller's logger instead).
  */
-export async function handleRpc<Req, Rep>(contract: RpcContract<Req, Rep>, raw: unknown, run: (req: Req) => Promise<Rep> | Rep, onInternal?: (e: unknown) => void): Promise<unknown> {
+export async function handleRpc<Req, Rep>(
+  contract: RpcContract<Req, Rep>,
+  raw: unknown,
+  run: (req: Req) => Promise<Rep> | Rep,
+  onInternal?: (e: unknown) => void,
+): Promise<unknown> {
   const end = RPC_METRICS.handled.startTimer({ subject: contract.subject });
   try {
     const reply = await run(contract.request.fromJSON(raw ?? {}));
@@ -31,7 +39,12 @@ export async function handleRpc<Req, Rep>(contract: RpcContract<Req, Rep>, raw: 
  * handleRpc for a request that asked for the response body itself (bodyViewOf): `run` answers the
  * JSON bytes of the HTTP body (RpcReplySerializer sends them as they are); failures cross as usual.
  */
-export async function handleRpcBody<Req, Rep>(contract: RpcContract<Req, Rep>, raw: unknown, run: (req: Req) => Promise<EncodedBody>, onInternal?: (e: unknown) => void): Promise<EncodedBody> {
+export async function handleRpcBody<Req, Rep>(
+  contract: RpcContract<Req, Rep>,
+  raw: unknown,
+  run: (req: Req) => Promise<EncodedBody>,
+  onInternal?: (e: unknown) => void,
+): Promise<EncodedBody> {
   const end = RPC_METRICS.handled.startTimer({ subject: contract.subject });
   try {
     const body = await run(contract.request.fromJSON(raw ?? {}));
@@ -48,8 +61,15 @@ function observed(end: (labels: { outcome: string }) => void, failure: RpcExcept
   return failure;
 }
 
-function rpcFailure(contract: Pick<RpcContract<unknown, unknown>, 'service' | 'subject'>, e: unknown, onInternal?: (e: unknown) => void): RpcException {
+function rpcFailure(
+  contract: Pick<RpcContract<unknown, unknown>, 'service' | 'subject'>,
+  e: unknown,
+  onInternal?: (e: unknown) => void,
+): RpcException {
   if (e instanceof ServiceError) return new RpcException({ code: e.code, message: e.message } satisfies RpcErrorPayload);
   onInternal?.(e);
-  return new RpcException({ code: ErrorCode.ERROR_CODE_INTERNAL, message: `${contract.service} failed on ${contract.subject}` } satisfies RpcErrorPayload);
+  return new RpcException({
+    code: ErrorCode.ERROR_CODE_INTERNAL,
+    message: `${contract.service} failed on ${contract.subject}`,
+  } satisfies RpcErrorPayload);
 }

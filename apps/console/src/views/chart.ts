@@ -25,7 +25,13 @@ export function drawCandles(container: HTMLElement, data: CandlestickData<UTCTim
     grid: { vertLines: { color: '#e4e7eb' }, horzLines: { color: '#e4e7eb' } },
     timeScale: { timeVisible: true },
   });
-  const series = chart.addSeries(CandlestickSeries, { upColor: '#0b7a3e', downColor: '#b3261e', borderVisible: false, wickUpColor: '#0b7a3e', wickDownColor: '#b3261e' });
+  const series = chart.addSeries(CandlestickSeries, {
+    upColor: '#0b7a3e',
+    downColor: '#b3261e',
+    borderVisible: false,
+    wickUpColor: '#0b7a3e',
+    wickDownColor: '#b3261e',
+  });
   series.setData(data);
   chart.timeScale().fitContent();
   container.dataset['candles'] = String(series.data().length);

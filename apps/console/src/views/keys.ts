@@ -26,12 +26,22 @@ export async function keysView(root: HTMLElement): Promise<void> {
     'form',
     { id: 'create-key', onsubmit: (e: Event) => void create(e) },
     h('label', { for: 'tier' }, 'Tier'),
-    h('select', { id: 'tier', name: 'tier' }, h('option', { value: 'free' }, 'free'), h('option', { value: 'paid' }, 'paid'), h('option', { value: 'enterprise' }, 'enterprise')),
+    h(
+      'select',
+      { id: 'tier', name: 'tier' },
+      h('option', { value: 'free' }, 'free'),
+      h('option', { value: 'paid' }, 'paid'),
+      h('option', { value: 'enterprise' }, 'enterprise'),
+    ),
     h('label', { for: 'label' }, 'Label'),
     h('input', { id: 'label', name: 'label', required: true, maxlength: 200 }),
     h('button', { type: 'submit' }, 'Create key'),
   );
-  const signOut = h('button', { type: 'button', onclick: () => (session.setAdminToken(null), void keysView(root)) }, 'Forget the admin token');
+  const signOut = h(
+    'button',
+    { type: 'button', onclick: () => (session.setAdminToken(null), void keysView(root)) },
+    'Forget the admin token',
+  );
   render(root, h('h1', {}, 'API keys'), signOut, h('h2', {}, 'Create a key'), form, issued, h('h2', {}, 'Keys'), list);
 
   const load = async (): Promise<void> => {
@@ -49,7 +59,18 @@ export async function keysView(root: HTMLElement): Promise<void> {
             new Date(k.createdAt).toLocaleString(),
             k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never',
             h('span', { 'data-key-state': k.displayPrefix }, k.revokedAt ? `revoked ${new Date(k.revokedAt).toLocaleString()}` : 'active'),
-            k.revokedAt ? '' : h('button', { type: 'button', 'data-revoke': k.displayPrefix, 'aria-label': `Revoke ${k.label} (${k.displayPrefix})`, onclick: () => void revoke(k) }, 'Revoke'),
+            k.revokedAt
+              ? ''
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    'data-revoke': k.displayPrefix,
+                    'aria-label': `Revoke ${k.label} (${k.displayPrefix})`,
+                    onclick: () => void revoke(k),
+                  },
+                  'Revoke',
+                ),
           ]),
           { id: 'keys-table' },
         ),
@@ -63,8 +84,19 @@ export async function keysView(root: HTMLElement): Promise<void> {
     e.preventDefault();
     const data = new FormData(form);
     try {
-      const r = await admin<{ key: string; record: KeyRecord }>('/admin/keys', { method: 'POST', body: { tier: data.get('tier'), label: String(data.get('label') ?? '').trim() } });
-      render(issued, h('p', { role: 'status' }, `Key created (${r.record.tier}, ${r.record.label}). Copy it now, it is shown only once: `, h('code', { id: 'new-key' }, r.key)));
+      const r = await admin<{ key: string; record: KeyRecord }>('/admin/keys', {
+        method: 'POST',
+        body: { tier: data.get('tier'), label: String(data.get('label') ?? '').trim() },
+      });
+      render(
+        issued,
+        h(
+          'p',
+          { role: 'status' },
+          `Key created (${r.record.tier}, ${r.record.label}). Copy it now, it is shown only once: `,
+          h('code', { id: 'new-key' }, r.key),
+        ),
+      );
       form.reset();
       await load();
     } catch (err) {
@@ -72,7 +104,12 @@ export async function keysView(root: HTMLElement): Promise<void> {
     }
   };
   const revoke = async (k: KeyRecord): Promise<void> => {
-    if (!confirm(`Revoke ${k.label} (${k.displayPrefix})? Calls with it are refused at once on this gateway and within seconds on the others.`)) return;
+    if (
+      !confirm(
+        `Revoke ${k.label} (${k.displayPrefix})? Calls with it are refused at once on this gateway and within seconds on the others.`,
+      )
+    )
+      return;
     try {
       await admin(`/admin/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' });
       render(issued, h('p', { role: 'status' }, `Key ${k.displayPrefix} revoked.`));

@@ -32,7 +32,8 @@ export function orderView(root: HTMLElement, params: URLSearchParams, signal: Ab
   const events = h('ol', { id: 'order-events', 'aria-label': 'Status events' });
   render(root, h('h1', {}, 'Order'), form, status, h('h2', {}, 'Events'), events);
   if (!orderId && !txHash) return render(status, 'Enter an order id and its origin transaction hash.');
-  if (!ORDER_ID.test(orderId) || !TX_HASH.test(txHash)) return render(status, errorBox('The order id must be a UUID and the transaction hash 0x followed by 64 hex digits.'));
+  if (!ORDER_ID.test(orderId) || !TX_HASH.test(txHash))
+    return render(status, errorBox('The order id must be a UUID and the transaction hash 0x followed by 64 hex digits.'));
 
   render(status, 'Connecting…');
   const source = new EventSource(`/v3/portal/status/stream?${new URLSearchParams({ orderId, txHash })}`);
@@ -41,13 +42,26 @@ export function orderView(root: HTMLElement, params: URLSearchParams, signal: Ab
     const e = JSON.parse(m.data) as StatusEvent;
     const s = e.record.status;
     status.dataset['status'] = s;
-    render(status, 'Status: ', h('strong', {}, s), e.record.statusReason ? ` — ${e.record.statusReason}` : '', TERMINAL.has(s) ? ' (final)' : ' (following live…)');
-    events.append(h('li', { 'data-type': e.type }, `${new Date(e.createdAt).toLocaleTimeString()} · ${e.type} · ${s}${e.record.destinationTxHashes?.length ? ` · destination ${e.record.destinationTxHashes[0]}` : ''}`));
+    render(
+      status,
+      'Status: ',
+      h('strong', {}, s),
+      e.record.statusReason ? ` — ${e.record.statusReason}` : '',
+      TERMINAL.has(s) ? ' (final)' : ' (following live…)',
+    );
+    events.append(
+      h(
+        'li',
+        { 'data-type': e.type },
+        `${new Date(e.createdAt).toLocaleTimeString()} · ${e.type} · ${s}${e.record.destinationTxHashes?.length ? ` · destination ${e.record.destinationTxHashes[0]}` : ''}`,
+      ),
+    );
     if (TERMINAL.has(s)) source.close();
   };
   source.onerror = () => {
     // EventSource retries by itself; a closed source (404/400/204) does not
-    if (source.readyState === EventSource.CLOSED && !TERMINAL.has(status.dataset['status'] ?? '')) render(status, errorBox('The stream closed: the order or transaction is not known, or the request was refused.'));
+    if (source.readyState === EventSource.CLOSED && !TERMINAL.has(status.dataset['status'] ?? ''))
+      render(status, errorBox('The stream closed: the order or transaction is not known, or the request was refused.'));
   };
 }
 

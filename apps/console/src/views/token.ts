@@ -27,15 +27,36 @@ interface ActivityRow {
 /** One token: its facts, a candle chart, its holders and its last day's activity (the last three are paid endpoints). */
 export async function tokenView(root: HTMLElement, params: URLSearchParams, signal: AbortSignal): Promise<void> {
   const id = params.get('id') ?? '';
-  const res = (RESOLUTIONS as readonly string[]).includes(params.get('resolution') ?? '') ? (params.get('resolution') as (typeof RESOLUTIONS)[number]) : '1h';
+  const res = (RESOLUTIONS as readonly string[]).includes(params.get('resolution') ?? '')
+    ? (params.get('resolution') as (typeof RESOLUTIONS)[number])
+    : '1h';
   const facts = h('div', {}, h('p', {}, 'Loading token…'));
   // The chart library adds its own focusable parts: a figure with a caption, not role="img", describes it.
   const chartBox = h('div', { id: 'candles', class: 'chart' });
   const chartNote = h('figcaption', { 'aria-live': 'polite' });
   const holders = h('div', {}, h('p', {}, 'Loading holders…'));
   const activity = h('div', {}, h('p', {}, 'Loading activity…'));
-  const resNav = h('p', {}, 'Candle size: ', ...RESOLUTIONS.flatMap((r) => [r === res ? h('strong', { 'aria-current': 'true' }, r) : h('a', { href: `#/token?id=${encodeURIComponent(id)}&resolution=${r}` }, r), ' ']));
-  render(root, h('h1', { id: 'token-title' }, id), facts, h('h2', {}, 'Price'), resNav, h('figure', { 'aria-label': `Price candles of ${id}, ${res} each` }, chartBox, chartNote), h('h2', {}, 'Holders'), holders, h('h2', {}, 'Activity (24 hours)'), activity);
+  const resNav = h(
+    'p',
+    {},
+    'Candle size: ',
+    ...RESOLUTIONS.flatMap((r) => [
+      r === res ? h('strong', { 'aria-current': 'true' }, r) : h('a', { href: `#/token?id=${encodeURIComponent(id)}&resolution=${r}` }, r),
+      ' ',
+    ]),
+  );
+  render(
+    root,
+    h('h1', { id: 'token-title' }, id),
+    facts,
+    h('h2', {}, 'Price'),
+    resNav,
+    h('figure', { 'aria-label': `Price candles of ${id}, ${res} each` }, chartBox, chartNote),
+    h('h2', {}, 'Holders'),
+    holders,
+    h('h2', {}, 'Activity (24 hours)'),
+    activity,
+  );
 
   const enc = encodeURIComponent(id);
   const from = Math.floor(Date.now() / 1000) - SPAN_S[res];
@@ -45,7 +66,23 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
       (t) => {
         if (!t) return render(facts, errorBox(`No token ${id}`));
         document.getElementById('token-title')!.textContent = `${t.symbol} — ${t.name}`;
-        render(facts, h('dl', {}, h('dt', {}, 'Key'), h('dd', {}, h('code', {}, t.key)), h('dt', {}, 'Network'), h('dd', {}, t.network), h('dt', {}, 'Platform'), h('dd', {}, t.platform), h('dt', {}, 'Price'), h('dd', {}, fmt.usd(t.price)), h('dt', {}, 'Liquidity'), h('dd', {}, fmt.usd(t.liquidity))));
+        render(
+          facts,
+          h(
+            'dl',
+            {},
+            h('dt', {}, 'Key'),
+            h('dd', {}, h('code', {}, t.key)),
+            h('dt', {}, 'Network'),
+            h('dd', {}, t.network),
+            h('dt', {}, 'Platform'),
+            h('dd', {}, t.platform),
+            h('dt', {}, 'Price'),
+            h('dd', {}, fmt.usd(t.price)),
+            h('dt', {}, 'Liquidity'),
+            h('dd', {}, fmt.usd(t.liquidity)),
+          ),
+        );
       },
       (e: Error) => render(facts, errorBox(e.message)),
     ),
@@ -60,24 +97,57 @@ export async function tokenView(root: HTMLElement, params: URLSearchParams, sign
       (e: Error) => render(chartNote, errorBox(`Candles: ${e.message}`)),
     ),
     api<{ totalSupply: number; holders: Holder[] }>(`/v2/tokens/holders?id=${enc}&limit=100`).then(
-      (r) => render(holders, table(`Top ${r.holders.length} holders`, ['Address', 'Balance', 'USD', 'Share'], r.holders.slice(0, 20).map((x) => [h('code', {}, x.address), x.balance.toLocaleString('en-US'), fmt.usd(x.balanceUsd), `${x.percentage.toFixed(2)}%`]), { id: 'holders-table' })),
+      (r) =>
+        render(
+          holders,
+          table(
+            `Top ${r.holders.length} holders`,
+            ['Address', 'Balance', 'USD', 'Share'],
+            r.holders
+              .slice(0, 20)
+              .map((x) => [
+                h('code', {}, x.address),
+                x.balance.toLocaleString('en-US'),
+                fmt.usd(x.balanceUsd),
+                `${x.percentage.toFixed(2)}%`,
+              ]),
+            { id: 'holders-table' },
+          ),
+        ),
       (e: Error) => render(holders, errorBox(`Holders: ${e.message}`)),
     ),
     // GET /v3/tokens/transactions serves platform tokens (pools, vaults, markets) only
-    token.then(async (t) => {
-      if (!t) return render(activity);
-      if (PLAIN.has(t.platform)) return render(activity, h('p', {}, 'Activity is listed for platform tokens only (pools, vaults, lending markets); this is a plain token.'));
-      return api<{ activities: ActivityRow[] }>(`/v3/tokens/transactions?id=${enc}&limit=25`).then(
-        (r) =>
-          render(
+    token.then(
+      async (t) => {
+        if (!t) return render(activity);
+        if (PLAIN.has(t.platform))
+          return render(
             activity,
-            r.activities.length === 0
-              ? h('p', {}, 'No activity in the last 24 hours.')
-              : table('Latest activity', ['Time', 'Type', 'Amounts', 'Transaction'], r.activities.map((a) => [new Date(a.time).toLocaleString(), a.type, amounts(a), h('code', {}, `${a.transactionHash.slice(0, 10)}…`)]), { id: 'activity-table' }),
-          ),
-        (e: Error) => render(activity, errorBox(`Activity: ${e.message}`)),
-      );
-    }, () => render(activity)),
+            h('p', {}, 'Activity is listed for platform tokens only (pools, vaults, lending markets); this is a plain token.'),
+          );
+        return api<{ activities: ActivityRow[] }>(`/v3/tokens/transactions?id=${enc}&limit=25`).then(
+          (r) =>
+            render(
+              activity,
+              r.activities.length === 0
+                ? h('p', {}, 'No activity in the last 24 hours.')
+                : table(
+                    'Latest activity',
+                    ['Time', 'Type', 'Amounts', 'Transaction'],
+                    r.activities.map((a) => [
+                      new Date(a.time).toLocaleString(),
+                      a.type,
+                      amounts(a),
+                      h('code', {}, `${a.transactionHash.slice(0, 10)}…`),
+                    ]),
+                    { id: 'activity-table' },
+                  ),
+            ),
+          (e: Error) => render(activity, errorBox(`Activity: ${e.message}`)),
+        );
+      },
+      () => render(activity),
+    ),
   ]);
 }
 

@@ -48,7 +48,14 @@ export async function tokensView(root: HTMLElement, params: URLSearchParams): Pr
     h('label', { for: 'sortBy' }, 'Sort by'),
     select('sortBy', SORTS, params.get('sortBy') ?? ''),
     h('label', { for: 'sortDirection' }, 'Direction'),
-    select('sortDirection', [['desc', 'descending'], ['asc', 'ascending']], params.get('sortDirection') ?? 'desc'),
+    select(
+      'sortDirection',
+      [
+        ['desc', 'descending'],
+        ['asc', 'ascending'],
+      ],
+      params.get('sortDirection') ?? 'desc',
+    ),
     h('button', { type: 'submit' }, 'Search'),
   );
   const results = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading tokens…'));
@@ -72,10 +79,22 @@ export async function tokensView(root: HTMLElement, params: URLSearchParams): Pr
       table(
         `${fmt.int(Number(r.totalItems))} tokens; page ${page + 1}`,
         ['Token', 'Network', 'Platform', 'Price', 'Liquidity'],
-        r.tokens.map((t) => [h('a', { href: `#/token?id=${encodeURIComponent(t.key)}`, 'data-token': t.key }, `${t.symbol} — ${t.name}`), t.network, t.platform, fmt.usd(t.price), fmt.usd(t.liquidity)]),
+        r.tokens.map((t) => [
+          h('a', { href: `#/token?id=${encodeURIComponent(t.key)}`, 'data-token': t.key }, `${t.symbol} — ${t.name}`),
+          t.network,
+          t.platform,
+          fmt.usd(t.price),
+          fmt.usd(t.liquidity),
+        ]),
         { id: 'tokens-table' },
       ),
-      h('nav', { 'aria-label': 'Pages' }, page > 0 ? pageLink(page - 1, 'Previous page') : null, ' ', r.more ? pageLink(page + 1, 'Next page') : null),
+      h(
+        'nav',
+        { 'aria-label': 'Pages' },
+        page > 0 ? pageLink(page - 1, 'Previous page') : null,
+        ' ',
+        r.more ? pageLink(page + 1, 'Next page') : null,
+      ),
     );
   } catch (e) {
     render(results, errorBox(`Tokens could not be listed: ${(e as Error).message}`));

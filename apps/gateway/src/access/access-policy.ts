@@ -1,5 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_CUSTOM_RATE_PER_MINUTE, SURFACE_OF, type AccessClass, type ErrorCodeName, type Caller, type Surface, type TierPolicy } from '@tokensvc/api';
+import {
+  MAX_CUSTOM_RATE_PER_MINUTE,
+  SURFACE_OF,
+  type AccessClass,
+  type ErrorCodeName,
+  type Caller,
+  type Surface,
+  type TierPolicy,
+} from '@tokensvc/api';
 import { sendError } from '../http/errors';
 import { httpMetrics } from '../http/metrics';
 import { nextMonth, setRateHeaders } from '../limits/headers';
@@ -82,7 +90,12 @@ export class AccessPolicy {
     }
   }
 
-  private async limited(req: FastifyRequest, reply: FastifyReply, access: 'data' | 'data-paid' | 'trading', url: string): Promise<FastifyReply | undefined> {
+  private async limited(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    access: 'data' | 'data-paid' | 'trading',
+    url: string,
+  ): Promise<FastifyReply | undefined> {
     const key = await this.authenticate(req, reply, access);
     if (key === null) return reply;
     const tier: Caller = key?.tier ?? 'anonymous';
@@ -93,11 +106,15 @@ export class AccessPolicy {
     const subject = key ? `key:${key.id}` : `ip:${req.clientKey}`;
     if (limit === undefined || (access === 'data-paid' && !policy.paidData)) {
       httpMetrics.authRejections.inc({ reason: 'plan' });
-      if (limit !== undefined && (await this.withLimiter(reply, () => this.deps.limiter.peek(subject, surface, limit))) === undefined) return reply;
+      if (limit !== undefined && (await this.withLimiter(reply, () => this.deps.limiter.peek(subject, surface, limit))) === undefined)
+        return reply;
       return sendError(reply, 403, PLAN_FORBIDS, 'forbidden_plan');
     }
     const month = this.month();
-    const quota = key && policy.monthlyCalls !== undefined ? { limit: policy.monthlyCalls, period: month.period, ttlSeconds: month.seconds + 7 * 86_400 } : undefined;
+    const quota =
+      key && policy.monthlyCalls !== undefined
+        ? { limit: policy.monthlyCalls, period: month.period, ttlSeconds: month.seconds + 7 * 86_400 }
+        : undefined;
     const d = await this.withLimiter(reply, () => this.deps.limiter.consume(subject, surface, limit, quota));
     if (d === undefined) return reply;
     if (d.verdict === 'admitted') {
@@ -111,10 +128,19 @@ export class AccessPolicy {
     const who = key ? `this ${tier} key` : 'anonymous callers from this address';
     if (d.verdict === 'rate') {
       void reply.header('retry-after', d.resetSeconds);
-      return sendError(reply, 429, `rate limit exceeded: ${limit} requests per ${this.windowSeconds} s on ${surface} endpoints for ${who}; retry in ${d.resetSeconds} s`);
+      return sendError(
+        reply,
+        429,
+        `rate limit exceeded: ${limit} requests per ${this.windowSeconds} s on ${surface} endpoints for ${who}; retry in ${d.resetSeconds} s`,
+      );
     }
     void reply.header('retry-after', month.seconds);
-    return sendError(reply, 429, `monthly quota exhausted: the ${tier} plan allows ${quota?.limit} calls per month; it resets at ${month.at.toISOString()}`, 'quota_exhausted');
+    return sendError(
+      reply,
+      429,
+      `monthly quota exhausted: the ${tier} plan allows ${quota?.limit} calls per month; it resets at ${month.at.toISOString()}`,
+      'quota_exhausted',
+    );
   }
 
   /** The quota period and its end, recomputed at most once a second (this runs per request). */
@@ -154,7 +180,10 @@ export class AccessPolicy {
     if (found.status === 'valid') return found.key;
     httpMetrics.authRejections.inc({ reason: found.status });
     const which = found.displayPrefix ? `API key ${found.displayPrefix}…` : 'API key';
-    const why = found.status === 'unknown' ? 'invalid API key: it is not a key this service issued' : `${which} ${found.status === 'revoked' ? 'has been revoked' : 'has expired'}`;
+    const why =
+      found.status === 'unknown'
+        ? 'invalid API key: it is not a key this service issued'
+        : `${which} ${found.status === 'revoked' ? 'has been revoked' : 'has expired'}`;
     sendError(reply, 401, `${why}; send a valid key as "Authorization: Bearer <API_KEY>"`);
     return null;
   }
@@ -193,7 +222,14 @@ export class AccessPolicy {
       if (slot.decision.verdict !== 'admitted') {
         const retry = slot.decision.resetSeconds;
         slot = undefined;
-        throttled = { refused: { status: 429, code: 'failed_auth_throttled', retryAfter: retry, message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key` } };
+        throttled = {
+          refused: {
+            status: 429,
+            code: 'failed_auth_throttled',
+            retryAfter: retry,
+            message: `too many failed authentication attempts from this address: ${this.deps.failedAuthLimit} per ${this.windowSeconds} s; retry in ${retry} s with a valid key`,
+          },
+        };
         // over the budget: a key memory has judged (malformed, found unknown) is refused from memory, and one table lookup at a time per address
         if (cached !== undefined || this.overBudgetLookups.has(clientKey)) {
           httpMetrics.limitRejections.inc({ surface: 'auth', reason: 'rate' });
@@ -211,7 +247,13 @@ export class AccessPolicy {
       // slot goes back and the client is told to retry (a 503, not an internal error).
       slot?.release().catch(this.deps.onLimiterError);
       this.deps.onKeyStoreError(e);
-      return { refused: { status: 503, retryAfter: KEY_STORE_RETRY_S, message: `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s` } };
+      return {
+        refused: {
+          status: 503,
+          retryAfter: KEY_STORE_RETRY_S,
+          message: `API key check unavailable (key store unreachable); retry in ${KEY_STORE_RETRY_S} s`,
+        },
+      };
     } finally {
       if (lane) this.overBudgetLookups.delete(clientKey);
     }
@@ -242,6 +284,7 @@ export class AccessPolicy {
 
 /** A key's budget per window on a surface; enterprise keys may carry their own data rate, never above the table's ceiling. */
 export function surfaceLimit(key: KeyIdentity | undefined, policy: TierPolicy, surface: Surface): number | undefined {
-  if (surface === 'data' && key?.tier === 'enterprise' && key.rateLimitPerMinute !== null) return Math.min(key.rateLimitPerMinute, MAX_CUSTOM_RATE_PER_MINUTE);
+  if (surface === 'data' && key?.tier === 'enterprise' && key.rateLimitPerMinute !== null)
+    return Math.min(key.rateLimitPerMinute, MAX_CUSTOM_RATE_PER_MINUTE);
   return policy.perMinute[surface];
 }

@@ -46,22 +46,45 @@ export class AccessModule implements OnApplicationBootstrap, BeforeApplicationSh
       module: AccessModule,
       providers: [
         { provide: ApiKeysRepository, useFactory: (pg: Pool) => new ApiKeysRepository(pg), inject: [PG_POOL] },
-        { provide: KeyStore, useFactory: (repo: ApiKeysRepository) => new KeyStore(repo, options.keyCacheTtlMs, Date.now, options.keyCacheSizes), inject: [ApiKeysRepository] },
-        { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis, options.redisPrefix, options.rateWindowMs), inject: [REDIS] },
+        {
+          provide: KeyStore,
+          useFactory: (repo: ApiKeysRepository) => new KeyStore(repo, options.keyCacheTtlMs, Date.now, options.keyCacheSizes),
+          inject: [ApiKeysRepository],
+        },
+        {
+          provide: RateLimiter,
+          useFactory: (redis: Redis) => new RateLimiter(redis, options.redisPrefix, options.rateWindowMs),
+          inject: [REDIS],
+        },
         {
           provide: UsageRecorder,
-          useFactory: (repo: ApiKeysRepository) => new UsageRecorder(repo, options.usageFlushMs, (e) => logger.warn(`usage write failed, kept for the next flush: ${(e as Error).message}`)),
+          useFactory: (repo: ApiKeysRepository) =>
+            new UsageRecorder(repo, options.usageFlushMs, (e) =>
+              logger.warn(`usage write failed, kept for the next flush: ${(e as Error).message}`),
+            ),
           inject: [ApiKeysRepository],
         },
         {
           provide: EndpointUsage,
-          useFactory: (redis: Redis) => new EndpointUsage(redis, options.redisPrefix, options.usageFlushMs, (e) => logger.warn(`endpoint usage write failed, kept for the next flush: ${(e as Error).message}`)),
+          useFactory: (redis: Redis) =>
+            new EndpointUsage(redis, options.redisPrefix, options.usageFlushMs, (e) =>
+              logger.warn(`endpoint usage write failed, kept for the next flush: ${(e as Error).message}`),
+            ),
           inject: [REDIS],
         },
         {
           provide: AccessPolicy,
           useFactory: (keys: KeyStore, limiter: RateLimiter, usage: UsageRecorder, endpointUsage: EndpointUsage) =>
-            new AccessPolicy({ keys, limiter, usage, endpointUsage, tierPolicy: options.tierPolicy, failedAuthLimit: options.failedAuthLimit, onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`), onKeyStoreError: (e) => logger.error(`API key lookup failed: ${(e as Error).message}`) }),
+            new AccessPolicy({
+              keys,
+              limiter,
+              usage,
+              endpointUsage,
+              tierPolicy: options.tierPolicy,
+              failedAuthLimit: options.failedAuthLimit,
+              onLimiterError: (e) => logger.error(`rate limiter failed: ${(e as Error).message}`),
+              onKeyStoreError: (e) => logger.error(`API key lookup failed: ${(e as Error).message}`),
+            }),
           inject: [KeyStore, RateLimiter, UsageRecorder, EndpointUsage],
         },
       ],

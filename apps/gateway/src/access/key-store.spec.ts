@@ -13,7 +13,19 @@ class FakeKeys implements KeySource {
     return r ? { ...r } : undefined; // a copy, like a row from the database
   }
   add(key: string, patch: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-    const r: ApiKeyRecord = { id: `id-${this.rows.size}`, displayPrefix: key.slice(0, 15), tier: 'paid', label: 'l', rateLimitPerMinute: null, createdAt: new Date(0), lastUsedAt: null, expiresAt: null, revokedAt: null, rotatedFrom: null, ...patch };
+    const r: ApiKeyRecord = {
+      id: `id-${this.rows.size}`,
+      displayPrefix: key.slice(0, 15),
+      tier: 'paid',
+      label: 'l',
+      rateLimitPerMinute: null,
+      createdAt: new Date(0),
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+      rotatedFrom: null,
+      ...patch,
+    };
     this.rows.set(hashApiKey(key), r);
     return r;
   }
@@ -40,7 +52,8 @@ describe('KeyStore', () => {
   });
 
   it('counts cache hits and database lookups (gateway_key_cache_lookups_total)', async () => {
-    const count = async (result: string): Promise<number> => (await httpMetrics.keyCacheLookups.get()).values.find((v) => v.labels['result'] === result)?.value ?? 0;
+    const count = async (result: string): Promise<number> =>
+      (await httpMetrics.keyCacheLookups.get()).values.find((v) => v.labels['result'] === result)?.value ?? 0;
     const src = new FakeKeys();
     const key = generateApiKey();
     src.add(key);
@@ -85,7 +98,8 @@ describe('KeyStore', () => {
     // twice the default bound of each cache: in one shared map the valid key would be evicted
     const base = generateApiKey().slice(0, -5);
     let unknown = 0;
-    for (let i = 0; i < 20_000; i++) if ((await store.lookup(`${base}${i.toString(36).padStart(5, '0')}`)).status === 'unknown') unknown += 1;
+    for (let i = 0; i < 20_000; i++)
+      if ((await store.lookup(`${base}${i.toString(36).padStart(5, '0')}`)).status === 'unknown') unknown += 1;
     expect(unknown).toBe(20_000);
     expect(src.lookups).toBe(20_001);
     expect((await store.lookup(key)).status).toBe('valid');

@@ -9,7 +9,13 @@ import { ADMIN_OPERATIONS as OPS } from '../operations/admin.endpoints';
 /** The JSON shape of a key record (dates as ISO strings). */
 function view(r: ApiKeyRecord): Record<string, unknown> {
   const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-  return { ...r, createdAt: r.createdAt.toISOString(), lastUsedAt: iso(r.lastUsedAt), expiresAt: iso(r.expiresAt), revokedAt: iso(r.revokedAt) };
+  return {
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: iso(r.lastUsedAt),
+    expiresAt: iso(r.expiresAt),
+    revokedAt: iso(r.revokedAt),
+  };
 }
 
 async function found<T>(p: Promise<T>): Promise<T> {
@@ -32,7 +38,12 @@ export function registerAdminRoutes(fastify: FastifyInstance, repo: ApiKeysRepos
 
   registerEndpoint(fastify, 'createKey', OPS.createKey, async ({ req }) => {
     const body = parseQuery(NEW_KEY_FIELDS, bodyRecord(req.body));
-    const issued = await repo.issue({ tier: body.tier, label: body.label, expiresAt: body.expiresAt ?? null, rateLimitPerMinute: body.rateLimitPerMinute ?? null });
+    const issued = await repo.issue({
+      tier: body.tier,
+      label: body.label,
+      expiresAt: body.expiresAt ?? null,
+      rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+    });
     return { key: issued.key, record: view(issued.record) };
   });
 

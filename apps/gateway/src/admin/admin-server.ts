@@ -49,10 +49,15 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   fastify.setNotFoundHandler((req, reply) => sendError(reply, 404, `no route ${req.method} ${req.url.split('?')[0]} on the admin API`));
   fastify.setErrorHandler((e, req, reply) => {
     const { status, message, code } = describeError(e, req);
-    if (status >= 500) deps.logger.error({ msg: 'admin request failed', requestId: req.id, status, err: e instanceof Error ? e.message : String(e) });
+    if (status >= 500)
+      deps.logger.error({ msg: 'admin request failed', requestId: req.id, status, err: e instanceof Error ? e.message : String(e) });
     void reply.status(status).send(errorBody(status, message, code));
   });
-  fastify.addHook('onRequest', async (req, reply) => (deps.consoleDir !== undefined && req.method === 'GET' && CONSOLE_ROUTES.has(req.routeOptions.url ?? '') ? undefined : guard(deps, req, reply)));
+  fastify.addHook('onRequest', async (req, reply) =>
+    deps.consoleDir !== undefined && req.method === 'GET' && CONSOLE_ROUTES.has(req.routeOptions.url ?? '')
+      ? undefined
+      : guard(deps, req, reply),
+  );
   fastify.addHook('onResponse', observeResponse(deps.logger));
   registerAdminRoutes(fastify, deps.repo, deps.keys);
   if (deps.consoleDir !== undefined) registerConsoleFiles(fastify, deps.consoleDir, 'admin.html', { sourceMaps: deps.consoleSourceMaps });
@@ -65,7 +70,8 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
  * right token waits (429), so a guesser learns nothing until the window frees a slot.
  */
 async function guard(deps: AdminServerDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  if (deps.token === undefined) return sendError(reply, 403, 'the admin API is disabled: set ADMIN_TOKEN (32 characters or more) to enable it');
+  if (deps.token === undefined)
+    return sendError(reply, 403, 'the admin API is disabled: set ADMIN_TOKEN (32 characters or more) to enable it');
   let slot: Reservation;
   try {
     slot = await deps.limiter.reserve(`ip:${req.clientKey}`, 'admin', deps.failureLimit);
@@ -76,7 +82,12 @@ async function guard(deps: AdminServerDeps, req: FastifyRequest, reply: FastifyR
   if (slot.decision.verdict !== 'admitted') {
     httpMetrics.limitRejections.inc({ surface: 'admin', reason: 'rate' });
     void reply.header('retry-after', slot.decision.resetSeconds);
-    return sendError(reply, 429, `too many failed admin token attempts from this address: ${deps.failureLimit} per ${Math.ceil(deps.limiter.windowMs / 1000)} s; retry in ${slot.decision.resetSeconds} s`, 'failed_auth_throttled');
+    return sendError(
+      reply,
+      429,
+      `too many failed admin token attempts from this address: ${deps.failureLimit} per ${Math.ceil(deps.limiter.windowMs / 1000)} s; retry in ${slot.decision.resetSeconds} s`,
+      'failed_auth_throttled',
+    );
   }
   const given = credentialFrom(req.headers.authorization);
   if (given !== undefined && safeEqual(given, deps.token)) {

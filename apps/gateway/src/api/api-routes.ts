@@ -15,7 +15,13 @@ type AnyHandler = (query: unknown, ctx: CallContext) => Promise<unknown>;
  * declared but no service answers it in this deployment yet. Token lists are cut to the caller's
  * tier here, unless the service already encoded the body for it (EncodedBody).
  */
-export function registerApiRoutes(fastify: FastifyInstance, served: ServedTable, rpc: NatsRpcClient, tierPolicy: Readonly<Record<Caller, TierPolicy>>, validate: boolean): void {
+export function registerApiRoutes(
+  fastify: FastifyInstance,
+  served: ServedTable,
+  rpc: NatsRpcClient,
+  tierPolicy: Readonly<Record<Caller, TierPolicy>>,
+  validate: boolean,
+): void {
   for (const { id, def } of endpointList()) {
     const handle = served[id] as AnyHandler | undefined;
     registerEndpoint(

@@ -1,6 +1,15 @@
 import type { Activity as ApiActivity, Balance as ApiBalance, Token as ApiToken, ParsedQuery, Endpoints } from '@tokensvc/api';
 import { HISTORY_ENTRY_FIELDS, METRIC_WINDOWS, TOKEN_FIELDS, recordWriter, type FieldConverters } from '@tokensvc/api';
-import { IntervalVolumeMetrics, RPC, TokenMetrics, Token, type Activity, type Balance, type BlockLabel, type HistoryEntry } from '@tokensvc/messages';
+import {
+  IntervalVolumeMetrics,
+  RPC,
+  TokenMetrics,
+  Token,
+  type Activity,
+  type Balance,
+  type BlockLabel,
+  type HistoryEntry,
+} from '@tokensvc/messages';
 
 type MetricWindow = (typeof METRIC_WINDOWS)[number];
 import type { CallContext } from './call-context';
@@ -82,9 +91,17 @@ export function toApiActivity(a: Activity): ApiActivity {
     };
   }
   if (a.type === 'borrow' || a.type === 'repay') {
-    return { type: a.type, ...base, amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd, account: x.account ?? '' })) };
+    return {
+      type: a.type,
+      ...base,
+      amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd, account: x.account ?? '' })),
+    };
   }
-  return { type: a.type === 'withdraw' ? 'withdraw' : 'deposit', ...base, amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd })) };
+  return {
+    type: a.type === 'withdraw' ? 'withdraw' : 'deposit',
+    ...base,
+    amounts: a.amounts.map((x) => ({ key: x.key, symbol: x.symbol, amount: x.amount, amountUsd: x.amountUsd })),
+  };
 }
 
 /**
@@ -95,35 +112,47 @@ export function toApiActivity(a: Activity): ApiActivity {
  */
 export const DATA_ENDPOINTS = {
   listTokens: async (q: Q<'listTokens'>, { rpc, paidData }: CallContext) => {
-    const answer = await rpc.callBody(RPC.listTokens, {
-      search: q.search,
-      ids: q.ids ?? [],
-      platforms: q.platforms ?? [],
-      networks: q.networks ?? [],
-      minLiquidity: q.minLiquidity,
-      maxLiquidity: q.maxLiquidity,
-      sortBy: q.sortBy,
-      sortDirection: q.sortDirection,
-      limit: q.limit,
-      page: q.page,
-      tags: q.tags ?? [],
-      minApy: q.minApy,
-      maxApy: q.maxApy,
-      isPortable: q.isPortable,
-      isVerified: q.isVerified,
-      finality: q.finality,
-    }, paidData ? 'paid' : 'free');
+    const answer = await rpc.callBody(
+      RPC.listTokens,
+      {
+        search: q.search,
+        ids: q.ids ?? [],
+        platforms: q.platforms ?? [],
+        networks: q.networks ?? [],
+        minLiquidity: q.minLiquidity,
+        maxLiquidity: q.maxLiquidity,
+        sortBy: q.sortBy,
+        sortDirection: q.sortDirection,
+        limit: q.limit,
+        page: q.page,
+        tags: q.tags ?? [],
+        minApy: q.minApy,
+        maxApy: q.maxApy,
+        isPortable: q.isPortable,
+        isVerified: q.isVerified,
+        finality: q.finality,
+      },
+      paidData ? 'paid' : 'free',
+    );
     if ('body' in answer) return answer.body;
     const { blocks, ...reply } = answer.reply;
     return { ...reply, tokens: reply.tokens.map((t) => toApiToken(t, blocks)) };
   },
   account: async (q: Q<'account'>, { rpc, paidData }: CallContext) => {
-    const answer = await rpc.callBody(RPC.account, { owner: q.owner, networks: q.networks, finality: q.finality }, paidData ? 'paid' : 'free');
+    const answer = await rpc.callBody(
+      RPC.account,
+      { owner: q.owner, networks: q.networks, finality: q.finality },
+      paidData ? 'paid' : 'free',
+    );
     if ('body' in answer) return answer.body;
     return { totalQueried: answer.reply.totalQueried, balances: answer.reply.balances.map((b) => toBalance(b, answer.reply.blocks)) };
   },
   tokenHistory: async (q: Q<'tokenHistory'>, { rpc, paidData }: CallContext) => {
-    const answer = await rpc.callBody(RPC.tokenHistory, { id: q.id, from: String(q.from ?? 0), page: q.page, resolution: q.resolution, finality: q.finality }, paidData ? 'paid' : 'free');
+    const answer = await rpc.callBody(
+      RPC.tokenHistory,
+      { id: q.id, from: String(q.from ?? 0), page: q.page, resolution: q.resolution, finality: q.finality },
+      paidData ? 'paid' : 'free',
+    );
     if ('body' in answer) return answer.body;
     return { ...answer.reply, history: answer.reply.history.map(toApiHistoryEntry), block: apiBlock(answer.reply.block) };
   },

@@ -9,7 +9,8 @@ import { PUSH_ENDPOINTS } from './webhook-forwarding';
 export type { CallContext } from './call-context';
 
 /** A handler answers the response object, or the encoded body a service made for the caller's view (sent as it is). */
-export type ServedHandler<E> = E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<Static<R> | EncodedBody> : never;
+export type ServedHandler<E> =
+  E extends EndpointDef<infer Q, infer R> ? (query: ParsedQuery<Q>, ctx: CallContext) => Promise<Static<R> | EncodedBody> : never;
 
 /** Endpoint id -> how this deployment answers it. An endpoint missing here answers 501. */
 export type ServedTable = { readonly [K in EndpointId]?: ServedHandler<Endpoints[K]> };

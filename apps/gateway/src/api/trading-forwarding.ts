@@ -1,5 +1,19 @@
 import { crossChainStatusRecord, type Endpoints, type ParsedQuery } from '@tokensvc/api';
-import { ApprovalContext, EstimateContext, MultiOrderContext, OrderContext, RPC, Tx, type CrossChainStatusReply, type Explain, type ExplainAlternative, type ExplainHop, type OrderReply, type StoredOrderReply, type TypedData } from '@tokensvc/messages';
+import {
+  ApprovalContext,
+  EstimateContext,
+  MultiOrderContext,
+  OrderContext,
+  RPC,
+  Tx,
+  type CrossChainStatusReply,
+  type Explain,
+  type ExplainAlternative,
+  type ExplainHop,
+  type OrderReply,
+  type StoredOrderReply,
+  type TypedData,
+} from '@tokensvc/messages';
 import { callerIdentity, type CallContext } from './call-context';
 
 type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
@@ -24,13 +38,24 @@ const alternativeBody = (a: ExplainAlternative | undefined) => (a ? { ...a, hops
 
 /** `explain` (explain=true) as plain objects. */
 function explainBody(e: Explain | undefined) {
-  return e ? { ...e, route: e.route.map(hopBody), bestSinglePath: alternativeBody(e.bestSinglePath), bestDirectPool: alternativeBody(e.bestDirectPool) } : undefined;
+  return e
+    ? {
+        ...e,
+        route: e.route.map(hopBody),
+        bestSinglePath: alternativeBody(e.bestSinglePath),
+        bestDirectPool: alternativeBody(e.bestDirectPool),
+      }
+    : undefined;
 }
 
 /** The spec's Order shape of a reply. */
 function order(r: OrderReply | undefined): { context: Json & OrderContext; tx: Tx; signedOrder: ReturnType<typeof typedData> } {
   const context = r?.context ?? OrderContext.fromJSON({});
-  return { context: { ...context, rawParams: context.rawParams as Json | undefined }, tx: r?.tx ?? Tx.fromJSON({}), signedOrder: typedData(r?.signedOrder) };
+  return {
+    context: { ...context, rawParams: context.rawParams as Json | undefined },
+    tx: r?.tx ?? Tx.fromJSON({}),
+    signedOrder: typedData(r?.signedOrder),
+  };
 }
 
 /** The public record of a cross-chain status reply (also what the SSE stream sends). */
@@ -64,7 +89,14 @@ function relayed(r: StoredOrderReply) {
 export const TRADING_ENDPOINTS = {
   estimate: async (q: Q<'estimate'>, { rpc }: CallContext) => {
     const r = await rpc.call(RPC.estimate, { ...q, inputAmount: String(q.inputAmount) });
-    return { outputToken: r.outputToken, outputAmount: r.outputAmount, minOutputAmount: r.minOutputAmount, outputTokenDecimals: r.outputTokenDecimals, context: r.context ?? EstimateContext.fromJSON({}), explain: explainBody(r.explain) };
+    return {
+      outputToken: r.outputToken,
+      outputAmount: r.outputAmount,
+      minOutputAmount: r.minOutputAmount,
+      outputTokenDecimals: r.outputTokenDecimals,
+      context: r.context ?? EstimateContext.fromJSON({}),
+      explain: explainBody(r.explain),
+    };
   },
   approval: async (q: Q<'approval'>, { rpc }: CallContext) => {
     const r = await rpc.call(RPC.approval, approvalQuery(q));
@@ -77,7 +109,12 @@ export const TRADING_ENDPOINTS = {
   },
   // the client its stored order counts against (OrderStore's per-client bound)
   portal: async (q: Q<'portal'>, ctx: CallContext) => {
-    const r = await ctx.rpc.call(RPC.buildOrder, { ...q, inputAmount: String(q.inputAmount), permitDeadline: wire(q.permitDeadline), client: callerIdentity(ctx) });
+    const r = await ctx.rpc.call(RPC.buildOrder, {
+      ...q,
+      inputAmount: String(q.inputAmount),
+      permitDeadline: wire(q.permitDeadline),
+      client: callerIdentity(ctx),
+    });
     return { ...order(r), explain: explainBody(r.explain) };
   },
   // the caller the quote service counts: a key, or the client (an IPv6 client is its whole prefix)
@@ -85,13 +122,25 @@ export const TRADING_ENDPOINTS = {
     relayed(await ctx.rpc.call(RPC.submitOrder, { orderId: q.orderId, signature: q.signature, caller: callerIdentity(ctx) })),
   portalStatus: async (q: Q<'portalStatus'>, { rpc }: CallContext) => relayed(await rpc.call(RPC.orderStatus, { orderId: q.orderId })),
   portalMulti: async (q: Q<'portalMulti'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildMultiOrder, { ...q, inputAmounts: q.inputAmounts.map(String), permitSignatures: q.permitSignatures ?? [], permitDeadline: wire(q.permitDeadline), estimateOnly: false });
+    const r = await rpc.call(RPC.buildMultiOrder, {
+      ...q,
+      inputAmounts: q.inputAmounts.map(String),
+      permitSignatures: q.permitSignatures ?? [],
+      permitDeadline: wire(q.permitDeadline),
+      estimateOnly: false,
+    });
     return { context: r.context ?? MultiOrderContext.fromJSON({}), tx: r.tx ?? Tx.fromJSON({}) };
   },
   estimateMulti: async (q: Q<'estimateMulti'>, { rpc }: CallContext) => {
-    const r = await rpc.call(RPC.buildMultiOrder, { ...q, inputAmounts: q.inputAmounts.map(String), permitSignatures: [], estimateOnly: true });
+    const r = await rpc.call(RPC.buildMultiOrder, {
+      ...q,
+      inputAmounts: q.inputAmounts.map(String),
+      permitSignatures: [],
+      estimateOnly: true,
+    });
     return { context: r.context ?? MultiOrderContext.fromJSON({}) };
   },
   /** GET /v3/portal/status, answered by the status tracker (its NOT_FOUND is the 404). */
-  crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) => crossChainStatusBody(await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash })),
+  crossChainStatus: async (q: Q<'crossChainStatus'>, { rpc }: CallContext) =>
+    crossChainStatusBody(await rpc.call(RPC.crossChainStatus, { orderId: q.orderId, txHash: q.txHash })),
 };

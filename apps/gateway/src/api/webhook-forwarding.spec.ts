@@ -17,7 +17,9 @@ describe('webhookOwner', () => {
 
   it('is never the client address: without a key and without a token, the request is a 400 saying what to send', () => {
     // everyone behind one NAT or IPv6 /64 shares an address: it proves no ownership
-    expect(() => webhookOwner({ caller: { tier: 'anonymous', key: undefined } }, undefined)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/ownerToken is required without an API key/) }));
+    expect(() => webhookOwner({ caller: { tier: 'anonymous', key: undefined } }, undefined)).toThrow(
+      expect.objectContaining({ status: 400, message: expect.stringMatching(/ownerToken is required without an API key/) }),
+    );
     expect(() => webhookOwner({ caller: undefined }, undefined)).toThrow(expect.objectContaining({ status: 400 }));
   });
 });

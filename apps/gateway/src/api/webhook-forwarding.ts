@@ -18,7 +18,11 @@ type Q<K extends keyof Endpoints> = ParsedQuery<Endpoints[K]['query']>;
 export function webhookOwner(ctx: Pick<CallContext, 'caller'>, ownerToken: string | undefined): string {
   if (ownerToken !== undefined) return `token:${createHash('sha256').update(ownerToken.toLowerCase()).digest('hex')}`;
   if (ctx.caller?.key) return `key:${ctx.caller.key.id}`;
-  throw new GatewayError(400, 'ownerToken is required without an API key: send the ownerToken the webhook registration (POST /v3/portal/webhooks) returned', 'invalid_parameter');
+  throw new GatewayError(
+    400,
+    'ownerToken is required without an API key: send the ownerToken the webhook registration (POST /v3/portal/webhooks) returned',
+    'invalid_parameter',
+  );
 }
 
 /** A new anonymous owner's token: 32 random bytes, 0x-hex (shown once, in the registration). */
@@ -33,7 +37,13 @@ export const PUSH_ENDPOINTS = {
   webhookRegister: async (q: Q<'webhookRegister'>, ctx: CallContext) => {
     // without a key (and without a token to join), a new owner: its token goes back once
     const ownerToken = q.ownerToken ?? (ctx.caller?.key ? undefined : newOwnerToken());
-    const r = await ctx.rpc.call(RPC.registerWebhook, { orderId: q.orderId, txHash: q.txHash, url: q.url, owner: webhookOwner(ctx, ownerToken), replaces: q.replaces ?? '' });
+    const r = await ctx.rpc.call(RPC.registerWebhook, {
+      orderId: q.orderId,
+      txHash: q.txHash,
+      url: q.url,
+      owner: webhookOwner(ctx, ownerToken),
+      replaces: q.replaces ?? '',
+    });
     return {
       ...(ownerToken === undefined ? {} : { ownerToken }),
       id: r.id,

@@ -21,7 +21,8 @@ export function loadConsoleSettings(env: NodeJS.ProcessEnv): ConsoleSettings {
   const dir = env['CONSOLE_DIR']?.trim() || join(process.cwd(), 'dist', 'console');
   const indexerStatusUrl = env['INDEXER_STATUS_URL']?.trim() || `http://127.0.0.1:${DEFAULT_HEALTH_PORTS.indexer}/status`;
   const url = new URL(indexerStatusUrl); // a malformed URL stops the gateway at boot, saying which variable
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`INDEXER_STATUS_URL must be an http(s) URL, got "${indexerStatusUrl.slice(0, 80)}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`INDEXER_STATUS_URL must be an http(s) URL, got "${indexerStatusUrl.slice(0, 80)}"`);
   const maps = env['CONSOLE_SOURCE_MAPS']?.trim() || 'false';
   if (maps !== 'true' && maps !== 'false') throw new Error(`CONSOLE_SOURCE_MAPS must be true or false, got "${maps.slice(0, 80)}"`);
   return { dir: isAbsolute(dir) ? dir : join(process.cwd(), dir), indexerStatusUrl, sourceMaps: maps === 'true' };

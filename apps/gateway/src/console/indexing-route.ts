@@ -16,7 +16,9 @@ function progressOf(raw: unknown): IndexingProgress[] {
   const networks = (raw as { networks?: unknown } | null)?.networks;
   if (!Array.isArray(networks)) throw new GatewayError(503, 'the indexer status answer has no networks list');
   return networks
-    .filter((n): n is Record<string, unknown> => typeof n === 'object' && n !== null && typeof (n as { network?: unknown }).network === 'string')
+    .filter(
+      (n): n is Record<string, unknown> => typeof n === 'object' && n !== null && typeof (n as { network?: unknown }).network === 'string',
+    )
     .map((n) => ({
       network: n['network'] as string,
       head: numOrNull(n['head']),
@@ -42,7 +44,10 @@ export function registerIndexingRoute(fastify: FastifyInstance, statusUrl: strin
       res = await fetch(statusUrl, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
     } catch (e) {
       const timedOut = (e as Error).name === 'TimeoutError';
-      throw new GatewayError(timedOut ? 504 : 503, `the indexer's status (INDEXER_STATUS_URL) ${timedOut ? `did not answer within ${TIMEOUT_MS} ms` : 'is unreachable'}; retry shortly`);
+      throw new GatewayError(
+        timedOut ? 504 : 503,
+        `the indexer's status (INDEXER_STATUS_URL) ${timedOut ? `did not answer within ${TIMEOUT_MS} ms` : 'is unreachable'}; retry shortly`,
+      );
     }
     if (!res.ok) throw new GatewayError(503, `the indexer's status answered HTTP ${res.status}; retry shortly`);
     return { readAt: new Date().toISOString(), networks: progressOf(await res.json().catch(() => null)) };

@@ -14,7 +14,8 @@ const ASSETS: Record<string, string> = {
 };
 
 /** The page's own script, served as a file like the rest: the CSP allows no inline script. No validator badge (a remote call). */
-const INIT_JS = "window.ui = SwaggerUIBundle({ url: '/docs/json', dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout', validatorUrl: null });\n";
+const INIT_JS =
+  "window.ui = SwaggerUIBundle({ url: '/docs/json', dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout', validatorUrl: null });\n";
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tokensvc API</title>
@@ -30,7 +31,8 @@ const PAGE = `<!doctype html>
  * inline or remote script, never framed, and no type sniffing.
  */
 export const DOCS_PAGE_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -55,7 +57,9 @@ export const GATEWAY_DOCUMENT_INFO = {
 
 export function registerDocsRoutes(fastify: FastifyInstance): void {
   const files = new Map<string, Buffer>();
-  registerEndpoint(fastify, 'docsUi', OPS.docsUi, async ({ reply }) => reply.headers(DOCS_PAGE_HEADERS).type('text/html; charset=utf-8').send(PAGE));
+  registerEndpoint(fastify, 'docsUi', OPS.docsUi, async ({ reply }) =>
+    reply.headers(DOCS_PAGE_HEADERS).type('text/html; charset=utf-8').send(PAGE),
+  );
   // @fastify/swagger's document of every route on this instance (registerGatewayDocs)
   registerEndpoint(fastify, 'docsJson', OPS.docsJson, async ({ reply }) => {
     void reply.header('x-content-type-options', 'nosniff');
@@ -64,7 +68,8 @@ export function registerDocsRoutes(fastify: FastifyInstance): void {
   registerEndpoint(fastify, 'docsAsset', OPS.docsAsset, async ({ req, reply }) => {
     const name = (req.params as { file?: string }).file ?? '';
     void reply.header('x-content-type-options', 'nosniff');
-    if (name === 'swagger-init.js') return reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(INIT_JS);
+    if (name === 'swagger-init.js')
+      return reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(INIT_JS);
     const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (type === undefined) throw new GatewayError(404, `no docs asset "${name.slice(0, 64)}"`);
     let body = files.get(name);

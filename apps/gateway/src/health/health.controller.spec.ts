@@ -12,7 +12,10 @@ describe('GET /health/ready', () => {
     const calls = { pg: 0, redis: 0, nats: 0 };
     const pg = { query: async () => (calls.pg++, { rowCount: 0, rows: [] }) } as unknown as Pool;
     const redis = { ping: async () => (calls.redis++, 'PONG') } as unknown as Redis;
-    const rpc = { connected: true, call: async (c: { service: string }) => (calls.nats++, { service: c.service }) } as unknown as NatsRpcClient;
+    const rpc = {
+      connected: true,
+      call: async (c: { service: string }) => (calls.nats++, { service: c.service }),
+    } as unknown as NatsRpcClient;
     const health = new HealthController(rpc, pg, redis);
     const res = { status: jest.fn() } as unknown as FastifyReply;
 

@@ -16,7 +16,13 @@ import { PG_POOL, REDIS } from '../infra/tokens';
  */
 export const READY_CACHE_MS = 2000;
 
-type ReadyReport = { status: string; timestamp: string; checks: Record<string, string>; services: Record<string, string>; dataOnChain: Record<string, string> };
+type ReadyReport = {
+  status: string;
+  timestamp: string;
+  checks: Record<string, string>;
+  services: Record<string, string>;
+  dataOnChain: Record<string, string>;
+};
 
 /**
  * Postgres' readiness query: it answers, and per indexed network whether its data is ahead of the
@@ -31,7 +37,11 @@ export class HealthController {
   private readonly checks: Record<string, ReadinessCheck>;
   private report: { at: number; value: Promise<ReadyReport> } | undefined;
 
-  constructor(rpc: NatsRpcClient, @Inject(PG_POOL) private readonly pg: Pool, @Inject(REDIS) redis: Redis) {
+  constructor(
+    rpc: NatsRpcClient,
+    @Inject(PG_POOL) private readonly pg: Pool,
+    @Inject(REDIS) redis: Redis,
+  ) {
     this.checks = {
       nats: async () => rpc.connected,
       redis: async () => (await redis.ping()) === 'PONG',

@@ -32,7 +32,9 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
   const head = isHead(err.rawPacket);
   if (socket.writable) {
     // For a HEAD the content-length is that of the body a GET would have had (RFC 9110 §9.3.2).
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`,
+    );
   }
   socket.destroy(err);
 }

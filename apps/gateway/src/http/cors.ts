@@ -6,7 +6,14 @@ import { LOCAL_ORIGINS, isLocalOrigin } from '@tokensvc/config';
 export const CORS_PREFLIGHT_ROUTE = { method: 'OPTIONS', url: '*' } as const;
 
 /** Response headers a browser app may read: the limits (to back off) and the id to quote. */
-export const EXPOSED_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'retry-after', 'x-request-id'];
+export const EXPOSED_HEADERS = [
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'retry-after',
+  'x-request-id',
+];
 
 /**
  * CORS for the allow-list in CORS_ORIGINS (`*` any origin; `local` any port of localhost,

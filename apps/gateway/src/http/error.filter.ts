@@ -9,14 +9,16 @@ import { RPC_HTTP_ERRORS } from './rpc-status';
 export function describeError(exception: unknown, req: FastifyRequest): { status: number; message: string; code?: ErrorCodeName } {
   if (exception instanceof QueryError) return { status: HttpStatus.BAD_REQUEST, message: exception.message, code: 'invalid_parameter' };
   if (exception instanceof GatewayError) return { status: exception.status, message: exception.message, code: exception.code };
-  if (exception instanceof RpcCallError) return { status: RPC_HTTP_ERRORS[exception.code].status, message: exception.message, code: RPC_HTTP_ERRORS[exception.code].code };
+  if (exception instanceof RpcCallError)
+    return { status: RPC_HTTP_ERRORS[exception.code].status, message: exception.message, code: RPC_HTTP_ERRORS[exception.code].code };
   const http = exception;
   if (http instanceof HttpException) {
     const status = http.getStatus();
     const body = http.getResponse();
     const m = typeof body === 'string' ? body : (body as { message?: unknown }).message;
     let message = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : http.message;
-    if (status === 404 && message.startsWith('Cannot ')) message = `no route ${req.method} ${req.url.split('?')[0]}; see /docs for the routes`;
+    if (status === 404 && message.startsWith('Cannot '))
+      message = `no route ${req.method} ${req.url.split('?')[0]}; see /docs for the routes`;
     return { status, message };
   }
   if (isFastifyClientError(exception)) return { status: exception.statusCode, message: exception.message };
@@ -37,7 +39,13 @@ export class ErrorFilter implements ExceptionFilter {
     const req = ctx.getRequest<FastifyRequest>();
     const { status, message, code } = describeError(exception, req);
     // 501 is a declared-but-unserved endpoint, not a failure.
-    if (status >= 500 && status !== 501) this.logger.error({ msg: 'request failed', requestId: req.id, status, err: exception instanceof Error ? exception.message : String(exception) });
+    if (status >= 500 && status !== 501)
+      this.logger.error({
+        msg: 'request failed',
+        requestId: req.id,
+        status,
+        err: exception instanceof Error ? exception.message : String(exception),
+      });
     void reply.status(status).send(errorBody(status, message, code));
   }
 }

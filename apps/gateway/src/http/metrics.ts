@@ -28,7 +28,11 @@ const limitRejections = new Counter({
 });
 
 /** Status streams (GET /v3/portal/status/stream) open on this gateway now. */
-const sseStreams = new Gauge({ name: 'gateway_sse_streams_open', help: 'Server-Sent Events status streams open on this gateway', registers: [registry] });
+const sseStreams = new Gauge({
+  name: 'gateway_sse_streams_open',
+  help: 'Server-Sent Events status streams open on this gateway',
+  registers: [registry],
+});
 
 /** API-key lookups: answered from the in-memory cache (hit) or by a database query (miss). */
 const keyCacheLookups = new Counter({

@@ -21,7 +21,13 @@ export function bodyRecord(body: unknown): Record<string, unknown> {
  * benchmark does), runs the handler and sets the declared success status. Errors go to the error
  * filter.
  */
-export function registerEndpoint<E extends EndpointDef>(fastify: FastifyInstance, id: string, def: E, handler: (input: EndpointInput<E>) => Promise<unknown>, validate = true): void {
+export function registerEndpoint<E extends EndpointDef>(
+  fastify: FastifyInstance,
+  id: string,
+  def: E,
+  handler: (input: EndpointInput<E>) => Promise<unknown>,
+  validate = true,
+): void {
   fastify.route({
     method: def.method,
     url: def.path,

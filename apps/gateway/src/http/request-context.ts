@@ -35,7 +35,13 @@ export function tracedServerFactory(handler: (req: IncomingMessage, res: ServerR
   return createServer((req, res) => {
     const id = requestIdOfHeaders(req);
     const parent = propagation.extract(context.active(), req.headers);
-    const span = trace.getTracer(TRACER).startSpan(`${req.method ?? 'GET'}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'http.request_id': id } }, parent);
+    const span = trace
+      .getTracer(TRACER)
+      .startSpan(
+        `${req.method ?? 'GET'}`,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'http.request_id': id } },
+        parent,
+      );
     STATE.set(req, { id, span });
     res.once('close', () => {
       span.setAttribute('http.response.status_code', res.statusCode);

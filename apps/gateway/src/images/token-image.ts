@@ -38,7 +38,10 @@ export function registerTokenImageRoute(fastify: FastifyInstance): void {
     const { network = '', file = '' } = req.params as { network?: string; file?: string };
     const address = FILE.exec(file)?.[1];
     if (!isNetwork(network) || address === undefined) {
-      throw new GatewayError(404, `no token image "${network.slice(0, 32)}/${file.slice(0, 64)}": the path is /images/tokens/<network>/<0x address>.svg`);
+      throw new GatewayError(
+        404,
+        `no token image "${network.slice(0, 32)}/${file.slice(0, 64)}": the path is /images/tokens/<network>/<0x address>.svg`,
+      );
     }
     const image = tokenImage(network, address);
     // The image is a pure function of its path: it never changes, so caches may keep it for a year.

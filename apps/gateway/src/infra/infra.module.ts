@@ -31,13 +31,26 @@ export class InfraModule implements OnApplicationShutdown {
             return client;
           },
         },
-        { provide: PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' }, (m) => logger.warn(m)) },
+        {
+          provide: PG_POOL,
+          useFactory: () =>
+            createPgPool(
+              { connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, application_name: 'gateway' },
+              (m) => logger.warn(m),
+            ),
+        },
         // Offline queue off: while Redis is down commands fail at once instead of piling up.
         // Auto-pipelining sends the limiter calls of one event-loop tick in one write.
         {
           provide: REDIS,
           useFactory: () => {
-            const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true });
+            const redis = new Redis(config.redisUrl, {
+              lazyConnect: false,
+              enableOfflineQueue: false,
+              maxRetriesPerRequest: 1,
+              connectTimeout: 2000,
+              enableAutoPipelining: true,
+            });
             // Connection errors repeat on every retry: log the first of each outage only.
             let down = false;
             redis.on('error', (e: Error) => {

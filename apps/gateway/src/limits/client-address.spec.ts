@@ -2,7 +2,14 @@ import { clientKeyOf } from './client-address';
 
 describe('clientKeyOf', () => {
   it('keys IPv6 by prefix, in every notation', () => {
-    for (const a of ['2001:db8:64:1::1', '2001:0db8:0064:0001:0000:0000:0000:0002', '2001:db8:64:1:ffff:ffff:ffff:ffff', '2001:db8:64:1::1%eth0', '2001:DB8:64:1::9']) expect(clientKeyOf(a, 64)).toBe('2001:db8:64:1::/64');
+    for (const a of [
+      '2001:db8:64:1::1',
+      '2001:0db8:0064:0001:0000:0000:0000:0002',
+      '2001:db8:64:1:ffff:ffff:ffff:ffff',
+      '2001:db8:64:1::1%eth0',
+      '2001:DB8:64:1::9',
+    ])
+      expect(clientKeyOf(a, 64)).toBe('2001:db8:64:1::/64');
     expect(clientKeyOf('2001:db8:64:2::1', 64)).toBe('2001:db8:64:2::/64');
     expect(clientKeyOf('2001:db8:64:2::1', 56)).toBe('2001:db8:64::/56');
     expect(clientKeyOf('2001:db8:64:2::1', 128)).toBe('2001:db8:64:2::1/128');

@@ -75,8 +75,12 @@ export class EndpointUsage {
   async read(keyId: string, at: number = Date.now()): Promise<EndpointCounts> {
     await this.flush();
     const day = new Date(at).toISOString().slice(0, 10);
-    const [today, month] = await Promise.all([this.redis.hgetall(this.hash(keyId, day)), this.redis.hgetall(this.hash(keyId, day.slice(0, 7)))]);
-    const numbers = (h: Record<string, string>): Record<string, number> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Number(v)]));
+    const [today, month] = await Promise.all([
+      this.redis.hgetall(this.hash(keyId, day)),
+      this.redis.hgetall(this.hash(keyId, day.slice(0, 7))),
+    ]);
+    const numbers = (h: Record<string, string>): Record<string, number> =>
+      Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Number(v)]));
     return { today: numbers(today), month: numbers(month) };
   }
 

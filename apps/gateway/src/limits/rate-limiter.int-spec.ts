@@ -24,7 +24,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Admissions in (t - W, t] around each decision, over the sorted admission times. */
 function analyse(outcomes: readonly Outcome[]): { maxInWindow: number; underLimit: number; wronglyRefused: number; admitted: number } {
-  const admitted = outcomes.filter((o) => o.verdict === 'admitted').map((o) => o.at).sort((a, b) => a - b);
+  const admitted = outcomes
+    .filter((o) => o.verdict === 'admitted')
+    .map((o) => o.at)
+    .sort((a, b) => a - b);
   // index of the first admission later than x (binary search)
   const after = (x: number): number => {
     let a = 0;
@@ -91,7 +94,11 @@ describe('RateLimiter accuracy (real Redis, three replicas)', () => {
     // A steady stream just under the limit: must never be refused.
     every(WINDOW_MS / (LIMIT - 3), () => hit('steady-under'));
     // Steady plus random bursts, jittered.
-    every(60, () => (Math.random() < 0.1 ? Promise.all(Array.from({ length: 8 + Math.floor(Math.random() * 20) }, () => hit('mixed'))).then(() => undefined) : hit('mixed')));
+    every(60, () =>
+      Math.random() < 0.1
+        ? Promise.all(Array.from({ length: 8 + Math.floor(Math.random() * 20) }, () => hit('mixed'))).then(() => undefined)
+        : hit('mixed'),
+    );
     await Promise.all(loops);
 
     const report = Object.fromEntries([...outcomes].map(([subject, list]) => [subject, { requests: list.length, ...analyse(list) }]));
@@ -101,7 +108,8 @@ describe('RateLimiter accuracy (real Redis, three replicas)', () => {
       expect(r.wronglyRefused / Math.max(1, r.underLimit)).toBeLessThan(0.01);
     }
     // The loaded subjects used their budget: at least LIMIT admissions per elapsed window.
-    for (const s of ['burst', 'steady-over', 'mixed']) expect(report[s]!.admitted).toBeGreaterThanOrEqual(LIMIT * Math.floor(RUN_MS / WINDOW_MS));
+    for (const s of ['burst', 'steady-over', 'mixed'])
+      expect(report[s]!.admitted).toBeGreaterThanOrEqual(LIMIT * Math.floor(RUN_MS / WINDOW_MS));
     expect(report['burst']!.requests - report['burst']!.admitted).toBeGreaterThan(0);
     expect(report['steady-under']!.requests).toBe(report['steady-under']!.admitted);
   });

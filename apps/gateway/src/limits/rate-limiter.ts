@@ -58,7 +58,15 @@ return { 1, count, oldest[2] or now, now, 0 }
 type Reply = [number, number, string | number, number, number];
 
 interface LimiterCommands {
-  tsvcConsume(log: string, quota: string, windowUs: number, limit: number, quotaLimit: number, member: string, quotaTtl: number): Promise<Reply>;
+  tsvcConsume(
+    log: string,
+    quota: string,
+    windowUs: number,
+    limit: number,
+    quotaLimit: number,
+    member: string,
+    quotaTtl: number,
+  ): Promise<Reply>;
   tsvcPeek(log: string, windowUs: number): Promise<Reply>;
 }
 
@@ -99,7 +107,11 @@ export class RateLimiter {
   private readonly tag = `${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
   private readonly cmd: LimiterCommands;
 
-  constructor(private readonly redis: Redis, private readonly prefix: string, readonly windowMs: number) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    readonly windowMs: number,
+  ) {
     redis.defineCommand('tsvcConsume', { numberOfKeys: 2, lua: CONSUME });
     redis.defineCommand('tsvcPeek', { numberOfKeys: 1, lua: PEEK });
     this.cmd = redis as unknown as LimiterCommands;
@@ -113,7 +125,15 @@ export class RateLimiter {
   async consume(subject: string, surface: Surface, limit: number, quota?: Quota): Promise<Decision> {
     const member = `${this.tag}.${(this.seq = (this.seq + 1) % 1e9)}`;
     const quotaKey = `${this.prefix}:quota:{${subject}}:${quota?.period ?? 'none'}`; // read by quotaUsed
-    const r = await this.cmd.tsvcConsume(this.logKey(subject, surface), quotaKey, this.windowMs * 1000, limit, quota?.limit ?? 0, member, quota?.ttlSeconds ?? 0);
+    const r = await this.cmd.tsvcConsume(
+      this.logKey(subject, surface),
+      quotaKey,
+      this.windowMs * 1000,
+      limit,
+      quota?.limit ?? 0,
+      member,
+      quota?.ttlSeconds ?? 0,
+    );
     return this.decision(r, limit, quota);
   }
 

@@ -22,7 +22,13 @@ describe('UsageRecorder', () => {
     rec.count('a', Date.parse('2025-04-01T00:00:00Z'));
     rec.count('b', Date.parse('2025-04-01T00:00:00Z'));
     await rec.flush();
-    expect(sink.batches).toEqual([[{ keyId: 'a', day: '2025-03-31', calls: 1000 }, { keyId: 'a', day: '2025-04-01', calls: 1 }, { keyId: 'b', day: '2025-04-01', calls: 1 }]]);
+    expect(sink.batches).toEqual([
+      [
+        { keyId: 'a', day: '2025-03-31', calls: 1000 },
+        { keyId: 'a', day: '2025-04-01', calls: 1 },
+        { keyId: 'b', day: '2025-04-01', calls: 1 },
+      ],
+    ]);
     await rec.flush();
     expect(sink.batches).toHaveLength(1);
   });

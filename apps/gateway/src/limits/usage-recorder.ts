@@ -14,7 +14,11 @@ export class UsageRecorder {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
-  constructor(private readonly sink: UsageSink, private readonly flushMs: number, private readonly onError: (e: unknown) => void) {}
+  constructor(
+    private readonly sink: UsageSink,
+    private readonly flushMs: number,
+    private readonly onError: (e: unknown) => void,
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.flushMs);

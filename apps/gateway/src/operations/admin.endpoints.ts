@@ -6,16 +6,16 @@ const ID = { id: 'key id (uuid) or display prefix (tsk_live_xxxxxx)' };
 
 /** An API key as the admin API shows it (the admin API is not in the public document, so the model is not named there). */
 const ApiKeyView = Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    displayPrefix: Type.String({ description: 'the first characters of the key: safe to show and log' }),
-    tier: stringEnum(TIERS),
-    label: Type.String(),
-    rateLimitPerMinute: nullable(Type.Integer({ description: 'custom data rate (enterprise)' })),
-    createdAt: dateTime(),
-    lastUsedAt: nullable(dateTime({ description: 'updated with the batched usage writes (seconds late)' })),
-    expiresAt: nullable(dateTime()),
-    revokedAt: nullable(dateTime()),
-    rotatedFrom: nullable(Type.String({ description: 'id of the key this one replaced' })),
+  id: Type.String({ format: 'uuid' }),
+  displayPrefix: Type.String({ description: 'the first characters of the key: safe to show and log' }),
+  tier: stringEnum(TIERS),
+  label: Type.String(),
+  rateLimitPerMinute: nullable(Type.Integer({ description: 'custom data rate (enterprise)' })),
+  createdAt: dateTime(),
+  lastUsedAt: nullable(dateTime({ description: 'updated with the batched usage writes (seconds late)' })),
+  expiresAt: nullable(dateTime()),
+  revokedAt: nullable(dateTime()),
+  rotatedFrom: nullable(Type.String({ description: 'id of the key this one replaced' })),
 });
 
 const Issued = Type.Object({ key: Type.String({ description: 'the API key; shown only in this answer' }), record: ApiKeyView });
@@ -50,7 +50,10 @@ export const getKey = endpoint({
   access: 'admin',
   pathParams: ID,
   query: query({ days: q.int({ min: 1, max: 366 }).default(31).describe('days of usage to return') }),
-  response: Type.Object({ key: ApiKeyView, usage: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), calls: Type.Integer() })) }),
+  response: Type.Object({
+    key: ApiKeyView,
+    usage: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), calls: Type.Integer() })),
+  }),
   extraErrors: [404],
 });
 
@@ -74,7 +77,12 @@ export const rotateKey = endpoint({
   access: 'admin',
   status: 201,
   pathParams: ID,
-  query: query({ graceSeconds: q.int({ min: 0, max: 30 * 24 * 3600 }).default(0).describe('seconds the old key keeps working') }),
+  query: query({
+    graceSeconds: q
+      .int({ min: 0, max: 30 * 24 * 3600 })
+      .default(0)
+      .describe('seconds the old key keeps working'),
+  }),
   response: Issued,
   extraErrors: [404],
 });

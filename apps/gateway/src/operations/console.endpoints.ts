@@ -7,7 +7,8 @@ const TAG = 'Console';
 const consolePage = endpoint({
   method: 'GET',
   path: '/console',
-  summary: 'The console: a small web front end over this API (usage, indexing, tokens, orders); built by `npm run console:build`, 503 when not built',
+  summary:
+    'The console: a small web front end over this API (usage, indexing, tokens, orders); built by `npm run console:build`, 503 when not built',
   tag: TAG,
   access: 'public',
   query: query({}),
@@ -52,9 +53,19 @@ const keyUsage = endpoint({
     day: Type.String({ format: 'date', description: 'the UTC day counted as today' }),
     month: Type.String({ description: 'the quota period, YYYY-MM (UTC)' }),
     monthResetsAt: dateTime(),
-    quota: Type.Object({ limit: nullable(Type.Integer({ description: 'null: no monthly quota (enterprise)' })), used: Type.Integer(), remaining: nullable(Type.Integer()) }),
+    quota: Type.Object({
+      limit: nullable(Type.Integer({ description: 'null: no monthly quota (enterprise)' })),
+      used: Type.Integer(),
+      remaining: nullable(Type.Integer()),
+    }),
     rateLimits: Type.Array(RateWindow),
-    endpoints: Type.Array(Type.Object({ endpoint: Type.String({ description: 'method and route, e.g. GET /v2/tokens' }), today: Type.Integer(), month: Type.Integer() })),
+    endpoints: Type.Array(
+      Type.Object({
+        endpoint: Type.String({ description: 'method and route, e.g. GET /v2/tokens' }),
+        today: Type.Integer(),
+        month: Type.Integer(),
+      }),
+    ),
     days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), calls: Type.Integer() })),
   }),
 });

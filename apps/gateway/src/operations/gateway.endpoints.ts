@@ -5,7 +5,8 @@ import { anyObject, dateTime, endpoint, query } from '@tokensvc/api';
 const ready = endpoint({
   method: 'GET',
   path: '/health/ready',
-  summary: 'Readiness: NATS, Postgres and Redis answer (503 otherwise); services listed, and per network whether its data is on the chain (dataOnChain down while it is ahead of it)',
+  summary:
+    'Readiness: NATS, Postgres and Redis answer (503 otherwise); services listed, and per network whether its data is on the chain (dataOnChain down while it is ahead of it)',
   tag: 'Health',
   access: 'public',
   query: query({}),
@@ -69,7 +70,8 @@ const docsAsset = endpoint({
 const tokenImage = endpoint({
   method: 'GET',
   path: '/images/tokens/:network/:file',
-  summary: 'A token\'s image (the URL in a Token\'s `image`): a deterministic SVG derived from the token key, cached for a year with an ETag; 404 for a path that is not <network>/<0x address>.svg',
+  summary:
+    "A token's image (the URL in a Token's `image`): a deterministic SVG derived from the token key, cached for a year with an ETag; 404 for a path that is not <network>/<0x address>.svg",
   tag: 'Images',
   access: 'public',
   pathParams: { network: 'network of the token', file: 'the token address followed by .svg' },

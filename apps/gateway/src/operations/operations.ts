@@ -12,7 +12,10 @@ export interface Operation {
 /** Every route the gateway serves, declared once: public interface, admin API, probes and docs. */
 export const OPERATIONS: readonly Operation[] = [
   ...endpointList(),
-  ...Object.entries({ ...ADMIN_OPERATIONS, ...GATEWAY_OPERATIONS, ...CONSOLE_OPERATIONS }).map(([id, def]) => ({ id, def: def as EndpointDef })),
+  ...Object.entries({ ...ADMIN_OPERATIONS, ...GATEWAY_OPERATIONS, ...CONSOLE_OPERATIONS }).map(([id, def]) => ({
+    id,
+    def: def as EndpointDef,
+  })),
 ];
 
 const routeKey = (method: string, url: string): string => `${method} ${url}`;

@@ -11,7 +11,8 @@ export class ClientSlots {
   /** A release function, or a message saying which bound was hit. */
   take(client: string): { release: () => void } | { refused: string } {
     const mine = this.open.get(client) ?? 0;
-    if (mine >= this.perClient) return { refused: `too many open status streams for this client: at most ${this.perClient} at once; close one first` };
+    if (mine >= this.perClient)
+      return { refused: `too many open status streams for this client: at most ${this.perClient} at once; close one first` };
     if (this.total >= this.max) return { refused: `this gateway has ${this.max} status streams open, its maximum; retry shortly` };
     this.open.set(client, mine + 1);
     this.total += 1;

@@ -23,9 +23,13 @@ export type LastEventId = { ok: true; value: number | undefined } | { ok: false;
  */
 export function lastEventId(header: string | string[] | undefined, param: number | undefined): LastEventId {
   if (header === undefined) return { ok: true, value: param };
-  const raw = Array.isArray(header) ? header[0] ?? '' : header;
+  const raw = Array.isArray(header) ? (header[0] ?? '') : header;
   const trimmed = raw.trim();
   if (trimmed === '') return { ok: true, value: param };
-  if (!/^\d{1,9}$/.test(trimmed)) return { ok: false, message: `invalid Last-Event-ID header "${raw.slice(0, 40)}": must be an event id of this stream (a non-negative integer)` };
+  if (!/^\d{1,9}$/.test(trimmed))
+    return {
+      ok: false,
+      message: `invalid Last-Event-ID header "${raw.slice(0, 40)}": must be an event id of this stream (a non-negative integer)`,
+    };
   return { ok: true, value: Number(trimmed) };
 }

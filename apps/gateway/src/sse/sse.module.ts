@@ -17,7 +17,11 @@ export class SseModule implements BeforeApplicationShutdown {
     return {
       module: SseModule,
       providers: [
-        { provide: StatusEventHub, useFactory: () => new StatusEventHub(config.natsUrl, settings.stream, settings.prefix, (m) => log.warn(m), config.jetstreamReplicas) },
+        {
+          provide: StatusEventHub,
+          useFactory: () =>
+            new StatusEventHub(config.natsUrl, settings.stream, settings.prefix, (m) => log.warn(m), config.jetstreamReplicas),
+        },
         { provide: StatusStreams, inject: [StatusEventHub], useFactory: (hub: StatusEventHub) => new StatusStreams(hub, settings) },
       ],
       exports: [StatusStreams, StatusEventHub],

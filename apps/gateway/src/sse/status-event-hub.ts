@@ -64,14 +64,26 @@ export class StatusEventHub {
   }
 
   private async start(): Promise<void> {
-    this.nc ??= await connect({ ...natsConnectOptions(this.natsUrl), name: 'gateway-status-events', maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2_000 });
+    this.nc ??= await connect({
+      ...natsConnectOptions(this.natsUrl),
+      name: 'gateway-status-events',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: 2_000,
+    });
     const jsm = await this.nc.jetstreamManager();
     let lastSeq: number;
     try {
       lastSeq = (await jsm.streams.info(this.stream)).state.last_seq;
     } catch {
       // The gateway may come up before any tracker: create the stream as the tracker would.
-      const config = { name: this.stream, subjects: [`${this.prefix}.>`], duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs), max_age: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.maxAgeMs), num_replicas: this.replicas };
+      const config = {
+        name: this.stream,
+        subjects: [`${this.prefix}.>`],
+        duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs),
+        max_age: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.maxAgeMs),
+        num_replicas: this.replicas,
+      };
       lastSeq = (await jsm.streams.add(config).catch(() => jsm.streams.info(this.stream))).state.last_seq;
     }
     const consumer = await this.nc.jetstream().consumers.get(this.stream, {

@@ -28,13 +28,31 @@ const TX = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
 const ORDER = (n: number): string => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
 
 const record = (txHash: string, status: string, seq: number): CrossChainStatusReply =>
-  CrossChainStatusReply.fromJSON({ txHash, status, crossChainProvider: 'across', originTxHashes: [txHash], fromChainId: '1', toChainId: '8453', eventSeq: String(seq) });
-const event = (orderId: string, txHash: string, seq: number, status: string): CrossChainStatusEvent => ({ orderId, txHash, seq: String(seq), status, createdAt: new Date(1_700_000_000_000 + seq).toISOString(), record: record(txHash, status, seq) });
+  CrossChainStatusReply.fromJSON({
+    txHash,
+    status,
+    crossChainProvider: 'across',
+    originTxHashes: [txHash],
+    fromChainId: '1',
+    toChainId: '8453',
+    eventSeq: String(seq),
+  });
+const event = (orderId: string, txHash: string, seq: number, status: string): CrossChainStatusEvent => ({
+  orderId,
+  txHash,
+  seq: String(seq),
+  status,
+  createdAt: new Date(1_700_000_000_000 + seq).toISOString(),
+  record: record(txHash, status, seq),
+});
 
 /** Reads a whole event stream (until the server ends it) into its events. */
 async function readAll(res: Response, timeoutMs = 20_000): Promise<Array<{ id: number; data: any }>> {
   let timer: NodeJS.Timeout | undefined;
-  const text = await Promise.race([res.text(), new Promise<string>((_, reject) => (timer = setTimeout(() => reject(new Error('stream did not end')), timeoutMs)))]).finally(() => clearTimeout(timer));
+  const text = await Promise.race([
+    res.text(),
+    new Promise<string>((_, reject) => (timer = setTimeout(() => reject(new Error('stream did not end')), timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
   return text
     .split('\n\n')
     .filter((b) => b.includes('data: '))
@@ -51,7 +69,11 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
   const calls: CrossChainStatusEventsRequest[] = [];
 
   const publish = async (e: CrossChainStatusEvent, msgID?: string): Promise<void> => {
-    await js.publish(CROSS_CHAIN_STATUS_SUBJECTS.event(e.orderId, e.txHash), JSON.stringify(CrossChainStatusEvent.toJSON(e)), msgID ? { msgID } : undefined);
+    await js.publish(
+      CROSS_CHAIN_STATUS_SUBJECTS.event(e.orderId, e.txHash),
+      JSON.stringify(CrossChainStatusEvent.toJSON(e)),
+      msgID ? { msgID } : undefined,
+    );
   };
 
   beforeAll(async () => {
@@ -59,7 +81,11 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
     await nats.start();
     nc = await connect({ servers: nats.url });
     const jsm = await nc.jetstreamManager();
-    await jsm.streams.add({ name: STREAMS.crossChainStatus.name, subjects: ['cross-chain-status.>'], duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs) });
+    await jsm.streams.add({
+      name: STREAMS.crossChainStatus.name,
+      subjects: ['cross-chain-status.>'],
+      duplicate_window: nanos(CROSS_CHAIN_STATUS_STREAM_LIMITS.duplicateWindowMs),
+    });
     js = nc.jetstream();
     const sub = nc.subscribe(RPC.crossChainStatusEvents.subject, { queue: 'status-tracker' });
     void (async () => {
@@ -90,7 +116,8 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
     await nats?.dispose();
   });
 
-  const stream = (orderId: string, txHash: string, headers: Record<string, string> = {}): Promise<Response> => gw.request(`/v3/portal/status/stream?orderId=${orderId}&txHash=${txHash}`, { headers });
+  const stream = (orderId: string, txHash: string, headers: Record<string, string> = {}): Promise<Response> =>
+    gw.request(`/v3/portal/status/stream?orderId=${orderId}&txHash=${txHash}`, { headers });
 
   it('sends an event published while the record is read once, after the record', async () => {
     const [orderId, txHash] = [ORDER(1), TX(1)];
@@ -112,7 +139,15 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
       [1, 'status.ongoing', 'ONGOING'],
       [2, 'status.success', 'SUCCESS'],
     ]);
-    expect(got[1]!.data).toEqual({ id: `${orderId}:${txHash}:1`, type: 'status.ongoing', seq: 1, orderId, txHash, createdAt: '2023-11-14T22:13:20.001Z', record: expect.objectContaining({ status: 'ONGOING', fromChainId: 1, toChainId: 8453 }) });
+    expect(got[1]!.data).toEqual({
+      id: `${orderId}:${txHash}:1`,
+      type: 'status.ongoing',
+      seq: 1,
+      orderId,
+      txHash,
+      createdAt: '2023-11-14T22:13:20.001Z',
+      record: expect.objectContaining({ status: 'ONGOING', fromChainId: 1, toChainId: 8453 }),
+    });
     expect(got[1]!.data.record).not.toHaveProperty('eventSeq');
   });
 
@@ -176,9 +211,14 @@ describe('status stream ordering (gateway, stand-in tracker on JetStream)', () =
     expect(await openGauge()).toBe(0);
   });
 
-  it('answers the tracker\'s 404 before any event, as JSON', async () => {
+  it("answers the tracker's 404 before any event, as JSON", async () => {
     const res = await stream(ORDER(99), TX(99));
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `no cross-chain order ${ORDER(99)}`, code: 'not_found' });
+    expect(await res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: `no cross-chain order ${ORDER(99)}`,
+      code: 'not_found',
+    });
   });
 });

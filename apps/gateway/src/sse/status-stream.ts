@@ -47,8 +47,15 @@ class StatusStream {
 
   /** Subscribes, then reads the record (errors here are the request's: 400, 404, 503, 504). */
   async open(hub: StatusEventHub, resumeAfter: number | undefined): Promise<'streaming' | 'nothing-left'> {
-    this.unsubscribe = hub.subscribe(this.orderId, this.txHash, { event: (e) => this.received(e), resync: () => this.serial(() => this.fill()) });
-    const snap = await this.rpc.call(RPC.crossChainStatusEvents, { orderId: this.orderId, txHash: this.txHash, afterSeq: resumeAfter === undefined ? undefined : String(resumeAfter) });
+    this.unsubscribe = hub.subscribe(this.orderId, this.txHash, {
+      event: (e) => this.received(e),
+      resync: () => this.serial(() => this.fill()),
+    });
+    const snap = await this.rpc.call(RPC.crossChainStatusEvents, {
+      orderId: this.orderId,
+      txHash: this.txHash,
+      afterSeq: resumeAfter === undefined ? undefined : String(resumeAfter),
+    });
     const record = snap.record;
     if (!record) throw new GatewayError(503, 'the status tracker answered without a record; retry shortly');
     const seq = Number(record.eventSeq);
@@ -96,7 +103,11 @@ class StatusStream {
   /** The recorded events after the last one sent (a failed read waits for the next try). */
   private async fill(): Promise<void> {
     if (this.ended || this.buffered) return;
-    const snap = await this.rpc.call(RPC.crossChainStatusEvents, { orderId: this.orderId, txHash: this.txHash, afterSeq: String(this.lastSent) });
+    const snap = await this.rpc.call(RPC.crossChainStatusEvents, {
+      orderId: this.orderId,
+      txHash: this.txHash,
+      afterSeq: String(this.lastSent),
+    });
     for (const e of snap.events) this.write(e);
   }
 
@@ -111,7 +122,15 @@ class StatusStream {
   }
 
   private envelope(seq: number, type: StatusEvent['type'], createdAt: string, record: CrossChainStatusReply): StatusEvent {
-    return { id: statusEventId(this.orderId, this.txHash, seq), type, seq, orderId: this.orderId, txHash: this.txHash, createdAt, record: crossChainStatusBody(record) };
+    return {
+      id: statusEventId(this.orderId, this.txHash, seq),
+      type,
+      seq,
+      orderId: this.orderId,
+      txHash: this.txHash,
+      createdAt,
+      record: crossChainStatusBody(record),
+    };
   }
 
   end(): void {
@@ -179,7 +198,10 @@ export class StatusStreams {
     ctx.reply.raw.on('close', () => stream.end());
     stream.out.on('close', () => stream.end());
     stream.keepAlive(this.s.heartbeatMs, this.s.resyncMs);
-    void ctx.reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache, no-store').header('x-accel-buffering', 'no');
+    void ctx.reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-store')
+      .header('x-accel-buffering', 'no');
     // Fastify sends a stream as it is written (the declared type is that of each event's data).
     return stream.out as unknown as StatusEvent;
   };

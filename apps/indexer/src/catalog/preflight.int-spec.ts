@@ -14,7 +14,13 @@ describe('indexer scope preflight', () => {
   const base = rpcUrls.base!;
   const platforms = loadPlatformRegistry(manifestPath, ['ethereum']).filter((p) => p.network === 'ethereum');
   const tokens = loadManifestNetworks(manifestPath).get('ethereum')!.tokens;
-  const scope = (over: Partial<ScopeToCheck> = {}): ScopeToCheck => ({ network: 'ethereum', rpcUrls: [ethereum], listedTokens: tokens, platforms, ...over });
+  const scope = (over: Partial<ScopeToCheck> = {}): ScopeToCheck => ({
+    network: 'ethereum',
+    rpcUrls: [ethereum],
+    listedTokens: tokens,
+    platforms,
+    ...over,
+  });
   const problems = async (s: ScopeToCheck): Promise<string[]> => {
     try {
       await preflightScopes([s]);
@@ -40,7 +46,9 @@ describe('indexer scope preflight', () => {
   it('refuses a start block after the head', async () => {
     const head = await new ChainReader(new JsonRpcClient(ethereum)).blockNumber();
     const found = await problems(scope({ startBlock: head + 1_000 }));
-    expect(found).toEqual([expect.stringMatching(new RegExp(`start block ${head + 1_000} is after the chain's head \\(${head}\\); set START_BLOCK_ETHEREUM`))]);
+    expect(found).toEqual([
+      expect.stringMatching(new RegExp(`start block ${head + 1_000} is after the chain's head \\(${head}\\); set START_BLOCK_ETHEREUM`)),
+    ]);
   });
 
   it('refuses a registry entry with no code on chain, naming the platform, role and address', async () => {
@@ -73,9 +81,19 @@ describe('indexer scope preflight', () => {
     await migrate(dbUrl);
     try {
       // ethereum's variable pointing at base's node
-      const p = spawnIndexer({ DATABASE_URL: dbUrl, NATS_URL: INFRA.nats, NETWORKS: 'ethereum', RPC_URL_ETHEREUM: base, DEVNET_MANIFEST: manifestPath, HEALTH_PORT: '0', LOG_LEVEL: 'warn' });
+      const p = spawnIndexer({
+        DATABASE_URL: dbUrl,
+        NATS_URL: INFRA.nats,
+        NETWORKS: 'ethereum',
+        RPC_URL_ETHEREUM: base,
+        DEVNET_MANIFEST: manifestPath,
+        HEALTH_PORT: '0',
+        LOG_LEVEL: 'warn',
+      });
       expect(await p.exited).toBe(1);
-      expect(p.lines.join('\n')).toMatch(/nothing was written.*\\n- ethereum: the RPC URL http:\/\/127\.0\.0\.1:\d+ serves chain id 8453, not 1/);
+      expect(p.lines.join('\n')).toMatch(
+        /nothing was written.*\\n- ethereum: the RPC URL http:\/\/127\.0\.0\.1:\d+ serves chain id 8453, not 1/,
+      );
       const db = new Client({ connectionString: dbUrl });
       await db.connect();
       try {

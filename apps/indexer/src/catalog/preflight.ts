@@ -45,7 +45,10 @@ export function redactUrl(url: string): string {
  * Checks every network's scope (in parallel); throws a ScopeError listing every problem found.
  * `client` builds the JSON-RPC client for one URL (tests pass their own).
  */
-export async function preflightScopes(scopes: readonly ScopeToCheck[], client: (url: string) => JsonRpcClient = (url) => new JsonRpcClient(url, { timeoutMs: 15_000 })): Promise<CheckedScope[]> {
+export async function preflightScopes(
+  scopes: readonly ScopeToCheck[],
+  client: (url: string) => JsonRpcClient = (url) => new JsonRpcClient(url, { timeoutMs: 15_000 }),
+): Promise<CheckedScope[]> {
   const results = await Promise.all(scopes.map((s) => checkScope(s, client)));
   const problems = results.flatMap((r) => r.problems);
   if (problems.length > 0) throw new ScopeError(problems);
@@ -62,10 +65,15 @@ async function checkScope(s: ScopeToCheck, client: (url: string) => JsonRpcClien
       const shown = redactUrl(s.rpcUrls[i]!);
       try {
         const got = Number(await c.call<string>('eth_chainId'));
-        if (got !== want) problems.push(`${s.network}: the RPC URL ${shown} serves chain id ${got}, not ${want} (${NETWORK_INFO[s.network].name}); fix ${envName(s.network, 'RPC_URL')}`);
+        if (got !== want)
+          problems.push(
+            `${s.network}: the RPC URL ${shown} serves chain id ${got}, not ${want} (${NETWORK_INFO[s.network].name}); fix ${envName(s.network, 'RPC_URL')}`,
+          );
         else heads.push(parseInt(await c.call<string>('eth_blockNumber'), 16));
       } catch (e) {
-        problems.push(`${s.network}: the RPC URL ${shown} does not answer (${(e as Error).message}); check ${envName(s.network, 'RPC_URL')}`);
+        problems.push(
+          `${s.network}: the RPC URL ${shown} does not answer (${(e as Error).message}); check ${envName(s.network, 'RPC_URL')}`,
+        );
       }
     }),
   );
@@ -75,14 +83,20 @@ async function checkScope(s: ScopeToCheck, client: (url: string) => JsonRpcClien
   const rpc = clients[0]!;
 
   if (s.startBlock !== undefined && s.startBlock > head) {
-    problems.push(`${s.network}: the start block ${s.startBlock} is after the chain's head (${head}); set ${envName(s.network, 'START_BLOCK')} to ${head} or below, or use ${envName(s.network, 'START_DAYS')}`);
+    problems.push(
+      `${s.network}: the start block ${s.startBlock} is after the chain's head (${head}); set ${envName(s.network, 'START_BLOCK')} to ${head} or below, or use ${envName(s.network, 'START_DAYS')}`,
+    );
   } else if (s.startBlock === undefined && s.startDays !== undefined) {
     checked.startBlock = await blockAtTime(rpc, head, Math.floor(Date.now() / 1000) - s.startDays * 86_400);
   }
 
-  const contracts = s.platforms.flatMap((p) => ADAPTERS[p.family].staticContracts(p).map((c) => ({ what: `${p.slug} ${roleOf(p, c.address)}`, address: c.address })));
+  const contracts = s.platforms.flatMap((p) =>
+    ADAPTERS[p.family].staticContracts(p).map((c) => ({ what: `${p.slug} ${roleOf(p, c.address)}`, address: c.address })),
+  );
   if (s.listedTokens.length === 0 && contracts.length === 0) {
-    problems.push(`${s.network}: the scope has no tokens and no protocol contracts, so there is nothing to index; set REGISTRY=shipped (the shipped address book) or list tokens in the registry file, or remove ${s.network} from NETWORKS`);
+    problems.push(
+      `${s.network}: the scope has no tokens and no protocol contracts, so there is nothing to index; set REGISTRY=shipped (the shipped address book) or list tokens in the registry file, or remove ${s.network} from NETWORKS`,
+    );
     return { checked, problems };
   }
   const named = [...contracts, ...s.listedTokens.map((address) => ({ what: 'listed token', address }))];
@@ -92,7 +106,9 @@ async function checkScope(s: ScopeToCheck, client: (url: string) => JsonRpcClien
   const codes = await rpc.batch<string>(named.map((n) => ({ method: 'eth_getCode', params: [n.address, 'latest'] })));
   named.forEach((n, i) => {
     if (codes[i] === '0x' || codes[i] === '' || codes[i] === undefined) {
-      problems.push(`${s.network}: the ${n.what} ${n.address} has no code at block ${head} on chain ${want}; the registry entry is wrong for this network, or the RPC node is not synced`);
+      problems.push(
+        `${s.network}: the ${n.what} ${n.address} has no code at block ${head} on chain ${want}; the registry entry is wrong for this network, or the RPC node is not synced`,
+      );
     }
   });
   return { checked, problems };
@@ -104,7 +120,8 @@ function roleOf(p: PlatformDefinition, address: string): string {
 
 /** The first block at or after `timestamp` (binary search over headers: ~log2(head) calls). */
 export async function blockAtTime(rpc: JsonRpcClient, head: number, timestamp: number): Promise<number> {
-  const time = async (n: number): Promise<number> => parseInt((await rpc.call<{ timestamp: string }>('eth_getBlockByNumber', [toQuantity(n), false])).timestamp, 16);
+  const time = async (n: number): Promise<number> =>
+    parseInt((await rpc.call<{ timestamp: string }>('eth_getBlockByNumber', [toQuantity(n), false])).timestamp, 16);
   if ((await time(0)) >= timestamp) return 0;
   if ((await time(head)) < timestamp) return head;
   let lo = 0;

@@ -112,7 +112,8 @@ function optionalInt(r: EnvReader, name: string, min: number): number | undefine
 function decimalAmount(r: EnvReader, name: string): string | undefined {
   const v = r.optional(name)?.trim();
   if (v === undefined || v === '') return undefined;
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(v)) r.problems.push(`${name} must be a non-negative decimal amount of the network's wrapped native token (e.g. 10 or 0.5), got "${v}"`);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(v))
+    r.problems.push(`${name} must be a non-negative decimal amount of the network's wrapped native token (e.g. 10 or 0.5), got "${v}"`);
   return v;
 }
 
@@ -126,7 +127,10 @@ export function loadIndexerConfig(env: Env = process.env): IndexerConfig {
     const m = manifest.get(network);
     const given = m?.deployBlock ?? optionalInt(r, `START_BLOCK_${suffix(network)}`, 0);
     const startDays = optionalInt(r, `START_DAYS_${suffix(network)}`, 1);
-    if (given !== undefined && startDays !== undefined) r.problems.push(`START_BLOCK_${suffix(network)} and START_DAYS_${suffix(network)} are both set; keep one (a block number, or the last N days)`);
+    if (given !== undefined && startDays !== undefined)
+      r.problems.push(
+        `START_BLOCK_${suffix(network)} and START_DAYS_${suffix(network)} are both set; keep one (a block number, or the last N days)`,
+      );
     return {
       network,
       rpcUrl,

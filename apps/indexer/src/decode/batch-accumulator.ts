@@ -1,5 +1,13 @@
 import { type IndexingSink, shapeOf } from '@tokensvc/protocols';
-import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../model/decoded-batch';
+import type {
+  LendingEvent,
+  LiquidityEvent,
+  PoolStateEvent,
+  ReserveRatesEvent,
+  SwapEvent,
+  TransferEvent,
+  VaultFlowEvent,
+} from '../model/decoded-batch';
 import type { PoolState } from '../model/registry.types';
 import type { TickDelta } from '../model/tick-delta';
 import type { ContractRegistry } from '../registry/contract-registry';
@@ -28,7 +36,12 @@ export class BatchAccumulator implements IndexingSink {
   /** the transfers' COPY payload, row by row as they are added (see addTransfer) */
   private copy: CopyWriter | undefined;
   /** scanned rows not copied yet: [start, end) of `src`, `count` rows */
-  private readonly run: { src: Uint8Array | undefined; start: number; end: number; count: number } = { src: undefined, start: 0, end: 0, count: 0 };
+  private readonly run: { src: Uint8Array | undefined; start: number; end: number; count: number } = {
+    src: undefined,
+    start: 0,
+    end: 0,
+    count: 0,
+  };
 
   constructor(readonly registry: ContractRegistry) {}
 
@@ -59,7 +72,15 @@ export class BatchAccumulator implements IndexingSink {
     this.flushRun();
     const w = (this.copy ??= new CopyWriter());
     // Hashes repeat for a transaction's transfers, the network always, tokens often.
-    w.plainRepeating(0, this.registry.network).plain(t.blockNumber).plain(t.logIndex).plainRepeating(1, t.txHash).plainRepeating(2, t.token).plain(t.from).plain(t.to).plain(t.value).endRow();
+    w.plainRepeating(0, this.registry.network)
+      .plain(t.blockNumber)
+      .plain(t.logIndex)
+      .plainRepeating(1, t.txHash)
+      .plainRepeating(2, t.token)
+      .plain(t.from)
+      .plain(t.to)
+      .plain(t.value)
+      .endRow();
   }
 
   /** The transfers' COPY payload (once: the writer is done after this). */
@@ -110,8 +131,21 @@ export class BatchAccumulator implements IndexingSink {
   }
 
   /** Emits the pool's current (cached) state as a PoolStateEvent at this log. */
-  emitPoolState(pool: string, family: PoolStateEvent['family'], state: PoolState, log: { blockNumber: number; logIndex: number; transactionHash: string }): void {
-    const ev: PoolStateEvent = { blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool, family, reserve0: state.reserve0, reserve1: state.reserve1 };
+  emitPoolState(
+    pool: string,
+    family: PoolStateEvent['family'],
+    state: PoolState,
+    log: { blockNumber: number; logIndex: number; transactionHash: string },
+  ): void {
+    const ev: PoolStateEvent = {
+      blockNumber: log.blockNumber,
+      logIndex: log.logIndex,
+      txHash: log.transactionHash,
+      pool,
+      family,
+      reserve0: state.reserve0,
+      reserve1: state.reserve1,
+    };
     if (shapeOf(family) === 'concentrated') {
       ev.sqrtPriceX96 = state.sqrtPriceX96 ?? 0n;
       ev.liquidity = state.liquidity ?? 0n;

@@ -54,10 +54,36 @@ const tick = fc.integer({ min: -887272, max: 887272 });
 
 function registry(): ContractRegistry {
   const r = new ContractRegistry('ethereum');
-  for (const address of [TOKEN, T0, T1]) r.addToken({ address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: true, metadata: {} });
-  r.addToken({ address: PAIR, platform: 'uniswap-v2', family: 'uniswap-v2', underlying: [T0, T1], poolAddress: PAIR, listed: false, metadata: {} });
-  r.addToken({ address: VAULT_ADDR, platform: 'vaults', family: 'erc4626', underlying: [T0], poolAddress: VAULT_ADDR, listed: true, metadata: {} });
-  const pool = (address: string, family: PoolInfo['family']): PoolInfo => ({ address, platform: family, family, token0: T0, token1: T1, fee: 3000, tickSpacing: family === 'uniswap-v3' ? 60 : null, createdBlock: 1 });
+  for (const address of [TOKEN, T0, T1])
+    r.addToken({ address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: true, metadata: {} });
+  r.addToken({
+    address: PAIR,
+    platform: 'uniswap-v2',
+    family: 'uniswap-v2',
+    underlying: [T0, T1],
+    poolAddress: PAIR,
+    listed: false,
+    metadata: {},
+  });
+  r.addToken({
+    address: VAULT_ADDR,
+    platform: 'vaults',
+    family: 'erc4626',
+    underlying: [T0],
+    poolAddress: VAULT_ADDR,
+    listed: true,
+    metadata: {},
+  });
+  const pool = (address: string, family: PoolInfo['family']): PoolInfo => ({
+    address,
+    platform: family,
+    family,
+    token0: T0,
+    token1: T1,
+    fee: 3000,
+    tickSpacing: family === 'uniswap-v3' ? 60 : null,
+    createdBlock: 1,
+  });
   r.addPool(pool(PAIR, 'uniswap-v2'));
   r.addPool(pool(V3POOL, 'uniswap-v3'));
   r.addMarket({ address: MARKET, platform: 'aave-v3' });
@@ -67,7 +93,15 @@ function registry(): ContractRegistry {
 let logIndex = 0;
 function log(address: string, iface: Interface, event: string, args: unknown[]): RpcLog {
   const { data, topics } = iface.encodeEventLog(iface.getEvent(event)!, args);
-  return { address, topics, data, blockNumber: 10, blockHash: `0x${'ab'.repeat(32)}`, logIndex: logIndex++, transactionHash: `0x${'cd'.repeat(32)}` };
+  return {
+    address,
+    topics,
+    data,
+    blockNumber: 10,
+    blockHash: `0x${'ab'.repeat(32)}`,
+    logIndex: logIndex++,
+    transactionHash: `0x${'cd'.repeat(32)}`,
+  };
 }
 
 function decode(...logs: RpcLog[]): BatchAccumulator {
@@ -85,7 +119,17 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
       fc.property(arbAddress, arbAddress, uint(256), (from, to, value) => {
         const l = log(TOKEN, IFACE, 'Transfer', [from, to, value]);
         const ref = parsed(IFACE, l);
-        expect(decode(l).transfers).toEqual([{ blockNumber: 10, logIndex: l.logIndex, txHash: l.transactionHash, token: TOKEN, from: (ref.args[0] as string).toLowerCase(), to: (ref.args[1] as string).toLowerCase(), value: ref.args[2] }]);
+        expect(decode(l).transfers).toEqual([
+          {
+            blockNumber: 10,
+            logIndex: l.logIndex,
+            txHash: l.transactionHash,
+            token: TOKEN,
+            from: (ref.args[0] as string).toLowerCase(),
+            to: (ref.args[1] as string).toLowerCase(),
+            value: ref.args[2],
+          },
+        ]);
       }),
     );
   });
@@ -109,7 +153,16 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
       fc.property(uint(112), uint(112), uint(128), uint(128), arbAddress, (r0, r1, in0, out1, to) => {
         const acc = decode(log(PAIR, IFACE, 'Sync', [r0, r1]), log(PAIR, IFACE, 'Swap', [T0, in0 + 1n, 0n, 0n, out1, to]));
         expect(acc.poolStates).toEqual([expect.objectContaining({ pool: PAIR, family: 'uniswap-v2', reserve0: r0, reserve1: r1 })]);
-        expect(acc.swaps).toEqual([expect.objectContaining({ pool: PAIR, account: to.toLowerCase(), tokenIn: T0, tokenOut: T1, amountIn: in0 + 1n, amountOut: out1 })]);
+        expect(acc.swaps).toEqual([
+          expect.objectContaining({
+            pool: PAIR,
+            account: to.toLowerCase(),
+            tokenIn: T0,
+            tokenOut: T1,
+            amountIn: in0 + 1n,
+            amountOut: out1,
+          }),
+        ]);
         expect(acc.registry.poolStates.get(PAIR)).toMatchObject({ reserve0: r0, reserve1: r1, logIndex: acc.poolStates[0]!.logIndex });
       }),
     );
@@ -134,7 +187,12 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
         expect(acc.poolStates[0]).toMatchObject({ sqrtPriceX96: sqrtPrice, tick: t });
         expect(acc.poolStates[1]).toMatchObject({ sqrtPriceX96: ref.args[4], liquidity: ref.args[5], tick: Number(ref.args[6]) });
         const zeroForOne = amount0 > 0n;
-        expect(acc.swaps[0]).toMatchObject({ account: recipient.toLowerCase(), tokenIn: zeroForOne ? T0 : T1, amountIn: zeroForOne ? amount0 : amount1, amountOut: zeroForOne ? -amount1 : -amount0 });
+        expect(acc.swaps[0]).toMatchObject({
+          account: recipient.toLowerCase(),
+          tokenIn: zeroForOne ? T0 : T1,
+          amountIn: zeroForOne ? amount0 : amount1,
+          amountOut: zeroForOne ? -amount1 : -amount0,
+        });
       }),
     );
   });
@@ -156,7 +214,12 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
           { pool: V3POOL, tick: lower, blockNumber: 10, net: amount - amount / 2n, gross: amount - amount / 2n },
           { pool: V3POOL, tick: upper, blockNumber: 10, net: -(amount - amount / 2n), gross: amount - amount / 2n },
         ]);
-        expect(acc.registry.poolStates.get(V3POOL)).toMatchObject({ liquidity: amount - amount / 2n, reserve0: 1000n, reserve1: 0n, tick: current });
+        expect(acc.registry.poolStates.get(V3POOL)).toMatchObject({
+          liquidity: amount - amount / 2n,
+          reserve0: 1000n,
+          reserve1: 0n,
+          tick: current,
+        });
         expect(acc.liquidity.map((l) => [l.kind, l.tickLower, l.tickUpper, l.shares])).toEqual([
           ['deposit', lower, upper, amount],
           ['withdraw', lower, upper, amount / 2n],
@@ -168,7 +231,10 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
   it('decodes ERC-4626 Deposit/Withdraw of a registered vault', () => {
     fc.assert(
       fc.property(arbAddress, arbAddress, uint(256), uint(256), (sender, owner, assets, shares) => {
-        const acc = decode(log(VAULT_ADDR, VAULT, 'Deposit', [sender, owner, assets, shares]), log(VAULT_ADDR, VAULT, 'Withdraw', [sender, sender, owner, assets, shares]));
+        const acc = decode(
+          log(VAULT_ADDR, VAULT, 'Deposit', [sender, owner, assets, shares]),
+          log(VAULT_ADDR, VAULT, 'Withdraw', [sender, sender, owner, assets, shares]),
+        );
         expect(acc.vaultFlows.map((f) => [f.kind, f.account, f.assets, f.shares])).toEqual([
           ['deposit', owner.toLowerCase(), assets, shares],
           ['withdraw', owner.toLowerCase(), assets, shares],
@@ -187,8 +253,19 @@ describe('LogDecoder (hand-written decoders vs ethers)', () => {
           log(MARKET, AAVE, 'Repay', [T0, user, other, amount, false]),
           log(MARKET, AAVE, 'ReserveDataUpdated', [T0, rate, 0n, rate / 2n, rate / 3n, rate / 4n]),
         );
-        expect(acc.lending.map((e) => [e.kind, e.asset, e.account, e.amount])).toEqual(['deposit', 'withdraw', 'borrow', 'repay'].map((k) => [k, T0, user.toLowerCase(), amount]));
-        expect(acc.reserveRates).toEqual([expect.objectContaining({ market: MARKET, asset: T0, liquidityRate: rate, variableBorrowRate: rate / 2n, liquidityIndex: rate / 3n, variableBorrowIndex: rate / 4n })]);
+        expect(acc.lending.map((e) => [e.kind, e.asset, e.account, e.amount])).toEqual(
+          ['deposit', 'withdraw', 'borrow', 'repay'].map((k) => [k, T0, user.toLowerCase(), amount]),
+        );
+        expect(acc.reserveRates).toEqual([
+          expect.objectContaining({
+            market: MARKET,
+            asset: T0,
+            liquidityRate: rate,
+            variableBorrowRate: rate / 2n,
+            liquidityIndex: rate / 3n,
+            variableBorrowIndex: rate / 4n,
+          }),
+        ]);
       }),
     );
   });

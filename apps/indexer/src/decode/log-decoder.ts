@@ -49,8 +49,7 @@ export class LogDecoder {
       // A pool inside a singleton is an id, not a contract: its manager (a source) is read already.
       if (discovery.kind === 'pool') {
         if (!dexFacet(discovery.pool.family).singleton) out.push(discovery.pool.address);
-      }
-      else if (discovery.kind === 'token') {
+      } else if (discovery.kind === 'token') {
         if (discovery.token.family !== 'native') out.push(discovery.token.address);
       } else out.push(discovery.address);
     }

@@ -15,7 +15,23 @@ export interface DeriveOptions {
 }
 
 export const DEFAULT_DERIVE_OPTIONS: DeriveOptions = {
-  stablecoinSymbols: ['USDC', 'USDT', 'DAI', 'USDC.E', 'USDBC', 'USDT0', 'USDS', 'FRAX', 'LUSD', 'PYUSD', 'FDUSD', 'TUSD', 'GHO', 'CRVUSD', 'USDE'],
+  stablecoinSymbols: [
+    'USDC',
+    'USDT',
+    'DAI',
+    'USDC.E',
+    'USDBC',
+    'USDT0',
+    'USDS',
+    'FRAX',
+    'LUSD',
+    'PYUSD',
+    'FDUSD',
+    'TUSD',
+    'GHO',
+    'CRVUSD',
+    'USDE',
+  ],
   minPoolLiquidityUsd: 10_000,
   maxPriceDeviation: 0.2,
   graphIterations: 3,

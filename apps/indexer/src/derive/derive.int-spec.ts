@@ -30,7 +30,9 @@ import { differences, snapshotDerived, type DerivedSnapshot } from './testing/sn
 jest.setTimeout(600_000);
 
 const devnet = testDevnet();
-const world = (JSON.parse(readFileSync(devnet.manifestPath, 'utf8')) as { networks: World[] }).networks.find((n) => n.network === 'ethereum')!;
+const world = (JSON.parse(readFileSync(devnet.manifestPath, 'utf8')) as { networks: World[] }).networks.find(
+  (n) => n.network === 'ethereum',
+)!;
 let anvil: PrivateAnvil;
 let rpcUrl: string;
 let provider: JsonRpcProvider;
@@ -95,16 +97,48 @@ async function apply(from: number, to: number): Promise<void> {
 
 function concatBatches(parts: readonly DecodedBatch[]): DecodedBatch {
   const cat = <K extends keyof DecodedBatch>(k: K): DecodedBatch[K] => parts.flatMap((p) => p[k] as unknown[]) as DecodedBatch[K];
-  return { network: N, fromBlock: parts[0]!.fromBlock, toBlock: parts[parts.length - 1]!.toBlock, blocks: cat('blocks'), transfers: cat('transfers'), poolStates: cat('poolStates'), swaps: cat('swaps'), liquidity: cat('liquidity'), vaultFlows: cat('vaultFlows'), lending: cat('lending'), reserveRates: cat('reserveRates'), newTokens: [] };
+  return {
+    network: N,
+    fromBlock: parts[0]!.fromBlock,
+    toBlock: parts[parts.length - 1]!.toBlock,
+    blocks: cat('blocks'),
+    transfers: cat('transfers'),
+    poolStates: cat('poolStates'),
+    swaps: cat('swaps'),
+    liquidity: cat('liquidity'),
+    vaultFlows: cat('vaultFlows'),
+    lending: cat('lending'),
+    reserveRates: cat('reserveRates'),
+    newTokens: [],
+  };
 }
 
-async function tokenRow(address: string): Promise<Record<string, unknown> & { price: number; liquidity: number; total_supply: string; circulating_supply: string; total_borrow: string; reserves: string[]; price_per_share: string; apy: number; borrow_apy: number }> {
-  const [row] = await tx.query<never>(`SELECT *, reserves::text[] AS reserves, total_supply::text AS total_supply, circulating_supply::text AS circulating_supply, total_borrow::text AS total_borrow FROM tokens WHERE key = $1`, [key(address)]);
+async function tokenRow(address: string): Promise<
+  Record<string, unknown> & {
+    price: number;
+    liquidity: number;
+    total_supply: string;
+    circulating_supply: string;
+    total_borrow: string;
+    reserves: string[];
+    price_per_share: string;
+    apy: number;
+    borrow_apy: number;
+  }
+> {
+  const [row] = await tx.query<never>(
+    `SELECT *, reserves::text[] AS reserves, total_supply::text AS total_supply, circulating_supply::text AS circulating_supply, total_borrow::text AS total_borrow FROM tokens WHERE key = $1`,
+    [key(address)],
+  );
   return row!;
 }
 
 beforeAll(async () => {
-  anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(devnet.manifestPath), 'ethereum.state.json') });
+  anvil = await startPrivateAnvil({
+    network: 'ethereum',
+    port: await freePort(),
+    stateFile: join(dirname(devnet.manifestPath), 'ethereum.state.json'),
+  });
   rpcUrl = anvil.rpcUrl;
   provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true });
   url = createTestDatabaseUrl('derive');
@@ -120,7 +154,9 @@ beforeAll(async () => {
     if (to === ANCESTOR) atAncestor = await snapshotDerived(tx, N);
   }
   full = await snapshotDerived(tx, N);
-  process.stderr.write(`[derive] applyBatch over blocks ${FIRST}-${LAST}: ${applyMs} ms, ${full.points.length} points, ${full.activities.length} activities, ${full.candles.length} candles\n`);
+  process.stderr.write(
+    `[derive] applyBatch over blocks ${FIRST}-${LAST}: ${applyMs} ms, ${full.points.length} points, ${full.activities.length} activities, ${full.candles.length} candles\n`,
+  );
 });
 
 afterAll(async () => {
@@ -179,10 +215,16 @@ describe('derived from the devnet history', () => {
     const aave = platformsOf(world, 'aave-v3')[0]!;
     for (const m of aave.markets) {
       const row = await tokenRow(m.aToken);
-      const data = (await at(aave.addresses['pool'] as string).getFunction('getReserveData')(m.asset)) as { currentLiquidityRate: bigint; currentVariableBorrowRate: bigint };
+      const data = (await at(aave.addresses['pool'] as string).getFunction('getReserveData')(m.asset)) as {
+        currentLiquidityRate: bigint;
+        currentVariableBorrowRate: bigint;
+      };
       expect(row.apy).toBeCloseTo(rayRateToApy(data.currentLiquidityRate), 10);
       expect(row.borrow_apy).toBeCloseTo(rayRateToApy(data.currentVariableBorrowRate), 10);
-      const [point] = await tx.query<{ aux: Record<string, string> }>(`SELECT aux FROM price_points WHERE token_key = $1 ORDER BY block_number DESC LIMIT 1`, [key(m.aToken)]);
+      const [point] = await tx.query<{ aux: Record<string, string> }>(
+        `SELECT aux FROM price_points WHERE token_key = $1 ORDER BY block_number DESC LIMIT 1`,
+        [key(m.aToken)],
+      );
       const scaled = (await at(m.aToken).getFunction('scaledTotalSupply')()) as bigint;
       const scaledDebt = (await at(m.variableDebtToken).getFunction('scaledTotalSupply')()) as bigint;
       expect(BigInt(point!.aux['scaledSupply'] ?? '0')).toBe(scaled);
@@ -193,21 +235,34 @@ describe('derived from the devnet history', () => {
 
   it('counts one activity per Swap/Mint/Burn of a pair, Deposit/Withdraw of a vault and Supply/Withdraw/Borrow/Repay of Aave', async () => {
     const count = async (address: string[], topics: string[]): Promise<number> =>
-      (await rpc<RawLog[]>(rpcUrl, 'eth_getLogs', [{ fromBlock: `0x${FIRST.toString(16)}`, toBlock: `0x${LAST.toString(16)}`, address, topics: [topics] }])).length;
+      (
+        await rpc<RawLog[]>(rpcUrl, 'eth_getLogs', [
+          { fromBlock: `0x${FIRST.toString(16)}`, toBlock: `0x${LAST.toString(16)}`, address, topics: [topics] },
+        ])
+      ).length;
     const pairs = platformsOf(world, 'uniswap-v2').flatMap((p) => p.pools.map((x) => x.address));
     const vaults = platformsOf(world, 'erc4626').flatMap((p) => p.vaults.map((x) => x.address));
     const expected = {
       pairs: await count(pairs, [topic('v2', 'Swap'), topic('v2', 'Mint'), topic('v2', 'Burn')]),
       vaults: await count(vaults, [topic('vault', 'Deposit'), topic('vault', 'Withdraw')]),
-      aave: await count([builder.aavePool], ['Supply', 'Withdraw', 'Borrow', 'Repay'].map((e) => topic('aave', e))),
+      aave: await count(
+        [builder.aavePool],
+        ['Supply', 'Withdraw', 'Borrow', 'Repay'].map((e) => topic('aave', e)),
+      ),
     };
-    const byFamily = await tx.query<{ family: string; n: string }>(`SELECT t.family, count(*) AS n FROM activities a JOIN tokens t ON t.key = a.token_key GROUP BY t.family`);
+    const byFamily = await tx.query<{ family: string; n: string }>(
+      `SELECT t.family, count(*) AS n FROM activities a JOIN tokens t ON t.key = a.token_key GROUP BY t.family`,
+    );
     const got = Object.fromEntries(byFamily.map((r) => [r.family, Number(r.n)]));
     expect(got).toEqual({ 'uniswap-v2': expected.pairs, erc4626: expected.vaults, 'aave-v3': expected.aave });
     expect(expected.pairs + expected.vaults + expected.aave).toBe(full.activities.length);
-    const swaps = await tx.query<{ direction: number; input_token: string; amounts: unknown[] }>(`SELECT direction, input_token, amounts FROM activities WHERE type = 'swap' LIMIT 50`);
+    const swaps = await tx.query<{ direction: number; input_token: string; amounts: unknown[] }>(
+      `SELECT direction, input_token, amounts FROM activities WHERE type = 'swap' LIMIT 50`,
+    );
     expect(new Set(swaps.map((s) => s.direction))).toEqual(new Set([0, 1]));
-    const [borrow] = await tx.query<{ amounts: Array<Record<string, string>> }>(`SELECT amounts FROM activities WHERE type = 'borrow' LIMIT 1`);
+    const [borrow] = await tx.query<{ amounts: Array<Record<string, string>> }>(
+      `SELECT amounts FROM activities WHERE type = 'borrow' LIMIT 1`,
+    );
     expect(Object.keys(borrow!.amounts[0]!).sort()).toEqual(['account', 'amount', 'amountUsd', 'key', 'symbol']);
   });
 
@@ -228,14 +283,18 @@ describe('derived from the devnet history', () => {
         [resolution],
       );
       expect(candles.length).toBeGreaterThan(0);
-      expect(candles.map((c) => ({ ...c, bucket: Number(c['bucket']) }))).toEqual(recomputed.map((c) => ({ ...c, bucket: Number(c['bucket']) })));
+      expect(candles.map((c) => ({ ...c, bucket: Number(c['bucket']) }))).toEqual(
+        recomputed.map((c) => ({ ...c, bucket: Number(c['bucket']) })),
+      );
     }
   });
 
   it('opens the first candle of WETH and of every V2 LP token at a price, at every resolution', async () => {
     // WETH is minted (wrapped) before any pool prices it: those first points have price 0.
     const weth = world.tokens.find((x) => x.symbol === 'WETH')!;
-    const [unpriced] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM price_points WHERE token_key = $1 AND price = 0`, [key(weth.address)]);
+    const [unpriced] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM price_points WHERE token_key = $1 AND price = 0`, [
+      key(weth.address),
+    ]);
     expect(unpriced!.n).toBeGreaterThan(0);
     const tokens = [weth.address, ...platformsOf(world, 'uniswap-v2').flatMap((p) => p.pools.map((x) => x.address))];
     for (const resolution of RESOLUTIONS) {
@@ -244,8 +303,16 @@ describe('derived from the devnet history', () => {
           `SELECT open, high, low, close FROM candles WHERE token_key = $1 AND resolution = $2 ORDER BY bucket LIMIT 1`,
           [key(address), resolution],
         );
-        expect({ address, resolution, first }).toEqual({ address, resolution, first: expect.objectContaining({ open: expect.any(Number), low: expect.any(Number) }) });
-        expect({ address, resolution, positive: first!.open > 0 && first!.low > 0 && first!.low <= first!.open && first!.open <= first!.high }).toEqual({ address, resolution, positive: true });
+        expect({ address, resolution, first }).toEqual({
+          address,
+          resolution,
+          first: expect.objectContaining({ open: expect.any(Number), low: expect.any(Number) }),
+        });
+        expect({
+          address,
+          resolution,
+          positive: first!.open > 0 && first!.low > 0 && first!.low <= first!.open && first!.open <= first!.high,
+        }).toEqual({ address, resolution, positive: true });
       }
     }
   });
@@ -253,8 +320,12 @@ describe('derived from the devnet history', () => {
   it('counts every swap of every indexed pool (V2 and V3) once for each of its basic tokens, at the value of a V2 swap activity', async () => {
     const pools = [...platformsOf(world, 'uniswap-v2'), ...platformsOf(world, 'uniswap-v3')].flatMap((p) => p.pools);
     const swapLogs = await rpc<RawLog[]>(rpcUrl, 'eth_getLogs', [
-      { fromBlock: `0x${FIRST.toString(16)}`, toBlock: `0x${LAST.toString(16)}`, address: pools.map((p) => p.address),
-        topics: [[topic('v2', 'Swap'), topic('v3', 'Swap')]] },
+      {
+        fromBlock: `0x${FIRST.toString(16)}`,
+        toBlock: `0x${LAST.toString(16)}`,
+        address: pools.map((p) => p.address),
+        topics: [[topic('v2', 'Swap'), topic('v3', 'Swap')]],
+      },
     ]);
     const tokensOf = new Map(pools.map((p) => [p.address.toLowerCase(), [p.token0, p.token1].map((t) => key(t.toLowerCase()))]));
     const expected = new Map<string, number>();
@@ -265,7 +336,9 @@ describe('derived from the devnet history', () => {
       `SELECT token_key, sum(swaps) AS n FROM swap_volumes WHERE network = $1 GROUP BY token_key`,
       [N],
     );
-    expect(Object.fromEntries(counted.map((r) => [r.token_key, Number(r.n)]))).toEqual(Object.fromEntries([...expected].filter(([k]) => basic.has(k))));
+    expect(Object.fromEntries(counted.map((r) => [r.token_key, Number(r.n)]))).toEqual(
+      Object.fromEntries([...expected].filter(([k]) => basic.has(k))),
+    );
     expect(platformsOf(world, 'uniswap-v3').length).toBeGreaterThan(0);
     // a V2 swap's activity volume_usd is its share of both its tokens' swap volume (same block prices, same rule): in the
     // blocks where all of a token's swaps were V2 swaps, its swap volume is the sum of those activities' volumes
@@ -297,7 +370,9 @@ describe('derived from the devnet history', () => {
        CROSS JOIN LATERAL (${vol("c.bucket + s.size - interval '1 day'", 'c.bucket + s.size')}) d`,
     );
     expect(rows.filter((r) => r.volume_usd > 0).length).toBeGreaterThan(1000);
-    expect(rows.filter((r) => r.volume_usd > 0 && r.token_key === key(world.tokens.find((x) => x.symbol === 'WETH')!.address)).length).toBeGreaterThan(10);
+    expect(
+      rows.filter((r) => r.volume_usd > 0 && r.token_key === key(world.tokens.find((x) => x.symbol === 'WETH')!.address)).length,
+    ).toBeGreaterThan(10);
     const off = rows.filter(
       (r) =>
         Math.abs(r.volume_usd - r.v) > 0.005 * Number(r.n) + 1e-9 ||
@@ -314,11 +389,18 @@ describe('derived from the devnet history', () => {
     const metrics = lp['paid_metrics'] as Record<string, string>;
     expect(Object.keys(metrics)).toHaveLength(16);
     for (const v of Object.values(metrics)) expect(v).toMatch(/^-?[0-9]+(\.[0-9]+)?$/);
-    const [then] = await tx.query<{ price: number }>(`SELECT price FROM price_points WHERE token_key = $1 AND time <= to_timestamp($2) ORDER BY time DESC, block_number DESC LIMIT 1`, [key(platformsOf(world, 'uniswap-v2')[0]!.pools[0]!.address), world.history.lastTimestamp - 86_400]);
+    const [then] = await tx.query<{ price: number }>(
+      `SELECT price FROM price_points WHERE token_key = $1 AND time <= to_timestamp($2) ORDER BY time DESC, block_number DESC LIMIT 1`,
+      [key(platformsOf(world, 'uniswap-v2')[0]!.pools[0]!.address), world.history.lastTimestamp - 86_400],
+    );
     expect(Math.abs(Number(metrics['price1d']) / then!.price - 1)).toBeLessThan(1e-12);
     // Batches after the first refresh only the tokens whose figures can have changed: the same
     // tables as refreshing every token.
-    const now = Math.max(...(await tx.query<{ t: number }>(`SELECT extract(epoch from max(time))::float8 AS t FROM blocks WHERE network = $1`, [N])).map((r) => r.t));
+    const now = Math.max(
+      ...(await tx.query<{ t: number }>(`SELECT extract(epoch from max(time))::float8 AS t FROM blocks WHERE network = $1`, [N])).map(
+        (r) => r.t,
+      ),
+    );
     await inTx(() => refreshTokenMetrics(tx, N, now));
     expect(differences(await snapshotDerived(tx, N), full)).toEqual([]);
   });
@@ -361,7 +443,8 @@ describe('derived from the devnet history', () => {
       expect(row.total_supply).toBe(((await at(m.aToken).getFunction('totalSupply')()) as bigint).toString());
       expect(row.total_borrow).toBe(((await at(m.variableDebtToken).getFunction('totalSupply')()) as bigint).toString());
     }
-    for (const t of world.tokens) expect((await tokenRow(t.address)).total_supply).toBe(((await at(t.address).getFunction('totalSupply')()) as bigint).toString());
+    for (const t of world.tokens)
+      expect((await tokenRow(t.address)).total_supply).toBe(((await at(t.address).getFunction('totalSupply')()) as bigint).toString());
     // A second refresh, by a process that loads its state from the database, changes nothing.
     const refreshed = await snapshotDerived(tx, N);
     await new Deriver({ networks: [{ network: N, rpcUrl }], databaseUrl: url } as unknown as CommonConfig).refreshHead(N, LAST);

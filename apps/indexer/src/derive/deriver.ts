@@ -50,7 +50,12 @@ export class Deriver implements DerivationStage {
       opts.onComputed?.();
       return this.cache.skip(batch);
     }
-    const pre = opts.precomputed instanceof Precomputed && opts.precomputed.batch === batch && this.cache.current(batch.network) === opts.precomputed.net ? opts.precomputed : undefined;
+    const pre =
+      opts.precomputed instanceof Precomputed &&
+      opts.precomputed.batch === batch &&
+      this.cache.current(batch.network) === opts.precomputed.net
+        ? opts.precomputed
+        : undefined;
     const net = pre?.net ?? (await this.cache.prepare(tx, batch));
     try {
       let derived = pre?.derived;
@@ -133,7 +138,9 @@ export class Deriver implements DerivationStage {
    */
   async refreshHead(network: Network, blockNumber: number): Promise<void> {
     const rpc = this.rpc(network);
-    const written = await withTransaction(this.pool, this.config.databaseUrl, (tx) => refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens));
+    const written = await withTransaction(this.pool, this.config.databaseUrl, (tx) =>
+      refreshHeadState(tx, rpc, network, blockNumber, this.options, this.debtTokens),
+    );
     this.logger.debug(`head refresh ${network}@${blockNumber}: ${written} token states corrected`);
   }
 
@@ -171,5 +178,13 @@ function lastTime(b: DecodedBatch): number {
 }
 
 function eventCount(b: DecodedBatch): number {
-  return b.transfers.length + b.poolStates.length + b.swaps.length + b.liquidity.length + b.vaultFlows.length + b.lending.length + b.reserveRates.length;
+  return (
+    b.transfers.length +
+    b.poolStates.length +
+    b.swaps.length +
+    b.liquidity.length +
+    b.vaultFlows.length +
+    b.lending.length +
+    b.reserveRates.length
+  );
 }

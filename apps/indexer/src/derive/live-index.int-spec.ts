@@ -24,13 +24,18 @@ describe('live indexing equals a backfill of the same chain', () => {
   const net = (JSON.parse(readFileSync(manifestPath, 'utf8')) as DevnetManifest).networks.find((n) => n.network === 'ethereum')!;
   const token = (symbol: string): string => net.tokens.find((t) => t.symbol === symbol)!.address.toLowerCase();
   const router = (net.platforms.find((p) => p.slug === 'uniswap-v2')!.addresses['router'] as string).toLowerCase();
-  const vault = net.platforms.find((p) => p.family === 'erc4626')!.vaults.find((v) => v.assetSymbol === 'USDC')!.address.toLowerCase();
+  const vault = net.platforms
+    .find((p) => p.family === 'erc4626')!
+    .vaults.find((v) => v.assetSymbol === 'USDC')!
+    .address.toLowerCase();
   const [alice, bob] = TEST_ACCOUNTS.map((a) => a.address.toLowerCase());
   const liveUrl = createTestDatabaseUrl('derive_live');
   const freshUrl = createTestDatabaseUrl('derive_live_fresh');
   /** a deriver that records the blocks its head refreshes ran at */
   const deriver = (rpcUrl: string, databaseUrl: string): Deriver & { refreshed: number[] } => {
-    const d = Object.assign(new Deriver({ networks: [{ network: 'ethereum', rpcUrl }], databaseUrl } as unknown as CommonConfig), { refreshed: [] as number[] });
+    const d = Object.assign(new Deriver({ networks: [{ network: 'ethereum', rpcUrl }], databaseUrl } as unknown as CommonConfig), {
+      refreshed: [] as number[],
+    });
     const refresh = d.refreshHead.bind(d);
     d.refreshHead = async (network, block) => {
       await refresh(network, block);
@@ -57,7 +62,11 @@ describe('live indexing equals a backfill of the same chain', () => {
   };
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await Promise.all([migrate(liveUrl), migrate(freshUrl)]);
   });
 
@@ -70,11 +79,22 @@ describe('live indexing equals a backfill of the same chain', () => {
   });
 
   it('gives the same candles, points, activities and token rows live block by block as from scratch', async () => {
-    const approvals = [txs.approve(alice!, token('USDC'), router), txs.approve(alice!, token('USDC'), vault), txs.approve(alice!, token('WETH'), router)];
+    const approvals = [
+      txs.approve(alice!, token('USDC'), router),
+      txs.approve(alice!, token('USDC'), vault),
+      txs.approve(alice!, token('WETH'), router),
+    ];
     for (const a of approvals) await send(anvil.client, a);
     // The head refresh runs whenever the indexer is caught up, as in production (every 15 s there).
     const liveDeriver = deriver(anvil.rpcUrl, liveUrl);
-    live = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: liveUrl, manifestPath, derive: liveDeriver, refreshHeadMs: 1 });
+    live = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: liveUrl,
+      manifestPath,
+      derive: liveDeriver,
+      refreshHeadMs: 1,
+    });
     const t0 = Date.now();
     await waitForTip(live);
     const t1 = Date.now();
@@ -101,12 +121,21 @@ describe('live indexing equals a backfill of the same chain', () => {
     live = undefined;
 
     const freshDeriver = deriver(anvil.rpcUrl, freshUrl);
-    fresh = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: freshUrl, manifestPath, derive: freshDeriver, refreshHeadMs: 1 });
+    fresh = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: freshUrl,
+      manifestPath,
+      derive: freshDeriver,
+      refreshHeadMs: 1,
+    });
     await fresh.waitForCursor(head, 60_000);
     await refreshedAt(freshDeriver, head);
     await fresh.stop();
     fresh = undefined;
-    process.stderr.write(`[live-index] backfill ${t1 - t0} ms, ${rounds.length} blocks live ${t2 - t1} ms, fresh index ${Date.now() - t2} ms\n`);
+    process.stderr.write(
+      `[live-index] backfill ${t1 - t0} ms, ${rounds.length} blocks live ${t2 - t1} ms, fresh index ${Date.now() - t2} ms\n`,
+    );
 
     const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
     const withPool = async <T>(url: string, fn: (pool: Pool) => Promise<T>): Promise<T> => {
@@ -121,21 +150,40 @@ describe('live indexing equals a backfill of the same chain', () => {
     const digests = (url: string): Promise<Record<string, string>> =>
       withPool(url, async (pool) => {
         const out: Record<string, string> = {};
-        for (const [name, sql] of Object.entries(tables)) out[name] = ((await pool.query(`SELECT md5(string_agg(r::text, '|')) AS d FROM (${sql}) r`, ['ethereum'])).rows[0] as { d: string }).d;
+        for (const [name, sql] of Object.entries(tables))
+          out[name] = (
+            (await pool.query(`SELECT md5(string_agg(r::text, '|')) AS d FROM (${sql}) r`, ['ethereum'])).rows[0] as { d: string }
+          ).d;
         return out;
       });
     // The live blocks are in the tables compared.
-    const liveActivities = await withPool(liveUrl, async (pool) => (await pool.query(`SELECT count(*)::int AS n FROM activities WHERE network = 'ethereum' AND block_number > $1`, [net.history.lastBlock])).rows[0] as { n: number });
+    const liveActivities = await withPool(
+      liveUrl,
+      async (pool) =>
+        (
+          await pool.query(`SELECT count(*)::int AS n FROM activities WHERE network = 'ethereum' AND block_number > $1`, [
+            net.history.lastBlock,
+          ])
+        ).rows[0] as { n: number },
+    );
     expect(liveActivities.n).toBeGreaterThanOrEqual(8);
     // Identical tables have the same digest; any other is compared row by row, floats rounded as
     // in the reorg and crash tests (USD sums may differ in their last bits).
     const [a, b] = [await digests(liveUrl), await digests(freshUrl)];
     const suspect = Object.fromEntries(Object.entries(tables).filter(([t]) => a[t] !== b[t]));
-    const [followed, backfilled] = [await withPool(liveUrl, (pool) => snapshotTables(pool, 'ethereum', suspect)), await withPool(freshUrl, (pool) => snapshotTables(pool, 'ethereum', suspect))];
+    const [followed, backfilled] = [
+      await withPool(liveUrl, (pool) => snapshotTables(pool, 'ethereum', suspect)),
+      await withPool(freshUrl, (pool) => snapshotTables(pool, 'ethereum', suspect)),
+    ];
     const differing = differingTables(followed, backfilled);
-    for (const name of differing) expect({ table: name, rows: normaliseFloats(followed[name]!) }).toEqual({ table: name, rows: normaliseFloats(backfilled[name]!) });
+    for (const name of differing)
+      expect({ table: name, rows: normaliseFloats(followed[name]!) }).toEqual({ table: name, rows: normaliseFloats(backfilled[name]!) });
     expect(differing).toEqual([]);
-    process.stderr.write(`[live-index] tables bit-identical: ${Object.keys(tables).filter((t) => a[t] === b[t]).join(', ')}; compared row by row: ${Object.keys(suspect).join(', ') || 'none'}\n`);
+    process.stderr.write(
+      `[live-index] tables bit-identical: ${Object.keys(tables)
+        .filter((t) => a[t] === b[t])
+        .join(', ')}; compared row by row: ${Object.keys(suspect).join(', ') || 'none'}\n`,
+    );
   });
 
   it("counts the Uniswap V4 pools in the token rows: a token's liquidity is its side of every pool it is in, V4's included", async () => {
@@ -143,15 +191,20 @@ describe('live indexing equals a backfill of the same chain', () => {
     try {
       type TokenFigures = { address: string; decimals: number; price: number; liquidity: number };
       type PoolReserves = { family: string; token0: string; token1: string; reserve0: string; reserve1: string };
-      const tokenRows = (await db.query(`SELECT address, decimals, price, liquidity FROM tokens WHERE network = 'ethereum'`)).rows as TokenFigures[];
+      const tokenRows = (await db.query(`SELECT address, decimals, price, liquidity FROM tokens WHERE network = 'ethereum'`))
+        .rows as TokenFigures[];
       const tokens = new Map(tokenRows.map((t) => [t.address, t]));
       const poolSql = `SELECT family, token0, token1, reserve0::text, reserve1::text FROM pools WHERE network = 'ethereum'`;
       const pools = (await db.query(poolSql)).rows as PoolReserves[];
       /** the value of a token's side of the pools (their reserves: what the derivation values a pool's depth at) */
       const side = (address: string, family?: string): number => {
         const t = tokens.get(address)!;
-        const units = (p: PoolReserves): number => (p.token0 === address ? Number(p.reserve0) : p.token1 === address ? Number(p.reserve1) : 0);
-        return (pools.filter((p) => family === undefined || p.family === family).reduce((sum, p) => sum + units(p), 0) / 10 ** t.decimals) * t.price;
+        const units = (p: PoolReserves): number =>
+          p.token0 === address ? Number(p.reserve0) : p.token1 === address ? Number(p.reserve1) : 0;
+        return (
+          (pools.filter((p) => family === undefined || p.family === family).reduce((sum, p) => sum + units(p), 0) / 10 ** t.decimals) *
+          t.price
+        );
       };
       // The native coin is in V4's pools only (as currency0); USDC in pools of the three DEX families.
       expect(side('0x0000000000000000000000000000000000000000', 'uniswap-v4')).toBeGreaterThan(1_000_000);

@@ -20,7 +20,10 @@ const V3_FACTORY = new Interface([
   'function createPool(address,address,uint24) returns (address)',
   'function getPool(address,address,uint24) view returns (address)',
 ]);
-const V3_POOL = new Interface(['function initialize(uint160)', 'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)']);
+const V3_POOL = new Interface([
+  'function initialize(uint160)',
+  'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)',
+]);
 const E18 = 10n ** 18n;
 
 /** Relative change of `after` against `before` (0 when both are 0). */
@@ -48,7 +51,10 @@ describe('a thin pool at an absurd price moves nothing', () => {
   type Token = ReturnType<typeof token>;
   const [weth, usdc, link, uni] = ['WETH', 'USDC', 'LINK', 'UNI'].map(token) as [Token, Token, Token, Token];
   const isPair = (p: { token0: string; token1: string }, a: string, b: string): boolean =>
-    [p.token0, p.token1].map((x) => x.toLowerCase()).sort().join() === [a, b].sort().join();
+    [p.token0, p.token1]
+      .map((x) => x.toLowerCase())
+      .sort()
+      .join() === [a, b].sort().join();
   const lp = v2.pools.find((p) => isPair(p, weth.address, usdc.address))!.address.toLowerCase();
   const attacker = TEST_ACCOUNTS[0]!.address.toLowerCase();
   const url = createTestDatabaseUrl('derive_thin_pool');
@@ -57,14 +63,18 @@ describe('a thin pool at an absurd price moves nothing', () => {
   let ti: TestIndexer | undefined;
 
   const call = async (to: string, iface: Interface, fn: string, args: unknown[]): Promise<readonly unknown[]> =>
-    iface.decodeFunctionResult(fn, await anvil.client.call<string>('eth_call', [{ to, data: iface.encodeFunctionData(fn, args) }, 'latest']));
+    iface.decodeFunctionResult(
+      fn,
+      await anvil.client.call<string>('eth_call', [{ to, data: iface.encodeFunctionData(fn, args) }, 'latest']),
+    );
   const tx = (to: string, iface: Interface, fn: string, args: unknown[], gas = 6_000_000): TxRequest => ({
     from: attacker,
     to,
     data: iface.encodeFunctionData(fn, args),
     gas: `0x${gas.toString(16)}`,
   });
-  const waitForTip = async (): Promise<void> => ti!.waitForCursor(parseInt(await anvil.client.call<string>('eth_blockNumber'), 16), 120_000);
+  const waitForTip = async (): Promise<void> =>
+    ti!.waitForCursor(parseInt(await anvil.client.call<string>('eth_blockNumber'), 16), 120_000);
 
   interface Figures {
     tokens: Record<string, { price: number; liquidity: number }>;
@@ -76,10 +86,19 @@ describe('a thin pool at an absurd price moves nothing', () => {
 
   const figures = async (holder: string): Promise<Figures> => {
     const keys = [weth.address, usdc.address, lp].map(key);
-    const tokens = await ti!.pool.query<{ key: string; price: number; liquidity: number }>('SELECT key, price, liquidity FROM tokens WHERE key = ANY($1)', [
-      keys,
-    ]);
-    const candles = await ti!.pool.query<{ key: string; bucket: string; open: number; high: number; low: number; close: number; liquidity: number }>(
+    const tokens = await ti!.pool.query<{ key: string; price: number; liquidity: number }>(
+      'SELECT key, price, liquidity FROM tokens WHERE key = ANY($1)',
+      [keys],
+    );
+    const candles = await ti!.pool.query<{
+      key: string;
+      bucket: string;
+      open: number;
+      high: number;
+      low: number;
+      close: number;
+      liquidity: number;
+    }>(
       `SELECT DISTINCT ON (token_key, resolution) token_key || ' ' || resolution AS key, bucket::text, open, high, low, close, liquidity FROM candles
         WHERE token_key = ANY($1) ORDER BY token_key, resolution, bucket DESC`,
       [keys],
@@ -98,7 +117,11 @@ describe('a thin pool at an absurd price moves nothing', () => {
   };
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await migrate(url);
   });
 
@@ -122,7 +145,9 @@ describe('a thin pool at an absurd price moves nothing', () => {
     const holder = holders.rows[0]?.holder ?? '';
     const before = await figures(holder);
     const shown = Object.entries(before.tokens).map(([k, t]) => `${k} $${t.price} TVL $${t.liquidity}`);
-    process.stderr.write(`[thin-pool] before: ${shown.join('; ')}; holder ${holder} $${Object.values(before.account).reduce((a, b) => a + b, 0)}\n`);
+    process.stderr.write(
+      `[thin-pool] before: ${shown.join('; ')}; holder ${holder} $${Object.values(before.account).reduce((a, b) => a + b, 0)}\n`,
+    );
     expect(Object.keys(before.tokens)).toHaveLength(3);
     expect(Object.keys(before.candles)).toHaveLength(15);
     expect(before.account[key(lp)]).toBeGreaterThan(0);
@@ -144,11 +169,15 @@ describe('a thin pool at an absurd price moves nothing', () => {
     // the test accounts hold no WETH: wrap 30 ETH (WETH9 deposit())
     const wrap = { from: attacker, to: weth.address, data: '0xd0e30db0', gas: '0x30000', value: `0x${(30n * E18).toString(16)}` };
     await send(anvil.client, wrap);
-    for (const t of [weth.address, usdc.address]) for (const spender of [positions, router]) await send(anvil.client, txs.approve(attacker, t, spender));
+    for (const t of [weth.address, usdc.address])
+      for (const spender of [positions, router]) await send(anvil.client, txs.approve(attacker, t, spender));
     // $50 a side at the pool's price: 1/600 WETH (worth $5 at market, $50 in the pool) and 50 USDC
     const [amount0, amount1] = wethIs0 ? [E18 / 600n, 50n * 10n ** 6n] : [50n * 10n ** 6n, E18 / 600n];
     const [token0, token1] = wethIs0 ? [weth.address, usdc.address] : [usdc.address, weth.address];
-    await send(anvil.client, txs.mintV3(attacker, positions, { token0, token1, fee: 10_000, tickLower: lower, tickUpper: lower + 4_000, amount0, amount1 }));
+    await send(
+      anvil.client,
+      txs.mintV3(attacker, positions, { token0, token1, fee: 10_000, tickLower: lower, tickUpper: lower + 4_000, amount0, amount1 }),
+    );
     await send(anvil.client, txs.swapV3(attacker, router, weth.address, usdc.address, 10_000, E18 / 10_000n));
     await send(anvil.client, txs.swapV3(attacker, router, usdc.address, weth.address, 10_000, 2n * 10n ** 6n));
 
@@ -169,9 +198,12 @@ describe('a thin pool at an absurd price moves nothing', () => {
     // 3. A token minted for the attack, its only pool a V2 pair against $50 of WETH, and a trade.
     const artifact = loadArtifact('TestERC20');
     const args = AbiCoder.defaultAbiCoder().encode(['string', 'string', 'uint8', 'address'], ['Thin', 'THIN', 18, attacker]);
-    const hash = await anvil.client.call<string>('eth_sendTransaction', [{ from: attacker, data: artifact.bytecode + args.slice(2), gas: '0x2dc6c0' }]);
+    const hash = await anvil.client.call<string>('eth_sendTransaction', [
+      { from: attacker, data: artifact.bytecode + args.slice(2), gas: '0x2dc6c0' },
+    ]);
     let receipt: { contractAddress: string; status: string } | null = null;
-    while (!receipt) receipt = await anvil.client.call<{ contractAddress: string; status: string } | null>('eth_getTransactionReceipt', [hash]);
+    while (!receipt)
+      receipt = await anvil.client.call<{ contractAddress: string; status: string } | null>('eth_getTransactionReceipt', [hash]);
     expect(receipt.status).toBe('0x1');
     const fresh = receipt.contractAddress.toLowerCase();
     await send(anvil.client, tx(fresh, ERC20, 'mint', [attacker, 1_000_000n * E18], 200_000));
@@ -195,7 +227,10 @@ describe('a thin pool at an absurd price moves nothing', () => {
     for (const [k, c] of Object.entries(before.candles)) {
       const a = after.candles[k]!;
       const was = (f: 'open' | 'high' | 'low' | 'close'): number => (a.bucket === c.bucket ? c[f] : c.close);
-      changes[`${k} candle`] = Math.max(...(['open', 'high', 'low', 'close'] as const).map((f) => change(was(f), a[f])), change(c.liquidity, a.liquidity));
+      changes[`${k} candle`] = Math.max(
+        ...(['open', 'high', 'low', 'close'] as const).map((f) => change(was(f), a[f])),
+        change(c.liquidity, a.liquidity),
+      );
     }
     for (const [k, usd] of Object.entries(before.account)) changes[`account ${k}`] = change(usd, after.account[k] ?? 0);
     const worst = Object.entries(changes).sort((x, y) => y[1] - x[1]);
@@ -207,7 +242,8 @@ describe('a thin pool at an absurd price moves nothing', () => {
 
     // The thin pools' tokens: LINK and UNI keep their prices; the minted token has none, its liquidity is the $50 of WETH against it.
     const row = async (address: string) =>
-      (await ti!.pool.query<{ price: number; liquidity: number }>(`SELECT price, liquidity FROM tokens WHERE key = $1`, [key(address)])).rows[0];
+      (await ti!.pool.query<{ price: number; liquidity: number }>(`SELECT price, liquidity FROM tokens WHERE key = $1`, [key(address)]))
+        .rows[0];
     const [linkRow, freshRow] = [await row(link.address), await row(fresh)];
     expect(change(linkRow!.price, link.priceUsd)).toBeLessThan(0.05);
     expect(freshRow).toBeDefined();

@@ -10,8 +10,25 @@
  */
 import type { Network } from '@tokensvc/domain';
 
-export type { LogPosition, TransferEvent, PoolStateEvent, SwapEvent, LiquidityEvent, VaultFlowEvent, LendingEvent, ReserveRatesEvent } from '@tokensvc/protocols';
-import type { LendingEvent, LiquidityEvent, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '@tokensvc/protocols';
+export type {
+  LogPosition,
+  TransferEvent,
+  PoolStateEvent,
+  SwapEvent,
+  LiquidityEvent,
+  VaultFlowEvent,
+  LendingEvent,
+  ReserveRatesEvent,
+} from '@tokensvc/protocols';
+import type {
+  LendingEvent,
+  LiquidityEvent,
+  PoolStateEvent,
+  ReserveRatesEvent,
+  SwapEvent,
+  TransferEvent,
+  VaultFlowEvent,
+} from '@tokensvc/protocols';
 
 export interface BlockHeader {
   number: number;
@@ -34,7 +51,14 @@ export interface LedgerSeed {
   /** vault / aToken: its asset balance */
   assets?: bigint;
   /** aToken: scaled supply and variable debt, the reserve's indexes and rates (ray) */
-  aave?: { scaledSupply: bigint; scaledDebt: bigint; liquidityIndex: bigint; borrowIndex: bigint; liquidityRate: bigint; borrowRate: bigint };
+  aave?: {
+    scaledSupply: bigint;
+    scaledDebt: bigint;
+    liquidityIndex: bigint;
+    borrowIndex: bigint;
+    liquidityRate: bigint;
+    borrowRate: bigint;
+  };
 }
 
 export interface DecodedBatch {

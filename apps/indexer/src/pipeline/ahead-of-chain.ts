@@ -16,7 +16,13 @@ export class AheadOfChain {
   private nodeBehind = false;
   private readonly fallbacks: FallbackNodes;
 
-  constructor(private readonly q: SqlTx, private readonly network: Network, fallbackUrls: readonly string[], rpcTimeoutMs: number, private readonly logger: IndexerLogger) {
+  constructor(
+    private readonly q: SqlTx,
+    private readonly network: Network,
+    fallbackUrls: readonly string[],
+    rpcTimeoutMs: number,
+    private readonly logger: IndexerLogger,
+  ) {
     this.fallbacks = new FallbackNodes(fallbackUrls, rpcTimeoutMs);
   }
 
@@ -39,7 +45,14 @@ export class AheadOfChain {
     if (cursor.blockHash === '') return false;
     const vouching = this.fallbacks.size > 0 ? await this.fallbacks.vouchFor(cursor) : undefined;
     if (vouching !== undefined) {
-      if (!this.nodeBehind) this.logger.warn({ msg: 'RPC node behind the cursor; another URL has the cursor block, waiting', network: this.network, head, cursor: cursor.blockNumber, fallback: vouching });
+      if (!this.nodeBehind)
+        this.logger.warn({
+          msg: 'RPC node behind the cursor; another URL has the cursor block, waiting',
+          network: this.network,
+          head,
+          cursor: cursor.blockNumber,
+          fallback: vouching,
+        });
       this.nodeBehind = true;
       await this.set(false);
       return false;

@@ -1,5 +1,12 @@
 import {
-  readErc20Metadata, sortLogs, type AdaptiveRange, type ChainReader, type Erc20Metadata, type JsonRpcClient, type RpcBlockHeader, type RpcLog,
+  readErc20Metadata,
+  sortLogs,
+  type AdaptiveRange,
+  type ChainReader,
+  type Erc20Metadata,
+  type JsonRpcClient,
+  type RpcBlockHeader,
+  type RpcLog,
 } from '@tokensvc/chain';
 import { NETWORK_INFO, ZERO_ADDRESS, tokenKey, type Network, type PlatformDefinition } from '@tokensvc/domain';
 import { ADAPTERS } from '../adapters';
@@ -41,7 +48,16 @@ export interface BuiltBatch {
   malformed: number;
 }
 
-const NATIVE_NAMES: Record<string, string> = { ETH: 'Ether', POL: 'Polygon Ecosystem Token', AVAX: 'Avalanche', BNB: 'BNB', S: 'Sonic', HYPE: 'Hype', XPL: 'Plasma', FLR: 'Flare' };
+const NATIVE_NAMES: Record<string, string> = {
+  ETH: 'Ether',
+  POL: 'Polygon Ecosystem Token',
+  AVAX: 'Avalanche',
+  BNB: 'BNB',
+  S: 'Sonic',
+  HYPE: 'Hype',
+  XPL: 'Plasma',
+  FLR: 'Flare',
+};
 
 export const tokenImage = (network: Network, address: string): string => `/images/tokens/${network}/${address}.svg`;
 
@@ -66,7 +82,13 @@ export class BatchBuilder {
   }
 
   /** Registers the range's discoveries, completes its logs and headers, and decodes it into `acc`. */
-  async decodeRange(fr: FetchedRange, registry: ContractRegistry, newSeeds: ReadonlyArray<{ seed: TokenSeed; block: number }>, acc: BatchAccumulator, slice: TimeSlice): Promise<DecodedRange> {
+  async decodeRange(
+    fr: FetchedRange,
+    registry: ContractRegistry,
+    newSeeds: ReadonlyArray<{ seed: TokenSeed; block: number }>,
+    acc: BatchAccumulator,
+    slice: TimeSlice,
+  ): Promise<DecodedRange> {
     const network = registry.network;
     const newTokens = [...newSeeds];
     const newPools: PoolWithState[] = [];
@@ -107,7 +129,11 @@ export class BatchBuilder {
    * earlier range, or by this one at block N: from N on, as a fresh index would). The range has
    * them already when the discovery read-ahead added them to its filter; the others are read now.
    */
-  private async withLateContracts(fr: FetchedRange, registry: ContractRegistry, registeredAt: ReadonlyMap<string, number>): Promise<LogList> {
+  private async withLateContracts(
+    fr: FetchedRange,
+    registry: ContractRegistry,
+    registeredAt: ReadonlyMap<string, number>,
+  ): Promise<LogList> {
     const late = registry.addresses.slice(fr.watchedCount);
     const startOf = (a: string): number => Math.max(fr.from, registeredAt.get(a) ?? fr.from);
     let logs = fr.logs;
@@ -136,7 +162,11 @@ export class BatchBuilder {
     return new ArrayLogList(all);
   }
 
-  private tokenRows(network: Network, found: ReadonlyArray<{ seed: TokenSeed; block: number }>, headers: ReadonlyMap<number, RpcBlockHeader>): Promise<TokenRow[]> {
+  private tokenRows(
+    network: Network,
+    found: ReadonlyArray<{ seed: TokenSeed; block: number }>,
+    headers: ReadonlyMap<number, RpcBlockHeader>,
+  ): Promise<TokenRow[]> {
     return readTokenRows(this.reader.client, network, found, headers, this.platformNames);
   }
 }
@@ -150,7 +180,12 @@ export function platformNames(platforms: readonly PlatformDefinition[]): Readonl
  * A token's listed name: the one its family composes (from the platform's name and the underlying
  * tokens' symbols) where the family names its tokens so and every part is known, else its on-chain name.
  */
-function listedName(seed: TokenSeed, onChain: string, platformName: string | undefined, symbolOf: (address: string) => string | undefined): string {
+function listedName(
+  seed: TokenSeed,
+  onChain: string,
+  platformName: string | undefined,
+  symbolOf: (address: string) => string | undefined,
+): string {
   const compose = ADAPTERS[seed.family].tokenName;
   const symbols = seed.underlying.map(symbolOf);
   if (!compose || platformName === undefined || symbols.length === 0 || !symbols.every((s): s is string => !!s)) return onChain;
@@ -174,13 +209,18 @@ export async function readTokenRows(
 ): Promise<TokenRow[]> {
   if (found.length === 0) return [];
   const erc20 = found.filter((f) => f.seed.family !== 'native').map((f) => f.seed.address);
-  const underlying = found.filter((f) => ADAPTERS[f.seed.family].tokenName).flatMap((f) => f.seed.underlying.filter((a) => a !== ZERO_ADDRESS));
+  const underlying = found
+    .filter((f) => ADAPTERS[f.seed.family].tokenName)
+    .flatMap((f) => f.seed.underlying.filter((a) => a !== ZERO_ADDRESS));
   const read = [...new Set([...erc20, ...underlying])];
   const meta = read.length > 0 ? await readErc20Metadata(client, read) : new Map<string, Erc20Metadata | undefined>();
   const info = NETWORK_INFO[network];
   const symbolOf = (a: string): string | undefined => (a === ZERO_ADDRESS ? info.nativeSymbol : meta.get(a)?.symbol);
   return found.map(({ seed, block }) => {
-    const m = seed.family === 'native' ? { name: NATIVE_NAMES[info.nativeSymbol] ?? info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 } : meta.get(seed.address);
+    const m =
+      seed.family === 'native'
+        ? { name: NATIVE_NAMES[info.nativeSymbol] ?? info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 }
+        : meta.get(seed.address);
     const image = tokenImage(network, seed.address);
     return {
       key: tokenKey(network, seed.address),
@@ -200,7 +240,8 @@ export async function readTokenRows(
       isVerified: seed.listed,
       createdAt: headers.get(block)!.timestamp,
       createdBlock: block,
-      historyFromBlock: seed.family === 'native' ? null : (historyFrom ?? (seed.partial || (seed.family === 'basic' && !seed.listed) ? block : null)),
+      historyFromBlock:
+        seed.family === 'native' ? null : (historyFrom ?? (seed.partial || (seed.family === 'basic' && !seed.listed) ? block : null)),
     };
   });
 }
@@ -287,6 +328,20 @@ export class BatchDraft {
     };
     const changedPools = [...acc.changedPools].map((pool) => ({ pool, state: { ...registry.poolStates.get(pool)! } }));
     const toHash = this.headers.get(this.to)!.hash;
-    return { network, from: this.from, to: this.to, toHash, headers, acc, transfers, newTokens: this.newTokens, newPools: this.newPools, changedPools, decoded, logCount: this.logCount, malformed: this.malformed };
+    return {
+      network,
+      from: this.from,
+      to: this.to,
+      toHash,
+      headers,
+      acc,
+      transfers,
+      newTokens: this.newTokens,
+      newPools: this.newPools,
+      changedPools,
+      decoded,
+      logCount: this.logCount,
+      malformed: this.malformed,
+    };
   }
 }

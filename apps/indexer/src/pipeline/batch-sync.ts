@@ -48,7 +48,11 @@ export class BatchSync {
   /** the write path's CPU phases go before decoding and reading ahead */
   private readonly gate = new CpuGate();
 
-  constructor(private readonly o: NetworkIndexerOptions, private readonly reader: IndexerChainReader, private readonly host: BatchSyncHost) {
+  constructor(
+    private readonly o: NetworkIndexerOptions,
+    private readonly reader: IndexerChainReader,
+    private readonly host: BatchSyncHost,
+  ) {
     this.range = new AdaptiveRange({ max: o.cfg.maxLogRange, targetLogs: o.targetLogsPerRange, initial: o.initialLogRange ?? 10 });
     this.decoder = new LogDecoder(Object.values(ADAPTERS));
     this.builder = new BatchBuilder(this.reader, this.decoder, this.range, platformNames(o.platforms));
@@ -96,7 +100,9 @@ export class BatchSync {
       const onComputed = new Promise<void>((resolve) => (computed = resolve));
       // In order: each write starts when the one before it has committed (and never after a failed one).
       const previous = writes[writes.length - 1] ?? Promise.resolve();
-      const w = previous.then(() => this.commit(built, target, balances, since, { foreground: this.gate, precomputed, onComputed: computed }));
+      const w = previous.then(() =>
+        this.commit(built, target, balances, since, { foreground: this.gate, precomputed, onComputed: computed }),
+      );
       writes.push(w);
       const done = (): void => {
         void writes.splice(writes.indexOf(w), 1);
@@ -129,7 +135,16 @@ export class BatchSync {
             continue;
           }
           const allWritten = writes[writes.length - 1]!.then(noop, noop);
-          if ((await Promise.race([next.then(() => 'range', () => 'range'), allWritten.then(() => 'idle')])) === 'idle') continue;
+          if (
+            (await Promise.race([
+              next.then(
+                () => 'range',
+                () => 'range',
+              ),
+              allWritten.then(() => 'idle'),
+            ])) === 'idle'
+          )
+            continue;
         }
         const fr = await next;
         next = undefined;
@@ -150,10 +165,22 @@ export class BatchSync {
     if (failure) throw failure.error;
   }
 
-  private async commit(built: BuiltBatch, target: number, balances: BalanceWrite | null, started: bigint, apply: Parameters<typeof writeBatch>[4]): Promise<void> {
+  private async commit(
+    built: BuiltBatch,
+    target: number,
+    balances: BalanceWrite | null,
+    started: bigint,
+    apply: Parameters<typeof writeBatch>[4],
+  ): Promise<void> {
     const finalizedBlock = Math.max(0, Math.min(built.to, this.host.head() - this.o.cfg.finalityDepth));
     const { lease } = this.host;
-    await writeBatch(this.o.pool, this.o.derive, built, { holder: lease.holder, leaseTtlMs: lease.ttlMs, finalizedBlock, backfillTarget: target, balances }, apply);
+    await writeBatch(
+      this.o.pool,
+      this.o.derive,
+      built,
+      { holder: lease.holder, leaseTtlMs: lease.ttlMs, finalizedBlock, backfillTarget: target, balances },
+      apply,
+    );
     this.host.committed(built, finalizedBlock, balances, started);
   }
 }

@@ -36,7 +36,13 @@ export interface WriteOptions {
  * ahead, see DerivationStage.precompute); its own statements queue behind them. Nothing commits
  * unless every statement succeeded and the lease was still ours.
  */
-export async function writeBatch(pool: Pool, derive: DerivationStage, b: BuiltBatch, opts: WriteOptions, apply: Pick<ApplyOptions, 'foreground' | 'precomputed' | 'onComputed'> = {}): Promise<void> {
+export async function writeBatch(
+  pool: Pool,
+  derive: DerivationStage,
+  b: BuiltBatch,
+  opts: WriteOptions,
+  apply: Pick<ApplyOptions, 'foreground' | 'precomputed' | 'onComputed'> = {},
+): Promise<void> {
   const network = b.network;
   await inTransaction(pool, async (tx) => {
     const queued: Array<Promise<unknown>> = [];

@@ -17,7 +17,21 @@ describe('pool liquidity floor (wrapped native)', () => {
   const thin = v2('0xb', WETH, USDC, E18 / 10n, 300n * 10n ** 6n);
   const stable = v2('0xc', USDC, DAI, 3_000n * 10n ** 6n, 3_000n * E18);
   const unpriced = v2('0xd', DAI, LINK, E18, E18);
-  const snapshot: ScopeSnapshot = { pools: [deep, thin, stable, unpriced], ticks: [], tokens: [{ address: '0xb', platform: 'uniswap-v2', family: 'uniswap-v2', underlying: [WETH, USDC], poolAddress: '0xb', listed: false, metadata: {} }] };
+  const snapshot: ScopeSnapshot = {
+    pools: [deep, thin, stable, unpriced],
+    ticks: [],
+    tokens: [
+      {
+        address: '0xb',
+        platform: 'uniswap-v2',
+        family: 'uniswap-v2',
+        underlying: [WETH, USDC],
+        poolAddress: '0xb',
+        listed: false,
+        metadata: {},
+      },
+    ],
+  };
 
   it('parses whole-token amounts', () => {
     expect(toBaseUnits('2.5', 18)).toBe(25n * 10n ** 17n);

@@ -35,29 +35,52 @@ export async function readLedgers(client: JsonRpcClient, tokens: readonly TokenS
   const erc20 = tokens.filter((t) => t.family !== 'native');
   type Plan = { token: TokenSeed; calls: Array<[string, ContractCall]> };
   const plans: Plan[] = erc20.map((token) => {
-    const calls: Array<[string, ContractCall]> = [['totalSupply', call(token.address, 'totalSupply')], ...LOCKED_HOLDERS.map((h): [string, ContractCall] => ['balanceOf', call(token.address, 'balanceOf', [h])])];
+    const calls: Array<[string, ContractCall]> = [
+      ['totalSupply', call(token.address, 'totalSupply')],
+      ...LOCKED_HOLDERS.map((h): [string, ContractCall] => ['balanceOf', call(token.address, 'balanceOf', [h])]),
+    ];
     const asset = token.underlying[0];
     const role = tokenRoleOf(token.family);
     if ((role === 'vault' || role === 'atoken') && asset) calls.push(['balanceOf', call(asset, 'balanceOf', [token.address])]);
     const debt = token.metadata['variableDebtToken'];
     if (role === 'atoken' && asset && token.poolAddress && typeof debt === 'string') {
-      calls.push(['scaledTotalSupply', call(token.address, 'scaledTotalSupply')], ['scaledTotalSupply', call(debt, 'scaledTotalSupply')], ['getReserveData', call(token.poolAddress, 'getReserveData', [asset])]);
+      calls.push(
+        ['scaledTotalSupply', call(token.address, 'scaledTotalSupply')],
+        ['scaledTotalSupply', call(debt, 'scaledTotalSupply')],
+        ['getReserveData', call(token.poolAddress, 'getReserveData', [asset])],
+      );
     }
     return { token, calls };
   });
-  const results = await multicall(client, plans.flatMap((p) => p.calls.map(([, c]) => c)), `0x${block.toString(16)}`);
+  const results = await multicall(
+    client,
+    plans.flatMap((p) => p.calls.map(([, c]) => c)),
+    `0x${block.toString(16)}`,
+  );
   const out: LedgerSeed[] = [];
   let i = 0;
   for (const { token, calls } of plans) {
     const r = calls.map(([fn]) => ({ fn, ret: results[i++] }));
     const totalSupply = uint('totalSupply', r[0]!.ret);
     if (totalSupply === undefined) continue;
-    const seed: LedgerSeed = { token: token.address, totalSupply, lockedBalances: new Map(LOCKED_HOLDERS.map((h, j) => [h, uint('balanceOf', r[1 + j]!.ret) ?? 0n])) };
+    const seed: LedgerSeed = {
+      token: token.address,
+      totalSupply,
+      lockedBalances: new Map(LOCKED_HOLDERS.map((h, j) => [h, uint('balanceOf', r[1 + j]!.ret) ?? 0n])),
+    };
     const k = 1 + LOCKED_HOLDERS.length;
     if (r.length > k) seed.assets = uint('balanceOf', r[k]!.ret) ?? 0n;
     if (r.length > k + 1) {
       const reserve = r[k + 3]!.ret;
-      const d = reserve === undefined ? undefined : (ABI.decodeFunctionResult('getReserveData', reserve)[0] as { liquidityIndex: bigint; variableBorrowIndex: bigint; currentLiquidityRate: bigint; currentVariableBorrowRate: bigint });
+      const d =
+        reserve === undefined
+          ? undefined
+          : (ABI.decodeFunctionResult('getReserveData', reserve)[0] as {
+              liquidityIndex: bigint;
+              variableBorrowIndex: bigint;
+              currentLiquidityRate: bigint;
+              currentVariableBorrowRate: bigint;
+            });
       if (d) {
         seed.aave = {
           scaledSupply: uint('scaledTotalSupply', r[k + 1]!.ret) ?? 0n,

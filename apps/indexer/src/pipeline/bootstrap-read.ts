@@ -23,7 +23,12 @@ export function listedPairs(listed: readonly string[]): Array<[string, string]> 
  * Reads, by Multicall3 at `block`, every platform's state in the scope of the listed tokens: the
  * pools of the listed pairs with their state, and the tokens they issue (each family's readScope).
  */
-export async function readScopeSnapshot(client: JsonRpcClient, platforms: readonly PlatformDefinition[], listed: readonly string[], block: number): Promise<ScopeSnapshot> {
+export async function readScopeSnapshot(
+  client: JsonRpcClient,
+  platforms: readonly PlatformDefinition[],
+  listed: readonly string[],
+  block: number,
+): Promise<ScopeSnapshot> {
   const tag = `0x${block.toString(16)}`;
   const ctx: ScopeReadContext = { block, listed, pairs: listedPairs(listed), multicall: (calls) => multicall(client, [...calls], tag) };
   const out: ScopeSnapshot = { pools: [], ticks: [], tokens: [] };

@@ -91,14 +91,24 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
   for (const s of [...c.pendingSeeds, ...snapshot.tokens]) if (!seeds.has(s.address)) seeds.set(s.address, s);
   const found = [...seeds.values()].map((seed) => ({ seed, block }));
   const tokenRows = await readTokenRows(client, network, found, new Map([[block, header]]), platformNames(c.platforms), startBlock);
-  const batch = derivedBatch(network, block, header, snapshot.pools, tokenRows.map((t) => t.key));
+  const batch = derivedBatch(
+    network,
+    block,
+    header,
+    snapshot.pools,
+    tokenRows.map((t) => t.key),
+  );
   batch.ledgers = await readLedgers(client, [...seeds.values()], block);
 
   await inTransaction(c.pool, async (tx) => {
     if (!(await fenceWriteTx(tx, network, c.holder))) throw new LeaseLostError(`${network}: lease lost to another replica`);
-    const fresh = await tx.query(`SELECT 1 FROM index_cursors WHERE network = $1 AND block_number = $2 AND block_hash = '' FOR UPDATE`, [network, block]);
+    const fresh = await tx.query(`SELECT 1 FROM index_cursors WHERE network = $1 AND block_number = $2 AND block_hash = '' FOR UPDATE`, [
+      network,
+      block,
+    ]);
     if (fresh.length === 0) throw new LeaseLostError(`${network}: the cursor moved during the start-block bootstrap: another writer`);
-    if (!(await nothingStored(tx, network))) throw new LeaseLostError(`${network}: tokens were written during the start-block bootstrap: another writer`);
+    if (!(await nothingStored(tx, network)))
+      throw new LeaseLostError(`${network}: tokens were written during the start-block bootstrap: another writer`);
     await insertBlocks(tx, network, [header]);
     await insertTokens(tx, tokenRows);
     await insertPools(tx, network, snapshot.pools);
@@ -106,13 +116,35 @@ export async function bootstrapScope(c: BootstrapContext): Promise<BootstrapResu
     await c.derive.applyBatch(tx, batch, { backfilling: true });
     await moveCursor(tx, network, block, header.hash, Math.max(0, Math.min(block, c.head - c.cfg.finalityDepth)), null, true);
   });
-  return { block, pools: snapshot.pools.length, ticks: snapshot.ticks.length, tokens: tokenRows.length, belowFloor, unpriced, ms: Date.now() - started };
+  return {
+    block,
+    pools: snapshot.pools.length,
+    ticks: snapshot.ticks.length,
+    tokens: tokenRows.length,
+    belowFloor,
+    unpriced,
+    ms: Date.now() - started,
+  };
 }
 
 /** The bootstrapped pools' states as one derivation batch at `block` (no transaction: txHash ''). */
-function derivedBatch(network: Network, block: number, header: { number: number; hash: string; parentHash: string; timestamp: number }, pools: ReturnType<typeof applyPoolFloor>['snapshot']['pools'], newTokens: string[]): DecodedBatch {
+function derivedBatch(
+  network: Network,
+  block: number,
+  header: { number: number; hash: string; parentHash: string; timestamp: number },
+  pools: ReturnType<typeof applyPoolFloor>['snapshot']['pools'],
+  newTokens: string[],
+): DecodedBatch {
   const poolStates: PoolStateEvent[] = pools.map(({ info, state }) => {
-    const ev: PoolStateEvent = { blockNumber: block, logIndex: 0, txHash: '', pool: info.address, family: info.family, reserve0: state.reserve0, reserve1: state.reserve1 };
+    const ev: PoolStateEvent = {
+      blockNumber: block,
+      logIndex: 0,
+      txHash: '',
+      pool: info.address,
+      family: info.family,
+      reserve0: state.reserve0,
+      reserve1: state.reserve1,
+    };
     if (shapeOf(info.family) === 'concentrated') {
       ev.sqrtPriceX96 = state.sqrtPriceX96 ?? 0n;
       ev.liquidity = state.liquidity ?? 0n;

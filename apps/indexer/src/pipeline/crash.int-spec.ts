@@ -42,11 +42,15 @@ describe('crash safety: SIGKILL during backfill', () => {
 
   /** null when the balances hold every stored transfer; else the block up to which they do */
   const balancesBlock = async (): Promise<number | null> => {
-    const [row] = (await db.query(`SELECT balances_block FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ balances_block: string | null }>;
+    const [row] = (await db.query(`SELECT balances_block FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{
+      balances_block: string | null;
+    }>;
     return row?.balances_block == null ? null : Number(row.balances_block);
   };
   const cursor = async (): Promise<number> => {
-    const [row] = (await db.query(`SELECT block_number FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string }>;
+    const [row] = (await db.query(`SELECT block_number FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{
+      block_number: string;
+    }>;
     return row ? Number(row.block_number) : -1;
   };
   const waitUntil = async (cond: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> => {
@@ -74,7 +78,11 @@ describe('crash safety: SIGKILL during backfill', () => {
     });
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     rpcUrl = anvil.rpcUrl;
     reader = new ChainReader(new JsonRpcClient(rpcUrl));
     await migrate(crashUrl);
@@ -120,23 +128,41 @@ describe('crash safety: SIGKILL during backfill', () => {
     const end = await cursor();
 
     // Every Transfer of every registered token, exactly once.
-    const tokens = (await db.query(`SELECT address FROM tokens WHERE network = 'ethereum' AND family <> 'native'`)).rows.map((r: { address: string }) => r.address);
-    const chain = (await reader.logs({ addresses: tokens, topic0: [TOPICS.transfer, TOPICS.wethDeposit, TOPICS.wethWithdrawal] }, 0, end)).filter((l) => l.topics[0] !== TOPICS.transfer || l.topics.length === 3);
-    const stored = (await db.query(`SELECT block_number, log_index FROM transfers WHERE network = 'ethereum'`)).rows.map((r: { block_number: string; log_index: number }) => `${r.block_number}:${r.log_index}`);
+    const tokens = (await db.query(`SELECT address FROM tokens WHERE network = 'ethereum' AND family <> 'native'`)).rows.map(
+      (r: { address: string }) => r.address,
+    );
+    const chain = (
+      await reader.logs({ addresses: tokens, topic0: [TOPICS.transfer, TOPICS.wethDeposit, TOPICS.wethWithdrawal] }, 0, end)
+    ).filter((l) => l.topics[0] !== TOPICS.transfer || l.topics.length === 3);
+    const stored = (await db.query(`SELECT block_number, log_index FROM transfers WHERE network = 'ethereum'`)).rows.map(
+      (r: { block_number: string; log_index: number }) => `${r.block_number}:${r.log_index}`,
+    );
     const want = new Set(chain.map((l) => `${l.blockNumber}:${l.logIndex}`));
     const have = new Set(stored);
     expect(want.size).toBeGreaterThan(10_000);
-    expect({ missing: [...want].filter((k) => !have.has(k)).length, extra: stored.filter((k) => !want.has(k)).length, duplicates: stored.length - have.size }).toEqual({ missing: 0, extra: 0, duplicates: 0 });
+    expect({
+      missing: [...want].filter((k) => !have.has(k)).length,
+      extra: stored.filter((k) => !want.has(k)).length,
+      duplicates: stored.length - have.size,
+    }).toEqual({ missing: 0, extra: 0, duplicates: 0 });
 
     // Row for row the same as an index that was never interrupted (raw and derived tables), and
     // that wrote its balance changes with every batch (at most one (token, holder) pair held).
-    const clean = startTestIndexer({ network: 'ethereum', rpcUrl, databaseUrl: cleanUrl, manifestPath, heldBalancePairs: 1, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl }] } as unknown as CommonConfig) });
+    const clean = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl,
+      databaseUrl: cleanUrl,
+      manifestPath,
+      heldBalancePairs: 1,
+      derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl }] } as unknown as CommonConfig),
+    });
     try {
       await clean.waitForCursor(end);
       const tables = { ...RAW_TABLES, ...DERIVED };
       const [crashed, reference] = [await snapshotTables(db, 'ethereum', tables), await snapshotTables(clean.pool, 'ethereum', tables)];
       const differing = differingTables(crashed, reference);
-      for (const t of differing) expect({ table: t, rows: normaliseFloats(crashed[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
+      for (const t of differing)
+        expect({ table: t, rows: normaliseFloats(crashed[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
       expect(differing).toEqual([]);
     } finally {
       await clean.stop();

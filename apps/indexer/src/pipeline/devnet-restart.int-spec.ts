@@ -47,10 +47,18 @@ describe('devnet kept across a stop and a start (npm start), with the indexer', 
     const [alice, bob] = TEST_ACCOUNTS.map((a) => a.address.toLowerCase());
     const port = await freePort();
     const lines: string[] = [];
-    const start = (): Promise<DevnetHandle> => startDevnet({ networks: ['ethereum'], basePort: port, stateDir, keepState: true, log: (l) => lines.push(l) });
+    const start = (): Promise<DevnetHandle> =>
+      startDevnet({ networks: ['ethereum'], basePort: port, stateDir, keepState: true, log: (l) => lines.push(l) });
     const deriver = (rpcUrl: string): Deriver => new Deriver({ networks: [{ network: 'ethereum', rpcUrl }] } as unknown as CommonConfig);
     const index = (url: string, rpcUrl: string): TestIndexer =>
-      startTestIndexer({ network: 'ethereum', rpcUrl, databaseUrl: url, manifestPath: join(stateDir, MANIFEST_FILE), derive: deriver(rpcUrl), finalityDepth: 4 });
+      startTestIndexer({
+        network: 'ethereum',
+        rpcUrl,
+        databaseUrl: url,
+        manifestPath: join(stateDir, MANIFEST_FILE),
+        derive: deriver(rpcUrl),
+        finalityDepth: 4,
+      });
     const tip = async (rpc: JsonRpcClient): Promise<{ number: number; hash: string }> => {
       const b = await rpc.call<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
       return { number: parseInt(b.number, 16), hash: b.hash };
@@ -58,9 +66,16 @@ describe('devnet kept across a stop and a start (npm start), with the indexer', 
     const waitForTip = async (indexer: TestIndexer, rpc: JsonRpcClient): Promise<void> => {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const [t, [c]] = [await tip(rpc), (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string }>];
+        const [t, [c]] = [
+          await tip(rpc),
+          (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{
+            block_number: string;
+            block_hash: string;
+          }>,
+        ];
         if (c && Number(c.block_number) === t.number && c.block_hash === t.hash) return;
-        if (Date.now() > deadline) throw new Error(`indexer not at the tip ${t.number}: ${JSON.stringify(c)}; ${JSON.stringify(indexer.lines.slice(-3))}`);
+        if (Date.now() > deadline)
+          throw new Error(`indexer not at the tip ${t.number}: ${JSON.stringify(c)}; ${JSON.stringify(indexer.lines.slice(-3))}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     };
@@ -91,7 +106,14 @@ describe('devnet kept across a stop and a start (npm start), with the indexer', 
     await waitForTip(ti, rpc);
     process.stdout.write(`devnet restarted on its kept chain in ${restartMs} ms (tip ${before.number})\n`);
     // Nothing indexed before the stop had to be undone.
-    expect(ti.lines.filter((l) => typeof l === 'object' && l !== null && ('depth' in l || (l as { msg?: string }).msg === 'chain below the indexed data; rolling back now'))).toEqual([]);
+    expect(
+      ti.lines.filter(
+        (l) =>
+          typeof l === 'object' &&
+          l !== null &&
+          ('depth' in l || (l as { msg?: string }).msg === 'chain below the indexed data; rolling back now'),
+      ),
+    ).toEqual([]);
 
     const freshUrl = createTestDatabaseUrl('devnet_restart_fresh');
     await migrate(freshUrl);
@@ -101,7 +123,8 @@ describe('devnet kept across a stop and a start (npm start), with the indexer', 
       const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
       const [kept, reference] = [await snapshotTables(ti.pool, 'ethereum', tables), await snapshotTables(fresh.pool, 'ethereum', tables)];
       const differing = differingTables(kept, reference);
-      for (const name of differing) expect({ table: name, rows: normaliseFloats(kept[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
+      for (const name of differing)
+        expect({ table: name, rows: normaliseFloats(kept[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
       expect(differing).toEqual([]);
     } finally {
       await fresh.stop();

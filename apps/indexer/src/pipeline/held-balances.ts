@@ -18,7 +18,11 @@ export class HeldBalances {
   private fresh = false;
   private readonly q: ReturnType<typeof poolQuery>;
 
-  constructor(private readonly pool: Pool, private readonly network: Network, private readonly maxPairs: number) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly network: Network,
+    private readonly maxPairs: number,
+  ) {
     this.q = poolQuery(pool);
   }
 

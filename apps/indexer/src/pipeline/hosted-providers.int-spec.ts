@@ -2,7 +2,15 @@ import { dirname, join } from 'node:path';
 import { ChainReader, JsonRpcClient } from '@tokensvc/chain';
 import type { CommonConfig } from '@tokensvc/config';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, startRpcEmulator, testDevnet, type RpcEmulator, type RpcEmulatorOptions, type RpcEmulatorStats } from '@tokensvc/testing';
+import {
+  createTestDatabaseUrl,
+  freePort,
+  startRpcEmulator,
+  testDevnet,
+  type RpcEmulator,
+  type RpcEmulatorOptions,
+  type RpcEmulatorStats,
+} from '@tokensvc/testing';
 import { Deriver } from '../derive';
 import { DERIVED_TABLES, differingTables, normaliseFloats, RAW_TABLES, snapshotTables } from '../testing/db-snapshot';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
@@ -27,18 +35,29 @@ describe('indexing through hosted-provider emulators', () => {
   const { manifestPath } = testDevnet();
   let anvil: PrivateAnvil;
   let upstream: string;
-  const deriver = (urls: string[]): Deriver => new Deriver({ networks: [{ network: 'ethereum', rpcUrl: urls[0], rpcUrls: urls }] } as unknown as CommonConfig);
+  const deriver = (urls: string[]): Deriver =>
+    new Deriver({ networks: [{ network: 'ethereum', rpcUrl: urls[0], rpcUrls: urls }] } as unknown as CommonConfig);
   let head: number;
   let reference: Record<string, unknown[]>;
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     upstream = anvil.rpcUrl;
     head = await new ChainReader(new JsonRpcClient(upstream)).blockNumber();
     const dbUrl = createTestDatabaseUrl('hosted_direct');
     await migrate(dbUrl);
     const started = Date.now();
-    const direct = startTestIndexer({ network: 'ethereum', rpcUrl: upstream, databaseUrl: dbUrl, manifestPath, derive: deriver([upstream]) });
+    const direct = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: upstream,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: deriver([upstream]),
+    });
     try {
       await direct.waitForCursor(head);
       process.stdout.write(`direct run: at the head in ${Date.now() - started} ms\n`);
@@ -55,12 +74,27 @@ describe('indexing through hosted-provider emulators', () => {
   });
 
   it.each([1, 2, 3])('seed %i: every table equals the direct run', async (seed) => {
-    const caps: Omit<RpcEmulatorOptions, 'upstream'> = { roundTripMs: 1, maxBatch: 20, maxBlockRange: 100, maxResults: 1000, failureShare: 0.04, requestsPerSecond: 15, burst: 2 };
+    const caps: Omit<RpcEmulatorOptions, 'upstream'> = {
+      roundTripMs: 1,
+      maxBatch: 20,
+      maxBlockRange: 100,
+      maxResults: 1000,
+      failureShare: 0.04,
+      requestsPerSecond: 15,
+      burst: 2,
+    };
     // Fixed loopback ports from EMULATOR_BASE_PORT (this worktree's range), three per seed.
     const port = (i: number): number => EMULATOR_BASE_PORT + seed * 3 + i;
     const emulators: RpcEmulator[] = [
       await startRpcEmulator({ upstream, ...caps, seed, port: port(0) }),
-      await startRpcEmulator({ upstream, ...caps, batchOverflow: 'short', lag: { blocks: 3, share: 0.25 }, seed: seed + 100, port: port(1) }),
+      await startRpcEmulator({
+        upstream,
+        ...caps,
+        batchOverflow: 'short',
+        lag: { blocks: 3, share: 0.25 },
+        seed: seed + 100,
+        port: port(1),
+      }),
       await startRpcEmulator({ upstream, ...caps, lag: { blocks: 40 }, seed: seed + 200, port: port(2) }),
     ];
     const urls = emulators.map((e) => e.url);
@@ -69,13 +103,27 @@ describe('indexing through hosted-provider emulators', () => {
     const started = Date.now();
     const logged: unknown[] = [];
     let indexedMs = 0;
-    const ti = startTestIndexer({ network: 'ethereum', rpcUrl: urls[0]!, rpcUrls: urls, databaseUrl: dbUrl, manifestPath, derive: deriver(urls), initialLogRange: 500, logger: { log: (m) => logged.push([Date.now() - started, 'log', m]), warn: (m) => logged.push([Date.now() - started, 'warn', m]), error: (m) => logged.push([Date.now() - started, 'error', m]) } });
+    const ti = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: urls[0]!,
+      rpcUrls: urls,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: deriver(urls),
+      initialLogRange: 500,
+      logger: {
+        log: (m) => logged.push([Date.now() - started, 'log', m]),
+        warn: (m) => logged.push([Date.now() - started, 'warn', m]),
+        error: (m) => logged.push([Date.now() - started, 'error', m]),
+      },
+    });
     try {
       await ti.waitForCursor(head, 240_000);
       indexedMs = Date.now() - started;
       const got = await snapshotTables(ti.pool, 'ethereum', TABLES);
       const differing = differingTables(got, reference);
-      for (const t of differing) expect({ table: t, rows: normaliseFloats(got[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
+      for (const t of differing)
+        expect({ table: t, rows: normaliseFloats(got[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
       expect(differing).toEqual([]);
       expect(Object.values(got).every((rows) => rows.length > 0)).toBe(true);
     } finally {
@@ -84,7 +132,9 @@ describe('indexing through hosted-provider emulators', () => {
       await dropDatabase(dbUrl);
     }
     const [a, b, c] = emulators.map((e) => e.stats) as [RpcEmulatorStats, RpcEmulatorStats, RpcEmulatorStats];
-    process.stdout.write(`seed ${seed}: at the head in ${indexedMs} ms, ${Date.now() - started} ms with checks and stop; ${JSON.stringify({ a, b, c })}\n`);
+    process.stdout.write(
+      `seed ${seed}: at the head in ${indexedMs} ms, ${Date.now() - started} ms with checks and stop; ${JSON.stringify({ a, b, c })}\n`,
+    );
     // The caps and failures did happen (else this would prove nothing).
     const sum = (k: keyof RpcEmulatorStats): number => a[k] + b[k] + c[k];
     expect(sum('batchRefused')).toBeGreaterThan(0);

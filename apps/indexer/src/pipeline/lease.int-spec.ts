@@ -37,7 +37,10 @@ describe('indexer lease (two replicas, one database)', () => {
     const head = await new ChainReader(new JsonRpcClient(rpcUrl)).blockNumber();
     const common = { network: 'ethereum' as const, rpcUrl, databaseUrl: dbUrl, manifestPath, leaseTtlMs: 1500 };
     a = startTestIndexer({ ...common, derive: derives[0]!, instanceId: 'replica-a' });
-    await waitFor(async () => (await a.pool.query(`SELECT 1 FROM indexer_leases WHERE holder = 'replica-a'`)).rowCount === 1, 'replica a takes the lease');
+    await waitFor(
+      async () => (await a.pool.query(`SELECT 1 FROM indexer_leases WHERE holder = 'replica-a'`)).rowCount === 1,
+      'replica a takes the lease',
+    );
     b = startTestIndexer({ ...common, derive: derives[1]!, instanceId: 'replica-b' });
     await a.waitForCursor(head);
     await waitFor(() => texts(b).some((l) => l.includes('another replica holds the lease; waiting')), 'replica b waiting');

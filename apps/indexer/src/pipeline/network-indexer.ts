@@ -60,8 +60,19 @@ export class NetworkIndexer {
     const client = new JsonRpcClient(urls, { timeoutMs: o.rpcTimeoutMs, onRetry, maxRps: o.cfg.maxRps });
     this.q = poolQuery(o.pool);
     // Every URL may vouch for the cursor: with several, the safe head can drop below it when one falls behind.
-    this.aheadOfChain = new AheadOfChain(this.q, this.network, urls.length > 1 ? [...urls, ...(o.cfg.fallbackRpcUrls ?? [])] : (o.cfg.fallbackRpcUrls ?? []), o.rpcTimeoutMs, o.logger);
-    this.reader = new IndexerChainReader(client, { network: this.network, worker: o.logsWorker ?? true, timeoutMs: o.rpcTimeoutMs, onRetry });
+    this.aheadOfChain = new AheadOfChain(
+      this.q,
+      this.network,
+      urls.length > 1 ? [...urls, ...(o.cfg.fallbackRpcUrls ?? [])] : (o.cfg.fallbackRpcUrls ?? []),
+      o.rpcTimeoutMs,
+      o.logger,
+    );
+    this.reader = new IndexerChainReader(client, {
+      network: this.network,
+      worker: o.logsWorker ?? true,
+      timeoutMs: o.rpcTimeoutMs,
+      onRetry,
+    });
     this.held = new HeldBalances(o.pool, this.network, o.heldBalancePairs ?? HELD_BALANCE_PAIRS);
     this.lease = new NetworkLease(o.pool, this.network, o.instanceId, o.leaseTtlMs, o.logger, () => this.wake?.());
     this.batches = new BatchSync(o, this.reader, {
@@ -120,7 +131,14 @@ export class NetworkIndexer {
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (!(await this.lease.acquire(() => this.stopped, (ms) => this.pause(ms), () => this.standby()))) break;
+        if (
+          !(await this.lease.acquire(
+            () => this.stopped,
+            (ms) => this.pause(ms),
+            () => this.standby(),
+          ))
+        )
+          break;
         try {
           await this.init();
           await this.follow();
@@ -136,7 +154,11 @@ export class NetworkIndexer {
         }
         failures++;
         const level = e instanceof LeaseLostError ? 'warn' : 'error';
-        this.o.logger[level]({ msg: `${this.network}: indexing stopped, resuming from the cursor`, network: this.network, error: (e as Error).message });
+        this.o.logger[level]({
+          msg: `${this.network}: indexing stopped, resuming from the cursor`,
+          network: this.network,
+          error: (e as Error).message,
+        });
         await this.pause(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
       }
     }
@@ -154,7 +176,14 @@ export class NetworkIndexer {
     this.lastStandbyCheck = now;
     try {
       if (!this.registry) {
-        const loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
+        const loaded = await loadRegistry(
+          this.q,
+          this.reader.client,
+          this.network,
+          this.o.platforms,
+          this.o.cfg.listedTokens,
+          this.o.cfg.pools ?? 'listed',
+        );
         this.registry = loaded.registry;
         this.pendingSeeds = loaded.pendingSeeds;
         this.o.logger.log({ msg: 'standby warm: registry loaded, watching the lease', network: this.network, ms: Date.now() - now });
@@ -167,7 +196,8 @@ export class NetworkIndexer {
       }
       this.standbyOk = true;
     } catch (e) {
-      if (this.standbyOk) this.o.logger.warn({ msg: 'standby check failed (will retry)', network: this.network, error: (e as Error).message });
+      if (this.standbyOk)
+        this.o.logger.warn({ msg: 'standby check failed (will retry)', network: this.network, error: (e as Error).message });
       this.standbyOk = false;
     }
   }
@@ -179,15 +209,39 @@ export class NetworkIndexer {
     // Left set by a stop before the rollback: the data is still taken as ahead until the chain is checked.
     this.aheadOfChain.show(pos.cursor.aheadOfChain);
     pos.cursor = await this.held.reload(pos.cursor, this.lease.holder, (m) => this.o.logger.log(m));
-    let loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
+    let loaded = await loadRegistry(
+      this.q,
+      this.reader.client,
+      this.network,
+      this.o.platforms,
+      this.o.cfg.listedTokens,
+      this.o.cfg.pools ?? 'listed',
+    );
     if (needsBootstrap(this.o.cfg, pos.cursor) && (await nothingStored(this.q, this.network))) {
       // A start block with history before it: the scope's state at the block before, then logs from it.
       pos.setHead((await this.reader.latestHeader()).number);
-      const done = await bootstrapScope({ pool: this.o.pool, reader: this.reader, derive: this.o.derive, cfg: this.o.cfg, platforms: this.o.platforms, holder: this.lease.holder, head: pos.head, pendingSeeds: loaded.pendingSeeds, log: (m) => this.o.logger.log(m) });
+      const done = await bootstrapScope({
+        pool: this.o.pool,
+        reader: this.reader,
+        derive: this.o.derive,
+        cfg: this.o.cfg,
+        platforms: this.o.platforms,
+        holder: this.lease.holder,
+        head: pos.head,
+        pendingSeeds: loaded.pendingSeeds,
+        log: (m) => this.o.logger.log(m),
+      });
       if (done) {
         this.o.logger.log({ msg: 'start-block bootstrap written', network: this.network, ...done });
         pos.cursor = (await readCursor(this.q, this.network))!;
-        loaded = await loadRegistry(this.q, this.reader.client, this.network, this.o.platforms, this.o.cfg.listedTokens, this.o.cfg.pools ?? 'listed');
+        loaded = await loadRegistry(
+          this.q,
+          this.reader.client,
+          this.network,
+          this.o.platforms,
+          this.o.cfg.listedTokens,
+          this.o.cfg.pools ?? 'listed',
+        );
       }
     }
     this.registry = loaded.registry;
@@ -242,15 +296,29 @@ export class NetworkIndexer {
     const cursor = this.pos.cursor!;
     const head = this.pos.head;
     // Blocks above the node's head cannot be the ancestor (some nodes refuse to be asked for them).
-    const found = await findCommonAncestor(this.q, this.reader, this.network, head >= 0 ? Math.min(cursor.blockNumber, head) : cursor.blockNumber);
+    const found = await findCommonAncestor(
+      this.q,
+      this.reader,
+      this.network,
+      head >= 0 ? Math.min(cursor.blockNumber, head) : cursor.blockNumber,
+    );
     const ancestor = found ?? { number: this.o.cfg.startBlock - 1, hash: '' };
     const depth = cursor.blockNumber - ancestor.number;
-    const detail = { network: this.network, from: cursor.blockNumber, ancestor: ancestor.number, depth, finalityDepth: this.o.cfg.finalityDepth };
+    const detail = {
+      network: this.network,
+      from: cursor.blockNumber,
+      ancestor: ancestor.number,
+      depth,
+      finalityDepth: this.o.cfg.finalityDepth,
+    };
     if (depth > this.o.cfg.finalityDepth) {
       METRICS.deepReorgs.inc({ network: this.network });
       this.o.logger.error({ msg: 'ALERT: reorg deeper than the finality depth; repairing', alert: 'deep_reorg', ...detail });
     } else this.o.logger.warn({ msg: 'reorg detected; rolling back to the common ancestor', ...detail });
-    await rollbackTo(this.o.pool, this.o.derive, this.network, ancestor.number, ancestor.hash, { holder: this.lease.holder, ttlMs: this.lease.ttlMs });
+    await rollbackTo(this.o.pool, this.o.derive, this.network, ancestor.number, ancestor.hash, {
+      holder: this.lease.holder,
+      ttlMs: this.lease.ttlMs,
+    });
     METRICS.reorgs.inc({ network: this.network });
     this.pos.rolledBack();
     // rewindCursor cleared the row's flag in the rollback's transaction.

@@ -49,7 +49,11 @@ export class NetworkLease {
    * Resolves once held, or when `stopped()` says to give up (then returns false). While another
    * replica holds it, `standby` runs between the checks (errors are the caller's to handle).
    */
-  async acquire(stopped: () => boolean, pause: (ms: number) => Promise<void>, standby: () => Promise<void> = async () => undefined): Promise<boolean> {
+  async acquire(
+    stopped: () => boolean,
+    pause: (ms: number) => Promise<void>,
+    standby: () => Promise<void> = async () => undefined,
+  ): Promise<boolean> {
     let waiting = false;
     while (!stopped()) {
       const state = await readLease(this.q, this.network);
@@ -87,7 +91,12 @@ export class NetworkLease {
       const state = await readLease(this.q, this.network);
       if (state && state.holder !== this.holder && state.remainingMs <= 0) {
         const ended = await endStalledWriter(this.q, this.network, state.holder);
-        this.logger.warn({ msg: 'lease expired inside a write transaction of its holder; ended it', network: this.network, holder: state.holder ?? previous, transactions: ended });
+        this.logger.warn({
+          msg: 'lease expired inside a write transaction of its holder; ended it',
+          network: this.network,
+          holder: state.holder ?? previous,
+          transactions: ended,
+        });
       }
       return false;
     }
@@ -95,17 +104,20 @@ export class NetworkLease {
 
   private keep(): void {
     clearInterval(this.timer);
-    this.timer = setInterval(() => {
-      renewLease(this.q, this.network, this.holder, this.ttlMs).then(
-        (held) => {
-          if (held || !this.heldNow || this.lost) return;
-          this.lost = true;
-          this.logger.warn({ msg: 'lease lost to another replica', network: this.network });
-          this.onLost();
-        },
-        (e: unknown) => this.logger.warn(`${this.network}: lease renewal failed (will retry): ${(e as Error).message}`),
-      );
-    }, Math.max(100, Math.floor(this.ttlMs / 3)));
+    this.timer = setInterval(
+      () => {
+        renewLease(this.q, this.network, this.holder, this.ttlMs).then(
+          (held) => {
+            if (held || !this.heldNow || this.lost) return;
+            this.lost = true;
+            this.logger.warn({ msg: 'lease lost to another replica', network: this.network });
+            this.onLost();
+          },
+          (e: unknown) => this.logger.warn(`${this.network}: lease renewal failed (will retry): ${(e as Error).message}`),
+        );
+      },
+      Math.max(100, Math.floor(this.ttlMs / 3)),
+    );
     this.timer.unref();
   }
 

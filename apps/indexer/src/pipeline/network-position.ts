@@ -33,7 +33,13 @@ export class NetworkPosition {
   private readonly progress: BackfillProgress;
   private lastProgressLog = 0;
 
-  constructor(private readonly network: Network, startBlock: number, private readonly readyLagBlocks: number, private readonly progressLogMs: number, private readonly logger: IndexerLogger) {
+  constructor(
+    private readonly network: Network,
+    startBlock: number,
+    private readonly readyLagBlocks: number,
+    private readonly progressLogMs: number,
+    private readonly logger: IndexerLogger,
+  ) {
     this.progress = new BackfillProgress(startBlock);
   }
 
@@ -60,7 +66,13 @@ export class NetworkPosition {
   /** A batch was committed: the cursor moves to its last block. */
   committed(built: BuiltBatch, finalizedBlock: number, balances: BalanceWrite | null, started: bigint): void {
     const before = this.cursor!;
-    this.cursor = { ...before, blockNumber: built.to, blockHash: built.toHash, finalizedBlock, balancesBlock: balances ? null : (before.balancesBlock ?? before.blockNumber) };
+    this.cursor = {
+      ...before,
+      blockNumber: built.to,
+      blockHash: built.toHash,
+      finalizedBlock,
+      balancesBlock: balances ? null : (before.balancesBlock ?? before.blockNumber),
+    };
     const labels = { network: this.network };
     METRICS.batchSeconds.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     METRICS.blocks.inc(labels, built.to - built.from + 1);
@@ -96,8 +108,22 @@ export class NetworkPosition {
     this.progress.record(now, this.cursorBlock, events);
     if (this.head - this.cursorBlock <= this.readyLagBlocks || now - this.lastProgressLog < this.progressLogMs) return;
     this.lastProgressLog = now;
-    const { cursor, head, blocksLeft, blocksPerSecond, eventsPerSecond, etaSeconds, percent } = this.progress.report(now, this.cursorBlock, this.head);
-    this.logger.log({ msg: 'backfill progress', network: this.network, cursor, head, blocksLeft, blocksPerSecond, eventsPerSecond, etaSeconds, percent });
+    const { cursor, head, blocksLeft, blocksPerSecond, eventsPerSecond, etaSeconds, percent } = this.progress.report(
+      now,
+      this.cursorBlock,
+      this.head,
+    );
+    this.logger.log({
+      msg: 'backfill progress',
+      network: this.network,
+      cursor,
+      head,
+      blocksLeft,
+      blocksPerSecond,
+      eventsPerSecond,
+      etaSeconds,
+      percent,
+    });
   }
 
   status(now: number, ready: boolean, role: NetworkStatus['role']): NetworkStatus {

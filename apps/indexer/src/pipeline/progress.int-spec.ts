@@ -29,13 +29,24 @@ describe('indexer backfill progress and /status', () => {
   it('reports head, cursor, lag, rate and ETA while backfilling, then lag 0 and caught up', async () => {
     const head = await new ChainReader(new JsonRpcClient(rpcUrl)).blockNumber();
     // Small ranges, one per batch: the backfill takes many batches, so it is seen under way.
-    t = startTestIndexer({ network: 'ethereum', rpcUrl, databaseUrl: dbUrl, manifestPath, derive: new RecordingDerivation(), maxLogRange: 8, rangesPerBatch: 1, prefetch: 1, progressLogMs: 0 });
+    t = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: new RecordingDerivation(),
+      maxLogRange: 8,
+      rangesPerBatch: 1,
+      prefetch: 1,
+      progressLogMs: 0,
+    });
     const indexer = t.indexer;
     health = new HealthServer('indexer', {});
     health.addJsonRoute('/status', () => ({ networks: [indexer.status()] }));
     const port = await freePort();
     await health.listen(port, '127.0.0.1');
-    const read = async (): Promise<NetworkStatus> => ((await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as { networks: NetworkStatus[] }).networks[0]!;
+    const read = async (): Promise<NetworkStatus> =>
+      ((await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as { networks: NetworkStatus[] }).networks[0]!;
 
     const seen: NetworkStatus[] = [];
     const deadline = Date.now() + 90_000;
@@ -72,7 +83,17 @@ describe('indexer backfill progress and /status', () => {
     const progress = logs.filter((l) => l['msg'] === 'backfill progress');
     expect(progress.length).toBeGreaterThan(0);
     for (const l of progress) {
-      expect(l).toEqual({ msg: 'backfill progress', network: 'ethereum', cursor: expect.any(Number), head: expect.any(Number), blocksLeft: expect.any(Number), blocksPerSecond: expect.any(Number), eventsPerSecond: expect.any(Number), etaSeconds: l['blocksPerSecond'] ? expect.any(Number) : null, percent: expect.any(Number) });
+      expect(l).toEqual({
+        msg: 'backfill progress',
+        network: 'ethereum',
+        cursor: expect.any(Number),
+        head: expect.any(Number),
+        blocksLeft: expect.any(Number),
+        blocksPerSecond: expect.any(Number),
+        eventsPerSecond: expect.any(Number),
+        etaSeconds: l['blocksPerSecond'] ? expect.any(Number) : null,
+        percent: expect.any(Number),
+      });
       expect(l['blocksLeft']).toBeGreaterThan(0);
     }
     expect(progress.some((l) => typeof l['etaSeconds'] === 'number' && (l['eventsPerSecond'] as number) > 0)).toBe(true);

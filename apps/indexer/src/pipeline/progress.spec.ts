@@ -3,7 +3,15 @@ import { BackfillProgress } from './progress';
 describe('BackfillProgress', () => {
   it('has no rate and no ETA before two batches, and an ETA of 0 at the head', () => {
     const p = new BackfillProgress(1, 10_000);
-    expect(p.report(0, 0, 100)).toEqual({ cursor: 0, head: 100, blocksLeft: 100, blocksPerSecond: 0, eventsPerSecond: 0, etaSeconds: null, percent: 0 });
+    expect(p.report(0, 0, 100)).toEqual({
+      cursor: 0,
+      head: 100,
+      blocksLeft: 100,
+      blocksPerSecond: 0,
+      eventsPerSecond: 0,
+      etaSeconds: null,
+      percent: 0,
+    });
     p.record(1_000, 10, 500);
     expect(p.report(1_000, 10, 100).etaSeconds).toBeNull();
     expect(p.report(1_000, 100, 100)).toMatchObject({ blocksLeft: 0, etaSeconds: 0, percent: 100 });

@@ -27,7 +27,10 @@ export class BackfillProgress {
   private events = 0;
 
   /** @param windowMs rates are taken over the samples of the last windowMs (at least the last two) */
-  constructor(private readonly startBlock: number, private readonly windowMs = 30_000) {}
+  constructor(
+    private readonly startBlock: number,
+    private readonly windowMs = 30_000,
+  ) {}
 
   /** a committed batch moved the cursor to `cursor` with `events` more events (logs) */
   record(now: number, cursor: number, events: number): void {
@@ -58,7 +61,15 @@ export class BackfillProgress {
     const span = head - this.startBlock + 1;
     const done = cursor - this.startBlock + 1;
     const percent = head < 0 || span <= 0 ? 0 : Math.min(100, Math.max(0, Math.floor((done / span) * 1000) / 10));
-    return { cursor, head, blocksLeft, blocksPerSecond: round(blocksPerSecond), eventsPerSecond: round(eventsPerSecond), etaSeconds, percent };
+    return {
+      cursor,
+      head,
+      blocksLeft,
+      blocksPerSecond: round(blocksPerSecond),
+      eventsPerSecond: round(eventsPerSecond),
+      etaSeconds,
+      percent,
+    };
   }
 }
 

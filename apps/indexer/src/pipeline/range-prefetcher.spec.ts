@@ -10,10 +10,11 @@ function fakeReader(logsPerBlock: number, requests: Array<[number, number]>): Ch
   const reader = {
     async logsAdaptive(_f: LogFilter, from: number, to: number, range: AdaptiveRange): Promise<RpcLog[]> {
       const out: RpcLog[] = [];
-      for (let start = from; start <= to; ) {
+      for (let start = from; start <= to;) {
         const end = Math.min(to, start + range.size - 1);
         requests.push([start, end]);
-        for (let b = start; b <= end; b++) for (let i = 0; i < logsPerBlock; i++) out.push({ blockNumber: b, blockHash: hash(b), logIndex: i } as RpcLog);
+        for (let b = start; b <= end; b++)
+          for (let i = 0; i < logsPerBlock; i++) out.push({ blockNumber: b, blockHash: hash(b), logIndex: i } as RpcLog);
         range.onSuccess(end - start + 1, (end - start + 1) * logsPerBlock);
         start = end + 1;
       }
@@ -39,7 +40,13 @@ describe('RangePrefetcher', () => {
     const requests: Array<[number, number]> = [];
     const range = new AdaptiveRange({ max: 1_000, initial: 10, targetLogs: 100 });
     // 10 logs per block: 10 blocks = the 100-log target, so the range stays at 10 blocks
-    const p = new RangePrefetcher(fakeReader(10, requests), registry, [], range, { from: 1, to: 150, depth: 1, rangesPerBatch: 4, denseFrom: 1_000 });
+    const p = new RangePrefetcher(fakeReader(10, requests), registry, [], range, {
+      from: 1,
+      to: 150,
+      depth: 1,
+      rangesPerBatch: 4,
+      denseFrom: 1_000,
+    });
     const batches = await drain(p);
     expect(batches.map((b) => [b.from, b.to])).toEqual([
       [1, 10],
@@ -56,7 +63,13 @@ describe('RangePrefetcher', () => {
   it('grows the range from a small start on a sparse chain', async () => {
     const requests: Array<[number, number]> = [];
     const range = new AdaptiveRange({ max: 1_000, initial: 10, targetLogs: 100 });
-    const p = new RangePrefetcher(fakeReader(0, requests), registry, [], range, { from: 1, to: 1_000, depth: 1, rangesPerBatch: 1, denseFrom: 10_000 });
+    const p = new RangePrefetcher(fakeReader(0, requests), registry, [], range, {
+      from: 1,
+      to: 1_000,
+      depth: 1,
+      rangesPerBatch: 1,
+      denseFrom: 10_000,
+    });
     const batches = await drain(p);
     expect(batches.map((b) => b.to - b.from + 1)).toEqual([10, 20, 40, 80, 160, 320, 370]);
     expect(batches.every((b) => b.headers.has(b.from) && b.headers.has(b.to))).toBe(true);
@@ -70,7 +83,10 @@ describe('RangePrefetcher', () => {
       async logsAdaptive(f: LogFilter, from: number, to: number): Promise<RpcLog[]> {
         filters.push({ addresses: f.addresses, discovery: f.topic0.includes('0xcreated'), from, to });
         // the factory creates the pair in block 15
-        if (f.topic0.includes('0xcreated')) return from <= 15 && 15 <= to ? [{ address: FACTORY, blockNumber: 15, blockHash: hash(15), logIndex: 0, topics: ['0xcreated'] } as RpcLog] : [];
+        if (f.topic0.includes('0xcreated'))
+          return from <= 15 && 15 <= to
+            ? [{ address: FACTORY, blockNumber: 15, blockHash: hash(15), logIndex: 0, topics: ['0xcreated'] } as RpcLog]
+            : [];
         return [];
       },
       async headers(numbers: readonly number[]): Promise<RpcBlockHeader[]> {
@@ -78,10 +94,21 @@ describe('RangePrefetcher', () => {
       },
     } as unknown as ChainReader;
     const watched = new Set([FACTORY]);
-    const reg = { addresses: [FACTORY], sources: new Map([[FACTORY, {}]]), isWatched: (a: string) => watched.has(a) } as unknown as ContractRegistry;
+    const reg = {
+      addresses: [FACTORY],
+      sources: new Map([[FACTORY, {}]]),
+      isWatched: (a: string) => watched.has(a),
+    } as unknown as ContractRegistry;
     const lookahead = { topics: ['0xcreated'], addressesIn: (logs: readonly RpcLog[]) => logs.map(() => PAIR) };
     const range = new AdaptiveRange({ max: 1_000, initial: 10, targetLogs: 100 });
-    const p = new RangePrefetcher(reader, reg, ['0xswap'], range, { from: 1, to: 200, depth: 3, rangesPerBatch: 1, denseFrom: 60, lookahead });
+    const p = new RangePrefetcher(reader, reg, ['0xswap'], range, {
+      from: 1,
+      to: 200,
+      depth: 3,
+      rangesPerBatch: 1,
+      denseFrom: 60,
+      lookahead,
+    });
     const batches = await drain(p);
     // 10-block ranges; the pair appears in block 15; the dense tail (to >= 60) reads no discovery ahead
     expect(batches.filter((b) => b.extra.size > 0).map((b) => [b.from, b.to, [...b.extra]])).toEqual([
@@ -97,6 +124,8 @@ describe('RangePrefetcher', () => {
       [41, 50],
     ]);
     // one discovery read per backfill range, of the source contracts only
-    expect(filters.filter((f) => f.discovery).map((f) => [f.from, f.to, f.addresses])).toEqual([1, 11, 21, 31, 41].map((from) => [from, from + 9, [FACTORY]]));
+    expect(filters.filter((f) => f.discovery).map((f) => [f.from, f.to, f.addresses])).toEqual(
+      [1, 11, 21, 31, 41].map((from) => [from, from + 9, [FACTORY]]),
+    );
   });
 });

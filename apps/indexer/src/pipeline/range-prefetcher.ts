@@ -134,7 +134,8 @@ export async function readHeaders(reader: ChainReader, numbers: readonly number[
   for (let i = 0; i < headers.length; i++) {
     const h = headers[i]!;
     const prev = out.get(h.number - 1);
-    if (prev && prev.hash !== h.parentHash) throw new ChainMovedError(`block ${h.number} does not extend block ${prev.number} (chain moved while reading)`);
+    if (prev && prev.hash !== h.parentHash)
+      throw new ChainMovedError(`block ${h.number} does not extend block ${prev.number} (chain moved while reading)`);
     out.set(h.number, h);
   }
   return out;
@@ -143,7 +144,8 @@ export async function readHeaders(reader: ChainReader, numbers: readonly number[
 export function checkLogsAgainstHeaders(logs: readonly RpcLog[] | LogList, headers: ReadonlyMap<number, RpcBlockHeader>): void {
   asLogList(logs).forEachBlock((n, hash) => {
     const h = headers.get(n);
-    if (h && h.hash !== hash) throw new ChainMovedError(`log of block ${n} has hash ${hash}, the header ${h.hash} (chain moved while reading)`);
+    if (h && h.hash !== hash)
+      throw new ChainMovedError(`log of block ${n} has hash ${hash}, the header ${h.hash} (chain moved while reading)`);
   });
 }
 

@@ -20,13 +20,27 @@ export interface LoadedRegistry {
  * (native token, listed tokens, vault lists) that are not stored yet. `poolScope`: which
  * discovered pools and aTokens are registered (see PoolScope).
  */
-export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Network, platforms: readonly PlatformDefinition[], listedTokens: readonly string[], poolScope: PoolScopeMode = 'listed'): Promise<LoadedRegistry> {
+export async function loadRegistry(
+  q: SqlTx,
+  client: JsonRpcClient,
+  network: Network,
+  platforms: readonly PlatformDefinition[],
+  listedTokens: readonly string[],
+  poolScope: PoolScopeMode = 'listed',
+): Promise<LoadedRegistry> {
   const registry = new ContractRegistry(network, { mode: poolScope, listed: new Set(listedTokens.map((t) => t.toLowerCase())) });
   for (const p of platforms) {
     const adapter = ADAPTERS[p.family];
     const market = adapter.staticContracts(p).find((c) => c.role === 'market')?.address;
     for (const c of adapter.staticContracts(p)) {
-      if (c.role === 'source') registry.addSource({ address: c.address, platform: p.slug, family: p.family, market, ...(p.options ? { options: p.options } : {}) });
+      if (c.role === 'source')
+        registry.addSource({
+          address: c.address,
+          platform: p.slug,
+          family: p.family,
+          market,
+          ...(p.options ? { options: p.options } : {}),
+        });
       else registry.addMarket({ address: c.address, platform: p.slug });
     }
   }
@@ -47,6 +61,9 @@ export async function loadRegistry(q: SqlTx, client: JsonRpcClient, network: Net
 }
 
 async function readVaultAssets(client: JsonRpcClient, vaults: readonly string[]): Promise<Map<string, string | undefined>> {
-  const results = await multicall(client, vaults.map((target) => ({ target, data: SELECTORS.asset })));
+  const results = await multicall(
+    client,
+    vaults.map((target) => ({ target, data: SELECTORS.asset })),
+  );
   return new Map(vaults.map((v, i) => [v, decodeAddressResult(results[i])]));
 }

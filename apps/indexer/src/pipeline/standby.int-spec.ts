@@ -69,13 +69,21 @@ describe('hot standby: two indexer processes, one lease', () => {
   const waitUntil = async (cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<number> => {
     const t0 = Date.now();
     while (!(await cond())) {
-      if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}; last lines: ${procs.map((p) => p.lines.slice(-3).join('\n')).join('\n---\n')}`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`timed out waiting for ${what}; last lines: ${procs.map((p) => p.lines.slice(-3).join('\n')).join('\n---\n')}`);
       await new Promise((r) => setTimeout(r, 10));
     }
     return Date.now() - t0;
   };
-  const holder = async (): Promise<string | undefined> => ((await db.query(`SELECT holder FROM indexer_leases WHERE network = 'ethereum'`)).rows[0] as { holder: string } | undefined)?.holder;
-  const cursor = async (): Promise<number> => Number(((await db.query(`SELECT block_number FROM index_cursors WHERE network = 'ethereum'`)).rows[0] as { block_number: string } | undefined)?.block_number ?? -1);
+  const holder = async (): Promise<string | undefined> =>
+    ((await db.query(`SELECT holder FROM indexer_leases WHERE network = 'ethereum'`)).rows[0] as { holder: string } | undefined)?.holder;
+  const cursor = async (): Promise<number> =>
+    Number(
+      (
+        (await db.query(`SELECT block_number FROM index_cursors WHERE network = 'ethereum'`)).rows[0] as
+          { block_number: string } | undefined
+      )?.block_number ?? -1,
+    );
   const tip = async (): Promise<number> => parseInt(await anvil.client.call<string>('eth_blockNumber'), 16);
   const said = (p: IndexerProcess, text: string): boolean => p.lines.some((l) => l.includes(text));
   /**
@@ -85,12 +93,14 @@ describe('hot standby: two indexer processes, one lease', () => {
    * after that lease's row and before the next one.
    */
   const history = async (): Promise<Array<{ kind: 'lease' | 'write'; who: string; from: number; to: number }>> =>
-    (await db.query(`SELECT kind, who, from_block, to_block FROM test_log ORDER BY id`)).rows.map((r: { kind: 'lease' | 'write'; who: string; from_block: string | null; to_block: string | null }) => ({
-      kind: r.kind,
-      who: r.who,
-      from: Number(r.from_block),
-      to: Number(r.to_block),
-    }));
+    (await db.query(`SELECT kind, who, from_block, to_block FROM test_log ORDER BY id`)).rows.map(
+      (r: { kind: 'lease' | 'write'; who: string; from_block: string | null; to_block: string | null }) => ({
+        kind: r.kind,
+        who: r.who,
+        from: Number(r.from_block),
+        to: Number(r.to_block),
+      }),
+    );
   const tag = (id: string): string => writerTag('ethereum', id);
 
   /** a transfer and a swap every ~100 ms (each mines a block) until stopped */
@@ -114,13 +124,24 @@ describe('hot standby: two indexer processes, one lease', () => {
   };
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await send(anvil.client, txs.approve(alice!, token('USDC'), router));
     // The reference: one uninterrupted indexer of the chain into its own database. It backfills
     // the devnet's history once; the replicas' database starts as a copy of that (so only one
     // backfill runs), then the reference follows the same new blocks live as the replicas.
     await migrate(cleanUrl);
-    const reference = (): TestIndexer => startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: cleanUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig) });
+    const reference = (): TestIndexer =>
+      startTestIndexer({
+        network: 'ethereum',
+        rpcUrl: anvil.rpcUrl,
+        databaseUrl: cleanUrl,
+        manifestPath,
+        derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig),
+      });
     clean = reference();
     await clean.waitForCursor(await tip(), 240_000);
     await clean.stop();
@@ -129,7 +150,9 @@ describe('hot standby: two indexer processes, one lease', () => {
     clean = reference();
     db = new PgPool({ connectionString: dbUrl, max: 2 });
     // Test instrumentation: who held the lease, and who moved the cursor from where to where.
-    await db.query(`CREATE TABLE test_log (id bigserial PRIMARY KEY, kind text NOT NULL, who text NOT NULL, from_block bigint, to_block bigint)`);
+    await db.query(
+      `CREATE TABLE test_log (id bigserial PRIMARY KEY, kind text NOT NULL, who text NOT NULL, from_block bigint, to_block bigint)`,
+    );
     await db.query(`CREATE FUNCTION test_log_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
       INSERT INTO test_log (kind, who, from_block, to_block) VALUES ('write', current_setting('application_name'), OLD.block_number, NEW.block_number); RETURN NEW; END $$`);
     await db.query(`CREATE TRIGGER test_log_write AFTER UPDATE OF block_number ON index_cursors FOR EACH ROW
@@ -138,13 +161,17 @@ describe('hot standby: two indexer processes, one lease', () => {
       IF TG_OP = 'DELETE' THEN INSERT INTO test_log (kind, who) VALUES ('lease', ''); RETURN OLD; END IF;
       IF TG_OP = 'INSERT' OR OLD.holder IS DISTINCT FROM NEW.holder THEN INSERT INTO test_log (kind, who) VALUES ('lease', NEW.holder); END IF;
       RETURN NEW; END $$`);
-    await db.query(`CREATE TRIGGER test_log_lease AFTER INSERT OR UPDATE OR DELETE ON indexer_leases FOR EACH ROW EXECUTE FUNCTION test_log_lease()`);
+    await db.query(
+      `CREATE TRIGGER test_log_lease AFTER INSERT OR UPDATE OR DELETE ON indexer_leases FOR EACH ROW EXECUTE FUNCTION test_log_lease()`,
+    );
   });
 
   afterAll(async () => {
     await traffic?.stop().catch(() => undefined);
     await clean?.stop();
-    if (process.env['STANDBY_TEST_LOG_DIR']) for (const [i, p] of procs.entries()) writeFileSync(join(process.env['STANDBY_TEST_LOG_DIR'], `indexer-${i}.log`), p.lines.join('\n'));
+    if (process.env['STANDBY_TEST_LOG_DIR'])
+      for (const [i, p] of procs.entries())
+        writeFileSync(join(process.env['STANDBY_TEST_LOG_DIR'], `indexer-${i}.log`), p.lines.join('\n'));
     for (const p of procs) {
       if (p.child.pid && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGCONT');
       await killHard(p);
@@ -175,7 +202,9 @@ describe('hot standby: two indexer processes, one lease', () => {
     const takeoverMs = await waitUntil(async () => (await holder()) === 'standby-b', 'b takes over', 10_000);
     const atKill = await tip();
     const caughtUpMs = takeoverMs + (await waitUntil(async () => (await cursor()) >= atKill, 'b indexes past the kill', 10_000));
-    process.stdout.write(`standby took the lease ${takeoverMs} ms after the SIGKILL (TTL ${TTL_MS} ms), indexed the chain's tip at the kill ${caughtUpMs} ms after it\n`);
+    process.stdout.write(
+      `standby took the lease ${takeoverMs} ms after the SIGKILL (TTL ${TTL_MS} ms), indexed the chain's tip at the kill ${caughtUpMs} ms after it\n`,
+    );
     expect(takeoverMs).toBeLessThanOrEqual(TTL_MS + MARGIN_MS);
     expect(caughtUpMs).toBeLessThanOrEqual(TTL_MS + 2 * MARGIN_MS);
 
@@ -191,7 +220,11 @@ describe('hot standby: two indexer processes, one lease', () => {
     await waitUntil(async () => (await cursor()) >= atPause, 'c indexes past the pause', 10_000);
     const seen = b.lines.length;
     process.kill(b.child.pid!, 'SIGCONT');
-    await waitUntil(() => b.lines.slice(seen).some((l) => l.includes('lease lost to another replica') || l.includes('another replica holds the lease')), 'b notices it lost the lease', 10_000);
+    await waitUntil(
+      () => b.lines.slice(seen).some((l) => l.includes('lease lost to another replica') || l.includes('another replica holds the lease')),
+      'b notices it lost the lease',
+      10_000,
+    );
     // The resumed replica stays a standby while blocks keep coming.
     const resumedAt = await cursor();
     await waitUntil(async () => (await cursor()) > resumedAt + 5, 'c indexing after b resumed');
@@ -224,19 +257,30 @@ describe('hot standby: two indexer processes, one lease', () => {
 
     // Every Transfer of every registered token, exactly once.
     const reader = new ChainReader(anvil.client);
-    const tokens = (await db.query(`SELECT address FROM tokens WHERE network = 'ethereum' AND family <> 'native'`)).rows.map((r: { address: string }) => r.address);
-    const chain = (await reader.logs({ addresses: tokens, topic0: [TOPICS.transfer, TOPICS.wethDeposit, TOPICS.wethWithdrawal] }, 0, head)).filter((l) => l.topics[0] !== TOPICS.transfer || l.topics.length === 3);
-    const stored = (await db.query(`SELECT block_number, log_index FROM transfers WHERE network = 'ethereum'`)).rows.map((r: { block_number: string; log_index: number }) => `${r.block_number}:${r.log_index}`);
+    const tokens = (await db.query(`SELECT address FROM tokens WHERE network = 'ethereum' AND family <> 'native'`)).rows.map(
+      (r: { address: string }) => r.address,
+    );
+    const chain = (
+      await reader.logs({ addresses: tokens, topic0: [TOPICS.transfer, TOPICS.wethDeposit, TOPICS.wethWithdrawal] }, 0, head)
+    ).filter((l) => l.topics[0] !== TOPICS.transfer || l.topics.length === 3);
+    const stored = (await db.query(`SELECT block_number, log_index FROM transfers WHERE network = 'ethereum'`)).rows.map(
+      (r: { block_number: string; log_index: number }) => `${r.block_number}:${r.log_index}`,
+    );
     const want = new Set(chain.map((l) => `${l.blockNumber}:${l.logIndex}`));
     const have = new Set(stored);
-    expect({ missing: [...want].filter((k) => !have.has(k)).length, extra: stored.filter((k) => !want.has(k)).length, duplicates: stored.length - have.size }).toEqual({ missing: 0, extra: 0, duplicates: 0 });
+    expect({
+      missing: [...want].filter((k) => !have.has(k)).length,
+      extra: stored.filter((k) => !want.has(k)).length,
+      duplicates: stored.length - have.size,
+    }).toEqual({ missing: 0, extra: 0, duplicates: 0 });
 
     // Row for row the same as one uninterrupted indexer (raw and derived tables).
     await clean!.waitForCursor(head);
     const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
     const [replicated, reference] = [await snapshotTables(db, 'ethereum', tables), await snapshotTables(clean!.pool, 'ethereum', tables)];
     const differing = differingTables(replicated, reference);
-    for (const t of differing) expect({ table: t, rows: normaliseFloats(replicated[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
+    for (const t of differing)
+      expect({ table: t, rows: normaliseFloats(replicated[t]!) }).toEqual({ table: t, rows: normaliseFloats(reference[t]!) });
     expect(differing).toEqual([]);
   });
 });
@@ -250,7 +294,9 @@ async function copyDatabase(from: string, to: string): Promise<void> {
   await client.connect();
   try {
     for (let waited = 0; waited < 5_000; waited += 50) {
-      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name(from)]);
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+        name(from),
+      ]);
       if (rows[0]!.n === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -25,9 +25,19 @@ export class ChainEventPublisher {
   constructor(private readonly opts: PublisherOptions) {}
 
   async connect(): Promise<void> {
-    const nc = await connect({ ...natsConnectOptions(this.opts.natsUrl), name: 'indexer-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const nc = await connect({
+      ...natsConnectOptions(this.opts.natsUrl),
+      name: 'indexer-events',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
     const jsm = await nc.jetstreamManager();
-    const config = { name: this.opts.stream, subjects: [`${this.opts.subjectPrefix}.>`], duplicate_window: nanos(this.opts.duplicateWindowMs ?? 120_000), num_replicas: this.opts.replicas ?? 1 };
+    const config = {
+      name: this.opts.stream,
+      subjects: [`${this.opts.subjectPrefix}.>`],
+      duplicate_window: nanos(this.opts.duplicateWindowMs ?? 120_000),
+      num_replicas: this.opts.replicas ?? 1,
+    };
     try {
       await jsm.streams.info(this.opts.stream);
     } catch {

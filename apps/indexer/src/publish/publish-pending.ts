@@ -17,7 +17,14 @@ interface PendingPoolRow extends PoolTableRow {
  * `:r<n>` is appended (a re-applied state at the same position may differ from the orphaned one
  * still inside the dedup window), and a state restored by a rollback gets `:restored`.
  */
-export function poolStateMsgId(network: Network, pool: string, block: number | string, log: number, reorgEpoch: number, restored: boolean): string {
+export function poolStateMsgId(
+  network: Network,
+  pool: string,
+  block: number | string,
+  log: number,
+  reorgEpoch: number,
+  restored: boolean,
+): string {
   return `${network}:${pool}:${block}:${log}${reorgEpoch > 0 ? `:r${reorgEpoch}` : ''}${restored ? ':restored' : ''}`;
 }
 
@@ -29,7 +36,12 @@ export function poolStateMsgId(network: Network, pool: string, block: number | s
  * the state at that block even while the indexer commits further batches. Marks progress after
  * each page (outside the snapshot), so a crash re-sends at most one page (dropped as duplicates).
  */
-export async function publishPending(db: Pool, publisher: ChainEventPublisher, network: Network, pageSize = 1000): Promise<{ pools: number; finalized: boolean }> {
+export async function publishPending(
+  db: Pool,
+  publisher: ChainEventPublisher,
+  network: Network,
+  pageSize = 1000,
+): Promise<{ pools: number; finalized: boolean }> {
   return inTransaction(
     db,
     (client) => {
@@ -40,7 +52,13 @@ export async function publishPending(db: Pool, publisher: ChainEventPublisher, n
   );
 }
 
-async function publishFrom(q: SqlTx, writes: SqlTx, publisher: ChainEventPublisher, network: Network, pageSize: number): Promise<{ pools: number; finalized: boolean }> {
+async function publishFrom(
+  q: SqlTx,
+  writes: SqlTx,
+  publisher: ChainEventPublisher,
+  network: Network,
+  pageSize: number,
+): Promise<{ pools: number; finalized: boolean }> {
   const cursor = await readCursor(q, network);
   if (!cursor) return { pools: 0, finalized: false };
   let seq = cursor.publishedSeq;
@@ -52,14 +70,26 @@ async function publishFrom(q: SqlTx, writes: SqlTx, publisher: ChainEventPublish
       [network, seq.toString(), pageSize],
     );
     if (rows.length === 0) break;
-    await Promise.all(rows.map((r) => publisher.poolState(network, toMessage(network, r), poolStateMsgId(network, r.address, r.block_number, r.log_index, cursor.reorgEpoch, r.restored))));
+    await Promise.all(
+      rows.map((r) =>
+        publisher.poolState(
+          network,
+          toMessage(network, r),
+          poolStateMsgId(network, r.address, r.block_number, r.log_index, cursor.reorgEpoch, r.restored),
+        ),
+      ),
+    );
     seq = BigInt(rows[rows.length - 1]!.change_seq);
     pools += rows.length;
     await markPublished(writes, network, seq, 0);
   }
   const finalized = cursor.finalizedBlock > cursor.publishedFinalized;
   if (finalized) {
-    await publisher.blockFinalized(network, { network, blockNumber: String(cursor.finalizedBlock), headBlock: String(cursor.blockNumber) }, `${network}:finalized:${cursor.finalizedBlock}${cursor.reorgEpoch > 0 ? `:r${cursor.reorgEpoch}` : ''}`);
+    await publisher.blockFinalized(
+      network,
+      { network, blockNumber: String(cursor.finalizedBlock), headBlock: String(cursor.blockNumber) },
+      `${network}:finalized:${cursor.finalizedBlock}${cursor.reorgEpoch > 0 ? `:r${cursor.reorgEpoch}` : ''}`,
+    );
     await markPublished(writes, network, seq, cursor.finalizedBlock);
   }
   if (cursor.blockHash !== '') {

@@ -55,7 +55,14 @@ describe('chain events on JetStream', () => {
     jsm = await nc.jetstreamManager();
     head = await new ChainReader(new JsonRpcClient(rpcUrl)).blockNumber();
     let kick: (n: Network) => void = () => undefined;
-    ti = startTestIndexer({ network: 'ethereum', rpcUrl, databaseUrl: dbUrl, manifestPath, derive: new RecordingDerivation(), onCommitted: (n) => kick(n) });
+    ti = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: new RecordingDerivation(),
+      onCommitted: (n) => kick(n),
+    });
     loop = new PublishLoop(ti.pool, publisher, { log: () => undefined, warn: (m) => ti.lines.push(m), error: (m) => ti.lines.push(m) });
     kick = (n) => loop.kick(n);
     await ti.waitForCursor(head);
@@ -75,7 +82,11 @@ describe('chain events on JetStream', () => {
 
   it('publishes every pool with its committed state and message id <network>:<pool>:<block>:<log>', async () => {
     const messages = await readStream();
-    const pools = (await ti.pool.query(`SELECT address, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index FROM pools WHERE network = 'ethereum'`)).rows as Array<Record<string, string | number | null>>;
+    const pools = (
+      await ti.pool.query(
+        `SELECT address, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index FROM pools WHERE network = 'ethereum'`,
+      )
+    ).rows as Array<Record<string, string | number | null>>;
     const latest = new Map<string, PoolStateChanged>();
     for (const m of messages.filter((x) => x.subject === `${prefix}.ethereum.pool-state.v1`)) {
       const msg = PoolStateChanged.fromJSON(m.json);
@@ -98,10 +109,14 @@ describe('chain events on JetStream', () => {
   });
 
   it('publishes the finalised block (head minus the finality depth)', async () => {
-    const finals = (await readStream()).filter((m) => m.subject === `${prefix}.ethereum.block-finalized.v1`).map((m) => m.json as { blockNumber: string });
+    const finals = (await readStream())
+      .filter((m) => m.subject === `${prefix}.ethereum.block-finalized.v1`)
+      .map((m) => m.json as { blockNumber: string });
     expect(finals.length).toBeGreaterThan(0);
     // The indexed head, not the head read before the run: the shared devnet may mine a block in between.
-    const [cursor] = (await ti.pool.query(`SELECT block_number::text FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string }>;
+    const [cursor] = (await ti.pool.query(`SELECT block_number::text FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{
+      block_number: string;
+    }>;
     expect(Number(cursor!.block_number)).toBeGreaterThanOrEqual(head);
     expect(Number(finals.at(-1)!.blockNumber)).toBe(Number(cursor!.block_number) - 64);
   });
@@ -111,9 +126,19 @@ describe('chain events on JetStream', () => {
     const heads = messages.filter((m) => m.subject === `${prefix}.ethereum.indexed-head.v1`);
     expect(heads.length).toBeGreaterThan(0);
     const last = IndexedHead.fromJSON(heads.at(-1)!.json);
-    const [cursor] = (await ti.pool.query(`SELECT block_number::text, block_hash, reorg_epoch FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string; reorg_epoch: number }>;
-    expect(last).toEqual({ network: 'ethereum', blockNumber: cursor!.block_number, blockHash: cursor!.block_hash, reorgEpoch: cursor!.reorg_epoch });
-    const block = await new JsonRpcClient(rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', [`0x${Number(cursor!.block_number).toString(16)}`, false]);
+    const [cursor] = (
+      await ti.pool.query(`SELECT block_number::text, block_hash, reorg_epoch FROM index_cursors WHERE network = 'ethereum'`)
+    ).rows as Array<{ block_number: string; block_hash: string; reorg_epoch: number }>;
+    expect(last).toEqual({
+      network: 'ethereum',
+      blockNumber: cursor!.block_number,
+      blockHash: cursor!.block_hash,
+      reorgEpoch: cursor!.reorg_epoch,
+    });
+    const block = await new JsonRpcClient(rpcUrl).call<{ hash: string }>('eth_getBlockByNumber', [
+      `0x${Number(cursor!.block_number).toString(16)}`,
+      false,
+    ]);
     expect(last.blockHash).toBe(block.hash);
     expect(heads.at(-1)!.msgId).toBe(`ethereum:head:${cursor!.block_number}:${cursor!.block_hash}:r${cursor!.reorg_epoch}`);
     // every pool state comes before the head that closes its run

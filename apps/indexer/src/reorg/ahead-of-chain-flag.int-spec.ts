@@ -30,10 +30,18 @@ describe('the "data ahead of the chain" flag in Postgres (private anvil)', () =>
   let locker: Client;
 
   const start = (): TestIndexer =>
-    startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: dbUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig), finalityDepth: 4 });
+    startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig),
+      finalityDepth: 4,
+    });
   /** the network's cursor row (none before the indexer's first start) */
   const row = async (indexer: TestIndexer): Promise<{ number: number; hash: string; ahead: boolean }> => {
-    const [c] = (await indexer.pool.query(`SELECT block_number, block_hash, ahead_of_chain FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string; ahead_of_chain: boolean }>;
+    const [c] = (await indexer.pool.query(`SELECT block_number, block_hash, ahead_of_chain FROM index_cursors WHERE network = 'ethereum'`))
+      .rows as Array<{ block_number: string; block_hash: string; ahead_of_chain: boolean }>;
     return c ? { number: Number(c.block_number), hash: c.block_hash, ahead: c.ahead_of_chain } : { number: -1, hash: '', ahead: false };
   };
   const until = async (what: string, ok: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
@@ -50,7 +58,11 @@ describe('the "data ahead of the chain" flag in Postgres (private anvil)', () =>
   };
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await migrate(dbUrl);
     locker = new Client({ connectionString: dbUrl });
     await locker.connect();

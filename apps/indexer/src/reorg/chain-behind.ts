@@ -23,7 +23,12 @@ export class FallbackNodes {
   private readonly readers: ChainReader[];
 
   constructor(urls: readonly string[], timeoutMs: number) {
-    this.readers = urls.map((url) => new ChainReader(new JsonRpcClient(url, { timeoutMs: Math.min(timeoutMs, 5_000), retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } })));
+    this.readers = urls.map(
+      (url) =>
+        new ChainReader(
+          new JsonRpcClient(url, { timeoutMs: Math.min(timeoutMs, 5_000), retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } }),
+        ),
+    );
   }
 
   get size(): number {

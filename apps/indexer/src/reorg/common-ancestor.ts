@@ -7,7 +7,13 @@ import { storedBlocksDescending } from '../store/blocks.repo';
  * Walks back from `from` through the stored blocks (newest first, a page at a time) until one
  * has the same hash on the node: the common ancestor. Undefined when no stored block matches.
  */
-export async function findCommonAncestor(q: SqlTx, reader: ChainReader, network: Network, from: number, page = 64): Promise<{ number: number; hash: string } | undefined> {
+export async function findCommonAncestor(
+  q: SqlTx,
+  reader: ChainReader,
+  network: Network,
+  from: number,
+  page = 64,
+): Promise<{ number: number; hash: string } | undefined> {
   let below = from;
   for (;;) {
     const stored = await storedBlocksDescending(q, network, below, page);

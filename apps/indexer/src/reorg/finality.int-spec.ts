@@ -3,7 +3,18 @@ import { dirname, join } from 'node:path';
 import type { CommonConfig } from '@tokensvc/config';
 import { TEST_ACCOUNTS, type DevnetManifest } from '@tokensvc/devnet';
 import { ApiKeysRepository, dropDatabase, migrate } from '@tokensvc/persistence';
-import { createTestDatabaseUrl, freePort, freePortRange, INFRA, PrivateNatsServer, startApp, stopProcess, testDevnet, waitForHttp, type AppProcess } from '@tokensvc/testing';
+import {
+  createTestDatabaseUrl,
+  freePort,
+  freePortRange,
+  INFRA,
+  PrivateNatsServer,
+  startApp,
+  stopProcess,
+  testDevnet,
+  waitForHttp,
+  type AppProcess,
+} from '@tokensvc/testing';
 import { Deriver } from '../derive';
 import { reorg, send, txs } from '../testing/activity';
 import { startPrivateAnvil, type PrivateAnvil } from '../testing/private-anvil';
@@ -49,11 +60,14 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     return { status: res.status, body: await res.json() };
   };
   const cursor = async (): Promise<{ block: number; hash: string; finalized: number; finalizedHash: string | null }> => {
-    const { rows } = await ti.pool.query(`SELECT block_number, block_hash, finalized_block, finalized_hash FROM index_cursors WHERE network = 'ethereum'`);
+    const { rows } = await ti.pool.query(
+      `SELECT block_number, block_hash, finalized_block, finalized_hash FROM index_cursors WHERE network = 'ethereum'`,
+    );
     const r = rows[0] as { block_number: string; block_hash: string; finalized_block: string; finalized_hash: string | null };
     return { block: Number(r.block_number), hash: r.block_hash, finalized: Number(r.finalized_block), finalizedHash: r.finalized_hash };
   };
-  const chainHash = async (n: number): Promise<string> => (await anvil.client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).hash;
+  const chainHash = async (n: number): Promise<string> =>
+    (await anvil.client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).hash;
   /** until the indexed tip is the node's tip (number and hash) */
   const waitForTip = async (): Promise<void> => {
     const deadline = Date.now() + 120_000;
@@ -84,7 +98,12 @@ describe('answers labelled with their block; finality=finalized across a reorg (
         expect({ path, status: r.status }).toEqual({ path, status: 200 });
         out[name] = r.body;
       }
-      const labels: Label[] = [...out['tokens'].tokens.map((t: Json) => t.block), ...out['account'].balances.map((b: Json) => b.block), out['holders'].block, out['history'].block];
+      const labels: Label[] = [
+        ...out['tokens'].tokens.map((t: Json) => t.block),
+        ...out['account'].balances.map((b: Json) => b.block),
+        out['holders'].block,
+        out['history'].block,
+      ];
       if (labels.every((l) => l.number === expectBlock && (expectHash === undefined || l.hash === expectHash))) return out;
       if (Date.now() > deadline) throw new Error(`answers not as of block ${expectBlock}: ${JSON.stringify(labels)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -93,24 +112,49 @@ describe('answers labelled with their block; finality=finalized across a reorg (
   const holderOf = (a: Json, who: string): string | undefined => a['holders'].holders.find((h: Json) => h.address === who)?.rawBalance;
   const usdcOf = (a: Json): string | undefined => a['account'].balances.find((b: Json) => b.key === USDC)?.rawBalance;
   const balanceAt = async (who: string, block: number): Promise<string> =>
-    BigInt(await anvil.client.call<string>('eth_call', [{ to: token('USDC'), data: `0x70a08231${who.slice(2).padStart(64, '0')}` }, `0x${block.toString(16)}`])).toString();
+    BigInt(
+      await anvil.client.call<string>('eth_call', [
+        { to: token('USDC'), data: `0x70a08231${who.slice(2).padStart(64, '0')}` },
+        `0x${block.toString(16)}`,
+      ]),
+    ).toString();
 
   beforeAll(async () => {
     const started = Date.now();
     const phase = (name: string): void => void process.stderr.write(`[finality test] ${name} after ${Date.now() - started} ms\n`);
     phase('start');
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     phase('anvil up');
     await migrate(dbUrl);
     phase('migrated');
     await send(anvil.client, txs.approve(alice!, token('USDC'), router));
-    ti = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: dbUrl, manifestPath, derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig), finalityDepth: FINALITY });
+    ti = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: new Deriver({ networks: [{ network: 'ethereum', rpcUrl: anvil.rpcUrl }] } as unknown as CommonConfig),
+      finalityDepth: FINALITY,
+    });
     // token-data and the gateway start while the indexer backfills the devnet's history
     key = (await new ApiKeysRepository(ti.pool).issue({ tier: 'paid', label: 'finality test' })).key;
     nats = new PrivateNatsServer(await freePort());
     await nats.start();
     const gatewayPort = await freePort();
-    const env = { databaseUrl: dbUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: { ethereum: anvil.rpcUrl }, manifestPath, gatewayPort, healthPortBase: await freePortRange(5), logLevel: 'warn' };
+    const env = {
+      databaseUrl: dbUrl,
+      natsUrl: nats.url,
+      redisUrl: INFRA.redis,
+      rpcUrls: { ethereum: anvil.rpcUrl },
+      manifestPath,
+      gatewayPort,
+      healthPortBase: await freePortRange(5),
+      logLevel: 'warn',
+    };
     apps = (['token-data', 'gateway'] as const).map((app) => startApp(app, env, (name, line) => logs.push(`[${name}] ${line}`)));
     base = `http://127.0.0.1:${gatewayPort}`;
     await waitForTip();
@@ -138,7 +182,10 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     const x = await cursor();
     const atX = await answers('latest', x.block);
     expect(atX['holders'].block).toEqual({ number: x.block, hash: x.hash, final: false });
-    expect(atX['tokens'].tokens.map((t: Json) => t.block)).toEqual([{ number: x.block, hash: x.hash, final: false }, { number: x.block, hash: x.hash, final: false }]);
+    expect(atX['tokens'].tokens.map((t: Json) => t.block)).toEqual([
+      { number: x.block, hash: x.hash, final: false },
+      { number: x.block, hash: x.hash, final: false },
+    ]);
 
     // four more blocks (a transfer to bob, a swap, a second transfer, a third): the finalized block is now X
     await send(anvil.client, txs.transfer(alice!, token('USDC'), bob!, 1_000_000n));
@@ -154,8 +201,12 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     // labels: latest = the cursor, not final; finalized = the finalized block, final, with its hash
     const latestLabel = { number: t.block, hash: t.hash, final: false };
     const finalLabel = { number: x.block, hash: await chainHash(x.block), final: true };
-    expect([latest['holders'].block, latest['history'].block, ...latest['account'].balances.map((b: Json) => b.block)]).toEqual(Array(2 + latest['account'].balances.length).fill(latestLabel));
-    expect([finalized['holders'].block, finalized['history'].block, ...finalized['tokens'].tokens.map((k: Json) => k.block)]).toEqual(Array(4).fill(finalLabel));
+    expect([latest['holders'].block, latest['history'].block, ...latest['account'].balances.map((b: Json) => b.block)]).toEqual(
+      Array(2 + latest['account'].balances.length).fill(latestLabel),
+    );
+    expect([finalized['holders'].block, finalized['history'].block, ...finalized['tokens'].tokens.map((k: Json) => k.block)]).toEqual(
+      Array(4).fill(finalLabel),
+    );
     // history entries: each its candle's last block, final when at or below the finalized block
     for (const e of [...latest['history'].history, ...finalized['history'].history]) {
       expect(e.block.final).toBe(e.block.number <= x.block);
@@ -170,8 +221,14 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     expect(finalized['holders'].totalItems).toBe(atX['holders'].totalItems);
     const state = (a: Json): Json =>
       a['tokens'].tokens.map((k: Json) => ({
-        key: k.key, price: k.price, liquidity: k.liquidity, totalSupply: k.totalSupply, reserves: k.reserves, updatedAt: k.updatedAt,
-        volumeUsd1d: k.metrics.volumeUsd1d, volumeUsd7d: k.metrics.volumeUsd7d,
+        key: k.key,
+        price: k.price,
+        liquidity: k.liquidity,
+        totalSupply: k.totalSupply,
+        reserves: k.reserves,
+        updatedAt: k.updatedAt,
+        volumeUsd1d: k.metrics.volumeUsd1d,
+        volumeUsd7d: k.metrics.volumeUsd7d,
       }));
     expect(state(finalized)).toEqual(state(atX));
     // USDC's volume is its swap volume (a basic token): the swap of 700 USDC above X is in the latest answer only
@@ -179,11 +236,26 @@ describe('answers labelled with their block; finality=finalized across a reorg (
     expect(usdcVolume(atX)).toBeGreaterThan(0);
     expect(usdcVolume(latest) - usdcVolume(finalized)).toBeCloseTo(700, 2);
     const ohlc = (a: Json): Json =>
-      a['history'].history.map((e: Json) => [e.time, e.openPrice, e.highPrice, e.lowPrice, e.closePrice, e.liquidity, e.volume1dUsd, e.block.number]);
+      a['history'].history.map((e: Json) => [
+        e.time,
+        e.openPrice,
+        e.highPrice,
+        e.lowPrice,
+        e.closePrice,
+        e.liquidity,
+        e.volume1dUsd,
+        e.block.number,
+      ]);
     expect(ohlc(finalized)).toEqual(ohlc(atX));
     // a finalized page past the end still counts what there is
     const pastHolders = await get(`/v2/tokens/holders?id=${USDC}&limit=100&page=50&finality=finalized`);
-    expect(pastHolders.body).toMatchObject({ totalItems: finalized['holders'].totalItems, pageItems: 0, more: false, holders: [], block: finalLabel });
+    expect(pastHolders.body).toMatchObject({
+      totalItems: finalized['holders'].totalItems,
+      pageItems: 0,
+      more: false,
+      holders: [],
+      block: finalLabel,
+    });
     const pastHistory = await get(`/v2/tokens/history?id=${lp}&resolution=15m&page=50&finality=finalized`);
     expect(pastHistory.body).toMatchObject({ totalItems: finalized['history'].totalItems, pageItems: 0, history: [], block: finalLabel });
     expect(finalized['history'].totalItems).toBeGreaterThan(0);
@@ -214,7 +286,12 @@ describe('answers labelled with their block; finality=finalized across a reorg (
   });
 
   it('refuses an unknown finality with a 400 and a message', async () => {
-    for (const path of [`/v2/tokens?finality=final`, `/v2/tokens/holders?id=${USDC}&finality=final`, `/v2/account?owner=${bob}&networks=ethereum&finality=final`, `/v2/tokens/history?id=${lp}&finality=final`]) {
+    for (const path of [
+      `/v2/tokens?finality=final`,
+      `/v2/tokens/holders?id=${USDC}&finality=final`,
+      `/v2/account?owner=${bob}&networks=ethereum&finality=final`,
+      `/v2/tokens/history?id=${lp}&finality=final`,
+    ]) {
       const res = await get(path);
       expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 400, code: 'invalid_parameter' });
       expect(res.body.message).toMatch(/finality.*must be one of latest, finalized/);

@@ -36,7 +36,10 @@ describe('reorg repair (private anvil)', () => {
   const v2 = net.platforms.find((p) => p.slug === 'uniswap-v2')!;
   const router = (v2.addresses['router'] as string).toLowerCase();
   const factory = (v2.addresses['factory'] as string).toLowerCase();
-  const vault = net.platforms.find((p) => p.family === 'erc4626')!.vaults.find((v) => v.assetSymbol === 'USDC')!.address.toLowerCase();
+  const vault = net.platforms
+    .find((p) => p.family === 'erc4626')!
+    .vaults.find((v) => v.assetSymbol === 'USDC')!
+    .address.toLowerCase();
   const [alice, bob] = TEST_ACCOUNTS.map((a) => a.address.toLowerCase());
   const FINALITY = 4;
   const dbUrl = createTestDatabaseUrl('ingest_reorg');
@@ -57,9 +60,13 @@ describe('reorg repair (private anvil)', () => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const tip = await anvil.client.call<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
-      const [cursor] = (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string }>;
+      const [cursor] = (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`))
+        .rows as Array<{ block_number: string; block_hash: string }>;
       if (cursor && Number(cursor.block_number) === parseInt(tip.number, 16) && cursor.block_hash === tip.hash) return;
-      if (Date.now() > deadline) throw new Error(`indexer not at the tip ${parseInt(tip.number, 16)}: ${JSON.stringify(cursor)}; ${JSON.stringify(indexer.lines.slice(-3))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `indexer not at the tip ${parseInt(tip.number, 16)}: ${JSON.stringify(cursor)}; ${JSON.stringify(indexer.lines.slice(-3))}`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -67,17 +74,34 @@ describe('reorg repair (private anvil)', () => {
   const expectEqualToFreshIndex = async (): Promise<void> => {
     const freshUrl = createTestDatabaseUrl('ingest_reorg_fresh');
     await migrate(freshUrl);
-    const fresh = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: freshUrl, manifestPath, derive: deriver(anvil.rpcUrl), finalityDepth: FINALITY });
+    const fresh = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: freshUrl,
+      manifestPath,
+      derive: deriver(anvil.rpcUrl),
+      finalityDepth: FINALITY,
+    });
     try {
       await waitForTip(fresh);
       const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
-      const [repaired, reference] = [await snapshotTables(ti.pool, 'ethereum', tables), await snapshotTables(fresh.pool, 'ethereum', tables)];
+      const [repaired, reference] = [
+        await snapshotTables(ti.pool, 'ethereum', tables),
+        await snapshotTables(fresh.pool, 'ethereum', tables),
+      ];
       const differing = differingTables(repaired, reference);
-      for (const name of differing) expect({ table: name, rows: normaliseFloats(repaired[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
+      for (const name of differing)
+        expect({ table: name, rows: normaliseFloats(repaired[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
       expect(differing).toEqual([]);
       // No block of the orphaned branch is left behind.
-      const stored = (await ti.pool.query(`SELECT number, hash FROM blocks WHERE network = 'ethereum' AND number > $1 ORDER BY number`, [net.history.lastBlock])).rows as Array<{ number: string; hash: string }>;
-      const canonical = await Promise.all(stored.map((b) => anvil.client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${Number(b.number).toString(16)}`, false])));
+      const stored = (
+        await ti.pool.query(`SELECT number, hash FROM blocks WHERE network = 'ethereum' AND number > $1 ORDER BY number`, [
+          net.history.lastBlock,
+        ])
+      ).rows as Array<{ number: string; hash: string }>;
+      const canonical = await Promise.all(
+        stored.map((b) => anvil.client.call<{ hash: string }>('eth_getBlockByNumber', [`0x${Number(b.number).toString(16)}`, false])),
+      );
       expect(stored.map((b) => b.hash)).toEqual(canonical.map((b) => b.hash));
     } finally {
       await fresh.stop();
@@ -85,13 +109,29 @@ describe('reorg repair (private anvil)', () => {
     }
   };
 
-  const reorgLines = (): Array<Record<string, unknown>> => ti.lines.filter((l): l is Record<string, unknown> => typeof l === 'object' && l !== null && 'depth' in l);
+  const reorgLines = (): Array<Record<string, unknown>> =>
+    ti.lines.filter((l): l is Record<string, unknown> => typeof l === 'object' && l !== null && 'depth' in l);
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await migrate(dbUrl);
-    for (const [t, spender] of [[token('USDC'), router], [token('USDC'), vault]] as const) await send(anvil.client, txs.approve(alice!, t, spender));
-    ti = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: dbUrl, manifestPath, derive: deriver(anvil.rpcUrl), finalityDepth: FINALITY });
+    for (const [t, spender] of [
+      [token('USDC'), router],
+      [token('USDC'), vault],
+    ] as const)
+      await send(anvil.client, txs.approve(alice!, t, spender));
+    ti = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: deriver(anvil.rpcUrl),
+      finalityDepth: FINALITY,
+    });
     await waitForTip(ti);
   });
 
@@ -114,7 +154,12 @@ describe('reorg repair (private anvil)', () => {
     await activity();
     await send(anvil.client, txs.createPair(alice!, factory, token('LINK'), token('UNI')));
     await waitForTip(ti);
-    const pair = (await ti.pool.query(`SELECT count(*)::int AS n FROM pools WHERE network = 'ethereum' AND token0 IN ($1, $2) AND token1 IN ($1, $2)`, [token('LINK'), token('UNI')])).rows[0] as { n: number };
+    const pair = (
+      await ti.pool.query(`SELECT count(*)::int AS n FROM pools WHERE network = 'ethereum' AND token0 IN ($1, $2) AND token1 IN ($1, $2)`, [
+        token('LINK'),
+        token('UNI'),
+      ])
+    ).rows[0] as { n: number };
     expect(pair.n).toBe(1);
     await reorg(anvil.client, 3, [
       [txs.swapV2(alice!, router, 123_456_789n, [token('USDC'), token('WETH')]), 0],
@@ -122,7 +167,12 @@ describe('reorg repair (private anvil)', () => {
     ]);
     await waitForTip(ti);
     expect(reorgLines().at(-1)).toMatchObject({ depth: 3 });
-    const after = (await ti.pool.query(`SELECT count(*)::int AS n FROM pools WHERE network = 'ethereum' AND token0 IN ($1, $2) AND token1 IN ($1, $2)`, [token('LINK'), token('UNI')])).rows[0] as { n: number };
+    const after = (
+      await ti.pool.query(`SELECT count(*)::int AS n FROM pools WHERE network = 'ethereum' AND token0 IN ($1, $2) AND token1 IN ($1, $2)`, [
+        token('LINK'),
+        token('UNI'),
+      ])
+    ).rows[0] as { n: number };
     expect(after.n).toBe(0);
     await expectEqualToFreshIndex();
   });

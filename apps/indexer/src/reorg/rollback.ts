@@ -17,7 +17,14 @@ import { catchUpBalances, revertTransfersAbove } from '../store/transfers.repo';
  * the other pools and ticks get their state at the ancestor back; then the derivation stage
  * rolls back its rows, and the cursor moves to the ancestor. Re-applying starts from there.
  */
-export async function rollbackTo(pool: Pool, derive: DerivationStage, network: Network, ancestor: number, ancestorHash: string, lease: { holder: string; ttlMs: number }): Promise<void> {
+export async function rollbackTo(
+  pool: Pool,
+  derive: DerivationStage,
+  network: Network,
+  ancestor: number,
+  ancestorHash: string,
+  lease: { holder: string; ttlMs: number },
+): Promise<void> {
   await inTransaction(pool, async (tx) => {
     if (!(await fenceWriteTx(tx, network, lease.holder))) throw new LeaseLostError(`${network}: lease lost to another replica`);
     // Balance changes a backfill still held in memory are in the balances first.

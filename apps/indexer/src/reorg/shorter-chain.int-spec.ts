@@ -30,7 +30,10 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
   const v2 = net.platforms.find((p) => p.slug === 'uniswap-v2')!;
   const router = (v2.addresses['router'] as string).toLowerCase();
   const factory = (v2.addresses['factory'] as string).toLowerCase();
-  const vault = net.platforms.find((p) => p.family === 'erc4626')!.vaults.find((v) => v.assetSymbol === 'USDC')!.address.toLowerCase();
+  const vault = net.platforms
+    .find((p) => p.family === 'erc4626')!
+    .vaults.find((v) => v.assetSymbol === 'USDC')!
+    .address.toLowerCase();
   const [alice, bob] = TEST_ACCOUNTS.map((a) => a.address.toLowerCase());
   const FINALITY = 4;
   const dbUrl = createTestDatabaseUrl('ingest_shorter');
@@ -46,10 +49,20 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
     const holder: { started?: TestIndexer } = {};
     const push = (m: unknown): void => {
       lines.push(m);
-      if (typeof m === 'object' && m !== null && (m as { msg?: string }).msg === 'chain below the indexed data; rolling back now') readyWhenFound.push(holder.started?.indexer.ready ?? true);
+      if (typeof m === 'object' && m !== null && (m as { msg?: string }).msg === 'chain below the indexed data; rolling back now')
+        readyWhenFound.push(holder.started?.indexer.ready ?? true);
     };
     const logger = { log: push, warn: push, error: push };
-    const started = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: dbUrl, manifestPath, derive: deriver(anvil.rpcUrl), finalityDepth: FINALITY, logger, ...o });
+    const started = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: dbUrl,
+      manifestPath,
+      derive: deriver(anvil.rpcUrl),
+      finalityDepth: FINALITY,
+      logger,
+      ...o,
+    });
     holder.started = started;
     return { ...started, lines };
   };
@@ -67,7 +80,10 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
   };
 
   const storedCursor = async (indexer: TestIndexer): Promise<{ number: number; hash: string } | undefined> => {
-    const [c] = (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{ block_number: string; block_hash: string }>;
+    const [c] = (await indexer.pool.query(`SELECT block_number, block_hash FROM index_cursors WHERE network = 'ethereum'`)).rows as Array<{
+      block_number: string;
+      block_hash: string;
+    }>;
     return c && { number: Number(c.block_number), hash: c.block_hash };
   };
 
@@ -77,7 +93,8 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
     for (;;) {
       const [tip, cursor] = [await nodeTip(), await storedCursor(indexer)];
       if (cursor && cursor.number === tip.number && cursor.hash === tip.hash) return Date.now() - t0;
-      if (Date.now() - t0 > timeoutMs) throw new Error(`indexer not at the tip ${tip.number}: ${JSON.stringify(cursor)}; ${JSON.stringify(indexer.lines.slice(-3))}`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`indexer not at the tip ${tip.number}: ${JSON.stringify(cursor)}; ${JSON.stringify(indexer.lines.slice(-3))}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -85,16 +102,31 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
   const expectEqualToFreshIndex = async (repaired: TestIndexer): Promise<void> => {
     const freshUrl = createTestDatabaseUrl('ingest_shorter_fresh');
     await migrate(freshUrl);
-    const fresh = startTestIndexer({ network: 'ethereum', rpcUrl: anvil.rpcUrl, databaseUrl: freshUrl, manifestPath, derive: deriver(anvil.rpcUrl), finalityDepth: FINALITY });
+    const fresh = startTestIndexer({
+      network: 'ethereum',
+      rpcUrl: anvil.rpcUrl,
+      databaseUrl: freshUrl,
+      manifestPath,
+      derive: deriver(anvil.rpcUrl),
+      finalityDepth: FINALITY,
+    });
     try {
       await waitForTip(fresh);
       const tables = { ...RAW_TABLES, ...DERIVED_TABLES };
-      const [mine, reference] = [await snapshotTables(repaired.pool, 'ethereum', tables), await snapshotTables(fresh.pool, 'ethereum', tables)];
+      const [mine, reference] = [
+        await snapshotTables(repaired.pool, 'ethereum', tables),
+        await snapshotTables(fresh.pool, 'ethereum', tables),
+      ];
       const differing = differingTables(mine, reference);
-      for (const name of differing) expect({ table: name, rows: normaliseFloats(mine[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
+      for (const name of differing)
+        expect({ table: name, rows: normaliseFloats(mine[name]!) }).toEqual({ table: name, rows: normaliseFloats(reference[name]!) });
       expect(differing).toEqual([]);
       // No stored block is above the node's head.
-      const above = (await repaired.pool.query(`SELECT count(*)::int AS n FROM blocks WHERE network = 'ethereum' AND number > $1`, [(await nodeTip()).number])).rows[0] as { n: number };
+      const above = (
+        await repaired.pool.query(`SELECT count(*)::int AS n FROM blocks WHERE network = 'ethereum' AND number > $1`, [
+          (await nodeTip()).number,
+        ])
+      ).rows[0] as { n: number };
       expect(above.n).toBe(0);
     } finally {
       await fresh.stop();
@@ -102,12 +134,21 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
     }
   };
 
-  const aheadGauge = async (): Promise<number | undefined> => (await METRICS.aheadOfChain.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value;
+  const aheadGauge = async (): Promise<number | undefined> =>
+    (await METRICS.aheadOfChain.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value;
 
   beforeAll(async () => {
-    anvil = await startPrivateAnvil({ network: 'ethereum', port: await freePort(), stateFile: join(dirname(manifestPath), 'ethereum.state.json') });
+    anvil = await startPrivateAnvil({
+      network: 'ethereum',
+      port: await freePort(),
+      stateFile: join(dirname(manifestPath), 'ethereum.state.json'),
+    });
     await migrate(dbUrl);
-    for (const [t, spender] of [[token('USDC'), router], [token('USDC'), vault]] as const) await send(anvil.client, txs.approve(alice!, t, spender));
+    for (const [t, spender] of [
+      [token('USDC'), router],
+      [token('USDC'), vault],
+    ] as const)
+      await send(anvil.client, txs.approve(alice!, t, spender));
   });
 
   afterEach(async () => {
@@ -178,7 +219,9 @@ describe('a chain that comes back below the cursor (private anvil)', () => {
         expect(await storedCursor(ti)).toEqual(before);
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(ti.lines).toContainEqual(expect.objectContaining({ msg: 'RPC node behind the cursor; another URL has the cursor block, waiting', fallback: anvil.rpcUrl }));
+      expect(ti.lines).toContainEqual(
+        expect.objectContaining({ msg: 'RPC node behind the cursor; another URL has the cursor block, waiting', fallback: anvil.rpcUrl }),
+      );
       expect(ti.lines.filter((l) => typeof l === 'object' && l !== null && 'depth' in l)).toEqual([]);
       expect(ti.indexer.dataAheadOfChainNow).toBe(false);
       // The main node catches up: indexing goes on from the same cursor.

@@ -60,7 +60,11 @@ export class HttpPoster {
           method: 'POST',
           agent: this.agent,
           signal,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'accept-encoding': 'gzip, deflate, br' },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            'accept-encoding': 'gzip, deflate, br',
+          },
         },
         (res) => {
           let body: Readable = res;

@@ -25,7 +25,16 @@ function scanned(from: number, n: number, mirror: StringMirror, table: StringTab
   return receive(s, mirror);
 }
 
-const view = (l: LogList): unknown[] => Array.from({ length: l.length }, (_, i) => [l.blockNumber(i), l.logIndex(i), l.blockHash(i), l.txHash(i), l.address(i), l.topic0(i), l.log(i)]);
+const view = (l: LogList): unknown[] =>
+  Array.from({ length: l.length }, (_, i) => [
+    l.blockNumber(i),
+    l.logIndex(i),
+    l.blockHash(i),
+    l.txHash(i),
+    l.address(i),
+    l.topic0(i),
+    l.log(i),
+  ]);
 
 describe('LogList', () => {
   const mirror = new StringMirror();
@@ -51,7 +60,11 @@ describe('LogList', () => {
       const h = concat.transferAt(i);
       expect(h).toBeGreaterThanOrEqual(0);
       const log = concat.log(i);
-      expect([concat.transferFrom(h), concat.transferTo(h), concat.transferValue(h)]).toEqual([`0x${log.topics[1]!.slice(26)}`, `0x${log.topics[2]!.slice(26)}`, BigInt(log.data)]);
+      expect([concat.transferFrom(h), concat.transferTo(h), concat.transferValue(h)]).toEqual([
+        `0x${log.topics[1]!.slice(26)}`,
+        `0x${log.topics[2]!.slice(26)}`,
+        BigInt(log.data),
+      ]);
       rows.push(Buffer.from(concat.transferRows(h).subarray(concat.transferRowStart(h), concat.transferRowEnd(h))).toString('latin1'));
     }
     expect(rows[6]).toBe(`ethereum\t13\t1\t${word(7)}\t0x${hex(0xaa, 40)}\t0x${hex(2, 40)}\t0x${hex(3, 40)}\t1001\n`);

@@ -14,7 +14,12 @@ import type { LogsReply, LogsRequest } from './logs-wire';
  * reply is sent in the same synchronous step as its scan: replies carry the string table's
  * additions, so they must reach the receiver in the order they were scanned.
  */
-export async function fetchLogsReply(req: LogsRequest, poster: HttpPoster, strings: StringTable, send: (reply: LogsReply, transfer: ArrayBuffer[]) => void): Promise<void> {
+export async function fetchLogsReply(
+  req: LogsRequest,
+  poster: HttpPoster,
+  strings: StringTable,
+  send: (reply: LogsReply, transfer: ArrayBuffer[]) => void,
+): Promise<void> {
   let status: number;
   let body: Buffer;
   let retryAfter: string | undefined;

@@ -61,7 +61,12 @@ class InlineChannel implements LogsChannel {
     let poster = this.posters.get(url);
     if (!poster) this.posters.set(url, (poster = new HttpPoster(url)));
     let settled: Settled | undefined;
-    await fetchLogsReply({ id: this.nextId++, url, payload, timeoutMs, network }, poster, this.strings, (reply) => (settled = settle(reply, this.mirror)));
+    await fetchLogsReply(
+      { id: this.nextId++, url, payload, timeoutMs, network },
+      poster,
+      this.strings,
+      (reply) => (settled = settle(reply, this.mirror)),
+    );
     return settled!;
   }
 
@@ -86,7 +91,11 @@ class WorkerChannel implements LogsChannel {
     const id = this.nextId++;
     return new Promise<Settled>((resolve) => {
       // The worker times the request out itself; this only covers a worker that stopped answering.
-      const timer = setTimeout(() => this.finish(id, { kind: 'transport', id, message: `logs worker gave no answer within ${timeoutMs + 5000} ms`, timedOut: true }), timeoutMs + 5000);
+      const timer = setTimeout(
+        () =>
+          this.finish(id, { kind: 'transport', id, message: `logs worker gave no answer within ${timeoutMs + 5000} ms`, timedOut: true }),
+        timeoutMs + 5000,
+      );
       timer.unref();
       this.pending.set(id, { resolve, timer });
       const req: LogsRequest = { id, url, payload, timeoutMs, network };
@@ -182,7 +191,12 @@ export class IndexerChainReader extends ChainReader {
       groups.map((address) => {
         const params = [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }];
         // The client's URL pool: URL choice, failover, budget, 429 pauses, URLs behind `to` skipped.
-        return this.client.pool.run((e) => this.getLogs(e.url, params), { method: METHOD, minBlock: to, giveUp: isRangeTooLargeError, onRetry: this.o.onRetry });
+        return this.client.pool.run((e) => this.getLogs(e.url, params), {
+          method: METHOD,
+          minBlock: to,
+          giveUp: isRangeTooLargeError,
+          onRetry: this.o.onRetry,
+        });
       }),
     );
     if (parts.length === 1) return parts[0]!;
@@ -222,7 +236,8 @@ export class IndexerChainReader extends ChainReader {
         throw new RpcTransportError(METHOD, s.message);
       case 'http':
         // Redirects: fetch follows them.
-        if (s.status >= 300 && s.status < 400) return new ArrayLogList(standardizeLogs(await this.client.call(METHOD, params, { retryIf: () => false })));
+        if (s.status >= 300 && s.status < 400)
+          return new ArrayLogList(standardizeLogs(await this.client.call(METHOD, params, { retryIf: () => false })));
         throw new RpcTransportError(METHOD, `HTTP ${s.status} ${s.text.slice(0, 200)}`, s.status, parseRetryAfter(s.retryAfter));
       case 'raw':
         return new ArrayLogList(standardizeLogs(unwrap(Buffer.from(s.body.buffer, s.body.byteOffset, s.body.length).toString('utf8'))));
@@ -238,10 +253,10 @@ function unwrap(text: string): unknown {
   } catch {
     throw new RpcTransportError(METHOD, `body is not JSON: ${text.slice(0, 200)}`);
   }
-  const res = (Array.isArray(json) ? json[0] : json) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+  const res = (Array.isArray(json) ? json[0] : json) as
+    { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
   if (!res) throw new RpcTransportError(METHOD, 'no response for this request in the batch');
   if (res.error) throw new JsonRpcError(METHOD, res.error.code, res.error.message, res.error.data);
   if (!('result' in res)) throw new RpcTransportError(METHOD, 'response has neither result nor error');
   return res.result;
 }
-

@@ -12,9 +12,11 @@ import { StringMirror, receive } from './logs-wire';
  * generic path (undefined), never read differently.
  */
 
-const hex = (bytes: number): fc.Arbitrary<string> => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
+const hex = (bytes: number): fc.Arbitrary<string> =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
 /** mixed-case hex, as a checksumming node would send addresses */
-const mixedCase = (s: string, flips: boolean[]): string => [...s].map((c, i) => (i > 1 && flips[i % flips.length] ? c.toUpperCase() : c)).join('');
+const mixedCase = (s: string, flips: boolean[]): string =>
+  [...s].map((c, i) => (i > 1 && flips[i % flips.length] ? c.toUpperCase() : c)).join('');
 const quantity = fc.integer({ min: 0, max: 2 ** 40 }).map((n) => `0x${n.toString(16)}`);
 
 interface RawLog {
@@ -24,7 +26,9 @@ interface RawLog {
 const rawLog: fc.Arbitrary<RawLog> = fc
   .record({
     address: fc.tuple(hex(20), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 })).map(([a, f]) => mixedCase(a, f)),
-    topics: fc.array(fc.oneof(hex(32), fc.constant('0x000000000000000000000000b0b0000000000000000000000000000000000380')), { maxLength: 4 }),
+    topics: fc.array(fc.oneof(hex(32), fc.constant('0x000000000000000000000000b0b0000000000000000000000000000000000380')), {
+      maxLength: 4,
+    }),
     data: fc.array(hex(32), { maxLength: 5 }).map((words) => `0x${words.map((w) => w.slice(2)).join('')}`),
     blockHash: fc.oneof(hex(32), fc.constant(`0x${'ab'.repeat(32)}`)),
     blockNumber: quantity,
@@ -88,7 +92,10 @@ describe('scanLogsReply (vs JSON.parse + standardizeLogs)', () => {
   it('reads anvil-shaped replies (checksummed address, extra fields)', () => {
     const log = (i: number): RawLog => ({
       address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-      topics: ['0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', `0x${'0'.repeat(24)}${'9a676e781a523b5d0c0e43731313a708cb607508'}`],
+      topics: [
+        '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+        `0x${'0'.repeat(24)}${'9a676e781a523b5d0c0e43731313a708cb607508'}`,
+      ],
       data: `0x${i.toString(16).padStart(64, '0')}`,
       blockHash: `0x${'7f'.repeat(32)}`,
       blockNumber: '0x64',
@@ -106,7 +113,15 @@ describe('scanLogsReply (vs JSON.parse + standardizeLogs)', () => {
   });
 
   it('leaves every other reply to the generic path', () => {
-    const good = { address: `0x${'11'.repeat(20)}`, topics: [], data: '0x', blockHash: `0x${'22'.repeat(32)}`, blockNumber: '0x1', logIndex: '0x0', transactionHash: `0x${'33'.repeat(32)}` };
+    const good = {
+      address: `0x${'11'.repeat(20)}`,
+      topics: [],
+      data: '0x',
+      blockHash: `0x${'22'.repeat(32)}`,
+      blockNumber: '0x1',
+      logIndex: '0x0',
+      transactionHash: `0x${'33'.repeat(32)}`,
+    };
     const variants: unknown[] = [
       { jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'query returned more than 10000 results' } },
       { jsonrpc: '2.0', id: 1, result: [good], error: { code: 1, message: 'both' } },
@@ -125,7 +140,16 @@ describe('scanLogsReply (vs JSON.parse + standardizeLogs)', () => {
       { jsonrpc: '2.0', id: 1, result: [good, 7] },
     ];
     for (const v of variants) expect(scanned(JSON.stringify(v))).toBeUndefined();
-    for (const text of ['', 'null', '{"jsonrpc":"2.0","id":1,"result":[]} trailing', '{"result":[]', '{"result":[],}', '{"result":tru}', `{"result":[${JSON.stringify(good)}`]) expect(scanned(text)).toBeUndefined();
+    for (const text of [
+      '',
+      'null',
+      '{"jsonrpc":"2.0","id":1,"result":[]} trailing',
+      '{"result":[]',
+      '{"result":[],}',
+      '{"result":tru}',
+      `{"result":[${JSON.stringify(good)}`,
+    ])
+      expect(scanned(text)).toBeUndefined();
   });
 
   it('keeps the receiving side in step across replies when the shared table starts over', () => {
@@ -167,7 +191,7 @@ describe('StringTable', () => {
 });
 
 describe('the Transfer topic', () => {
-  it('is the decoder\'s', () => {
+  it("is the decoder's", () => {
     expect(ERC20_TRANSFER_TOPIC).toBe(TOPICS.transfer);
   });
 });

@@ -64,7 +64,8 @@ export function inStandardOrder(logs: RpcLog[]): RpcLog[] {
   for (let i = 1; i < logs.length; i++) {
     const a = logs[i - 1]!;
     const b = logs[i]!;
-    if (a.blockNumber === b.blockNumber && a.logIndex === b.logIndex) throw new RpcResponseError(`eth_getLogs returned two logs at block ${b.blockNumber} index ${b.logIndex}`);
+    if (a.blockNumber === b.blockNumber && a.logIndex === b.logIndex)
+      throw new RpcResponseError(`eth_getLogs returned two logs at block ${b.blockNumber} index ${b.logIndex}`);
   }
   return logs;
 }

@@ -54,6 +54,17 @@ export interface ScannedLogs {
 
 /** The buffers of a scanned reply, to transfer (not copy) to the receiving thread. */
 export function transferList(logs: ScannedLogs): ArrayBuffer[] {
-  const views = [logs.meta, logs.topics, logs.data, logs.dataEnds, logs.transfer, logs.transferFrom, logs.transferTo, logs.transferLimbs, logs.rows, logs.rowEnds];
+  const views = [
+    logs.meta,
+    logs.topics,
+    logs.data,
+    logs.dataEnds,
+    logs.transfer,
+    logs.transferFrom,
+    logs.transferTo,
+    logs.transferLimbs,
+    logs.rows,
+    logs.rowEnds,
+  ];
   return views.map((v) => v.buffer as ArrayBuffer);
 }

@@ -8,7 +8,8 @@ export const ERC20_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f16
 
 /** [0-9a-zA-Z-] only: what the COPY writer takes as a plain field (a transfer with anything else goes the generic way) */
 const PLAIN_TEXT = /^[0-9a-zA-Z-]*$/;
-export const plainBytesOf = (s: string): Uint8Array | undefined => (PLAIN_TEXT.test(s) ? Uint8Array.from(Buffer.from(s, 'latin1')) : undefined);
+export const plainBytesOf = (s: string): Uint8Array | undefined =>
+  PLAIN_TEXT.test(s) ? Uint8Array.from(Buffer.from(s, 'latin1')) : undefined;
 
 /**
  * The shared strings (contract addresses, lowercased; topics): the same text gets the same id,

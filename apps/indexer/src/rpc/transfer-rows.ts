@@ -68,7 +68,19 @@ export class TransferColumns {
    * caller checked they are there); the other arguments are its row's fields, plain COPY fields
    * as bytes. Returns its index k, or -1 (nothing appended) when a digit is not hex.
    */
-  add(data: Uint8Array, dataFrom: number, from: number, to: number, network: Uint8Array, blockNumber: number, logIndex: number, tx: Uint8Array, token: Uint8Array, fromBytes: Uint8Array, toBytes: Uint8Array): number {
+  add(
+    data: Uint8Array,
+    dataFrom: number,
+    from: number,
+    to: number,
+    network: Uint8Array,
+    blockNumber: number,
+    logIndex: number,
+    tx: Uint8Array,
+    token: Uint8Array,
+    fromBytes: Uint8Array,
+    toBytes: Uint8Array,
+  ): number {
     const limbs = this.transferLimbs.room(8);
     const at = this.transferLimbs.length;
     // 8 hex digits per 32-bit limb, most significant first in the text

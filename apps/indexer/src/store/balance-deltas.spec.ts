@@ -14,7 +14,14 @@ describe('BalanceDeltas', () => {
     d.transfer(T2, B, B, 7n, 6); // to itself: nets to 0, the row still moves to block 6
     d.transfer(T1, B, ZERO_ADDRESS, 10n, 8); // burn
     expect(d.size).toBe(3);
-    expect(d.arrays()).toEqual({ tokens: `{${T1},${T1},${T2}}`, holders: `{${A},${B},${B}}`, deltas: '{70,20,0}', blocks: '{6,8,6}', priors: '{"{5}","{6}","{}"}', rows: 3 });
+    expect(d.arrays()).toEqual({
+      tokens: `{${T1},${T1},${T2}}`,
+      holders: `{${A},${B},${B}}`,
+      deltas: '{70,20,0}',
+      blocks: '{6,8,6}',
+      priors: '{"{5}","{6}","{}"}',
+      rows: 3,
+    });
   });
 
   it('sums several batches in chain order in one accumulator (the held changes of a backfill)', () => {
@@ -29,7 +36,14 @@ describe('BalanceDeltas', () => {
     ];
     for (const t of transfers) all.transfer(...t);
     expect(all.size).toBe(4);
-    expect(all.arrays()).toEqual({ tokens: `{${T1},${T1},${T2},${T2}}`, holders: `{${A},${B},${A},${B}}`, deltas: '{699,301,5,0}', blocks: '{4,4,4,4}', priors: '{"{3,2,1}","{3,2}","{}","{2}"}', rows: 4 });
+    expect(all.arrays()).toEqual({
+      tokens: `{${T1},${T1},${T2},${T2}}`,
+      holders: `{${A},${B},${A},${B}}`,
+      deltas: '{699,301,5,0}',
+      blocks: '{4,4,4,4}',
+      priors: '{"{3,2,1}","{3,2}","{}","{2}"}',
+      rows: 4,
+    });
   });
 
   it('writes the rows the upsert would insert as COPY rows when the network has none (fresh), else the upsert arrays', () => {
@@ -42,7 +56,12 @@ describe('BalanceDeltas', () => {
     const earlier = [10, 9, 8, 7, 6, 5, 4, 3].slice(0, PRIOR_BLOCKS).join(',');
     // A and B changed in 11 blocks: the latest 8 earlier ones are kept, and not all of them (f)
     expect(Buffer.concat(fresh.kind === 'insert' ? fresh.copy : []).toString()).toBe(
-      [`ethereum\t${T1}\t${A}\t-11\t11\t{${earlier}}\tf`, `ethereum\t${T1}\t${B}\t11\t11\t{${earlier}}\tf`, `ethereum\t${T2}\t${A}\t5\t3\t{}\tt`, ''].join('\n'),
+      [
+        `ethereum\t${T1}\t${A}\t-11\t11\t{${earlier}}\tf`,
+        `ethereum\t${T1}\t${B}\t11\t11\t{${earlier}}\tf`,
+        `ethereum\t${T2}\t${A}\t5\t3\t{}\tt`,
+        '',
+      ].join('\n'),
     );
     expect(d.write('ethereum', false)).toEqual({ kind: 'upsert', arrays: d.arrays(), rows: 3 });
   });

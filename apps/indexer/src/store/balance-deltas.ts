@@ -79,7 +79,14 @@ export class BalanceDeltas {
       blocks.push(x.block);
       priors.push(x.prior ? `"{${x.prior.join(',')}}"` : '"{}"');
     }
-    return { tokens: pgArray(tokens), holders: pgArray(holders), deltas: pgArray(values), blocks: pgArray(blocks), priors: `{${priors.join(',')}}`, rows: tokens.length };
+    return {
+      tokens: pgArray(tokens),
+      holders: pgArray(holders),
+      deltas: pgArray(values),
+      blocks: pgArray(blocks),
+      priors: `{${priors.join(',')}}`,
+      rows: tokens.length,
+    };
   }
 
   /**
@@ -92,7 +99,9 @@ export class BalanceDeltas {
     for (const [token, holder, x] of this.inKeyOrder()) {
       const prior = x.prior ?? [];
       w.plainRepeating(0, network).plainRepeating(1, token).plain(holder).plain(x.delta).plain(x.block);
-      w.text(`{${prior.slice(0, PRIOR_BLOCKS).join(',')}}`).plain(prior.length <= PRIOR_BLOCKS ? 't' : 'f').endRow();
+      w.text(`{${prior.slice(0, PRIOR_BLOCKS).join(',')}}`)
+        .plain(prior.length <= PRIOR_BLOCKS ? 't' : 'f')
+        .endRow();
     }
     return w.finish();
   }
@@ -107,7 +116,9 @@ export class BalanceDeltas {
 
   /** The write of these changes: COPY of new rows when the network has no balance rows (`fresh`), else the upsert. */
   write(network: string, fresh: boolean): BalanceWrite {
-    return fresh ? { kind: 'insert', copy: this.newRows(network), rows: this.pairs } : { kind: 'upsert', arrays: this.arrays(), rows: this.pairs };
+    return fresh
+      ? { kind: 'insert', copy: this.newRows(network), rows: this.pairs }
+      : { kind: 'upsert', arrays: this.arrays(), rows: this.pairs };
   }
 
   private add(byHolder: Map<string, Delta>, holder: string, delta: bigint, block: number): void {

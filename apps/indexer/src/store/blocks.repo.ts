@@ -14,8 +14,16 @@ export async function insertBlocks(tx: SqlTx, network: Network, headers: readonl
 }
 
 /** Stored (number, hash) at or below `atOrBelow`, newest first: the candidates for a common ancestor. */
-export async function storedBlocksDescending(q: SqlTx, network: Network, atOrBelow: number, limit: number): Promise<Array<{ number: number; hash: string }>> {
-  const rows = await q.query<{ number: string; hash: string }>(`SELECT number, hash FROM blocks WHERE network = $1 AND number <= $2 ORDER BY number DESC LIMIT $3`, [network, atOrBelow, limit]);
+export async function storedBlocksDescending(
+  q: SqlTx,
+  network: Network,
+  atOrBelow: number,
+  limit: number,
+): Promise<Array<{ number: number; hash: string }>> {
+  const rows = await q.query<{ number: string; hash: string }>(
+    `SELECT number, hash FROM blocks WHERE network = $1 AND number <= $2 ORDER BY number DESC LIMIT $3`,
+    [network, atOrBelow, limit],
+  );
   return rows.map((r) => ({ number: Number(r.number), hash: r.hash }));
 }
 

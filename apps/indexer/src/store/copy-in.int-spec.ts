@@ -32,7 +32,10 @@ describe('copyIn against Postgres', () => {
   it('stores every row of a multi-chunk payload, rows cut at chunk ends included', async () => {
     const w = new CopyWriter();
     // ~3.1 MB: the writer's 1 MB buffers end mid-row
-    for (let i = 0; i < 30_000; i++) w.plain(i).text(`row ${i} ${'x'.repeat(90)}`).endRow();
+    for (let i = 0; i < 30_000; i++)
+      w.plain(i)
+        .text(`row ${i} ${'x'.repeat(90)}`)
+        .endRow();
     const chunks = w.finish();
     expect(chunks.length).toBeGreaterThan(2);
     const client = await pool.connect();
@@ -41,7 +44,11 @@ describe('copyIn against Postgres', () => {
     } finally {
       client.release();
     }
-    const [row] = (await pool.query<{ c: string; total: string; last: string }>(`SELECT count(*) AS c, sum(n) AS total, max(s) FILTER (WHERE n = 29999) AS last FROM t`)).rows;
+    const [row] = (
+      await pool.query<{ c: string; total: string; last: string }>(
+        `SELECT count(*) AS c, sum(n) AS total, max(s) FILTER (WHERE n = 29999) AS last FROM t`,
+      )
+    ).rows;
     expect(row).toEqual({ c: '30000', total: String((29_999 * 30_000) / 2), last: `row 29999 ${'x'.repeat(90)}` });
   });
 

@@ -13,7 +13,8 @@ describe('CopyWriter', () => {
   });
 
   it('refuses plain fields COPY text format would interpret (backslash, line break, tab, quotes, spaces)', () => {
-    for (const bad of ['a\\b', 'a\nb', 'a\tb', "o'k", 'a b', 'a,b', 'é']) expect(() => new CopyWriter().plain(bad)).toThrow('cannot go into COPY');
+    for (const bad of ['a\\b', 'a\nb', 'a\tb', "o'k", 'a b', 'a,b', 'é'])
+      expect(() => new CopyWriter().plain(bad)).toThrow('cannot go into COPY');
   });
 
   it('escapes text fields, including non-ASCII ones', () => {
@@ -38,7 +39,16 @@ describe('CopyWriter', () => {
     const texts = ['ethereum:0x' + 'ef'.repeat(20), 'with\ttab and \\ backslash of some length', 'Ωmega token symbol longer than 16'];
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -1e6, max: 1e6 }), fc.bigInt({ min: -(1n << 256n), max: 1n << 256n }), fc.constantFrom(...hexes), fc.constantFrom(...texts)), { maxLength: 50 }),
+        fc.array(
+          fc.tuple(
+            fc.nat(),
+            fc.integer({ min: -1e6, max: 1e6 }),
+            fc.bigInt({ min: -(1n << 256n), max: 1n << 256n }),
+            fc.constantFrom(...hexes),
+            fc.constantFrom(...texts),
+          ),
+          { maxLength: 50 },
+        ),
         (rows) => {
           const w = new CopyWriter();
           for (const [n, i, b, h, t] of rows) w.plain(n).plain(i).plain(b).plain(h).text(t).endRow();

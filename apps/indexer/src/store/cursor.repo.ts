@@ -18,17 +18,42 @@ export interface Cursor {
   aheadOfChain: boolean;
 }
 
-type CursorRow = Pick<IndexCursorTableRow, 'block_number' | 'block_hash' | 'finalized_block' | 'published_seq' | 'published_finalized' | 'reorg_epoch' | 'balances_block' | 'ahead_of_chain'>;
+type CursorRow = Pick<
+  IndexCursorTableRow,
+  | 'block_number'
+  | 'block_hash'
+  | 'finalized_block'
+  | 'published_seq'
+  | 'published_finalized'
+  | 'reorg_epoch'
+  | 'balances_block'
+  | 'ahead_of_chain'
+>;
 
 export async function readCursor(q: SqlTx, network: Network): Promise<Cursor | undefined> {
-  const [r] = await q.query<CursorRow>(`SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block, ahead_of_chain FROM index_cursors WHERE network = $1`, [network]);
+  const [r] = await q.query<CursorRow>(
+    `SELECT block_number, block_hash, finalized_block, published_seq, published_finalized, reorg_epoch, balances_block, ahead_of_chain FROM index_cursors WHERE network = $1`,
+    [network],
+  );
   if (!r) return undefined;
-  return { blockNumber: Number(r.block_number), blockHash: r.block_hash, finalizedBlock: Number(r.finalized_block), publishedSeq: BigInt(r.published_seq), publishedFinalized: Number(r.published_finalized), reorgEpoch: r.reorg_epoch, balancesBlock: r.balances_block === null ? null : Number(r.balances_block), aheadOfChain: r.ahead_of_chain };
+  return {
+    blockNumber: Number(r.block_number),
+    blockHash: r.block_hash,
+    finalizedBlock: Number(r.finalized_block),
+    publishedSeq: BigInt(r.published_seq),
+    publishedFinalized: Number(r.published_finalized),
+    reorgEpoch: r.reorg_epoch,
+    balancesBlock: r.balances_block === null ? null : Number(r.balances_block),
+    aheadOfChain: r.ahead_of_chain,
+  };
 }
 
 /** Creates the cursor just before `startBlock` unless the network already has one; returns it. */
 export async function ensureCursor(q: SqlTx, network: Network, startBlock: number): Promise<Cursor> {
-  await q.query(`INSERT INTO index_cursors (network, block_number, block_hash) VALUES ($1, $2, '') ON CONFLICT (network) DO NOTHING`, [network, startBlock - 1]);
+  await q.query(`INSERT INTO index_cursors (network, block_number, block_hash) VALUES ($1, $2, '') ON CONFLICT (network) DO NOTHING`, [
+    network,
+    startBlock - 1,
+  ]);
   return (await readCursor(q, network))!;
 }
 
@@ -36,7 +61,15 @@ export async function ensureCursor(q: SqlTx, network: Network, startBlock: numbe
  * `balancesUpToDate`: the batch brought the balances up to its end (else they stay where they were: balances_block).
  * The finalized block's hash and time come from `blocks` (the batch stored its headers first, in the same transaction).
  */
-export async function moveCursor(tx: SqlTx, network: Network, blockNumber: number, blockHash: string, finalizedBlock: number, backfillTarget: number | null, balancesUpToDate = true): Promise<void> {
+export async function moveCursor(
+  tx: SqlTx,
+  network: Network,
+  blockNumber: number,
+  blockHash: string,
+  finalizedBlock: number,
+  backfillTarget: number | null,
+  balancesUpToDate = true,
+): Promise<void> {
   await tx.query(
     `UPDATE index_cursors SET block_number = $2, block_hash = $3, finalized_block = LEAST($4::bigint, $2::bigint), backfill_target = $5,
        finalized_hash = (SELECT hash FROM blocks WHERE network = $1 AND number = LEAST($4::bigint, $2::bigint)),
@@ -67,5 +100,8 @@ export async function markAheadOfChain(q: SqlTx, network: Network, ahead: boolea
 }
 
 export async function markPublished(q: SqlTx, network: Network, seq: bigint, finalized: number): Promise<void> {
-  await q.query(`UPDATE index_cursors SET published_seq = GREATEST(published_seq, $2::bigint), published_finalized = GREATEST(published_finalized, $3::bigint) WHERE network = $1`, [network, seq.toString(), finalized]);
+  await q.query(
+    `UPDATE index_cursors SET published_seq = GREATEST(published_seq, $2::bigint), published_finalized = GREATEST(published_finalized, $3::bigint) WHERE network = $1`,
+    [network, seq.toString(), finalized],
+  );
 }

@@ -16,7 +16,10 @@ export class LeaseLostError extends Error {}
  * Call it inside a transaction (the lock is held until its end).
  */
 export async function tryAcquireLease(q: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
-  const [row] = await q.query<{ holder: string; expired: boolean }>(`SELECT holder, expires_at < clock_timestamp() AS expired FROM indexer_leases WHERE network = $1 FOR UPDATE`, [network]);
+  const [row] = await q.query<{ holder: string; expired: boolean }>(
+    `SELECT holder, expires_at < clock_timestamp() AS expired FROM indexer_leases WHERE network = $1 FOR UPDATE`,
+    [network],
+  );
   if (!row) {
     const inserted = await q.query(
       `INSERT INTO indexer_leases (network, holder, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond') ON CONFLICT (network) DO NOTHING RETURNING holder`,
@@ -25,12 +28,18 @@ export async function tryAcquireLease(q: SqlTx, network: Network, holder: string
     return inserted.length === 1;
   }
   if (row.holder !== holder && !row.expired) return false;
-  await q.query(`UPDATE indexer_leases SET holder = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1`, [network, holder, ttlMs]);
+  await q.query(
+    `UPDATE indexer_leases SET holder = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1`,
+    [network, holder, ttlMs],
+  );
   return true;
 }
 
 export async function renewLease(q: SqlTx, network: Network, holder: string, ttlMs: number): Promise<boolean> {
-  const rows = await q.query(`UPDATE indexer_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1 AND holder = $2 RETURNING holder`, [network, holder, ttlMs]);
+  const rows = await q.query(
+    `UPDATE indexer_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE network = $1 AND holder = $2 RETURNING holder`,
+    [network, holder, ttlMs],
+  );
   return rows.length === 1;
 }
 
@@ -69,7 +78,10 @@ export function writerTag(network: Network, holder: string): string {
  * the transaction must then roll back.
  */
 export async function fenceWriteTx(tx: SqlTx, network: Network, holder: string): Promise<boolean> {
-  const rows = await tx.query(`SELECT set_config('application_name', $3, true) FROM indexer_leases WHERE network = $1 AND holder = $2 FOR KEY SHARE`, [network, holder, writerTag(network, holder)]);
+  const rows = await tx.query(
+    `SELECT set_config('application_name', $3, true) FROM indexer_leases WHERE network = $1 AND holder = $2 FOR KEY SHARE`,
+    [network, holder, writerTag(network, holder)],
+  );
   return rows.length === 1;
 }
 

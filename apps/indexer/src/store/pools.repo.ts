@@ -38,14 +38,35 @@ export async function insertPools(tx: SqlTx, network: Network, pools: readonly P
     [
       network,
       ...stateArrays(pools.map((p) => ({ pool: p.info.address, state: p.state }))),
-      JSON.stringify(pools.map((p) => ({ address: p.info.address, platform: p.info.platform, family: p.info.family, token0: p.info.token0, token1: p.info.token1, fee: p.info.fee, tick_spacing: p.info.tickSpacing }))),
+      JSON.stringify(
+        pools.map((p) => ({
+          address: p.info.address,
+          platform: p.info.platform,
+          family: p.info.family,
+          token0: p.info.token0,
+          token1: p.info.token1,
+          fee: p.info.fee,
+          tick_spacing: p.info.tickSpacing,
+        })),
+      ),
     ],
   );
-  await Promise.all([inserted, insertPoolHistory(tx, network, pools.map((p) => ({ pool: p.info.address, state: p.state })))]);
+  await Promise.all([
+    inserted,
+    insertPoolHistory(
+      tx,
+      network,
+      pools.map((p) => ({ pool: p.info.address, state: p.state })),
+    ),
+  ]);
 }
 
 /** The last state of each changed pool; bumps change_seq so the publisher sends it. */
-export async function updatePoolStates(tx: SqlTx, network: Network, entries: ReadonlyArray<{ pool: string; state: PoolState }>): Promise<void> {
+export async function updatePoolStates(
+  tx: SqlTx,
+  network: Network,
+  entries: ReadonlyArray<{ pool: string; state: PoolState }>,
+): Promise<void> {
   if (entries.length === 0) return;
   await tx.query(
     `UPDATE pools p SET reserve0 = v.r0, reserve1 = v.r1, sqrt_price_x96 = v.sp, liquidity = v.liq, tick = v.tick, block_number = v.bn, log_index = v.li,
@@ -56,7 +77,11 @@ export async function updatePoolStates(tx: SqlTx, network: Network, entries: Rea
 }
 
 /** A pool's state at the end of each block it changed in: what a rollback restores from. */
-export async function insertPoolHistory(tx: SqlTx, network: Network, entries: ReadonlyArray<{ pool: string; state: PoolState }>): Promise<void> {
+export async function insertPoolHistory(
+  tx: SqlTx,
+  network: Network,
+  entries: ReadonlyArray<{ pool: string; state: PoolState }>,
+): Promise<void> {
   if (entries.length === 0) return;
   await tx.query(
     `INSERT INTO pool_state_history (network, pool, block_number, log_index, reserve0, reserve1, sqrt_price_x96, liquidity, tick)
@@ -77,7 +102,16 @@ export async function loadPools(q: SqlTx, network: Network): Promise<PoolWithSta
     [network],
   );
   return rows.map((r) => ({
-    info: { address: r.address, platform: r.platform, family: r.family as PoolInfo['family'], token0: r.token0, token1: r.token1, fee: r.fee, tickSpacing: r.tick_spacing, createdBlock: Number(r.created_block) },
+    info: {
+      address: r.address,
+      platform: r.platform,
+      family: r.family as PoolInfo['family'],
+      token0: r.token0,
+      token1: r.token1,
+      fee: r.fee,
+      tickSpacing: r.tick_spacing,
+      createdBlock: Number(r.created_block),
+    },
     state: {
       reserve0: BigInt(r.reserve0),
       reserve1: BigInt(r.reserve1),

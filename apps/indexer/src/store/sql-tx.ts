@@ -84,6 +84,7 @@ export function inTransaction<T>(pool: Pool, fn: (tx: PgTx) => Promise<T>): Prom
 /** Plain queries outside a transaction, through the pool. */
 export function poolQuery(pool: Pool): SqlTx {
   return {
-    query: async <T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> => (await pool.query(sql, params)).rows as T[],
+    query: async <T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> =>
+      (await pool.query(sql, params)).rows as T[],
   };
 }

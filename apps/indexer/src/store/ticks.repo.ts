@@ -8,7 +8,14 @@ import type { TickDelta } from '../model/tick-delta';
  */
 export async function applyTickDeltas(tx: SqlTx, network: Network, deltas: readonly TickDelta[]): Promise<void> {
   if (deltas.length === 0) return;
-  const params = [network, deltas.map((d) => d.pool), deltas.map((d) => d.tick), deltas.map((d) => d.blockNumber), deltas.map((d) => d.net.toString()), deltas.map((d) => d.gross.toString())];
+  const params = [
+    network,
+    deltas.map((d) => d.pool),
+    deltas.map((d) => d.tick),
+    deltas.map((d) => d.blockNumber),
+    deltas.map((d) => d.net.toString()),
+    deltas.map((d) => d.gross.toString()),
+  ];
   const src = `unnest($2::text[], $3::int[], $4::bigint[], $5::numeric[], $6::numeric[]) AS x(pool, tick, bn, n, g)`;
   // Queued at once: the transaction runs them in order, and none needs another's result.
   const journal = tx.query(
@@ -23,7 +30,10 @@ export async function applyTickDeltas(tx: SqlTx, network: Network, deltas: reado
        liquidity_gross = pool_ticks.liquidity_gross + EXCLUDED.liquidity_gross, block_number = EXCLUDED.block_number`,
     params,
   );
-  const cleared = tx.query(`DELETE FROM pool_ticks WHERE network = $1 AND liquidity_gross = 0 AND pool = ANY($2::text[])`, [network, [...new Set(deltas.map((d) => d.pool))]]);
+  const cleared = tx.query(`DELETE FROM pool_ticks WHERE network = $1 AND liquidity_gross = 0 AND pool = ANY($2::text[])`, [
+    network,
+    [...new Set(deltas.map((d) => d.pool))],
+  ]);
   await Promise.all([journal, ticks, cleared]);
 }
 

@@ -68,8 +68,19 @@ type TokenRegistryRow = Pick<TokenTableRow, 'address' | 'platform' | 'family' | 
 
 /** What the in-memory registry needs of every stored token. */
 export async function loadTokenSeeds(q: SqlTx, network: Network): Promise<TokenSeed[]> {
-  const rows = await q.query<TokenRegistryRow>(`SELECT address, platform, family, underlying, pool_address, is_verified, metadata FROM tokens WHERE network = $1`, [network]);
-  return rows.map((r) => ({ address: r.address, platform: r.platform, family: r.family as PlatformFamily, underlying: r.underlying, poolAddress: r.pool_address, listed: r.is_verified, metadata: r.metadata }));
+  const rows = await q.query<TokenRegistryRow>(
+    `SELECT address, platform, family, underlying, pool_address, is_verified, metadata FROM tokens WHERE network = $1`,
+    [network],
+  );
+  return rows.map((r) => ({
+    address: r.address,
+    platform: r.platform,
+    family: r.family as PlatformFamily,
+    underlying: r.underlying,
+    poolAddress: r.pool_address,
+    listed: r.is_verified,
+    metadata: r.metadata,
+  }));
 }
 
 /** Rollback: tokens first seen above the ancestor are unregistered (re-found when re-applied). */

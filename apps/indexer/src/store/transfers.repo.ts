@@ -27,12 +27,22 @@ export async function prepareTransfers(
   built?: { rows: number; payload: Buffer[] },
   deltas: BalanceDeltas = new BalanceDeltas(),
 ): Promise<PreparedTransfers> {
-  if (built && built.rows !== transfers.length) throw new Error(`transfers COPY payload has ${built.rows} rows for ${transfers.length} transfers`);
+  if (built && built.rows !== transfers.length)
+    throw new Error(`transfers COPY payload has ${built.rows} rows for ${transfers.length} transfers`);
   const payload = built ? undefined : new CopyWriter();
   for (let i = 0; i < transfers.length; i++) {
     const t = transfers[i]!;
     // Hashes repeat for a transaction's transfers, the network always, tokens often.
-    payload?.plainRepeating(0, network).plain(t.blockNumber).plain(t.logIndex).plainRepeating(1, t.txHash).plainRepeating(2, t.token).plain(t.from).plain(t.to).plain(t.value).endRow();
+    payload
+      ?.plainRepeating(0, network)
+      .plain(t.blockNumber)
+      .plain(t.logIndex)
+      .plainRepeating(1, t.txHash)
+      .plainRepeating(2, t.token)
+      .plain(t.from)
+      .plain(t.to)
+      .plain(t.value)
+      .endRow();
     deltas.transfer(t.token, t.from, t.to, t.value, t.blockNumber);
     if (i % SLICE_CHECK_EVERY === 0) await slice.maybeYield();
   }
@@ -43,9 +53,11 @@ export async function prepareTransfers(
 /** Inserts a batch's transfers (COPY; a position already stored is an error, never skipped: it would mean the batch was applied twice). */
 export function copyTransfers(tx: PgTx, p: PreparedTransfers): Promise<void> {
   if (p.count === 0) return Promise.resolve();
-  return tx.copy(`COPY transfers (network, block_number, log_index, tx_hash, token, from_address, to_address, value) FROM STDIN`, p.copy).then((n) => {
-    if (n !== p.count) throw new Error(`COPY stored ${n} of ${p.count} transfers`);
-  });
+  return tx
+    .copy(`COPY transfers (network, block_number, log_index, tx_hash, token, from_address, to_address, value) FROM STDIN`, p.copy)
+    .then((n) => {
+      if (n !== p.count) throw new Error(`COPY stored ${n} of ${p.count} transfers`);
+    });
 }
 
 /**

@@ -27,7 +27,11 @@ export const DERIVED_TABLES: Record<string, string> = {
                   base_borrow_apy, volume_usd_1d, volume_usd_7d, paid_metrics, state_block FROM tokens WHERE network = $1 ORDER BY key`,
 };
 
-export async function snapshotTables(pool: Pool, network: Network, tables: Record<string, string> = RAW_TABLES): Promise<Record<string, unknown[]>> {
+export async function snapshotTables(
+  pool: Pool,
+  network: Network,
+  tables: Record<string, string> = RAW_TABLES,
+): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const [name, sql] of Object.entries(tables)) out[name] = (await pool.query(sql, [network])).rows;
   return out;

@@ -14,9 +14,27 @@ export interface PrivateAnvil {
  * A test's own anvil started from the devnet's saved state. Unlike the shared devnet it keeps the
  * states of the last `keepStates` blocks in memory (`--prune-history <n>`), which anvil_reorg needs.
  */
-export async function startPrivateAnvil(o: { network: Network; port: number; stateFile: string; keepStates?: number }): Promise<PrivateAnvil> {
-  const bin = join(dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/package.json`)), 'bin', 'anvil');
-  const args = ['--host', '127.0.0.1', '--port', String(o.port), '--chain-id', String(NETWORK_INFO[o.network].chainId), '--gas-limit', '1000000000'];
+export async function startPrivateAnvil(o: {
+  network: Network;
+  port: number;
+  stateFile: string;
+  keepStates?: number;
+}): Promise<PrivateAnvil> {
+  const bin = join(
+    dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/package.json`)),
+    'bin',
+    'anvil',
+  );
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(o.port),
+    '--chain-id',
+    String(NETWORK_INFO[o.network].chainId),
+    '--gas-limit',
+    '1000000000',
+  ];
   args.push('--prune-history', String(o.keepStates ?? 256), '--load-state', o.stateFile);
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

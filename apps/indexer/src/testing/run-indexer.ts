@@ -107,7 +107,8 @@ export function startTestIndexer(o: TestIndexerOptions): TestIndexer {
     async waitForCursor(block, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       while (indexer.cursorBlock < block) {
-        if (Date.now() > deadline) throw new Error(`cursor at ${indexer.cursorBlock}, wanted ${block}; log: ${JSON.stringify(lines.slice(-5))}`);
+        if (Date.now() > deadline)
+          throw new Error(`cursor at ${indexer.cursorBlock}, wanted ${block}; log: ${JSON.stringify(lines.slice(-5))}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -15,10 +15,16 @@ export class ChainClients implements ChainClock {
   private readonly heads = new Map<Network, { timestamp: number; at: number; pending?: Promise<number> }>();
 
   /** Every URL of a network (failover, health, caps and 429s handled by the client); `rpcUrl` alone where that is all a caller has. */
-  constructor(endpoints: ReadonlyArray<{ network: Network; rpcUrl: string; rpcUrls?: readonly string[]; maxRps?: number }>, private readonly gasPriceTtlMs: number) {
+  constructor(
+    endpoints: ReadonlyArray<{ network: Network; rpcUrl: string; rpcUrls?: readonly string[]; maxRps?: number }>,
+    private readonly gasPriceTtlMs: number,
+  ) {
     for (const e of endpoints) {
       const urls = e.rpcUrls?.length ? [...e.rpcUrls] : e.rpcUrl;
-      this.clients.set(e.network, new JsonRpcClient(urls, { timeoutMs: 10_000, retry: { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 }, maxRps: e.maxRps }));
+      this.clients.set(
+        e.network,
+        new JsonRpcClient(urls, { timeoutMs: 10_000, retry: { attempts: 2, baseDelayMs: 100, maxDelayMs: 500 }, maxRps: e.maxRps }),
+      );
     }
   }
 

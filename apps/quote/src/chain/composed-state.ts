@@ -28,7 +28,11 @@ export interface ComposedState {
 
 type Read = { target: string; data: string; use: (ret: string | undefined) => void };
 
-export async function readComposedState(client: JsonRpcClient, tokens: readonly CatalogToken[], decimalsOf: (address: string) => number | undefined): Promise<ComposedState> {
+export async function readComposedState(
+  client: JsonRpcClient,
+  tokens: readonly CatalogToken[],
+  decimalsOf: (address: string) => number | undefined,
+): Promise<ComposedState> {
   const state: ComposedState = { pairs: new Map(), vaults: new Map(), lending: new Map() };
   const reads: Read[] = [];
   const need = (ret: string | undefined, what: string): bigint => {
@@ -41,9 +45,17 @@ export async function readComposedState(client: JsonRpcClient, tokens: readonly 
   for (const t of tokens) {
     switch (tokenKind(t)) {
       case 'v2-lp':
-        reads.push({ target: t.address, data: data('totalSupply'), use: (r) => state.pairs.set(t.address, { totalSupply: need(r, `${t.symbol} totalSupply`) }) });
+        reads.push({
+          target: t.address,
+          data: data('totalSupply'),
+          use: (r) => state.pairs.set(t.address, { totalSupply: need(r, `${t.symbol} totalSupply`) }),
+        });
         reads.push({ target: t.address, data: data('kLast'), use: (r) => kLasts.set(t.address, decodeUintResult(r) ?? 0n) });
-        reads.push({ target: t.address, data: data('factory'), use: (r) => factories.set(t.address, decodeAddressResult(r) ?? ZERO_ADDRESS) });
+        reads.push({
+          target: t.address,
+          data: data('factory'),
+          use: (r) => factories.set(t.address, decodeAddressResult(r) ?? ZERO_ADDRESS),
+        });
         break;
       case 'vault': {
         const v: Partial<VaultInfo> & { decimals?: number } = { asset: t.underlying[0]! };
@@ -55,14 +67,23 @@ export async function readComposedState(client: JsonRpcClient, tokens: readonly 
           use: (r) => {
             // OpenZeppelin: share decimals = asset decimals + _decimalsOffset().
             const offset = Number(need(r, `${t.symbol} decimals`)) - (decimalsOf(v.asset!) ?? t.decimals);
-            state.vaults.set(t.address, { asset: v.asset!, totalAssets: v.totalAssets!, totalSupply: v.totalSupply!, decimalsOffset: Math.max(0, offset) });
+            state.vaults.set(t.address, {
+              asset: v.asset!,
+              totalAssets: v.totalAssets!,
+              totalSupply: v.totalSupply!,
+              decimalsOffset: Math.max(0, offset),
+            });
           },
         });
         break;
       }
       case 'lending': {
         const asset = t.underlying[0]!;
-        reads.push({ target: asset, data: data('balanceOf', [t.address]), use: (r) => state.lending.set(t.address, { asset, pool: t.poolAddress ?? '', available: need(r, `${t.symbol} liquidity`) }) });
+        reads.push({
+          target: asset,
+          data: data('balanceOf', [t.address]),
+          use: (r) => state.lending.set(t.address, { asset, pool: t.poolAddress ?? '', available: need(r, `${t.symbol} liquidity`) }),
+        });
         break;
       }
       case 'native':
@@ -71,12 +92,18 @@ export async function readComposedState(client: JsonRpcClient, tokens: readonly 
     }
   }
   if (reads.length === 0) return state;
-  const results = await multicall(client, reads.map((r) => ({ target: r.target, data: r.data })));
+  const results = await multicall(
+    client,
+    reads.map((r) => ({ target: r.target, data: r.data })),
+  );
   reads.forEach((r, i) => r.use(results[i]));
   // The protocol fee only matters when the factory has it on and the pair has a kLast.
   const feeChecks = [...kLasts].filter(([pair, kLast]) => kLast > 0n && (factories.get(pair) ?? ZERO_ADDRESS) !== ZERO_ADDRESS);
   if (feeChecks.length > 0) {
-    const feeTo = await multicall(client, feeChecks.map(([pair]) => ({ target: factories.get(pair)!, data: data('feeTo') })));
+    const feeTo = await multicall(
+      client,
+      feeChecks.map(([pair]) => ({ target: factories.get(pair)!, data: data('feeTo') })),
+    );
     feeChecks.forEach(([pair, kLast], i) => {
       const to = decodeAddressResult(feeTo[i]);
       const supply = state.pairs.get(pair);

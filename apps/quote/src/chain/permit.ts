@@ -35,7 +35,14 @@ function domainFromEip5267(ret: string | undefined): TypedDataDomain[] {
   if (!ret) return [];
   try {
     const d = IFACE.decodeFunctionResult('eip712Domain', ret);
-    return [{ name: d.getValue('name') as string, version: d.getValue('version') as string, chainId: Number(d.getValue('chainId') as bigint), verifyingContract: getAddress(d.getValue('verifyingContract') as string) }];
+    return [
+      {
+        name: d.getValue('name') as string,
+        version: d.getValue('version') as string,
+        chainId: Number(d.getValue('chainId') as bigint),
+        verifyingContract: getAddress(d.getValue('verifyingContract') as string),
+      },
+    ];
   } catch {
     return [];
   }
@@ -53,15 +60,25 @@ async function permitExists(client: JsonRpcClient, token: string, owner: string)
   }
 }
 
-export async function detectPermit(client: JsonRpcClient, chainId: number, token: string, owner: string): Promise<PermitSupport | undefined> {
-  const calls = ['DOMAIN_SEPARATOR', 'nonces', 'eip712Domain', 'name'].map((fn) => ({ target: token, data: IFACE.encodeFunctionData(fn, fn === 'nonces' ? [owner] : []) }));
+export async function detectPermit(
+  client: JsonRpcClient,
+  chainId: number,
+  token: string,
+  owner: string,
+): Promise<PermitSupport | undefined> {
+  const calls = ['DOMAIN_SEPARATOR', 'nonces', 'eip712Domain', 'name'].map((fn) => ({
+    target: token,
+    data: IFACE.encodeFunctionData(fn, fn === 'nonces' ? [owner] : []),
+  }));
   const [separator, nonces, eip712, name] = await multicall(client, calls);
   const nonce = decodeUintResult(nonces);
   if (!separator || separator.length !== 66 || nonce === undefined) return undefined;
   const tokenName = decodeStringResult(name);
   const candidates: TypedDataDomain[] = [
     ...domainFromEip5267(eip712),
-    ...(tokenName === undefined ? [] : ['1', '2'].map((version) => ({ name: tokenName, version, chainId, verifyingContract: getAddress(token) }))),
+    ...(tokenName === undefined
+      ? []
+      : ['1', '2'].map((version) => ({ name: tokenName, version, chainId, verifyingContract: getAddress(token) }))),
   ];
   const domain = candidates.find((d) => TypedDataEncoder.hashDomain(d) === AbiCoder.defaultAbiCoder().decode(['bytes32'], separator)[0]);
   if (!domain || !(await permitExists(client, token, owner))) return undefined;

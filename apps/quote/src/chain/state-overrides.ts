@@ -8,7 +8,10 @@
 import { AbiCoder, Interface, keccak256, toBeHex, zeroPadValue } from 'ethers';
 import { JsonRpcError, type JsonRpcClient } from '@tokensvc/chain';
 
-const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
+const ERC20 = new Interface([
+  'function balanceOf(address) view returns (uint256)',
+  'function allowance(address,address) view returns (uint256)',
+]);
 const coder = AbiCoder.defaultAbiCoder();
 const PROBE_SLOTS = 100;
 const MARKER = 10n ** 30n + 7n;
@@ -16,7 +19,8 @@ const MARKER = 10n ** 30n + 7n;
 export type StateOverride = Record<string, { balance?: string; stateDiff?: Record<string, string> }>;
 
 const word = (v: bigint): string => zeroPadValue(toBeHex(v), 32);
-const mapKey = (key: string, slot: string | bigint): string => keccak256(coder.encode(['address', typeof slot === 'bigint' ? 'uint256' : 'bytes32'], [key, slot]));
+const mapKey = (key: string, slot: string | bigint): string =>
+  keccak256(coder.encode(['address', typeof slot === 'bigint' ? 'uint256' : 'bytes32'], [key, slot]));
 const balanceKey = (holder: string, slot: number): string => mapKey(holder, BigInt(slot));
 const allowanceKey = (holder: string, spender: string, slot: number): string => mapKey(spender, mapKey(holder, BigInt(slot)));
 
@@ -29,7 +33,13 @@ export class StateOverrides {
   private readonly slots = new Map<string, Promise<Slots | undefined>>();
 
   /** Overrides so `holder` has at least `amount` of `token` and has approved `spender` for it; undefined when the layout is not found. */
-  async forToken(client: JsonRpcClient, token: string, holder: string, spender: string, amount: bigint): Promise<StateOverride | undefined> {
+  async forToken(
+    client: JsonRpcClient,
+    token: string,
+    holder: string,
+    spender: string,
+    amount: bigint,
+  ): Promise<StateOverride | undefined> {
     const key = `${client.url}|${token}`;
     let found = this.slots.get(key);
     if (!found) this.slots.set(key, (found = this.probe(client, token, holder, spender).catch(() => undefined)));
@@ -37,7 +47,11 @@ export class StateOverrides {
     if (!slots) return undefined;
     const raw = await this.rawBalanceFor(client, token, holder, slots.balance, amount);
     if (raw === undefined) return undefined;
-    return { [token]: { stateDiff: { [balanceKey(holder, slots.balance)]: word(raw), [allowanceKey(holder, spender, slots.allowance)]: word(amount) } } };
+    return {
+      [token]: {
+        stateDiff: { [balanceKey(holder, slots.balance)]: word(raw), [allowanceKey(holder, spender, slots.allowance)]: word(amount) },
+      },
+    };
   }
 
   /** Native balance for the sender (value plus gas headroom). */
@@ -57,7 +71,12 @@ export class StateOverrides {
   private async probe(client: JsonRpcClient, token: string, holder: string, spender: string): Promise<Slots | undefined> {
     const candidates = Array.from({ length: PROBE_SLOTS }, (_, i) => i);
     const batch = async (data: string, key: (slot: number) => string): Promise<number | undefined> => {
-      const results = await client.batch<string>(candidates.map((slot) => ({ method: 'eth_call', params: [{ to: token, data }, 'latest', { [token]: { stateDiff: { [key(slot)]: word(MARKER) } } }] })));
+      const results = await client.batch<string>(
+        candidates.map((slot) => ({
+          method: 'eth_call',
+          params: [{ to: token, data }, 'latest', { [token]: { stateDiff: { [key(slot)]: word(MARKER) } } }],
+        })),
+      );
       const base = BigInt(await client.call<string>('eth_call', [{ to: token, data }, 'latest']));
       const hit = results.findIndex((r) => BigInt(r) !== base && BigInt(r) > 0n);
       return hit < 0 ? undefined : hit;
@@ -68,9 +87,16 @@ export class StateOverrides {
   }
 
   /** The raw storage value that makes balanceOf(holder) >= amount (scaled balances solved linearly). */
-  private async rawBalanceFor(client: JsonRpcClient, token: string, holder: string, slot: number, amount: bigint): Promise<bigint | undefined> {
+  private async rawBalanceFor(
+    client: JsonRpcClient,
+    token: string,
+    holder: string,
+    slot: number,
+    amount: bigint,
+  ): Promise<bigint | undefined> {
     const data = ERC20.encodeFunctionData('balanceOf', [holder]);
-    const at = (raw: bigint): Promise<bigint | undefined> => this.read(client, token, data, { [token]: { stateDiff: { [balanceKey(holder, slot)]: word(raw) } } });
+    const at = (raw: bigint): Promise<bigint | undefined> =>
+      this.read(client, token, data, { [token]: { stateDiff: { [balanceKey(holder, slot)]: word(raw) } } });
     const shown = await at(MARKER);
     if (shown === undefined || shown === 0n) return undefined;
     if (shown === MARKER) return amount;

@@ -128,7 +128,9 @@ function optionalAddressVar(r: EnvReader, name: string, fallback: string | undef
 function addressVar(r: EnvReader, name: string, fallback: string | undefined, book: string): string {
   const v = r.optional(name) ?? fallback;
   if (v === undefined || !isAddress(v)) {
-    r.problems.push(`${name} must be a 0x address${fallback === undefined ? ` (the address book names none: ${book})` : ''}, got "${v ?? ''}"`);
+    r.problems.push(
+      `${name} must be a 0x address${fallback === undefined ? ` (the address book names none: ${book})` : ''}, got "${v ?? ''}"`,
+    );
     return '';
   }
   return v.toLowerCase();
@@ -190,7 +192,10 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
   // Router, wrapped native and platforms: the address book (libs/chain), else none
   const facts = loadNetworkFacts(common);
   const book = addressBookName(common);
-  const registry = loadPlatforms(common, common.networks.map((n) => n.network));
+  const registry = loadPlatforms(
+    common,
+    common.networks.map((n) => n.network),
+  );
   checkPlatformOptions(registry);
   const deployments = common.networks.map(({ network, rpcUrl, rpcUrls, maxRps }): NetworkDeployment => {
     const upper = network.toUpperCase();
@@ -215,7 +220,10 @@ export function loadQuoteConfig(env: Env = process.env): QuoteConfig {
     else wallets.set(network, key);
   }
   const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
-  const across = crossChainBridge === 'across' ? acrossConfig(r, common) : { config: undefined, disabled: 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' };
+  const across =
+    crossChainBridge === 'across'
+      ? acrossConfig(r, common)
+      : { config: undefined, disabled: 'cross-chain orders are off (CROSS_CHAIN_BRIDGE=none)' };
   const cfg: QuoteConfig = {
     ...common,
     deployments,

@@ -18,7 +18,10 @@ interface TickRow {
   liquidity_net: string;
 }
 
-type TokenRow = Pick<TokenTableRow, 'address' | 'symbol' | 'name' | 'decimals' | 'family' | 'platform' | 'underlying' | 'pool_address' | 'price'>;
+type TokenRow = Pick<
+  TokenTableRow,
+  'address' | 'symbol' | 'name' | 'decimals' | 'family' | 'platform' | 'underlying' | 'pool_address' | 'price'
+>;
 
 type CursorRow = Pick<IndexCursorTableRow, 'block_number' | 'block_hash' | 'reorg_epoch'>;
 
@@ -40,9 +43,13 @@ export class GraphRepository {
     return this.ds.transaction('REPEATABLE READ', async (m) => {
       const pools = await this.pools(network, m);
       const ticks = await this.ticks(network, undefined, m);
-      const [c]: CursorRow[] = await m.query(`SELECT block_number::text, block_hash, reorg_epoch FROM index_cursors WHERE network = $1`, [network]);
+      const [c]: CursorRow[] = await m.query(`SELECT block_number::text, block_hash, reorg_epoch FROM index_cursors WHERE network = $1`, [
+        network,
+      ]);
       // Without a cursor (a database filled by other means) the block is the newest pool change's.
-      const head: GraphHead = c ? { blockNumber: Number(c.block_number), blockHash: c.block_hash, reorgEpoch: c.reorg_epoch } : { blockNumber: Math.max(0, ...pools.map((p) => p.position.block)), blockHash: '', reorgEpoch: 0 };
+      const head: GraphHead = c
+        ? { blockNumber: Number(c.block_number), blockHash: c.block_hash, reorgEpoch: c.reorg_epoch }
+        : { blockNumber: Math.max(0, ...pools.map((p) => p.position.block)), blockHash: '', reorgEpoch: 0 };
       return { pools, ticks, head };
     });
   }
@@ -56,7 +63,8 @@ export class GraphRepository {
     const out: PoolUpdate[] = [];
     for (const r of rows) {
       const pool = toPool({ ...r, tickSpacing: r.tick_spacing, sqrtPriceX96: r.sqrt_price_x96 });
-      if (pool) out.push({ pool, platform: r.platform, position: { block: Number(r.block_number), logIndex: r.log_index }, restored: false });
+      if (pool)
+        out.push({ pool, platform: r.platform, position: { block: Number(r.block_number), logIndex: r.log_index }, restored: false });
     }
     return out;
   }

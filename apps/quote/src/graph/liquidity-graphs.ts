@@ -24,7 +24,17 @@ export function withNative(tokens: readonly CatalogToken[], network: Network, wr
   const wrapper = tokens.find((t) => t.address === wrappedNative);
   const native = tokens.find((t) => t.address === ZERO_ADDRESS);
   const symbol = NETWORK_INFO[network].nativeSymbol;
-  const entry: CatalogToken = native ?? { address: ZERO_ADDRESS, symbol, name: symbol, decimals: 18, family: 'native', platform: 'native', underlying: [], poolAddress: null, priceUsd: 0 };
+  const entry: CatalogToken = native ?? {
+    address: ZERO_ADDRESS,
+    symbol,
+    name: symbol,
+    decimals: 18,
+    family: 'native',
+    platform: 'native',
+    underlying: [],
+    poolAddress: null,
+    priceUsd: 0,
+  };
   const priced = { ...entry, family: 'native', priceUsd: entry.priceUsd > 0 ? entry.priceUsd : (wrapper?.priceUsd ?? 0) };
   return [...tokens.filter((t) => t.address !== ZERO_ADDRESS), priced];
 }
@@ -70,7 +80,10 @@ export class LiquidityGraphs {
     const graph = this.graphs.get(network);
     if (!this.ready || !graph) {
       const enabled = this.networks.some((n) => n.network === network);
-      throw new ServiceError(enabled ? ErrorCode.ERROR_CODE_UNAVAILABLE : ErrorCode.ERROR_CODE_BAD_REQUEST, enabled ? `the ${network} liquidity graph is still loading; retry shortly` : `network ${network} is not enabled on this service`);
+      throw new ServiceError(
+        enabled ? ErrorCode.ERROR_CODE_UNAVAILABLE : ErrorCode.ERROR_CODE_BAD_REQUEST,
+        enabled ? `the ${network} liquidity graph is still loading; retry shortly` : `network ${network} is not enabled on this service`,
+      );
     }
     return graph;
   }
@@ -111,7 +124,9 @@ export class LiquidityGraphs {
       graph.setHead(head);
       graph.replaceTokens(withNative(tokens, network, wrappedNative));
       this.graphs.set(network, graph);
-      this.logger.log(`${network}: liquidity graph loaded (${graph.poolCount} pools, ${tokens.length} tokens, block ${head.blockNumber}) in ${Date.now() - started} ms`);
+      this.logger.log(
+        `${network}: liquidity graph loaded (${graph.poolCount} pools, ${tokens.length} tokens, block ${head.blockNumber}) in ${Date.now() - started} ms`,
+      );
     }
     // Not awaited: without the indexer's stream yet, the snapshot still serves quotes.
     this.events
@@ -130,7 +145,8 @@ export class LiquidityGraphs {
   private onPoolEvent(network: Network, event: PoolStateChanged): void {
     const update = updateFromEvent(event);
     const wrappedNative = this.networks.find((n) => n.network === network)?.wrappedNative;
-    if (update) this.graphs.get(network)?.queuePool(wrappedNative ? { ...update, pool: nativeAsWrapped(update.pool, wrappedNative) } : update);
+    if (update)
+      this.graphs.get(network)?.queuePool(wrappedNative ? { ...update, pool: nativeAsWrapped(update.pool, wrappedNative) } : update);
   }
 
   private onHead(network: Network, msg: IndexedHead): void {

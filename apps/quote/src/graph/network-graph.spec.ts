@@ -9,13 +9,33 @@ const B = '0x00000000000000000000000000000000000000bb';
 const POOL = '0x0000000000000000000000000000000000000001';
 
 function v2(reserve0: bigint, block: number, logIndex = 0, restored = false): PoolUpdate {
-  return { pool: { family: 'uniswap-v2', shape: 'constant-product', address: POOL, token0: A, token1: B, fee: 3000, reserve0, reserve1: 1000n }, platform: 'uniswap-v2', position: { block, logIndex }, restored };
+  return {
+    pool: { family: 'uniswap-v2', shape: 'constant-product', address: POOL, token0: A, token1: B, fee: 3000, reserve0, reserve1: 1000n },
+    platform: 'uniswap-v2',
+    position: { block, logIndex },
+    restored,
+  };
 }
 
 function event(overrides: Partial<PoolStateChanged>): PoolStateChanged {
   return {
-    network: 'ethereum', pool: POOL, platform: 'uniswap-v3', family: 'uniswap-v3', token0: A, token1: B, fee: 500, reserve0: '0', reserve1: '0',
-    sqrtPriceX96: '79228162514264337593543950336', liquidity: '5000', tick: 0, blockNumber: '10', logIndex: 3, restored: false, tickSpacing: 10, ...overrides,
+    network: 'ethereum',
+    pool: POOL,
+    platform: 'uniswap-v3',
+    family: 'uniswap-v3',
+    token0: A,
+    token1: B,
+    fee: 500,
+    reserve0: '0',
+    reserve1: '0',
+    sqrtPriceX96: '79228162514264337593543950336',
+    liquidity: '5000',
+    tick: 0,
+    blockNumber: '10',
+    logIndex: 3,
+    restored: false,
+    tickSpacing: 10,
+    ...overrides,
   };
 }
 
@@ -46,7 +66,10 @@ describe('NetworkGraph updates', () => {
   it('keeps a V3 pool’s ticks across events (which carry none) until they are re-read', () => {
     const g = new NetworkGraph('ethereum');
     g.applyPool(updateFromEvent(event({ blockNumber: '10' }))!);
-    g.setTicks(POOL, [{ index: 60, liquidityNet: -5n }, { index: -60, liquidityNet: 5n }]);
+    g.setTicks(POOL, [
+      { index: 60, liquidityNet: -5n },
+      { index: -60, liquidityNet: 5n },
+    ]);
     const before = g.version;
     g.applyPool(updateFromEvent(event({ blockNumber: '11', liquidity: '7000', tick: 5 }))!);
     const pool = g.pool(POOL)!.pool as V3Pool;
@@ -81,8 +104,19 @@ describe('NetworkGraph updates', () => {
   });
 
   it('decodes pool events of both families and skips unknown ones', () => {
-    expect(updateFromEvent(event({ family: 'uniswap-v2', reserve0: '12', reserve1: '34', sqrtPriceX96: '', liquidity: '', tickSpacing: 0 }))).toEqual({
-      pool: { family: 'uniswap-v2', shape: 'constant-product', address: POOL, token0: A, token1: B, fee: 500, reserve0: 12n, reserve1: 34n },
+    expect(
+      updateFromEvent(event({ family: 'uniswap-v2', reserve0: '12', reserve1: '34', sqrtPriceX96: '', liquidity: '', tickSpacing: 0 })),
+    ).toEqual({
+      pool: {
+        family: 'uniswap-v2',
+        shape: 'constant-product',
+        address: POOL,
+        token0: A,
+        token1: B,
+        fee: 500,
+        reserve0: 12n,
+        reserve1: 34n,
+      },
       platform: 'uniswap-v3',
       position: { block: 10, logIndex: 3 },
       restored: false,
@@ -92,8 +126,23 @@ describe('NetworkGraph updates', () => {
   });
 
   it('always knows the native token, priced like its wrapper when the indexer has no price', () => {
-    const weth = { address: A, symbol: 'WETH', name: 'WETH', decimals: 18, family: 'basic', platform: 'basic', underlying: [], poolAddress: null, priceUsd: 3000 };
+    const weth = {
+      address: A,
+      symbol: 'WETH',
+      name: 'WETH',
+      decimals: 18,
+      family: 'basic',
+      platform: 'basic',
+      underlying: [],
+      poolAddress: null,
+      priceUsd: 3000,
+    };
     const tokens = withNative([weth], 'ethereum', A);
-    expect(tokens.find((t) => t.address === '0x0000000000000000000000000000000000000000')).toMatchObject({ symbol: 'ETH', family: 'native', priceUsd: 3000, decimals: 18 });
+    expect(tokens.find((t) => t.address === '0x0000000000000000000000000000000000000000')).toMatchObject({
+      symbol: 'ETH',
+      family: 'native',
+      priceUsd: 3000,
+      decimals: 18,
+    });
   });
 });

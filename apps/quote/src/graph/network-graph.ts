@@ -67,7 +67,10 @@ export class NetworkGraph {
     const held = this.pools.get(address);
     if (held && !update.restored && !newer(update.position, held.position)) return 'stale';
     // Events carry no tick lists: a concentrated-liquidity pool keeps its ticks until they are re-read.
-    const pool = update.pool.shape === 'concentrated' && held?.pool.shape === 'concentrated' && update.pool.ticks.length === 0 ? { ...update.pool, ticks: held.pool.ticks } : update.pool;
+    const pool =
+      update.pool.shape === 'concentrated' && held?.pool.shape === 'concentrated' && update.pool.ticks.length === 0
+        ? { ...update.pool, ticks: held.pool.ticks }
+        : update.pool;
     this.pools.set(address, { pool, platform: update.platform, position: update.position });
     this.version++;
     return held ? 'updated' : 'added';

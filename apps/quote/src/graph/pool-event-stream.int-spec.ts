@@ -35,15 +35,39 @@ describe('PoolEventStream', () => {
     return { stream: `QUOTE_POOLS_${suffix}`, prefix: `quotepools${suffix}` };
   };
 
-  const pool = (address: string, block: number): PoolStateChanged =>
-    ({ network: 'ethereum', pool: address, platform: 'uniswap-v2', family: 'uniswap-v2', token0: '0x01', token1: '0x02', fee: 3000, reserve0: '1000', reserve1: '2000', sqrtPriceX96: '', liquidity: '', tick: 0, blockNumber: String(block), logIndex: 1, restored: false, tickSpacing: 0 });
+  const pool = (address: string, block: number): PoolStateChanged => ({
+    network: 'ethereum',
+    pool: address,
+    platform: 'uniswap-v2',
+    family: 'uniswap-v2',
+    token0: '0x01',
+    token1: '0x02',
+    fee: 3000,
+    reserve0: '1000',
+    reserve1: '2000',
+    sqrtPriceX96: '',
+    liquidity: '',
+    tick: 0,
+    blockNumber: String(block),
+    logIndex: 1,
+    restored: false,
+    tickSpacing: 0,
+  });
 
   async function publish(stream: string, prefix: string, block: number, create: boolean): Promise<void> {
     const jsm = await nc.jetstreamManager();
     if (create) await jsm.streams.add({ name: stream, subjects: [`${prefix}.>`] });
     const js = nc.jetstream();
-    await js.publish(`${prefix}.ethereum.pool-state.v1`, encoder.encode(JSON.stringify(PoolStateChanged.toJSON(pool(`0xpool${block}`, block)))));
-    await js.publish(`${prefix}.ethereum.indexed-head.v1`, encoder.encode(JSON.stringify(IndexedHead.toJSON({ network: 'ethereum', blockNumber: String(block), blockHash: `0xhash${block}`, reorgEpoch: 0 }))));
+    await js.publish(
+      `${prefix}.ethereum.pool-state.v1`,
+      encoder.encode(JSON.stringify(PoolStateChanged.toJSON(pool(`0xpool${block}`, block)))),
+    );
+    await js.publish(
+      `${prefix}.ethereum.indexed-head.v1`,
+      encoder.encode(
+        JSON.stringify(IndexedHead.toJSON({ network: 'ethereum', blockNumber: String(block), blockHash: `0xhash${block}`, reorgEpoch: 0 })),
+      ),
+    );
   }
 
   /** A bounded wait: the bug this file guards against was a promise that never settled. */

@@ -28,7 +28,10 @@ export interface PoolEventHandlers {
  * One wildcard filter: servers before 2.10 have no multi-subject filters (an ordered consumer
  * asked for several never delivers there); other networks and kinds are skipped by the reader.
  */
-export function orderedConsumerOptions(subjectPrefix: string, afterSeq: number | undefined): { filterSubjects: string; deliver_policy: DeliverPolicy; opt_start_seq: number } {
+export function orderedConsumerOptions(
+  subjectPrefix: string,
+  afterSeq: number | undefined,
+): { filterSubjects: string; deliver_policy: DeliverPolicy; opt_start_seq: number } {
   return { filterSubjects: `${subjectPrefix}.>`, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: (afterSeq ?? 0) + 1 };
 }
 
@@ -40,10 +43,18 @@ export class PoolEventStream {
   /** events applied since start (metrics, tests) */
   received = 0;
 
-  constructor(private readonly opts: PoolEventStreamOptions, private readonly log: (msg: string, extra?: Record<string, unknown>) => void) {}
+  constructor(
+    private readonly opts: PoolEventStreamOptions,
+    private readonly log: (msg: string, extra?: Record<string, unknown>) => void,
+  ) {}
 
   private async connection(): Promise<NatsConnection> {
-    this.nc ??= await connect({ ...natsConnectOptions(this.opts.natsUrl), name: 'quote-pool-events', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    this.nc ??= await connect({
+      ...natsConnectOptions(this.opts.natsUrl),
+      name: 'quote-pool-events',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
     return this.nc;
   }
 
@@ -79,7 +90,8 @@ export class PoolEventStream {
         break;
       } catch (e) {
         // The indexer creates the stream; until it runs, say so now and then, not every retry.
-        if (attempt % 30 === 0) this.log('pool event stream not available yet; retrying', { stream: this.opts.stream, error: (e as Error).message });
+        if (attempt % 30 === 0)
+          this.log('pool event stream not available yet; retrying', { stream: this.opts.stream, error: (e as Error).message });
         await new Promise((r) => setTimeout(r, this.opts.retryMs ?? 2_000));
       }
     }

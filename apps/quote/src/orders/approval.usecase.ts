@@ -15,7 +15,10 @@ import type { QuoteEngine } from './quote-engine';
 import { isCrossChainRequest } from './request-parsing';
 import { badRequest, parseAddress, parseKey, parsePair, parsePermitDeadline, parsePositiveAmount } from './request-parsing';
 
-const ERC20 = new Interface(['function allowance(address owner, address spender) view returns (uint256)', 'function approve(address spender, uint256 amount) returns (bool)']);
+const ERC20 = new Interface([
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+]);
 
 export class ApprovalUseCase {
   constructor(
@@ -48,7 +51,8 @@ export class ApprovalUseCase {
       detectPermit(client, deployment.chainId, input.address, sender),
     ]);
     const allowance = decodeUintResult(allowanceRet);
-    if (allowance === undefined) throw badRequest(`inputToken ${input.network}:${input.address} does not answer allowance(): not an ERC-20`);
+    if (allowance === undefined)
+      throw badRequest(`inputToken ${input.network}:${input.address} does not answer allowance(): not an ERC-20`);
     const shouldApprove = allowance < amount;
     const permitApplies = permit !== undefined && !crossChain;
     return {
@@ -61,7 +65,9 @@ export class ApprovalUseCase {
         spender,
         target: input.address,
       },
-      approve: shouldApprove ? { to: input.address, from: sender, data: ERC20.encodeFunctionData('approve', [spender, amount]), value: '0' } : undefined,
+      approve: shouldApprove
+        ? { to: input.address, from: sender, data: ERC20.encodeFunctionData('approve', [spender, amount]), value: '0' }
+        : undefined,
       permit:
         shouldApprove && permit && permitApplies
           ? {

@@ -20,7 +20,16 @@ import { orderContext } from './order-context';
 import { type OrderTx, buildOrderTx, permitParams } from './order-tx';
 import type { OrderValidator } from './order-validation';
 import type { Quote, QuoteEngine } from './quote-engine';
-import { AUTO_SLIPPAGE_CAP, badRequest, parseAddress, parsePair, parsePartnerFee, parsePermitDeadline, parsePositiveAmount, parseSlippage } from './request-parsing';
+import {
+  AUTO_SLIPPAGE_CAP,
+  badRequest,
+  parseAddress,
+  parsePair,
+  parsePartnerFee,
+  parsePermitDeadline,
+  parsePositiveAmount,
+  parseSlippage,
+} from './request-parsing';
 import { signedVariant } from './signed-order-variant';
 import { autoSlippage, autoSlippageExceeded, bufferedGas, driftPercent, minOutput } from './slippage';
 
@@ -40,7 +49,10 @@ export class BuildOrderUseCase {
   async execute(req: BuildOrderRequest): Promise<OrderReply> {
     // swap or zap once the tokens are resolved (quote_build_duration_seconds)
     const kind: { now: QuoteKind } = { now: 'unknown' };
-    return timedBuild(() => kind.now, () => this.sameChain(req, kind));
+    return timedBuild(
+      () => kind.now,
+      () => this.sameChain(req, kind),
+    );
   }
 
   private async sameChain(req: BuildOrderRequest, kind: { now: QuoteKind }): Promise<OrderReply> {
@@ -52,9 +64,11 @@ export class BuildOrderUseCase {
     const validate = req.validate ?? true;
     const explain = req.explain === true;
     if (req.recipient !== undefined) throw badRequest(SAME_CHAIN_RECIPIENT_MESSAGE);
-    if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS) throw badRequest('permitSignature does not apply to native input (it needs no approval)');
+    if (req.permitSignature !== undefined && pair.input === ZERO_ADDRESS)
+      throw badRequest('permitSignature does not apply to native input (it needs no approval)');
     const permitDeadline = await parsePermitDeadline(req.permitDeadline, () => this.clock.now(pair.network));
-    if (requested === undefined && !validate) throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
+    if (requested === undefined && !validate)
+      throw badRequest('auto slippage needs validate=true on same-chain orders: set slippageTolerancePercentage, or keep validate=true');
 
     const feeAmount = (amount * BigInt(fee.bps)) / 10_000n;
     const quote = await this.engine.quote(pair, amount - feeAmount);
@@ -63,7 +77,20 @@ export class BuildOrderUseCase {
     const deadline = BigInt((await this.clock.now(pair.network)) + this.validitySeconds);
     const permit = req.permitSignature === undefined ? undefined : permitParams(req.permitSignature, amount, permitDeadline);
     const build = (slippage: number): OrderTx =>
-      buildOrderTx(quote, { sender, recipient: sender, partner: fee.partner, feeBps: fee.bps, inputAmount: amount, minOutputAmount: minOutput(quote.plan.amountOut, slippage), deadline, executor }, permit);
+      buildOrderTx(
+        quote,
+        {
+          sender,
+          recipient: sender,
+          partner: fee.partner,
+          feeBps: fee.bps,
+          inputAmount: amount,
+          minOutputAmount: minOutput(quote.plan.amountOut, slippage),
+          deadline,
+          executor,
+        },
+        permit,
+      );
 
     let slippage = requested ?? autoSlippage(quote.priceImpact);
     if (requested === undefined && slippage > AUTO_SLIPPAGE_CAP) throw badRequest(autoSlippageExceeded(slippage));
@@ -81,20 +108,45 @@ export class BuildOrderUseCase {
         result = await this.validator.validate(quote, tx, sender, permit !== undefined);
       }
       if (!result.ok) {
-        throw badRequest(`execution reverted: slippage exceeded: executing now would deliver ${result.received}, below the minimum ${result.minimum} at ${slippage}% slippage; raise slippageTolerancePercentage or re-quote`);
+        throw badRequest(
+          `execution reverted: slippage exceeded: executing now would deliver ${result.received}, below the minimum ${result.minimum} at ${slippage}% slippage; raise slippageTolerancePercentage or re-quote`,
+        );
       }
       // The simulation is what executing now pays; a difference means the graph lags the chain.
       const gap = result.output > quote.plan.amountOut ? result.output - quote.plan.amountOut : quote.plan.amountOut - result.output;
-      if (gap * 1_000_000n > quote.plan.amountOut) this.logger.warn(`${pair.network}: simulated output ${result.output} differs from the graph's ${quote.plan.amountOut} (${quote.input.symbol} -> ${quote.output.symbol})`);
+      if (gap * 1_000_000n > quote.plan.amountOut)
+        this.logger.warn(
+          `${pair.network}: simulated output ${result.output} differs from the graph's ${quote.plan.amountOut} (${quote.input.symbol} -> ${quote.output.symbol})`,
+        );
       outputAmount = result.output;
       gasLimit = result.gasLimit;
       gasShortfall = result.gasShortfall;
     }
-    const reply = this.reply(quote, { sender, fee, feeAmount, amount, slippage, deadline, tx, outputAmount, gasLimit, isPermit: permit !== undefined });
+    const reply = this.reply(quote, {
+      sender,
+      fee,
+      feeAmount,
+      amount,
+      slippage,
+      deadline,
+      tx,
+      outputAmount,
+      gasLimit,
+      isPermit: permit !== undefined,
+    });
     if (explain) reply.explain = explainQuote(quote);
     // A sender without gas can still use the signed order (the relayer pays); without one, it is stuck.
-    if (gasShortfall !== undefined && !reply.signedOrder) throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
-    await this.store?.save({ orderId: reply.context!.orderId, network: pair.network, chainId: quote.deployment.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply });
+    if (gasShortfall !== undefined && !reply.signedOrder)
+      throw badRequest(`${gasShortfall}; this order has no signed-order variant the relayer could pay for`);
+    await this.store?.save({
+      orderId: reply.context!.orderId,
+      network: pair.network,
+      chainId: quote.deployment.chainId,
+      sender,
+      client: req.client,
+      expiresAt: new Date(Number(deadline) * 1000),
+      reply,
+    });
     return reply;
   }
 

@@ -15,7 +15,17 @@ import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, type N
 import type { Network } from '@tokensvc/domain';
 import { ErrorCode, type OrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { AcrossDataWorker, AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
+import {
+  AcrossDataWorker,
+  AcrossRelayer,
+  INFRA,
+  acrossNetworks,
+  acrossRelayerAccount,
+  createTestDatabaseUrl,
+  fundAcrossRelayer,
+  startDevnet,
+  type DevnetHandle,
+} from '@tokensvc/testing';
 import type { ServiceError } from '@tokensvc/transport';
 import { TestPoolEvents } from '../testing/pool-events';
 import { startQuoteHarness, type QuoteHarness } from '../testing/quote-harness';
@@ -25,7 +35,11 @@ import { CrossChainOrders } from './cross-chain-orders';
 
 jest.setTimeout(180_000);
 
-const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256) returns (bool)', 'function totalAssets() view returns (uint256)']);
+const ERC20 = new Interface([
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address,uint256) returns (bool)',
+  'function totalAssets() view returns (uint256)',
+]);
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
 describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
@@ -42,12 +56,19 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   let approvals: ApprovalUseCase;
   let wallet: Wallet;
   const key = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestToken(n, symbol).address.toLowerCase()}`;
-  const vault = (n: NetworkManifest, symbol: string): string => `${n.network}:${manifestPlatform(n, 'erc4626-vaults').vaults.find((v) => v.symbol === symbol)!.address.toLowerCase()}`;
+  const vault = (n: NetworkManifest, symbol: string): string =>
+    `${n.network}:${manifestPlatform(n, 'erc4626-vaults')
+      .vaults.find((v) => v.symbol === symbol)!
+      .address.toLowerCase()}`;
   const rpc = (n: Network): JsonRpcClient => new JsonRpcClient(devnet.rpcUrls[n]!);
 
   beforeAll(async () => {
     // Apart from the shared test devnet and the other Across files (TEST_DEVNET_BASE_PORT moves them all).
-    devnet = await startDevnet({ networks: ['ethereum', 'base'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 80, log: () => undefined });
+    devnet = await startDevnet({
+      networks: ['ethereum', 'base'],
+      basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 80,
+      log: () => undefined,
+    });
     eth = networkManifest(devnet.manifest, 'ethereum');
     base = networkManifest(devnet.manifest, 'base');
     databaseUrl = createTestDatabaseUrl('quote_across');
@@ -58,10 +79,16 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls['ethereum']!,
-      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
-      env: { NETWORKS: 'ethereum,base', RPC_URL_BASE: devnet.rpcUrls['base']!, CROSS_CHAIN_BRIDGE: 'across', RELAY_QUEUE_PREFIX: `xacross${Date.now().toString(36)}` },
+      env: {
+        NETWORKS: 'ethereum,base',
+        RPC_URL_BASE: devnet.rpcUrls['base']!,
+        CROSS_CHAIN_BRIDGE: 'across',
+        RELAY_QUEUE_PREFIX: `xacross${Date.now().toString(36)}`,
+      },
     });
     orders = harness.app.get(CrossChainOrders);
     approvals = harness.app.get(ApprovalUseCase);
@@ -98,12 +125,23 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     }
   };
   const refuse = async (p: Promise<unknown>, message: RegExp): Promise<void> => {
-    const e = (await p.then(() => undefined, (err: unknown) => err)) as ServiceError | undefined;
-    expect({ code: e?.code, message: e?.message }).toEqual({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringMatching(message) });
+    const e = (await p.then(
+      () => undefined,
+      (err: unknown) => err,
+    )) as ServiceError | undefined;
+    expect({ code: e?.code, message: e?.message }).toEqual({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+      message: expect.stringMatching(message),
+    });
   };
 
   /** Approval and order as the API answers them, sent as they are; the relayer fills on base; the recipient's balance is read there. */
-  async function run(inputKey: string, amount: bigint, outputKey: string, extra: { partner?: string; feePercentage?: number } = {}): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
+  async function run(
+    inputKey: string,
+    amount: bigint,
+    outputKey: string,
+    extra: { partner?: string; feePercentage?: number } = {},
+  ): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
     const sender = wallet.address.toLowerCase();
     const outToken = outputKey.split(':')[1]!;
     if (!inputKey.endsWith(NATIVE)) {
@@ -111,11 +149,23 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       expect(approval.context).toMatchObject({ spender: eth.contracts.router.toLowerCase() });
       if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
     }
-    const order = await orders.build({ sender, inputToken: inputKey, inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1, ...extra });
+    const order = await orders.build({
+      sender,
+      inputToken: inputKey,
+      inputAmount: amount.toString(),
+      outputToken: outputKey,
+      slippageTolerancePercentage: 1,
+      ...extra,
+    });
     expect(order.context!.target).toBe(eth.contracts.router.toLowerCase());
     expect(order.context!.rawParams!['bridge']).toMatchObject({ provider: 'across', destinationChainId: 8453 });
     const before = await balanceOn('base', outToken, sender);
-    const sent = await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, value: BigInt(order.tx!.value ?? '0'), gasLimit: BigInt(order.tx!.gasLimit!) });
+    const sent = await wallet.sendTransaction({
+      to: order.tx!.to,
+      data: order.tx!.data,
+      value: BigInt(order.tx!.value ?? '0'),
+      gasLimit: BigInt(order.tx!.gasLimit!),
+    });
     const receipt = (await sent.wait())!;
     expect(receipt.status).toBe(1);
     expect(receipt.gasUsed).toBeLessThan(BigInt(order.tx!.gasLimit!));
@@ -135,10 +185,19 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   }
 
   /** Same-asset: the relayer pays the sender the deposit's outputAmount itself, the order's minimum. */
-  async function runDirect(inputKey: string, amount: bigint, outputKey: string, extra: { partner?: string; feePercentage?: number } = {}): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
+  async function runDirect(
+    inputKey: string,
+    amount: bigint,
+    outputKey: string,
+    extra: { partner?: string; feePercentage?: number } = {},
+  ): Promise<{ order: OrderReply; deposit: BridgeDepositInfo; received: bigint; receipt: TransactionReceipt }> {
     const r = await run(inputKey, amount, outputKey, extra);
     expect(r.order.context!.rawParams!['destination']).toBeNull();
-    expect(r.deposit).toMatchObject({ outputAmount: BigInt(r.order.context!.minOutputAmount), recipient: wallet.address, refundTo: wallet.address });
+    expect(r.deposit).toMatchObject({
+      outputAmount: BigInt(r.order.context!.minOutputAmount),
+      recipient: wallet.address,
+      refundTo: wallet.address,
+    });
     expect(r.received).toBe(r.deposit.outputAmount);
     return r;
   }
@@ -148,13 +207,26 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
    * the handler runs Router.execute with it in the fill, and the sender receives at least the
    * order's minimum of the final token; nothing is left on the handler.
    */
-  async function runWithDestinationLeg(inputKey: string, amount: bigint, outputKey: string): Promise<{ order: OrderReply; received: bigint }> {
+  async function runWithDestinationLeg(
+    inputKey: string,
+    amount: bigint,
+    outputKey: string,
+  ): Promise<{ order: OrderReply; received: bigint }> {
     const r = await run(inputKey, amount, outputKey);
     const c = r.order.context!;
     // the bridged asset that delivers most (USDC or WETH)
     const bridged = (c.rawParams!['bridge'] as { bridgedToken: string }).bridgedToken;
-    expect(r.deposit).toMatchObject({ recipient: getAddress(base.contracts.acrossMulticallHandler!), outputToken: manifestToken(base, bridged).address });
-    expect(c.rawParams!['destination']).toMatchObject({ network: 'base', outputToken: outputKey, gasPaidBy: 'relayer', runBy: 'bridge handler contract', inputAmount: r.deposit.outputAmount.toString() });
+    expect(r.deposit).toMatchObject({
+      recipient: getAddress(base.contracts.acrossMulticallHandler!),
+      outputToken: manifestToken(base, bridged).address,
+    });
+    expect(c.rawParams!['destination']).toMatchObject({
+      network: 'base',
+      outputToken: outputKey,
+      gasPaidBy: 'relayer',
+      runBy: 'bridge handler contract',
+      inputAmount: r.deposit.outputAmount.toString(),
+    });
     expect(r.received).toBeGreaterThanOrEqual(BigInt(c.minOutputAmount));
     expect(c.steps.some((s) => s.includes('handler contract') && s.includes('through the Router'))).toBe(true);
     expect(await balanceOn('base', manifestToken(base, bridged).address, base.contracts.acrossMulticallHandler!)).toBe(0n);
@@ -165,11 +237,17 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const { order, deposit, received } = await runDirect(key(eth, 'USDC'), 1_000_000_000n, key(base, 'USDC'));
     const c = order.context!;
     // 0.05 % (relayer 4 bps + LP 1 bp, the configured model), exact: nothing is swapped
-    expect(c.feeCosts).toEqual([expect.objectContaining({ name: 'bridge fee', token: key(eth, 'USDC'), amount: '500000', included: true })]);
+    expect(c.feeCosts).toEqual([
+      expect.objectContaining({ name: 'bridge fee', token: key(eth, 'USDC'), amount: '500000', included: true }),
+    ]);
     expect(c.outputAmount).toBe('999500000');
     expect(c.minOutputAmount).toBe(c.outputAmount);
     expect(c.route).toEqual([key(eth, 'USDC'), key(base, 'USDC')]);
-    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'USDC').address, inputAmount: 1_000_000_000n, outputToken: manifestToken(base, 'USDC').address });
+    expect(deposit).toMatchObject({
+      inputToken: manifestToken(eth, 'USDC').address,
+      inputAmount: 1_000_000_000n,
+      outputToken: manifestToken(base, 'USDC').address,
+    });
     expect(received).toBe(999_500_000n);
     expect(c.steps.some((s) => s.includes('into the across bridge on ethereum'))).toBe(true);
     const estimate = await orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'USDC') });
@@ -180,7 +258,11 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const before = await origin.getBalance(wallet.address);
     const { order, deposit, received } = await runDirect(`ethereum:${NATIVE}`, parseEther('0.5'), `base:${NATIVE}`);
     expect(order.tx!.value).toBe(parseEther('0.5').toString());
-    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'WETH').address, inputAmount: parseEther('0.5'), outputToken: manifestToken(base, 'WETH').address });
+    expect(deposit).toMatchObject({
+      inputToken: manifestToken(eth, 'WETH').address,
+      inputAmount: parseEther('0.5'),
+      outputToken: manifestToken(base, 'WETH').address,
+    });
     expect(received).toBe(BigInt(order.context!.outputAmount));
     expect(received).toBe(parseEther('0.5') - parseEther('0.00025'));
     expect(before - (await origin.getBalance(wallet.address))).toBeGreaterThanOrEqual(parseEther('0.5'));
@@ -207,7 +289,9 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   });
 
   it('USDC ethereum -> a vault share (steakUSDC) on base: the handler zaps into the vault and the sender holds the shares', async () => {
-    const vault = `base:${manifestPlatform(base, 'erc4626-vaults').vaults.find((v) => v.symbol === 'steakUSDC')!.address.toLowerCase()}`;
+    const vault = `base:${manifestPlatform(base, 'erc4626-vaults')
+      .vaults.find((v) => v.symbol === 'steakUSDC')!
+      .address.toLowerCase()}`;
     await runWithDestinationLeg(key(eth, 'USDC'), 2_000_000_000n, vault);
   });
 
@@ -248,7 +332,11 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   it('USDC ethereum -> native ETH on base: swapped into WETH on ethereum (cheaper than a destination leg), Across pays the EOA recipient in ETH', async () => {
     const { order, deposit, received } = await runDirect(key(eth, 'USDC'), 3_000_000_000n, `base:${NATIVE}`);
     expect(order.context!.route.slice(-3)).toEqual([key(eth, 'WETH'), key(base, 'WETH'), `base:${NATIVE}`]);
-    expect(deposit).toMatchObject({ inputToken: manifestToken(eth, 'WETH').address, outputToken: manifestToken(base, 'WETH').address, recipient: wallet.address });
+    expect(deposit).toMatchObject({
+      inputToken: manifestToken(eth, 'WETH').address,
+      outputToken: manifestToken(base, 'WETH').address,
+      recipient: wallet.address,
+    });
     // ~3000 USDC of ETH at the devnet's ~$3,000
     expect(received).toBeGreaterThan(parseEther('0.9'));
   });
@@ -285,11 +373,20 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
   // Built only: a swap on ethereum here would move the pool under the stale graph the last test quotes from.
   it('USDC ethereum -> WETH base: swapped into WETH on ethereum, then passed on by the handler (the order, and its estimate)', async () => {
     const sender = wallet.address.toLowerCase();
-    const request = { inputToken: key(eth, 'USDC'), inputAmount: '1000000000', outputToken: key(base, 'WETH'), slippageTolerancePercentage: 1 };
+    const request = {
+      inputToken: key(eth, 'USDC'),
+      inputAmount: '1000000000',
+      outputToken: key(base, 'WETH'),
+      slippageTolerancePercentage: 1,
+    };
     const order = await orders.build({ sender, ...request });
     const c = order.context!;
     expect(c.route.slice(-2)).toEqual([key(eth, 'WETH'), key(base, 'WETH')]);
-    expect(c.rawParams!['bridge']).toMatchObject({ bridgedToken: 'WETH', depositOutputToken: key(base, 'WETH'), depositOutputAmount: c.minOutputAmount });
+    expect(c.rawParams!['bridge']).toMatchObject({
+      bridgedToken: 'WETH',
+      depositOutputToken: key(base, 'WETH'),
+      depositOutputAmount: c.minOutputAmount,
+    });
     expect(c.rawParams!['destination']).toMatchObject({ network: 'base', inputToken: key(base, 'WETH'), outputToken: key(base, 'WETH') });
     expect(BigInt(c.minOutputAmount)).toBeGreaterThan(parseEther('0.3'));
     const estimate = await orders.estimate(request);
@@ -298,13 +395,40 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
 
   it('refuses, with a 400 saying what to change: a network pair not served, an amount that does not cover the fees', async () => {
     const sender = wallet.address.toLowerCase();
-    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }), /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/);
-    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }), /send more than|send at least/);
-    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: vault(base, 'steakUSDC') }), /send more than|send at least/);
-    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), permitSignature: `0x${'11'.repeat(65)}` }), /permitSignature is not accepted on cross-chain orders/);
-    await refuse(orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }), /unknown outputToken base:0x1212.*not a supported token on base/);
-    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }), /explain=true is available for same-chain orders only/);
-    await refuse(orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }), /amount too large/);
+    await refuse(
+      orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `arbitrum:${NATIVE}` }),
+      /no bridge route from ethereum to arbitrum|network arbitrum is not enabled/,
+    );
+    await refuse(
+      orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: key(base, 'USDC') }),
+      /send more than|send at least/,
+    );
+    await refuse(
+      orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '2', outputToken: vault(base, 'steakUSDC') }),
+      /send more than|send at least/,
+    );
+    await refuse(
+      orders.build({
+        sender,
+        inputToken: key(eth, 'USDC'),
+        inputAmount: '1000000',
+        outputToken: key(base, 'USDC'),
+        permitSignature: `0x${'11'.repeat(65)}`,
+      }),
+      /permitSignature is not accepted on cross-chain orders/,
+    );
+    await refuse(
+      orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: `base:0x${'12'.repeat(20)}` }),
+      /unknown outputToken base:0x1212.*not a supported token on base/,
+    );
+    await refuse(
+      orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: '1000000', outputToken: key(base, 'USDC'), explain: true }),
+      /explain=true is available for same-chain orders only/,
+    );
+    await refuse(
+      orders.estimate({ inputToken: key(eth, 'USDC'), inputAmount: (10n ** 16n).toString(), outputToken: key(base, 'DEGEN') }),
+      /amount too large/,
+    );
   });
 
   describe('who is paid on base: the sender, or the recipient given, only where it can receive (issue 30)', () => {
@@ -313,16 +437,33 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const setCode = (n: Network, address: string, code: string): Promise<unknown> => rpc(n).call('anvil_setCode', [address, code]);
     const fresh = (): string => Wallet.createRandom().address.toLowerCase();
     const usdcOrder = (sender: string, recipient?: string): Promise<OrderReply> =>
-      orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '100000000', outputToken: key(base, 'USDC'), ...(recipient === undefined ? {} : { recipient }) });
+      orders.build({
+        sender,
+        inputToken: key(eth, 'USDC'),
+        inputAmount: '100000000',
+        outputToken: key(base, 'USDC'),
+        ...(recipient === undefined ? {} : { recipient }),
+      });
 
     it('refuses a sender that is a contract on ethereum with no contract, or other code, at its address on base', async () => {
       const wallet1 = fresh();
       await setCode('ethereum', wallet1, CODE);
-      await refuse(usdcOrder(wallet1), new RegExp(`sender ${wallet1} is a contract on ethereum with no contract at that address on base: .*funds could be lost; give a recipient you control on base \\(recipient=<address>\\)`));
+      await refuse(
+        usdcOrder(wallet1),
+        new RegExp(
+          `sender ${wallet1} is a contract on ethereum with no contract at that address on base: .*funds could be lost; give a recipient you control on base \\(recipient=<address>\\)`,
+        ),
+      );
       await setCode('base', wallet1, OTHER_CODE);
-      await refuse(usdcOrder(wallet1), new RegExp(`sender ${wallet1} is a contract on ethereum with different code at that address on base`));
+      await refuse(
+        usdcOrder(wallet1),
+        new RegExp(`sender ${wallet1} is a contract on ethereum with different code at that address on base`),
+      );
       // an explicit recipient is checked the same way
-      await refuse(usdcOrder(wallet.address.toLowerCase(), wallet1), new RegExp(`recipient ${wallet1} is a contract on ethereum with different code at that address on base`));
+      await refuse(
+        usdcOrder(wallet.address.toLowerCase(), wallet1),
+        new RegExp(`recipient ${wallet1} is a contract on ethereum with different code at that address on base`),
+      );
     });
 
     it('builds for a contract with the same code on both networks, and for an EIP-7702-delegated account (an EOA)', async () => {
@@ -342,12 +483,26 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
       for (const outputKey of [key(base, 'USDC'), vault(base, 'steakUSDC')]) {
         const recipient = fresh();
         const amount = 100_000_000n;
-        const approval = await approvals.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: amount.toString(), outputToken: outputKey });
+        const approval = await approvals.execute({
+          sender,
+          inputToken: key(eth, 'USDC'),
+          inputAmount: amount.toString(),
+          outputToken: outputKey,
+        });
         if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
-        const order = await orders.build({ sender, recipient, inputToken: key(eth, 'USDC'), inputAmount: amount.toString(), outputToken: outputKey, slippageTolerancePercentage: 1 });
+        const order = await orders.build({
+          sender,
+          recipient,
+          inputToken: key(eth, 'USDC'),
+          inputAmount: amount.toString(),
+          outputToken: outputKey,
+          slippageTolerancePercentage: 1,
+        });
         expect(order.context).toMatchObject({ sender, recipient });
         const senderBefore = await balanceOn('base', outputKey.split(':')[1]!, sender);
-        const receipt = (await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait())!;
+        const receipt = (await (
+          await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })
+        ).wait())!;
         const [deposit] = await provider.findDeposit('ethereum', receipt.hash);
         expect(deposit).toMatchObject({ refundTo: wallet.address });
         let received = 0n;
@@ -371,8 +526,16 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     const sender = wallet.address.toLowerCase();
     const approval = await approvals.execute({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output });
     if (approval.approve) await (await wallet.sendTransaction({ to: approval.approve.to, data: approval.approve.data })).wait();
-    const order = await orders.build({ sender, inputToken: key(eth, 'USDC'), inputAmount: '500000000', outputToken: output, slippageTolerancePercentage: 0.5 });
-    const receipt = (await (await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })).wait())!;
+    const order = await orders.build({
+      sender,
+      inputToken: key(eth, 'USDC'),
+      inputAmount: '500000000',
+      outputToken: output,
+      slippageTolerancePercentage: 0.5,
+    });
+    const receipt = (await (
+      await wallet.sendTransaction({ to: order.tx!.to, data: order.tx!.data, gasLimit: BigInt(order.tx!.gasLimit!) })
+    ).wait())!;
     const [deposit] = await provider.findDeposit('ethereum', receipt.hash);
     // bridged as USDC or as WETH (after an origin swap), whichever makes more shares
     expect(deposit).toMatchObject({ recipient: getAddress(base.contracts.acrossMulticallHandler!), refundTo: wallet.address });
@@ -382,13 +545,25 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
 
     // While the deposit waits, the vault's share price rises 2 % (a donation of assets): what
     // arrives now buys ~2 % fewer shares than quoted, more than the 0.5 % allowed.
-    const donor = new Wallet(TEST_ACCOUNTS[1]!.privateKey, new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 }));
-    const totalAssets = BigInt(await rpc('base').call<string>('eth_call', [{ to: vaultAddress, data: ERC20.encodeFunctionData('totalAssets') }, 'latest']));
-    await (await donor.sendTransaction({ to: manifestToken(base, 'USDC').address, data: ERC20.encodeFunctionData('transfer', [vaultAddress, (totalAssets * 2n) / 100n]) })).wait();
+    const donor = new Wallet(
+      TEST_ACCOUNTS[1]!.privateKey,
+      new JsonRpcProvider(devnet.rpcUrls['base']!, 8453, { staticNetwork: true, cacheTimeout: -1 }),
+    );
+    const totalAssets = BigInt(
+      await rpc('base').call<string>('eth_call', [{ to: vaultAddress, data: ERC20.encodeFunctionData('totalAssets') }, 'latest']),
+    );
+    await (
+      await donor.sendTransaction({
+        to: manifestToken(base, 'USDC').address,
+        data: ERC20.encodeFunctionData('transfer', [vaultAddress, (totalAssets * 2n) / 100n]),
+      })
+    ).wait();
 
     // The relayer comes back: every fill it tries reverts in the handler's calls (Router: less than the minimum), so it gives up.
     relayer.setMode('normal');
-    await waitFor('the relayer to give the deposit up', () => relayer.dropped.some((d) => d.deposit.depositId === BigInt(deposit!.requestId)));
+    await waitFor('the relayer to give the deposit up', () =>
+      relayer.dropped.some((d) => d.deposit.depositId === BigInt(deposit!.requestId)),
+    );
     expect(relayer.dropped.find((d) => d.deposit.depositId === BigInt(deposit!.requestId))!.reason).toMatch(/^fill failed 3 times/);
     expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('open');
     expect(await provider.findFill('base', 1, deposit!.requestId)).toBeUndefined();
@@ -404,7 +579,9 @@ describe('cross-chain orders on Across (devnet SpokePools and relayer)', () => {
     }
     const bundle = await worker.runBundle();
     worker.close();
-    expect(bundle.payments).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'expired-deposit-refund', to: wallet.address, amount: refunded.amount })]));
+    expect(bundle.payments).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'expired-deposit-refund', to: wallet.address, amount: refunded.amount })]),
+    );
     expect(await provider.depositState('ethereum', deposit!.requestId)).toBe('refunded');
     expect(await provider.findRefund('ethereum', deposit!.requestId)).toMatchObject({ amount: refunded.amount, refundTo: wallet.address });
     expect((await balanceOn('ethereum', refunded.token, wallet.address)) - userBefore).toBe(refunded.amount);

@@ -1,4 +1,12 @@
-import { combinedImpact, crossChainSlippage, minBridgedAmount, minFinalOutput, percentOfInput, pickRoute, routeCostPercent } from './cross-chain-amounts';
+import {
+  combinedImpact,
+  crossChainSlippage,
+  minBridgedAmount,
+  minFinalOutput,
+  percentOfInput,
+  pickRoute,
+  routeCostPercent,
+} from './cross-chain-amounts';
 
 describe('cross-chain amount maths', () => {
   it('slippage: none without swaps (the bridge is exact), else the requested one or auto over the price impact', () => {

@@ -42,7 +42,12 @@ export function minBridgedAmount(expectedBridged: bigint, slippagePercent: numbe
  * destination swap the expected output less slippage; without one, what the bridge delivers for
  * the origin minimum (`arrivedAtMinimum`).
  */
-export function minFinalOutput(expectedOutput: bigint, slippagePercent: number, destinationSwap: boolean, arrivedAtMinimum: bigint): bigint {
+export function minFinalOutput(
+  expectedOutput: bigint,
+  slippagePercent: number,
+  destinationSwap: boolean,
+  arrivedAtMinimum: bigint,
+): bigint {
   return destinationSwap ? minOutput(expectedOutput, slippagePercent) : arrivedAtMinimum;
 }
 
@@ -51,7 +56,12 @@ export function minFinalOutput(expectedOutput: bigint, slippagePercent: number, 
  * order spends net of the partner fee and the bridge's cut. `returnedUsd` is what comes back to
  * the sender (origin swap residuals), not a cost. Undefined when prices are unknown.
  */
-export function routeCostPercent(o: { spentUsd: number; bridgeFeeUsd: number; receivedUsd: number; returnedUsd?: number }): number | undefined {
+export function routeCostPercent(o: {
+  spentUsd: number;
+  bridgeFeeUsd: number;
+  receivedUsd: number;
+  returnedUsd?: number;
+}): number | undefined {
   const spent = o.spentUsd - o.bridgeFeeUsd;
   if (!(spent > 0) || !(o.receivedUsd > 0)) return undefined;
   return Math.max(0, ((spent - o.receivedUsd - (o.returnedUsd ?? 0)) / spent) * 100);
@@ -65,5 +75,7 @@ export function percentOfInput(feeUsd: number, inputUsd: number): number {
 /** The best of several ways through the bridge: most output, then fewest swaps, then the first listed. */
 export function pickRoute<T extends { expectedOutput: bigint; swaps: number }>(candidates: readonly T[]): T {
   if (candidates.length === 0) throw new Error('pickRoute needs at least one candidate');
-  return candidates.reduce((best, c) => (c.expectedOutput > best.expectedOutput || (c.expectedOutput === best.expectedOutput && c.swaps < best.swaps) ? c : best));
+  return candidates.reduce((best, c) =>
+    c.expectedOutput > best.expectedOutput || (c.expectedOutput === best.expectedOutput && c.swaps < best.swaps) ? c : best,
+  );
 }

@@ -55,7 +55,9 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
   const steps = [
     ...(leg.fee.bps > 0 ? [`The Router pays the partner ${toUnits(leg.feeAmount, leg.input.decimals)} ${leg.input.symbol}`] : []),
     ...(leg.originSwap
-      ? [`Swap ${leg.input.symbol} for at least ${toUnits(leg.minBridged, leg.bridged.originDecimals)} ${leg.bridged.symbol} on ${leg.origin}`]
+      ? [
+          `Swap ${leg.input.symbol} for at least ${toUnits(leg.minBridged, leg.bridged.originDecimals)} ${leg.bridged.symbol} on ${leg.origin}`,
+        ]
       : leg.input.address === ZERO_ADDRESS
         ? [`Wrap ${toUnits(leg.amount - leg.feeAmount, leg.input.decimals)} ${nativeSymbol(leg.origin)} into ${leg.bridged.symbol}`]
         : []),
@@ -63,7 +65,13 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
     ...(dest
       ? [
           `A relayer pays ${units(arrived, leg.bridged.destinationDecimals)} ${leg.bridged.symbol} on ${leg.destination} to the ${leg.bridgeQuote.provider} bridge's handler contract (about ${leg.bridgeQuote.estimatedSeconds} s), which runs the deposit's ${['basic', 'native'].includes(tokenKind(leg.output)) ? 'swap' : 'zap'} through the Router in the same transaction (the relayer's gas):`,
-          ...stepDescriptions(dest.plan, (a) => destinationGraph.token(a), false, leg.output.address === ZERO_ADDRESS, nativeSymbol(leg.destination)).map((s) => `  on ${leg.destination}: ${s}`),
+          ...stepDescriptions(
+            dest.plan,
+            (a) => destinationGraph.token(a),
+            false,
+            leg.output.address === ZERO_ADDRESS,
+            nativeSymbol(leg.destination),
+          ).map((s) => `  on ${leg.destination}: ${s}`),
           `The Router pays about ${outAmount(leg.expectedOutput)}, at least ${outAmount(leg.minOutput)}, to the recipient on ${leg.destination}; with less the whole fill reverts`,
         ]
       : leg.handlerForwards
@@ -80,7 +88,11 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
   ];
   const originRoute = leg.originSwap ? routeTokens(leg.originSwap.plan, leg.input.address, bridgedOrigin) : [leg.input.address];
   // Without a destination leg the bridge pays the bridged token, or the native coin for it (Across unwraps WETH to an EOA).
-  const destinationRoute = dest ? routeTokens(dest.plan, bridgedDestination, leg.output.address) : bridgedDestination === leg.output.address ? [bridgedDestination] : [bridgedDestination, leg.output.address];
+  const destinationRoute = dest
+    ? routeTokens(dest.plan, bridgedDestination, leg.output.address)
+    : bridgedDestination === leg.output.address
+      ? [bridgedDestination]
+      : [bridgedDestination, leg.output.address];
   const priceImpact = routeCostPercent({
     spentUsd: usdValue(leg.input, leg.amount - leg.feeAmount),
     bridgeFeeUsd: bridgeFeeUsdRaw,
@@ -113,11 +125,25 @@ export function crossChainContext(leg: Leg, graphs: LiquidityGraphs, o: ContextT
     steps,
     stepsSignedOrder: [],
     isPermit: false,
-    residualTokens: [...new Set([...(leg.originSwap ? leg.originSwap.plan.residualTokens : []), ...(surplus > 0n ? [bridgedOrigin] : [])])].map(inKey),
+    residualTokens: [
+      ...new Set([...(leg.originSwap ? leg.originSwap.plan.residualTokens : []), ...(surplus > 0n ? [bridgedOrigin] : [])]),
+    ].map(inKey),
     expiry: new Date(Number(o.deadline) * 1000).toISOString(),
     gasLimit: o.gasLimit.toString(),
     feeCosts: [
-      ...(hasPartner ? [{ name: 'partner fee', recipient: leg.fee.partner, token: inKey(leg.input.address), amount: leg.feeAmount.toString(), amountUsd: usdIn(leg.feeAmount), percentage: leg.fee.percentage, included: true }] : []),
+      ...(hasPartner
+        ? [
+            {
+              name: 'partner fee',
+              recipient: leg.fee.partner,
+              token: inKey(leg.input.address),
+              amount: leg.feeAmount.toString(),
+              amountUsd: usdIn(leg.feeAmount),
+              percentage: leg.fee.percentage,
+              included: true,
+            },
+          ]
+        : []),
       {
         name: 'bridge fee',
         token: inKey(bridgedOrigin),

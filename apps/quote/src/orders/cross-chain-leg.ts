@@ -53,4 +53,3 @@ export interface Leg extends Candidate {
 export function carriesMessage(leg: Leg): boolean {
   return leg.destinationSwap !== undefined || leg.handlerForwards;
 }
-

@@ -20,7 +20,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type BridgeDestinationMessage, type BridgeProvider } from '@tokensvc/bridge';
-import { EXECUTE_INPUT_AMOUNT_OFFSET, type ExecutorCall, type RouterOrder, bridgeDepositExecutorCall, encodeExecute, encodeExecuteBridge, routeHash, wrapAllCall } from '@tokensvc/contracts';
+import {
+  EXECUTE_INPUT_AMOUNT_OFFSET,
+  type ExecutorCall,
+  type RouterOrder,
+  bridgeDepositExecutorCall,
+  encodeExecute,
+  encodeExecuteBridge,
+  routeHash,
+  wrapAllCall,
+} from '@tokensvc/contracts';
 import { CROSS_CHAIN_PERMIT_MESSAGE, NETWORK_INFO, ZERO_ADDRESS, type Network, tokenKey } from '@tokensvc/domain';
 import { type BuildOrderRequest, type EstimateReply, type EstimateRequest, type OrderReply } from '@tokensvc/messages';
 import type { ChainClock } from '../chain/chain-clients';
@@ -83,15 +92,23 @@ export class CrossChainOrders {
     const wrapped = this.deployments.get(leg.destination)?.wrappedNative;
     const output = leg.output.address;
     if (output !== ZERO_ADDRESS && output !== wrapped) return;
-    if (leg.bridged.destinationToken.toLowerCase() !== wrapped || !this.bridge!.route(leg.origin, leg.destination)?.tokens.some((t) => t.destinationToken === ZERO_ADDRESS)) return;
+    if (
+      leg.bridged.destinationToken.toLowerCase() !== wrapped ||
+      !this.bridge!.route(leg.origin, leg.destination)?.tokens.some((t) => t.destinationToken === ZERO_ADDRESS)
+    )
+      return;
     const code = await this.clock.get(leg.destination).call<string>('eth_getCode', [recipient, 'latest']);
     const contract = code !== '0x' && code !== '0x0';
     const native = NETWORK_INFO[leg.destination].nativeSymbol;
     if (output === ZERO_ADDRESS && contract) {
-      throw badRequest(`the ${this.bridge!.name} bridge pays a contract recipient (${recipient} on ${leg.destination}) in ${leg.bridged.symbol}, not ${native}: ask for ${tokenKey(leg.destination, wrapped)} as outputToken`);
+      throw badRequest(
+        `the ${this.bridge!.name} bridge pays a contract recipient (${recipient} on ${leg.destination}) in ${leg.bridged.symbol}, not ${native}: ask for ${tokenKey(leg.destination, wrapped)} as outputToken`,
+      );
     }
     if (output === wrapped && !contract) {
-      throw badRequest(`the ${this.bridge!.name} bridge pays ${leg.bridged.symbol} to an externally owned account (${recipient} on ${leg.destination}) as ${native}: ask for ${tokenKey(leg.destination, ZERO_ADDRESS)} (${native}) as outputToken`);
+      throw badRequest(
+        `the ${this.bridge!.name} bridge pays ${leg.bridged.symbol} to an externally owned account (${recipient} on ${leg.destination}) as ${native}: ask for ${tokenKey(leg.destination, ZERO_ADDRESS)} (${native}) as outputToken`,
+      );
     }
   }
 
@@ -107,7 +124,13 @@ export class CrossChainOrders {
   private async estimateNow(req: EstimateRequest): Promise<EstimateReply> {
     if (req.explain) throw badRequest(EXPLAIN_SAME_CHAIN);
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
-    const leg = await this.planner.plan(req.inputToken, req.outputToken, amount, parsePartnerFee(undefined, undefined), parseSlippage(req.slippageTolerancePercentage));
+    const leg = await this.planner.plan(
+      req.inputToken,
+      req.outputToken,
+      amount,
+      parsePartnerFee(undefined, undefined),
+      parseSlippage(req.slippageTolerancePercentage),
+    );
     const outputKey = tokenKey(leg.destination, leg.output.address);
     return {
       outputToken: outputKey,
@@ -132,7 +155,9 @@ export class CrossChainOrders {
 
   /** The user's transaction only: the destination leg's gas is the relayer's. */
   private gasLimit(leg: Leg): bigint {
-    return bufferedGas(BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && carriesMessage(leg) ? MESSAGE_GAS : 0)));
+    return bufferedGas(
+      BigInt((leg.originSwap?.plan.gas ?? 0) + DEPOSIT_GAS + (leg.mode === 'message' && carriesMessage(leg) ? MESSAGE_GAS : 0)),
+    );
   }
 
   /** GET /v2/portal across networks: the Router transaction of the origin leg, stored like every order. */
@@ -149,8 +174,14 @@ export class CrossChainOrders {
     const amount = parsePositiveAmount(req.inputAmount, 'inputAmount');
     const fee = parsePartnerFee(req.partner, req.feePercentage);
     const leg = await this.planner.plan(req.inputToken, req.outputToken, amount, fee, parseSlippage(req.slippageTolerancePercentage));
-    const readCode = (network: Network, address: string): Promise<string> => this.clock.get(network).call<string>('eth_getCode', [address, 'latest']);
-    await checkPayoutAddress(readCode, { origin: leg.origin, destination: leg.destination, address: recipient, role: req.recipient === undefined ? 'sender' : 'recipient' });
+    const readCode = (network: Network, address: string): Promise<string> =>
+      this.clock.get(network).call<string>('eth_getCode', [address, 'latest']);
+    await checkPayoutAddress(readCode, {
+      origin: leg.origin,
+      destination: leg.destination,
+      address: recipient,
+      role: req.recipient === undefined ? 'sender' : 'recipient',
+    });
     await this.checkNativePayout(leg, recipient);
     const origin = this.deployment(leg.origin);
     const executor = await this.routers.executor(leg.origin, origin.router);
@@ -182,11 +213,31 @@ export class CrossChainOrders {
     const gasLimit = this.gasLimit(leg);
     const orderId = randomUUID();
     const reply: OrderReply = {
-      context: crossChainContext(leg, this.graphs, { orderId, sender, recipient, deadline, routeHash: routeHash(calls), target: origin.router, value, gasLimit, order, calls, outputFixedAtDeposit: this.bridge!.outputFixedAtDeposit }),
+      context: crossChainContext(leg, this.graphs, {
+        orderId,
+        sender,
+        recipient,
+        deadline,
+        routeHash: routeHash(calls),
+        target: origin.router,
+        value,
+        gasLimit,
+        order,
+        calls,
+        outputFixedAtDeposit: this.bridge!.outputFixedAtDeposit,
+      }),
       tx: { to: origin.router, from: sender, data, value: value.toString(), gasLimit: gasLimit.toString() },
       signedOrder: undefined,
     };
-    await this.store?.save({ orderId, network: leg.origin, chainId: origin.chainId, sender, client: req.client, expiresAt: new Date(Number(deadline) * 1000), reply });
+    await this.store?.save({
+      orderId,
+      network: leg.origin,
+      chainId: origin.chainId,
+      sender,
+      client: req.client,
+      expiresAt: new Date(Number(deadline) * 1000),
+      reply,
+    });
     return reply;
   }
 
@@ -202,8 +253,17 @@ export class CrossChainOrders {
     // Without a destination leg the deposit asks for the order's minimum; with one, for what the origin minimum makes of the bridged asset.
     const outputAmount = message ? leg.bridgeMin.outputAmount : leg.minOutput;
     // a refund goes back to the sender on the origin network; the payout to the recipient on the destination
-    const call = this.bridge!.depositCall({ quote: { ...leg.bridgeMin, outputAmount }, depositor: executor, recipient: to.recipient, refundTo: to.sender, message });
-    if (!call.approvalToken || call.value !== 0n) throw new Error(`the ${this.bridge!.name} deposit of ${leg.bridged.symbol} is not an ERC-20 deposit; the Router deposits ERC-20s only`);
+    const call = this.bridge!.depositCall({
+      quote: { ...leg.bridgeMin, outputAmount },
+      depositor: executor,
+      recipient: to.recipient,
+      refundTo: to.sender,
+      message,
+    });
+    if (!call.approvalToken || call.value !== 0n)
+      throw new Error(
+        `the ${this.bridge!.name} deposit of ${leg.bridged.symbol} is not an ERC-20 deposit; the Router deposits ERC-20s only`,
+      );
     // A fixed-output bridge gets exactly the origin minimum: the Router sweeps the rest back to the sender.
     return bridgeDepositExecutorCall(call, call.approvalToken, this.bridge!.outputFixedAtDeposit ? leg.minBridged : undefined);
   }
@@ -229,7 +289,10 @@ export class CrossChainOrders {
       deadline,
     };
     const data = encodeExecute(order, orderCalls(swap, { executor, recipient, deadline }));
-    return { calls: [{ target: destination.router, data, value: 0n, approveBalance: true, balanceOffset: EXECUTE_INPUT_AMOUNT_OFFSET }], leftoverRecipient: recipient };
+    return {
+      calls: [{ target: destination.router, data, value: 0n, approveBalance: true, balanceOffset: EXECUTE_INPUT_AMOUNT_OFFSET }],
+      leftoverRecipient: recipient,
+    };
   }
 
   /** The escrow the provider deposits into on the origin (from its deposit call). */

@@ -37,7 +37,8 @@ export class CrossChainPlanner {
     const route = this.bridge.route(from.network, to.network);
     if (!route) throw badRequest(`no bridge route from ${from.network} to ${to.network}`);
     for (const n of [from.network, to.network]) {
-      if (!this.deployments.has(n)) throw badRequest(`cross-chain order from ${from.network} to ${to.network}: network ${n} is not enabled on this service`);
+      if (!this.deployments.has(n))
+        throw badRequest(`cross-chain order from ${from.network} to ${to.network}: network ${n} is not enabled on this service`);
     }
     const input = this.graphs.get(from.network).token(from.address);
     if (!input) throw badRequest(`unknown inputToken ${inputKey}: not a supported token on ${from.network}`);
@@ -51,17 +52,24 @@ export class CrossChainPlanner {
     const mode = this.destinationMode(to.network);
     const direct = carried.filter((t) => this.delivers(route.tokens, t, output.address, to.network));
     const tried = direct.length > 0 || mode === 'none' ? direct : carried;
-    if (tried.length === 0 && carried.length > 0 && mode === 'none') throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
+    if (tried.length === 0 && carried.length > 0 && mode === 'none')
+      throw badRequest(needsDestinationLeg(this.bridge.name, outputKey, to.network, route.tokens));
     if (tried.length === 0) throw badRequest(`the ${this.bridge.name} bridge carries no ERC-20 from ${from.network} to ${to.network}`);
-    const outcomes = await Promise.allSettled(tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend, !direct.includes(t))));
+    const outcomes = await Promise.allSettled(
+      tried.map((t) => this.candidate(from.network, to.network, input, output, t, spend, !direct.includes(t))),
+    );
     const found: Candidate[] = [];
     const refusals: string[] = [];
     outcomes.forEach((o, i) => {
       if (o.status === 'fulfilled') found.push(o.value);
-      else if (isBadRequest(o.reason)) refusals.push(tried.length === 1 ? o.reason.message : `via ${tried[i]!.symbol}: ${o.reason.message}`);
+      else if (isBadRequest(o.reason))
+        refusals.push(tried.length === 1 ? o.reason.message : `via ${tried[i]!.symbol}: ${o.reason.message}`);
       else throw o.reason;
     });
-    if (found.length === 0) throw badRequest(tried.length === 1 ? refusals[0]! : `no way to ${outputKey} through the ${this.bridge.name} bridge: ${refusals.join('; ')}`);
+    if (found.length === 0)
+      throw badRequest(
+        tried.length === 1 ? refusals[0]! : `no way to ${outputKey} through the ${this.bridge.name} bridge: ${refusals.join('; ')}`,
+      );
     const best = pickRoute(found);
 
     const swaps = { origin: best.originSwap !== undefined, destination: best.destinationSwap !== undefined };
@@ -71,14 +79,33 @@ export class CrossChainPlanner {
     // A fixed-output bridge delivers what the origin minimum buys, so with two swaps each leg gets half the tolerance.
     const originTolerance = fixed && swaps.origin && swaps.destination ? slippage / 2 : slippage;
     const minBridged = minBridgedAmount(best.expectedBridged, originTolerance, swaps.origin);
-    const bridgeMin = minBridged === best.expectedBridged ? best.bridgeQuote : await this.bridgeQuote(from.network, to.network, best.bridged, minBridged);
-    const settled = fixed ? await this.atMinimum(best, to.network, output, bridgeMin, slippage - (swaps.origin ? originTolerance : 0)) : { ...best, minOutput: minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount) };
-    if (settled.minOutput <= 0n) throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
+    const bridgeMin =
+      minBridged === best.expectedBridged ? best.bridgeQuote : await this.bridgeQuote(from.network, to.network, best.bridged, minBridged);
+    const settled = fixed
+      ? await this.atMinimum(best, to.network, output, bridgeMin, slippage - (swaps.origin ? originTolerance : 0))
+      : { ...best, minOutput: minFinalOutput(best.expectedOutput, slippage, swaps.destination, bridgeMin.outputAmount) };
+    if (settled.minOutput <= 0n)
+      throw badRequest(`amount too small: inputAmount ${amount} would deliver nothing of ${outputKey} at ${slippage}% slippage`);
     // Asked for the wrapped native token itself: paid through the handler, or an externally owned account would get the native coin.
     const handlerForwards =
-      mode === 'message' && !settled.destinationSwap && output.address !== ZERO_ADDRESS && this.unwrapsForAccounts(route.tokens, best.bridged, to.network);
+      mode === 'message' &&
+      !settled.destinationSwap &&
+      output.address !== ZERO_ADDRESS &&
+      this.unwrapsForAccounts(route.tokens, best.bridged, to.network);
     return {
-      ...settled, origin: from.network, destination: to.network, input, output, amount, feeAmount, fee, slippage, minBridged, bridgeMin, mode, handlerForwards,
+      ...settled,
+      origin: from.network,
+      destination: to.network,
+      input,
+      output,
+      amount,
+      feeAmount,
+      fee,
+      slippage,
+      minBridged,
+      bridgeMin,
+      mode,
+      handlerForwards,
     };
   }
 
@@ -87,16 +114,34 @@ export class CrossChainPlanner {
    * leg, if any, runs on that amount and keeps `destinationTolerance` of slippage; without one the
    * minimum is what arrives.
    */
-  private async atMinimum(best: Candidate, destination: Network, output: CatalogToken, bridgeMin: BridgeQuote, destinationTolerance: number): Promise<Candidate & { minOutput: bigint }> {
+  private async atMinimum(
+    best: Candidate,
+    destination: Network,
+    output: CatalogToken,
+    bridgeMin: BridgeQuote,
+    destinationTolerance: number,
+  ): Promise<Candidate & { minOutput: bigint }> {
     const arrived = bridgeMin.outputAmount;
     if (!best.destinationSwap) return { ...best, bridgeQuote: bridgeMin, expectedOutput: arrived, minOutput: arrived };
     const destinationSwap =
       arrived === best.bridgeQuote.outputAmount
         ? best.destinationSwap
-        : await leg(`destination leg on ${destination} (${best.bridged.symbol} -> ${output.symbol})`, () => this.engine.quote({ network: destination, input: best.bridged.destinationToken.toLowerCase(), output: output.address }, arrived));
+        : await leg(`destination leg on ${destination} (${best.bridged.symbol} -> ${output.symbol})`, () =>
+            this.engine.quote(
+              { network: destination, input: best.bridged.destinationToken.toLowerCase(), output: output.address },
+              arrived,
+            ),
+          );
     const expectedOutput = destinationSwap.plan.amountOut;
     const pinned = [best.pinned[0]!, destinationSwap.pinned];
-    return { ...best, bridgeQuote: bridgeMin, destinationSwap, expectedOutput, pinned, minOutput: minOutput(expectedOutput, destinationTolerance) };
+    return {
+      ...best,
+      bridgeQuote: bridgeMin,
+      destinationSwap,
+      expectedOutput,
+      pinned,
+      minOutput: minOutput(expectedOutput, destinationTolerance),
+    };
   }
 
   /** How a destination leg runs on `destination`: the bridge's way, or none for a message bridge without a handler there. */
@@ -105,28 +150,58 @@ export class CrossChainPlanner {
   }
 
   /** The order through one bridged asset: origin swap (if needed), bridge, destination swap (if needed). */
-  private async candidate(origin: Network, destination: Network, input: CatalogToken, output: CatalogToken, bridged: BridgeRouteToken, spend: bigint, needsLeg: boolean): Promise<Candidate> {
+  private async candidate(
+    origin: Network,
+    destination: Network,
+    input: CatalogToken,
+    output: CatalogToken,
+    bridged: BridgeRouteToken,
+    spend: bigint,
+    needsLeg: boolean,
+  ): Promise<Candidate> {
     const bridgedOrigin = bridged.originToken.toLowerCase();
     const bridgedDestination = bridged.destinationToken.toLowerCase();
     const wrapped = routedDeployment(this.deployments, origin).wrappedNative;
     const direct = input.address === bridgedOrigin || (input.address === ZERO_ADDRESS && bridgedOrigin === wrapped);
-    const originSwap = direct ? undefined : await leg(`origin leg on ${origin} (${input.symbol} -> ${bridged.symbol})`, () => this.engine.quote({ network: origin, input: input.address, output: bridgedOrigin }, spend));
+    const originSwap = direct
+      ? undefined
+      : await leg(`origin leg on ${origin} (${input.symbol} -> ${bridged.symbol})`, () =>
+          this.engine.quote({ network: origin, input: input.address, output: bridgedOrigin }, spend),
+        );
     const expectedBridged = originSwap ? originSwap.plan.amountOut : spend;
     const bridgeQuote = await this.bridgeQuote(origin, destination, bridged, expectedBridged);
     const destinationSwap = !needsLeg
       ? undefined
       : await leg(`destination leg on ${destination} (${bridged.symbol} -> ${output.symbol})`, () =>
-            this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
-          );
+          this.engine.quote({ network: destination, input: bridgedDestination, output: output.address }, bridgeQuote.outputAmount),
+        );
     const expectedOutput = destinationSwap ? destinationSwap.plan.amountOut : bridgeQuote.outputAmount;
-    const pinned = [originSwap?.pinned ?? pinnedBlock(origin, this.graphs.get(origin).head), destinationSwap?.pinned ?? pinnedBlock(destination, this.graphs.get(destination).head)];
-    return { bridged, originSwap, expectedBridged, bridgeQuote, destinationSwap, expectedOutput, swaps: (originSwap ? 1 : 0) + (destinationSwap ? 1 : 0), pinned };
+    const pinned = [
+      originSwap?.pinned ?? pinnedBlock(origin, this.graphs.get(origin).head),
+      destinationSwap?.pinned ?? pinnedBlock(destination, this.graphs.get(destination).head),
+    ];
+    return {
+      bridged,
+      originSwap,
+      expectedBridged,
+      bridgeQuote,
+      destinationSwap,
+      expectedOutput,
+      swaps: (originSwap ? 1 : 0) + (destinationSwap ? 1 : 0),
+      pinned,
+    };
   }
 
   /** The bridge's quote for `amount` of `bridged`; a quote the bridge refuses is a 400. */
   private async bridgeQuote(origin: Network, destination: Network, bridged: BridgeRouteToken, amount: bigint): Promise<BridgeQuote> {
     try {
-      return await this.bridge!.quote({ originNetwork: origin, destinationNetwork: destination, inputToken: bridged.originToken, inputAmount: amount, outputToken: bridged.destinationToken });
+      return await this.bridge!.quote({
+        originNetwork: origin,
+        destinationNetwork: destination,
+        inputToken: bridged.originToken,
+        inputAmount: amount,
+        outputToken: bridged.destinationToken,
+      });
     } catch (e) {
       if (e instanceof BridgeQuoteError) throw badRequest(e.message);
       throw e;

@@ -76,16 +76,28 @@ export class EstimateUseCase {
     const router = quote.deployment.router;
     const native = quote.input.address === ZERO_ADDRESS;
     let overrides: StateOverride | undefined;
-    const counted = (outcome: 'ok' | 'reverted' | 'error' | 'skipped'): void => QUOTE_METRICS.simulations.inc({ network: quote.network, outcome });
+    const counted = (outcome: 'ok' | 'reverted' | 'error' | 'skipped'): void =>
+      QUOTE_METRICS.simulations.inc({ network: quote.network, outcome });
     try {
-      overrides = native ? this.overrides.native(SIMULATION_SENDER, amount + NATIVE_HEADROOM) : await this.overrides.forToken(client, quote.input.address, SIMULATION_SENDER, router, amount);
+      overrides = native
+        ? this.overrides.native(SIMULATION_SENDER, amount + NATIVE_HEADROOM)
+        : await this.overrides.forToken(client, quote.input.address, SIMULATION_SENDER, router, amount);
       if (!overrides) {
         counted('skipped');
         return undefined;
       }
       const executor = await this.routers.executor(quote.network, router);
       const deadline = BigInt((await this.chains.now(quote.network)) + this.validitySeconds);
-      const tx = buildOrderTx(quote, { sender: SIMULATION_SENDER, recipient: SIMULATION_SENDER, partner: ZERO_ADDRESS, feeBps: 0, inputAmount: amount, minOutputAmount: 0n, deadline, executor });
+      const tx = buildOrderTx(quote, {
+        sender: SIMULATION_SENDER,
+        recipient: SIMULATION_SENDER,
+        partner: ZERO_ADDRESS,
+        feeBps: 0,
+        inputAmount: amount,
+        minOutputAmount: 0n,
+        deadline,
+        executor,
+      });
       const outcome = await simulateTx(client, { from: SIMULATION_SENDER, to: tx.to, data: tx.data, value: tx.value }, overrides);
       counted(outcome.ok ? 'ok' : 'reverted');
       return outcome.ok ? { output: outcome.output, gas: outcome.gas } : undefined;

@@ -7,7 +7,16 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { parseMultiOrderExecuted } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  startDevnet,
+  type DevnetHandle,
+  type NetworkManifest,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import type { MultiOrderReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -57,7 +66,15 @@ describe('multi-input zaps on a private devnet', () => {
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, rpc, net);
     events = await TestPoolEvents.create(INFRA.nats, 'multi');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream: events.stream, prefix: events.prefix });
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      stream: events.stream,
+      prefix: events.prefix,
+    });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);
@@ -94,14 +111,27 @@ describe('multi-input zaps on a private devnet', () => {
   async function zap(outputToken: string): Promise<{ order: MultiOrderReply; received: bigint }> {
     const sender = wallet.address.toLowerCase();
     const inputs = dust();
-    const estimate = await multi.execute({ inputTokens: inputs.map((i) => i.token), inputAmounts: inputs.map((i) => i.amount), outputToken, permitSignatures: [], estimateOnly: true });
+    const estimate = await multi.execute({
+      inputTokens: inputs.map((i) => i.token),
+      inputAmounts: inputs.map((i) => i.amount),
+      outputToken,
+      permitSignatures: [],
+      estimateOnly: true,
+    });
     expect(estimate.tx).toBeUndefined();
     expect(estimate.context!.simulated).toBe(false);
     for (const i of inputs) {
       const approval = await approvals.execute({ sender, inputToken: i.token, inputAmount: i.amount, outputToken });
       if (approval.approve) await runner.send(wallet, approval.approve);
     }
-    const order = await multi.execute({ sender, inputTokens: inputs.map((i) => i.token), inputAmounts: inputs.map((i) => i.amount), outputToken, permitSignatures: [], estimateOnly: false });
+    const order = await multi.execute({
+      sender,
+      inputTokens: inputs.map((i) => i.token),
+      inputAmounts: inputs.map((i) => i.amount),
+      outputToken,
+      permitSignatures: [],
+      estimateOnly: false,
+    });
     const c = order.context!;
     expect(c.simulated).toBe(true);
     expect(c.inputs.map((i) => i.token)).toEqual(inputs.map((i) => i.token));
@@ -137,14 +167,36 @@ describe('multi-input zaps on a private devnet', () => {
 
   it('answers bad lists with 400s that say what to change', async () => {
     const sender = wallet.address.toLowerCase();
-    const base: { sender: string; permitSignatures: string[]; permitDeadline?: string; estimateOnly: boolean; outputToken: string } = { sender, permitSignatures: [], estimateOnly: false, outputToken: vault('steakUSDC') };
+    const base: { sender: string; permitSignatures: string[]; permitDeadline?: string; estimateOnly: boolean; outputToken: string } = {
+      sender,
+      permitSignatures: [],
+      estimateOnly: false,
+      outputToken: vault('steakUSDC'),
+    };
     const permit = `0x${'ab'.repeat(65)}`;
     const cases: Array<[Partial<typeof base> & { inputTokens: string[]; inputAmounts: string[] }, RegExp]> = [
-      [{ inputTokens: [token('USDC'), token('DAI')], inputAmounts: ['1000000', '1000000'], permitSignatures: [permit, permit], permitDeadline: '0' }, /^permitDeadline 0 is already past/],
+      [
+        {
+          inputTokens: [token('USDC'), token('DAI')],
+          inputAmounts: ['1000000', '1000000'],
+          permitSignatures: [permit, permit],
+          permitDeadline: '0',
+        },
+        /^permitDeadline 0 is already past/,
+      ],
       [{ inputTokens: [token('USDC'), token('DAI')], inputAmounts: ['1000000'] }, /same length/],
       [{ inputTokens: [token('USDC'), token('USDC')], inputAmounts: ['1000000', '1000000'] }, /repeats/],
-      [{ inputTokens: [token('USDC'), 'base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'], inputAmounts: ['1000000', '1000000'] }, /one network/],
-      [{ inputTokens: Array.from({ length: 11 }, (_, n) => key(`0x${(n + 1).toString(16).padStart(40, '0')}`)), inputAmounts: Array.from({ length: 11 }, () => '1') }, /at most 10/],
+      [
+        { inputTokens: [token('USDC'), 'base:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'], inputAmounts: ['1000000', '1000000'] },
+        /one network/,
+      ],
+      [
+        {
+          inputTokens: Array.from({ length: 11 }, (_, n) => key(`0x${(n + 1).toString(16).padStart(40, '0')}`)),
+          inputAmounts: Array.from({ length: 11 }, () => '1'),
+        },
+        /at most 10/,
+      ],
       [{ inputTokens: [token('USDC'), vault('steakUSDC')], inputAmounts: ['1000000', '1000000'] }, /also an input/],
     ];
     for (const [req, message] of cases) {

@@ -7,7 +7,15 @@
  */
 import { RpcException } from '@nestjs/microservices';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { type AnvilProcess, TEST_ACCOUNTS, manifestToken, networkManifest, readManifest, startAnvil, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  type AnvilProcess,
+  TEST_ACCOUNTS,
+  manifestToken,
+  networkManifest,
+  readManifest,
+  startAnvil,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePortRange, testDevnet } from '@tokensvc/testing';
@@ -47,7 +55,8 @@ describe('a network without a Router: refused with what to do, the others served
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls.ethereum!,
-      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       // optimism: an RPC URL and its WETH, no ROUTER_ADDRESS_OPTIMISM, and not in the devnet manifest
@@ -89,12 +98,25 @@ describe('a network without a Router: refused with what to do, the others served
     expect(await refusal(controller.estimate(single))).toEqual(expected);
     expect(await refusal(controller.approval({ ...single, sender }))).toEqual(expected);
     expect(await refusal(controller.buildOrder({ ...single, sender }))).toEqual(expected);
-    expect(await refusal(controller.buildOrder({ ...single, sender, inputToken: 'optimism:0x0000000000000000000000000000000000000000' }))).toEqual(expected);
-    expect(await refusal(controller.buildMultiOrder({ sender, inputTokens: [OP_WETH, 'optimism:0x94b008aa00579c1307b0ef2c499ad98a8ce58e58'], inputAmounts: ['1000', '2000'], outputToken: OP_USDC }))).toEqual(expected);
+    expect(
+      await refusal(controller.buildOrder({ ...single, sender, inputToken: 'optimism:0x0000000000000000000000000000000000000000' })),
+    ).toEqual(expected);
+    expect(
+      await refusal(
+        controller.buildMultiOrder({
+          sender,
+          inputTokens: [OP_WETH, 'optimism:0x94b008aa00579c1307b0ef2c499ad98a8ce58e58'],
+          inputAmounts: ['1000', '2000'],
+          outputToken: OP_USDC,
+        }),
+      ),
+    ).toEqual(expected);
   });
 
   it('still serves ethereum: an approval names its Router as the spender', async () => {
-    const reply = (await controller.approval({ sender, inputToken: ethereumUsdc, inputAmount: '1000000' })) as { context: { spender: string; network: string } };
+    const reply = (await controller.approval({ sender, inputToken: ethereumUsdc, inputAmount: '1000000' })) as {
+      context: { spender: string; network: string };
+    };
     expect(reply.context).toMatchObject({ network: 'ethereum', spender: ethereumRouter });
   });
 

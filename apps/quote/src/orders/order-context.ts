@@ -31,7 +31,13 @@ export function orderContext(quote: Quote, o: ContextInputs): OrderContext {
   const usdOut = (v: bigint): number => round6(usdValue(quote.output, v));
   const minOut = o.tx.order.minOutputAmount;
   const nativeSymbol = NETWORK_INFO[quote.network].nativeSymbol;
-  const steps = stepDescriptions(quote.plan, lookup, quote.input.address === ZERO_ADDRESS, quote.output.address === ZERO_ADDRESS, nativeSymbol);
+  const steps = stepDescriptions(
+    quote.plan,
+    lookup,
+    quote.input.address === ZERO_ADDRESS,
+    quote.output.address === ZERO_ADDRESS,
+    nativeSymbol,
+  );
   const signed = o.signed;
   const hasPartner = o.fee.partner !== ZERO_ADDRESS;
   return {
@@ -57,13 +63,28 @@ export function orderContext(quote: Quote, o: ContextInputs): OrderContext {
     route: routeTokens(quote.plan, quote.input.address, quote.output.address).map(key),
     routeHash: o.tx.routeHash,
     steps,
-    stepsSignedOrder: signed ? [`A relayer submits the signed order and keeps ${toUnits(signed.relayerFee, quote.input.decimals)} ${quote.input.symbol} for its gas`, ...steps] : [],
+    stepsSignedOrder: signed
+      ? [
+          `A relayer submits the signed order and keeps ${toUnits(signed.relayerFee, quote.input.decimals)} ${quote.input.symbol} for its gas`,
+          ...steps,
+        ]
+      : [],
     isPermit: o.isPermit,
     residualTokens: quote.plan.residualTokens.map(key),
     expiry: new Date(Number(o.deadline) * 1000).toISOString(),
     gasLimit: o.gasLimit.toString(),
     feeCosts: hasPartner
-      ? [{ name: 'partner fee', recipient: o.fee.partner, token: key(quote.input.address), amount: o.feeAmount.toString(), amountUsd: usdIn(o.feeAmount), percentage: o.fee.percentage, included: true }]
+      ? [
+          {
+            name: 'partner fee',
+            recipient: o.fee.partner,
+            token: key(quote.input.address),
+            amount: o.feeAmount.toString(),
+            amountUsd: usdIn(o.feeAmount),
+            percentage: o.fee.percentage,
+            included: true,
+          },
+        ]
       : [],
     feeToken: key(quote.input.address),
     feeAmount: o.feeAmount.toString(),

@@ -3,7 +3,16 @@
  * calldata of `execute` (approved input or native) or `executeWithPermit`.
  */
 import { Signature } from 'ethers';
-import { type ExecutorCall, type PermitParams, type RouterOrder, encodeExecute, encodeExecuteWithPermit, routeHash, unwrapAllCall, wrapAllCall } from '@tokensvc/contracts';
+import {
+  type ExecutorCall,
+  type PermitParams,
+  type RouterOrder,
+  encodeExecute,
+  encodeExecuteWithPermit,
+  routeHash,
+  unwrapAllCall,
+  wrapAllCall,
+} from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { planCalls } from '../planning/executor-calls';
 import type { Quote } from './quote-engine';
@@ -90,5 +99,12 @@ export function buildOrderTx(quote: Quote, terms: OrderTerms, permit?: PermitPar
   const calls = orderCalls(quote, terms);
   const order = routerOrder(quote, terms);
   const data = permit ? encodeExecuteWithPermit(order, permit, calls) : encodeExecute(order, calls);
-  return { order, calls, routeHash: routeHash(calls), to: quote.deployment.router, data, value: quote.input.address === ZERO_ADDRESS ? terms.inputAmount : 0n };
+  return {
+    order,
+    calls,
+    routeHash: routeHash(calls),
+    to: quote.deployment.router,
+    data,
+    value: quote.input.address === ZERO_ADDRESS ? terms.inputAmount : 0n,
+  };
 }

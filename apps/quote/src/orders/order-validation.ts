@@ -13,10 +13,14 @@ import type { Quote } from './quote-engine';
 import { badRequest } from './request-parsing';
 import { bufferedGas } from './slippage';
 
-const ERC20 = new Interface(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
+const ERC20 = new Interface([
+  'function balanceOf(address) view returns (uint256)',
+  'function allowance(address,address) view returns (uint256)',
+]);
 
 /** `gasShortfall`: the sender cannot pay the gas of `tx` itself (it may still sign the signed-order variant). */
-export type Validation = { ok: true; output: bigint; gasLimit: bigint; gasShortfall?: string } | { ok: false; received: bigint; minimum: bigint };
+export type Validation =
+  { ok: true; output: bigint; gasLimit: bigint; gasShortfall?: string } | { ok: false; received: bigint; minimum: bigint };
 
 const TRANSFER_FAILURES = new Set(['ERC20InsufficientAllowance', 'ERC20InsufficientBalance', 'SafeERC20FailedOperation']);
 
@@ -28,23 +32,35 @@ export class OrderValidator {
     const amount = tx.order.inputAmount;
     const native = quote.input.address === ZERO_ADDRESS;
     const nativeBalance = BigInt(await client.call<string>('eth_getBalance', [sender, 'latest']));
-    if (native && nativeBalance < amount) throw badRequest(`insufficient funds: the sender holds ${nativeBalance} wei of the native token and the order sends ${amount}`);
+    if (native && nativeBalance < amount)
+      throw badRequest(`insufficient funds: the sender holds ${nativeBalance} wei of the native token and the order sends ${amount}`);
     if (!native) {
-      const [balance, allowance] = (await multicall(client, [
-        { target: quote.input.address, data: ERC20.encodeFunctionData('balanceOf', [sender]) },
-        { target: quote.input.address, data: ERC20.encodeFunctionData('allowance', [sender, tx.to]) },
-      ])).map(decodeUintResult);
-      if ((balance ?? 0n) < amount) throw badRequest(`transfer-from failed: insufficient balance: the sender holds ${balance ?? 0n} of the ${amount} ${quote.input.symbol} the order spends`);
+      const [balance, allowance] = (
+        await multicall(client, [
+          { target: quote.input.address, data: ERC20.encodeFunctionData('balanceOf', [sender]) },
+          { target: quote.input.address, data: ERC20.encodeFunctionData('allowance', [sender, tx.to]) },
+        ])
+      ).map(decodeUintResult);
+      if ((balance ?? 0n) < amount)
+        throw badRequest(
+          `transfer-from failed: insufficient balance: the sender holds ${balance ?? 0n} of the ${amount} ${quote.input.symbol} the order spends`,
+        );
       if (!isPermit && (allowance ?? 0n) < amount) {
-        throw badRequest(`transfer-from failed: insufficient approval: the sender allows the Router (${tx.to}) ${allowance ?? 0n} of the ${amount} ${quote.input.symbol} it spends; send the approve transaction from GET /v2/approval first, or pass permitSignature`);
+        throw badRequest(
+          `transfer-from failed: insufficient approval: the sender allows the Router (${tx.to}) ${allowance ?? 0n} of the ${amount} ${quote.input.symbol} it spends; send the approve transaction from GET /v2/approval first, or pass permitSignature`,
+        );
       }
     }
     const outcome = await simulateTx(client, { from: sender, to: tx.to, data: tx.data, value: tx.value });
     if (!outcome.ok) {
       const error = outcome.error;
       if (error?.name === 'InsufficientOutput') return { ok: false, received: error.args[0] as bigint, minimum: error.args[1] as bigint };
-      if (error?.name === 'PermitFailed') throw badRequest('transfer-from failed: the permit was rejected: permitSignature must sign a permit of exactly inputAmount to the Router with permitDeadline and the current nonce (take it from GET /v2/approval)');
-      if (error && (TRANSFER_FAILURES.has(error.name) || TRANSFER_FAILURES.has(error.inner?.name ?? ''))) throw badRequest(`transfer-from failed: ${outcome.message}`);
+      if (error?.name === 'PermitFailed')
+        throw badRequest(
+          'transfer-from failed: the permit was rejected: permitSignature must sign a permit of exactly inputAmount to the Router with permitDeadline and the current nonce (take it from GET /v2/approval)',
+        );
+      if (error && (TRANSFER_FAILURES.has(error.name) || TRANSFER_FAILURES.has(error.inner?.name ?? '')))
+        throw badRequest(`transfer-from failed: ${outcome.message}`);
       throw badRequest(`execution reverted: ${outcome.message}; re-quote, or trade a different amount`);
     }
     const gasLimit = bufferedGas(outcome.gas);

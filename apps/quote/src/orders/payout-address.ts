@@ -26,7 +26,10 @@ export type CodeReader = (network: Network, address: string) => Promise<string>;
  * Throws a 400 when `address` is a contract on `origin` without the same code on `destination`.
  * `role` names the parameter the address came from, for the message.
  */
-export async function checkPayoutAddress(readCode: CodeReader, o: { origin: Network; destination: Network; address: string; role: 'sender' | 'recipient' }): Promise<void> {
+export async function checkPayoutAddress(
+  readCode: CodeReader,
+  o: { origin: Network; destination: Network; address: string; role: 'sender' | 'recipient' },
+): Promise<void> {
   const [here, there] = await Promise.all([readCode(o.origin, o.address), readCode(o.destination, o.address)]);
   const originCode = contractCode(here);
   if (originCode === undefined) return;

@@ -10,7 +10,17 @@ import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from 'nats';
 import { JsonRpcClient } from '@tokensvc/chain';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  platformAddress,
+  startDevnet,
+  type DevnetHandle,
+  type NetworkManifest,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import type { EstimateReply, Explain, ExplainHop } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl, freePort, startApp, stopProcess, type AppProcess } from '@tokensvc/testing';
@@ -24,10 +34,15 @@ jest.setTimeout(120_000);
 
 const NATIVE = 'ethereum:0x0000000000000000000000000000000000000000';
 const BASE_PORT = Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 40;
-const ROUTER02 = ['function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)'];
+const ROUTER02 = [
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+];
 
 const hops = (list: readonly ExplainHop[]): ExplainHop[] => list.flatMap((h) => [h, ...hops(h.next)]);
-const leafSum = (e: Explain): bigint => hops(e.route).filter((h) => h.next.length === 0).reduce((s, h) => s + BigInt(h.amountOut), 0n);
+const leafSum = (e: Explain): bigint =>
+  hops(e.route)
+    .filter((h) => h.next.length === 0)
+    .reduce((s, h) => s + BigInt(h.amountOut), 0n);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('quotes pinned to the indexed block and explained (indexer process -> JetStream -> quote graph)', () => {
@@ -67,7 +82,9 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     while (graph.head.blockNumber < block) {
       if (Date.now() > deadline) {
         const info = await (await nc.jetstreamManager()).streams.info(stream).catch((e: Error) => e.message);
-        throw new Error(`the graph stayed at ${graph.head.blockNumber} (indexer cursor ${await cursor()}, ${harness.events.received} events), below ${block}; stream ${JSON.stringify(typeof info === 'string' ? info : info.state)}\n${lines.slice(-20).join('\n')}`);
+        throw new Error(
+          `the graph stayed at ${graph.head.blockNumber} (indexer cursor ${await cursor()}, ${harness.events.received} events), below ${block}; stream ${JSON.stringify(typeof info === 'string' ? info : info.state)}\n${lines.slice(-20).join('\n')}`,
+        );
       }
       await sleep(25);
     }
@@ -76,12 +93,19 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
   /** A V2 swap on the chain (WETH -> USDC): a pool state the indexer publishes. */
   const swap = async (eth: string): Promise<void> => {
     const router = new Contract(platformAddress(manifestPlatform(net, 'uniswap-v2'), 'router'), ROUTER02, wallet);
-    const tx = (await router.getFunction('swapExactETHForTokens')(0n, [net.weth, manifestToken(net, 'USDC').address], wallet.address, 2n ** 40n, { value: parseEther(eth), gasLimit: 300_000n })) as { wait(): Promise<unknown> };
+    const tx = (await router.getFunction('swapExactETHForTokens')(
+      0n,
+      [net.weth, manifestToken(net, 'USDC').address],
+      wallet.address,
+      2n ** 40n,
+      { value: parseEther(eth), gasLimit: 300_000n },
+    )) as { wait(): Promise<unknown> };
     await tx.wait();
   };
 
   /** The chain's block at `n` (number and hash). */
-  const chainBlock = async (n: number): Promise<{ number: string; hash: string }> => rpc.call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
+  const chainBlock = async (n: number): Promise<{ number: string; hash: string }> =>
+    rpc.call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
 
   /** Every figure of the single path and the direct pool is the chain's at the pinned block. */
   const expectOnChain = async (e: Explain, block: number): Promise<void> => {
@@ -103,15 +127,39 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     v4 = { poolManager: platformAddress(v4Platform, 'poolManager'), pools: v4Platform.pools };
     databaseUrl = createTestDatabaseUrl('quote_pinned');
     await migrate(databaseUrl);
-    const env = { databaseUrl, natsUrl: INFRA.nats, redisUrl: INFRA.redis, rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! }, manifestPath: devnet.manifestPath, gatewayPort: 0, healthPortBase: (await freePort()) - 3 };
-    indexer = startApp('indexer', { ...env, logLevel: 'warn', extraEnv: { INDEXER_EVENTS_STREAM: stream, INDEXER_EVENTS_PREFIX: prefix, INDEXER_INITIAL_RANGE: '500' } }, (_app, line) => lines.push(line));
+    const env = {
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      redisUrl: INFRA.redis,
+      rpcUrls: { ethereum: devnet.rpcUrls['ethereum']! },
+      manifestPath: devnet.manifestPath,
+      gatewayPort: 0,
+      healthPortBase: (await freePort()) - 3,
+    };
+    indexer = startApp(
+      'indexer',
+      {
+        ...env,
+        logLevel: 'warn',
+        extraEnv: { INDEXER_EVENTS_STREAM: stream, INDEXER_EVENTS_PREFIX: prefix, INDEXER_INITIAL_RANGE: '500' },
+      },
+      (_app, line) => lines.push(line),
+    );
     const head = await headBlock(rpc);
     const deadline = Date.now() + 90_000;
     while ((await cursor()) < head) {
       if (Date.now() > deadline) throw new Error(`the indexer did not reach ${head}\n${lines.slice(-30).join('\n')}`);
       await sleep(200);
     }
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath), stream, prefix });
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      stream,
+      prefix,
+    });
     nc = await connect({ servers: INFRA.nats });
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
@@ -139,7 +187,12 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
       const head = await headBlock(rpc);
       await graphAt(head);
       const graph = harness.graphs.get('ethereum');
-      const estimate = await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('40').toString(), outputToken: usdc(), explain: true });
+      const estimate = await estimates.execute({
+        inputToken: NATIVE,
+        inputAmount: parseEther('40').toString(),
+        outputToken: usdc(),
+        explain: true,
+      });
       const [pinned] = estimate.context!.pinnedBlocks;
       expect(estimate.context!.pinnedBlocks).toHaveLength(1);
       expect(pinned).toEqual({ network: 'ethereum', blockNumber: String(graph.head.blockNumber), blockHash: graph.head.blockHash });
@@ -149,7 +202,8 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
       const e = estimate.explain!;
       expect(e.amountOut).toBe(estimate.outputAmount);
       expect(leafSum(e)).toBe(BigInt(estimate.outputAmount));
-      for (const h of hops(e.route)) if (h.next.length > 0) expect(h.next.reduce((s, n) => s + BigInt(n.amountIn), 0n)).toBe(BigInt(h.amountOut));
+      for (const h of hops(e.route))
+        if (h.next.length > 0) expect(h.next.reduce((s, n) => s + BigInt(n.amountIn), 0n)).toBe(BigInt(h.amountOut));
       await expectOnChain(e, head);
     }
   });
@@ -171,7 +225,9 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
       const deadline = Date.now() + 30_000;
       const seen = (): number => new Set(results.map((r) => r.context!.pinnedBlocks[0]!.blockNumber)).size;
       while ((results.length < 10 || seen() < 3) && Date.now() < deadline) {
-        results.push(await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('25').toString(), outputToken: usdc(), explain: true }));
+        results.push(
+          await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('25').toString(), outputToken: usdc(), explain: true }),
+        );
         await sleep(60);
       }
     } finally {
@@ -190,7 +246,13 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
   it('an order (GET /v2/portal) carries the same: pinned block, a tree that adds up to outputAmount, alternatives', async () => {
     const head = await headBlock(rpc);
     await graphAt(head);
-    const order = await orders.execute({ sender: wallet.address, inputToken: NATIVE, inputAmount: parseEther('30').toString(), outputToken: usdc(), explain: true });
+    const order = await orders.execute({
+      sender: wallet.address,
+      inputToken: NATIVE,
+      inputAmount: parseEther('30').toString(),
+      outputToken: usdc(),
+      explain: true,
+    });
     const c = order.context!;
     expect(c.pinnedBlocks).toEqual([{ network: 'ethereum', blockNumber: String(head), blockHash: (await chainBlock(head)).hash }]);
     const e = order.explain!;
@@ -198,6 +260,8 @@ describe('quotes pinned to the indexed block and explained (indexer process -> J
     expect(e.route.reduce((s, h) => s + BigInt(h.amountIn), 0n)).toBe(BigInt(e.amountIn));
     await expectOnChain(e, head);
     // explain is optional: without it the answer has none
-    expect((await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('1').toString(), outputToken: usdc() })).explain).toBeUndefined();
+    expect(
+      (await estimates.execute({ inputToken: NATIVE, inputAmount: parseEther('1').toString(), outputToken: usdc() })).explain,
+    ).toBeUndefined();
   });
 });

@@ -88,7 +88,10 @@ export class QuoteEngine {
     const output = this.token(graph, pair.output, 'outputToken');
     const client = this.chains.get(pair.network);
     const composed = [input, output].filter((t) => tokenKind(t) !== 'basic' && tokenKind(t) !== 'native');
-    const [state, gasPrice] = await Promise.all([readComposedState(client, composed, (a) => graph.token(a)?.decimals), this.chains.gasPrice(pair.network)]);
+    const [state, gasPrice] = await Promise.all([
+      readComposedState(client, composed, (a) => graph.token(a)?.decimals),
+      this.chains.gasPrice(pair.network),
+    ]);
     // From here to the plan nothing waits: the pools and the block they are at come from one
     // snapshot, and an event arriving meanwhile reaches neither.
     const snapshot = graph.snapshot();
@@ -101,26 +104,50 @@ export class QuoteEngine {
       if (e instanceof PlanError) throw badRequest(planMessage(e));
       throw e;
     }
-    const quote: Quote = { network: pair.network, deployment, graph, input, output, world, plan, gasPrice, priceImpact: priceImpact(graph, input, output, plan), pinned: pinnedBlock(pair.network, snapshot.head), env };
+    const quote: Quote = {
+      network: pair.network,
+      deployment,
+      graph,
+      input,
+      output,
+      world,
+      plan,
+      gasPrice,
+      priceImpact: priceImpact(graph, input, output, plan),
+      pinned: pinnedBlock(pair.network, snapshot.head),
+      env,
+    };
     checkSize(quote);
     return quote;
   }
 
   /** Several inputs of one network into one output (addresses lowercase; amounts net of fees). */
-  async quoteMulti(network: Network, inputs: ReadonlyArray<{ address: string; amount: bigint }>, outputAddress: string): Promise<MultiQuote> {
+  async quoteMulti(
+    network: Network,
+    inputs: ReadonlyArray<{ address: string; amount: bigint }>,
+    outputAddress: string,
+  ): Promise<MultiQuote> {
     const deployment = this.deployment(network);
     const graph = this.graphs.get(network);
     const tokens = inputs.map((i, n) => this.token(graph, i.address, `inputTokens[${n}]`));
     const output = this.token(graph, outputAddress, 'outputToken');
     const client = this.chains.get(network);
     const composed = [...tokens, output].filter((t) => tokenKind(t) !== 'basic' && tokenKind(t) !== 'native');
-    const [state, gasPrice] = await Promise.all([readComposedState(client, composed, (a) => graph.token(a)?.decimals), this.chains.gasPrice(network)]);
+    const [state, gasPrice] = await Promise.all([
+      readComposedState(client, composed, (a) => graph.token(a)?.decimals),
+      this.chains.gasPrice(network),
+    ]);
     const snapshot = graph.snapshot();
     const world: SimWorld = { pools: snapshot.pools, ...state };
     const env = this.planEnv(graph, deployment, gasPrice);
     let plan: MultiOrderPlan;
     try {
-      plan = planMultiOrder(world, env, tokens.map((token, n) => ({ token, amount: inputs[n]!.amount })), output);
+      plan = planMultiOrder(
+        world,
+        env,
+        tokens.map((token, n) => ({ token, amount: inputs[n]!.amount })),
+        output,
+      );
     } catch (e) {
       if (e instanceof PlanError) throw badRequest(planMessage(e));
       throw e;
@@ -129,9 +156,22 @@ export class QuoteEngine {
     const outUsd = usdValue(output, plan.amountOut) + sweptUsd(graph, plan.steps);
     const impact = inUsd > 0 && outUsd > 0 ? Math.max(0, (1 - outUsd / inUsd) * 100) : undefined;
     if (impact !== undefined && impact > MAX_PRICE_IMPACT_PERCENT) {
-      throw badRequest(`amount too large: the pools would take ${impact.toFixed(1)}% of the value in price impact (limit ${MAX_PRICE_IMPACT_PERCENT}%); trade less`);
+      throw badRequest(
+        `amount too large: the pools would take ${impact.toFixed(1)}% of the value in price impact (limit ${MAX_PRICE_IMPACT_PERCENT}%); trade less`,
+      );
     }
-    return { network, deployment, graph, inputs: tokens, output, world, plan, gasPrice, priceImpact: impact, pinned: pinnedBlock(network, snapshot.head) };
+    return {
+      network,
+      deployment,
+      graph,
+      inputs: tokens,
+      output,
+      world,
+      plan,
+      gasPrice,
+      priceImpact: impact,
+      pinned: pinnedBlock(network, snapshot.head),
+    };
   }
 
   private planEnv(graph: NetworkGraph, deployment: NetworkDeployment, gasPrice: bigint): PlanEnv {
@@ -185,18 +225,27 @@ function priceImpact(graph: NetworkGraph, input: CatalogToken, output: CatalogTo
 /** Refuses orders the pools cannot carry: too much price impact, or input coming back unswapped. */
 function checkSize(q: Quote): void {
   if (q.priceImpact !== undefined && q.priceImpact > MAX_PRICE_IMPACT_PERCENT) {
-    throw badRequest(`amount too large: the pools would take ${q.priceImpact.toFixed(1)}% of the value in price impact (limit ${MAX_PRICE_IMPACT_PERCENT}%); trade less`);
+    throw badRequest(
+      `amount too large: the pools would take ${q.priceImpact.toFixed(1)}% of the value in price impact (limit ${MAX_PRICE_IMPACT_PERCENT}%); trade less`,
+    );
   }
   // Zap residuals (dust of the pair tokens) are expected; anything else swept was not routed.
   const zapTokens = new Set(q.plan.steps.flatMap((s) => (s.action.kind === 'v2-add' ? [s.action.token0, s.action.token1] : [])));
   const unrouted = q.plan.steps.filter((s) => s.action.kind === 'sweep' && !zapTokens.has(s.action.token));
-  const inputBack = unrouted.flatMap((s) => s.outcome.spent).filter((x) => x.token === q.plan.tokenIn).reduce((sum, x) => sum + x.amount, 0n);
+  const inputBack = unrouted
+    .flatMap((s) => s.outcome.spent)
+    .filter((x) => x.token === q.plan.tokenIn)
+    .reduce((sum, x) => sum + x.amount, 0n);
   if (inputBack * 100n > q.plan.amountIn * BigInt(MAX_RESIDUAL_PERCENT)) {
-    throw badRequest(`amount too large: the pools can take only ${q.plan.amountIn - inputBack} of ${q.plan.amountIn} (the rest would come back unswapped); trade less`);
+    throw badRequest(
+      `amount too large: the pools can take only ${q.plan.amountIn - inputBack} of ${q.plan.amountIn} (the rest would come back unswapped); trade less`,
+    );
   }
   const inUsd = usdValue(q.input, q.plan.amountIn);
   const backUsd = sweptUsd(q.graph, unrouted);
   if (inUsd > 0 && (backUsd / inUsd) * 100 > MAX_RESIDUAL_PERCENT) {
-    throw badRequest(`amount too large: the pools can take only part of it (${((backUsd / inUsd) * 100).toFixed(1)}% would come back unswapped); trade less`);
+    throw badRequest(
+      `amount too large: the pools can take only part of it (${((backUsd / inUsd) * 100).toFixed(1)}% would come back unswapped); trade less`,
+    );
   }
 }

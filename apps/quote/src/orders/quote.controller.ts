@@ -33,7 +33,12 @@ export class QuoteController {
 
   @MessagePattern(RPC.estimate.subject)
   estimate(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.estimate, raw, (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.estimate(req) : this.estimates.execute(req)), this.onInternal);
+    return handleRpc(
+      RPC.estimate,
+      raw,
+      (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.estimate(req) : this.estimates.execute(req)),
+      this.onInternal,
+    );
   }
 
   @MessagePattern(RPC.approval.subject)
@@ -43,7 +48,12 @@ export class QuoteController {
 
   @MessagePattern(RPC.buildOrder.subject)
   buildOrder(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.buildOrder, raw, (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.build(req) : this.orders.execute(req)), this.onInternal);
+    return handleRpc(
+      RPC.buildOrder,
+      raw,
+      (req) => (isCrossChainRequest(req.inputToken, req.outputToken) ? this.crossChain.build(req) : this.orders.execute(req)),
+      this.onInternal,
+    );
   }
 
   @MessagePattern(RPC.buildMultiOrder.subject)

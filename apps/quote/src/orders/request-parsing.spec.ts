@@ -1,4 +1,12 @@
-import { parseAddress, parsePair, parsePartnerFee, parsePermitDeadline, parsePositiveAmount, parseSlippage, parseUint256 } from './request-parsing';
+import {
+  parseAddress,
+  parsePair,
+  parsePartnerFee,
+  parsePermitDeadline,
+  parsePositiveAmount,
+  parseSlippage,
+  parseUint256,
+} from './request-parsing';
 import { autoSlippage, bufferedGas, driftPercent, minOutput } from './slippage';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -17,11 +25,13 @@ describe('request parsing', () => {
   });
 
   it('token pairs: same network, different tokens', () => {
-    expect(parsePair('ETHEREUM:0xAB00000000000000000000000000000000000001', 'ethereum:0x0000000000000000000000000000000000000000')).toEqual({
-      network: 'ethereum',
-      input: '0xab00000000000000000000000000000000000001',
-      output: ZERO,
-    });
+    expect(parsePair('ETHEREUM:0xAB00000000000000000000000000000000000001', 'ethereum:0x0000000000000000000000000000000000000000')).toEqual(
+      {
+        network: 'ethereum',
+        input: '0xab00000000000000000000000000000000000001',
+        output: ZERO,
+      },
+    );
     expect(() => parsePair(`ethereum:${ZERO}`, `base:${ZERO}`)).toThrow(/cross-chain/);
     expect(() => parsePair(`ethereum:${ZERO}`, `ethereum:${ZERO}`)).toThrow(/must differ/);
     expect(() => parsePair('ethereum:0x12', `ethereum:${ZERO}`)).toThrow(/inputToken: invalid token key/);
@@ -43,7 +53,9 @@ describe('request parsing', () => {
     const now = jest.fn(async () => 1_700_000_000);
     expect(await parsePermitDeadline(undefined, now)).toBe(2n ** 256n - 1n);
     expect(now).not.toHaveBeenCalled();
-    await expect(parsePermitDeadline('0', now)).rejects.toThrow('permitDeadline 0 is already past (now 1700000000): sign the permit with a deadline in the future');
+    await expect(parsePermitDeadline('0', now)).rejects.toThrow(
+      'permitDeadline 0 is already past (now 1700000000): sign the permit with a deadline in the future',
+    );
     await expect(parsePermitDeadline('1700000000', now)).rejects.toMatchObject({ code: 'ERROR_CODE_BAD_REQUEST' });
     expect(await parsePermitDeadline('1700000001', now)).toBe(1_700_000_001n);
     await expect(parsePermitDeadline('1e9', now)).rejects.toThrow(/base units/);

@@ -63,7 +63,10 @@ export function parsePair(inputKey: string, outputKey: string): TokenPair {
   const input = parseKey(inputKey, 'inputToken');
   const output = parseKey(outputKey, 'outputToken');
   // The controller sends orders across networks to the cross-chain use case; this guards the same-chain ones.
-  if (input.network !== output.network) throw badRequest(`inputToken and outputToken are on different networks (${input.network} -> ${output.network}): a cross-chain order, which this same-chain path does not build`);
+  if (input.network !== output.network)
+    throw badRequest(
+      `inputToken and outputToken are on different networks (${input.network} -> ${output.network}): a cross-chain order, which this same-chain path does not build`,
+    );
   const same = distinctTokensProblem(input.address, output.address);
   if (same) throw badRequest(same);
   return { network: input.network, input: input.address, output: output.address };
@@ -120,6 +123,7 @@ export async function parsePermitDeadline(raw: string | undefined, now: () => Pr
   if (raw === undefined || raw === '') return MaxUint256;
   const deadline = parseUint256(raw, 'permitDeadline', MaxUint256);
   const t = await now();
-  if (deadline <= BigInt(t)) throw badRequest(`permitDeadline ${deadline} is already past (now ${t}): sign the permit with a deadline in the future`);
+  if (deadline <= BigInt(t))
+    throw badRequest(`permitDeadline ${deadline} is already past (now ${t}): sign the permit with a deadline in the future`);
   return deadline;
 }

@@ -14,7 +14,18 @@ import { RpcException } from '@nestjs/microservices';
 import { ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { loadSwapRouter02Artifact, routerInterface, type ExecutorCall } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestPlatform, manifestToken, networkManifest, platformAddress, startDevnet, writeManifest, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestPlatform,
+  manifestToken,
+  networkManifest,
+  platformAddress,
+  startDevnet,
+  writeManifest,
+  type DevnetHandle,
+  type NetworkManifest,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import { ErrorCode, type RpcErrorPayload } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -32,7 +43,12 @@ jest.setTimeout(180_000);
 
 /** in the 31000-32999 range test runs may use; one network */
 const BASE_PORT = 32_345;
-const ROUTER02_VIEWS = new Interface(['function factory() view returns (address)', 'function factoryV2() view returns (address)', 'function positionManager() view returns (address)', 'function WETH9() view returns (address)']);
+const ROUTER02_VIEWS = new Interface([
+  'function factory() view returns (address)',
+  'function factoryV2() view returns (address)',
+  'function positionManager() view returns (address)',
+  'function WETH9() view returns (address)',
+]);
 /** exactInputSingle of SwapRouter02 (IV3SwapRouter) and of the original SwapRouter */
 const SELECTOR_02 = '0x04e45aaf';
 const SELECTOR_V1 = '0x414bf389';
@@ -75,7 +91,16 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
     const registryShaped: NetworkManifest = {
       ...net,
       platforms: net.platforms.map((p) =>
-        p.slug === 'uniswap-v3' ? { ...p, addresses: { factory: platformAddress(p, 'factory'), positionManager: platformAddress(p, 'positionManager'), swapRouter02: router02 } } : p,
+        p.slug === 'uniswap-v3'
+          ? {
+              ...p,
+              addresses: {
+                factory: platformAddress(p, 'factory'),
+                positionManager: platformAddress(p, 'positionManager'),
+                swapRouter02: router02,
+              },
+            }
+          : p,
       ),
     };
     manifestDir = mkdtempSync(join(tmpdir(), 'quote-swaprouter02-'));
@@ -86,10 +111,27 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
     await migrate(databaseUrl);
     await seedReadModels(databaseUrl, rpc, { ...net, platforms: net.platforms.filter((p) => p.family === 'uniswap-v3') });
     events = await TestPoolEvents.create(INFRA.nats, 'swaprouter02');
-    harness = await startQuoteHarness({ databaseUrl, natsUrl: INFRA.nats, rpcUrl: devnet.rpcUrls['ethereum']!, manifestPath: join(manifestDir, 'deployment.json'), relayerKeys: relayerKeyEnv(join(manifestDir, 'deployment.json')), stream: events.stream, prefix: events.prefix });
-    expect(harness.config.deployments[0]!.platforms.get('uniswap-v3')).toEqual({ factory: platformAddress(v3, 'factory').toLowerCase(), positionManager: platformAddress(v3, 'positionManager').toLowerCase(), swapRouter02: router02 });
+    harness = await startQuoteHarness({
+      databaseUrl,
+      natsUrl: INFRA.nats,
+      rpcUrl: devnet.rpcUrls['ethereum']!,
+      manifestPath: join(manifestDir, 'deployment.json'),
+      relayerKeys: relayerKeyEnv(join(manifestDir, 'deployment.json')),
+      stream: events.stream,
+      prefix: events.prefix,
+    });
+    expect(harness.config.deployments[0]!.platforms.get('uniswap-v3')).toEqual({
+      factory: platformAddress(v3, 'factory').toLowerCase(),
+      positionManager: platformAddress(v3, 'positionManager').toLowerCase(),
+      swapRouter02: router02,
+    });
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);
-    runner = new OrderRunner(provider, harness.app.get(EstimateUseCase), harness.app.get(ApprovalUseCase), harness.app.get(BuildOrderUseCase));
+    runner = new OrderRunner(
+      provider,
+      harness.app.get(EstimateUseCase),
+      harness.app.get(ApprovalUseCase),
+      harness.app.get(BuildOrderUseCase),
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -110,7 +152,11 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
 
   /** (factoryV2, factory, positionManager, WETH9) of a SwapRouter02 */
   async function wiring(address: string): Promise<string[]> {
-    const view = async (name: string): Promise<string> => ROUTER02_VIEWS.decodeFunctionResult(name, await provider.call({ to: address, data: ROUTER02_VIEWS.encodeFunctionData(name) }))[0] as string;
+    const view = async (name: string): Promise<string> =>
+      ROUTER02_VIEWS.decodeFunctionResult(
+        name,
+        await provider.call({ to: address, data: ROUTER02_VIEWS.encodeFunctionData(name) }),
+      )[0] as string;
     return [await view('factoryV2'), await view('factory'), await view('positionManager'), await view('WETH9')];
   }
 
@@ -118,15 +164,26 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
     const v3 = manifestPlatform(net, 'uniswap-v3');
     const own = platformAddress(v3, 'swapRouter02');
     expect(own.toLowerCase()).not.toBe(router02);
-    expect(await wiring(own)).toEqual([platformAddress(manifestPlatform(net, 'uniswap-v2'), 'factory'), platformAddress(v3, 'factory'), platformAddress(v3, 'positionManager'), net.weth]);
+    expect(await wiring(own)).toEqual([
+      platformAddress(manifestPlatform(net, 'uniswap-v2'), 'factory'),
+      platformAddress(v3, 'factory'),
+      platformAddress(v3, 'positionManager'),
+      net.weth,
+    ]);
     expect((await provider.getCode(platformAddress(v3, 'router'))).length).toBeGreaterThan(2);
-    expect(v3RouterOf(Object.fromEntries(Object.entries(v3.addresses).map(([k, v]) => [k, String(v)])))).toEqual({ kind: 'swapRouter', address: platformAddress(v3, 'router') });
+    expect(v3RouterOf(Object.fromEntries(Object.entries(v3.addresses).map(([k, v]) => [k, String(v)])))).toEqual({
+      kind: 'swapRouter',
+      address: platformAddress(v3, 'router'),
+    });
   });
 
   /** The executor calls of the order transaction as sent. */
   function sentCalls(r: RunResult): ExecutorCall[] {
     const parsed = routerInterface().parseTransaction({ data: r.order.tx!.data, value: BigInt(r.order.tx!.value ?? '0') })!;
-    return (parsed.args.getValue('calls') as Array<{ target: string; data: string }>).map((c) => ({ target: c.target.toLowerCase(), data: c.data })) as ExecutorCall[];
+    return (parsed.args.getValue('calls') as Array<{ target: string; data: string }>).map((c) => ({
+      target: c.target.toLowerCase(),
+      data: c.data,
+    })) as ExecutorCall[];
   }
 
   /** Exactly the quoted output on chain; the estimate within its slippage; V3 hops only through SwapRouter02. */
@@ -153,12 +210,20 @@ describe('V3 hops through SwapRouter02 on a private devnet', () => {
   });
 
   it('takes native input (wrapped by the Router) into a V3 hop', async () => {
-    const r = await runner.run(wallet, { inputToken: key('0x0000000000000000000000000000000000000000'), inputAmount: (2n * 10n ** 18n).toString(), outputToken: token('USDC') });
+    const r = await runner.run(wallet, {
+      inputToken: key('0x0000000000000000000000000000000000000000'),
+      inputAmount: (2n * 10n ** 18n).toString(),
+      outputToken: token('USDC'),
+    });
     expectThroughRouter02(r, 1);
   });
 
   it('routes a pair without a common V3 pool over several V3 hops, each through SwapRouter02', async () => {
-    const r = await runner.run(wallet, { inputToken: token('LINK'), inputAmount: (1_000n * 10n ** 18n).toString(), outputToken: token('USDC') });
+    const r = await runner.run(wallet, {
+      inputToken: token('LINK'),
+      inputAmount: (1_000n * 10n ** 18n).toString(),
+      outputToken: token('USDC'),
+    });
     expect(r.order.context!.route.length).toBeGreaterThanOrEqual(3);
     expectThroughRouter02(r, 2);
   });

@@ -85,7 +85,12 @@ describe('Uniswap V4 orders on a private devnet', () => {
     provider = new JsonRpcProvider(devnet.rpcUrls['ethereum']!, 1, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[0]!.privateKey, provider);
-    runner = new OrderRunner(provider, harness.app.get(EstimateUseCase), harness.app.get(ApprovalUseCase), harness.app.get(BuildOrderUseCase));
+    runner = new OrderRunner(
+      provider,
+      harness.app.get(EstimateUseCase),
+      harness.app.get(ApprovalUseCase),
+      harness.app.get(BuildOrderUseCase),
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -126,25 +131,45 @@ describe('Uniswap V4 orders on a private devnet', () => {
 
   it('swaps an ERC-20 for another through a V4 pool for exactly the quote', async () => {
     // The V4 UNI/WETH pool has the lowest fee of the three UNI/WETH pools (0.25 %).
-    const r = await runner.run(wallet, { inputToken: token('UNI'), inputAmount: (5_000n * 10n ** 18n).toString(), outputToken: token('WETH'), explain: true });
+    const r = await runner.run(wallet, {
+      inputToken: token('UNI'),
+      inputAmount: (5_000n * 10n ** 18n).toString(),
+      outputToken: token('WETH'),
+      explain: true,
+    });
     expectExact(r);
     expect(hops(r).map((h) => h.pool)).toContain(v4Pool('UNI/WETH'));
   });
 
   it('swaps native ETH in and out through the native V4 pools for exactly the quote', async () => {
-    const toUsdc = await runner.run(wallet, { inputToken: NATIVE, inputAmount: (25n * 10n ** 18n).toString(), outputToken: token('USDC'), explain: true });
+    const toUsdc = await runner.run(wallet, {
+      inputToken: NATIVE,
+      inputAmount: (25n * 10n ** 18n).toString(),
+      outputToken: token('USDC'),
+      explain: true,
+    });
     expectExact(toUsdc);
     expect(hops(toUsdc).map((h) => h.pool)).toContain(v4Pool('ETH/USDC'));
     await rpc.call('evm_revert', [snapshot]);
     snapshot = await rpc.call<string>('evm_snapshot');
-    const toEth = await runner.run(wallet, { inputToken: token('WBTC'), inputAmount: (10n ** 8n).toString(), outputToken: NATIVE, explain: true });
+    const toEth = await runner.run(wallet, {
+      inputToken: token('WBTC'),
+      inputAmount: (10n ** 8n).toString(),
+      outputToken: NATIVE,
+      explain: true,
+    });
     expectExact(toEth);
     expect(hops(toEth).map((h) => h.pool)).toContain(v4Pool('ETH/WBTC'));
   });
 
   it('splits a large order across Uniswap V2, V3 and V4 pools and delivers exactly the quote', async () => {
     // 1,000 ETH (about 3M USD): more than any one WETH/USDC pool takes at its best price.
-    const r = await runner.run(wallet, { inputToken: NATIVE, inputAmount: (1_000n * 10n ** 18n).toString(), outputToken: token('USDC'), explain: true });
+    const r = await runner.run(wallet, {
+      inputToken: NATIVE,
+      inputAmount: (1_000n * 10n ** 18n).toString(),
+      outputToken: token('USDC'),
+      explain: true,
+    });
     expectExact(r);
     const platforms = new Set(hops(r).map((h) => h.platform));
     expect([...platforms]).toEqual(expect.arrayContaining(['uniswap-v2', 'uniswap-v3', 'uniswap-v4']));

@@ -19,7 +19,8 @@ const env: CallEnv = {
   executor: EXECUTOR,
   recipient: RECIPIENT,
   deadline: 1_900_000_000n,
-  platformAddress: (slug: string, role: string) => (slug === 'uniswap-v2' && role === 'router' ? ROUTER2 : '0x0000000000000000000000000000000000000003'),
+  platformAddress: (slug: string, role: string) =>
+    slug === 'uniswap-v2' && role === 'router' ? ROUTER2 : '0x0000000000000000000000000000000000000003',
   platformAddresses: (slug: string) => (slug === 'uniswap-v3' ? { factory: A, router: SWAP_ROUTER } : undefined),
   refuse,
 };
@@ -49,8 +50,18 @@ describe('actionCalls: where the executor writes each amount', () => {
   it('addLiquidity gets both balances as the desired amounts, approved for the call', () => {
     const [call] = actionCalls({ kind: 'v2-add', family: 'uniswap-v2', pair: POOL, platform: 'uniswap-v2', token0: A, token1: B }, env);
     expect(call!.target).toBe(ROUTER2);
-    expect(call!.inputs.map((i) => [i.token, i.bps, i.approve])).toEqual([[A, ALL_BPS, true], [B, ALL_BPS, true]]);
-    expect(asExecuted(call!, [111n, 222n])).toMatchObject({ tokenA: expect.stringMatching(/aa$/i), amountADesired: 111n, amountBDesired: 222n, amountAMin: 0n, to: expect.stringMatching(/e1$/i), deadline: 1_900_000_000n });
+    expect(call!.inputs.map((i) => [i.token, i.bps, i.approve])).toEqual([
+      [A, ALL_BPS, true],
+      [B, ALL_BPS, true],
+    ]);
+    expect(asExecuted(call!, [111n, 222n])).toMatchObject({
+      tokenA: expect.stringMatching(/aa$/i),
+      amountADesired: 111n,
+      amountBDesired: 222n,
+      amountAMin: 0n,
+      to: expect.stringMatching(/e1$/i),
+      deadline: 1_900_000_000n,
+    });
   });
 
   it('burning LP tokens: all of them to the pair, then burn to the executor', () => {
@@ -69,7 +80,11 @@ describe('actionCalls: where the executor writes each amount', () => {
     expect(asExecuted(redeem!, [8n])).toMatchObject({ shares: 8n, owner: expect.stringMatching(/e1$/i) });
     expect(redeem!.inputs[0]).toMatchObject({ token: POOL, approve: false });
     const [supply] = actionCalls({ kind: 'lending-supply', family: 'aave-v3', pool: POOL, asset: A, aToken: B }, env);
-    expect(asExecuted(supply!, [9n])).toMatchObject({ asset: expect.stringMatching(/aa$/i), amount: 9n, onBehalfOf: expect.stringMatching(/e1$/i) });
+    expect(asExecuted(supply!, [9n])).toMatchObject({
+      asset: expect.stringMatching(/aa$/i),
+      amount: 9n,
+      onBehalfOf: expect.stringMatching(/e1$/i),
+    });
     const [withdraw] = actionCalls({ kind: 'lending-withdraw', family: 'aave-v3', pool: POOL, asset: A, aToken: B }, env);
     expect(withdraw!.inputs).toEqual([]);
     expect(asExecuted(withdraw!, [])).toMatchObject({ amount: MaxUint256, to: expect.stringMatching(/e1$/i) });
@@ -78,14 +93,26 @@ describe('actionCalls: where the executor writes each amount', () => {
   it('sweeps send leftovers to the recipient; swaps use the platform router and the leg share', () => {
     const [sweep] = actionCalls({ kind: 'sweep', token: A }, env);
     expect(asExecuted(sweep!, [3n])).toMatchObject({ to: expect.stringMatching(/f1$/i), amount: 3n });
-    const [swap] = actionCalls({ kind: 'swap', pool: POOL, family: 'uniswap-v2', platform: 'uniswap-v2', fee: 3000, tokenIn: A, tokenOut: B, bps: 4_000 }, env);
+    const [swap] = actionCalls(
+      { kind: 'swap', pool: POOL, family: 'uniswap-v2', platform: 'uniswap-v2', fee: 3000, tokenIn: A, tokenOut: B, bps: 4_000 },
+      env,
+    );
     expect(swap!.target).toBe(ROUTER2);
     expect(swap!.inputs[0]).toMatchObject({ token: A, bps: 4_000, approve: true });
   });
 });
 
 describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
-  const SWAP = { kind: 'swap', pool: POOL, family: 'uniswap-v3', platform: 'uniswap-v3', fee: 500, tokenIn: A, tokenOut: B, bps: 2_500 } as const;
+  const SWAP = {
+    kind: 'swap',
+    pool: POOL,
+    family: 'uniswap-v3',
+    platform: 'uniswap-v3',
+    fee: 500,
+    tokenIn: A,
+    tokenOut: B,
+    bps: 2_500,
+  } as const;
   const decoded = (abi: Interface, call: ExecutorCall, amount: bigint): Record<string, unknown> => {
     const at = call.inputs[0]!.offset * 2;
     const hex = call.data.slice(2);
@@ -94,8 +121,14 @@ describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
   };
 
   it('the rule: `router` (SwapRouter) wins, else `swapRouter02`, else none', () => {
-    expect(v3RouterOf({ factory: A, router: SWAP_ROUTER, swapRouter02: SWAP_ROUTER02 })).toEqual({ kind: 'swapRouter', address: SWAP_ROUTER });
-    expect(v3RouterOf({ factory: A, positionManager: B, quoter: POOL, swapRouter02: SWAP_ROUTER02 })).toEqual({ kind: 'swapRouter02', address: SWAP_ROUTER02 });
+    expect(v3RouterOf({ factory: A, router: SWAP_ROUTER, swapRouter02: SWAP_ROUTER02 })).toEqual({
+      kind: 'swapRouter',
+      address: SWAP_ROUTER,
+    });
+    expect(v3RouterOf({ factory: A, positionManager: B, quoter: POOL, swapRouter02: SWAP_ROUTER02 })).toEqual({
+      kind: 'swapRouter02',
+      address: SWAP_ROUTER02,
+    });
     expect(v3RouterOf({ factory: A, positionManager: B })).toBeUndefined();
     expect(v3RouterOf(undefined)).toBeUndefined();
   });
@@ -104,7 +137,13 @@ describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
     const [call] = actionCalls(SWAP, env);
     expect(call!.target).toBe(SWAP_ROUTER);
     expect(call!.inputs[0]).toMatchObject({ token: A, bps: 2_500, approve: true, offset: 4 + 5 * 32 });
-    expect(decoded(new Interface(loadUniswapV3Artifact('SwapRouter').abi), call!, 77n)).toMatchObject({ fee: 500n, deadline: 1_900_000_000n, amountIn: 77n, amountOutMinimum: 0n, recipient: expect.stringMatching(/e1$/i) });
+    expect(decoded(new Interface(loadUniswapV3Artifact('SwapRouter').abi), call!, 77n)).toMatchObject({
+      fee: 500n,
+      deadline: 1_900_000_000n,
+      amountIn: 77n,
+      amountOutMinimum: 0n,
+      recipient: expect.stringMatching(/e1$/i),
+    });
   });
 
   it('with SwapRouter02: its exactInputSingle (no deadline: the Router checks the order deadline), amountIn patched', () => {
@@ -112,7 +151,15 @@ describe('V3 hops: SwapRouter or SwapRouter02 per platform', () => {
     expect(call!.target).toBe(SWAP_ROUTER02);
     expect(call!.inputs[0]).toMatchObject({ token: A, bps: 2_500, approve: true, offset: 4 + 4 * 32 });
     const params = decoded(new Interface(loadSwapRouter02Artifact().abi), call!, 77n);
-    expect(params).toMatchObject({ tokenIn: expect.stringMatching(/aa$/i), tokenOut: expect.stringMatching(/bb$/i), fee: 500n, amountIn: 77n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n, recipient: expect.stringMatching(/e1$/i) });
+    expect(params).toMatchObject({
+      tokenIn: expect.stringMatching(/aa$/i),
+      tokenOut: expect.stringMatching(/bb$/i),
+      fee: 500n,
+      amountIn: 77n,
+      amountOutMinimum: 0n,
+      sqrtPriceLimitX96: 0n,
+      recipient: expect.stringMatching(/e1$/i),
+    });
     expect(params).not.toHaveProperty('deadline');
   });
 

@@ -4,13 +4,26 @@
  * contract-exact maths, so on an unchanged chain the predicted output is what the chain pays
  * (lending positions aside: aToken balances are scaled by a per-second index, ±2 units).
  */
-import { addLiquidityAmounts, burnLiquidity, mintLiquidity, previewDeposit, previewRedeem, supplyAfterProtocolFee, swapExactIn, type Pool, type V2Pair } from '@tokensvc/routing';
+import {
+  addLiquidityAmounts,
+  burnLiquidity,
+  mintLiquidity,
+  previewDeposit,
+  previewRedeem,
+  supplyAfterProtocolFee,
+  swapExactIn,
+  type Pool,
+  type V2Pair,
+} from '@tokensvc/routing';
 import { type Action, BPS } from '@tokensvc/protocols';
 import { type LendingMarket, type PairSupply, type SimWorld, type VaultInfo, pairOf } from './sim-world';
 
 /** An action that would revert on chain (zero amounts, missing liquidity). */
 export class SimRevert extends Error {
-  constructor(readonly reason: 'zero-amount' | 'no-liquidity' | 'unknown-state', message: string) {
+  constructor(
+    readonly reason: 'zero-amount' | 'no-liquidity' | 'unknown-state',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -96,7 +109,8 @@ export class ExecutorSim {
       case 'lending-withdraw': {
         const market = this.market(a.aToken);
         const amount = this.positive(a.aToken, 'withdraw');
-        if (market.available < amount) throw new SimRevert('no-liquidity', `the lending market holds only ${market.available} of the ${amount} to withdraw`);
+        if (market.available < amount)
+          throw new SimRevert('no-liquidity', `the lending market holds only ${market.available} of the ${amount} to withdraw`);
         this.lending.set(a.aToken, { ...market, available: market.available - amount });
         return this.moved(a.aToken, amount, a.asset, amount);
       }
@@ -130,7 +144,11 @@ export class ExecutorSim {
     this.pools.set(address, result.after);
     this.debit(tokenIn, result.amountIn);
     this.credit(tokenOut, result.amountOut);
-    return { spent: [{ token: tokenIn, amount: result.amountIn }], received: [{ token: tokenOut, amount: result.amountOut }], ticksCrossed: result.ticksCrossed };
+    return {
+      spent: [{ token: tokenIn, amount: result.amountIn }],
+      received: [{ token: tokenOut, amount: result.amountOut }],
+      ticksCrossed: result.ticksCrossed,
+    };
   }
 
   private pair(address: string): V2Pair {
@@ -142,8 +160,20 @@ export class ExecutorSim {
   /** totalSupply and kLast after a mint/burn (UniswapV2Pair._mintFee then the kLast update). */
   private setPair(pair: V2Pair, reserve0: bigint, reserve1: bigint, supplyDelta: bigint): void {
     const feeOn = pair.kLast !== undefined;
-    this.pools.set(pair.address, { family: pair.family, shape: 'constant-product', address: pair.address, token0: pair.token0, token1: pair.token1, fee: pair.fee, reserve0, reserve1 });
-    this.pairs.set(pair.address, { totalSupply: supplyAfterProtocolFee(pair) + supplyDelta, kLast: feeOn ? reserve0 * reserve1 : undefined });
+    this.pools.set(pair.address, {
+      family: pair.family,
+      shape: 'constant-product',
+      address: pair.address,
+      token0: pair.token0,
+      token1: pair.token1,
+      fee: pair.fee,
+      reserve0,
+      reserve1,
+    });
+    this.pairs.set(pair.address, {
+      totalSupply: supplyAfterProtocolFee(pair) + supplyDelta,
+      kLast: feeOn ? reserve0 * reserve1 : undefined,
+    });
   }
 
   private burn(address: string, token0: string, token1: string): ActionOutcome {
@@ -155,7 +185,14 @@ export class ExecutorSim {
     this.debit(address, liquidity);
     this.credit(token0, amount0);
     this.credit(token1, amount1);
-    return { spent: [{ token: address, amount: liquidity }], received: [{ token: token0, amount: amount0 }, { token: token1, amount: amount1 }], ticksCrossed: 0 };
+    return {
+      spent: [{ token: address, amount: liquidity }],
+      received: [
+        { token: token0, amount: amount0 },
+        { token: token1, amount: amount1 },
+      ],
+      ticksCrossed: 0,
+    };
   }
 
   private add(address: string, token0: string, token1: string): ActionOutcome {
@@ -169,7 +206,14 @@ export class ExecutorSim {
     this.debit(token0, amount0);
     this.debit(token1, amount1);
     this.credit(address, liquidity);
-    return { spent: [{ token: token0, amount: amount0 }, { token: token1, amount: amount1 }], received: [{ token: address, amount: liquidity }], ticksCrossed: 0 };
+    return {
+      spent: [
+        { token: token0, amount: amount0 },
+        { token: token1, amount: amount1 },
+      ],
+      received: [{ token: address, amount: liquidity }],
+      ticksCrossed: 0,
+    };
   }
 
   private vault(address: string): VaultInfo {

@@ -59,7 +59,20 @@ function priceImpact(pool: Pool, tokenIn: string, amountIn: bigint, amountOut: b
 
 function hopOf(swap: Swap, platform: string, amountIn: bigint, amountOut: bigint, weightBps: number): ExplainHop {
   const a = swap.action;
-  return { pool: a.pool, protocol: a.family, platform, feeTier: a.fee, tokenIn: a.tokenIn, tokenOut: a.tokenOut, amountIn: amountIn.toString(), amountOut: amountOut.toString(), weightBps, priceImpactPercentage: swap.priceImpact, gas: String(swap.gas), next: [] };
+  return {
+    pool: a.pool,
+    protocol: a.family,
+    platform,
+    feeTier: a.fee,
+    tokenIn: a.tokenIn,
+    tokenOut: a.tokenOut,
+    amountIn: amountIn.toString(),
+    amountOut: amountOut.toString(),
+    weightBps,
+    priceImpactPercentage: swap.priceImpact,
+    gas: String(swap.gas),
+    next: [],
+  };
 }
 
 const bpsOf = (part: bigint, whole: bigint): number => (whole === 0n ? 0 : Number((part * BigInt(BPS) + whole / 2n) / whole));
@@ -91,7 +104,13 @@ export function explainPlan(world: SimWorld, env: RouteEnv, plan: OrderPlan): Ex
       const outcome = sim.apply(action);
       const spent = outcome.spent.find((x) => x.token === action.tokenIn)?.amount ?? 0n;
       const received = outcome.received.find((x) => x.token === action.tokenOut)?.amount ?? 0n;
-      swaps.push({ action, amountIn: spent, amountOut: received, gas: actionGas(action, outcome.ticksCrossed), priceImpact: priceImpact(before, action.tokenIn, spent, received) });
+      swaps.push({
+        action,
+        amountIn: spent,
+        amountOut: received,
+        gas: actionGas(action, outcome.ticksCrossed),
+        priceImpact: priceImpact(before, action.tokenIn, spent, received),
+      });
     } else {
       sim.apply(action);
     }
@@ -101,7 +120,10 @@ export function explainPlan(world: SimWorld, env: RouteEnv, plan: OrderPlan): Ex
   const parcels = new Map<string, Parcel[]>([[segmentIn, [{ amount: amountIn, hop: undefined }]]]);
   for (const swap of swaps) {
     const held = (parcels.get(swap.action.tokenIn) ?? []).filter((p) => p.amount > 0n);
-    const takes = apportion(swap.amountIn, held.map((p) => p.amount));
+    const takes = apportion(
+      swap.amountIn,
+      held.map((p) => p.amount),
+    );
     const gives = apportion(swap.amountOut, takes);
     held.forEach((parcel, i) => {
       if (takes[i]! === 0n) return;
@@ -115,7 +137,14 @@ export function explainPlan(world: SimWorld, env: RouteEnv, plan: OrderPlan): Ex
     });
   }
   const amountOut = swaps.filter((s) => s.action.tokenOut === tokenOut).reduce((sum, s) => sum + s.amountOut, 0n);
-  const out: Explain = { tokenIn: segmentIn, tokenOut, amountIn: amountIn.toString(), amountOut: amountOut.toString(), route, gas: String(swaps.reduce((g, s) => g + s.gas, 0)) };
+  const out: Explain = {
+    tokenIn: segmentIn,
+    tokenOut,
+    amountIn: amountIn.toString(),
+    amountOut: amountOut.toString(),
+    route,
+    gas: String(swaps.reduce((g, s) => g + s.gas, 0)),
+  };
   if (segmentWorld && swaps.length > 0) {
     out.bestSinglePath = singlePath(segmentWorld, env, segmentIn, tokenOut, amountIn, amountOut);
     out.bestDirectPool = directPool(segmentWorld, env, segmentIn, tokenOut, amountIn, amountOut);
@@ -124,21 +153,61 @@ export function explainPlan(world: SimWorld, env: RouteEnv, plan: OrderPlan): Ex
 }
 
 /** The routing search with the whole input in one slice: one pool per hop, no split. */
-function singlePath(world: SimWorld, env: RouteEnv, tokenIn: string, tokenOut: string, amountIn: bigint, routeOut: bigint): ExplainAlternative | undefined {
-  const found = findRoute(buildGraph([...world.pools.values()]), { tokenIn, tokenOut, amountIn, maxHops: env.maxHops, outputPerGas: env.outputPerGas(tokenOut), chunks: 1, refineChunks: 1 });
+function singlePath(
+  world: SimWorld,
+  env: RouteEnv,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  routeOut: bigint,
+): ExplainAlternative | undefined {
+  const found = findRoute(buildGraph([...world.pools.values()]), {
+    tokenIn,
+    tokenOut,
+    amountIn,
+    maxHops: env.maxHops,
+    outputPerGas: env.outputPerGas(tokenOut),
+    chunks: 1,
+    refineChunks: 1,
+  });
   if (!found || found.amountOut === 0n) return undefined;
   const hops = found.legs.map((l, i) => {
     const pool = world.pools.get(l.pool)!;
-    const gas = actionGas({ kind: 'swap', pool: l.pool, family: l.family, platform: '', fee: l.fee, tokenIn: l.tokenIn, tokenOut: l.tokenOut, bps: l.bps }, l.ticksCrossed);
+    const gas = actionGas(
+      { kind: 'swap', pool: l.pool, family: l.family, platform: '', fee: l.fee, tokenIn: l.tokenIn, tokenOut: l.tokenOut, bps: l.bps },
+      l.ticksCrossed,
+    );
     // Each pool of one path is met once, before any swap of this path changed it.
-    const swap: Swap = { action: { kind: 'swap', pool: l.pool, family: l.family, platform: '', fee: l.fee, tokenIn: l.tokenIn, tokenOut: l.tokenOut, bps: l.bps }, amountIn: l.amountIn, amountOut: l.amountOut, gas, priceImpact: priceImpact(pool, l.tokenIn, l.amountIn, l.amountOut) };
+    const swap: Swap = {
+      action: {
+        kind: 'swap',
+        pool: l.pool,
+        family: l.family,
+        platform: '',
+        fee: l.fee,
+        tokenIn: l.tokenIn,
+        tokenOut: l.tokenOut,
+        bps: l.bps,
+      },
+      amountIn: l.amountIn,
+      amountOut: l.amountOut,
+      gas,
+      priceImpact: priceImpact(pool, l.tokenIn, l.amountIn, l.amountOut),
+    };
     return hopOf(swap, env.platformOf(l.pool), l.amountIn, l.amountOut, i === 0 ? bpsOf(l.amountIn, amountIn) : BPS);
   });
   return { amountOut: found.amountOut.toString(), hops, improvementBps: String(improvementBps(routeOut, found.amountOut)) };
 }
 
 /** The single pool joining the two tokens that gives the most for the whole input. */
-function directPool(world: SimWorld, env: RouteEnv, tokenIn: string, tokenOut: string, amountIn: bigint, routeOut: bigint): ExplainAlternative | undefined {
+function directPool(
+  world: SimWorld,
+  env: RouteEnv,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  routeOut: bigint,
+): ExplainAlternative | undefined {
   let best: { pool: Pool; amountIn: bigint; amountOut: bigint; ticks: number } | undefined;
   for (const pool of world.pools.values()) {
     const joins = (pool.token0 === tokenIn && pool.token1 === tokenOut) || (pool.token1 === tokenIn && pool.token0 === tokenOut);
@@ -149,10 +218,30 @@ function directPool(world: SimWorld, env: RouteEnv, tokenIn: string, tokenOut: s
     } catch {
       continue; // a pool without liquidity for this amount
     }
-    if (!best || swap.amountOut > best.amountOut) best = { pool, amountIn: swap.amountIn, amountOut: swap.amountOut, ticks: swap.ticksCrossed };
+    if (!best || swap.amountOut > best.amountOut)
+      best = { pool, amountIn: swap.amountIn, amountOut: swap.amountOut, ticks: swap.ticksCrossed };
   }
   if (!best || best.amountOut === 0n) return undefined;
-  const action: SwapAction = { kind: 'swap', pool: best.pool.address, family: best.pool.family, platform: env.platformOf(best.pool.address), fee: best.pool.fee, tokenIn, tokenOut, bps: BPS };
-  const swap: Swap = { action, amountIn: best.amountIn, amountOut: best.amountOut, gas: actionGas(action, best.ticks), priceImpact: priceImpact(best.pool, tokenIn, best.amountIn, best.amountOut) };
-  return { amountOut: best.amountOut.toString(), hops: [hopOf(swap, action.platform, best.amountIn, best.amountOut, bpsOf(best.amountIn, amountIn))], improvementBps: String(improvementBps(routeOut, best.amountOut)) };
+  const action: SwapAction = {
+    kind: 'swap',
+    pool: best.pool.address,
+    family: best.pool.family,
+    platform: env.platformOf(best.pool.address),
+    fee: best.pool.fee,
+    tokenIn,
+    tokenOut,
+    bps: BPS,
+  };
+  const swap: Swap = {
+    action,
+    amountIn: best.amountIn,
+    amountOut: best.amountOut,
+    gas: actionGas(action, best.ticks),
+    priceImpact: priceImpact(best.pool, tokenIn, best.amountIn, best.amountOut),
+  };
+  return {
+    amountOut: best.amountOut.toString(),
+    hops: [hopOf(swap, action.platform, best.amountIn, best.amountOut, bpsOf(best.amountIn, amountIn))],
+    improvementBps: String(improvementBps(routeOut, best.amountOut)),
+  };
 }

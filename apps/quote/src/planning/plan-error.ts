@@ -2,7 +2,10 @@
 export type PlanFailure = 'no-route' | 'too-small' | 'too-large' | 'unsupported';
 
 export class PlanError extends Error {
-  constructor(readonly failure: PlanFailure, message: string) {
+  constructor(
+    readonly failure: PlanFailure,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -79,7 +79,12 @@ describe('planOrder', () => {
     if (pool.shape !== 'constant-product') throw new Error('fixture');
     const sold = swap.outcome.spent[0]!.amount;
     const bought = swap.outcome.received[0]!.amount;
-    const after = { ...pool, reserve0: pool.reserve0 - bought, reserve1: pool.reserve1 + sold, totalSupply: world.pairs.get(WU)!.totalSupply };
+    const after = {
+      ...pool,
+      reserve0: pool.reserve0 - bought,
+      reserve1: pool.reserve1 + sold,
+      totalSupply: world.pairs.get(WU)!.totalSupply,
+    };
     const add = plan.steps[1]!.outcome.spent;
     expect(plan.amountOut).toBe(mintLiquidity(after, add[0]!.amount, add[1]!.amount));
   });

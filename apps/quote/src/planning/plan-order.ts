@@ -53,7 +53,8 @@ export function executorToken(address: string, wrappedNative: string): string {
 
 /** The protocol family of a composed token (its kind came from that family's module). */
 function familyOf(token: CatalogToken): PlatformFamily {
-  if (!isPlatformFamily(token.family)) throw new PlanError('unsupported', `${token.symbol} belongs to ${token.family}, which no protocol module handles`);
+  if (!isPlatformFamily(token.family))
+    throw new PlanError('unsupported', `${token.symbol} belongs to ${token.family}, which no protocol module handles`);
   return token.family;
 }
 
@@ -72,26 +73,56 @@ function exitAction(token: CatalogToken, world: SimWorld): Action | undefined {
     case 'vault':
       return { kind: 'vault-redeem', family: familyOf(token), vault: token.address, asset: token.underlying[0]! };
     case 'lending':
-      return { kind: 'lending-withdraw', family: familyOf(token), pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address };
+      return {
+        kind: 'lending-withdraw',
+        family: familyOf(token),
+        pool: lendingPool(token),
+        asset: token.underlying[0]!,
+        aToken: token.address,
+      };
     case 'native':
     case 'basic':
       return undefined;
   }
 }
 
-type Entry = { kind: 'swap-into'; target: string } | { kind: 'zap-v2'; family: PlatformFamily; pair: string; token0: string; token1: string; platform: string } | { kind: 'final'; target: string; action: Action };
+type Entry =
+  | { kind: 'swap-into'; target: string }
+  | { kind: 'zap-v2'; family: PlatformFamily; pair: string; token0: string; token1: string; platform: string }
+  | { kind: 'final'; target: string; action: Action };
 
 function entryFor(token: CatalogToken, tokenOut: string, world: SimWorld, env: PlanEnv): Entry {
   switch (tokenKind(token)) {
     case 'v2-lp': {
       const pool = world.pools.get(token.address);
       if (!pool) throw new PlanError('no-route', `${token.symbol} is an LP token whose pair is not in the liquidity graph`);
-      return { kind: 'zap-v2', family: familyOf(token), pair: token.address, token0: pool.token0, token1: pool.token1, platform: env.platformOf(token.address) };
+      return {
+        kind: 'zap-v2',
+        family: familyOf(token),
+        pair: token.address,
+        token0: pool.token0,
+        token1: pool.token1,
+        platform: env.platformOf(token.address),
+      };
     }
     case 'vault':
-      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'vault-deposit', family: familyOf(token), vault: token.address, asset: token.underlying[0]! } };
+      return {
+        kind: 'final',
+        target: token.underlying[0]!,
+        action: { kind: 'vault-deposit', family: familyOf(token), vault: token.address, asset: token.underlying[0]! },
+      };
     case 'lending':
-      return { kind: 'final', target: token.underlying[0]!, action: { kind: 'lending-supply', family: familyOf(token), pool: lendingPool(token), asset: token.underlying[0]!, aToken: token.address } };
+      return {
+        kind: 'final',
+        target: token.underlying[0]!,
+        action: {
+          kind: 'lending-supply',
+          family: familyOf(token),
+          pool: lendingPool(token),
+          asset: token.underlying[0]!,
+          aToken: token.address,
+        },
+      };
     case 'native':
     case 'basic':
       return { kind: 'swap-into', target: tokenOut };
@@ -120,7 +151,10 @@ function assignments(sources: readonly string[], token0: string, token1: string)
 /** Zap into a V2 pair: route other holdings to a pair token, balance through the pair, add liquidity. */
 function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v2' }>): { sim: ExecutorSim; steps: AppliedAction[] } {
   const pairTokens = new Set([e.token0, e.token1]);
-  const others = base.holdings().map((h) => h.token).filter((t) => !pairTokens.has(t));
+  const others = base
+    .holdings()
+    .map((h) => h.token)
+    .filter((t) => !pairTokens.has(t));
   let best: { sim: ExecutorSim; steps: AppliedAction[]; liquidity: bigint } | undefined;
   let lastError: unknown;
   for (const assignment of assignments(others, e.token0, e.token1)) {
@@ -138,10 +172,23 @@ function zapV2(base: ExecutorSim, env: PlanEnv, e: Extract<Entry, { kind: 'zap-v
         const bps = Number((swap.amount * BigInt(BPS) + balance / 2n) / balance);
         if (bps > 0) {
           const tokenOut = swap.tokenIn === pool.token0 ? pool.token1 : pool.token0;
-          steps.push(apply(sim, { kind: 'swap', pool: e.pair, family: pool.family, platform: e.platform, fee: pool.fee, tokenIn: swap.tokenIn, tokenOut, bps: Math.min(bps, BPS - 1) }));
+          steps.push(
+            apply(sim, {
+              kind: 'swap',
+              pool: e.pair,
+              family: pool.family,
+              platform: e.platform,
+              fee: pool.fee,
+              tokenIn: swap.tokenIn,
+              tokenOut,
+              bps: Math.min(bps, BPS - 1),
+            }),
+          );
         }
       }
-      steps.push(apply(sim, { kind: 'v2-add', family: e.family, pair: e.pair, platform: e.platform, token0: pool.token0, token1: pool.token1 }));
+      steps.push(
+        apply(sim, { kind: 'v2-add', family: e.family, pair: e.pair, platform: e.platform, token0: pool.token0, token1: pool.token1 }),
+      );
       const liquidity = sim.balance(e.pair);
       if (!best || liquidity > best.liquidity) best = { sim, steps, liquidity };
     } catch (err) {
@@ -191,7 +238,11 @@ export interface MultiOrderPlan extends Omit<OrderPlan, 'tokenIn' | 'amountIn'> 
 export function planMultiOrder(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], outputToken: CatalogToken): MultiOrderPlan {
   const tokenOut = executorToken(outputToken.address, env.wrappedNative);
   const planned = planInto(world, env, inputs, outputToken);
-  const { tokenIn: _tokenIn, amountIn: _amountIn, ...rest } = finish(planned.sim, planned.steps, tokenOut, 0n, tokenOut, planned.alwaysSweep);
+  const {
+    tokenIn: _tokenIn,
+    amountIn: _amountIn,
+    ...rest
+  } = finish(planned.sim, planned.steps, tokenOut, 0n, tokenOut, planned.alwaysSweep);
   return {
     ...rest,
     ...nativeLegs(
@@ -203,7 +254,12 @@ export function planMultiOrder(world: SimWorld, env: PlanEnv, inputs: readonly P
   };
 }
 
-function planInto(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], outputToken: CatalogToken): { sim: ExecutorSim; steps: AppliedAction[]; alwaysSweep: string[] } {
+function planInto(
+  world: SimWorld,
+  env: PlanEnv,
+  inputs: readonly PlanInput[],
+  outputToken: CatalogToken,
+): { sim: ExecutorSim; steps: AppliedAction[]; alwaysSweep: string[] } {
   const tokenOut = executorToken(outputToken.address, env.wrappedNative);
   const sim = new ExecutorSim(world);
   for (const i of inputs) sim.credit(executorToken(i.token.address, env.wrappedNative), i.amount);
@@ -232,13 +288,21 @@ function planInto(world: SimWorld, env: PlanEnv, inputs: readonly PlanInput[], o
     }
     return { sim: final, steps, alwaysSweep: entry.kind === 'zap-v2' ? [entry.token0, entry.token1] : [] };
   } catch (e) {
-    if (e instanceof SimRevert) throw new PlanError(e.reason === 'no-liquidity' ? 'too-large' : e.reason === 'zero-amount' ? 'too-small' : 'no-route', e.message);
+    if (e instanceof SimRevert)
+      throw new PlanError(e.reason === 'no-liquidity' ? 'too-large' : e.reason === 'zero-amount' ? 'too-small' : 'no-route', e.message);
     throw e;
   }
 }
 
 /** Sweeps residuals (always both pair tokens after a zap: a changed chain may leave either). */
-function finish(sim: ExecutorSim, steps: AppliedAction[], tokenIn: string, amountIn: bigint, tokenOut: string, alwaysSweep: readonly string[]): OrderPlan {
+function finish(
+  sim: ExecutorSim,
+  steps: AppliedAction[],
+  tokenIn: string,
+  amountIn: bigint,
+  tokenOut: string,
+  alwaysSweep: readonly string[],
+): OrderPlan {
   const residual = new Set([...sim.holdings().map((h) => h.token), ...alwaysSweep].filter((t) => t !== tokenOut));
   for (const token of residual) steps.push(apply(sim, { kind: 'sweep', token }));
   const amountOut = sim.balance(tokenOut);

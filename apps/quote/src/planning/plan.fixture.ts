@@ -26,12 +26,36 @@ export const NATIVE = '0x0000000000000000000000000000000000000000';
 const e18 = 10n ** 18n;
 const e6 = 10n ** 6n;
 
-const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint): Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee: 3000, reserve0, reserve1 });
+const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint): Pool => ({
+  family: 'uniswap-v2',
+  shape: 'constant-product',
+  address,
+  token0,
+  token1,
+  fee: 3000,
+  reserve0,
+  reserve1,
+});
 
 function fullRangeV3(address: string, token0: string, token1: string, priceRaw: number, liquidity: bigint): Pool {
   const sqrtPriceX96 = BigInt(Math.floor(Math.sqrt(priceRaw) * 2 ** 96));
   const edge = 887_270;
-  return { family: 'uniswap-v3', shape: 'concentrated', address, token0, token1, fee: 500, tickSpacing: 10, sqrtPriceX96, liquidity, tick: getTickAtSqrtRatio(sqrtPriceX96), ticks: [{ index: -edge, liquidityNet: liquidity }, { index: edge, liquidityNet: -liquidity }] };
+  return {
+    family: 'uniswap-v3',
+    shape: 'concentrated',
+    address,
+    token0,
+    token1,
+    fee: 500,
+    tickSpacing: 10,
+    sqrtPriceX96,
+    liquidity,
+    tick: getTickAtSqrtRatio(sqrtPriceX96),
+    ticks: [
+      { index: -edge, liquidityNet: liquidity },
+      { index: edge, liquidityNet: -liquidity },
+    ],
+  };
 }
 
 export function fixtureWorld(): SimWorld {
@@ -51,7 +75,16 @@ export function fixtureWorld(): SimWorld {
 }
 
 const token = (address: string, symbol: string, decimals: number, priceUsd: number, extra: Partial<CatalogToken> = {}): CatalogToken => ({
-  address, symbol, name: symbol, decimals, family: 'basic', platform: 'basic', underlying: [], poolAddress: null, priceUsd, ...extra,
+  address,
+  symbol,
+  name: symbol,
+  decimals,
+  family: 'basic',
+  platform: 'basic',
+  underlying: [],
+  poolAddress: null,
+  priceUsd,
+  ...extra,
 });
 
 export const TOKENS: Record<string, CatalogToken> = {

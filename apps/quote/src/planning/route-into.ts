@@ -51,14 +51,27 @@ export function reachable(graph: PoolGraph, from: string, to: string, maxHops: n
   return false;
 }
 
-export function routeInto(sim: ExecutorSim, env: RouteEnv, source: string, target: string, exclude: ReadonlySet<string> = new Set()): AppliedAction[] {
+export function routeInto(
+  sim: ExecutorSim,
+  env: RouteEnv,
+  source: string,
+  target: string,
+  exclude: ReadonlySet<string> = new Set(),
+): AppliedAction[] {
   const amount = sim.balance(source);
   if (source === target || amount === 0n) return [];
   const pools = [...sim.world().pools.values()].filter((p) => !exclude.has(p.address));
   const graph = buildGraph(pools);
-  const route = findRoute(graph, { tokenIn: source, tokenOut: target, amountIn: amount, maxHops: env.maxHops, outputPerGas: env.outputPerGas(target) });
+  const route = findRoute(graph, {
+    tokenIn: source,
+    tokenOut: target,
+    amountIn: amount,
+    maxHops: env.maxHops,
+    outputPerGas: env.outputPerGas(target),
+  });
   if (!route || route.amountOut === 0n) {
-    if (reachable(graph, source, target, env.maxHops)) throw new PlanError('too-small', `${amount} base units of ${env.symbol(source)} buy no ${env.symbol(target)} in any pool`);
+    if (reachable(graph, source, target, env.maxHops))
+      throw new PlanError('too-small', `${amount} base units of ${env.symbol(source)} buy no ${env.symbol(target)} in any pool`);
     throw new PlanError('no-route', `no pools connect ${env.symbol(source)} to ${env.symbol(target)} within ${env.maxHops} hops`);
   }
   const local = new Map<string, bigint>([[source, amount]]);
@@ -72,7 +85,17 @@ export function routeInto(sim: ExecutorSim, env: RouteEnv, source: string, targe
     const spacing = pool?.shape === 'concentrated' ? { tickSpacing: pool.tickSpacing } : {};
     const platform = env.platformOf(leg.pool);
     const { tokenIn, tokenOut } = leg;
-    const action: SwapAction = { kind: 'swap', pool: leg.pool, family: leg.family, platform, fee: leg.fee, tokenIn, tokenOut, bps, ...spacing };
+    const action: SwapAction = {
+      kind: 'swap',
+      pool: leg.pool,
+      family: leg.family,
+      platform,
+      fee: leg.fee,
+      tokenIn,
+      tokenOut,
+      bps,
+      ...spacing,
+    };
     const outcome = sim.apply(action);
     for (const s of outcome.spent) local.set(s.token, (local.get(s.token) ?? 0n) - s.amount);
     for (const r of outcome.received) local.set(r.token, (local.get(r.token) ?? 0n) + r.amount);

@@ -3,7 +3,16 @@ import { depositSwap } from './v2-deposit';
 
 const A = '0x00000000000000000000000000000000000000aa';
 const B = '0x00000000000000000000000000000000000000bb';
-const pair: V2Pool = { family: 'uniswap-v2', shape: 'constant-product', address: '0x01', token0: A, token1: B, fee: 3000, reserve0: 1_000n * 10n ** 18n, reserve1: 3_000_000n * 10n ** 6n };
+const pair: V2Pool = {
+  family: 'uniswap-v2',
+  shape: 'constant-product',
+  address: '0x01',
+  token0: A,
+  token1: B,
+  fee: 3000,
+  reserve0: 1_000n * 10n ** 18n,
+  reserve1: 3_000_000n * 10n ** 6n,
+};
 
 describe('depositSwap (swap to the pair ratio before adding liquidity)', () => {
   it('single-sided: the closed-form zap formula’s amount (it ignores integer rounding: to 1e-9)', () => {

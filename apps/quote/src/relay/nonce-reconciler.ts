@@ -49,14 +49,19 @@ export interface Reconciled {
   holes: bigint[];
 }
 
-const minedCount = async (net: RelayNetwork, relayer: string): Promise<bigint> => BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
+const minedCount = async (net: RelayNetwork, relayer: string): Promise<bigint> =>
+  BigInt(await net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']));
 
 async function rowsFrom(db: Queryable, network: string, relayer: string, from: bigint): Promise<NonceRow[]> {
-  const { rows } = await db.query<NonceRow>(`SELECT order_id, nonce, state FROM relay_submissions WHERE network = $1 AND relayer = $2 AND nonce >= $3 ORDER BY nonce`, [network, relayer, from.toString()]);
+  const { rows } = await db.query<NonceRow>(
+    `SELECT order_id, nonce, state FROM relay_submissions WHERE network = $1 AND relayer = $2 AND nonce >= $3 ORDER BY nonce`,
+    [network, relayer, from.toString()],
+  );
   return rows;
 }
 
-const allPending = (rows: readonly NonceRow[], stored: bigint, chain: bigint): boolean => rows.filter((r) => r.state === 'pending').length === Number(stored - chain);
+const allPending = (rows: readonly NonceRow[], stored: bigint, chain: bigint): boolean =>
+  rows.filter((r) => r.state === 'pending').length === Number(stored - chain);
 const key = (rows: readonly NonceRow[]): string => rows.map((r) => `${r.order_id}:${r.nonce}:${r.state}`).join(',');
 
 /**
@@ -65,7 +70,10 @@ const key = (rows: readonly NonceRow[]): string => rows.map((r) => `${r.order_id
  */
 export async function observeChain(db: Queryable, net: RelayNetwork, relayer: string): Promise<ChainView> {
   const count = await minedCount(net, relayer);
-  const { rows: s } = await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2`, [net.network, relayer]);
+  const { rows: s } = await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2`, [
+    net.network,
+    relayer,
+  ]);
   const stored = s[0] ? BigInt(s[0].next_nonce) : 0n;
   if (stored <= count) return { count };
   const rows = await rowsFrom(db, net.network, relayer, count);
@@ -76,7 +84,13 @@ export async function observeChain(db: Queryable, net: RelayNetwork, relayer: st
 }
 
 /** With the `relayer_nonces` row locked by the caller (`stored` its value): no RPC here, only `seen`. */
-export async function reconcileLocked(client: Queryable, net: Pick<RelayNetwork, 'network'>, relayer: string, stored: bigint, seen: ChainView): Promise<Reconciled> {
+export async function reconcileLocked(
+  client: Queryable,
+  net: Pick<RelayNetwork, 'network'>,
+  relayer: string,
+  stored: bigint,
+  seen: ChainView,
+): Promise<Reconciled> {
   const chain = seen.count;
   if (stored <= chain) return { next: chain, reopened: [], holes: [] };
   const rows = await rowsFrom(client, net.network, relayer, chain);
@@ -108,14 +122,28 @@ export async function reconcileLocked(client: Queryable, net: Pick<RelayNetwork,
   const top = rows.length > 0 ? BigInt(rows.at(-1)!.nonce) + 1n : chain;
   const holes: bigint[] = [];
   for (let n = chain; n < top; n++) if (!held.has(n)) holes.push(n);
-  await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [net.network, relayer, top.toString()]);
+  await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [
+    net.network,
+    relayer,
+    top.toString(),
+  ]);
   return { next: top, reopened, holes };
 }
 
 /** 0-value transactions to the relayer itself at `holes`, so no nonce stays a gap. */
 export async function fillHoles(net: RelayNetwork, holes: readonly bigint[], fees: { maxFee: bigint; priority: bigint }): Promise<void> {
   for (const nonce of holes) {
-    const raw = await net.wallet.signTransaction({ type: 2, chainId: net.chainId, nonce: Number(nonce), to: net.wallet.address, data: '0x', value: 0n, gasLimit: 21_000n, maxFeePerGas: fees.maxFee, maxPriorityFeePerGas: fees.priority });
+    const raw = await net.wallet.signTransaction({
+      type: 2,
+      chainId: net.chainId,
+      nonce: Number(nonce),
+      to: net.wallet.address,
+      data: '0x',
+      value: 0n,
+      gasLimit: 21_000n,
+      maxFeePerGas: fees.maxFee,
+      maxPriorityFeePerGas: fees.priority,
+    });
     // "already known" / "nonce too low": filled meanwhile, which is all that matters.
     await net.rpc.call<string>('eth_sendRawTransaction', [raw]).catch(() => undefined);
   }

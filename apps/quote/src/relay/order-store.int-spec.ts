@@ -20,8 +20,24 @@ const USER = '0x2000000000000000000000000000000000000002';
 function order(): { orderId: string; reply: OrderReply } {
   const orderId = randomUUID();
   const calls = [transferAllCall(TOKEN, USER)];
-  const data = encodeExecute({ inputToken: TOKEN, inputAmount: 1n, outputToken: TOKEN, minOutputAmount: 1n, recipient: USER, partner: USER, feeBps: 0, deadline: 1n }, calls);
-  const reply = { context: { orderId }, tx: { to: USER, from: USER, data, value: '0', gasLimit: '100000' }, signedOrder: undefined } as unknown as OrderReply;
+  const data = encodeExecute(
+    {
+      inputToken: TOKEN,
+      inputAmount: 1n,
+      outputToken: TOKEN,
+      minOutputAmount: 1n,
+      recipient: USER,
+      partner: USER,
+      feeBps: 0,
+      deadline: 1n,
+    },
+    calls,
+  );
+  const reply = {
+    context: { orderId },
+    tx: { to: USER, from: USER, data, value: '0', gasLimit: '100000' },
+    signedOrder: undefined,
+  } as unknown as OrderReply;
   return { orderId, reply };
 }
 
@@ -37,7 +53,10 @@ describe('OrderStore: bounded per client', () => {
     await store.save({ ...o, network: 'ethereum', chainId: 1, sender: USER, client, expiresAt: new Date(t + 600_000) }, new Date(t));
     return o.orderId;
   }
-  const kept = async (ids: readonly string[]): Promise<string[]> => (await pool.query<{ order_id: string }>(`SELECT order_id FROM orders WHERE order_id = ANY($1)`, [ids])).rows.map((r) => r.order_id).sort();
+  const kept = async (ids: readonly string[]): Promise<string[]> =>
+    (await pool.query<{ order_id: string }>(`SELECT order_id FROM orders WHERE order_id = ANY($1)`, [ids])).rows
+      .map((r) => r.order_id)
+      .sort();
 
   beforeAll(async () => {
     databaseUrl = createTestDatabaseUrl('order_store_bound');

@@ -40,11 +40,15 @@ interface OrderRow {
   tx: unknown;
   signed_order: unknown;
   /** written by earlier versions only: the calls are read back from `tx.data` */
-  calls: Array<{ target: string; value: string; data: string; inputs: Array<{ token: string; bps: number; amount: string; offset: number; approve: boolean }> }> | null;
+  calls: Array<{
+    target: string;
+    value: string;
+    data: string;
+    inputs: Array<{ token: string; bps: number; amount: string; offset: number; approve: boolean }>;
+  }> | null;
 }
 
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
-
 
 function fromRow(r: OrderRow): StoredOrder {
   const reply = OrderReply.fromJSON({ context: r.context, tx: r.tx, signedOrder: r.signed_order ?? undefined });
@@ -57,7 +61,14 @@ function fromRow(r: OrderRow): StoredOrder {
     expiresAt: r.expires_at,
     keepUntil: r.keep_until,
     reply,
-    calls: r.calls ? r.calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data, inputs: c.inputs.map((i) => ({ ...i, amount: BigInt(i.amount) })) })) : decodeOrderCalls(reply.tx!.data),
+    calls: r.calls
+      ? r.calls.map((c) => ({
+          target: c.target,
+          value: BigInt(c.value),
+          data: c.data,
+          inputs: c.inputs.map((i) => ({ ...i, amount: BigInt(i.amount) })),
+        }))
+      : decodeOrderCalls(reply.tx!.data),
   };
 }
 
@@ -75,13 +86,28 @@ export class OrderStore {
    * when the order is read). Not re-checked here: a decode and two route hashes cost about 2.4 ms,
    * on the quote path; orders.int-spec.ts checks the read-back calls against context.routeHash.
    */
-  async save(o: { orderId: string; network: Network; chainId: number; sender: string; client?: string; expiresAt: Date; reply: OrderReply }, now = new Date()): Promise<void> {
+  async save(
+    o: { orderId: string; network: Network; chainId: number; sender: string; client?: string; expiresAt: Date; reply: OrderReply },
+    now = new Date(),
+  ): Promise<void> {
     const json = OrderReply.toJSON(o.reply) as { context?: unknown; tx?: unknown; signedOrder?: unknown };
     const client = o.client || null;
     await this.pool.query(
       `INSERT INTO orders (order_id, network, chain_id, sender, client, created_at, expires_at, keep_until, context, tx, signed_order)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [o.orderId, o.network, o.chainId, o.sender.toLowerCase(), client, now, o.expiresAt, new Date(now.getTime() + RETENTION_MS), json.context, json.tx, json.signedOrder ?? null],
+      [
+        o.orderId,
+        o.network,
+        o.chainId,
+        o.sender.toLowerCase(),
+        client,
+        now,
+        o.expiresAt,
+        new Date(now.getTime() + RETENTION_MS),
+        json.context,
+        json.tx,
+        json.signedOrder ?? null,
+      ],
     );
     if (client !== null) await this.evictBeyondBound(client);
   }
@@ -117,7 +143,9 @@ export class OrderStore {
 
   /** Deletes orders past their week that were never submitted; returns how many. */
   async purgeExpired(): Promise<number> {
-    const r = await this.pool.query(`DELETE FROM orders o WHERE keep_until < now() AND NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id AND s.state = 'pending')`);
+    const r = await this.pool.query(
+      `DELETE FROM orders o WHERE keep_until < now() AND NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id AND s.state = 'pending')`,
+    );
     return r.rowCount ?? 0;
   }
 }

@@ -24,7 +24,8 @@ const NATIVE = '0x0000000000000000000000000000000000000000';
 export async function recheckOrderTx(net: RelayNetwork, tx: Transaction): Promise<Recheck> {
   const sim = await simulateTx(net.rpc, { from: net.wallet.address.toLowerCase(), to: tx.to!, data: tx.data, value: 0n });
   if (sim.ok) return { ok: true, gas: sim.gas };
-  if (!sim.error && !/revert|out of gas|gas required exceeds/i.test(sim.message)) throw new Error(`re-simulating the order transaction: ${sim.message}`);
+  if (!sim.error && !/revert|out of gas|gas required exceeds/i.test(sim.message))
+    throw new Error(`re-simulating the order transaction: ${sim.message}`);
   return { ok: false, reason: sim.message };
 }
 

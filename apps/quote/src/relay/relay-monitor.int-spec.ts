@@ -15,8 +15,9 @@ import type { RelayNetwork } from './relay-types';
 
 jest.setTimeout(60_000);
 
-const gauge = async (g: { get(): Promise<{ values: Array<{ labels: Record<string, unknown>; value: number }> }> }): Promise<number | undefined> =>
-  (await g.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value;
+const gauge = async (g: {
+  get(): Promise<{ values: Array<{ labels: Record<string, unknown>; value: number }> }>;
+}): Promise<number | undefined> => (await g.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value;
 
 describe('RelayMonitor (relayer gauges)', () => {
   let anvil: AnvilProcess;
@@ -32,7 +33,13 @@ describe('RelayMonitor (relayer gauges)', () => {
     databaseUrl = createTestDatabaseUrl('relay_monitor');
     await migrate(databaseUrl);
     pool = new Pool({ connectionString: databaseUrl, max: 2 });
-    net = { network: 'ethereum', chainId: 1, router: '0x000000000000000000000000000000000000dead', rpc: new JsonRpcClient(anvil.rpcUrl), wallet: new Wallet(wallet.privateKey) };
+    net = {
+      network: 'ethereum',
+      chainId: 1,
+      router: '0x000000000000000000000000000000000000dead',
+      rpc: new JsonRpcClient(anvil.rpcUrl),
+      wallet: new Wallet(wallet.privateKey),
+    };
   });
 
   afterAll(async () => {
@@ -56,7 +63,9 @@ describe('RelayMonitor (relayer gauges)', () => {
   it('sets balance, pending, stuck, oldest pending and nonce gap per network', async () => {
     const monitor = new RelayMonitor(pool, new Map([['ethereum', net]]), { stuckAfterMs: 60_000, intervalMs: 60_000 });
     // Nothing relayed yet: an empty wallet, no gap.
-    expect(await monitor.sample()).toEqual([{ network: 'ethereum', balanceWei: 0n, pending: 0, stuck: 0, oldestPendingSeconds: 0, nonceGap: 0 }]);
+    expect(await monitor.sample()).toEqual([
+      { network: 'ethereum', balanceWei: 0n, pending: 0, stuck: 0, oldestPendingSeconds: 0, nonceGap: 0 },
+    ]);
     expect(await gauge(QUOTE_METRICS.relayerBalance)).toBe(0);
 
     // The chain mined nonces 0 and 1; the relayer handed out up to 5 (next 6). Nonce 2 is pending
@@ -91,7 +100,11 @@ describe('RelayMonitor (relayer gauges)', () => {
     const before = await errors();
     const broken: RelayNetwork = { ...net, rpc: new JsonRpcClient('http://127.0.0.1:1') };
     const logged: string[] = [];
-    expect(await new RelayMonitor(pool, new Map([['ethereum', broken]]), { stuckAfterMs: 60_000, intervalMs: 60_000 }, (m) => logged.push(m)).sample()).toEqual([]);
+    expect(
+      await new RelayMonitor(pool, new Map([['ethereum', broken]]), { stuckAfterMs: 60_000, intervalMs: 60_000 }, (m) =>
+        logged.push(m),
+      ).sample(),
+    ).toEqual([]);
     expect(await errors()).toBe(before + 1);
     expect(logged).toEqual([expect.stringMatching(/^relay metrics ethereum: /)]);
     expect(await gauge(QUOTE_METRICS.relayerBalance)).toBe(1.5);

@@ -65,7 +65,10 @@ export class RelayMonitor {
 
   private async sampleNetwork(net: RelayNetwork): Promise<RelaySample> {
     const relayer = net.wallet.address.toLowerCase();
-    const [balanceHex, minedHex] = await Promise.all([net.rpc.call<string>('eth_getBalance', [relayer, 'latest']), net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest'])]);
+    const [balanceHex, minedHex] = await Promise.all([
+      net.rpc.call<string>('eth_getBalance', [relayer, 'latest']),
+      net.rpc.call<string>('eth_getTransactionCount', [relayer, 'latest']),
+    ]);
     const mined = BigInt(minedHex);
     const { rows } = await this.pool.query<Row>(
       `SELECT count(*) FILTER (WHERE s.state = 'pending')::int AS pending,

@@ -29,13 +29,29 @@ export class RelayQueue extends SweptQueue<{ orderId: string }> {
     private readonly o: RelayQueueOptions,
     log?: (msg: string) => void,
   ) {
-    super({ name: RELAY_QUEUE, label: 'relay', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, lockMs: o.lockMs, sweepMs: o.sweepMs, logFailuresWhileClosing: true }, log);
-    relayer.onSubmitted((orderId) => void this.add(orderId).catch((e: Error) => this.log(`queueing ${orderId}: ${e.message}; the sweep picks it up`)));
+    super(
+      {
+        name: RELAY_QUEUE,
+        label: 'relay',
+        redisUrl: o.redisUrl,
+        prefix: o.prefix,
+        concurrency: o.concurrency,
+        lockMs: o.lockMs,
+        sweepMs: o.sweepMs,
+        logFailuresWhileClosing: true,
+      },
+      log,
+    );
+    relayer.onSubmitted(
+      (orderId) => void this.add(orderId).catch((e: Error) => this.log(`queueing ${orderId}: ${e.message}; the sweep picks it up`)),
+    );
   }
 
   /** The chain may have lost transactions while we were stopped (a reloaded devnet, a resynced node). */
   protected override async beforeFirstSweep(): Promise<void> {
-    await this.relayer.reconcile().catch((e: Error) => this.log(`relayer nonce reconciliation: ${e.message}; retried when a transaction waits behind a gap`));
+    await this.relayer
+      .reconcile()
+      .catch((e: Error) => this.log(`relayer nonce reconciliation: ${e.message}; retried when a transaction waits behind a gap`));
   }
 
   /** Queues tracking of one order (idempotent). */
@@ -44,12 +60,19 @@ export class RelayQueue extends SweptQueue<{ orderId: string }> {
   }
 
   private jobOptions(orderId: string): JobsOptions {
-    return { jobId: orderId, removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000, backoff: { type: 'fixed', delay: this.o.pollMs * 5 } };
+    return {
+      jobId: orderId,
+      removeOnComplete: true,
+      removeOnFail: 1_000,
+      attempts: 1_000,
+      backoff: { type: 'fixed', delay: this.o.pollMs * 5 },
+    };
   }
 
   async sweep(): Promise<void> {
     const ids = await this.relayer.openOrders();
-    if (ids.length > 0) await this.queue?.addBulk(ids.map((orderId) => ({ name: 'track', data: { orderId }, opts: this.jobOptions(orderId) })));
+    if (ids.length > 0)
+      await this.queue?.addBulk(ids.map((orderId) => ({ name: 'track', data: { orderId }, opts: this.jobOptions(orderId) })));
   }
 
   protected async process(job: Job<{ orderId: string }>): Promise<void> {

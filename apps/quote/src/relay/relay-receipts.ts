@@ -24,7 +24,12 @@ export async function outcomeOf(net: RelayNetwork, store: OrderStore, sub: Submi
   if (tx.kind === 'cancel') {
     // A cancellation after a failed re-simulation carries its reason; otherwise the deadline passed.
     if (sub.status_reason) return { ...base, state: 'reverted', reason: sub.status_reason };
-    return { ...base, state: 'expired', reason: 'the order was not mined before its deadline; the relayer freed its nonce with a 0-value transaction and the order did not execute' };
+    return {
+      ...base,
+      state: 'expired',
+      reason:
+        'the order was not mined before its deadline; the relayer freed its nonce with a 0-value transaction and the order did not execute',
+    };
   }
   if (!ok) return { ...base, state: 'reverted', reason: await revertReason(net, Transaction.from(tx.raw)) };
   const executed = receipt.logs.some((l) => l.address.toLowerCase() === net.router && l.topics[0] === SIGNED_ORDER_EXECUTED);
@@ -38,7 +43,12 @@ export async function outcomeOf(net: RelayNetwork, store: OrderStore, sub: Submi
     const t = ERC20.parseLog(l)!;
     if (String(t.args[1]).toLowerCase() === recipient) received += t.args[2] as bigint;
   }
-  return { ...base, state: executed ? 'mined' : 'reverted', reason: executed ? undefined : 'mined without executing the order', received: outputToken === NATIVE ? undefined : received };
+  return {
+    ...base,
+    state: executed ? 'mined' : 'reverted',
+    reason: executed ? undefined : 'mined without executing the order',
+    received: outputToken === NATIVE ? undefined : received,
+  };
 }
 
 /** Why a mined transaction reverted, by running it again on the state after its block (close enough to name the cause). */

@@ -35,7 +35,9 @@ export class RelayRecords {
   }
 
   async submission(orderId: string, db: Queryable = this.pool, forUpdate = false): Promise<SubmissionRow | undefined> {
-    const { rows } = await db.query<SubmissionRow>(`SELECT * FROM relay_submissions WHERE order_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
+    const { rows } = await db.query<SubmissionRow>(`SELECT * FROM relay_submissions WHERE order_id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
+      orderId,
+    ]);
     return rows[0];
   }
 
@@ -50,8 +52,14 @@ export class RelayRecords {
 
   /** The stored next nonce, its row locked to the end of `client`'s transaction (created at 0). */
   async lockNonce(client: Queryable, network: string, relayer: string): Promise<bigint> {
-    await client.query(`INSERT INTO relayer_nonces (network, relayer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`, [network, relayer]);
-    const { rows } = await client.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2 FOR UPDATE`, [network, relayer]);
+    await client.query(`INSERT INTO relayer_nonces (network, relayer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`, [
+      network,
+      relayer,
+    ]);
+    const { rows } = await client.query<{ next_nonce: string }>(
+      `SELECT next_nonce FROM relayer_nonces WHERE network = $1 AND relayer = $2 FOR UPDATE`,
+      [network, relayer],
+    );
     return BigInt(rows[0]!.next_nonce);
   }
 
@@ -64,16 +72,29 @@ export class RelayRecords {
    * always broadcast (again) until something with that nonce is mined, so a crash leaves neither a
    * lost order nor a nonce gap.
    */
-  async claim(order: StoredOrder, signature: string, net: RelayNetwork, seen: ChainView, tx: Unsigned, limits: Pick<RelayOptions, 'maxPendingPerSender' | 'senderStrikes' | 'strikeWindowMs'>): Promise<Claim> {
+  async claim(
+    order: StoredOrder,
+    signature: string,
+    net: RelayNetwork,
+    seen: ChainView,
+    tx: Unsigned,
+    limits: Pick<RelayOptions, 'maxPendingPerSender' | 'senderStrikes' | 'strikeWindowMs'>,
+  ): Promise<Claim> {
     const { maxPendingPerSender } = limits;
     return this.tx(async (client) => {
       await client.query(`SELECT 1 FROM orders WHERE order_id = $1 FOR UPDATE`, [order.orderId]);
       const existing = await this.submission(order.orderId, client);
       if (existing) return { existing };
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`relay-sender:${order.sender}`]);
-      const pending = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_submissions WHERE sender = $1 AND state = 'pending'`, [order.sender]);
+      const pending = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM relay_submissions WHERE sender = $1 AND state = 'pending'`,
+        [order.sender],
+      );
       if (pending.rows[0]!.n >= maxPendingPerSender) {
-        throw new ServiceError(ErrorCode.ERROR_CODE_RATE_LIMITED, `sender ${order.sender} already has ${pending.rows[0]!.n} relayed orders pending (limit ${maxPendingPerSender}); wait until they are mined`);
+        throw new ServiceError(
+          ErrorCode.ERROR_CODE_RATE_LIMITED,
+          `sender ${order.sender} already has ${pending.rows[0]!.n} relayed orders pending (limit ${maxPendingPerSender}); wait until they are mined`,
+        );
       }
       await this.checkStrikes(client, order.sender, limits);
       const relayer = net.wallet.address.toLowerCase();
@@ -81,7 +102,17 @@ export class RelayRecords {
       // Raised to the chain's count if behind, brought back (and the gap closed) if ahead of it.
       const reconciled = await reconcileLocked(client, net, relayer, stored, seen);
       const nonce = reconciled.next;
-      const raw = await net.wallet.signTransaction({ type: 2, chainId: net.chainId, nonce: Number(nonce), to: tx.to, data: tx.data, value: 0n, gasLimit: tx.gasLimit, maxFeePerGas: tx.maxFee, maxPriorityFeePerGas: tx.priority });
+      const raw = await net.wallet.signTransaction({
+        type: 2,
+        chainId: net.chainId,
+        nonce: Number(nonce),
+        to: tx.to,
+        data: tx.data,
+        value: 0n,
+        gasLimit: tx.gasLimit,
+        maxFeePerGas: tx.maxFee,
+        maxPriorityFeePerGas: tx.priority,
+      });
       const hash = txHash(raw);
       await client.query(
         `INSERT INTO relay_submissions (order_id, network, sender, signature, relayer, nonce, state) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`,
@@ -91,7 +122,11 @@ export class RelayRecords {
         `INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind) VALUES ($1, $2, 0, $3, $4, $5, 'order')`,
         [hash, order.orderId, raw, tx.maxFee.toString(), tx.priority.toString()],
       );
-      await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [net.network, relayer, (nonce + 1n).toString()]);
+      await client.query(`UPDATE relayer_nonces SET next_nonce = $3 WHERE network = $1 AND relayer = $2`, [
+        net.network,
+        relayer,
+        (nonce + 1n).toString(),
+      ]);
       return { created: { reconciled, stored, hash } };
     });
   }
@@ -103,7 +138,11 @@ export class RelayRecords {
    * cancellation) within the window is a strike; at `senderStrikes` the sender is not relayed for
    * until the window has passed its latest failure (a 429 saying when, and to send the order itself).
    */
-  private async checkStrikes(client: PoolClient, sender: string, limits: Pick<RelayOptions, 'senderStrikes' | 'strikeWindowMs'>): Promise<void> {
+  private async checkStrikes(
+    client: PoolClient,
+    sender: string,
+    limits: Pick<RelayOptions, 'senderStrikes' | 'strikeWindowMs'>,
+  ): Promise<void> {
     const { rows } = await client.query<{ n: number; latest: Date | null }>(
       `SELECT count(*)::int AS n, max(updated_at) AS latest FROM relay_submissions
         WHERE sender = $1 AND state = 'reverted' AND updated_at > now() - make_interval(secs => $2)`,
@@ -123,7 +162,14 @@ export class RelayRecords {
    * transaction of a pending submission (checked under the submission's row lock: another worker
    * may have replaced it, or recorded it mined, since it was read). Undefined when it is not.
    */
-  async replacement(orderId: string, latest: TxRow, kind: TxRow['kind'], fees: { maxFee: bigint; priority: bigint }, reason: string | undefined, sign: () => Promise<string>): Promise<TxRow | undefined> {
+  async replacement(
+    orderId: string,
+    latest: TxRow,
+    kind: TxRow['kind'],
+    fees: { maxFee: bigint; priority: bigint },
+    reason: string | undefined,
+    sign: () => Promise<string>,
+  ): Promise<TxRow | undefined> {
     return this.tx(async (client) => {
       const current = await this.submission(orderId, client, true);
       const txs = await this.transactions(orderId, client);
@@ -134,7 +180,8 @@ export class RelayRecords {
         [txHash(raw), orderId, latest.attempt + 1, raw, fees.maxFee.toString(), fees.priority.toString(), kind],
       );
       // Shown while the cancellation is pending, and the final reason once it is mined (see relay-receipts.ts).
-      if (reason !== undefined) await client.query(`UPDATE relay_submissions SET status_reason = $2, updated_at = now() WHERE order_id = $1`, [orderId, reason]);
+      if (reason !== undefined)
+        await client.query(`UPDATE relay_submissions SET status_reason = $2, updated_at = now() WHERE order_id = $1`, [orderId, reason]);
       return rows[0];
     });
   }
@@ -144,16 +191,29 @@ export class RelayRecords {
   }
 
   /** Records the outcome of a still pending submission (a no-op once another worker recorded one). */
-  async finish(orderId: string, r: { state: SubmissionRow['state']; reason?: string; txHash?: string; block?: bigint; gasUsed?: bigint; received?: bigint }): Promise<void> {
+  async finish(
+    orderId: string,
+    r: { state: SubmissionRow['state']; reason?: string; txHash?: string; block?: bigint; gasUsed?: bigint; received?: bigint },
+  ): Promise<void> {
     await this.pool.query(
       `UPDATE relay_submissions SET state = $2, status_reason = $3, mined_tx_hash = $4, block_number = $5, gas_used = $6, output_amount = $7, updated_at = now()
        WHERE order_id = $1 AND state = 'pending'`,
-      [orderId, r.state, r.reason ?? null, r.txHash ?? null, r.block?.toString() ?? null, r.gasUsed?.toString() ?? null, r.received?.toString() ?? null],
+      [
+        orderId,
+        r.state,
+        r.reason ?? null,
+        r.txHash ?? null,
+        r.block?.toString() ?? null,
+        r.gasUsed?.toString() ?? null,
+        r.received?.toString() ?? null,
+      ],
     );
   }
 
   async openOrders(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ order_id: string }>(`SELECT order_id FROM relay_submissions WHERE state = 'pending' ORDER BY created_at`);
+    const { rows } = await this.pool.query<{ order_id: string }>(
+      `SELECT order_id FROM relay_submissions WHERE state = 'pending' ORDER BY created_at`,
+    );
     return rows.map((r) => r.order_id);
   }
 }

@@ -18,7 +18,10 @@ export interface Fees {
 
 /** EIP-1559 fees: tip 1 gwei or the node's suggestion; cap 2x base fee + tip. */
 export async function currentFees(net: RelayNetwork): Promise<Fees> {
-  const [block, tipHex] = await Promise.all([net.rpc.call<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]), net.rpc.call<string>('eth_maxPriorityFeePerGas').catch(() => '0x3b9aca00')]);
+  const [block, tipHex] = await Promise.all([
+    net.rpc.call<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]),
+    net.rpc.call<string>('eth_maxPriorityFeePerGas').catch(() => '0x3b9aca00'),
+  ]);
   const base = BigInt(block.baseFeePerGas ?? '0x0');
   const priority = BigInt(tipHex) > 0n ? BigInt(tipHex) : 1_000_000_000n;
   return { maxFee: base * 2n + priority, priority, expected: base + priority };
@@ -69,7 +72,10 @@ export class RelaySender {
       const m = e.rpcMessage.toLowerCase();
       // Known, already mined (nonce used), or underpriced next to our own newer replacement: the receipt check settles it.
       // Below the current base fee (a node that refuses rather than queues): the replacement bumps it.
-      if (!/already known|already imported|nonce too low|nonce has already been used|underpriced|replacement|less than block base fee/.test(m)) throw e;
+      if (
+        !/already known|already imported|nonce too low|nonce has already been used|underpriced|replacement|less than block base fee/.test(m)
+      )
+        throw e;
     }
     await this.records.markBroadcast(tx.tx_hash);
   }
@@ -100,7 +106,11 @@ export class RelaySender {
     // cancellation recorded after the mined transaction would be what a chain that later loses the
     // block is sent again instead of the order: the receipt check in Relayer.advance settles it.
     if (BigInt(await net.rpc.call<string>('eth_getTransactionCount', [sub.relayer, 'latest'])) > BigInt(previous.nonce)) {
-      this.log('not replaced: its nonce is already used on chain', { orderId: sub.order_id, txHash: latest.tx_hash, nonce: previous.nonce });
+      this.log('not replaced: its nonce is already used on chain', {
+        orderId: sub.order_id,
+        txHash: latest.tx_hash,
+        nonce: previous.nonce,
+      });
       return;
     }
     let cancel = expired || reason !== undefined || latest.kind === 'cancel';
@@ -111,10 +121,27 @@ export class RelaySender {
     let maxFee = max(bump(BigInt(latest.max_fee_per_gas)), fees.maxFee, priority);
     if (!cancel) {
       // A cancellation costs 21,000 gas and must get through (it frees the nonce): only order bumps are capped.
-      const ceiling = value ? feeCeilingPerGas(net.network, { inputToken: String(value['inputToken']), relayerFee: BigInt(value['relayerFee']!) }, gasLimit, this.d.options.maxFeeMultiplier, this.d.token) : undefined;
-      if (ceiling === undefined || bump(BigInt(latest.max_fee_per_gas)) > ceiling || bump(BigInt(latest.max_priority_fee_per_gas)) > ceiling) {
+      const ceiling = value
+        ? feeCeilingPerGas(
+            net.network,
+            { inputToken: String(value['inputToken']), relayerFee: BigInt(value['relayerFee']!) },
+            gasLimit,
+            this.d.options.maxFeeMultiplier,
+            this.d.token,
+          )
+        : undefined;
+      if (
+        ceiling === undefined ||
+        bump(BigInt(latest.max_fee_per_gas)) > ceiling ||
+        bump(BigInt(latest.max_priority_fee_per_gas)) > ceiling
+      ) {
         if (gas === undefined || gas <= previous.gasLimit) {
-          this.log('stuck transaction at the fee ceiling: not bumped', { orderId: sub.order_id, txHash: latest.tx_hash, maxFeePerGas: latest.max_fee_per_gas, ceiling: ceiling?.toString() });
+          this.log('stuck transaction at the fee ceiling: not bumped', {
+            orderId: sub.order_id,
+            txHash: latest.tx_hash,
+            maxFeePerGas: latest.max_fee_per_gas,
+            ceiling: ceiling?.toString(),
+          });
           await this.broadcast(net, latest);
           return;
         }
@@ -131,12 +158,43 @@ export class RelaySender {
     const sign = (): Promise<string> =>
       net.wallet.signTransaction(
         cancel
-          ? { type: 2, chainId: net.chainId, nonce: previous.nonce, to: net.wallet.address, data: '0x', value: 0n, gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
-          : { type: 2, chainId: net.chainId, nonce: previous.nonce, to: previous.to, data: previous.data, value: 0n, gasLimit, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority },
+          ? {
+              type: 2,
+              chainId: net.chainId,
+              nonce: previous.nonce,
+              to: net.wallet.address,
+              data: '0x',
+              value: 0n,
+              gasLimit,
+              maxFeePerGas: maxFee,
+              maxPriorityFeePerGas: priority,
+            }
+          : {
+              type: 2,
+              chainId: net.chainId,
+              nonce: previous.nonce,
+              to: previous.to,
+              data: previous.data,
+              value: 0n,
+              gasLimit,
+              maxFeePerGas: maxFee,
+              maxPriorityFeePerGas: priority,
+            },
       );
-    const next = await this.records.replacement(sub.order_id, latest, cancel ? 'cancel' : 'order', { maxFee, priority }, expired ? undefined : reason, sign);
+    const next = await this.records.replacement(
+      sub.order_id,
+      latest,
+      cancel ? 'cancel' : 'order',
+      { maxFee, priority },
+      expired ? undefined : reason,
+      sign,
+    );
     if (!next) return;
-    const what = !cancel ? 'stuck transaction replaced with a fee bump' : expired ? 'expired order cancelled with a 0-value replacement' : 'order cancelled with a 0-value replacement';
+    const what = !cancel
+      ? 'stuck transaction replaced with a fee bump'
+      : expired
+        ? 'expired order cancelled with a 0-value replacement'
+        : 'order cancelled with a 0-value replacement';
     this.log(what, { orderId: sub.order_id, attempt: latest.attempt + 1, txHash: next.tx_hash, replaces: latest.tx_hash, reason });
     this.d.fault?.('during-replacement');
     await this.broadcast(net, next);

@@ -95,6 +95,10 @@ export const min = (...v: bigint[]): bigint => v.reduce((a, b) => (a < b ? a : b
 /** The configured network, or the 503 that tells the caller to send the order itself. */
 export function relayNetwork(d: Pick<RelayDeps, 'networks'>, network: Network): RelayNetwork {
   const n = d.networks.get(network);
-  if (!n) throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `no relayer wallet is configured for ${network}; send the order's tx yourself`);
+  if (!n)
+    throw new ServiceError(
+      ErrorCode.ERROR_CODE_UNAVAILABLE,
+      `no relayer wallet is configured for ${network}; send the order's tx yourself`,
+    );
   return n;
 }

@@ -12,7 +12,15 @@ import { Client } from 'pg';
 import { Interface, JsonRpcProvider, MaxUint256, Signature, Transaction, Wallet, parseEther, zeroPadValue } from 'ethers';
 import { JsonRpcClient } from '@tokensvc/chain';
 import { routerInterface } from '@tokensvc/contracts';
-import { TEST_ACCOUNTS, manifestToken, networkManifest, startDevnet, type DevnetHandle, type NetworkManifest, relayerKeyEnv } from '@tokensvc/devnet';
+import {
+  TEST_ACCOUNTS,
+  manifestToken,
+  networkManifest,
+  startDevnet,
+  type DevnetHandle,
+  type NetworkManifest,
+  relayerKeyEnv,
+} from '@tokensvc/devnet';
 import { ErrorCode, type OrderReply, type StoredOrderReply } from '@tokensvc/messages';
 import { createPgPool, dropDatabase, migrate } from '@tokensvc/persistence';
 import { INFRA, createTestDatabaseUrl } from '@tokensvc/testing';
@@ -33,7 +41,11 @@ import { SubmitOrderUseCase } from './submit-order.usecase';
 
 jest.setTimeout(600_000);
 
-const ERC20 = new Interface(['function transfer(address,uint256) returns (bool)', 'function approve(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
+const ERC20 = new Interface([
+  'function transfer(address,uint256) returns (bool)',
+  'function approve(address,uint256) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+]);
 const EXECUTED = routerInterface().getEvent('SignedOrderExecuted')!;
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const KILL_RUNS = 20;
@@ -57,7 +69,11 @@ describe('signed-order relaying on a private devnet', () => {
 
   beforeAll(async () => {
     // Apart from the shared test devnet's ports (TEST_DEVNET_BASE_PORT moves both, for two runs on one machine).
-    devnet = await startDevnet({ networks: ['ethereum'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 19_000, log: () => undefined });
+    devnet = await startDevnet({
+      networks: ['ethereum'],
+      basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 19_000,
+      log: () => undefined,
+    });
     net = networkManifest(devnet.manifest, 'ethereum');
     rpc = new JsonRpcClient(devnet.rpcUrls['ethereum']!);
     databaseUrl = createTestDatabaseUrl('quote_relay');
@@ -70,7 +86,8 @@ describe('signed-order relaying on a private devnet', () => {
       databaseUrl,
       natsUrl: INFRA.nats,
       rpcUrl: devnet.rpcUrls['ethereum']!,
-      manifestPath: devnet.manifestPath, relayerKeys: relayerKeyEnv(devnet.manifestPath),
+      manifestPath: devnet.manifestPath,
+      relayerKeys: relayerKeyEnv(devnet.manifestPath),
       stream: events.stream,
       prefix: events.prefix,
       env: {
@@ -101,25 +118,49 @@ describe('signed-order relaying on a private devnet', () => {
     if (databaseUrl) await dropDatabase(databaseUrl);
   });
 
-  const balanceOf = async (token: string, owner: string): Promise<bigint> => BigInt(await provider.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }));
-  const relayerNonce = async (tag: 'latest' | 'pending' = 'latest'): Promise<number> => provider.getTransactionCount(net.accounts.relayer.address, tag);
-  const storedNonce = async (): Promise<number> => Number((await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE relayer = $1`, [net.accounts.relayer.address.toLowerCase()])).rows[0]?.next_nonce ?? 0);
+  const balanceOf = async (token: string, owner: string): Promise<bigint> =>
+    BigInt(await provider.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }));
+  const relayerNonce = async (tag: 'latest' | 'pending' = 'latest'): Promise<number> =>
+    provider.getTransactionCount(net.accounts.relayer.address, tag);
+  const storedNonce = async (): Promise<number> =>
+    Number(
+      (
+        await db.query<{ next_nonce: string }>(`SELECT next_nonce FROM relayer_nonces WHERE relayer = $1`, [
+          net.accounts.relayer.address.toLowerCase(),
+        ])
+      ).rows[0]?.next_nonce ?? 0,
+    );
 
   /** A fresh wallet holding `amount` USDC, the Router approved, and no native token at all. */
   async function gaslessWallet(amount: bigint): Promise<Wallet> {
     const w = new Wallet(Wallet.createRandom().privateKey, provider);
     await (await funder.sendTransaction({ to: w.address, value: parseEther('1') })).wait(1, 30_000);
     await (await funder.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [w.address, amount]) })).wait(1, 30_000);
-    await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, MaxUint256]) })).wait(1, 30_000);
+    await (
+      await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, MaxUint256]) })
+    ).wait(1, 30_000);
     await rpc.call('anvil_setBalance', [w.address, '0x0']);
     return w;
   }
 
   const quote = (w: Wallet, amount = 100_000_000n): Promise<OrderReply> =>
-    orders.execute({ sender: w.address.toLowerCase(), inputToken: key(usdc), inputAmount: amount.toString(), outputToken: key(weth), slippageTolerancePercentage: 2 });
+    orders.execute({
+      sender: w.address.toLowerCase(),
+      inputToken: key(usdc),
+      inputAmount: amount.toString(),
+      outputToken: key(weth),
+      slippageTolerancePercentage: 2,
+    });
 
-  const sign = (w: Wallet, o: OrderReply, tweak: (t: { domain: Record<string, unknown>; value: Record<string, unknown> }) => void = () => undefined): Promise<string> => {
-    const t = { domain: { ...(o.signedOrder!.domain as Record<string, unknown>) }, value: { ...(o.signedOrder!.value as Record<string, unknown>) } };
+  const sign = (
+    w: Wallet,
+    o: OrderReply,
+    tweak: (t: { domain: Record<string, unknown>; value: Record<string, unknown> }) => void = () => undefined,
+  ): Promise<string> => {
+    const t = {
+      domain: { ...(o.signedOrder!.domain as Record<string, unknown>) },
+      value: { ...(o.signedOrder!.value as Record<string, unknown>) },
+    };
     tweak(t);
     return w.signTypedData(t.domain, o.signedOrder!.types as never, t.value);
   };
@@ -136,18 +177,28 @@ describe('signed-order relaying on a private devnet', () => {
 
   /** SignedOrderExecuted events of `sender` with `nonce` on the whole chain. */
   async function executions(sender: string, nonce: string): Promise<number> {
-    const logs = await provider.getLogs({ address: net.contracts.router, topics: [EXECUTED.topicHash, zeroPadValue(sender, 32)], fromBlock: 0, toBlock: 'latest' });
+    const logs = await provider.getLogs({
+      address: net.contracts.router,
+      topics: [EXECUTED.topicHash, zeroPadValue(sender, 32)],
+      fromBlock: 0,
+      toBlock: 'latest',
+    });
     return logs.filter((l) => (routerInterface().parseLog(l)!.args[1] as bigint).toString() === nonce).length;
   }
 
   async function refused(p: Promise<unknown>, code: ErrorCode, message: RegExp): Promise<void> {
-    const e = (await p.then(() => undefined, (err: unknown) => err)) as ServiceError | undefined;
+    const e = (await p.then(
+      () => undefined,
+      (err: unknown) => err,
+    )) as ServiceError | undefined;
     expect(e).toBeDefined();
     expect({ code: e!.code, message: e!.message }).toEqual({ code, message: expect.stringMatching(message) });
   }
 
   it('relays a signed order for a wallet without native token; status answers each stage', async () => {
-    const mined = async (): Promise<number> => (await QUOTE_METRICS.relayFinal.get()).values.find((v) => v.labels['network'] === 'ethereum' && v.labels['state'] === 'mined')?.value ?? 0;
+    const mined = async (): Promise<number> =>
+      (await QUOTE_METRICS.relayFinal.get()).values.find((v) => v.labels['network'] === 'ethereum' && v.labels['state'] === 'mined')
+        ?.value ?? 0;
     const minedBefore = await mined();
     const w = await gaslessWallet(500_000_000n);
     const order = await quote(w);
@@ -158,7 +209,11 @@ describe('signed-order relaying on a private devnet', () => {
 
     const signature = await sign(w, order);
     const accepted = await submit.execute({ orderId: ctx.orderId, signature, caller: 'test' });
-    expect(accepted.relay).toMatchObject({ status: expect.stringMatching(/^(pending|mined)$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), relayer: net.accounts.relayer.address.toLowerCase() });
+    expect(accepted.relay).toMatchObject({
+      status: expect.stringMatching(/^(pending|mined)$/),
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      relayer: net.accounts.relayer.address.toLowerCase(),
+    });
     expect(accepted.order).toEqual(order);
 
     const final = await waitFinal(ctx.orderId);
@@ -182,7 +237,9 @@ describe('signed-order relaying on a private devnet', () => {
     const order = await quote(w);
     const signature = await sign(w, order);
     const before = await relayerNonce();
-    const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => submit.execute({ orderId: order.context!.orderId, signature, caller: `caller-${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => submit.execute({ orderId: order.context!.orderId, signature, caller: `caller-${i}` })),
+    );
     const hashes = new Set(replies.map((r) => r.relay!.txHash));
     expect(hashes.size).toBe(1);
     const final = await waitFinal(order.context!.orderId);
@@ -204,26 +261,58 @@ describe('signed-order relaying on a private devnet', () => {
     const nonceBefore = await relayerNonce('pending');
     const storedBefore = await storedNonce();
 
-    await refused(submit.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000000', signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_NOT_FOUND, /^order 0b1c8a2e-.* not found/);
-    await refused(submit.execute({ orderId: 'not-an-order', signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /orderId must be the UUID/);
+    await refused(
+      submit.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000000', signature: await sign(w, a), caller: 't' }),
+      ErrorCode.ERROR_CODE_NOT_FOUND,
+      /^order 0b1c8a2e-.* not found/,
+    );
+    await refused(
+      submit.execute({ orderId: 'not-an-order', signature: await sign(w, a), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /orderId must be the UUID/,
+    );
     // b's signature replayed on a
-    await refused(submit.execute({ orderId: id, signature: await sign(w, b), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/);
+    await refused(
+      submit.execute({ orderId: id, signature: await sign(w, b), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/,
+    );
     // altered: a smaller minimum output than quoted
-    await refused(submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.value['minOutputAmount'] = '1')), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /does not match the order/);
+    await refused(
+      submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.value['minOutputAmount'] = '1')), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /does not match the order/,
+    );
     // wrong chain: the same order signed for arbitrum's chain id
-    await refused(submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.domain['chainId'] = 42161)), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /does not match the order.*same chain id 1,/);
+    await refused(
+      submit.execute({ orderId: id, signature: await sign(w, a, (t) => (t.domain['chainId'] = 42161)), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /does not match the order.*same chain id 1,/,
+    );
     // someone else's signature
-    await refused(submit.execute({ orderId: id, signature: await sign(new Wallet(Wallet.createRandom().privateKey), a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /not the sender/);
+    await refused(
+      submit.execute({ orderId: id, signature: await sign(new Wallet(Wallet.createRandom().privateKey), a), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /not the sender/,
+    );
     // high-s twin of the valid signature
     const sig = Signature.from(await sign(w, a));
     const highS = (0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n - BigInt(sig.s)).toString(16).padStart(64, '0');
-    await refused(submit.execute({ orderId: id, signature: `${sig.r}${highS}${sig.v === 27 ? '1c' : '1b'}`, caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /high s value/);
+    await refused(
+      submit.execute({ orderId: id, signature: `${sig.r}${highS}${sig.v === 27 ? '1c' : '1b'}`, caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /high s value/,
+    );
     // expired: the chain's clock past the deadline (snapshot: later tests keep the real clock)
     const snap = await rpc.call<string>('evm_snapshot');
     try {
       await rpc.call('evm_increaseTime', [harness.config.quoteValiditySeconds + 60]);
       await rpc.call('evm_mine');
-      await refused(submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^order .* expired at .*; get a new quote/);
+      await refused(
+        submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }),
+        ErrorCode.ERROR_CODE_BAD_REQUEST,
+        /^order .* expired at .*; get a new quote/,
+      );
     } finally {
       await rpc.call('evm_revert', [snap]);
     }
@@ -231,11 +320,17 @@ describe('signed-order relaying on a private devnet', () => {
     await rpc.call('anvil_setBalance', [w.address, '0x16345785d8a0000']);
     await (await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, 0]) })).wait();
     await rpc.call('anvil_setBalance', [w.address, '0x0']);
-    await refused(submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }), ErrorCode.ERROR_CODE_BAD_REQUEST, /^the order would revert on-chain \(.*\), so the relayer does not send it/);
+    await refused(
+      submit.execute({ orderId: id, signature: await sign(w, a), caller: 't' }),
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      /^the order would revert on-chain \(.*\), so the relayer does not send it/,
+    );
 
     expect(await relayerNonce('pending')).toBe(nonceBefore);
     expect(await storedNonce()).toBe(storedBefore);
-    expect((await db.query(`SELECT count(*)::int AS n FROM relay_submissions WHERE order_id = ANY($1)`, [[id, b.context!.orderId]])).rows[0]).toEqual({ n: 0 });
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM relay_submissions WHERE order_id = ANY($1)`, [[id, b.context!.orderId]])).rows[0],
+    ).toEqual({ n: 0 });
   });
 
   it('refuses a second signature for a submitted order (409) and limits submissions per caller (429)', async () => {
@@ -245,15 +340,28 @@ describe('signed-order relaying on a private devnet', () => {
     await submit.execute({ orderId: order.context!.orderId, signature, caller: 't' });
     // Re-signing gives the same bytes (RFC 6979): any other signature string is a different submission.
     const other = `${signature.slice(0, 4)}${signature[4] === 'a' ? 'b' : 'a'}${signature.slice(5)}`;
-    await refused(submit.execute({ orderId: order.context!.orderId, signature: other, caller: 't' }), ErrorCode.ERROR_CODE_CONFLICT, /already submitted with another signature/);
+    await refused(
+      submit.execute({ orderId: order.context!.orderId, signature: other, caller: 't' }),
+      ErrorCode.ERROR_CODE_CONFLICT,
+      /already submitted with another signature/,
+    );
     await waitFinal(order.context!.orderId);
 
     const redis = new Redis(INFRA.redis);
     const limited = new SubmitOrderUseCase(relayer, redis, 2);
     try {
       const caller = `limit-${Date.now()}`;
-      for (let i = 0; i < 2; i++) await refused(limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }), ErrorCode.ERROR_CODE_NOT_FOUND, /not found/);
-      await refused(limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }), ErrorCode.ERROR_CODE_RATE_LIMITED, /too many order submissions: 2 per minute per caller/);
+      for (let i = 0; i < 2; i++)
+        await refused(
+          limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }),
+          ErrorCode.ERROR_CODE_NOT_FOUND,
+          /not found/,
+        );
+      await refused(
+        limited.execute({ orderId: '0b1c8a2e-0000-4000-8000-000000000001', signature, caller }),
+        ErrorCode.ERROR_CODE_RATE_LIMITED,
+        /too many order submissions: 2 per minute per caller/,
+      );
     } finally {
       redis.disconnect();
     }
@@ -274,7 +382,12 @@ describe('signed-order relaying on a private devnet', () => {
         status = await relayer.status(order.context!.orderId);
       }
       expect(status.relay!.txHashes[0]).toBe(accepted.relay!.txHash);
-      const fees = (await db.query<{ f: string; p: string }>(`SELECT max_fee_per_gas AS f, max_priority_fee_per_gas AS p FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [order.context!.orderId])).rows;
+      const fees = (
+        await db.query<{ f: string; p: string }>(
+          `SELECT max_fee_per_gas AS f, max_priority_fee_per_gas AS p FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`,
+          [order.context!.orderId],
+        )
+      ).rows;
       for (let i = 1; i < fees.length; i++) {
         expect(BigInt(fees[i]!.f) * 100n).toBeGreaterThanOrEqual(BigInt(fees[i - 1]!.f) * 110n);
         expect(BigInt(fees[i]!.p) * 100n).toBeGreaterThanOrEqual(BigInt(fees[i - 1]!.p) * 110n);
@@ -297,27 +410,44 @@ describe('signed-order relaying on a private devnet', () => {
     const methods = new Set<string>();
     /** The node as this relayer sees it: during each call, a transaction its pool left open is a hit. */
     class ProbedRpc extends JsonRpcClient {
-      override async call<T>(method: string, params: readonly unknown[] = [], opts: { retryIf?: (e: unknown) => boolean } = {}): Promise<T> {
+      override async call<T>(
+        method: string,
+        params: readonly unknown[] = [],
+        opts: { retryIf?: (e: unknown) => boolean } = {},
+      ): Promise<T> {
         methods.add(method);
         const open = await db.query<{ state: string; query: string }>(
           `SELECT state, query FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state LIKE 'idle in transaction%'`,
           [app],
         );
-        for (const r of open.rows) hits.push(`${method} awaited with a transaction open (${r.state}) after: ${r.query.replace(/\s+/g, ' ').slice(0, 100)}`);
+        for (const r of open.rows)
+          hits.push(`${method} awaited with a transaction open (${r.state}) after: ${r.query.replace(/\s+/g, ' ').slice(0, 100)}`);
         return super.call<T>(method, params, opts);
       }
     }
     const probed = new Relayer({
       pool,
       store: new OrderStore(pool),
-      networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc: new ProbedRpc(devnet.rpcUrls['ethereum']!), wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+      networks: new Map([
+        [
+          'ethereum',
+          {
+            network: 'ethereum',
+            chainId: 1,
+            router: net.contracts.router.toLowerCase(),
+            rpc: new ProbedRpc(devnet.rpcUrls['ethereum']!),
+            wallet: new Wallet(net.accounts.relayer.privateKey),
+          },
+        ],
+      ]),
       token: (_n, address) => harness.graphs.get('ethereum').token(address),
       options: harness.config.relay,
     });
     const w = await gaslessWallet(100_000_000n);
     const order = await quote(w);
     const id = order.context!.orderId;
-    const count = async (): Promise<number> => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
+    const count = async (): Promise<number> =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
     try {
       await rpc.call('evm_setAutomine', [false]);
       try {
@@ -345,7 +475,16 @@ describe('signed-order relaying on a private devnet', () => {
     }
     expect((await relayer.status(id)).relay!.status).toBe('mined');
     expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(1);
-    expect([...methods].sort()).toEqual(expect.arrayContaining(['eth_call', 'eth_estimateGas', 'eth_getBlockByNumber', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'eth_sendRawTransaction']));
+    expect([...methods].sort()).toEqual(
+      expect.arrayContaining([
+        'eth_call',
+        'eth_estimateGas',
+        'eth_getBlockByNumber',
+        'eth_getTransactionCount',
+        'eth_getTransactionReceipt',
+        'eth_sendRawTransaction',
+      ]),
+    );
     expect(hits).toEqual([]);
   });
 
@@ -354,7 +493,17 @@ describe('signed-order relaying on a private devnet', () => {
     const w = await gaslessWallet(10_000_000n);
     const order = await quote(w, 10_000_000n);
     const old = { ...order, context: { ...order.context!, orderId: '0b1c8a2e-0000-4000-8000-00000000000a' } };
-    await store.save({ orderId: old.context.orderId, network: 'ethereum', chainId: 1, sender: w.address, expiresAt: new Date(Date.now() - 8 * 86_400_000 + 1_200_000), reply: old }, new Date(Date.now() - 8 * 86_400_000));
+    await store.save(
+      {
+        orderId: old.context.orderId,
+        network: 'ethereum',
+        chainId: 1,
+        sender: w.address,
+        expiresAt: new Date(Date.now() - 8 * 86_400_000 + 1_200_000),
+        reply: old,
+      },
+      new Date(Date.now() - 8 * 86_400_000),
+    );
     await refused(relayer.status(old.context.orderId), ErrorCode.ERROR_CODE_NOT_FOUND, /its week of retention is over/);
     expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
     expect((await db.query(`SELECT count(*)::int AS n FROM orders WHERE order_id = $1`, [old.context.orderId])).rows[0]).toEqual({ n: 0 });
@@ -364,7 +513,11 @@ describe('signed-order relaying on a private devnet', () => {
   /** Runs the relayer in its own process, which kills itself (SIGKILL) at `crashAt`. */
   function runChild(args: ChildArgs): Promise<{ signal: NodeJS.Signals | null; code: number | null; out: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'apps/quote/src/testing/relay-child.ts'), JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['-r', join(ROOT, 'tools/register.js'), join(ROOT, 'apps/quote/src/testing/relay-child.ts'), JSON.stringify(args)],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -376,7 +529,9 @@ describe('signed-order relaying on a private devnet', () => {
     it(`${KILL_RUNS} runs: 0 lost orders, 0 double executions, no nonce gap`, async () => {
       const w = await gaslessWallet(BigInt(KILL_RUNS) * 10_000_000n);
       const graph = harness.graphs.get('ethereum');
-      const tokens = Object.fromEntries([ZERO, usdc].map((a) => [a, { priceUsd: graph.token(a)!.priceUsd, decimals: graph.token(a)!.decimals }]));
+      const tokens = Object.fromEntries(
+        [ZERO, usdc].map((a) => [a, { priceUsd: graph.token(a)!.priceUsd, decimals: graph.token(a)!.decimals }]),
+      );
       const queue = harness.app.get(RelayQueue);
       for (let run = 0; run < KILL_RUNS; run++) {
         const order = await quote(w, 10_000_000n);
@@ -386,8 +541,17 @@ describe('signed-order relaying on a private devnet', () => {
         if (point === 'during-replacement') await rpc.call('evm_setAutomine', [false]);
         try {
           const child = await runChild({
-            databaseUrl, rpcUrl: devnet.rpcUrls['ethereum']!, network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(),
-            relayerKey: net.accounts.relayer.privateKey, orderId: id, signature, crashAt: point, replaceAfterMs: 200, tokens,
+            databaseUrl,
+            rpcUrl: devnet.rpcUrls['ethereum']!,
+            network: 'ethereum',
+            chainId: 1,
+            router: net.contracts.router.toLowerCase(),
+            relayerKey: net.accounts.relayer.privateKey,
+            orderId: id,
+            signature,
+            crashAt: point,
+            replaceAfterMs: 200,
+            tokens,
           });
           expect({ run, signal: child.signal, out: child.signal ? '' : child.out }).toEqual({ run, signal: 'SIGKILL', out: '' });
           sent = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_transactions WHERE order_id = $1`, [id])).rows[0]!.n;
@@ -405,7 +569,10 @@ describe('signed-order relaying on a private devnet', () => {
         await queue.sweep();
         const final = await waitFinal(id);
         expect({ run, status: final.relay!.status }).toEqual({ run, status: 'mined' });
-        expect({ run, executions: await executions(w.address, String(order.signedOrder!.value!['nonce'])) }).toEqual({ run, executions: 1 });
+        expect({ run, executions: await executions(w.address, String(order.signedOrder!.value!['nonce'])) }).toEqual({
+          run,
+          executions: 1,
+        });
       }
       // No nonce gap: every nonce taken was mined, and the counter is where the chain is.
       expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
@@ -439,7 +606,18 @@ describe('signed-order relaying on a private devnet', () => {
       const capped = new Relayer({
         pool,
         store: new OrderStore(pool),
-        networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc, wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+        networks: new Map([
+          [
+            'ethereum',
+            {
+              network: 'ethereum',
+              chainId: 1,
+              router: net.contracts.router.toLowerCase(),
+              rpc,
+              wallet: new Wallet(net.accounts.relayer.privateKey),
+            },
+          ],
+        ]),
         token: (_n, address) => graph.token(address),
         options: { ...harness.config.relay, maxPendingPerSender: cap },
       });
@@ -454,12 +632,20 @@ describe('signed-order relaying on a private devnet', () => {
       }
       await rpc.call('evm_mine');
       const accepted = results.filter((r) => r.status === 'fulfilled');
-      const refusals = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => ({ code: (r.reason as ServiceError).code, message: (r.reason as ServiceError).message }));
+      const refusals = results
+        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+        .map((r) => ({ code: (r.reason as ServiceError).code, message: (r.reason as ServiceError).message }));
       expect({ accepted: accepted.length, refused: refusals.length }).toEqual({ accepted: cap, refused: 50 - cap });
-      for (const r of refusals) expect(r).toEqual({ code: ErrorCode.ERROR_CODE_RATE_LIMITED, message: expect.stringMatching(/already has 7 relayed orders pending \(limit 7\)/) });
+      for (const r of refusals)
+        expect(r).toEqual({
+          code: ErrorCode.ERROR_CODE_RATE_LIMITED,
+          message: expect.stringMatching(/already has 7 relayed orders pending \(limit 7\)/),
+        });
       // The accepted ones are relayed as usual.
       await harness.app.get(RelayQueue).sweep();
-      const submitted = (await db.query<{ order_id: string }>(`SELECT order_id FROM relay_submissions WHERE sender = $1`, [w.address.toLowerCase()])).rows;
+      const submitted = (
+        await db.query<{ order_id: string }>(`SELECT order_id FROM relay_submissions WHERE sender = $1`, [w.address.toLowerCase()])
+      ).rows;
       expect(submitted).toHaveLength(cap);
       for (const s of submitted) expect((await waitFinal(s.order_id)).relay!.status).toBe('mined');
       expect(await relayerNonce('pending')).toBe(await storedNonce());
@@ -477,10 +663,19 @@ describe('signed-order relaying on a private devnet', () => {
         // carries the sender's revocation: what the relayer sends next would revert.
         await rpc.call('anvil_setNextBlockBaseFeePerGas', ['0xe8d4a51000']);
         await rpc.call('anvil_setBalance', [w.address, '0xde0b6b3a7640000']);
-        await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('approve', [net.contracts.router, 0]), gasLimit: 100_000n, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 3_000_000_000_000n });
+        await w.sendTransaction({
+          to: usdc,
+          data: ERC20.encodeFunctionData('approve', [net.contracts.router, 0]),
+          gasLimit: 100_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+          maxFeePerGas: 3_000_000_000_000n,
+        });
         await rpc.call('evm_mine');
         expect(await rpc.call('eth_getTransactionReceipt', [(await relayer.status(id)).relay!.txHash])).toBeNull();
-        await until('the relayer to cancel the order', async () => (await db.query(`SELECT 1 FROM relay_transactions WHERE order_id = $1 AND kind = 'cancel'`, [id])).rowCount === 1);
+        await until(
+          'the relayer to cancel the order',
+          async () => (await db.query(`SELECT 1 FROM relay_transactions WHERE order_id = $1 AND kind = 'cancel'`, [id])).rowCount === 1,
+        );
         await rpc.call('evm_mine');
       } finally {
         await rpc.call('evm_setAutomine', [true]);
@@ -488,7 +683,12 @@ describe('signed-order relaying on a private devnet', () => {
         await rpc.call('evm_mine');
       }
       const final = await waitFinal(id);
-      expect(final.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^not sent: the order would now revert on-chain \(.+\); .* freed its nonce with a 0-value transaction/) });
+      expect(final.relay).toMatchObject({
+        status: 'reverted',
+        statusReason: expect.stringMatching(
+          /^not sent: the order would now revert on-chain \(.+\); .* freed its nonce with a 0-value transaction/,
+        ),
+      });
       // What was mined is the relayer's 0-value transaction to itself; no order transaction was mined at all.
       const mined = (await Promise.all(final.relay!.txHashes.map(receiptOf))).filter((r) => r !== null);
       expect(mined).toEqual([expect.objectContaining({ status: '0x1', to: relayerAddress() })]);
@@ -504,12 +704,10 @@ describe('signed-order relaying on a private devnet', () => {
       // two strikes. Recorded for another gas wallet, so this relayer's nonce reconciliation never
       // takes them for its own transactions.
       for (const [i, o] of failed.entries()) {
-        await db.query(`INSERT INTO relay_submissions (order_id, network, sender, signature, relayer, nonce, state, status_reason) VALUES ($1, 'ethereum', $2, '0x', $3, $4, 'reverted', 'not sent: test')`, [
-          o.context!.orderId,
-          sender,
-          '0x000000000000000000000000000000000000dead',
-          i,
-        ]);
+        await db.query(
+          `INSERT INTO relay_submissions (order_id, network, sender, signature, relayer, nonce, state, status_reason) VALUES ($1, 'ethereum', $2, '0x', $3, $4, 'reverted', 'not sent: test')`,
+          [o.context!.orderId, sender, '0x000000000000000000000000000000000000dead', i],
+        );
       }
       const order = await quote(w, 10_000_000n);
       const signature = await sign(w, order);
@@ -517,18 +715,38 @@ describe('signed-order relaying on a private devnet', () => {
       const struck = new Relayer({
         pool,
         store: new OrderStore(pool),
-        networks: new Map([['ethereum', { network: 'ethereum', chainId: 1, router: net.contracts.router.toLowerCase(), rpc, wallet: new Wallet(net.accounts.relayer.privateKey) }]]),
+        networks: new Map([
+          [
+            'ethereum',
+            {
+              network: 'ethereum',
+              chainId: 1,
+              router: net.contracts.router.toLowerCase(),
+              rpc,
+              wallet: new Wallet(net.accounts.relayer.privateKey),
+            },
+          ],
+        ]),
         token: (_n, address) => harness.graphs.get('ethereum').token(address),
         options: { ...harness.config.relay, senderStrikes: 2, strikeWindowMs: 24 * 3_600_000 },
       });
-      const refused = (await struck.submit(order.context!.orderId, signature).then(() => undefined, (e: unknown) => e)) as ServiceError | undefined;
+      const refused = (await struck.submit(order.context!.orderId, signature).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as ServiceError | undefined;
       expect({ code: refused?.code, message: refused?.message }).toEqual({
         code: ErrorCode.ERROR_CODE_RATE_LIMITED,
-        message: expect.stringMatching(new RegExp(`relaying is paused for sender ${sender}: 2 of its relayed orders failed on chain in the last 24 h .* it resumes at \\d{4}-.*send the order's transaction \\(tx of GET /v2/portal\\) yourself`)),
+        message: expect.stringMatching(
+          new RegExp(
+            `relaying is paused for sender ${sender}: 2 of its relayed orders failed on chain in the last 24 h .* it resumes at \\d{4}-.*send the order's transaction \\(tx of GET /v2/portal\\) yourself`,
+          ),
+        ),
       });
       expect((await db.query(`SELECT 1 FROM relay_submissions WHERE order_id = $1`, [order.context!.orderId])).rowCount).toBe(0);
       // Strikes older than the window do not count: the same order is relayed and mined.
-      await db.query(`UPDATE relay_submissions SET updated_at = now() - interval '25 hours' WHERE order_id = ANY($1)`, [failed.map((o) => o.context!.orderId)]);
+      await db.query(`UPDATE relay_submissions SET updated_at = now() - interval '25 hours' WHERE order_id = ANY($1)`, [
+        failed.map((o) => o.context!.orderId),
+      ]);
       try {
         await struck.submit(order.context!.orderId, signature);
       } finally {
@@ -547,7 +765,12 @@ describe('signed-order relaying on a private devnet', () => {
       const native = graph.token(ZERO)!;
       const feeWei = (Number(order.signedOrder!.value!['relayerFee']) / 10 ** input.decimals) * (input.priceUsd / native.priceUsd) * 1e18;
       const txs = async (): Promise<Array<{ raw: string; f: string; kind: string }>> =>
-        (await db.query<{ raw: string; f: string; kind: string }>(`SELECT raw, max_fee_per_gas AS f, kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [id])).rows;
+        (
+          await db.query<{ raw: string; f: string; kind: string }>(
+            `SELECT raw, max_fee_per_gas AS f, kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`,
+            [id],
+          )
+        ).rows;
       await rpc.call('evm_setAutomine', [false]);
       let sent: Array<{ raw: string; f: string; kind: string }>;
       try {
@@ -589,55 +812,77 @@ describe('signed-order relaying on a private devnet', () => {
       return { id: order.context!.orderId, nonce: String(order.signedOrder!.value!['nonce']) };
     }
 
-    it.each(['a new order', 'the start'])('a chain reverted below the stored nonce, found by %s: the nonce comes back, lost orders are sent again exactly once, nothing waits behind a gap', async (by) => {
-      const reconciled = async (): Promise<number> => (await QUOTE_METRICS.nonceReconciled.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value ?? 0;
-      const reconciledBefore = await reconciled();
-      const [w1, w2] = [await gaslessWallet(40_000_000n), await gaslessWallet(40_000_000n)];
-      const snap = await rpc.call<string>('evm_snapshot');
-      // Funded after the snapshot: on the reverted chain it has nothing, so its order can only revert.
-      const late = await gaslessWallet(20_000_000n);
-      const a = await relayed(w1);
-      const b = await relayed(w2);
-      const c = await relayed(late);
-      const stored = await storedNonce();
-      await rpc.call('evm_revert', [snap]);
-      expect(await relayerNonce('latest')).toBe(stored - 3);
+    it.each(['a new order', 'the start'])(
+      'a chain reverted below the stored nonce, found by %s: the nonce comes back, lost orders are sent again exactly once, nothing waits behind a gap',
+      async (by) => {
+        const reconciled = async (): Promise<number> =>
+          (await QUOTE_METRICS.nonceReconciled.get()).values.find((v) => v.labels['network'] === 'ethereum')?.value ?? 0;
+        const reconciledBefore = await reconciled();
+        const [w1, w2] = [await gaslessWallet(40_000_000n), await gaslessWallet(40_000_000n)];
+        const snap = await rpc.call<string>('evm_snapshot');
+        // Funded after the snapshot: on the reverted chain it has nothing, so its order can only revert.
+        const late = await gaslessWallet(20_000_000n);
+        const a = await relayed(w1);
+        const b = await relayed(w2);
+        const c = await relayed(late);
+        const stored = await storedNonce();
+        await rpc.call('evm_revert', [snap]);
+        expect(await relayerNonce('latest')).toBe(stored - 3);
 
-      let d: { id: string; nonce: string } | undefined;
-      if (by === 'a new order') {
-        const order = await quote(w1, 10_000_000n);
-        d = { id: order.context!.orderId, nonce: String(order.signedOrder!.value!['nonce']) };
-        await submit.execute({ orderId: d.id, signature: await sign(w1, order), caller: 't' });
-      } else {
-        // What RelayQueue.start runs before its first sweep.
-        expect((await relayer.reconcile()).sort()).toEqual([a.id, b.id, c.id].sort());
-      }
-      for (const [w, o] of [[w1, a], [w2, b], ...(d ? [[w1, d] as const] : [])] as const) {
-        expect({ id: o.id, status: (await waitFinal(o.id)).relay!.status }).toEqual({ id: o.id, status: 'mined' });
-        expect(await executions(w.address, o.nonce)).toBe(1);
-      }
-      const lost = await waitFinal(c.id);
-      expect(lost.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^not sent: the order would now revert on-chain/) });
-      expect(await executions(late.address, c.nonce)).toBe(0);
-      // No gap: every nonce taken is mined, and the stored counter is the chain's.
-      expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
-      expect(await storedNonce()).toBe(await relayerNonce('latest'));
-      expect(await storedNonce()).toBe(stored + (d ? 1 : 0));
-      expect(await reconciled()).toBeGreaterThan(reconciledBefore); // quote_relayer_nonce_reconciled_total
-    });
+        let d: { id: string; nonce: string } | undefined;
+        if (by === 'a new order') {
+          const order = await quote(w1, 10_000_000n);
+          d = { id: order.context!.orderId, nonce: String(order.signedOrder!.value!['nonce']) };
+          await submit.execute({ orderId: d.id, signature: await sign(w1, order), caller: 't' });
+        } else {
+          // What RelayQueue.start runs before its first sweep.
+          expect((await relayer.reconcile()).sort()).toEqual([a.id, b.id, c.id].sort());
+        }
+        for (const [w, o] of [[w1, a], [w2, b], ...(d ? [[w1, d] as const] : [])] as const) {
+          expect({ id: o.id, status: (await waitFinal(o.id)).relay!.status }).toEqual({ id: o.id, status: 'mined' });
+          expect(await executions(w.address, o.nonce)).toBe(1);
+        }
+        const lost = await waitFinal(c.id);
+        expect(lost.relay).toMatchObject({
+          status: 'reverted',
+          statusReason: expect.stringMatching(/^not sent: the order would now revert on-chain/),
+        });
+        expect(await executions(late.address, c.nonce)).toBe(0);
+        // No gap: every nonce taken is mined, and the stored counter is the chain's.
+        expect(await relayerNonce('pending')).toBe(await relayerNonce('latest'));
+        expect(await storedNonce()).toBe(await relayerNonce('latest'));
+        expect(await storedNonce()).toBe(stored + (d ? 1 : 0));
+        expect(await reconciled()).toBeGreaterThan(reconciledBefore); // quote_relayer_nonce_reconciled_total
+      },
+    );
 
     it('a replica re-checking an order another has just had mined records no cancellation; a chain that then loses the block executes the order again', async () => {
       const w = await gaslessWallet(20_000_000n);
       const snap = await rpc.call<string>('evm_snapshot');
       const a = await relayed(w);
       const net = relayer.networks.get('ethereum')!;
-      const kinds = async (): Promise<string[]> => (await db.query<{ kind: string }>(`SELECT kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [a.id])).rows.map((r) => r.kind);
+      const kinds = async (): Promise<string[]> =>
+        (await db.query<{ kind: string }>(`SELECT kind FROM relay_transactions WHERE order_id = $1 ORDER BY attempt`, [a.id])).rows.map(
+          (r) => r.kind,
+        );
       // The window a second replica can hit: the transaction mined on chain, the submission not yet recorded final.
-      await db.query(`UPDATE relay_submissions SET state = 'pending', mined_tx_hash = NULL, block_number = NULL, gas_used = NULL, output_amount = NULL WHERE order_id = $1`, [a.id]);
+      await db.query(
+        `UPDATE relay_submissions SET state = 'pending', mined_tx_hash = NULL, block_number = NULL, gas_used = NULL, output_amount = NULL WHERE order_id = $1`,
+        [a.id],
+      );
       const pool = createPgPool({ connectionString: databaseUrl, max: 2 });
       try {
         const records = new RelayRecords(pool);
-        const replica = new RelaySender({ pool, store: harness.app.get(OrderStore), networks: relayer.networks, token: (n, t) => harness.graphs.get(n).token(t), options: harness.config.relay }, records);
+        const replica = new RelaySender(
+          {
+            pool,
+            store: harness.app.get(OrderStore),
+            networks: relayer.networks,
+            token: (n, t) => harness.graphs.get(n).token(t),
+            options: harness.config.relay,
+          },
+          records,
+        );
         // It read the transaction before the first replica marked it broadcast, so it sends it (after a re-simulation, which reverts: the signature nonce is used).
         const [tx] = await records.transactions(a.id);
         await replica.send(net, (await records.submission(a.id))!, { ...tx!, broadcast_at: null });
@@ -649,9 +894,23 @@ describe('signed-order relaying on a private devnet', () => {
       expect((await relayer.status(a.id)).relay).toMatchObject({ status: 'mined' });
 
       // What an earlier version could record in that window: a cancellation at the mined nonce, never mined anywhere.
-      const order = Transaction.from((await db.query<{ raw: string }>(`SELECT raw FROM relay_transactions WHERE order_id = $1`, [a.id])).rows[0]!.raw);
-      const cancel = await net.wallet.signTransaction({ type: 2, chainId: 1, nonce: order.nonce, to: net.wallet.address, value: 0n, gasLimit: 21_000n, maxFeePerGas: order.maxFeePerGas! * 2n, maxPriorityFeePerGas: order.maxPriorityFeePerGas! * 2n });
-      await db.query(`INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind, broadcast_at) VALUES ($1, $2, 1, $3, 0, 0, 'cancel', now())`, [Transaction.from(cancel).hash, a.id, cancel]);
+      const order = Transaction.from(
+        (await db.query<{ raw: string }>(`SELECT raw FROM relay_transactions WHERE order_id = $1`, [a.id])).rows[0]!.raw,
+      );
+      const cancel = await net.wallet.signTransaction({
+        type: 2,
+        chainId: 1,
+        nonce: order.nonce,
+        to: net.wallet.address,
+        value: 0n,
+        gasLimit: 21_000n,
+        maxFeePerGas: order.maxFeePerGas! * 2n,
+        maxPriorityFeePerGas: order.maxPriorityFeePerGas! * 2n,
+      });
+      await db.query(
+        `INSERT INTO relay_transactions (tx_hash, order_id, attempt, raw, max_fee_per_gas, max_priority_fee_per_gas, kind, broadcast_at) VALUES ($1, $2, 1, $3, 0, 0, 'cancel', now())`,
+        [Transaction.from(cancel).hash, a.id, cancel],
+      );
       // The chain loses the block: the order, not the cancellation, is what is sent again.
       await rpc.call('evm_revert', [snap]);
       expect(await executions(w.address, a.nonce)).toBe(0);
@@ -674,13 +933,22 @@ describe('signed-order relaying on a private devnet', () => {
         await submit.execute({ orderId: id, signature: await sign(w, order), caller: 't' });
         // The sender moves its tokens away in the same block, with a higher tip, so it runs first.
         await rpc.call('anvil_setBalance', [w.address, '0xde0b6b3a7640000']);
-        await w.sendTransaction({ to: usdc, data: ERC20.encodeFunctionData('transfer', [funder.address, 20_000_000n]), gasLimit: 100_000n, maxPriorityFeePerGas: 100_000_000_000n, maxFeePerGas: 200_000_000_000n });
+        await w.sendTransaction({
+          to: usdc,
+          data: ERC20.encodeFunctionData('transfer', [funder.address, 20_000_000n]),
+          gasLimit: 100_000n,
+          maxPriorityFeePerGas: 100_000_000_000n,
+          maxFeePerGas: 200_000_000_000n,
+        });
         await rpc.call('evm_mine');
       } finally {
         await rpc.call('evm_setAutomine', [true]);
       }
       const final = await waitFinal(id);
-      expect(final.relay).toMatchObject({ status: 'reverted', statusReason: expect.stringMatching(/^execution reverted: ERC20InsufficientBalance\(/) });
+      expect(final.relay).toMatchObject({
+        status: 'reverted',
+        statusReason: expect.stringMatching(/^execution reverted: ERC20InsufficientBalance\(/),
+      });
       expect(final.relay!.blockNumber).toBeDefined();
       expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(0);
       expect(await relayerNonce('pending')).toBe(await storedNonce());
@@ -707,7 +975,10 @@ describe('signed-order relaying on a private devnet', () => {
         await rpc.call('evm_setAutomine', [true]);
       }
       const final = await waitFinal(id);
-      expect(final.relay).toMatchObject({ status: 'expired', statusReason: expect.stringMatching(/freed its nonce with a 0-value transaction/) });
+      expect(final.relay).toMatchObject({
+        status: 'expired',
+        statusReason: expect.stringMatching(/freed its nonce with a 0-value transaction/),
+      });
       const receipt = await provider.getTransactionReceipt(final.relay!.txHash!);
       expect(receipt!.to!.toLowerCase()).toBe(net.accounts.relayer.address.toLowerCase());
       expect(await executions(w.address, String(order.signedOrder!.value!['nonce']))).toBe(0);
@@ -716,13 +987,18 @@ describe('signed-order relaying on a private devnet', () => {
     });
 
     it('reports a quote never submitted before its deadline as expired', async () => {
-      const stale = await db.query<{ order_id: string }>(`SELECT order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id) LIMIT 1`);
+      const stale = await db.query<{ order_id: string }>(
+        `SELECT order_id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM relay_submissions s WHERE s.order_id = o.order_id) LIMIT 1`,
+      );
       expect(stale.rowCount).toBe(1);
       const quoted = await relayer.status(stale.rows[0]!.order_id);
       expect(quoted.relay!.status).toBe('quoted');
       // Twenty minutes later, as far as the quote's expiry is concerned:
       await db.query(`UPDATE orders SET expires_at = now() - interval '1 second' WHERE order_id = $1`, [stale.rows[0]!.order_id]);
-      expect((await relayer.status(stale.rows[0]!.order_id)).relay).toMatchObject({ status: 'expired', statusReason: expect.stringMatching(/^the quote expired at .* without being submitted; get a new quote/) });
+      expect((await relayer.status(stale.rows[0]!.order_id)).relay).toMatchObject({
+        status: 'expired',
+        statusReason: expect.stringMatching(/^the quote expired at .* without being submitted; get a new quote/),
+      });
     });
   });
 });

@@ -37,7 +37,14 @@ export class RelayLifecycle implements OnApplicationBootstrap, OnApplicationShut
     await this.queue.start();
     this.monitor.start();
     const log = new Logger('OrderStore');
-    this.purger = setInterval(() => void this.store.purgeExpired().then((n) => n > 0 && log.log(`${n} orders past their week deleted`), (e: Error) => log.warn(`purge: ${e.message}`)), 3_600_000);
+    this.purger = setInterval(
+      () =>
+        void this.store.purgeExpired().then(
+          (n) => n > 0 && log.log(`${n} orders past their week deleted`),
+          (e: Error) => log.warn(`purge: ${e.message}`),
+        ),
+      3_600_000,
+    );
     this.purger.unref();
   }
 
@@ -53,8 +60,18 @@ export class RelayLifecycle implements OnApplicationBootstrap, OnApplicationShut
 export function relayProviders(config: QuoteConfig): Provider[] {
   const log = new Logger('Relayer');
   return [
-    { provide: RELAY_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'quote-relay' }, (m) => log.warn(m)) },
-    { provide: RELAY_REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }).on('error', (e: Error) => log.warn(`redis: ${e.message}`)) },
+    {
+      provide: RELAY_PG_POOL,
+      useFactory: () =>
+        createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'quote-relay' }, (m) => log.warn(m)),
+    },
+    {
+      provide: RELAY_REDIS,
+      useFactory: () =>
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }).on('error', (e: Error) =>
+          log.warn(`redis: ${e.message}`),
+        ),
+    },
     { provide: OrderStore, inject: [RELAY_PG_POOL], useFactory: (pool: Pool) => new OrderStore(pool, config.orderStore) },
     {
       provide: Relayer,
@@ -64,23 +81,58 @@ export function relayProviders(config: QuoteConfig): Provider[] {
         for (const d of config.deployments) {
           const key = config.relay.wallets.get(d.network);
           // no Router, no orders to relay there (they are refused when built)
-          if (key && d.router !== undefined) networks.set(d.network, { network: d.network, chainId: d.chainId, router: d.router, rpc: chains.get(d.network), wallet: new Wallet(key) });
+          if (key && d.router !== undefined)
+            networks.set(d.network, {
+              network: d.network,
+              chainId: d.chainId,
+              router: d.router,
+              rpc: chains.get(d.network),
+              wallet: new Wallet(key),
+            });
         }
-        return new Relayer({ pool, store, networks, token: (network, address) => graphs.get(network).token(address), options: config.relay, log: (msg, extra) => log.log(`${msg} ${JSON.stringify(extra ?? {})}`) });
+        return new Relayer({
+          pool,
+          store,
+          networks,
+          token: (network, address) => graphs.get(network).token(address),
+          options: config.relay,
+          log: (msg, extra) => log.log(`${msg} ${JSON.stringify(extra ?? {})}`),
+        });
       },
     },
     {
       provide: RelayQueue,
       inject: [Relayer],
       useFactory: (relayer: Relayer) =>
-        new RelayQueue(relayer, { redisUrl: config.redisUrl, prefix: config.relay.queuePrefix, pollMs: config.relay.pollMs, lockMs: config.relay.lockMs, concurrency: 50, sweepMs: 30_000 }, (m) => log.warn(m)),
+        new RelayQueue(
+          relayer,
+          {
+            redisUrl: config.redisUrl,
+            prefix: config.relay.queuePrefix,
+            pollMs: config.relay.pollMs,
+            lockMs: config.relay.lockMs,
+            concurrency: 50,
+            sweepMs: 30_000,
+          },
+          (m) => log.warn(m),
+        ),
     },
     {
       provide: RelayMonitor,
       inject: [RELAY_PG_POOL, Relayer],
-      useFactory: (pool: Pool, relayer: Relayer) => new RelayMonitor(pool, relayer.networks, { stuckAfterMs: config.relay.stuckAfterMs, intervalMs: config.relay.metricsIntervalMs }, (m) => log.warn(m)),
+      useFactory: (pool: Pool, relayer: Relayer) =>
+        new RelayMonitor(
+          pool,
+          relayer.networks,
+          { stuckAfterMs: config.relay.stuckAfterMs, intervalMs: config.relay.metricsIntervalMs },
+          (m) => log.warn(m),
+        ),
     },
-    { provide: SubmitOrderUseCase, inject: [Relayer, RELAY_REDIS], useFactory: (relayer: Relayer, redis: Redis) => new SubmitOrderUseCase(relayer, redis, config.relay.submissionsPerCallerPerMinute) },
+    {
+      provide: SubmitOrderUseCase,
+      inject: [Relayer, RELAY_REDIS],
+      useFactory: (relayer: Relayer, redis: Redis) => new SubmitOrderUseCase(relayer, redis, config.relay.submissionsPerCallerPerMinute),
+    },
     RelayLifecycle,
   ];
 }

@@ -75,7 +75,11 @@ export class Relayer {
 
   private async submitOnce(orderId: string, signature: string): Promise<StoredOrderReply> {
     const order = await this.d.store.find(orderId);
-    if (!order) throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `order ${orderId} not found: it was never quoted, or its week of retention is over; get a new quote from GET /v2/portal`);
+    if (!order)
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_NOT_FOUND,
+        `order ${orderId} not found: it was never quoted, or its week of retention is over; get a new quote from GET /v2/portal`,
+      );
     const known = await this.records.submission(orderId);
     if (known) return this.existing(order, known, signature);
     let accepted: { net: RelayNetwork; tx: Unsigned };
@@ -94,7 +98,15 @@ export class Relayer {
     if ('existing' in claim) return this.existing(order, claim.existing, signature);
     const { reconciled, stored, hash } = claim.created;
     if (repaired(reconciled, stored)) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
-    if (reconciled.next !== stored) this.log('relayer nonce reconciled with the chain', { network: net.network, relayer, stored: stored.toString(), next: reconciled.next.toString(), reopened: reconciled.reopened, holes: reconciled.holes.map(String) });
+    if (reconciled.next !== stored)
+      this.log('relayer nonce reconciled with the chain', {
+        network: net.network,
+        relayer,
+        stored: stored.toString(),
+        next: reconciled.next.toString(),
+        reopened: reconciled.reopened,
+        holes: reconciled.holes.map(String),
+      });
     this.log('signed order accepted', { orderId, network: net.network, nonce: reconciled.next.toString(), txHash: hash });
     this.d.fault?.('after-sign');
     await this.afterReconcile(net, reconciled);
@@ -107,7 +119,10 @@ export class Relayer {
   /** A second POST of a submitted order: its state, or 409 for another signature. */
   private async existing(order: StoredOrder, sub: SubmissionRow, signature: string): Promise<StoredOrderReply> {
     if (sub.signature !== signature.toLowerCase()) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_CONFLICT, `order ${order.orderId} was already submitted with another signature (transaction ${(await this.records.latestHash(order.orderId)) ?? 'pending'}); a new order needs a new quote`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_CONFLICT,
+        `order ${order.orderId} was already submitted with another signature (transaction ${(await this.records.latestHash(order.orderId)) ?? 'pending'}); a new order needs a new quote`,
+      );
     }
     return this.view(order);
   }
@@ -115,16 +130,23 @@ export class Relayer {
   /** Checks and simulation before the claim (RPC, no database transaction): the transaction to sign. */
   private async accept(order: StoredOrder, signature: string): Promise<{ net: RelayNetwork; tx: Unsigned }> {
     const typed = order.reply.signedOrder;
-    if (!typed) throw bad(`order ${order.orderId} has no signed-order variant (native input, a cross-chain order, or an input too small to pay the relayer's gas); send context.tx yourself`);
+    if (!typed)
+      throw bad(
+        `order ${order.orderId} has no signed-order variant (native input, a cross-chain order, or an input too small to pay the relayer's gas); send context.tx yourself`,
+      );
     const value = typed.value as Record<string, string | number>;
     const net = relayNetwork(this.d, order.network);
-    if ((await chainNow(net)) >= Number(value['deadline'])) throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
+    if ((await chainNow(net)) >= Number(value['deadline']))
+      throw bad(`order ${order.orderId} expired at ${order.expiresAt.toISOString()}; get a new quote from GET /v2/portal`);
     const check = checkOrderSignature(typed as unknown as SignedOrderTyped, signature, order.sender);
     if (!check.ok) throw bad(check.message);
     const signed = signedOrderOf(value, order.calls, net.wallet.address);
     const data = encodeExecuteSignedOrder(signed, signature, order.calls);
     const sim = await simulateTx(net.rpc, { from: net.wallet.address.toLowerCase(), to: net.router, data, value: 0n });
-    if (!sim.ok) throw bad(`the order would revert on-chain (${sim.message}), so the relayer does not send it; check the sender's balance and allowance (GET /v2/approval), or re-quote`);
+    if (!sim.ok)
+      throw bad(
+        `the order would revert on-chain (${sim.message}), so the relayer does not send it; check the sender's balance and allowance (GET /v2/approval), or re-quote`,
+      );
     const gasLimit = (sim.gas * BigInt(100 + this.d.options.gasBufferPercent)) / 100n;
     const fees = await currentFees(net);
     this.checkFeeCoversGas(order, signed, sim.gas, fees.expected);
@@ -138,11 +160,14 @@ export class Relayer {
   private checkFeeCoversGas(order: StoredOrder, signed: SignedRouterOrder, gas: bigint, gasPrice: bigint): void {
     const native = this.d.token(order.network, NATIVE);
     const input = this.d.token(order.network, signed.inputToken.toLowerCase());
-    if (!native || !input || native.priceUsd <= 0 || input.priceUsd <= 0) throw bad(`no USD price for the input or native token of ${order.network} to check the relayer's fee; try again shortly`);
+    if (!native || !input || native.priceUsd <= 0 || input.priceUsd <= 0)
+      throw bad(`no USD price for the input or native token of ${order.network} to check the relayer's fee; try again shortly`);
     const costUsd = (Number(gas * gasPrice) / 1e18) * native.priceUsd;
     const feeUsd = (Number(signed.relayerFee) / 10 ** input.decimals) * input.priceUsd;
     if (feeUsd < costUsd) {
-      throw bad(`the order's relayer fee (${signed.relayerFee} base units, $${feeUsd.toPrecision(4)}) no longer covers the gas ($${costUsd.toPrecision(4)} at the current gas price); get a new quote`);
+      throw bad(
+        `the order's relayer fee (${signed.relayerFee} base units, $${feeUsd.toPrecision(4)}) no longer covers the gas ($${costUsd.toPrecision(4)} at the current gas price); get a new quote`,
+      );
     }
   }
 
@@ -168,7 +193,15 @@ export class Relayer {
         return { r: await reconcileLocked(client, net, relayer, stored, seen), stored };
       });
       if (repaired(r, stored)) QUOTE_METRICS.nonceReconciled.inc({ network: net.network });
-      if (r.next < stored) this.log('relayer nonce brought back to the chain', { network: net.network, relayer, stored: stored.toString(), next: r.next.toString(), reopened: r.reopened, holes: r.holes.map(String) });
+      if (r.next < stored)
+        this.log('relayer nonce brought back to the chain', {
+          network: net.network,
+          relayer,
+          stored: stored.toString(),
+          next: r.next.toString(),
+          reopened: r.reopened,
+          holes: r.holes.map(String),
+        });
       await this.afterReconcile(net, r);
       reopened.push(...r.reopened);
     }
@@ -209,7 +242,10 @@ export class Relayer {
       // The nonce is used but by none of our hashes yet: receipts may lag; look again next time, then give up.
       const age = Date.now() - txs.at(-1)!.created_at.getTime();
       if (age > this.d.options.replaceAfterMs * 4) {
-        await this.finish(sub, { state: 'dropped', reason: `nonce ${sub.nonce} of ${sub.relayer} was used by a transaction the relayer did not record` });
+        await this.finish(sub, {
+          state: 'dropped',
+          reason: `nonce ${sub.nonce} of ${sub.relayer} was used by a transaction the relayer did not record`,
+        });
         return true;
       }
       return false;
@@ -241,7 +277,11 @@ export class Relayer {
   /** GET /v2/portal/status */
   async status(orderId: string): Promise<StoredOrderReply> {
     const order = await this.d.store.find(orderId);
-    if (!order) throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `order ${orderId} not found: it was never quoted, or its week of retention is over`);
+    if (!order)
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_NOT_FOUND,
+        `order ${orderId} not found: it was never quoted, or its week of retention is over`,
+      );
     return this.view(order);
   }
 

@@ -44,17 +44,29 @@ describe('checkOrderSignature', () => {
   it('refuses a signature over altered values or another chain, naming the recovered address', async () => {
     const signed = await sign(typed(1));
     const altered = typed(1, { ...order, minOutputAmount: 1n });
-    expect(checkOrderSignature(altered, signed, wallet.address)).toEqual({ ok: false, message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/) });
+    expect(checkOrderSignature(altered, signed, wallet.address)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^signature does not match the order: it recovers to 0x[0-9a-f]{40}, not the sender/),
+    });
     // The route and the submitter are signed terms like any other.
     for (const other of [{ routeHash: `0x${'cd'.repeat(32)}` }, { submitter: '0x0000000000000000000000000000000000000000' }]) {
-      expect(checkOrderSignature(typed(1, { ...order, ...other }), signed, wallet.address)).toEqual({ ok: false, message: expect.stringMatching(/^signature does not match the order/) });
+      expect(checkOrderSignature(typed(1, { ...order, ...other }), signed, wallet.address)).toEqual({
+        ok: false,
+        message: expect.stringMatching(/^signature does not match the order/),
+      });
     }
     const otherChain = await sign(typed(42161));
-    expect(checkOrderSignature(typed(1), otherChain, wallet.address)).toEqual({ ok: false, message: expect.stringContaining('same chain id 1') });
+    expect(checkOrderSignature(typed(1), otherChain, wallet.address)).toEqual({
+      ok: false,
+      message: expect.stringContaining('same chain id 1'),
+    });
   });
 
   it('refuses malformed signatures', () => {
     expect(checkOrderSignature(typed(1), '0x1234', wallet.address)).toEqual({ ok: false, message: expect.stringContaining('65 bytes') });
-    expect(checkOrderSignature(typed(1), `0x${'11'.repeat(64)}05`, wallet.address)).toEqual({ ok: false, message: 'signature v must be 27 or 28, got 5' });
+    expect(checkOrderSignature(typed(1), `0x${'11'.repeat(64)}05`, wallet.address)).toEqual({
+      ok: false,
+      message: 'signature v must be 27 or 28, got 5',
+    });
   });
 });

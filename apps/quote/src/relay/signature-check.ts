@@ -23,7 +23,11 @@ export function checkOrderSignature(typed: SignedOrderTyped, signature: string, 
   const bytes = getBytes(signature);
   const s = BigInt(`0x${signature.slice(66, 130)}`);
   const v = bytes[64]!;
-  if (s > HALF_N) return { ok: false, message: 'signature has a high s value (malleable form); sign again with a standard wallet, which produces low-s signatures' };
+  if (s > HALF_N)
+    return {
+      ok: false,
+      message: 'signature has a high s value (malleable form); sign again with a standard wallet, which produces low-s signatures',
+    };
   if (v !== 27 && v !== 28) return { ok: false, message: `signature v must be 27 or 28, got ${v}` };
   const digest = TypedDataEncoder.hash(typed.domain, typed.types, typed.value);
   let signer: string;

@@ -33,17 +33,34 @@ function refusal(f: () => unknown): { code: unknown; message: string } {
 
 describe('signedOrderOf', () => {
   it('returns the Router struct when the stored calls and this relayer are the signed ones', () => {
-    expect(signedOrderOf(value(), calls, RELAYER)).toMatchObject({ inputAmount: 1_000_000n, relayerFee: 100n, nonce: 42n, submitter: RELAYER.toLowerCase(), routeHash: routeHash(calls) });
+    expect(signedOrderOf(value(), calls, RELAYER)).toMatchObject({
+      inputAmount: 1_000_000n,
+      relayerFee: 100n,
+      nonce: 42n,
+      submitter: RELAYER.toLowerCase(),
+      routeHash: routeHash(calls),
+    });
     // The zero submitter lets any relayer send it.
-    expect(signedOrderOf(value({ submitter: '0x0000000000000000000000000000000000000000' }), calls, TOKEN).submitter).toBe('0x0000000000000000000000000000000000000000');
+    expect(signedOrderOf(value({ submitter: '0x0000000000000000000000000000000000000000' }), calls, TOKEN).submitter).toBe(
+      '0x0000000000000000000000000000000000000000',
+    );
   });
 
   it('refuses (400) other calls than the signed route, another relayer, and an order quoted without the binding', () => {
-    expect(refusal(() => signedOrderOf(value(), [transferAllCall(TOKEN, TOKEN)], RELAYER))).toEqual({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringMatching(/signed routeHash 0x[0-9a-f]{64} is not the hash of its stored calls/) });
-    expect(refusal(() => signedOrderOf(value(), calls, TOKEN))).toEqual({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringMatching(/may only be submitted by 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, not by this relayer/) });
+    expect(refusal(() => signedOrderOf(value(), [transferAllCall(TOKEN, TOKEN)], RELAYER))).toEqual({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+      message: expect.stringMatching(/signed routeHash 0x[0-9a-f]{64} is not the hash of its stored calls/),
+    });
+    expect(refusal(() => signedOrderOf(value(), calls, TOKEN))).toEqual({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+      message: expect.stringMatching(/may only be submitted by 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, not by this relayer/),
+    });
     const legacy = value();
     delete legacy['routeHash'];
     delete legacy['submitter'];
-    expect(refusal(() => signedOrderOf(legacy, calls, RELAYER))).toEqual({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringMatching(/quoted before signed orders bound their route/) });
+    expect(refusal(() => signedOrderOf(legacy, calls, RELAYER))).toEqual({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+      message: expect.stringMatching(/quoted before signed orders bound their route/),
+    });
   });
 });

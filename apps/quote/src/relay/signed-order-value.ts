@@ -21,14 +21,20 @@ export function signedOrderOf(v: Record<string, string | number>, calls: readonl
   const submitter = String(v['submitter'] ?? '');
   const signedRoute = String(v['routeHash'] ?? '');
   if (!ADDRESS.test(submitter) || !HASH.test(signedRoute)) {
-    throw bad('this order was quoted before signed orders bound their route and submitter, and the Router refuses it; get a new quote from GET /v2/portal');
+    throw bad(
+      'this order was quoted before signed orders bound their route and submitter, and the Router refuses it; get a new quote from GET /v2/portal',
+    );
   }
   const route = routeHash(calls);
   if (signedRoute.toLowerCase() !== route.toLowerCase()) {
-    throw bad(`the order's signed routeHash ${signedRoute.toLowerCase()} is not the hash of its stored calls (${route}); get a new quote from GET /v2/portal`);
+    throw bad(
+      `the order's signed routeHash ${signedRoute.toLowerCase()} is not the hash of its stored calls (${route}); get a new quote from GET /v2/portal`,
+    );
   }
   if (submitter.toLowerCase() !== ZERO_ADDRESS && submitter.toLowerCase() !== relayer.toLowerCase()) {
-    throw bad(`the order may only be submitted by ${submitter.toLowerCase()}, not by this relayer (${relayer.toLowerCase()}); get a new quote from GET /v2/portal`);
+    throw bad(
+      `the order may only be submitted by ${submitter.toLowerCase()}, not by this relayer (${relayer.toLowerCase()}); get a new quote from GET /v2/portal`,
+    );
   }
   return {
     sender: String(v['sender']),

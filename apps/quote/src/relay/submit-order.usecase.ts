@@ -18,7 +18,8 @@ export class SubmitOrderUseCase {
 
   async execute(req: SubmitOrderRequest): Promise<StoredOrderReply> {
     const orderId = req.orderId.toLowerCase();
-    if (!UUID.test(orderId)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be the UUID of context.orderId from GET /v2/portal');
+    if (!UUID.test(orderId))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be the UUID of context.orderId from GET /v2/portal');
     await this.limit(req.caller || 'anonymous');
     return this.relayer.submit(orderId, req.signature);
   }
@@ -27,9 +28,18 @@ export class SubmitOrderUseCase {
   private async limit(caller: string): Promise<void> {
     if (!this.redis) return;
     const minute = Math.floor(Date.now() / 60_000);
-    const n = Number(await this.redis.eval(`local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end return n`, 1, `relay:submissions:${caller}:${minute}`));
+    const n = Number(
+      await this.redis.eval(
+        `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end return n`,
+        1,
+        `relay:submissions:${caller}:${minute}`,
+      ),
+    );
     if (n > this.perCallerPerMinute) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_RATE_LIMITED, `too many order submissions: ${this.perCallerPerMinute} per minute per caller; retry in ${60 - (Math.floor(Date.now() / 1000) % 60)} s`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_RATE_LIMITED,
+        `too many order submissions: ${this.perCallerPerMinute} per minute per caller; retry in ${60 - (Math.floor(Date.now() / 1000) % 60)} s`,
+      );
     }
   }
 }

@@ -46,7 +46,9 @@ describe('quote rollout under load: scale up twice, stop the first replica', () 
     // info lines: its shutdown says it left the queue group
     first = await platform.start('quote', 'quote-1', { LOG_LEVEL: 'info' });
     await Promise.all([platform.ready(gateway), platform.ready(first)]);
-    process.stdout.write(`rollout: database and bus in ${((prepared - t0) / 1000).toFixed(1)} s, gateway and quote-1 ready in ${((Date.now() - prepared) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `rollout: database and bus in ${((prepared - t0) / 1000).toFixed(1)} s, gateway and quote-1 ready in ${((Date.now() - prepared) / 1000).toFixed(1)} s\n`,
+    );
   }, 170_000);
 
   afterAll(async () => {
@@ -80,7 +82,10 @@ describe('quote rollout under load: scale up twice, stop the first replica', () 
     const second = await platform.start('quote', 'quote-2');
     const third = await platform.start('quote', 'quote-3');
     // (a process start alone can take a minute on a loaded 2-core machine)
-    const [secondSeen] = await Promise.all([readinessSeen(`http://127.0.0.1:${second.healthPort}/health/ready`, 120_000), platform.ready(third, 120_000)]);
+    const [secondSeen] = await Promise.all([
+      readinessSeen(`http://127.0.0.1:${second.healthPort}/health/ready`, 120_000),
+      platform.ready(third, 120_000),
+    ]);
     await phase('three replicas');
 
     // Scale down: SIGTERM to the first; it leaves the group, answers what it took, and exits 0.

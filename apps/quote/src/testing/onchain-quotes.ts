@@ -34,7 +34,8 @@ export interface V4Pools {
 const tag = (block: number): string => `0x${block.toString(16)}`;
 
 const PM = new Interface(['function extsload(bytes32[] slots) view returns (bytes32[])']);
-const mapSlot = (type: string, key: unknown, slot: bigint): bigint => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode([type, 'uint256'], [key, slot])));
+const mapSlot = (type: string, key: unknown, slot: bigint): bigint =>
+  BigInt(keccak256(AbiCoder.defaultAbiCoder().encode([type, 'uint256'], [key, slot])));
 const mask = (bits: bigint): bigint => (1n << bits) - 1n;
 
 async function extsload(rpc: JsonRpcClient, poolManager: string, slots: readonly bigint[], block: number): Promise<bigint[]> {
@@ -55,10 +56,20 @@ async function v4AmountOut(rpc: JsonRpcClient, poolManager: string, hop: V4Hop, 
   const spacing = hop.tickSpacing;
   const [minWord, maxWord] = [Math.floor(Math.floor(MIN_TICK / spacing) / 256), Math.floor(Math.floor(MAX_TICK / spacing) / 256)];
   const words = Array.from({ length: maxWord - minWord + 1 }, (_, i) => minWord + i);
-  const bitmaps = await extsload(rpc, poolManager, words.map((w) => mapSlot('int16', w, state + 5n)), block);
+  const bitmaps = await extsload(
+    rpc,
+    poolManager,
+    words.map((w) => mapSlot('int16', w, state + 5n)),
+    block,
+  );
   const set = (bits: bigint): number[] => Array.from({ length: 256 }, (_, bit) => bit).filter((bit) => ((bits >> BigInt(bit)) & 1n) === 1n);
   const indexes = bitmaps.flatMap((bits, i) => set(bits).map((bit) => (words[i]! * 256 + bit) * spacing));
-  const infos = await extsload(rpc, poolManager, indexes.map((t) => mapSlot('int24', t, state + 4n)), block);
+  const infos = await extsload(
+    rpc,
+    poolManager,
+    indexes.map((t) => mapSlot('int24', t, state + 4n)),
+    block,
+  );
   const ticks: V3Tick[] = indexes.map((index, i) => ({ index, liquidityNet: BigInt.asIntN(128, infos[i]! >> 128n) }));
   const pool = {
     family: 'uniswap-v4' as const,
@@ -73,7 +84,8 @@ async function v4AmountOut(rpc: JsonRpcClient, poolManager: string, hop: V4Hop, 
     liquidity: liquidity! & mask(128n),
     ticks,
   };
-  const tokenIn = hop.tokenIn.toLowerCase() === pool.token0 || hop.tokenIn.toLowerCase() === pool.token1 ? hop.tokenIn.toLowerCase() : ZERO_ADDRESS;
+  const tokenIn =
+    hop.tokenIn.toLowerCase() === pool.token0 || hop.tokenIn.toLowerCase() === pool.token1 ? hop.tokenIn.toLowerCase() : ZERO_ADDRESS;
   return quoteV3ExactIn(pool, tokenIn, BigInt(hop.amountIn)).amountOut;
 }
 
@@ -90,12 +102,19 @@ export async function onChainAmountOut(rpc: JsonRpcClient, quoter: string, hop: 
     return v4AmountOut(rpc, v4.poolManager, { ...hop, tickSpacing: v4Pool.tickSpacing!, token0, token1 }, block);
   }
   if (hop.protocol === 'uniswap-v2') {
-    const [r0, r1] = PAIR.decodeFunctionResult('getReserves', await call(rpc, hop.pool, PAIR.encodeFunctionData('getReserves'), block)) as unknown as [bigint, bigint];
-    const token0 = (PAIR.decodeFunctionResult('token0', await call(rpc, hop.pool, PAIR.encodeFunctionData('token0'), block))[0] as string).toLowerCase();
+    const [r0, r1] = PAIR.decodeFunctionResult(
+      'getReserves',
+      await call(rpc, hop.pool, PAIR.encodeFunctionData('getReserves'), block),
+    ) as unknown as [bigint, bigint];
+    const token0 = (
+      PAIR.decodeFunctionResult('token0', await call(rpc, hop.pool, PAIR.encodeFunctionData('token0'), block))[0] as string
+    ).toLowerCase();
     const [reserveIn, reserveOut] = token0 === hop.tokenIn.toLowerCase() ? [r0, r1] : [r1, r0];
     const withFee = amountIn * BigInt(1_000_000 - hop.feeTier);
     return (withFee * reserveOut) / (reserveIn * 1_000_000n + withFee);
   }
-  const data = QUOTER.encodeFunctionData('quoteExactInputSingle', [{ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.feeTier, sqrtPriceLimitX96: 0 }]);
+  const data = QUOTER.encodeFunctionData('quoteExactInputSingle', [
+    { tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountIn, fee: hop.feeTier, sqrtPriceLimitX96: 0 },
+  ]);
   return QUOTER.decodeFunctionResult('quoteExactInputSingle', await call(rpc, quoter, data, block))[0] as bigint;
 }

@@ -39,7 +39,12 @@ export class OrderRunner {
   }
 
   async send(wallet: Wallet, tx: { to: string; data: string; value?: string; gasLimit?: string }): Promise<TransactionReceipt> {
-    const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value ?? '0'), gasLimit: tx.gasLimit ? BigInt(tx.gasLimit) : undefined });
+    const sent = await wallet.sendTransaction({
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value ?? '0'),
+      gasLimit: tx.gasLimit ? BigInt(tx.gasLimit) : undefined,
+    });
     const receipt = await sent.wait();
     if (!receipt || receipt.status !== 1) throw new Error(`transaction ${sent.hash} failed`);
     return receipt;
@@ -48,14 +53,23 @@ export class OrderRunner {
   /** Approval (approve tx or permit), order, send; `permit` signs the approval's typed data instead of sending approve. */
   async run(wallet: Wallet, req: Omit<BuildOrderRequest, 'sender'>, opts: { permit?: boolean } = {}): Promise<RunResult> {
     const sender = wallet.address.toLowerCase();
-    const estimate = await this.estimates.execute({ inputToken: req.inputToken, inputAmount: req.inputAmount, outputToken: req.outputToken });
+    const estimate = await this.estimates.execute({
+      inputToken: req.inputToken,
+      inputAmount: req.inputAmount,
+      outputToken: req.outputToken,
+    });
     const inputAddress = req.inputToken.split(':')[1]!;
     const outputAddress = req.outputToken.split(':')[1]!;
     let approval: ApprovalReply | undefined;
     let permitSignature: string | undefined;
     let permitDeadline: string | undefined;
     if (inputAddress !== ZERO) {
-      approval = await this.approvals.execute({ sender, inputToken: req.inputToken, inputAmount: req.inputAmount, outputToken: req.outputToken });
+      approval = await this.approvals.execute({
+        sender,
+        inputToken: req.inputToken,
+        inputAmount: req.inputAmount,
+        outputToken: req.outputToken,
+      });
       if (opts.permit) {
         const p = approval.permit;
         if (!p?.domain || !p.types || !p.value) throw new Error('the approval has no permit typed data');
@@ -73,6 +87,14 @@ export class OrderRunner {
     const gasPaid = outputAddress === ZERO ? receipt.gasUsed * receipt.gasPrice : 0n;
     const [event] = parseOrderExecuted(receipt.logs, order.tx.to);
     if (!event) throw new Error('no OrderExecuted event');
-    return { estimate, approval, order, receipt, received: event.outputAmount, balanceDelta: after - before + gasPaid, routeHash: event.routeHash };
+    return {
+      estimate,
+      approval,
+      order,
+      receipt,
+      received: event.outputAmount,
+      balanceDelta: after - before + gasPaid,
+      routeHash: event.routeHash,
+    };
   }
 }

@@ -12,7 +12,12 @@ import type { ChainPool } from './chain-pools';
 export class TestPoolEvents {
   private heads = 0;
 
-  private constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, readonly stream: string, readonly prefix: string) {}
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    readonly stream: string,
+    readonly prefix: string,
+  ) {}
 
   static async create(natsUrl: string, label: string): Promise<TestPoolEvents> {
     const suffix = `${label}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
@@ -30,17 +35,30 @@ export class TestPoolEvents {
   }
 
   /** The states of one batch, then its head (block and hash). */
-  async publishBatch(network: Network, pools: readonly ChainPool[], head: { block: number; hash: string; reorgEpoch?: number }): Promise<void> {
+  async publishBatch(
+    network: Network,
+    pools: readonly ChainPool[],
+    head: { block: number; hash: string; reorgEpoch?: number },
+  ): Promise<void> {
     for (const [i, p] of pools.entries()) await this.poolState(network, p, { block: head.block, logIndex: i }, false);
     await this.head(network, head.block, head.hash, head.reorgEpoch);
   }
 
   async head(network: Network, block: number, hash: string, reorgEpoch = 0): Promise<void> {
     const msg: IndexedHead = { network, blockNumber: String(block), blockHash: hash, reorgEpoch };
-    await this.js.publish(CHAIN_EVENT_SUBJECTS.indexedHead(network, this.prefix), new TextEncoder().encode(JSON.stringify(IndexedHead.toJSON(msg))), { msgID: `${network}:head:${block}:${hash}:${reorgEpoch}:${++this.heads}` });
+    await this.js.publish(
+      CHAIN_EVENT_SUBJECTS.indexedHead(network, this.prefix),
+      new TextEncoder().encode(JSON.stringify(IndexedHead.toJSON(msg))),
+      { msgID: `${network}:head:${block}:${hash}:${reorgEpoch}:${++this.heads}` },
+    );
   }
 
-  private async poolState(network: Network, pool: ChainPool, position: { block: number; logIndex: number }, restored: boolean): Promise<void> {
+  private async poolState(
+    network: Network,
+    pool: ChainPool,
+    position: { block: number; logIndex: number },
+    restored: boolean,
+  ): Promise<void> {
     const msg: PoolStateChanged = {
       network,
       pool: pool.address,
@@ -59,7 +77,11 @@ export class TestPoolEvents {
       restored,
       tickSpacing: pool.tickSpacing ?? 0,
     };
-    await this.js.publish(CHAIN_EVENT_SUBJECTS.poolState(network, this.prefix), new TextEncoder().encode(JSON.stringify(PoolStateChanged.toJSON(msg))), { msgID: `${network}:${pool.address}:${position.block}:${position.logIndex}:${restored}` });
+    await this.js.publish(
+      CHAIN_EVENT_SUBJECTS.poolState(network, this.prefix),
+      new TextEncoder().encode(JSON.stringify(PoolStateChanged.toJSON(msg))),
+      { msgID: `${network}:${pool.address}:${position.block}:${position.logIndex}:${restored}` },
+    );
   }
 
   async dispose(): Promise<void> {

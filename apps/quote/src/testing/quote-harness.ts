@@ -59,7 +59,13 @@ export async function startQuoteHarness(o: HarnessOptions): Promise<QuoteHarness
  * Publishes every pool's chain state (read from `rpc`) at `block` on `events` as the indexer would
  * after a block, then waits (10 s at most) until the harness's graph applied them all and settled.
  */
-export async function syncGraphTo(harness: QuoteHarness, events: TestPoolEvents, rpc: JsonRpcClient, net: DevnetNetworkLike, block: number): Promise<void> {
+export async function syncGraphTo(
+  harness: QuoteHarness,
+  events: TestPoolEvents,
+  rpc: JsonRpcClient,
+  net: DevnetNetworkLike,
+  block: number,
+): Promise<void> {
   const pools = await readChainPools(rpc, net, { ticks: false });
   for (const [i, p] of pools.entries()) await events.publish('ethereum', p, { block, logIndex: i });
   const graph = harness.graphs.get('ethereum');

@@ -31,9 +31,22 @@ async function main(): Promise<void> {
   const relayer = new Relayer({
     pool,
     store: new OrderStore(pool),
-    networks: new Map([[a.network, { network: a.network, chainId: a.chainId, router: a.router, rpc: new JsonRpcClient(a.rpcUrl), wallet: new Wallet(a.relayerKey) }]]),
+    networks: new Map([
+      [
+        a.network,
+        { network: a.network, chainId: a.chainId, router: a.router, rpc: new JsonRpcClient(a.rpcUrl), wallet: new Wallet(a.relayerKey) },
+      ],
+    ]),
     token: (_n, address) => a.tokens[address],
-    options: { replaceAfterMs: a.replaceAfterMs, feeBumpPercent: 15, maxPendingPerSender: 100, senderStrikes: 1_000, strikeWindowMs: 3_600_000, gasBufferPercent: 20, maxFeeMultiplier: 3 },
+    options: {
+      replaceAfterMs: a.replaceAfterMs,
+      feeBumpPercent: 15,
+      maxPendingPerSender: 100,
+      senderStrikes: 1_000,
+      strikeWindowMs: 3_600_000,
+      gasBufferPercent: 20,
+      maxFeeMultiplier: 3,
+    },
     fault: (point) => {
       if (point === a.crashAt) process.kill(process.pid, 'SIGKILL');
     },

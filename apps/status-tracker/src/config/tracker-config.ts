@@ -52,7 +52,11 @@ export function loadTrackerConfig(env: Env = process.env, overrides: { across?: 
   const crossChainBridge = r.oneOf('CROSS_CHAIN_BRIDGE', CROSS_CHAIN_BRIDGES, 'across');
   const enabled = new Set(common.networks.map((n) => n.network));
   const across: AcrossBridgeConfig =
-    crossChainBridge === 'none' ? { networks: [] } : overrides.across ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) } : acrossConfig(r, common);
+    crossChainBridge === 'none'
+      ? { networks: [] }
+      : overrides.across
+        ? { networks: overrides.across.networks.filter((n) => enabled.has(n.network)) }
+        : acrossConfig(r, common);
   const bridgeNetworks = across.networks.filter((n) => enabled.has(n.network)).map((n) => n.network);
   const pollMs = r.int('TRACKER_POLL_MS', 30_000, 10, 600_000);
   const cfg: TrackerConfig = {

@@ -73,7 +73,10 @@ export class BridgeEventStore {
   ) {}
 
   async cursor(network: Network): Promise<BlockRef | undefined> {
-    const { rows } = await this.pool.query<{ block_number: string; block_hash: string }>(`SELECT block_number, block_hash FROM tracker_follow_cursors WHERE network = $1`, [network]);
+    const { rows } = await this.pool.query<{ block_number: string; block_hash: string }>(
+      `SELECT block_number, block_hash FROM tracker_follow_cursors WHERE network = $1`,
+      [network],
+    );
     return rows[0] && { number: Number(rows[0].block_number), hash: rows[0].block_hash };
   }
 
@@ -102,7 +105,13 @@ export class BridgeEventStore {
    * is no longer `from`. Returns the rows actually created (an order may have been created by a
    * status request meanwhile).
    */
-  async commit(network: Network, from: BlockRef, to: BlockRef, events: readonly StoredBridgeEvent[], newOrders: readonly NewCrossChainOrder[]): Promise<{ ok: boolean; created: OrderKey[] }> {
+  async commit(
+    network: Network,
+    from: BlockRef,
+    to: BlockRef,
+    events: readonly StoredBridgeEvent[],
+    newOrders: readonly NewCrossChainOrder[],
+  ): Promise<{ ok: boolean; created: OrderKey[] }> {
     return this.transaction(async (db) => {
       if (!(await this.lockCursor(db, network, from))) return { ok: false, created: [] };
       if (events.length > 0) {
@@ -126,8 +135,15 @@ export class BridgeEventStore {
         );
       }
       const created = await this.orders.createMany(newOrders, db);
-      await db.query(`UPDATE tracker_follow_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1`, [network, to.number, to.hash]);
-      await db.query(`INSERT INTO tracker_follow_blocks (network, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (network, block_number) DO UPDATE SET block_hash = EXCLUDED.block_hash`, [network, to.number, to.hash]);
+      await db.query(`UPDATE tracker_follow_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1`, [
+        network,
+        to.number,
+        to.hash,
+      ]);
+      await db.query(
+        `INSERT INTO tracker_follow_blocks (network, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (network, block_number) DO UPDATE SET block_hash = EXCLUDED.block_hash`,
+        [network, to.number, to.hash],
+      );
       await db.query(
         `DELETE FROM tracker_follow_blocks WHERE network = $1 AND block_number <= (SELECT block_number FROM tracker_follow_blocks WHERE network = $1 ORDER BY block_number DESC OFFSET $2 LIMIT 1)`,
         [network, KEPT_BATCH_ENDS],
@@ -143,30 +159,49 @@ export class BridgeEventStore {
   async rewind(network: Network, from: BlockRef, ancestor: BlockRef): Promise<{ ok: boolean; removedEvents: number }> {
     return this.transaction(async (db) => {
       if (!(await this.lockCursor(db, network, from))) return { ok: false, removedEvents: 0 };
-      const removed = await db.query(`DELETE FROM tracker_bridge_events WHERE network = $1 AND block_number > $2`, [network, ancestor.number]);
+      const removed = await db.query(`DELETE FROM tracker_bridge_events WHERE network = $1 AND block_number > $2`, [
+        network,
+        ancestor.number,
+      ]);
       await db.query(`DELETE FROM tracker_follow_blocks WHERE network = $1 AND block_number > $2`, [network, ancestor.number]);
-      await db.query(`INSERT INTO tracker_follow_blocks (network, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (network, block_number) DO UPDATE SET block_hash = EXCLUDED.block_hash`, [network, ancestor.number, ancestor.hash]);
-      await db.query(`UPDATE tracker_follow_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1`, [network, ancestor.number, ancestor.hash]);
+      await db.query(
+        `INSERT INTO tracker_follow_blocks (network, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (network, block_number) DO UPDATE SET block_hash = EXCLUDED.block_hash`,
+        [network, ancestor.number, ancestor.hash],
+      );
+      await db.query(`UPDATE tracker_follow_cursors SET block_number = $2, block_hash = $3, updated_at = now() WHERE network = $1`, [
+        network,
+        ancestor.number,
+        ancestor.hash,
+      ]);
       return { ok: true, removedEvents: removed.rowCount ?? 0 };
     });
   }
 
   /** The stored fills and refunds of a request (any network; the caller checks which apply). */
   async settlementEvents(requestId: string): Promise<StoredBridgeEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(`SELECT * FROM tracker_bridge_events WHERE request_id = $1 AND kind IN ('fill', 'refund') ORDER BY block_number, log_index`, [requestId]);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT * FROM tracker_bridge_events WHERE request_id = $1 AND kind IN ('fill', 'refund') ORDER BY block_number, log_index`,
+      [requestId],
+    );
     return rows.map(fromRow);
   }
 
   /** Every stored event of a network (tests and diagnostics). */
   async events(network: Network): Promise<StoredBridgeEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(`SELECT * FROM tracker_bridge_events WHERE network = $1 ORDER BY block_number, log_index`, [network]);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT * FROM tracker_bridge_events WHERE network = $1 ORDER BY block_number, log_index`,
+      [network],
+    );
     return rows.map(fromRow);
   }
 
   /** Transaction hashes among `txHashes` that some tracked order (open or not) already has. */
   async trackedTxHashes(txHashes: readonly string[]): Promise<Set<string>> {
     if (txHashes.length === 0) return new Set();
-    const { rows } = await this.pool.query<{ tx_hash: string }>(`SELECT DISTINCT tx_hash FROM cross_chain_orders WHERE tx_hash = ANY($1::text[])`, [txHashes]);
+    const { rows } = await this.pool.query<{ tx_hash: string }>(
+      `SELECT DISTINCT tx_hash FROM cross_chain_orders WHERE tx_hash = ANY($1::text[])`,
+      [txHashes],
+    );
     return new Set(rows.map((r) => r.tx_hash));
   }
 
@@ -175,7 +210,14 @@ export class BridgeEventStore {
     const txHashes = events.filter((e) => e.kind === 'deposit').map((e) => e.txHash);
     const settlements = events.filter((e) => e.kind !== 'deposit');
     if (txHashes.length === 0 && settlements.length === 0) return [];
-    const { rows } = await this.pool.query<{ order_id: string; tx_hash: string; request_id: string | null; from_network: string; from_chain_id: string; to_network: string | null }>(
+    const { rows } = await this.pool.query<{
+      order_id: string;
+      tx_hash: string;
+      request_id: string | null;
+      from_network: string;
+      from_chain_id: string;
+      to_network: string | null;
+    }>(
       `SELECT order_id, tx_hash, request_id, from_network, from_chain_id, to_network FROM cross_chain_orders
         WHERE terminal_at IS NULL AND (tx_hash = ANY($1::text[]) OR request_id = ANY($2::text[]))`,
       [txHashes, settlements.map((e) => e.requestId)],
@@ -185,8 +227,10 @@ export class BridgeEventStore {
       .filter(
         (r) =>
           (deposits.has(r.tx_hash) && r.from_network === network) ||
-          settlements.some((e) =>
-            e.requestId === r.request_id && (e.kind === 'fill' ? r.to_network === network && e.originChainId === Number(r.from_chain_id) : r.from_network === network),
+          settlements.some(
+            (e) =>
+              e.requestId === r.request_id &&
+              (e.kind === 'fill' ? r.to_network === network && e.originChainId === Number(r.from_chain_id) : r.from_network === network),
           ),
       )
       .map((r) => ({ orderId: r.order_id, txHash: r.tx_hash }));
@@ -215,7 +259,10 @@ export class BridgeEventStore {
   }
 
   private async lockCursor(db: PoolClient, network: Network, expected: BlockRef): Promise<boolean> {
-    const { rows } = await db.query<{ block_number: string; block_hash: string }>(`SELECT block_number, block_hash FROM tracker_follow_cursors WHERE network = $1 FOR UPDATE`, [network]);
+    const { rows } = await db.query<{ block_number: string; block_hash: string }>(
+      `SELECT block_number, block_hash FROM tracker_follow_cursors WHERE network = $1 FOR UPDATE`,
+      [network],
+    );
     const r = rows[0];
     return r !== undefined && Number(r.block_number) === expected.number && r.block_hash === expected.hash;
   }

@@ -73,7 +73,14 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
   async function storeQuoteOf(call: BridgeDepositCall): Promise<string> {
     const orderId = randomUUID();
     const user = tw.user.address.toLowerCase();
-    const context = { orderId, inputToken: `ethereum:${tw.origin.usdc.toLowerCase()}`, inputAmount: '1000000', outputToken: `base:${tw.destination.usdc.toLowerCase()}`, outputAmount: '999500', sender: user };
+    const context = {
+      orderId,
+      inputToken: `ethereum:${tw.origin.usdc.toLowerCase()}`,
+      inputAmount: '1000000',
+      outputToken: `base:${tw.destination.usdc.toLowerCase()}`,
+      outputAmount: '999500',
+      sender: user,
+    };
     const tx = { to: call.to.toLowerCase(), from: user, data: call.data, value: call.value.toString() };
     await tw.db.query(
       `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
@@ -83,13 +90,17 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     return orderId;
   }
 
-  const rows = async (orderId: string): Promise<Row[]> => (await tw.db.query<Row>(`SELECT * FROM cross_chain_orders WHERE order_id = $1`, [orderId])).rows;
-  const rowIn = (orderId: string, statuses: string[]) => async (): Promise<Row | undefined> => (await rows(orderId)).find((r) => statuses.includes(r.status));
+  const rows = async (orderId: string): Promise<Row[]> =>
+    (await tw.db.query<Row>(`SELECT * FROM cross_chain_orders WHERE order_id = $1`, [orderId])).rows;
+  const rowIn = (orderId: string, statuses: string[]) => async (): Promise<Row | undefined> =>
+    (await rows(orderId)).find((r) => statuses.includes(r.status));
   const following = (): BridgeEventFollowing => tracker!.app.get(BridgeEventFollowing);
   const eventStore = (): BridgeEventStore => tracker!.app.get(BridgeEventStore);
-  const terminalEvents = (orderId: string): string[] => tw.events.filter((e) => e.orderId === orderId && e.status !== 'ONGOING').map((e) => e.status);
+  const terminalEvents = (orderId: string): string[] =>
+    tw.events.filter((e) => e.orderId === orderId && e.status !== 'ONGOING').map((e) => e.status);
   /** The terminal transitions the trackers reported (listeners run right after the row is written). */
-  const terminal = (orderId: string): Promise<string[]> => until(`a terminal transition of ${orderId}`, async () => terminalEvents(orderId).length > 0 && terminalEvents(orderId));
+  const terminal = (orderId: string): Promise<string[]> =>
+    until(`a terminal transition of ${orderId}`, async () => terminalEvents(orderId).length > 0 && terminalEvents(orderId));
 
   it('tracks a deposit matching a stored quote before any status request; the first request answers that row; the fill event finishes it', async () => {
     await restart(EVENTS_ONLY);
@@ -103,11 +114,23 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     const ongoing = await until('the row ONGOING', rowIn(orderId, ['ONGOING']));
     expect(ongoing).toMatchObject({ tx_hash: receipt.hash, request_id: deposit!.requestId });
     const seen = (await eventStore().events('ethereum')).find((e) => e.txHash === receipt.hash);
-    expect(seen).toMatchObject({ kind: 'deposit', requestId: deposit!.requestId, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, matched: true });
+    expect(seen).toMatchObject({
+      kind: 'deposit',
+      requestId: deposit!.requestId,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      matched: true,
+    });
 
     // The first status request finds that row (it creates nothing) and answers it with the stored quote.
     const first = await tracker!.status.execute({ orderId, txHash: receipt.hash });
-    expect(first).toMatchObject({ status: 'ONGOING', crossChainRequestId: deposit!.requestId, fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash] });
+    expect(first).toMatchObject({
+      status: 'ONGOING',
+      crossChainRequestId: deposit!.requestId,
+      fromChainId: '1',
+      toChainId: '8453',
+      originTxHashes: [receipt.hash],
+    });
     expect(first.context?.orderId).toBe(orderId);
     expect(first.tx?.data).toBe(call.data);
     const after = await rows(orderId);
@@ -125,7 +148,9 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
 
   it('records a deposit that matches no stored quote without tracking it', async () => {
     const receipt = await tw.sendDeposit(await tw.depositCall(1_100_000n));
-    const seen = await until('the deposit stored', async () => (await eventStore().events('ethereum')).find((e) => e.txHash === receipt.hash));
+    const seen = await until('the deposit stored', async () =>
+      (await eventStore().events('ethereum')).find((e) => e.txHash === receipt.hash),
+    );
     expect(seen).toMatchObject({ kind: 'deposit', matched: false });
     expect((await tw.db.query(`SELECT 1 FROM cross_chain_orders WHERE tx_hash = $1`, [receipt.hash])).rowCount).toBe(0);
   });
@@ -140,7 +165,9 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     // Nobody follows now.
     await sleep(300);
     expect(await rows(orderId)).toEqual([]);
-    const stopped = (await tw.db.query<{ block_number: string }>(`SELECT block_number FROM tracker_follow_cursors WHERE network = 'ethereum'`)).rows[0]!;
+    const stopped = (
+      await tw.db.query<{ block_number: string }>(`SELECT block_number FROM tracker_follow_cursors WHERE network = 'ethereum'`)
+    ).rows[0]!;
     expect(Number(stopped.block_number)).toBeLessThan(receipt.blockNumber);
     expect(Number(stopped.block_number)).toBeGreaterThanOrEqual(cursorBefore.number);
 
@@ -168,7 +195,9 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     await until('no tracking step running', async () => ((await tracker!.app.get(TrackingQueue).counts())['active'] ?? 0) === 0);
     // The user's approval and deposit, signed, to send again after the reorg (as a node would re-mine them).
     const approvalHash = (await tw.origin.provider.getBlock(r1.blockNumber - 1))!.transactions[0]!;
-    const resend = await Promise.all([approvalHash, r1.hash].map(async (h) => Transaction.from((await tw.origin.provider.getTransaction(h))!).serialized));
+    const resend = await Promise.all(
+      [approvalHash, r1.hash].map(async (h) => Transaction.from((await tw.origin.provider.getTransaction(h))!).serialized),
+    );
     const reorgsBefore = following().follower('ethereum')!.stats.reorgs;
 
     // Both blocks leave the chain; another wallet's deposit takes their place (a later timestamp: new hashes).
@@ -183,7 +212,8 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     const events = await eventStore().events('ethereum');
     expect(events.some((e) => e.txHash === r1.hash)).toBe(false);
     // Every stored event from the reorged height on is on today's chain.
-    for (const e of events.filter((x) => x.blockNumber >= r1.blockNumber - 1)) expect(e.blockHash).toBe((await tw.origin.provider.getBlock(e.blockNumber))!.hash);
+    for (const e of events.filter((x) => x.blockNumber >= r1.blockNumber - 1))
+      expect(e.blockHash).toBe((await tw.origin.provider.getBlock(e.blockNumber))!.hash);
     expect(following().follower('ethereum')!.stats.reorgs).toBeGreaterThan(reorgsBefore);
     const cursor = (await eventStore().cursor('ethereum'))!;
     expect(cursor.hash).toBe((await tw.origin.provider.getBlock(cursor.number))!.hash);
@@ -234,11 +264,13 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
     expect(await terminal(orderId)).toEqual(['SUCCESS']);
   });
 
-  it('reports each followed network\'s head, cursor and lag (the tracker lag gauges), and forgets them when it stops following', async () => {
+  it("reports each followed network's head, cursor and lag (the tracker lag gauges), and forgets them when it stops following", async () => {
     await restart(EVENTS_ONLY);
     await until('the followers to lead', async () => following().leads('ethereum') && following().leads('base'));
-    const gauge = async (g: typeof TRACKER_METRICS.followerLag, network: string): Promise<number | undefined> => (await g.get()).values.find((v) => v.labels['network'] === network)?.value;
-    const ticks = async (network: string): Promise<number> => (await TRACKER_METRICS.followerTicks.get()).values.filter((v) => v.labels['network'] === network).reduce((n, v) => n + v.value, 0);
+    const gauge = async (g: typeof TRACKER_METRICS.followerLag, network: string): Promise<number | undefined> =>
+      (await g.get()).values.find((v) => v.labels['network'] === network)?.value;
+    const ticks = async (network: string): Promise<number> =>
+      (await TRACKER_METRICS.followerTicks.get()).values.filter((v) => v.labels['network'] === network).reduce((n, v) => n + v.value, 0);
     const chains = { ethereum: new JsonRpcClient(tw.origin.rpcUrl), base: new JsonRpcClient(tw.destination.rpcUrl) };
     for (const network of ['ethereum', 'base'] as const) {
       const before = await ticks(network);
@@ -257,7 +289,13 @@ describe('bridge event followers (devnet Across: SpokePools, relayer)', () => {
 
   it('the safety-net poll finishes an order whose events the follower never sees', async () => {
     // Logs 10,000 blocks deep only: the cursors are near the head and this file mines far fewer blocks, so the followers read nothing.
-    await restart({ TRACKER_FOLLOW_MS: '100', TRACKER_FOLLOW_CONFIRMATIONS: '10000', TRACKER_POLL_MS: '1500', TRACKER_PENDING_POLL_MS: '1500', TRACKER_SWEEP_MS: '600000' });
+    await restart({
+      TRACKER_FOLLOW_MS: '100',
+      TRACKER_FOLLOW_CONFIRMATIONS: '10000',
+      TRACKER_POLL_MS: '1500',
+      TRACKER_PENDING_POLL_MS: '1500',
+      TRACKER_SWEEP_MS: '600000',
+    });
     const call = await tw.depositCall(1_600_000n);
     const orderId = await storeQuoteOf(call);
     const receipt = await tw.sendDeposit(call);

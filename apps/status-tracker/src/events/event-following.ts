@@ -46,9 +46,11 @@ function forgetFollowerGauges(network: Network): void {
 
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 export class BridgeEventFollowing {
@@ -77,7 +79,16 @@ export class BridgeEventFollowing {
   ) {
     this.followers = networks.map(
       (n) =>
-        new NetworkFollower(n.network, provider, new ChainReader(n.rpc), store, matcher, { confirmations: o.confirmations, startBlocks: o.startBlocks, maxRange: NETWORK_INFO[n.network].maxLogRange }, (b) => this.onBatch(b), log),
+        new NetworkFollower(
+          n.network,
+          provider,
+          new ChainReader(n.rpc),
+          store,
+          matcher,
+          { confirmations: o.confirmations, startBlocks: o.startBlocks, maxRange: NETWORK_INFO[n.network].maxLogRange },
+          (b) => this.onBatch(b),
+          log,
+        ),
     );
   }
 
@@ -114,7 +125,10 @@ export class BridgeEventFollowing {
 
   /** What a batch means for the orders: jobs for new rows, then one step of each order concerned. */
   async onBatch(b: FollowerBatch): Promise<void> {
-    for (const k of b.created) await this.enqueue(k.orderId, k.txHash).catch((e: Error) => this.log('warn', `queueing ${k.orderId}/${k.txHash}: ${e.message} (the sweep retries)`));
+    for (const k of b.created)
+      await this.enqueue(k.orderId, k.txHash).catch((e: Error) =>
+        this.log('warn', `queueing ${k.orderId}/${k.txHash}: ${e.message} (the sweep retries)`),
+      );
     await this.wake(b.wake);
   }
 
@@ -122,7 +136,9 @@ export class BridgeEventFollowing {
     const unique = [...new Map(keys.map((k) => [`${k.orderId}_${k.txHash}`, k])).values()];
     await mapLimit(unique, this.o.wakeConcurrency, async (k) => {
       // A failed step is not lost: the order's job looks again (safety net).
-      await this.tracker.advance(k.orderId, k.txHash, 'event').catch((e: Error) => this.log('warn', `advancing ${k.orderId}/${k.txHash} on an event: ${e.message}`));
+      await this.tracker
+        .advance(k.orderId, k.txHash, 'event')
+        .catch((e: Error) => this.log('warn', `advancing ${k.orderId}/${k.txHash} on an event: ${e.message}`));
     });
   }
 
@@ -154,7 +170,9 @@ export class BridgeEventFollowing {
       this.lockClient = undefined;
       throw e;
     });
-    const run = this.lockStatements.then(() => client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [`status-tracker:follow:${network}`]));
+    const run = this.lockStatements.then(() =>
+      client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [`status-tracker:follow:${network}`]),
+    );
     this.lockStatements = run.catch(() => undefined);
     const { rows } = await run;
     if (rows[0]?.ok) this.held.add(network);

@@ -98,7 +98,9 @@ export class NetworkFollower {
     }
     const to = Math.min(target, cursor.number + this.o.maxRange);
     const toHeader = to === head.number ? head : (await this.reader.headers([to]))[0]!;
-    const logs = (await this.provider.logs(this.network, cursor.number + 1, to)).filter((e) => e.blockNumber > cursor.number && e.blockNumber <= to);
+    const logs = (await this.provider.logs(this.network, cursor.number + 1, to)).filter(
+      (e) => e.blockNumber > cursor.number && e.blockNumber <= to,
+    );
     const [first, last] = await this.reader.maybeHeaders([cursor.number + 1, to]);
     if (first?.parentHash !== cursor.hash) return this.reorg(cursor);
     if (last?.hash !== toHeader.hash || logs.some((e) => e.blockNumber === to && e.blockHash !== toHeader.hash)) return 'retry';
@@ -141,19 +143,31 @@ export class NetworkFollower {
       const n = Math.max(0, (recent[recent.length - 1]?.number ?? cursor.number) - 1);
       const [h] = await this.reader.headers([n]);
       ancestor = { number: n, hash: h!.hash };
-      this.log('error', `bridge follower ${this.network}: reorg deeper than the ${recent.length} kept batch ends; reading again from block ${n}`);
+      this.log(
+        'error',
+        `bridge follower ${this.network}: reorg deeper than the ${recent.length} kept batch ends; reading again from block ${n}`,
+      );
     }
     const { ok, removedEvents } = await this.store.rewind(this.network, cursor, ancestor);
     this.cursor = ok ? ancestor : undefined;
     if (!ok) return 'conflict';
     this.stats.reorgs++;
     this.stats.removedEvents += removedEvents;
-    this.log('warn', `bridge follower ${this.network}: block ${cursor.number} ${cursor.hash} is no longer on the chain; back to ${ancestor.number}, ${removedEvents} events removed`);
+    this.log(
+      'warn',
+      `bridge follower ${this.network}: block ${cursor.number} ${cursor.hash} is no longer on the chain; back to ${ancestor.number}, ${removedEvents} events removed`,
+    );
     return 'reorg';
   }
 
   private stored(e: BridgeEvent): StoredBridgeEvent[] {
-    const at = { network: this.network, txHash: e.txHash.toLowerCase(), blockNumber: e.blockNumber, blockHash: e.blockHash, logIndex: e.logIndex };
+    const at = {
+      network: this.network,
+      txHash: e.txHash.toLowerCase(),
+      blockNumber: e.blockNumber,
+      blockHash: e.blockHash,
+      logIndex: e.logIndex,
+    };
     switch (e.kind) {
       case 'deposit':
         return [{ ...at, kind: 'deposit', requestId: e.requestId, originChainId: e.originChainId }];
@@ -174,8 +188,14 @@ export class NetworkFollower {
     const hashes = [...new Set(deposits.map((e) => e.txHash))];
     const tracked = await this.store.trackedTxHashes(hashes);
     const untracked = hashes.filter((h) => !tracked.has(h));
-    const txs = untracked.length === 0 ? [] : await this.reader.client.batch<ChainTx | null>(untracked.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })));
-    const rows = await this.matcher.match(this.network, txs.filter((t): t is ChainTx => t !== null));
+    const txs =
+      untracked.length === 0
+        ? []
+        : await this.reader.client.batch<ChainTx | null>(untracked.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })));
+    const rows = await this.matcher.match(
+      this.network,
+      txs.filter((t): t is ChainTx => t !== null),
+    );
     const matched = new Set(rows.map((r) => r.txHash));
     for (const d of deposits) d.matched = tracked.has(d.txHash) || matched.has(d.txHash);
     return rows;

@@ -9,7 +9,13 @@ const hash = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
 type Quote = StoredQuote & { orderId: string };
 
 function quote(orderId: string, data: string, o: { to?: string; outputToken?: string; network?: 'ethereum' | 'base' } = {}): Quote {
-  return { orderId, network: o.network ?? 'ethereum', chainId: o.network === 'base' ? 8453 : 1, context: { orderId, outputToken: o.outputToken ?? 'base:0x0000000000000000000000000000000000000001' }, tx: { to: o.to ?? ROUTER, data } };
+  return {
+    orderId,
+    network: o.network ?? 'ethereum',
+    chainId: o.network === 'base' ? 8453 : 1,
+    context: { orderId, outputToken: o.outputToken ?? 'base:0x0000000000000000000000000000000000000001' },
+    tx: { to: o.to ?? ROUTER, data },
+  };
 }
 
 /** The one store query the matcher makes, over an in-memory `orders` table (as the SQL filters it: network, md5 of the data). */
@@ -60,6 +66,9 @@ describe('QuoteMatcher', () => {
   });
 
   it('names no destination when the output token is not a known network', () => {
-    expect(orderFromQuote('a', hash(1), 'across', quote('a', '0x', { outputToken: 'nowhere:0x01' }))).toMatchObject({ toNetwork: undefined, toChainId: undefined });
+    expect(orderFromQuote('a', hash(1), 'across', quote('a', '0x', { outputToken: 'nowhere:0x01' }))).toMatchObject({
+      toNetwork: undefined,
+      toChainId: undefined,
+    });
   });
 });

@@ -29,7 +29,15 @@ export function orderFromQuote(orderId: string, txHash: string, providerName: st
   const prefix = typeof outputToken === 'string' ? outputToken.split(':')[0] : undefined;
   const to = prefix !== undefined && isNetwork(prefix) ? prefix : undefined;
   if (to === quote.network) return undefined;
-  return { orderId, txHash, provider: providerName, fromNetwork: quote.network, fromChainId: quote.chainId, toNetwork: to, toChainId: to && NETWORK_INFO[to].chainId };
+  return {
+    orderId,
+    txHash,
+    provider: providerName,
+    fromNetwork: quote.network,
+    fromChainId: quote.chainId,
+    toNetwork: to,
+    toChainId: to && NETWORK_INFO[to].chainId,
+  };
 }
 
 /**

@@ -92,7 +92,8 @@ export function parseIpv6(ip: string): number[] | undefined {
   const groups = (s: string): number[] => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
   const left = groups(head);
   const right = [...(rest === undefined ? [] : groups(rest)), ...tail];
-  const words = rest === undefined ? [...left, ...right] : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const words =
+    rest === undefined ? [...left, ...right] : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   if (words.length !== 8 || words.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffff)) return undefined;
   return words.flatMap((w) => [w >> 8, w & 0xff]);
 }
@@ -109,7 +110,8 @@ const GLOBAL_UNICAST = parseIpv6('2000::')!;
 
 function classifyV6(b: readonly number[]): AddressVerdict {
   for (const r of V6_PARSED) if (inPrefix(b, r.bytes, r.prefix)) return { public: false, reason: r.reason };
-  const embedded = (v: AddressVerdict, what: string): AddressVerdict => (v.public ? v : { public: false, reason: `${what} of a non-public IPv4 address (${v.reason})` });
+  const embedded = (v: AddressVerdict, what: string): AddressVerdict =>
+    v.public ? v : { public: false, reason: `${what} of a non-public IPv4 address (${v.reason})` };
   if (inPrefix(b, NAT64, 96)) return embedded(classifyV4(b.slice(12)), 'NAT64');
   if (inPrefix(b, SIX_TO_FOUR, 16)) return embedded(classifyV4(b.slice(2, 6)), '6to4');
   if (!inPrefix(b, GLOBAL_UNICAST, 3)) return { public: false, reason: 'outside IPv6 global unicast (2000::/3)' };

@@ -10,7 +10,11 @@ function fakeDns(table: Record<string, string[]>): (host: string) => Promise<Res
 }
 
 const lookupOnce = (lookup: ReturnType<DestinationPolicy['lookupFor']>, all: boolean): Promise<unknown> =>
-  new Promise((resolve, reject) => lookup('ignored', { all }, (e: Error | null, address: unknown, family?: number) => (e ? reject(e) : resolve(all ? address : { address, family }))));
+  new Promise((resolve, reject) =>
+    lookup('ignored', { all }, (e: Error | null, address: unknown, family?: number) =>
+      e ? reject(e) : resolve(all ? address : { address, family }),
+    ),
+  );
 
 describe('webhook destination policy', () => {
   const dns: Record<string, string[]> = {
@@ -21,7 +25,24 @@ describe('webhook destination policy', () => {
     localhost: ['127.0.0.1', '::1'],
     'dev.local': ['192.168.1.20'],
   };
-  const policy = new DestinationPolicy({ allowedHosts: ['hooks.example.com', '*.partner.io', 'localhost', '127.0.0.1', '10.1.2.3', '[::1]', '169.254.169.254', 'dev.local', '[::ffff:7f00:1]'], httpHosts: ['dev.local'], privateHosts: ['dev.local'] }, fakeDns(dns));
+  const policy = new DestinationPolicy(
+    {
+      allowedHosts: [
+        'hooks.example.com',
+        '*.partner.io',
+        'localhost',
+        '127.0.0.1',
+        '10.1.2.3',
+        '[::1]',
+        '169.254.169.254',
+        'dev.local',
+        '[::ffff:7f00:1]',
+      ],
+      httpHosts: ['dev.local'],
+      privateHosts: ['dev.local'],
+    },
+    fakeDns(dns),
+  );
   const refused = async (url: string): Promise<string> => {
     try {
       await policy.check(url);
@@ -86,7 +107,10 @@ describe('webhook destination policy', () => {
     expect(await lookupOnce(lookup, false)).toEqual({ address: '93.184.216.34', family: 4 });
     expect(await lookupOnce(lookup, true)).toEqual([{ address: '93.184.216.34', family: 4 }]);
     table['hooks.example.com'] = ['169.254.169.254'];
-    await expect(lookupOnce(lookup, false)).rejects.toMatchObject({ code: 'EWEBHOOKDESTINATION', message: expect.stringMatching(/metadata/) });
+    await expect(lookupOnce(lookup, false)).rejects.toMatchObject({
+      code: 'EWEBHOOKDESTINATION',
+      message: expect.stringMatching(/metadata/),
+    });
     table['hooks.example.com'] = ['93.184.216.34', '::1'];
     await expect(lookupOnce(lookup, true)).rejects.toMatchObject({ code: 'EWEBHOOKDESTINATION' });
   });

@@ -55,12 +55,16 @@ export class DestinationPolicy {
       throw new DestinationError('must be an absolute URL');
     }
     const host = url.hostname.toLowerCase();
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DestinationError(`must use https, not ${url.protocol.replace(/:$/, '')}`);
-    if (url.protocol === 'http:' && !hostMatches(host, this.rules.httpHosts)) throw new DestinationError('must use https (plain http only for hosts the operator allows in WEBHOOK_ALLOW_HTTP_HOSTS)');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new DestinationError(`must use https, not ${url.protocol.replace(/:$/, '')}`);
+    if (url.protocol === 'http:' && !hostMatches(host, this.rules.httpHosts))
+      throw new DestinationError('must use https (plain http only for hosts the operator allows in WEBHOOK_ALLOW_HTTP_HOSTS)');
     if (url.username !== '' || url.password !== '') throw new DestinationError('must not carry credentials (user:password@)');
     if (host === '') throw new DestinationError('must name a host');
-    if (this.rules.allowedHosts.length === 0) throw new DestinationError('webhooks are disabled on this deployment (WEBHOOK_ALLOWED_HOSTS is empty)');
-    if (!hostMatches(host, this.rules.allowedHosts)) throw new DestinationError(`host ${host} is not on this deployment's webhook allow-list (WEBHOOK_ALLOWED_HOSTS)`);
+    if (this.rules.allowedHosts.length === 0)
+      throw new DestinationError('webhooks are disabled on this deployment (WEBHOOK_ALLOWED_HOSTS is empty)');
+    if (!hostMatches(host, this.rules.allowedHosts))
+      throw new DestinationError(`host ${host} is not on this deployment's webhook allow-list (WEBHOOK_ALLOWED_HOSTS)`);
     url.hash = '';
     return url;
   }
@@ -82,7 +86,8 @@ export class DestinationPolicy {
     if (hostMatches(url.hostname, this.rules.privateHosts)) return found;
     for (const a of found) {
       const v = classifyAddress(a.address);
-      if (!v.public) throw new DestinationError(`host ${host} resolves to ${a.address}, a ${v.reason} address; webhooks go to public addresses only`);
+      if (!v.public)
+        throw new DestinationError(`host ${host} resolves to ${a.address}, a ${v.reason} address; webhooks go to public addresses only`);
     }
     return found;
   }
@@ -104,8 +109,10 @@ export class DestinationPolicy {
         (found) => {
           const family = typeof options === 'object' && options ? options.family : undefined;
           const usable = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
-          if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address for ${url.hostname}`), { code: 'ENOTFOUND' }), '', 0);
-          if (typeof options === 'object' && options?.all) return (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, usable);
+          if (usable.length === 0)
+            return callback(Object.assign(new Error(`no IPv${family} address for ${url.hostname}`), { code: 'ENOTFOUND' }), '', 0);
+          if (typeof options === 'object' && options?.all)
+            return (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, usable);
           callback(null, usable[0]!.address, usable[0]!.family);
         },
         (e: Error) => callback(Object.assign(e, { code: 'EWEBHOOKDESTINATION' }), '', 0),

@@ -3,7 +3,13 @@
  * the gateway set at registration). Another caller's webhook is answered exactly as one that
  * does not exist (an empty list, 404), so ids and URLs of others are not disclosed.
  */
-import { ErrorCode, type DeleteWebhookReply, type DeleteWebhookRequest, type ListWebhooksReply, type ListWebhooksRequest } from '@tokensvc/messages';
+import {
+  ErrorCode,
+  type DeleteWebhookReply,
+  type DeleteWebhookRequest,
+  type ListWebhooksReply,
+  type ListWebhooksRequest,
+} from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { checkOwner, WEBHOOK_ID } from './register-webhook.usecase';
 import type { StatusEventStore } from './status-event-store';
@@ -17,11 +23,20 @@ export class ManageWebhooksUseCase {
     const owner = checkOwner(req.owner);
     const orderId = req.orderId.toLowerCase();
     const txHash = req.txHash.toLowerCase();
-    if (!WEBHOOK_ID.test(orderId)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be a UUID (context.orderId of the order)');
+    if (!WEBHOOK_ID.test(orderId))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be a UUID (context.orderId of the order)');
     if (!TX_HASH.test(txHash)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'txHash must be 0x followed by 64 hex characters');
     const hooks = await this.store.ownedWebhooks(owner, orderId, txHash);
     return {
-      webhooks: hooks.map((h) => ({ id: h.id, orderId: h.orderId, txHash: h.txHash, url: h.url, state: h.state, deliveredEvents: String(h.deliveredSeq), createdAt: h.createdAt.toISOString() })),
+      webhooks: hooks.map((h) => ({
+        id: h.id,
+        orderId: h.orderId,
+        txHash: h.txHash,
+        url: h.url,
+        state: h.state,
+        deliveredEvents: String(h.deliveredSeq),
+        createdAt: h.createdAt.toISOString(),
+      })),
     };
   }
 
@@ -29,7 +44,8 @@ export class ManageWebhooksUseCase {
     const owner = checkOwner(req.owner);
     const id = req.id.toLowerCase();
     if (!WEBHOOK_ID.test(id)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'id must be a webhook id (a UUID)');
-    if (!(await this.store.deleteOwnedWebhook(owner, id))) throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `no webhook ${id} registered by this caller`);
+    if (!(await this.store.deleteOwnedWebhook(owner, id)))
+      throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `no webhook ${id} registered by this caller`);
     return { id };
   }
 }

@@ -97,9 +97,13 @@ export class StatusOutboxRelay {
     // Sent in order on one connection, awaited together: the stream keeps the send order.
     await Promise.all(
       events.map(({ event: e }) =>
-        js.publish(CROSS_CHAIN_STATUS_SUBJECTS.event(e.orderId, e.txHash, this.o.prefix), this.encoder.encode(JSON.stringify(CrossChainStatusEvent.toJSON(e))), {
-          msgID: statusEventId(e.orderId, e.txHash, Number(e.seq)),
-        }),
+        js.publish(
+          CROSS_CHAIN_STATUS_SUBJECTS.event(e.orderId, e.txHash, this.o.prefix),
+          this.encoder.encode(JSON.stringify(CrossChainStatusEvent.toJSON(e))),
+          {
+            msgID: statusEventId(e.orderId, e.txHash, Number(e.seq)),
+          },
+        ),
       ),
     );
     this.published += events.length;
@@ -109,7 +113,12 @@ export class StatusOutboxRelay {
     for (let attempt = 0; !this.closed; attempt++) {
       let nc: NatsConnection | undefined;
       try {
-        nc = await connect({ ...natsConnectOptions(this.o.natsUrl), name: 'status-tracker-outbox', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+        nc = await connect({
+          ...natsConnectOptions(this.o.natsUrl),
+          name: 'status-tracker-outbox',
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 250,
+        });
         if (this.closed) return void (await nc.close());
         const jsm = await nc.jetstreamManager();
         const config = {

@@ -57,10 +57,13 @@ export function loadPushConfig(env: Env): PushConfig {
     sweepMs: r.int('WEBHOOK_SWEEP_MS', 10_000, 100, 3_600_000),
   };
   for (const h of [...cfg.allowedHosts, ...cfg.httpHosts, ...cfg.privateHosts]) {
-    if (!/^(\*|(\*\.)?[a-z0-9._-]+|\[[0-9a-f:.]+\])$/.test(h)) r.problems.push(`WEBHOOK_*_HOSTS: "${h}" is not a host pattern (host, *.domain, *, or an IP literal; [::1] for IPv6)`);
+    if (!/^(\*|(\*\.)?[a-z0-9._-]+|\[[0-9a-f:.]+\])$/.test(h))
+      r.problems.push(`WEBHOOK_*_HOSTS: "${h}" is not a host pattern (host, *.domain, *, or an IP literal; [::1] for IPv6)`);
   }
-  if (!/^[A-Za-z0-9_-]+$/.test(cfg.eventsStream)) r.problems.push(`STATUS_EVENTS_STREAM must be letters, digits, "_" or "-", got "${cfg.eventsStream}"`);
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(cfg.eventsPrefix)) r.problems.push(`STATUS_EVENTS_PREFIX must be NATS subject tokens, got "${cfg.eventsPrefix}"`);
+  if (!/^[A-Za-z0-9_-]+$/.test(cfg.eventsStream))
+    r.problems.push(`STATUS_EVENTS_STREAM must be letters, digits, "_" or "-", got "${cfg.eventsStream}"`);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(cfg.eventsPrefix))
+    r.problems.push(`STATUS_EVENTS_PREFIX must be NATS subject tokens, got "${cfg.eventsPrefix}"`);
   r.done();
   return cfg;
 }

@@ -19,21 +19,41 @@ export class PushController {
 
   @MessagePattern(RPC.registerWebhook.subject)
   registerWebhook(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.registerWebhook, raw, (req) => this.webhooks.execute(req), (e) => this.logger.error(e));
+    return handleRpc(
+      RPC.registerWebhook,
+      raw,
+      (req) => this.webhooks.execute(req),
+      (e) => this.logger.error(e),
+    );
   }
 
   @MessagePattern(RPC.listWebhooks.subject)
   listWebhooks(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.listWebhooks, raw, (req) => this.manage.list(req), (e) => this.logger.error(e));
+    return handleRpc(
+      RPC.listWebhooks,
+      raw,
+      (req) => this.manage.list(req),
+      (e) => this.logger.error(e),
+    );
   }
 
   @MessagePattern(RPC.deleteWebhook.subject)
   deleteWebhook(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.deleteWebhook, raw, (req) => this.manage.delete(req), (e) => this.logger.error(e));
+    return handleRpc(
+      RPC.deleteWebhook,
+      raw,
+      (req) => this.manage.delete(req),
+      (e) => this.logger.error(e),
+    );
   }
 
   @MessagePattern(RPC.crossChainStatusEvents.subject)
   statusEvents(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.crossChainStatusEvents, raw, (req) => this.events.execute(req), (e) => this.logger.error(e));
+    return handleRpc(
+      RPC.crossChainStatusEvents,
+      raw,
+      (req) => this.events.execute(req),
+      (e) => this.logger.error(e),
+    );
   }
 }

@@ -59,10 +59,13 @@ async function startReceiver(): Promise<{ server: Server; url: (path: string) =>
         setTimeout(() => res.destroy(), 10_000).unref();
         return;
       }
-      const answered = path.startsWith('/flaky/') && n <= 2 ? 500 : path.startsWith('/down/') ? 503 : path.startsWith('/redirect/') ? 302 : 200;
+      const answered =
+        path.startsWith('/flaky/') && n <= 2 ? 500 : path.startsWith('/down/') ? 503 : path.startsWith('/redirect/') ? 302 : 200;
       received.push({ path, headers: req.headers, body, answered });
       // A large body on success: the sender never reads it.
-      res.writeHead(answered, { 'content-type': 'text/plain', ...(answered === 302 ? { location: '/ok/redirected' } : {}) }).end('x'.repeat(answered === 200 ? 100_000 : 10));
+      res
+        .writeHead(answered, { 'content-type': 'text/plain', ...(answered === 302 ? { location: '/ok/redirected' } : {}) })
+        .end('x'.repeat(answered === 200 ? 100_000 : 10));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -119,7 +122,8 @@ class SseReader {
   async until(what: string, ok: (r: SseReader) => boolean, timeoutMs = 60_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!ok(this)) {
-      if (Date.now() > end) throw new Error(`SSE: ${what} not seen within ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(0, 800)}`);
+      if (Date.now() > end)
+        throw new Error(`SSE: ${what} not seen within ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(0, 800)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -159,8 +163,23 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     await tracker.listen();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const env = { ...appEnv('gateway', { databaseUrl: tw.databaseUrl, natsUrl: nats.url, redisUrl: INFRA.redis, rpcUrls: {}, gatewayPort: port, logLevel: 'warn' }), SSE_MAX_STREAMS_PER_CLIENT: '3', SSE_HEARTBEAT_MS: '300' };
-    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'gateway', 'src', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      ...appEnv('gateway', {
+        databaseUrl: tw.databaseUrl,
+        natsUrl: nats.url,
+        redisUrl: INFRA.redis,
+        rpcUrls: {},
+        gatewayPort: port,
+        logLevel: 'warn',
+      }),
+      SSE_MAX_STREAMS_PER_CLIENT: '3',
+      SSE_HEARTBEAT_MS: '300',
+    };
+    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'gateway', 'src', 'main.ts')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const s of [child.stdout, child.stderr]) s?.on('data', (c: Buffer) => gatewayLog.push(c.toString()));
     gateway = { child, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
     await waitForHttp(`${base}/health`, 120_000);
@@ -175,8 +194,15 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     await nats?.dispose();
   });
 
-  const get = async (path: string, headers: Record<string, string> = {}): Promise<Response> => fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(30_000) });
-  const register = async (orderId: string, txHash: string, url: string, key?: string, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
+  const get = async (path: string, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(30_000) });
+  const register = async (
+    orderId: string,
+    txHash: string,
+    url: string,
+    key?: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> => {
     const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams({ orderId, txHash, url, ...extra })}`, {
       method: 'POST',
       headers: key ? { authorization: `Bearer ${key}` } : {},
@@ -185,8 +211,16 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     return { status: res.status, body: await res.json() };
   };
   /** GET or DELETE /v3/portal/webhooks as `key` (anonymous without). */
-  const hooksCall = async (method: 'GET' | 'DELETE', query: Record<string, string>, key?: string): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams(query)}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(30_000) });
+  const hooksCall = async (
+    method: 'GET' | 'DELETE',
+    query: Record<string, string>,
+    key?: string,
+  ): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${base}/v3/portal/webhooks?${new URLSearchParams(query)}`, {
+      method,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(30_000),
+    });
     return { status: res.status, body: await res.json() };
   };
   const issueKeys = async (n: number): Promise<string[]> => {
@@ -200,7 +234,8 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
       await pool.end();
     }
   };
-  const status = async (orderId: string, txHash: string): Promise<any> => (await get(`/v3/portal/status?orderId=${orderId}&txHash=${txHash}`)).json();
+  const status = async (orderId: string, txHash: string): Promise<any> =>
+    (await get(`/v3/portal/status?orderId=${orderId}&txHash=${txHash}`)).json();
   async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -237,14 +272,32 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     const { orderId, txHash } = await heldOrder();
     const reg = await register(orderId, txHash, receiver.url('/ok/a'));
     expect(reg.status).toBe(201);
-    expect(reg.body).toMatchObject({ orderId, txHash, url: receiver.url('/ok/a'), id: expect.any(String), secret: expect.stringMatching(/^whsec_/) });
+    expect(reg.body).toMatchObject({
+      orderId,
+      txHash,
+      url: receiver.url('/ok/a'),
+      id: expect.any(String),
+      secret: expect.stringMatching(/^whsec_/),
+    });
     expect(['PENDING', 'ONGOING']).toContain(reg.body.status);
-    await until('ONGOING', () => status(orderId, txHash), (r) => r.status === 'ONGOING');
+    await until(
+      'ONGOING',
+      () => status(orderId, txHash),
+      (r) => r.status === 'ONGOING',
+    );
     const ongoing = await status(orderId, txHash);
     tw.relayer.setMode('normal');
-    const final = await until('SUCCESS', () => status(orderId, txHash), (r) => r.status === 'SUCCESS');
+    const final = await until(
+      'SUCCESS',
+      () => status(orderId, txHash),
+      (r) => r.status === 'SUCCESS',
+    );
     const mine = (): Received[] => receiver.received.filter((r) => r.path === '/ok/a');
-    await until('two deliveries', async () => mine().length, (n) => n >= 2);
+    await until(
+      'two deliveries',
+      async () => mine().length,
+      (n) => n >= 2,
+    );
     // Longer than the sweep and the relay poll: nothing is delivered twice.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(mine()).toHaveLength(2);
@@ -261,8 +314,12 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
       expect(r.headers['x-tokensvc-event-id']).toBe(b.id);
       expect(r.headers['x-tokensvc-webhook-id']).toBe(reg.body.id);
       expect(r.headers['content-type']).toBe('application/json');
-      expect(verifySignature(reg.body.secret, r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body)).toBe(true);
-      expect(verifySignature('whsec_wrong', r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body)).toBe(false);
+      expect(
+        verifySignature(reg.body.secret, r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body),
+      ).toBe(true);
+      expect(
+        verifySignature('whsec_wrong', r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body),
+      ).toBe(false);
     }
     const rows = await tw.db.query<{ seq: number; attempts: number; state: string }>(
       `SELECT d.seq, d.attempts, w.state FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.id = $1 ORDER BY d.seq`,
@@ -273,7 +330,10 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
       { seq: 2, attempts: 1, state: 'done' },
     ]);
     // The outbox: one event per transition, published.
-    const events = await tw.db.query<{ seq: number; status: string; published: boolean }>(`SELECT seq, status, published_at IS NOT NULL AS published FROM status_events WHERE order_id = $1 ORDER BY seq`, [orderId]);
+    const events = await tw.db.query<{ seq: number; status: string; published: boolean }>(
+      `SELECT seq, status, published_at IS NOT NULL AS published FROM status_events WHERE order_id = $1 ORDER BY seq`,
+      [orderId],
+    );
     expect(events.rows).toEqual([
       { seq: 1, status: 'ONGOING', published: true },
       { seq: 2, status: 'SUCCESS', published: true },
@@ -282,7 +342,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
       `SELECT e.seq, round(extract(epoch FROM d.delivered_at - e.created_at) * 1000)::int AS ms FROM status_events e JOIN webhook_deliveries d ON d.seq = e.seq AND d.webhook_id = $2 WHERE e.order_id = $1 ORDER BY e.seq`,
       [orderId, reg.body.id],
     );
-    process.stdout.write(`[push] transition committed -> webhook delivery recorded: ${lag.rows.map((r) => `seq ${r.seq} ${r.ms} ms`).join(', ')}\n`);
+    process.stdout.write(
+      `[push] transition committed -> webhook delivery recorded: ${lag.rows.map((r) => `seq ${r.seq} ${r.ms} ms`).join(', ')}\n`,
+    );
     done = { orderId, txHash, record: final };
   });
 
@@ -292,11 +354,19 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     const nc = await connect({ servers: nats.url });
     try {
       const jsm = await nc.jetstreamManager();
-      const count = async (): Promise<number> => (await jsm.streams.info('CROSS_CHAIN_STATUS', { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
+      const count = async (): Promise<number> =>
+        (await jsm.streams.info('CROSS_CHAIN_STATUS', { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
       expect(await count()).toBe(2);
       // As if the relay had crashed after publishing, before marking: it publishes them again.
       await tw.db.query(`UPDATE status_events SET published_at = NULL WHERE order_id = $1`, [orderId]);
-      await until('published again', async () => (await tw.db.query(`SELECT count(*)::int AS n FROM status_events WHERE order_id = $1 AND published_at IS NULL`, [orderId])).rows[0].n, (n) => n === 0, 10_000);
+      await until(
+        'published again',
+        async () =>
+          (await tw.db.query(`SELECT count(*)::int AS n FROM status_events WHERE order_id = $1 AND published_at IS NULL`, [orderId]))
+            .rows[0].n,
+        (n) => n === 0,
+        10_000,
+      );
       expect(await count()).toBe(2);
       const msg = await jsm.streams.getMessage('CROSS_CHAIN_STATUS', { last_by_subj: subject });
       expect(msg.header.get('Nats-Msg-Id')).toBe(`${orderId}:${txHash}:2`);
@@ -312,7 +382,12 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect(reg.status).toBe(201);
     expect(reg.body).toMatchObject({ status: 'SUCCESS', recordedEvents: 2 });
     const mine = (): Received[] => receiver.received.filter((r) => r.path === '/flaky/b');
-    await until('both events delivered', async () => mine().filter((r) => r.answered === 200).length, (n) => n >= 2, 30_000);
+    await until(
+      'both events delivered',
+      async () => mine().filter((r) => r.answered === 200).length,
+      (n) => n >= 2,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 2_500));
     expect(mine().map((r) => [JSON.parse(r.body).seq, r.answered])).toEqual([
       [1, 500],
@@ -321,9 +396,21 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
       [2, 200],
     ]);
     // Retries are the same event: same id, a fresh signature each time (new timestamp).
-    expect(new Set(mine().slice(0, 3).map((r) => r.headers['x-tokensvc-event-id'])).size).toBe(1);
-    for (const r of mine()) expect(verifySignature(reg.body.secret, r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body)).toBe(true);
-    const rows = await tw.db.query<{ seq: number; attempts: number; status_code: number }>(`SELECT seq, attempts, status_code FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq`, [reg.body.id]);
+    expect(
+      new Set(
+        mine()
+          .slice(0, 3)
+          .map((r) => r.headers['x-tokensvc-event-id']),
+      ).size,
+    ).toBe(1);
+    for (const r of mine())
+      expect(
+        verifySignature(reg.body.secret, r.headers['x-tokensvc-signature'] as string, r.headers['x-tokensvc-timestamp'] as string, r.body),
+      ).toBe(true);
+    const rows = await tw.db.query<{ seq: number; attempts: number; status_code: number }>(
+      `SELECT seq, attempts, status_code FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq`,
+      [reg.body.id],
+    );
     expect(rows.rows).toEqual([
       { seq: 1, attempts: 3, status_code: 200 },
       { seq: 2, attempts: 1, status_code: 200 },
@@ -333,12 +420,28 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
   it('counts a redirect, an error status or no answer as a failure, and gives a webhook up after its attempts', async () => {
     const { orderId, txHash } = done!;
     const attempts = async (outcome: string): Promise<number> =>
-      (await TRACKER_METRICS.webhookDeliveries.get()).values.find((v) => v.metricName === 'status_tracker_webhook_delivery_duration_seconds_count' && v.labels['outcome'] === outcome)?.value ?? 0;
-    const metrics = async (): Promise<number[]> => [await attempts('http_5xx'), await attempts('redirect'), await attempts('timeout'), (await TRACKER_METRICS.webhooksGivenUp.get()).values[0]?.value ?? 0];
+      (await TRACKER_METRICS.webhookDeliveries.get()).values.find(
+        (v) => v.metricName === 'status_tracker_webhook_delivery_duration_seconds_count' && v.labels['outcome'] === outcome,
+      )?.value ?? 0;
+    const metrics = async (): Promise<number[]> => [
+      await attempts('http_5xx'),
+      await attempts('redirect'),
+      await attempts('timeout'),
+      (await TRACKER_METRICS.webhooksGivenUp.get()).values[0]?.value ?? 0,
+    ];
     const before = await metrics();
-    const hooks = await Promise.all(['/down/d', '/redirect/e', '/slow/f'].map(async (p) => (await register(orderId, txHash, receiver.url(p))).body.id as string));
-    const state = async (): Promise<Array<{ id: string; state: string; failed_attempts: number; last_error: string; delivered_seq: number }>> =>
-      (await tw.db.query(`SELECT id, state, failed_attempts, last_error, delivered_seq FROM webhooks WHERE id = ANY($1::uuid[]) ORDER BY url`, [hooks])).rows;
+    const hooks = await Promise.all(
+      ['/down/d', '/redirect/e', '/slow/f'].map(async (p) => (await register(orderId, txHash, receiver.url(p))).body.id as string),
+    );
+    const state = async (): Promise<
+      Array<{ id: string; state: string; failed_attempts: number; last_error: string; delivered_seq: number }>
+    > =>
+      (
+        await tw.db.query(
+          `SELECT id, state, failed_attempts, last_error, delivered_seq FROM webhooks WHERE id = ANY($1::uuid[]) ORDER BY url`,
+          [hooks],
+        )
+      ).rows;
     // 3 attempts each (WEBHOOK_MAX_ATTEMPTS), 0.2 s then 0.4 s apart; the slow one waits out 2 s each.
     const rows = await until('all given up', state, (r) => r.every((w) => w.state === 'failed'), 30_000);
     expect(rows.map((w) => [w.failed_attempts, w.delivered_seq])).toEqual([
@@ -397,10 +500,28 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     const idA = regA.body.id as string;
     // Key A sees it (no secret); key B and an anonymous caller see nothing.
     const listA = await hooksCall('GET', { orderId, txHash }, a);
-    expect(listA).toMatchObject({ status: 200, body: { webhooks: [{ id: idA, orderId, txHash, url: receiver.url('/ok/owned-a'), state: 'active', deliveredEvents: expect.any(Number), createdAt: expect.any(String) }] } });
+    expect(listA).toMatchObject({
+      status: 200,
+      body: {
+        webhooks: [
+          {
+            id: idA,
+            orderId,
+            txHash,
+            url: receiver.url('/ok/owned-a'),
+            state: 'active',
+            deliveredEvents: expect.any(Number),
+            createdAt: expect.any(String),
+          },
+        ],
+      },
+    });
     expect(listA.body.webhooks[0]).not.toHaveProperty('secret');
     expect(await hooksCall('GET', { orderId, txHash }, b)).toEqual({ status: 200, body: { webhooks: [] } });
-    expect(await hooksCall('GET', { orderId, txHash, ownerToken: `0x${'12'.repeat(32)}` })).toEqual({ status: 200, body: { webhooks: [] } });
+    expect(await hooksCall('GET', { orderId, txHash, ownerToken: `0x${'12'.repeat(32)}` })).toEqual({
+      status: 200,
+      body: { webhooks: [] },
+    });
     // Key B can neither delete nor replace it: answered as a webhook that does not exist.
     const delB = await hooksCall('DELETE', { id: idA }, b);
     expect(delB).toMatchObject({ status: 404, body: { message: expect.stringContaining(`no webhook ${idA} registered by this caller`) } });
@@ -412,7 +533,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     const replA = await register(orderId, txHash, receiver.url('/ok/owned-a2'), a, { replaces: idA });
     expect(replA.status).toBe(201);
     const listA2 = await hooksCall('GET', { orderId, txHash }, a);
-    expect(listA2.body.webhooks.map((w: { id: string; url: string }) => [w.id, w.url])).toEqual([[replA.body.id, receiver.url('/ok/owned-a2')]]);
+    expect(listA2.body.webhooks.map((w: { id: string; url: string }) => [w.id, w.url])).toEqual([
+      [replA.body.id, receiver.url('/ok/owned-a2')],
+    ]);
     expect((await hooksCall('DELETE', { id: idA }, a)).status).toBe(404); // replaced: gone
     expect(await hooksCall('DELETE', { id: replA.body.id }, a)).toEqual({ status: 200, body: { id: replA.body.id } });
     expect(await hooksCall('GET', { orderId, txHash }, a)).toEqual({ status: 200, body: { webhooks: [] } });
@@ -422,9 +545,13 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect(anon.status).toBe(201);
     const ownerToken = anon.body.ownerToken as string;
     expect(ownerToken).toMatch(/^0x[0-9a-f]{64}$/);
-    expect((await tw.db.query(`SELECT owner FROM webhooks WHERE id = $1`, [anon.body.id])).rows).toEqual([{ owner: expect.stringMatching(/^token:[0-9a-f]{64}$/) }]);
+    expect((await tw.db.query(`SELECT owner FROM webhooks WHERE id = $1`, [anon.body.id])).rows).toEqual([
+      { owner: expect.stringMatching(/^token:[0-9a-f]{64}$/) },
+    ]);
     expect((await hooksCall('GET', { orderId, txHash })).status).toBe(400);
-    expect((await hooksCall('GET', { orderId, txHash, ownerToken })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([anon.body.id]);
+    expect((await hooksCall('GET', { orderId, txHash, ownerToken })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([
+      anon.body.id,
+    ]);
     expect((await hooksCall('GET', { orderId, txHash }, a)).body.webhooks).toEqual([]);
     expect((await hooksCall('DELETE', { id: anon.body.id }, a)).status).toBe(404);
     expect((await hooksCall('DELETE', { id: anon.body.id, ownerToken: `0x${'12'.repeat(32)}` })).status).toBe(404);
@@ -437,10 +564,13 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     const { orderId, txHash } = await heldOrder();
     const [k1, k2, k3] = await issueKeys(3);
     const keys = [k1!, k2!, k3!];
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => register(orderId, txHash, receiver.url(`/ok/cap-${i}`), keys[i % 3])));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => register(orderId, txHash, receiver.url(`/ok/cap-${i}`), keys[i % 3])),
+    );
     const byStatus = answers.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
     expect(byStatus).toEqual({ 201: 10, 409: 20 });
-    for (const r of answers.filter((x) => x.status === 409)) expect(r.body.message).toMatch(new RegExp(`order ${orderId} has 10 webhooks already`));
+    for (const r of answers.filter((x) => x.status === 409))
+      expect(r.body.message).toMatch(new RegExp(`order ${orderId} has 10 webhooks already`));
     const { rows } = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhooks WHERE order_id = $1`, [orderId]);
     expect(Number(rows[0]!.n)).toBe(10);
   });
@@ -465,7 +595,9 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     tw.relayer.setMode('normal');
     await sse.until('the end of the stream', (r) => r.done);
     const arrived = Date.now();
-    process.stdout.write(`[push] SUCCESS committed -> SSE event read by the client: about ${arrived - Date.parse(sse.events.at(-1)!.data.createdAt)} ms (upper bound: polled every 50 ms)\n`);
+    process.stdout.write(
+      `[push] SUCCESS committed -> SSE event read by the client: about ${arrived - Date.parse(sse.events.at(-1)!.data.createdAt)} ms (upper bound: polled every 50 ms)\n`,
+    );
     const final = await status(orderId, txHash);
     expect(final.status).toBe('SUCCESS');
     const ids = sse.events.map((e) => e.id);
@@ -516,11 +648,16 @@ describe('push delivery: webhooks and SSE (tracker + gateway process, devnet Acr
     expect(JSON.parse(await fourth.body()).message).toMatch(/too many open status streams for this client: at most 3/);
     streams[0]!.req.destroy();
     // The gateway notices the closed connection and gives the slot back.
-    const again = await until('a slot back', async () => {
-      const s = await openRaw(q);
-      if (s.res.statusCode !== 200) s.req.destroy();
-      return s;
-    }, (s) => s.res.statusCode === 200, 10_000);
+    const again = await until(
+      'a slot back',
+      async () => {
+        const s = await openRaw(q);
+        if (s.res.statusCode !== 200) s.req.destroy();
+        return s;
+      },
+      (s) => s.res.statusCode === 200,
+      10_000,
+    );
     for (const s of [streams[1]!, streams[2]!]) s.req.destroy();
     held = again;
   });

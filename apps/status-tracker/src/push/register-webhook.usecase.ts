@@ -24,7 +24,11 @@ const OWNER = /^(key|ip):[0-9A-Za-z.:_/%-]{1,100}$|^token:[0-9a-f]{64}$/;
 
 /** The caller a webhook request is made for; refused when the gateway did not say (no webhook without an owner). */
 export function checkOwner(owner: string): string {
-  if (!OWNER.test(owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'a webhook request needs its owner ("key:<id>" or "token:<sha256 hex>", set by the gateway)');
+  if (!OWNER.test(owner))
+    throw new ServiceError(
+      ErrorCode.ERROR_CODE_BAD_REQUEST,
+      'a webhook request needs its owner ("key:<id>" or "token:<sha256 hex>", set by the gateway)',
+    );
   return owner;
 }
 
@@ -43,8 +47,10 @@ export class RegisterWebhookUseCase {
   async execute(req: RegisterWebhookRequest): Promise<RegisterWebhookReply> {
     const owner = checkOwner(req.owner);
     const replaces = req.replaces === '' ? undefined : req.replaces.toLowerCase();
-    if (replaces !== undefined && !UUID.test(replaces)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'replaces must be the id (a UUID) of one of your webhooks of this order');
-    const bad = (m: string): ServiceError => new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `invalid url "${req.url.slice(0, 200)}": ${m}`);
+    if (replaces !== undefined && !UUID.test(replaces))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'replaces must be the id (a UUID) of one of your webhooks of this order');
+    const bad = (m: string): ServiceError =>
+      new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `invalid url "${req.url.slice(0, 200)}": ${m}`);
     // The form and the lists first (no lookup for a URL refused anyway), then the order, then DNS.
     let url: URL;
     try {
@@ -62,13 +68,33 @@ export class RegisterWebhookUseCase {
     }
     const orderId = req.orderId.toLowerCase();
     const txHash = record.txHash;
-    const hook = await this.store.insertWebhook({ id: randomUUID(), owner, orderId, txHash, url: url.toString(), secret: newWebhookSecret(), replaces }, this.maxPerOrder);
-    if (hook === 'not-found') throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `no webhook ${replaces} of yours on order ${orderId} with transaction ${txHash} to replace`);
-    if (hook === 'full') throw new ServiceError(ErrorCode.ERROR_CODE_CONFLICT, `order ${orderId} has ${this.maxPerOrder} webhooks already, the most one order may have (delete one, or replace one of yours)`);
+    const hook = await this.store.insertWebhook(
+      { id: randomUUID(), owner, orderId, txHash, url: url.toString(), secret: newWebhookSecret(), replaces },
+      this.maxPerOrder,
+    );
+    if (hook === 'not-found')
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_NOT_FOUND,
+        `no webhook ${replaces} of yours on order ${orderId} with transaction ${txHash} to replace`,
+      );
+    if (hook === 'full')
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_CONFLICT,
+        `order ${orderId} has ${this.maxPerOrder} webhooks already, the most one order may have (delete one, or replace one of yours)`,
+      );
     const recorded = Number(record.eventSeq);
     // Queued even with nothing recorded yet: a transition committed while this request ran may
     // have been dispatched before the webhook existed. Redis briefly away: the sweep queues it.
     await this.enqueue([hook.id]).catch(() => undefined);
-    return { id: hook.id, secret: hook.secret, orderId, txHash, url: hook.url, createdAt: hook.createdAt.toISOString(), recordedEvents: String(recorded), status: record.status };
+    return {
+      id: hook.id,
+      secret: hook.secret,
+      orderId,
+      txHash,
+      url: hook.url,
+      createdAt: hook.createdAt.toISOString(),
+      recordedEvents: String(recorded),
+      status: record.status,
+    };
   }
 }

@@ -25,7 +25,14 @@ export interface StoredStatusEvent {
 
 const toEvent = (r: EventRow): StoredStatusEvent => ({
   id: r.id,
-  event: { orderId: r.order_id, txHash: r.tx_hash, seq: String(r.seq), status: r.status, createdAt: r.created_at.toISOString(), record: CrossChainStatusReply.fromJSON(r.record) },
+  event: {
+    orderId: r.order_id,
+    txHash: r.tx_hash,
+    seq: String(r.seq),
+    status: r.status,
+    createdAt: r.created_at.toISOString(),
+    record: CrossChainStatusReply.fromJSON(r.record),
+  },
 });
 
 export interface Webhook {
@@ -112,7 +119,10 @@ export class StatusEventStore {
    * (queueing their delivery), then the events are marked dispatched. Returns how many events.
    */
   async dispatchBatch(limit: number, dispatch: (webhookIds: string[]) => Promise<void>): Promise<number> {
-    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM status_events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1`, [limit]);
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM status_events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1`,
+      [limit],
+    );
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => r.id);
     const hooks = await this.pool.query<{ id: string }>(
@@ -140,7 +150,17 @@ export class StatusEventStore {
     return inTransaction(this.pool, async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:order:' || $1, 0))`, [w.orderId]);
       let outcome: Webhook | 'full' | 'not-found';
-      const replaced = w.replaces === undefined ? 1 : (await client.query(`DELETE FROM webhooks WHERE id = $1 AND owner = $2 AND order_id = $3 AND tx_hash = $4`, [w.replaces, w.owner, w.orderId, w.txHash])).rowCount;
+      const replaced =
+        w.replaces === undefined
+          ? 1
+          : (
+              await client.query(`DELETE FROM webhooks WHERE id = $1 AND owner = $2 AND order_id = $3 AND tx_hash = $4`, [
+                w.replaces,
+                w.owner,
+                w.orderId,
+                w.txHash,
+              ])
+            ).rowCount;
       if (replaced !== 1) outcome = 'not-found';
       else {
         const { rows } = await client.query<WebhookRow>(

@@ -17,10 +17,14 @@ export class StatusEventsUseCase {
 
   async execute(req: CrossChainStatusEventsRequest): Promise<CrossChainStatusEventsReply> {
     const afterSeq = req.afterSeq === undefined ? undefined : Number(req.afterSeq);
-    if (afterSeq !== undefined && !(Number.isSafeInteger(afterSeq) && afterSeq >= 0)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'afterSeq must be a non-negative integer');
+    if (afterSeq !== undefined && !(Number.isSafeInteger(afterSeq) && afterSeq >= 0))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'afterSeq must be a non-negative integer');
     const record = await this.status.execute({ orderId: req.orderId, txHash: req.txHash });
     if (afterSeq !== undefined && afterSeq > Number(record.eventSeq)) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `Last-Event-ID ${afterSeq} is ahead of this order's last event (${record.eventSeq}); resume with an id this stream sent`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_BAD_REQUEST,
+        `Last-Event-ID ${afterSeq} is ahead of this order's last event (${record.eventSeq}); resume with an id this stream sent`,
+      );
     }
     const events = afterSeq === undefined ? [] : await this.store.eventsAfter(req.orderId.toLowerCase(), record.txHash, afterSeq);
     return { record, events };

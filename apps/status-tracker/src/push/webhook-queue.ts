@@ -42,14 +42,23 @@ export class WebhookQueue extends SweptQueue<DeliverJob> {
     log?: (msg: string) => void,
   ) {
     // no lockMs: BullMQ's default lock and stalled-job check
-    super({ name: WEBHOOK_QUEUE, label: 'webhook', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, sweepMs: o.sweepMs }, log);
+    super(
+      { name: WEBHOOK_QUEUE, label: 'webhook', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, sweepMs: o.sweepMs },
+      log,
+    );
   }
 
   /** Queues delivery for these webhooks (idempotent per webhook). */
   async add(webhookIds: readonly string[]): Promise<void> {
     const queue = this.startedQueue();
     if (webhookIds.length === 0) return;
-    await queue.addBulk(webhookIds.map((webhookId) => ({ name: 'deliver', data: { webhookId }, opts: { jobId: webhookJobId(webhookId), removeOnComplete: true, removeOnFail: true, attempts: 1 } })));
+    await queue.addBulk(
+      webhookIds.map((webhookId) => ({
+        name: 'deliver',
+        data: { webhookId },
+        opts: { jobId: webhookJobId(webhookId), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+      })),
+    );
   }
 
   async sweep(): Promise<void> {

@@ -16,7 +16,15 @@ export type DeliveryResult = { ok: true; statusCode: number } | { ok: false; sta
 export function webhookBody(e: CrossChainStatusEvent): StatusEvent {
   const seq = Number(e.seq);
   if (!e.record) throw new Error(`status event ${e.orderId}/${e.txHash}/${seq} has no record`);
-  return { id: statusEventId(e.orderId, e.txHash, seq), type: transitionEventType(e.status), seq, orderId: e.orderId, txHash: e.txHash, createdAt: e.createdAt, record: crossChainStatusRecord(e.record) };
+  return {
+    id: statusEventId(e.orderId, e.txHash, seq),
+    type: transitionEventType(e.status),
+    seq,
+    orderId: e.orderId,
+    txHash: e.txHash,
+    createdAt: e.createdAt,
+    record: crossChainStatusRecord(e.record),
+  };
 }
 
 export interface WebhookTarget {
@@ -68,14 +76,20 @@ export class WebhookSender {
         res.destroy();
         req.destroy();
         if (status >= 200 && status < 300) done({ ok: true, statusCode: status });
-        else if (status >= 300 && status < 400) done({ ok: false, statusCode: status, error: `answered ${status}; redirects are not followed` });
+        else if (status >= 300 && status < 400)
+          done({ ok: false, statusCode: status, error: `answered ${status}; redirects are not followed` });
         else done({ ok: false, statusCode: status, error: `answered ${status}` });
       });
       const timer = setTimeout(() => {
         req.destroy();
         done({ ok: false, error: `no response within ${this.timeoutMs} ms` });
       }, this.timeoutMs);
-      req.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, error: e.code === 'EWEBHOOKDESTINATION' ? `destination refused: ${e.message}` : `${e.code ?? 'error'}: ${e.message}` }));
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        done({
+          ok: false,
+          error: e.code === 'EWEBHOOKDESTINATION' ? `destination refused: ${e.message}` : `${e.code ?? 'error'}: ${e.message}`,
+        }),
+      );
       req.end(body);
     });
   }
@@ -84,7 +98,8 @@ export class WebhookSender {
 /** The outcome label of one delivery attempt (a bounded set). */
 export function deliveryOutcome(r: DeliveryResult): string {
   if (r.ok) return 'ok';
-  if (r.statusCode !== undefined) return r.statusCode >= 500 ? 'http_5xx' : r.statusCode >= 400 ? 'http_4xx' : r.statusCode >= 300 ? 'redirect' : 'http_other';
+  if (r.statusCode !== undefined)
+    return r.statusCode >= 500 ? 'http_5xx' : r.statusCode >= 400 ? 'http_4xx' : r.statusCode >= 300 ? 'redirect' : 'http_other';
   if (r.error.startsWith('destination refused')) return 'refused';
   if (r.error.startsWith('no response within')) return 'timeout';
   return 'network';

@@ -9,7 +9,9 @@ describe('webhook signatures', () => {
     const want = createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
     expect(signPayload(secret, 1700000000, body)).toBe(`sha256=${want}`);
     // A fixed vector, so a receiver in any language can check its implementation against it.
-    expect(signPayload('whsec_test', 1700000000, '{}')).toBe(`sha256=${createHmac('sha256', 'whsec_test').update('1700000000.{}').digest('hex')}`);
+    expect(signPayload('whsec_test', 1700000000, '{}')).toBe(
+      `sha256=${createHmac('sha256', 'whsec_test').update('1700000000.{}').digest('hex')}`,
+    );
   });
 
   it('verifies what it signed, within the tolerance, and nothing else', () => {

@@ -21,7 +21,14 @@ export function signPayload(secret: string, timestamp: number, body: string): st
 }
 
 /** What a receiver does; `toleranceSeconds` bounds the age (and future skew) of the timestamp. */
-export function verifySignature(secret: string, header: string | undefined, timestamp: string | undefined, body: string, nowSeconds = Math.floor(Date.now() / 1000), toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string | undefined,
+  timestamp: string | undefined,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): boolean {
   if (header === undefined || timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
   const want = Buffer.from(signPayload(secret, Number(timestamp), body));

@@ -43,7 +43,12 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
 
   const ask = (orderId: string, txHash: string): Promise<CrossChainStatusReply> => tracker.status.execute({ orderId, txHash });
 
-  async function until(orderId: string, txHash: string, done: (r: CrossChainStatusReply) => boolean, timeoutMs = 60_000): Promise<CrossChainStatusReply> {
+  async function until(
+    orderId: string,
+    txHash: string,
+    done: (r: CrossChainStatusReply) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<CrossChainStatusReply> {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const r = await ask(orderId, txHash);
@@ -53,9 +58,12 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     }
   }
   const terminal = (r: CrossChainStatusReply): boolean => TERMINAL.includes(r.status);
-  const rowCount = async (orderId: string): Promise<number> => Number((await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM cross_chain_orders WHERE order_id = $1`, [orderId])).rows[0]!.n);
-  const notFound = (p: Promise<unknown>, message: RegExp) => expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND, message: expect.stringMatching(message) });
-  const terminalEvents = (orderId: string): string[] => tw.events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
+  const rowCount = async (orderId: string): Promise<number> =>
+    Number((await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM cross_chain_orders WHERE order_id = $1`, [orderId])).rows[0]!.n);
+  const notFound = (p: Promise<unknown>, message: RegExp) =>
+    expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND, message: expect.stringMatching(message) });
+  const terminalEvents = (orderId: string): string[] =>
+    tw.events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
 
   it('PENDING -> ONGOING -> SUCCESS with the fill as destination transaction, and the stored quote', async () => {
     tw.relayer.setMode('offline');
@@ -64,14 +72,27 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     const receipt = await tw.sendDeposit(call);
     const [deposit] = await tw.provider.findDeposit('ethereum', receipt.hash);
     const first = await ask(orderId, receipt.hash);
-    expect(first).toMatchObject({ status: 'PENDING', txHash: receipt.hash, crossChainProvider: 'across', fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash], destinationTxHashes: [] });
+    expect(first).toMatchObject({
+      status: 'PENDING',
+      txHash: receipt.hash,
+      crossChainProvider: 'across',
+      fromChainId: '1',
+      toChainId: '8453',
+      originTxHashes: [receipt.hash],
+      destinationTxHashes: [],
+    });
     expect(first.context?.orderId).toBe(orderId);
     const ongoing = await until(orderId, receipt.hash, (r) => r.status !== 'PENDING');
     expect(ongoing).toMatchObject({ status: 'ONGOING', crossChainRequestId: deposit!.requestId });
     tw.relayer.setMode('normal');
     const done = await until(orderId, receipt.hash, terminal);
     const fill = await tw.provider.findFill('base', 1, deposit!.requestId);
-    expect(done).toMatchObject({ status: 'SUCCESS', destinationTxHashes: [fill!.txHash], originTxHashes: [receipt.hash], crossChainRequestId: deposit!.requestId });
+    expect(done).toMatchObject({
+      status: 'SUCCESS',
+      destinationTxHashes: [fill!.txHash],
+      originTxHashes: [receipt.hash],
+      crossChainRequestId: deposit!.requestId,
+    });
     expect(done.statusReason).toBeUndefined();
     expect(fill).toMatchObject({ filler: tw.relayer.address, amount: deposit!.outputAmount });
     expect(done.tx?.to).toBe(tw.origin.spokePool.toLowerCase());
@@ -88,7 +109,12 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     // The order's own transaction, reverted: FAILED at once, never polled.
     expect((await ask(orderId, receipt.hash)).status).toBe('FAILED');
     const done = await until(orderId, receipt.hash, terminal);
-    expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction reverted; nothing was bridged', destinationTxHashes: [], crossChainRequestId: '' });
+    expect(done).toMatchObject({
+      status: 'FAILED',
+      statusReason: 'the origin transaction reverted; nothing was bridged',
+      destinationTxHashes: [],
+      crossChainRequestId: '',
+    });
     expect(terminalEvents(orderId)).toEqual(['FAILED']);
   });
 
@@ -153,7 +179,11 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
     expect(ok).toHaveLength(4);
     expect(refused).toHaveLength(2);
-    for (const r of refused) expect(r.reason).toMatchObject({ code: ErrorCode.ERROR_CODE_CONFLICT, message: expect.stringContaining('already tracks 4 transactions') });
+    for (const r of refused)
+      expect(r.reason).toMatchObject({
+        code: ErrorCode.ERROR_CODE_CONFLICT,
+        message: expect.stringContaining('already tracks 4 transactions'),
+      });
     expect(await rowCount(orderId)).toBe(4);
     // The tracked ones still answer; another transaction does not get in.
     const tracked = hashes.filter((_, i) => answers[i]!.status === 'fulfilled');
@@ -178,7 +208,10 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     // As if tracking had begun 31 minutes ago (default timeout 30 minutes); the sweep queues it.
     await tw.db.query(`UPDATE cross_chain_orders SET created_at = now() - interval '31 minutes' WHERE order_id = $1`, [orderId]);
     const done = await until(orderId, txHash, terminal);
-    expect(done).toMatchObject({ status: 'FAILED', statusReason: 'the origin transaction was not found on chain within 30 minutes; nothing was bridged' });
+    expect(done).toMatchObject({
+      status: 'FAILED',
+      statusReason: 'the origin transaction was not found on chain within 30 minutes; nothing was bridged',
+    });
   });
 
   it('a tracker closed mid-way and started again brings the order to SUCCESS exactly once', async () => {
@@ -236,7 +269,8 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
   });
 
   it('NOT_FOUND only for an order found nowhere; BAD_REQUEST for malformed ids', async () => {
-    const notFound = (p: Promise<unknown>) => expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND } satisfies Partial<ServiceError>);
+    const notFound = (p: Promise<unknown>) =>
+      expect(p).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_NOT_FOUND } satisfies Partial<ServiceError>);
     await notFound(ask(randomUUID(), `0x${randomBytes(32).toString('hex')}`));
     // A mined transaction that is no deposit, with no stored quote: not a cross-chain order.
     const sent = await tw.user.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
@@ -249,7 +283,7 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
   // Last: it moves both chains' clocks past the deposit's fill deadline (Across's 4-hour window).
   // On the devnet bridge the filler refunded after a grace period; on Across nobody refunds at the
   // deadline itself: the data worker's next bundle does (a relayer refund leaf on the origin).
-  it('REFUND_STATUS with the relayer offline past the fill deadline and the data worker\'s refund leaf, the leaf as destination transaction', async () => {
+  it("REFUND_STATUS with the relayer offline past the fill deadline and the data worker's refund leaf, the leaf as destination transaction", async () => {
     tw.relayer.setMode('offline');
     const call = await tw.depositCall(3_000_000n);
     const orderId = await tw.storeQuote({ call });
@@ -262,7 +296,9 @@ describe('cross-chain status tracker (devnet Across: SpokePools, relayer, data w
     expect((await ask(orderId, receipt.hash)).status).toBe('ONGOING'); // expired, nothing refunded yet: no premature terminal state
     tw.relayer.setMode('normal'); // too late to fill: the relayer drops it
     const bundle = await tw.worker.runBundle(); // refunds what expired unfilled (and repays the relayer's fills above)
-    expect(bundle.payments.filter((p) => p.kind === 'expired-deposit-refund').map((p) => [p.deposit.depositId.toString(), p.amount])).toEqual([[deposit!.requestId, 3_000_000n]]);
+    expect(
+      bundle.payments.filter((p) => p.kind === 'expired-deposit-refund').map((p) => [p.deposit.depositId.toString(), p.amount]),
+    ).toEqual([[deposit!.requestId, 3_000_000n]]);
     const done = await until(orderId, receipt.hash, terminal);
     const refund = await tw.provider.findRefund('ethereum', deposit!.requestId);
     expect(done).toMatchObject({ status: 'REFUND_STATUS', destinationTxHashes: [refund!.txHash], crossChainRequestId: deposit!.requestId });

@@ -59,7 +59,8 @@ export class CrossChainStatusUseCase {
   async execute(req: CrossChainStatusRequest): Promise<CrossChainStatusReply> {
     const orderId = req.orderId.toLowerCase();
     const txHash = req.txHash.toLowerCase();
-    if (!UUID.test(orderId)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be a UUID (context.orderId of the order)');
+    if (!UUID.test(orderId))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'orderId must be a UUID (context.orderId of the order)');
     if (!TX_HASH.test(txHash)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'txHash must be 0x followed by 64 hex characters');
     const quote = await this.store.quote(orderId);
     const row = await this.store.get(orderId, txHash);
@@ -75,16 +76,24 @@ export class CrossChainStatusUseCase {
     const notThisOrder = `it is not the transaction of order ${orderId} (not sent to the quote's tx.to with its tx.data)`;
     switch (origin.kind) {
       case 'unknown':
-        throw notFound(`transaction ${txHash} was not found on ${network}, the origin network of order ${orderId}: check the hash (nothing is tracked for it)`);
+        throw notFound(
+          `transaction ${txHash} was not found on ${network}, the origin network of order ${orderId}: check the hash (nothing is tracked for it)`,
+        );
       case 'pending':
-        throw notFound(`transaction ${txHash} is not mined on ${network} yet: retry once it is mined (a pending transaction is not tracked)`);
+        throw notFound(
+          `transaction ${txHash} is not mined on ${network} yet: retry once it is mined (a pending transaction is not tracked)`,
+        );
       case 'reverted':
         if (!isQuoteTransaction(quote, origin.tx)) throw notFound(`transaction ${txHash} reverted on ${network} and ${notThisOrder}`);
         // The order's own attempt, reverted: one step writes FAILED; nothing to poll.
         return this.created(fresh, quote, { advance: true });
       case 'mined':
-        if (origin.deposits.length === 0) throw notFound(`transaction ${txHash} on ${network} made no ${this.provider.name} deposit: it is not a cross-chain order's transaction`);
-        if (!isQuoteTransaction(quote, origin.tx)) throw notFound(`transaction ${txHash} is a ${this.provider.name} deposit on ${network}, but ${notThisOrder}`);
+        if (origin.deposits.length === 0)
+          throw notFound(
+            `transaction ${txHash} on ${network} made no ${this.provider.name} deposit: it is not a cross-chain order's transaction`,
+          );
+        if (!isQuoteTransaction(quote, origin.tx))
+          throw notFound(`transaction ${txHash} is a ${this.provider.name} deposit on ${network}, but ${notThisOrder}`);
         return this.created(fresh, quote, { advance: false });
     }
   }
@@ -94,19 +103,36 @@ export class CrossChainStatusUseCase {
     for (const network of this.networks) {
       const [d] = await this.provider.findDeposit(network, txHash);
       if (d) {
-        const fresh: NewCrossChainOrder = { orderId, txHash, provider: this.provider.name, fromNetwork: network, fromChainId: d.originChainId, toNetwork: d.destinationNetwork, toChainId: d.destinationChainId };
+        const fresh: NewCrossChainOrder = {
+          orderId,
+          txHash,
+          provider: this.provider.name,
+          fromNetwork: network,
+          fromChainId: d.originChainId,
+          toNetwork: d.destinationNetwork,
+          toChainId: d.destinationChainId,
+        };
         // Found from the chain: the deposit is there, so one step makes the first answer ONGOING (or final).
         return this.created(fresh, undefined, { advance: true, txUnclaimed: true });
       }
     }
-    throw notFound(`no cross-chain order ${orderId} with transaction ${txHash}: no stored quote, and the transaction made no bridge deposit`);
+    throw notFound(
+      `no cross-chain order ${orderId} with transaction ${txHash}: no stored quote, and the transaction made no bridge deposit`,
+    );
   }
 
-  private async created(fresh: NewCrossChainOrder, quote: StoredQuote | undefined, o: { advance: boolean; txUnclaimed?: boolean }): Promise<CrossChainStatusReply> {
+  private async created(
+    fresh: NewCrossChainOrder,
+    quote: StoredQuote | undefined,
+    o: { advance: boolean; txUnclaimed?: boolean },
+  ): Promise<CrossChainStatusReply> {
     const { orderId, txHash } = fresh;
     const outcome: CreateOutcome = await this.store.createBounded(fresh, this.limits.maxTxsPerOrder, { txUnclaimed: o.txUnclaimed });
     if ('refused' in outcome) {
-      if (outcome.refused === 'tx-taken') throw notFound(`no cross-chain order ${orderId} with transaction ${txHash}: the order's quote is no longer stored, and the transaction is tracked for another order`);
+      if (outcome.refused === 'tx-taken')
+        throw notFound(
+          `no cross-chain order ${orderId} with transaction ${txHash}: the order's quote is no longer stored, and the transaction is tracked for another order`,
+        );
       throw new ServiceError(
         ErrorCode.ERROR_CODE_CONFLICT,
         `order ${orderId} already tracks ${outcome.count} transactions, the most one order may have (TRACKER_MAX_TXS_PER_ORDER); ask with one of them`,
@@ -127,6 +153,14 @@ export class CrossChainStatusUseCase {
     const context = quote.context as { outputToken?: unknown } | null;
     const to = networkOfTokenKey(context?.outputToken);
     if (to === quote.network) return undefined;
-    return { orderId, txHash, provider: this.provider.name, fromNetwork: quote.network, fromChainId: quote.chainId, toNetwork: to, toChainId: to && NETWORK_INFO[to].chainId };
+    return {
+      orderId,
+      txHash,
+      provider: this.provider.name,
+      fromNetwork: quote.network,
+      fromChainId: quote.chainId,
+      toNetwork: to,
+      toChainId: to && NETWORK_INFO[to].chainId,
+    };
   }
 }

@@ -42,9 +42,16 @@ export class OriginTransactionReader {
   /** Throws UNAVAILABLE when the network has no node configured or the node does not answer. */
   async read(network: Network, txHash: string): Promise<OriginTransaction> {
     const rpc = this.rpc.get(network);
-    if (!rpc) throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `no node configured for ${network}: transaction ${txHash} cannot be checked`);
+    if (!rpc)
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_UNAVAILABLE,
+        `no node configured for ${network}: transaction ${txHash} cannot be checked`,
+      );
     const unavailable = (e: unknown): never => {
-      throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `the ${network} node did not answer for transaction ${txHash}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_UNAVAILABLE,
+        `the ${network} node did not answer for transaction ${txHash}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     };
     const [receipt, raw] = await Promise.all([
       rpc.call<{ status?: string } | null>('eth_getTransactionReceipt', [txHash]),

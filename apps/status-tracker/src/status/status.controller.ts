@@ -13,6 +13,11 @@ export class StatusController {
 
   @MessagePattern(RPC.crossChainStatus.subject)
   crossChainStatus(@Payload() raw: unknown): Promise<unknown> {
-    return handleRpc(RPC.crossChainStatus, raw, (req) => this.status.execute(req), (e) => this.logger.error(e));
+    return handleRpc(
+      RPC.crossChainStatus,
+      raw,
+      (req) => this.status.execute(req),
+      (e) => this.logger.error(e),
+    );
   }
 }

@@ -27,7 +27,9 @@ export type TrackerChildMessage = { type: 'ready' } | { type: 'reply'; id: numbe
 async function main(): Promise<void> {
   const a = JSON.parse(process.argv[2]!) as TrackerChildArgs;
   const send = (m: TrackerChildMessage): void => void process.send?.(m);
-  const app = await NestFactory.createApplicationContext(StatusTrackerModule.forRoot(loadTrackerConfig(a.env, { across: a.across })), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(StatusTrackerModule.forRoot(loadTrackerConfig(a.env, { across: a.across })), {
+    logger: ['error'],
+  });
   await app.init();
   const status = app.get(CrossChainStatusUseCase);
   process.on('message', (m: TrackerChildRequest) => {

@@ -18,7 +18,13 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Interface, JsonRpcProvider, MaxUint256, type TransactionReceipt, Wallet, toBeHex } from 'ethers';
 import { Client } from 'pg';
-import { type AcrossBridgeConfig, AcrossBridgeProvider, type AcrossManifestLike, type BridgeDepositCall, acrossConfigFromManifest } from '@tokensvc/bridge';
+import {
+  type AcrossBridgeConfig,
+  AcrossBridgeProvider,
+  type AcrossManifestLike,
+  type BridgeDepositCall,
+  acrossConfigFromManifest,
+} from '@tokensvc/bridge';
 import type { Network } from '@tokensvc/domain';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
 import { StatusTrackerModule } from '../wiring/app.module';
@@ -114,7 +120,12 @@ export interface TrackerWorld {
    * the `orders` row of a cross-chain quote, as the quote service stores it; its `tx` is `call`
    * (the transaction a status request must match), or a placeholder no transaction matches
    */
-  storeQuote(o?: { orderId?: string; keepUntil?: Date; createdAt?: Date; call?: Pick<BridgeDepositCall, 'to' | 'data' | 'value'> }): Promise<string>;
+  storeQuote(o?: {
+    orderId?: string;
+    keepUntil?: Date;
+    createdAt?: Date;
+    call?: Pick<BridgeDepositCall, 'to' | 'data' | 'value'>;
+  }): Promise<string>;
   /** moves both chains' clocks `seconds` ahead (and mines a block on each) */
   passTime(seconds: number): Promise<void>;
   /** moves both chains' clocks past `fillDeadline` (a deposit's: no relayer may fill it now, the data worker refunds it) */
@@ -221,11 +232,18 @@ export async function startTrackerWorld(kit: TrackerWorldKit, database: string):
       // createApplicationContext runs the start-up hooks (the tracker's sweep may finish an order
       // there), and a listener added after it returned missed those transitions.
       const root = StatusTrackerModule.forRoot(config);
-      const listener = { provide: TRANSITION_RECORDER, inject: [CrossChainTracker], useFactory: (t: CrossChainTracker): true => {
-        t.onTransition((e) => events.push(e));
-        return true;
-      } };
-      const app = await NestFactory.createApplicationContext({ ...root, providers: [...(root.providers ?? []), listener] }, { logger: ['error'] });
+      const listener = {
+        provide: TRANSITION_RECORDER,
+        inject: [CrossChainTracker],
+        useFactory: (t: CrossChainTracker): true => {
+          t.onTransition((e) => events.push(e));
+          return true;
+        },
+      };
+      const app = await NestFactory.createApplicationContext(
+        { ...root, providers: [...(root.providers ?? []), listener] },
+        { logger: ['error'] },
+      );
       await app.init();
       const handle: TrackerApp = {
         app,
@@ -241,17 +259,34 @@ export async function startTrackerWorld(kit: TrackerWorldKit, database: string):
     },
     async startRelayer(opts = {}) {
       await relayer?.stop();
-      relayer = new kit.AcrossRelayer({ networks, relayerKey, pollMs: 100, mode: opts.mode ?? 'normal', fromBlocks: opts.fromBlocks, log: opts.log });
+      relayer = new kit.AcrossRelayer({
+        networks,
+        relayerKey,
+        pollMs: 100,
+        mode: opts.mode ?? 'normal',
+        fromBlocks: opts.fromBlocks,
+        log: opts.log,
+      });
       await relayer.start();
       return relayer;
     },
     async depositCall(amount, recipient = Wallet.createRandom().address) {
-      const quote = await provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: origin.usdc, inputAmount: amount, outputToken: destination.usdc });
+      const quote = await provider.quote({
+        originNetwork: 'ethereum',
+        destinationNetwork: 'base',
+        inputToken: origin.usdc,
+        inputAmount: amount,
+        outputToken: destination.usdc,
+      });
       return provider.depositCall({ quote, depositor: user.address, recipient, refundTo: user.address });
     },
     async sendDeposit(call, opts = {}) {
       const wallet = opts.from ?? user;
-      if (opts.approve !== false && call.approvalToken) await minedReceipt(origin.provider, (await wallet.sendTransaction({ to: call.approvalToken, data: ERC20.encodeFunctionData('approve', [call.to, MaxUint256]) })).hash);
+      if (opts.approve !== false && call.approvalToken)
+        await minedReceipt(
+          origin.provider,
+          (await wallet.sendTransaction({ to: call.approvalToken, data: ERC20.encodeFunctionData('approve', [call.to, MaxUint256]) })).hash,
+        );
       // A fixed gas limit: a deposit that reverts is still mined (no estimate to refuse it).
       const sent = await wallet.sendTransaction({ to: call.to, data: call.data, value: call.value, gasLimit: 500_000n });
       return minedReceipt(origin.provider, sent.hash);
@@ -261,8 +296,20 @@ export async function startTrackerWorld(kit: TrackerWorldKit, database: string):
       const createdAt = o.createdAt ?? new Date();
       const keepUntil = o.keepUntil ?? new Date(createdAt.getTime() + 7 * 24 * 3600_000);
       const sender = user.address.toLowerCase();
-      const context = { orderId, inputToken: `ethereum:${origin.usdc.toLowerCase()}`, inputAmount: '1000000', outputToken: `base:${destination.usdc.toLowerCase()}`, outputAmount: '999500', sender };
-      const tx = { to: (o.call?.to ?? origin.spokePool).toLowerCase(), data: o.call?.data ?? '0x', from: sender, value: (o.call?.value ?? 0n).toString() };
+      const context = {
+        orderId,
+        inputToken: `ethereum:${origin.usdc.toLowerCase()}`,
+        inputAmount: '1000000',
+        outputToken: `base:${destination.usdc.toLowerCase()}`,
+        outputAmount: '999500',
+        sender,
+      };
+      const tx = {
+        to: (o.call?.to ?? origin.spokePool).toLowerCase(),
+        data: o.call?.data ?? '0x',
+        from: sender,
+        value: (o.call?.value ?? 0n).toString(),
+      };
       await db.query(
         `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
          VALUES ($1, 'ethereum', 1, $2, $3, $4, $5, $6, $7, NULL, '[]')`,

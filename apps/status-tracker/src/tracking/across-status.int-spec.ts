@@ -21,7 +21,17 @@ import { TEST_ACCOUNTS, manifestToken, networkManifest, type NetworkManifest } f
 import type { Network } from '@tokensvc/domain';
 import type { CrossChainStatusReply } from '@tokensvc/messages';
 import { dropDatabase, migrate } from '@tokensvc/persistence';
-import { AcrossDataWorker, AcrossRelayer, INFRA, acrossNetworks, acrossRelayerAccount, createTestDatabaseUrl, fundAcrossRelayer, startDevnet, type DevnetHandle } from '@tokensvc/testing';
+import {
+  AcrossDataWorker,
+  AcrossRelayer,
+  INFRA,
+  acrossNetworks,
+  acrossRelayerAccount,
+  createTestDatabaseUrl,
+  fundAcrossRelayer,
+  startDevnet,
+  type DevnetHandle,
+} from '@tokensvc/testing';
 import { StatusTrackerModule } from '../wiring/app.module';
 import { loadTrackerConfig } from '../config/tracker-config';
 import { CrossChainStatusUseCase } from '../status/cross-chain-status.usecase';
@@ -51,16 +61,31 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
   const events: TrackerEvent[] = [];
 
   beforeAll(async () => {
-    devnet = await startDevnet({ networks: ['ethereum', 'base'], basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 90, log: () => undefined });
+    devnet = await startDevnet({
+      networks: ['ethereum', 'base'],
+      basePort: Number(process.env['TEST_DEVNET_BASE_PORT'] ?? 18545) + 90,
+      log: () => undefined,
+    });
     eth = networkManifest(devnet.manifest, 'ethereum');
     base = networkManifest(devnet.manifest, 'base');
     const rpcUrls = devnet.rpcUrls as Partial<Record<Network, string>>;
-    chains = { ethereum: new JsonRpcProvider(rpcUrls.ethereum, 1, { staticNetwork: true, cacheTimeout: -1 }), base: new JsonRpcProvider(rpcUrls.base, 8453, { staticNetwork: true, cacheTimeout: -1 }) };
+    chains = {
+      ethereum: new JsonRpcProvider(rpcUrls.ethereum, 1, { staticNetwork: true, cacheTimeout: -1 }),
+      base: new JsonRpcProvider(rpcUrls.base, 8453, { staticNetwork: true, cacheTimeout: -1 }),
+    };
     for (const c of Object.values(chains)) c.pollingInterval = 20;
     wallet = new Wallet(TEST_ACCOUNTS[2]!.privateKey, chains.ethereum);
     provider = new AcrossBridgeProvider({ config: acrossConfigFromManifest(devnet.manifest as unknown as AcrossManifestLike), rpcUrls });
-    executor = EXECUTOR.decodeFunctionResult('executor', await chains.ethereum.call({ to: eth.contracts.router, data: EXECUTOR.encodeFunctionData('executor') }))[0] as string;
-    await (await wallet.sendTransaction({ to: manifestToken(eth, 'USDC').address, data: ERC20.encodeFunctionData('approve', [eth.contracts.router, MaxUint256]) })).wait();
+    executor = EXECUTOR.decodeFunctionResult(
+      'executor',
+      await chains.ethereum.call({ to: eth.contracts.router, data: EXECUTOR.encodeFunctionData('executor') }),
+    )[0] as string;
+    await (
+      await wallet.sendTransaction({
+        to: manifestToken(eth, 'USDC').address,
+        data: ERC20.encodeFunctionData('approve', [eth.contracts.router, MaxUint256]),
+      })
+    ).wait();
 
     const relayerKey = acrossRelayerAccount().privateKey;
     await fundAcrossRelayer({ manifest: devnet.manifest, rpcUrls, relayerKey });
@@ -108,7 +133,12 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
   });
 
   const ask = (orderId: string, txHash: string): Promise<CrossChainStatusReply> => status.execute({ orderId, txHash });
-  async function until(orderId: string, txHash: string, done: (r: CrossChainStatusReply) => boolean, timeoutMs = 60_000): Promise<CrossChainStatusReply> {
+  async function until(
+    orderId: string,
+    txHash: string,
+    done: (r: CrossChainStatusReply) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<CrossChainStatusReply> {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const r = await ask(orderId, txHash);
@@ -118,9 +148,16 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
     }
   }
   const terminal = (r: CrossChainStatusReply): boolean => TERMINAL.includes(r.status);
-  const terminalEvents = (orderId: string): string[] => events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
+  const terminalEvents = (orderId: string): string[] =>
+    events.filter((e) => e.orderId === orderId && TERMINAL.includes(e.status)).map((e) => e.status);
   const usdcBalance = async (n: 'ethereum' | 'base', holder: string): Promise<bigint> =>
-    ERC20.decodeFunctionResult('balanceOf', await chains[n].call({ to: manifestToken(n === 'ethereum' ? eth : base, 'USDC').address, data: ERC20.encodeFunctionData('balanceOf', [holder]) }))[0] as bigint;
+    ERC20.decodeFunctionResult(
+      'balanceOf',
+      await chains[n].call({
+        to: manifestToken(n === 'ethereum' ? eth : base, 'USDC').address,
+        data: ERC20.encodeFunctionData('balanceOf', [holder]),
+      }),
+    )[0] as bigint;
 
   /**
    * A USDC ethereum -> base order as the quote service builds it on Across (Router.executeBridge,
@@ -128,17 +165,39 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
    */
   async function storeOrder(amount: bigint): Promise<{ orderId: string; tx: { to: string; data: string } }> {
     const [usdcEth, usdcBase] = [manifestToken(eth, 'USDC').address, manifestToken(base, 'USDC').address];
-    const quote = await provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: usdcEth, inputAmount: amount, outputToken: usdcBase });
+    const quote = await provider.quote({
+      originNetwork: 'ethereum',
+      destinationNetwork: 'base',
+      inputToken: usdcEth,
+      inputAmount: amount,
+      outputToken: usdcBase,
+    });
     const call = provider.depositCall({ quote, depositor: executor, recipient: wallet.address, refundTo: wallet.address });
     const deadline = BigInt(quote.fillDeadline);
     const data = encodeExecuteBridge(
-      { inputToken: usdcEth, inputAmount: amount, outputToken: usdcEth.toLowerCase(), minOutputAmount: amount, recipient: call.to, partner: ZERO, feeBps: 0, deadline },
+      {
+        inputToken: usdcEth,
+        inputAmount: amount,
+        outputToken: usdcEth.toLowerCase(),
+        minOutputAmount: amount,
+        recipient: call.to,
+        partner: ZERO,
+        feeBps: 0,
+        deadline,
+      },
       [bridgeDepositExecutorCall(call, usdcEth)],
     );
     const orderId = randomUUID();
     const now = new Date();
     const sender = wallet.address.toLowerCase();
-    const context = { orderId, inputToken: `ethereum:${usdcEth.toLowerCase()}`, inputAmount: amount.toString(), outputToken: `base:${usdcBase.toLowerCase()}`, outputAmount: quote.outputAmount.toString(), sender };
+    const context = {
+      orderId,
+      inputToken: `ethereum:${usdcEth.toLowerCase()}`,
+      inputAmount: amount.toString(),
+      outputToken: `base:${usdcBase.toLowerCase()}`,
+      outputAmount: quote.outputAmount.toString(),
+      sender,
+    };
     const tx = { to: eth.contracts.router.toLowerCase(), data, from: sender, value: '0' };
     await db.query(
       `INSERT INTO orders (order_id, network, chain_id, sender, created_at, expires_at, keep_until, context, tx, signed_order, calls)
@@ -155,11 +214,17 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
     return { receipt, deposit: deposit! };
   }
 
-  it('PENDING / ONGOING while the relayer is offline, then SUCCESS with the relayer\'s FilledRelay as destination transaction', async () => {
+  it("PENDING / ONGOING while the relayer is offline, then SUCCESS with the relayer's FilledRelay as destination transaction", async () => {
     const { orderId, tx } = await storeOrder(1_000_000_000n);
     const { receipt, deposit } = await send(tx);
     const first = await ask(orderId, receipt.hash);
-    expect(first).toMatchObject({ txHash: receipt.hash, crossChainProvider: 'across', fromChainId: '1', toChainId: '8453', originTxHashes: [receipt.hash] });
+    expect(first).toMatchObject({
+      txHash: receipt.hash,
+      crossChainProvider: 'across',
+      fromChainId: '1',
+      toChainId: '8453',
+      originTxHashes: [receipt.hash],
+    });
     expect(['PENDING', 'ONGOING']).toContain(first.status);
     const ongoing = await until(orderId, receipt.hash, (r) => r.status !== 'PENDING');
     expect(ongoing).toMatchObject({ status: 'ONGOING', crossChainRequestId: deposit.requestId, destinationTxHashes: [] });
@@ -168,7 +233,12 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
     const done = await until(orderId, receipt.hash, terminal);
     const fill = await provider.findFill('base', 1, deposit.requestId);
     expect(fill).toMatchObject({ recipient: wallet.address, filler: relayer.address, amount: deposit.outputAmount });
-    expect(done).toMatchObject({ status: 'SUCCESS', destinationTxHashes: [fill!.txHash], originTxHashes: [receipt.hash], crossChainRequestId: deposit.requestId });
+    expect(done).toMatchObject({
+      status: 'SUCCESS',
+      destinationTxHashes: [fill!.txHash],
+      originTxHashes: [receipt.hash],
+      crossChainRequestId: deposit.requestId,
+    });
     expect(done.statusReason).toBeUndefined();
     expect(await usdcBalance('base', wallet.address)).toBe(before + deposit.outputAmount);
     expect(terminalEvents(orderId)).toEqual(['SUCCESS']);
@@ -192,7 +262,9 @@ describe('status tracker on Across (devnet SpokePools, relayer and data worker)'
     await new Promise((r) => setTimeout(r, 500));
     expect((await ask(orderId, receipt.hash)).status).toBe('ONGOING'); // expired, not refunded yet: no premature terminal state
     const bundle = await worker.runBundle();
-    expect(bundle.payments.map((p) => [p.kind, getAddress(p.to), p.amount])).toEqual([['expired-deposit-refund', wallet.address, 500_000_000n]]);
+    expect(bundle.payments.map((p) => [p.kind, getAddress(p.to), p.amount])).toEqual([
+      ['expired-deposit-refund', wallet.address, 500_000_000n],
+    ]);
     const done = await until(orderId, receipt.hash, terminal);
     const refund = await provider.findRefund('ethereum', deposit.requestId);
     expect(refund).toMatchObject({ refundTo: wallet.address, amount: 500_000_000n });

@@ -100,7 +100,8 @@ export class CrossChainOrderStore {
   async createBounded(o: NewCrossChainOrder, maxPerOrder: number, opts: { txUnclaimed?: boolean } = {}): Promise<CreateOutcome> {
     const refused = await inTransaction(this.pool, async (client): Promise<CreateOutcome | undefined> => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:order:' || $1, 0))`, [o.orderId]);
-      if (opts.txUnclaimed) await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:tx:' || $1, 0))`, [o.txHash]);
+      if (opts.txUnclaimed)
+        await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('cross_chain_orders:tx:' || $1, 0))`, [o.txHash]);
       const { rows } = await client.query<{ n: string; mine: boolean; other: boolean }>(
         `SELECT count(*) FILTER (WHERE order_id = $1) AS n,
                 bool_or(order_id = $1 AND tx_hash = $2) AS mine,
@@ -138,7 +139,10 @@ export class CrossChainOrderStore {
    * Creates the PENDING rows among `orders` that do not exist yet, on `db` (the bridge follower
    * writes them in its batch transaction); returns the ones it created.
    */
-  async createMany(orders: readonly NewCrossChainOrder[], db: Pick<PoolClient, 'query'> = this.pool): Promise<Array<{ orderId: string; txHash: string }>> {
+  async createMany(
+    orders: readonly NewCrossChainOrder[],
+    db: Pick<PoolClient, 'query'> = this.pool,
+  ): Promise<Array<{ orderId: string; txHash: string }>> {
     if (orders.length === 0) return [];
     const { rows } = await db.query<{ order_id: string; tx_hash: string }>(
       `INSERT INTO cross_chain_orders (order_id, tx_hash, status, provider, from_network, from_chain_id, to_network, to_chain_id, origin_tx_hashes)
@@ -178,7 +182,11 @@ export class CrossChainOrderStore {
    * The kept cross-chain quotes of `network` whose `tx.data` has one of the md5 digests `dataMd5s`
    * (of the lowercase hex; `orders_cross_chain_tx_data_idx`). The caller compares the data itself.
    */
-  async crossChainQuotesByTxData(network: Network, dataMd5s: readonly string[], limit = 1_000): Promise<Array<StoredQuote & { orderId: string }>> {
+  async crossChainQuotesByTxData(
+    network: Network,
+    dataMd5s: readonly string[],
+    limit = 1_000,
+  ): Promise<Array<StoredQuote & { orderId: string }>> {
     if (dataMd5s.length === 0) return [];
     const { rows } = await this.pool.query<{ order_id: string; network: string; chain_id: number; context: unknown; tx: unknown }>(
       `SELECT order_id, network, chain_id, context, tx FROM orders
@@ -205,7 +213,13 @@ export class CrossChainOrderStore {
   }
 
   /** Writes the terminal state once, with its status event; true only for the call that wrote it. */
-  async finish(orderId: string, txHash: string, status: TerminalStatus, statusReason: string | undefined, destinationTxHashes: readonly string[]): Promise<boolean> {
+  async finish(
+    orderId: string,
+    txHash: string,
+    status: TerminalStatus,
+    statusReason: string | undefined,
+    destinationTxHashes: readonly string[],
+  ): Promise<boolean> {
     return this.transition(
       `UPDATE cross_chain_orders
           SET status = $3, status_reason = $4, destination_tx_hashes = $5, terminal_at = now(), updated_at = now(), event_seq = event_seq + 1
@@ -231,7 +245,10 @@ export class CrossChainOrderStore {
 
   /** Every order not yet terminal (the queue is re-filled from these). */
   async open(limit = 100_000): Promise<Array<{ orderId: string; txHash: string }>> {
-    const { rows } = await this.pool.query<{ order_id: string; tx_hash: string }>(`SELECT order_id, tx_hash FROM cross_chain_orders WHERE terminal_at IS NULL ORDER BY created_at LIMIT $1`, [limit]);
+    const { rows } = await this.pool.query<{ order_id: string; tx_hash: string }>(
+      `SELECT order_id, tx_hash FROM cross_chain_orders WHERE terminal_at IS NULL ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => ({ orderId: r.order_id, txHash: r.tx_hash }));
   }
 

@@ -26,7 +26,14 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 const SUCCESS_COUNT = 900;
 const REFUND_COUNT = 70;
 const FAILED_COUNT = 30;
-const TRACKER_ENV = { TRACKER_POLL_MS: '30000', TRACKER_PENDING_POLL_MS: '5000', TRACKER_FOLLOW_MS: '1000', TRACKER_CONCURRENCY: '50', TRACKER_LOCK_MS: '5000', TRACKER_SWEEP_MS: '10000' };
+const TRACKER_ENV = {
+  TRACKER_POLL_MS: '30000',
+  TRACKER_PENDING_POLL_MS: '5000',
+  TRACKER_FOLLOW_MS: '1000',
+  TRACKER_CONCURRENCY: '50',
+  TRACKER_LOCK_MS: '5000',
+  TRACKER_SWEEP_MS: '10000',
+};
 
 type Expected = 'SUCCESS' | 'REFUND_STATUS' | 'FAILED';
 interface LoadOrder {
@@ -45,9 +52,18 @@ interface TrackerChild {
 
 function startChild(tw: TrackerWorld): Promise<TrackerChild> {
   const args: TrackerChildArgs = { env: tw.trackerEnv(TRACKER_ENV), across: tw.across };
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'status-tracker', 'src', 'testing', 'tracker-child.ts'), JSON.stringify(args)], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      join(ROOT, 'tools', 'register.js'),
+      join(ROOT, 'apps', 'status-tracker', 'src', 'testing', 'tracker-child.ts'),
+      JSON.stringify(args),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -97,9 +113,11 @@ function percentile(sorted: number[], p: number): number {
 
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)', () => {
@@ -109,13 +127,17 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
   beforeAll(async () => {
     tw = await startTrackerWorld(testing, 'status_tracker_load');
     // Every UPDATE of a row, with the state before and after: the proof of "terminal exactly once".
-    await tw.db.query(`CREATE TABLE load_row_updates (order_id uuid, tx_hash text, old_status text, new_status text, old_terminal timestamptz, new_terminal timestamptz, at timestamptz DEFAULT clock_timestamp())`);
+    await tw.db.query(
+      `CREATE TABLE load_row_updates (order_id uuid, tx_hash text, old_status text, new_status text, old_terminal timestamptz, new_terminal timestamptz, at timestamptz DEFAULT clock_timestamp())`,
+    );
     await tw.db.query(`CREATE FUNCTION load_record_update() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO load_row_updates (order_id, tx_hash, old_status, new_status, old_terminal, new_terminal) VALUES (NEW.order_id, NEW.tx_hash, OLD.status, NEW.status, OLD.terminal_at, NEW.terminal_at);
         RETURN NEW;
       END $$`);
-    await tw.db.query(`CREATE TRIGGER load_record_update AFTER UPDATE ON cross_chain_orders FOR EACH ROW EXECUTE FUNCTION load_record_update()`);
+    await tw.db.query(
+      `CREATE TRIGGER load_record_update AFTER UPDATE ON cross_chain_orders FOR EACH ROW EXECUTE FUNCTION load_record_update()`,
+    );
   });
 
   afterAll(async () => {
@@ -128,11 +150,26 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
     const provider = tw.origin.provider;
     let nonce = await provider.getTransactionCount(wallet.address, 'pending');
     const raws: string[] = [];
-    for (const tx of txs) raws.push(await wallet.signTransaction({ type: 2, chainId: tw.origin.chainId, nonce: nonce++, gasLimit: 500_000n, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, value: 0n, ...tx }));
+    for (const tx of txs)
+      raws.push(
+        await wallet.signTransaction({
+          type: 2,
+          chainId: tw.origin.chainId,
+          nonce: nonce++,
+          gasLimit: 500_000n,
+          maxFeePerGas: 100_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+          value: 0n,
+          ...tx,
+        }),
+      );
     await provider.send('evm_setAutomine', [false]);
     const hashes: string[] = [];
     try {
-      for (let i = 0; i < raws.length; i += 100) hashes.push(...(await Promise.all(raws.slice(i, i + 100).map((raw) => provider.send('eth_sendRawTransaction', [raw]) as Promise<string>))));
+      for (let i = 0; i < raws.length; i += 100)
+        hashes.push(
+          ...(await Promise.all(raws.slice(i, i + 100).map((raw) => provider.send('eth_sendRawTransaction', [raw]) as Promise<string>))),
+        );
       for (let i = 0; i < 100; i++) {
         await provider.send('evm_mine', []);
         const pool = (await provider.send('txpool_status', [])) as { pending: string };
@@ -146,7 +183,13 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
 
   /** `n` USDC SpokePool deposits of one quote (fill deadline from the chains' clock now), each to its own recipient. */
   async function depositTxs(n: number): Promise<{ txs: TransactionRequest[]; fillDeadline: number }> {
-    const quote = await tw.provider.quote({ originNetwork: 'ethereum', destinationNetwork: 'base', inputToken: tw.origin.usdc, inputAmount: 1_000_000n, outputToken: tw.destination.usdc });
+    const quote = await tw.provider.quote({
+      originNetwork: 'ethereum',
+      destinationNetwork: 'base',
+      inputToken: tw.origin.usdc,
+      inputAmount: 1_000_000n,
+      outputToken: tw.destination.usdc,
+    });
     const user = tw.user.address;
     const txs = Array.from({ length: n }, () => {
       const call = tw.provider.depositCall({ quote, depositor: user, recipient: Wallet.createRandom().address, refundTo: user });
@@ -165,14 +208,21 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
   }
 
   async function counts(): Promise<Record<string, number>> {
-    const { rows } = await tw.db.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM cross_chain_orders GROUP BY status`);
+    const { rows } = await tw.db.query<{ status: string; n: string }>(
+      `SELECT status, count(*) AS n FROM cross_chain_orders GROUP BY status`,
+    );
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
   it('1,000 orders: every one terminal exactly once and correct across a SIGKILL; fill -> SUCCESS latency', async () => {
     const t0 = Date.now();
     const user = tw.user;
-    await user.sendTransaction({ to: tw.origin.usdc, data: new Interface(['function approve(address,uint256)']).encodeFunctionData('approve', [tw.origin.spokePool, MaxUint256]) }).then((t) => minedReceipt(tw.origin.provider, t.hash));
+    await user
+      .sendTransaction({
+        to: tw.origin.usdc,
+        data: new Interface(['function approve(address,uint256)']).encodeFunctionData('approve', [tw.origin.spokePool, MaxUint256]),
+      })
+      .then((t) => minedReceipt(tw.origin.provider, t.hash));
 
     // Deposits nobody fills before their deadline (no relayer runs yet), and reverted origin
     // transactions (the stranger never approved the SpokePool).
@@ -194,11 +244,24 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
     const orders: LoadOrder[] = [];
     // Each order's stored quote is its transaction (a status request tracks only the order's own transaction).
     const txOf = new Map<string, TransactionRequest>();
-    for (const [txs, hashes] of [[refundTxs, refundHashes], [refundTxs.slice(0, FAILED_COUNT), failedHashes], [successTxs, successHashes]] as const) hashes.forEach((h, i) => txOf.set(h, txs[i]!));
-    for (const [hashes, expected] of [[successHashes, 'SUCCESS'], [refundHashes, 'REFUND_STATUS'], [failedHashes, 'FAILED']] as const) {
+    for (const [txs, hashes] of [
+      [refundTxs, refundHashes],
+      [refundTxs.slice(0, FAILED_COUNT), failedHashes],
+      [successTxs, successHashes],
+    ] as const)
+      hashes.forEach((h, i) => txOf.set(h, txs[i]!));
+    for (const [hashes, expected] of [
+      [successHashes, 'SUCCESS'],
+      [refundHashes, 'REFUND_STATUS'],
+      [failedHashes, 'FAILED'],
+    ] as const) {
       for (const txHash of hashes) {
         const tx = txOf.get(txHash)!;
-        orders.push({ orderId: await tw.storeQuote({ call: { to: tx.to as string, data: tx.data!, value: 0n } }), txHash: txHash.toLowerCase(), expected });
+        orders.push({
+          orderId: await tw.storeQuote({ call: { to: tx.to as string, data: tx.data!, value: 0n } }),
+          txHash: txHash.toLowerCase(),
+          expected,
+        });
       }
     }
     const tDeposits = Date.now();
@@ -228,7 +291,8 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
     const relayer = await tw.startRelayer({
       fromBlocks: { ethereum: firstDepositBlock },
       log: (line, fields) => {
-        if (line === 'filled') fillSentAt.set(String(fields!['key']).split(':')[1]!, { atMs: Date.now(), txHash: String(fields!['tx']).toLowerCase() });
+        if (line === 'filled')
+          fillSentAt.set(String(fields!['key']).split(':')[1]!, { atMs: Date.now(), txHash: String(fields!['tx']).toLowerCase() });
       },
     });
 
@@ -265,24 +329,41 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
     expect((atKill['PENDING'] ?? 0) + (atKill['ONGOING'] ?? 0)).toBeGreaterThan(0);
 
     // Every order in its own correct terminal state.
-    const { rows } = await tw.db.query<{ order_id: string; tx_hash: string; status: string; status_reason: string | null; request_id: string | null; destination_tx_hashes: string[]; terminal_at: Date }>(
-      `SELECT order_id, tx_hash, status, status_reason, request_id, destination_tx_hashes, terminal_at FROM cross_chain_orders`,
-    );
+    const { rows } = await tw.db.query<{
+      order_id: string;
+      tx_hash: string;
+      status: string;
+      status_reason: string | null;
+      request_id: string | null;
+      destination_tx_hashes: string[];
+      terminal_at: Date;
+    }>(`SELECT order_id, tx_hash, status, status_reason, request_id, destination_tx_hashes, terminal_at FROM cross_chain_orders`);
     const byKey = new Map(rows.map((r) => [`${r.order_id}_${r.tx_hash}`, r]));
     const wrong: string[] = [];
     for (const o of orders) {
       const r = byKey.get(`${o.orderId}_${o.txHash}`);
       if (!r) wrong.push(`${o.orderId}: no row`);
       else if (r.status !== o.expected) wrong.push(`${o.orderId}: ${r.status}, expected ${o.expected}`);
-      else if (o.expected === 'SUCCESS' && r.destination_tx_hashes[0] !== fillSentAt.get(r.request_id!)?.txHash) wrong.push(`${o.orderId}: destination ${r.destination_tx_hashes.join()} is not the fill`);
-      else if (o.expected === 'REFUND_STATUS' && (r.destination_tx_hashes.length !== 1 || !r.status_reason?.includes('not filled before the deadline'))) wrong.push(`${o.orderId}: refund record ${JSON.stringify(r)}`);
-      else if (o.expected === 'FAILED' && r.status_reason !== 'the origin transaction reverted; nothing was bridged') wrong.push(`${o.orderId}: ${r.status_reason}`);
+      else if (o.expected === 'SUCCESS' && r.destination_tx_hashes[0] !== fillSentAt.get(r.request_id!)?.txHash)
+        wrong.push(`${o.orderId}: destination ${r.destination_tx_hashes.join()} is not the fill`);
+      else if (
+        o.expected === 'REFUND_STATUS' &&
+        (r.destination_tx_hashes.length !== 1 || !r.status_reason?.includes('not filled before the deadline'))
+      )
+        wrong.push(`${o.orderId}: refund record ${JSON.stringify(r)}`);
+      else if (o.expected === 'FAILED' && r.status_reason !== 'the origin transaction reverted; nothing was bridged')
+        wrong.push(`${o.orderId}: ${r.status_reason}`);
     }
     expect(wrong).toEqual([]);
     // Refunded deposits were never filled: the relayer dropped each as expired. Each refund is the bundle's leaf.
     const refundRows = rows.filter((r) => r.status === 'REFUND_STATUS');
     expect(refundRows.filter((r) => fillSentAt.has(r.request_id!))).toEqual([]);
-    expect(relayer.dropped.filter((d) => d.reason === 'fill deadline passed').map((d) => d.deposit.depositId.toString()).sort()).toEqual(refundRows.map((r) => r.request_id!).sort());
+    expect(
+      relayer.dropped
+        .filter((d) => d.reason === 'fill deadline passed')
+        .map((d) => d.deposit.depositId.toString())
+        .sort(),
+    ).toEqual(refundRows.map((r) => r.request_id!).sort());
     const refunded = payments.filter((p) => p.kind === 'expired-deposit-refund');
     expect(refunded.map((p) => p.deposit.depositId.toString()).sort()).toEqual(refundRows.map((r) => r.request_id!).sort());
     const leafTxs = new Set(executed.filter((e) => e.network === 'ethereum').map((e) => e.transactionHash.toLowerCase()));
@@ -310,7 +391,10 @@ describe('status tracker under load on Across, SIGKILLed mid-way (issues 8, 19)'
       const s = [...xs].sort((a, b) => a - b);
       return s.length === 0 ? 'n=0' : `n=${s.length} p50=${percentile(s, 50)}ms p99=${percentile(s, 99)}ms max=${s[s.length - 1]}ms`;
     };
-    const { rows: restartWrites } = await tw.db.query<{ n: string }>(`SELECT count(*) AS n FROM load_row_updates WHERE new_terminal IS NOT NULL AND old_terminal IS NULL AND at >= to_timestamp($1 / 1000.0)`, [restartedAt]);
+    const { rows: restartWrites } = await tw.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM load_row_updates WHERE new_terminal IS NOT NULL AND old_terminal IS NULL AND at >= to_timestamp($1 / 1000.0)`,
+      [restartedAt],
+    );
     console.log(
       `[status-tracker load] orders=${orders.length} (SUCCESS ${SUCCESS_COUNT}, REFUND_STATUS ${REFUND_COUNT}, FAILED ${FAILED_COUNT}); ` +
         `first answers ${JSON.stringify(firstAnswers)}; SIGKILL at ${JSON.stringify(atKill)} (fills sent ${fillsAtKill}); restart ${restartedAt - killedAt}ms after the kill, ` +

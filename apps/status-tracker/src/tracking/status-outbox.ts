@@ -20,6 +20,12 @@ export async function appendStatusEvent(client: PoolClient, row: CrossChainOrder
   const q = rows[0];
   const quote: StoredQuote | undefined = q && { network: q.network as Network, chainId: q.chain_id, context: q.context, tx: q.tx };
   const record = CrossChainStatusReply.toJSON(statusReply(row, quote));
-  await client.query(`INSERT INTO status_events (order_id, tx_hash, seq, status, record) VALUES ($1, $2, $3, $4, $5)`, [row.orderId, row.txHash, row.eventSeq, row.status, record]);
+  await client.query(`INSERT INTO status_events (order_id, tx_hash, seq, status, record) VALUES ($1, $2, $3, $4, $5)`, [
+    row.orderId,
+    row.txHash,
+    row.eventSeq,
+    row.status,
+    record,
+  ]);
   await client.query(`SELECT pg_notify($1, '')`, [STATUS_EVENTS_CHANNEL]);
 }

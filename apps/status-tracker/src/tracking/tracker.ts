@@ -19,7 +19,16 @@ import { type CrossChainStatus, isTerminal, nextState, type Observation, type Te
 
 /** Where the bridge followers' stored fills and refunds are read (events/BridgeEventStore). */
 export interface SettlementEvents {
-  settlementEvents(requestId: string): Promise<Array<{ network: Network; kind: 'deposit' | 'fill' | 'refund'; originChainId: number; txHash: string; blockNumber: number; blockHash: string }>>;
+  settlementEvents(requestId: string): Promise<
+    Array<{
+      network: Network;
+      kind: 'deposit' | 'fill' | 'refund';
+      originChainId: number;
+      txHash: string;
+      blockNumber: number;
+      blockHash: string;
+    }>
+  >;
   /** the last block of `network` whose events are stored */
   cursor(network: Network): Promise<{ number: number } | undefined>;
 }
@@ -33,7 +42,9 @@ export interface TrackerOptions {
   now?: () => number;
 }
 
-export type TrackerEvent = { orderId: string; txHash: string; status: TerminalStatus; atMs: number } | { orderId: string; txHash: string; status: 'ONGOING'; atMs: number };
+export type TrackerEvent =
+  | { orderId: string; txHash: string; status: TerminalStatus; atMs: number }
+  | { orderId: string; txHash: string; status: 'ONGOING'; atMs: number };
 
 interface RpcReceipt {
   status?: string;
@@ -93,7 +104,8 @@ export class CrossChainTracker {
       const origin = await this.originStillMakes(order);
       if (origin !== 'yes') return origin;
     }
-    if (await this.store.finish(orderId, txHash, t.status, t.statusReason, t.destinationTxHashes)) this.emit({ orderId, txHash, status: t.status, atMs: this.now() });
+    if (await this.store.finish(orderId, txHash, t.status, t.statusReason, t.destinationTxHashes))
+      this.emit({ orderId, txHash, status: t.status, atMs: this.now() });
     return t.status;
   }
 
@@ -111,10 +123,12 @@ export class CrossChainTracker {
     if (t.kind === 'stay') return 'ONGOING';
     if (t.kind === 'ongoing') {
       // Follow the deposit the transaction makes now; its settlement may be stored already.
-      if (await this.store.rebindDeposit(order.orderId, order.txHash, order.requestId!, t.deposit)) return (await this.step(order.orderId, order.txHash, 'event')) ?? 'ONGOING';
+      if (await this.store.rebindDeposit(order.orderId, order.txHash, order.requestId!, t.deposit))
+        return (await this.step(order.orderId, order.txHash, 'event')) ?? 'ONGOING';
       return 'ONGOING';
     }
-    if (await this.store.finish(order.orderId, order.txHash, t.status, t.statusReason, t.destinationTxHashes)) this.emit({ orderId: order.orderId, txHash: order.txHash, status: t.status, atMs: this.now() });
+    if (await this.store.finish(order.orderId, order.txHash, t.status, t.statusReason, t.destinationTxHashes))
+      this.emit({ orderId: order.orderId, txHash: order.txHash, status: t.status, atMs: this.now() });
     return t.status;
   }
 
@@ -136,7 +150,13 @@ export class CrossChainTracker {
     return {
       ...base,
       receipt: 'mined',
-      deposit: d && { requestId: d.requestId, destinationNetwork: d.destinationNetwork, destinationChainId: d.destinationChainId, blockNumber: d.blockNumber, fillDeadline: d.fillDeadline },
+      deposit: d && {
+        requestId: d.requestId,
+        destinationNetwork: d.destinationNetwork,
+        destinationChainId: d.destinationChainId,
+        blockNumber: d.blockNumber,
+        fillDeadline: d.fillDeadline,
+      },
     };
   }
 
@@ -149,7 +169,12 @@ export class CrossChainTracker {
       return {
         stage: 'settlement',
         fill: known.fill && { txHash: known.fill.txHash },
-        refund: known.refund && { txHash: known.refund.txHash, refundTo: known.refund.refundTo, amount: known.refund.amount, token: known.refund.token },
+        refund: known.refund && {
+          txHash: known.refund.txHash,
+          refundTo: known.refund.refundTo,
+          amount: known.refund.amount,
+          token: known.refund.token,
+        },
         depositState: known.fill ? 'settled' : 'refunded',
         fillDeadline: order.fillDeadline,
       };
@@ -158,7 +183,10 @@ export class CrossChainTracker {
     // A deposit to a chain the provider does not serve can only be refunded.
     const fill = order.toNetwork ? await this.searchFill(order.toNetwork, order.fromChainId, requestId) : undefined;
     const depositState = fill ? 'settled' : await this.provider.depositState(order.fromNetwork, requestId);
-    const refund = depositState === 'refunded' ? await this.provider.findRefund(order.fromNetwork, requestId, { fromBlock: order.depositBlock }) : undefined;
+    const refund =
+      depositState === 'refunded'
+        ? await this.provider.findRefund(order.fromNetwork, requestId, { fromBlock: order.depositBlock })
+        : undefined;
     return {
       stage: 'settlement',
       fill: fill && { txHash: fill.txHash },
@@ -191,17 +219,26 @@ export class CrossChainTracker {
    * event moved in a reorg) counts as not confirmed: the chain search of the safety-net poll finds
    * the settlement wherever it is.
    */
-  private async fromStoredEvents(order: CrossChainOrder, requestId: string): Promise<{ fill?: { txHash: string }; refund?: BridgeRefundInfo } | undefined> {
+  private async fromStoredEvents(
+    order: CrossChainOrder,
+    requestId: string,
+  ): Promise<{ fill?: { txHash: string }; refund?: BridgeRefundInfo } | undefined> {
     if (!this.events) return undefined;
     const stored = await this.events.settlementEvents(requestId);
     const confirmed = <T>(p: Promise<T | undefined>): Promise<T | undefined> => p.catch(() => undefined);
-    const fillEvent = order.toNetwork && stored.find((e) => e.kind === 'fill' && e.network === order.toNetwork && e.originChainId === order.fromChainId);
+    const fillEvent =
+      order.toNetwork && stored.find((e) => e.kind === 'fill' && e.network === order.toNetwork && e.originChainId === order.fromChainId);
     if (fillEvent && order.toNetwork) {
       // The fill's transaction still mined, successful, in the very block the log was read from: that log is on chain.
-      const receipt = await confirmed(this.rpc.get(order.toNetwork)?.call<RpcReceipt | null>('eth_getTransactionReceipt', [fillEvent.txHash]) ?? Promise.resolve(undefined));
+      const receipt = await confirmed(
+        this.rpc.get(order.toNetwork)?.call<RpcReceipt | null>('eth_getTransactionReceipt', [fillEvent.txHash]) ??
+          Promise.resolve(undefined),
+      );
       if (receipt?.status === '0x1' && receipt.blockHash === fillEvent.blockHash) return { fill: { txHash: fillEvent.txHash } };
       // Not there (moved by a reorg?): wherever the chain has it now, after that block.
-      const fill = await confirmed(this.provider.findFill(order.toNetwork, order.fromChainId, requestId, { fromBlock: fillEvent.blockNumber }));
+      const fill = await confirmed(
+        this.provider.findFill(order.toNetwork, order.fromChainId, requestId, { fromBlock: fillEvent.blockNumber }),
+      );
       if (fill) return { fill };
     }
     const refundEvent = stored.find((e) => e.kind === 'refund' && e.network === order.fromNetwork);

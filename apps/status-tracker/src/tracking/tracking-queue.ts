@@ -46,7 +46,18 @@ export class TrackingQueue extends SweptQueue<TrackJob> {
     private readonly o: TrackingQueueOptions,
     log?: (msg: string) => void,
   ) {
-    super({ name: TRACKING_QUEUE, label: 'tracking', redisUrl: o.redisUrl, prefix: o.prefix, concurrency: o.concurrency, lockMs: o.lockMs, sweepMs: o.sweepMs }, log);
+    super(
+      {
+        name: TRACKING_QUEUE,
+        label: 'tracking',
+        redisUrl: o.redisUrl,
+        prefix: o.prefix,
+        concurrency: o.concurrency,
+        lockMs: o.lockMs,
+        sweepMs: o.sweepMs,
+      },
+      log,
+    );
   }
 
   /** Queues tracking of one order and transaction (idempotent). */
@@ -58,13 +69,23 @@ export class TrackingQueue extends SweptQueue<TrackJob> {
     const queue = this.startedQueue();
     const open = await this.store.open();
     for (let i = 0; i < open.length; i += 500) {
-      await queue.addBulk(open.slice(i, i + 500).map((o) => ({ name: 'track', data: { orderId: o.orderId, txHash: o.txHash }, opts: this.jobOptions(o.orderId, o.txHash) })));
+      await queue.addBulk(
+        open
+          .slice(i, i + 500)
+          .map((o) => ({ name: 'track', data: { orderId: o.orderId, txHash: o.txHash }, opts: this.jobOptions(o.orderId, o.txHash) })),
+      );
     }
   }
 
   private jobOptions(orderId: string, txHash: string): JobsOptions {
     // A failing step (an RPC or Postgres error) is retried after the PENDING pause.
-    return { jobId: trackingJobId(orderId, txHash), removeOnComplete: true, removeOnFail: 1_000, attempts: 1_000_000, backoff: { type: 'fixed', delay: this.o.pendingPollMs } };
+    return {
+      jobId: trackingJobId(orderId, txHash),
+      removeOnComplete: true,
+      removeOnFail: 1_000,
+      attempts: 1_000_000,
+      backoff: { type: 'fixed', delay: this.o.pendingPollMs },
+    };
   }
 
   protected async process(job: Job<TrackJob>, token: string | undefined): Promise<void> {

@@ -39,7 +39,13 @@ export interface SeenDeposit {
 
 export type Observation =
   /** a PENDING order: its origin transaction's receipt and the deposits in it */
-  | { stage: 'origin'; nowMs: number; receipt: 'missing' | 'reverted' | 'mined'; deposit: SeenDeposit | undefined; originNotFoundTimeoutMs: number }
+  | {
+      stage: 'origin';
+      nowMs: number;
+      receipt: 'missing' | 'reverted' | 'mined';
+      deposit: SeenDeposit | undefined;
+      originNotFoundTimeoutMs: number;
+    }
   /** an ONGOING order: the bridge's view of its request */
   | {
       stage: 'settlement';
@@ -74,7 +80,12 @@ export function nextState(state: TrackedState, obs: Observation): Transition {
       case 'missing':
         // Not mined (yet): a client may poll before the transaction is even broadcast.
         if (obs.nowMs - state.createdAtMs < obs.originNotFoundTimeoutMs) return STAY;
-        return { kind: 'terminal', status: 'FAILED', statusReason: REASONS.notFound(Math.round(obs.originNotFoundTimeoutMs / 60_000)), destinationTxHashes: [] };
+        return {
+          kind: 'terminal',
+          status: 'FAILED',
+          statusReason: REASONS.notFound(Math.round(obs.originNotFoundTimeoutMs / 60_000)),
+          destinationTxHashes: [],
+        };
       case 'reverted':
         return { kind: 'terminal', status: 'FAILED', statusReason: REASONS.reverted, destinationTxHashes: [] };
       case 'mined':
@@ -87,9 +98,15 @@ export function nextState(state: TrackedState, obs: Observation): Transition {
   if (obs.fill) return { kind: 'terminal', status: 'SUCCESS', statusReason: undefined, destinationTxHashes: [obs.fill.txHash] };
   if (obs.refund) {
     const r = obs.refund;
-    return { kind: 'terminal', status: 'REFUND_STATUS', statusReason: REASONS.refunded(obs.fillDeadline, r.refundTo, r.amount, r.token), destinationTxHashes: [r.txHash] };
+    return {
+      kind: 'terminal',
+      status: 'REFUND_STATUS',
+      statusReason: REASONS.refunded(obs.fillDeadline, r.refundTo, r.amount, r.token),
+      destinationTxHashes: [r.txHash],
+    };
   }
   // 'settled' / 'refunded' without the event found yet: the look-up catches up next time.
-  if (obs.depositState === 'unknown') return { kind: 'terminal', status: 'FAILED', statusReason: REASONS.unknownRequest, destinationTxHashes: [] };
+  if (obs.depositState === 'unknown')
+    return { kind: 'terminal', status: 'FAILED', statusReason: REASONS.unknownRequest, destinationTxHashes: [] };
   return STAY;
 }

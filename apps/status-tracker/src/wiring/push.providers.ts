@@ -37,27 +37,68 @@ export function pushProviders(config: TrackerConfig, push: PushConfig): Provider
   const log = new Logger('Push');
   return [
     { provide: StatusEventStore, inject: [TRACKER_PG_POOL], useFactory: (pool: Pool) => new StatusEventStore(pool) },
-    { provide: DestinationPolicy, useFactory: () => new DestinationPolicy({ allowedHosts: push.allowedHosts, httpHosts: push.httpHosts, privateHosts: push.privateHosts }) },
-    { provide: WebhookSender, inject: [DestinationPolicy], useFactory: (policy: DestinationPolicy) => new WebhookSender(policy, push.timeoutMs) },
+    {
+      provide: DestinationPolicy,
+      useFactory: () =>
+        new DestinationPolicy({ allowedHosts: push.allowedHosts, httpHosts: push.httpHosts, privateHosts: push.privateHosts }),
+    },
+    {
+      provide: WebhookSender,
+      inject: [DestinationPolicy],
+      useFactory: (policy: DestinationPolicy) => new WebhookSender(policy, push.timeoutMs),
+    },
     {
       provide: WebhookQueue,
       inject: [StatusEventStore, WebhookSender],
       useFactory: (store: StatusEventStore, sender: WebhookSender) =>
-        new WebhookQueue(store, sender, { redisUrl: config.redisUrl, prefix: config.queuePrefix, maxAttempts: push.maxAttempts, backoffMs: push.backoffMs, concurrency: push.concurrency, sweepMs: push.sweepMs }, (m) => log.warn(m)),
+        new WebhookQueue(
+          store,
+          sender,
+          {
+            redisUrl: config.redisUrl,
+            prefix: config.queuePrefix,
+            maxAttempts: push.maxAttempts,
+            backoffMs: push.backoffMs,
+            concurrency: push.concurrency,
+            sweepMs: push.sweepMs,
+          },
+          (m) => log.warn(m),
+        ),
     },
     {
       provide: StatusOutboxRelay,
       inject: [StatusEventStore, WebhookQueue],
       useFactory: (store: StatusEventStore, queue: WebhookQueue) =>
-        new StatusOutboxRelay(store, { databaseUrl: config.databaseUrl, natsUrl: config.natsUrl, stream: push.eventsStream, prefix: push.eventsPrefix, pollMs: push.relayPollMs, replicas: config.jetstreamReplicas }, (ids) => queue.add(ids), (m) => log.warn(m)),
+        new StatusOutboxRelay(
+          store,
+          {
+            databaseUrl: config.databaseUrl,
+            natsUrl: config.natsUrl,
+            stream: push.eventsStream,
+            prefix: push.eventsPrefix,
+            pollMs: push.relayPollMs,
+            replicas: config.jetstreamReplicas,
+          },
+          (ids) => queue.add(ids),
+          (m) => log.warn(m),
+        ),
     },
     {
       provide: RegisterWebhookUseCase,
       inject: [CrossChainStatusUseCase, StatusEventStore, DestinationPolicy, WebhookQueue],
-      useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore, policy: DestinationPolicy, queue: WebhookQueue) => new RegisterWebhookUseCase(status, store, policy, (ids) => queue.add(ids), push.maxPerOrder),
+      useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore, policy: DestinationPolicy, queue: WebhookQueue) =>
+        new RegisterWebhookUseCase(status, store, policy, (ids) => queue.add(ids), push.maxPerOrder),
     },
-    { provide: ManageWebhooksUseCase, inject: [StatusEventStore], useFactory: (store: StatusEventStore) => new ManageWebhooksUseCase(store) },
-    { provide: StatusEventsUseCase, inject: [CrossChainStatusUseCase, StatusEventStore], useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore) => new StatusEventsUseCase(status, store) },
+    {
+      provide: ManageWebhooksUseCase,
+      inject: [StatusEventStore],
+      useFactory: (store: StatusEventStore) => new ManageWebhooksUseCase(store),
+    },
+    {
+      provide: StatusEventsUseCase,
+      inject: [CrossChainStatusUseCase, StatusEventStore],
+      useFactory: (status: CrossChainStatusUseCase, store: StatusEventStore) => new StatusEventsUseCase(status, store),
+    },
     PushLifecycle,
   ];
 }

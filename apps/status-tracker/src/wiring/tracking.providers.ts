@@ -46,14 +46,27 @@ export class TrackingLifecycle implements OnApplicationBootstrap, OnApplicationS
 export function trackingProviders(config: TrackerConfig): Provider[] {
   const log = new Logger('Tracker');
   // Every URL of RPC_URL_<NETWORK> (failover, caps, 429s) and its RPC_MAX_RPS_<NETWORK> budget.
-  const chainClient = (n: TrackerConfig['networks'][number]): JsonRpcClient => new JsonRpcClient([...n.rpcUrls], { timeoutMs: 10_000, maxRps: n.maxRps });
+  const chainClient = (n: TrackerConfig['networks'][number]): JsonRpcClient =>
+    new JsonRpcClient([...n.rpcUrls], { timeoutMs: 10_000, maxRps: n.maxRps });
   const rpcUrls = Object.fromEntries(config.networks.map((n) => [n.network, n.rpcUrl])) as Partial<Record<Network, string>>;
   return [
-    { provide: TRACKER_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)) },
+    {
+      provide: TRACKER_PG_POOL,
+      useFactory: () =>
+        createPgPool({ connectionString: config.databaseUrl, max: 10, application_name: 'status-tracker' }, (m) => log.warn(m)),
+    },
     { provide: BRIDGE_PROVIDER, useFactory: (): BridgeProvider => new AcrossBridgeProvider({ config: config.across, rpcUrls }) },
     { provide: CrossChainOrderStore, inject: [TRACKER_PG_POOL], useFactory: (pool: Pool) => new CrossChainOrderStore(pool) },
-    { provide: TRACKER_EVENTS_PG_POOL, useFactory: () => createPgPool({ connectionString: config.databaseUrl, max: 8, application_name: 'status-tracker-events' }, (m) => log.warn(m)) },
-    { provide: BridgeEventStore, inject: [TRACKER_EVENTS_PG_POOL], useFactory: (pool: Pool) => new BridgeEventStore(pool, new CrossChainOrderStore(pool)) },
+    {
+      provide: TRACKER_EVENTS_PG_POOL,
+      useFactory: () =>
+        createPgPool({ connectionString: config.databaseUrl, max: 8, application_name: 'status-tracker-events' }, (m) => log.warn(m)),
+    },
+    {
+      provide: BridgeEventStore,
+      inject: [TRACKER_EVENTS_PG_POOL],
+      useFactory: (pool: Pool) => new BridgeEventStore(pool, new CrossChainOrderStore(pool)),
+    },
     {
       provide: CrossChainTracker,
       inject: [CrossChainOrderStore, BRIDGE_PROVIDER, TRACKER_PG_POOL],
@@ -70,12 +83,31 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
       provide: TrackingQueue,
       inject: [CrossChainTracker, CrossChainOrderStore],
       useFactory: (tracker: CrossChainTracker, store: CrossChainOrderStore) =>
-        new TrackingQueue(tracker, store, { redisUrl: config.redisUrl, prefix: config.queuePrefix, pollMs: config.pollMs, pendingPollMs: config.pendingPollMs, lockMs: config.lockMs, concurrency: config.concurrency, sweepMs: config.sweepMs }, (m) => log.warn(m)),
+        new TrackingQueue(
+          tracker,
+          store,
+          {
+            redisUrl: config.redisUrl,
+            prefix: config.queuePrefix,
+            pollMs: config.pollMs,
+            pendingPollMs: config.pendingPollMs,
+            lockMs: config.lockMs,
+            concurrency: config.concurrency,
+            sweepMs: config.sweepMs,
+          },
+          (m) => log.warn(m),
+        ),
     },
     {
       provide: BridgeEventFollowing,
       inject: [BRIDGE_PROVIDER, BridgeEventStore, TRACKER_EVENTS_PG_POOL, CrossChainTracker, TrackingQueue],
-      useFactory: (provider: BridgeProvider, events: BridgeEventStore, eventsPool: Pool, tracker: CrossChainTracker, queue: TrackingQueue) =>
+      useFactory: (
+        provider: BridgeProvider,
+        events: BridgeEventStore,
+        eventsPool: Pool,
+        tracker: CrossChainTracker,
+        queue: TrackingQueue,
+      ) =>
         new BridgeEventFollowing(
           config.bridgeNetworks.map((network) => ({ network, rpc: chainClient(config.networks.find((c) => c.network === network)!) })),
           provider,
@@ -83,7 +115,13 @@ export function trackingProviders(config: TrackerConfig): Provider[] {
           events,
           tracker.withStores(new CrossChainOrderStore(eventsPool), events),
           (orderId, txHash) => queue.add(orderId, txHash),
-          { databaseUrl: config.databaseUrl, confirmations: config.followConfirmations, startBlocks: config.followStartBlocks, followMs: config.followMs, wakeConcurrency: 16 },
+          {
+            databaseUrl: config.databaseUrl,
+            confirmations: config.followConfirmations,
+            startBlocks: config.followStartBlocks,
+            followMs: config.followMs,
+            wakeConcurrency: 16,
+          },
           (level, m) => (level === 'error' ? log.error(m) : log.warn(m)),
         ),
     },

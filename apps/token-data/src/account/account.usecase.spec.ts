@@ -2,7 +2,9 @@ import { balanceOfCall, LIVE_BALANCE_FAMILIES, requestedNetworks } from './accou
 
 describe('account live balances', () => {
   it('encodes balanceOf(owner) calldata: selector plus the left-padded lowercase address', () => {
-    expect(balanceOfCall('0xAbCdEf0000000000000000000000000000001234')).toBe(`0x70a08231${'0'.repeat(24)}abcdef0000000000000000000000000000001234`);
+    expect(balanceOfCall('0xAbCdEf0000000000000000000000000000001234')).toBe(
+      `0x70a08231${'0'.repeat(24)}abcdef0000000000000000000000000000001234`,
+    );
     expect(balanceOfCall('0xAbCdEf0000000000000000000000000000001234')).toHaveLength(2 + 8 + 64);
   });
 

@@ -69,7 +69,8 @@ const RECORDS_SQL = `SELECT ${TOKEN_COLUMNS}, ${TOKEN_VERSION} FROM tokens t WHE
 /** the token records as of each network's finalized block (not cached: they change with it) */
 const RECORDS_AS_OF_FINALIZED_SQL = `SELECT ${TOKEN_COLUMNS} FROM ${tokensAsOfFinalizedSql('t.key = ANY($1::text[])')} t`;
 /** each network's answer block (finality/finality.ts) */
-const positionsSql = (finality: Finality): string => `SELECT c.network, ${labelColumnsSql(asOfBlockSql(finality, true))} FROM index_cursors c WHERE c.network = ANY($1::text[])`;
+const positionsSql = (finality: Finality): string =>
+  `SELECT c.network, ${labelColumnsSql(asOfBlockSql(finality, true))} FROM index_cursors c WHERE c.network = ANY($1::text[])`;
 
 interface HeldRow {
   key: string;
@@ -99,13 +100,18 @@ function toBalance(token: Token, raw: bigint): Balance {
 export class AccountUseCase {
   private readonly tokens: TokensRepository;
   private readonly records: TokenRecordCache;
-  constructor(private readonly ds: DataSource, private readonly chains: ChainProviders, @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '') {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly chains: ChainProviders,
+    @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '',
+  ) {
     this.tokens = new TokensRepository(ds);
     this.records = new TokenRecordCache(ACCOUNT_RECORDS.maxEntries, ACCOUNT_RECORDS.maxAgeMs, Date.now, imageBase);
   }
 
   async execute(req: AccountRequest): Promise<AccountReply> {
-    if (!isAddress(req.owner)) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'owner must be an address: 0x followed by 40 hex characters');
+    if (!isAddress(req.owner))
+      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'owner must be an address: 0x followed by 40 hex characters');
     const owner = req.owner.toLowerCase();
     const finality = finalityOf(req.finality);
     const served = [...this.chains.rpc.keys()];
@@ -114,23 +120,36 @@ export class AccountUseCase {
       const positions = (await m.query(positionsSql(finality), [networks])) as Array<LabelColumns & { network: string }>;
       const labels = new Map(positions.map((p) => [p.network, toLabel(p.network, p)]));
       // the node round trips of native balances overlap the database reads instead of following them
-      const natives = Promise.all(networks.filter((n) => this.chains.rpc.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)));
+      const natives = Promise.all(
+        networks.filter((n) => this.chains.rpc.has(n)).map((n) => this.nativeBalance(n, owner, labels.get(n), finality)),
+      );
       natives.catch(() => undefined); // awaited below; not an unhandled rejection if a read fails first
-      const indexed: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [owner, networks, MAX_ACCOUNT_BALANCES]);
+      const indexed: HeldRow[] = await m.query(finality === 'finalized' ? HELD_AS_OF_FINALIZED_SQL : HELD_SQL, [
+        owner,
+        networks,
+        MAX_ACCOUNT_BALANCES,
+      ]);
       const partial: HeldRow[] = await m.query(PARTIAL_SQL, [networks.filter((n) => this.chains.rpc.has(n)), MAX_PARTIAL_TOKENS]);
       const keys = new Set(indexed.map((r) => r.key));
       const rows = [...indexed, ...partial.filter((r) => !keys.has(r.key))];
-      const asOf = finality === 'finalized' ? ((await m.query(RECORDS_AS_OF_FINALIZED_SQL, [rows.map((r) => r.key)])) as TokenRow[]) : undefined;
+      const asOf =
+        finality === 'finalized' ? ((await m.query(RECORDS_AS_OF_FINALIZED_SQL, [rows.map((r) => r.key)])) as TokenRow[]) : undefined;
       return { held: rows, blocks: labels, nativesRead: natives, finalRecords: asOf };
     });
-    const records = finalRecords ? new Map(finalRecords.map((r) => [r.key, { token: toToken(r, this.imageBase), family: r.family } satisfies TokenRecord])) : await this.recordsOf(held);
+    const records = finalRecords
+      ? new Map(finalRecords.map((r) => [r.key, { token: toToken(r, this.imageBase), family: r.family } satisfies TokenRecord]))
+      : await this.recordsOf(held);
     // a token whose row went away between the two statements is left out, as the join would have
     const rows = held.flatMap((h) => {
       const record = records.get(h.key);
       return record ? [{ record, raw: h.raw_balance }] : [];
     });
     const raws = await Promise.all(
-      rows.map(({ record, raw }) => (LIVE_BALANCE_FAMILIES.has(record.family) || record.token.historyFromBlock !== undefined ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner, blocks.get(record.token.network)) : BigInt(raw))),
+      rows.map(({ record, raw }) =>
+        LIVE_BALANCE_FAMILIES.has(record.family) || record.token.historyFromBlock !== undefined
+          ? this.liveBalanceOf(record.token.network as Network, record.token.address, owner, blocks.get(record.token.network))
+          : BigInt(raw),
+      ),
     );
     const balances = rows.flatMap((r, i) => (raws[i]! > 0n ? [toBalance(r.record.token, raws[i]!)] : []));
     for (const b of await nativesRead) if (b) balances.push(b);
@@ -161,21 +180,34 @@ export class AccountUseCase {
     try {
       return BigInt(await rpc.call<string>('eth_call', [{ to: token, data: balanceOfCall(owner) }, blockTag(at)]));
     } catch (e) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer balanceOf (${(e as Error).message.slice(0, 120)}); retry shortly`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_UNAVAILABLE,
+        `${network}: the node did not answer balanceOf (${(e as Error).message.slice(0, 120)}); retry shortly`,
+      );
     }
   }
 
-  private async nativeBalance(network: Network, owner: string, at: BlockLabel | undefined, finality: Finality): Promise<Balance | undefined> {
+  private async nativeBalance(
+    network: Network,
+    owner: string,
+    at: BlockLabel | undefined,
+    finality: Finality,
+  ): Promise<Balance | undefined> {
     const rpc = this.chains.rpc.get(network)!;
     let raw: bigint;
     try {
       raw = BigInt(await rpc.call<string>('eth_getBalance', [owner, blockTag(at)]));
     } catch (e) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_UNAVAILABLE, `${network}: the node did not answer eth_getBalance (${(e as Error).message.slice(0, 120)}); retry shortly`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_UNAVAILABLE,
+        `${network}: the node did not answer eth_getBalance (${(e as Error).message.slice(0, 120)}); retry shortly`,
+      );
     }
     if (raw === 0n) return undefined;
     const token =
-      finality === 'finalized' ? ((await this.ds.query(RECORDS_AS_OF_FINALIZED_SQL, [[nativeTokenKey(network)]])) as TokenRow[])[0] : await this.tokens.byKey(nativeTokenKey(network));
+      finality === 'finalized'
+        ? ((await this.ds.query(RECORDS_AS_OF_FINALIZED_SQL, [[nativeTokenKey(network)]])) as TokenRow[])[0]
+        : await this.tokens.byKey(nativeTokenKey(network));
     return token ? toBalance(toToken(token, this.imageBase), raw) : undefined;
   }
 }

@@ -37,7 +37,10 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
     // USDC indexed from block 100 on (partial), with no indexed balance for the owner; DAI complete, with one
     await ds.query(insert, [`ethereum:${token('USDC')}`, token('USDC'), 'USDC', 6, 100]);
     await ds.query(insert, [`ethereum:${token('DAI')}`, token('DAI'), 'DAI', 18, null]);
-    await ds.query(`INSERT INTO balances (network, token, holder, balance, block_number) VALUES ('ethereum', $1, $2, 12345, 1)`, [token('DAI'), owner]);
+    await ds.query(`INSERT INTO balances (network, token, holder, balance, block_number) VALUES ('ethereum', $1, $2, 12345, 1)`, [
+      token('DAI'),
+      owner,
+    ]);
   });
 
   afterAll(async () => {
@@ -56,7 +59,10 @@ describe('account balances of tokens with partial history (Postgres, devnet)', (
     expect(dai).toMatchObject({ rawBalance: '12345' });
     expect(dai!.token!.historyFromBlock).toBeUndefined();
     // a repeated network is read once: the same balances, not each twice
-    const repeated = await new AccountUseCase(ds, { rpc } as unknown as ChainProviders).execute({ owner, networks: ['ethereum', 'ethereum'] });
+    const repeated = await new AccountUseCase(ds, { rpc } as unknown as ChainProviders).execute({
+      owner,
+      networks: ['ethereum', 'ethereum'],
+    });
     expect(repeated.balances.map((b) => b.token?.key).sort()).toEqual(reply.balances.map((b) => b.token?.key).sort());
     expect(repeated.totalQueried).toBe(1);
   });

@@ -80,7 +80,12 @@ export class ActivityRepository {
         GROUP BY 1, 2, 3`,
       [tokenKey, edges, edges[0], new Date(toMs)],
     );
-    return rows.map((r) => ({ type: r.type, direction: r.direction, timeMs: edgesMs[r.bucket - 1]!, volumeUsd: Number(r.usd ?? 0), count: r.n }));
+    return rows.map((r) => ({
+      type: r.type,
+      direction: r.direction,
+      timeMs: edgesMs[r.bucket - 1]!,
+      volumeUsd: Number(r.usd ?? 0),
+      count: r.n,
+    }));
   }
-
 }

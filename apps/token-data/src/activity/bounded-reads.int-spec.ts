@@ -51,7 +51,14 @@ describe('bounded token-data reads (Postgres)', () => {
       await ds.query(
         `INSERT INTO activities (network, block_number, log_index, token_key, tx_hash, time, type, direction, volume_usd)
          SELECT 'ethereum', n, 0, $1, '0x', t, ty, d, u FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::smallint[], $6::float8[]) AS x(n, t, ty, d, u)`,
-        [TOKEN, chunk.map((r) => r.i), chunk.map((r) => new Date(r.timeMs)), chunk.map((r) => r.type), chunk.map((r) => r.direction), chunk.map((r) => r.usd)],
+        [
+          TOKEN,
+          chunk.map((r) => r.i),
+          chunk.map((r) => new Date(r.timeMs)),
+          chunk.map((r) => r.type),
+          chunk.map((r) => r.direction),
+          chunk.map((r) => r.usd),
+        ],
       );
     }
     const buckets = await new ActivityRepository(ds).flowBuckets(TOKEN, flowEdges(now), now + 1);
@@ -63,7 +70,15 @@ describe('bounded token-data reads (Postgres)', () => {
     const fromBuckets = intervalMetrics(buckets, now);
     for (const [w, m] of Object.entries(fromRows)) {
       const b = fromBuckets[w]!;
-      expect({ w, eventCount: b.eventCount, swapCount: b.swapCount, swapBuyCount: b.swapBuyCount, swapSellCount: b.swapSellCount, depositCount: b.depositCount, withdrawCount: b.withdrawCount }).toEqual({
+      expect({
+        w,
+        eventCount: b.eventCount,
+        swapCount: b.swapCount,
+        swapBuyCount: b.swapBuyCount,
+        swapSellCount: b.swapSellCount,
+        depositCount: b.depositCount,
+        withdrawCount: b.withdrawCount,
+      }).toEqual({
         w,
         eventCount: m.eventCount,
         swapCount: m.swapCount,
@@ -72,7 +87,8 @@ describe('bounded token-data reads (Postgres)', () => {
         depositCount: m.depositCount,
         withdrawCount: m.withdrawCount,
       });
-      for (const f of ['grossVolumeUsd', 'swapVolumeUsd', 'swapBuyVolumeUsd', 'netVolumeUsd'] as const) expect(Number(b[f])).toBeCloseTo(Number(m[f]), 4);
+      for (const f of ['grossVolumeUsd', 'swapVolumeUsd', 'swapBuyVolumeUsd', 'netVolumeUsd'] as const)
+        expect(Number(b[f])).toBeCloseTo(Number(m[f]), 4);
       expect(b.grossVolumeUsdChange).toBeCloseTo(m.grossVolumeUsdChange, 4);
     }
     expect(fromRows['2d']!.eventCount).toBeGreaterThan(1000);
@@ -87,7 +103,10 @@ describe('bounded token-data reads (Postgres)', () => {
        SELECT 'ethereum:' || a, 'ethereum', a, 'basic', 'erc20', 'Spam ' || a, 'SPAM', 18, now() FROM unnest($1::text[]) AS a`,
       [addresses],
     );
-    await ds.query(`INSERT INTO balances (network, token, holder, balance, block_number) SELECT 'ethereum', a, $2, 1000, 1 FROM unnest($1::text[]) AS a`, [addresses, owner]);
+    await ds.query(
+      `INSERT INTO balances (network, token, holder, balance, block_number) SELECT 'ethereum', a, $2, 1000, 1 FROM unnest($1::text[]) AS a`,
+      [addresses, owner],
+    );
     const account = new AccountUseCase(ds, { rpc: new Map() } as unknown as ChainProviders);
     const reply = await account.execute({ owner, networks: ['ethereum'] });
     expect(reply.balances).toHaveLength(MAX_ACCOUNT_BALANCES);
@@ -97,8 +116,13 @@ describe('bounded token-data reads (Postgres)', () => {
     const reads: string[] = [];
     const spy = { query: async (sql: string) => void reads.push(sql) } as unknown as DataSource;
     const holders = new TokenHoldersUseCase(spy);
-    await expect(holders.execute({ id: TOKEN, limit: 1000, page: 10 })).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST, message: expect.stringContaining(`page × limit must stay below ${MAX_HOLDERS_OFFSET}`) });
-    await expect(holders.execute({ id: TOKEN, limit: 100, page: 1_000_000 })).rejects.toMatchObject({ code: ErrorCode.ERROR_CODE_BAD_REQUEST });
+    await expect(holders.execute({ id: TOKEN, limit: 1000, page: 10 })).rejects.toMatchObject({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+      message: expect.stringContaining(`page × limit must stay below ${MAX_HOLDERS_OFFSET}`),
+    });
+    await expect(holders.execute({ id: TOKEN, limit: 100, page: 1_000_000 })).rejects.toMatchObject({
+      code: ErrorCode.ERROR_CODE_BAD_REQUEST,
+    });
     expect(reads).toEqual([]);
     // The last page inside the bound is served (from the real database) and says nothing more follows it.
     const real = new TokenHoldersUseCase(ds);

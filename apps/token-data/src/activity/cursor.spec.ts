@@ -11,7 +11,14 @@ describe('activity cursor', () => {
   });
 
   it('rejects what it did not issue', () => {
-    for (const bad of ['', 'abc', '!!!', Buffer.from('v1:1:2').toString('base64url'), Buffer.from("v1:1:2:3' OR 1=1").toString('base64url'), 'x'.repeat(300)]) {
+    for (const bad of [
+      '',
+      'abc',
+      '!!!',
+      Buffer.from('v1:1:2').toString('base64url'),
+      Buffer.from("v1:1:2:3' OR 1=1").toString('base64url'),
+      'x'.repeat(300),
+    ]) {
       expect(decodeCursor(bad)).toBeUndefined();
     }
   });

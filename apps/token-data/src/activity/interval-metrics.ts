@@ -3,7 +3,14 @@ import { metricString } from '../read-model/token-row';
 
 /** The eight windows of GET /v3/tokens/metrics, in seconds. */
 export const METRIC_WINDOWS: ReadonlyArray<readonly [string, number]> = [
-  ['15m', 900], ['30m', 1800], ['1h', 3600], ['2h', 7200], ['4h', 14400], ['8h', 28800], ['1d', 86400], ['2d', 172800],
+  ['15m', 900],
+  ['30m', 1800],
+  ['1h', 3600],
+  ['2h', 7200],
+  ['4h', 14400],
+  ['8h', 28800],
+  ['1d', 86400],
+  ['2d', 172800],
 ];
 
 export interface FlowEvent {

@@ -12,7 +12,10 @@ import { flowEdges, intervalMetrics } from './interval-metrics';
 export class TokenMetricsUseCase {
   private readonly tokens: TokensRepository;
   private readonly activities: ActivityRepository;
-  constructor(ds: DataSource, private readonly clock: ChainClock) {
+  constructor(
+    ds: DataSource,
+    private readonly clock: ChainClock,
+  ) {
     this.tokens = new TokensRepository(ds);
     this.activities = new ActivityRepository(ds);
   }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ErrorCode, type Activity, type ActivityAmount, type DailyDebtFlow, type DailyVolume, type TokenTransactionsReply, type TokenTransactionsRequest } from '@tokensvc/messages';
+import {
+  ErrorCode,
+  type Activity,
+  type ActivityAmount,
+  type DailyDebtFlow,
+  type DailyVolume,
+  type TokenTransactionsReply,
+  type TokenTransactionsRequest,
+} from '@tokensvc/messages';
 import { ServiceError } from '@tokensvc/transport';
 import { ChainClock } from '../clock/chain-clock';
 import { metricString } from '../read-model/token-row';
@@ -20,7 +28,12 @@ function str(v: unknown): string {
 }
 
 function toAmount(record: Record<string, unknown>, withAccount: boolean): ActivityAmount {
-  const amount: ActivityAmount = { key: str(record['key']), symbol: str(record['symbol']), amount: str(record['amount']), amountUsd: str(record['amountUsd']) };
+  const amount: ActivityAmount = {
+    key: str(record['key']),
+    symbol: str(record['symbol']),
+    amount: str(record['amount']),
+    amountUsd: str(record['amountUsd']),
+  };
   if (withAccount) amount.account = str(record['account']);
   return amount;
 }
@@ -41,7 +54,10 @@ export function toActivity(r: ActivityRow): Activity {
     };
   }
   const position = r.type === 'borrow' || r.type === 'repay';
-  return { ...base, amounts: r.amounts.map((a) => toAmount(position && a['account'] === undefined ? { ...a, account: r.account } : a, position)) };
+  return {
+    ...base,
+    amounts: r.amounts.map((a) => toAmount(position && a['account'] === undefined ? { ...a, account: r.account } : a, position)),
+  };
 }
 
 /** GET /v3/tokens/transactions: the last 24 hours of a platform token's activity, newest first. */
@@ -49,7 +65,10 @@ export function toActivity(r: ActivityRow): Activity {
 export class TokenTransactionsUseCase {
   private readonly tokens: TokensRepository;
   private readonly activities: ActivityRepository;
-  constructor(ds: DataSource, private readonly clock: ChainClock) {
+  constructor(
+    ds: DataSource,
+    private readonly clock: ChainClock,
+  ) {
     this.tokens = new TokensRepository(ds);
     this.activities = new ActivityRepository(ds);
   }
@@ -58,7 +77,10 @@ export class TokenTransactionsUseCase {
     const limit = req.limit > 0 ? Math.min(req.limit, MAX_TRANSACTIONS_LIMIT) : DEFAULT_TRANSACTIONS_LIMIT;
     const after = req.cursor !== undefined && req.cursor !== '' ? decodeCursor(req.cursor) : undefined;
     if (req.cursor !== undefined && req.cursor !== '' && after === undefined) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'cursor: not a cursor issued by this service; pass pageInfo.endCursor of the previous response, or omit it for the first page');
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_BAD_REQUEST,
+        'cursor: not a cursor issued by this service; pass pageInfo.endCursor of the previous response, or omit it for the first page',
+      );
     }
     const token = await requireToken(this.tokens, req.id);
     requirePlatformToken(token);
@@ -67,12 +89,16 @@ export class TokenTransactionsUseCase {
     const hasNextPage = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     const last = pageRows[pageRows.length - 1];
-    const endCursor = hasNextPage && last ? encodeCursor({ timeMs: last.time.getTime(), block: Number(last.block_number), logIndex: last.log_index }) : undefined;
+    const endCursor =
+      hasNextPage && last
+        ? encodeCursor({ timeMs: last.time.getTime(), block: Number(last.block_number), logIndex: last.log_index })
+        : undefined;
     const dailyVolumes: Record<string, DailyVolume> = {};
     const dailyDebtFlow: Record<string, DailyDebtFlow> = {};
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS - (DAILY_DAYS - 1) * DAY_MS;
     for (const d of await this.activities.daily(token.key, new Date(dayStart))) {
-      if (d.kind === 'debt') dailyDebtFlow[d.day] = { grossDebtFlowRaw: d.raw, grossDebtFlowUsd: metricString(d.usd), debtEventCount: d.events };
+      if (d.kind === 'debt')
+        dailyDebtFlow[d.day] = { grossDebtFlowRaw: d.raw, grossDebtFlowUsd: metricString(d.usd), debtEventCount: d.events };
       else dailyVolumes[d.day] = { grossVolumeRaw: d.raw, grossVolumeUsd: metricString(d.usd), eventCount: d.events };
     }
     return { pageInfo: { hasNextPage, endCursor }, activities: pageRows.map(toActivity), dailyVolumes, dailyDebtFlow };

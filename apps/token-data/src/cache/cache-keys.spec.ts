@@ -7,7 +7,16 @@ describe('cache keys', () => {
   it('list: same key for reordered/any-case equivalents, different for any other parameter', () => {
     const a = listTokensKey(list({ ids: ['base:0xAB', 'ethereum:0x01'], networks: ['base', 'ethereum'], search: 'Usd' }));
     expect(listTokensKey(list({ ids: ['ethereum:0x01', 'base:0xab'], networks: ['ethereum', 'base'], search: 'uSD' }))).toBe(a);
-    for (const o of [{ page: 1 }, { limit: 10 }, { sortBy: 'price' }, { sortDirection: 'desc' }, { minLiquidity: 1 }, { isVerified: true }, { tags: ['x'] }, { platforms: ['aave-v3'] }]) {
+    for (const o of [
+      { page: 1 },
+      { limit: 10 },
+      { sortBy: 'price' },
+      { sortDirection: 'desc' },
+      { minLiquidity: 1 },
+      { isVerified: true },
+      { tags: ['x'] },
+      { platforms: ['aave-v3'] },
+    ]) {
       expect(listTokensKey(list({ ids: ['base:0xab', 'ethereum:0x01'], networks: ['base', 'ethereum'], search: 'usd', ...o }))).not.toBe(a);
     }
   });
@@ -22,7 +31,9 @@ describe('cache keys', () => {
   });
 
   it('repeated list elements (kept by the gateway) share the entry of the list without them', () => {
-    expect(listTokensKey(list({ ids: ['base:0xab', 'base:0xAB'], networks: ['base', 'base'], tags: ['x', 'x'], platforms: ['p', 'p'] }))).toBe(listTokensKey(list({ ids: ['base:0xab'], networks: ['base'], tags: ['x'], platforms: ['p'] })));
+    expect(
+      listTokensKey(list({ ids: ['base:0xab', 'base:0xAB'], networks: ['base', 'base'], tags: ['x', 'x'], platforms: ['p', 'p'] })),
+    ).toBe(listTokensKey(list({ ids: ['base:0xab'], networks: ['base'], tags: ['x'], platforms: ['p'] })));
     const a = (o: Partial<AccountRequest>): string => accountKey({ ...AccountRequest.fromJSON({}), ...o });
     expect(a({ owner: '0xab', networks: ['ethereum', 'ethereum'] })).toBe(a({ owner: '0xab', networks: ['ethereum'] }));
   });

@@ -9,7 +9,14 @@ const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
  * case-insensitively). Parameters that change the answer are all part of the key.
  */
 export function listTokensKey(req: ListTokensRequest): string {
-  return JSON.stringify({ ...req, search: req.search?.toLowerCase(), ids: sortedLower(req.ids), platforms: sorted(req.platforms), networks: sorted(req.networks), tags: sorted(req.tags) });
+  return JSON.stringify({
+    ...req,
+    search: req.search?.toLowerCase(),
+    ids: sortedLower(req.ids),
+    platforms: sorted(req.platforms),
+    networks: sorted(req.networks),
+    tags: sorted(req.tags),
+  });
 }
 
 /** `from` is bucketed by the use case; the raw value is kept because out-of-range values are refused. */

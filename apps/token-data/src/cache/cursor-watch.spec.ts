@@ -10,7 +10,16 @@ describe('CursorWatch', () => {
       if (a instanceof Error) throw a;
       return a;
     };
-    return { watch: new CursorWatch(fingerprint, () => moved++, (e) => errors.push(e), 10), moves: () => moved, errors };
+    return {
+      watch: new CursorWatch(
+        fingerprint,
+        () => moved++,
+        (e) => errors.push(e),
+        10,
+      ),
+      moves: () => moved,
+      errors,
+    };
   };
 
   it('signals a move only when the cursor fingerprint changes (not on the first read)', async () => {

@@ -10,7 +10,12 @@ export class CursorWatch {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly fingerprint: () => Promise<string>, private readonly onMove: () => void, private readonly onError: (e: unknown) => void, private readonly intervalMs: number) {}
+  constructor(
+    private readonly fingerprint: () => Promise<string>,
+    private readonly onMove: () => void,
+    private readonly onError: (e: unknown) => void,
+    private readonly intervalMs: number,
+  ) {}
 
   /** One poll; resolves after `onMove` ran when the cursor moved. */
   async check(): Promise<void> {

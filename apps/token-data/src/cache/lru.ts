@@ -8,14 +8,22 @@ export class ReplyLru<V> {
   private readonly pending = new Map<string, Promise<V>>();
   private generation = 0;
 
-  constructor(private readonly maxEntries: number, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
   /** `seen` learns what the lookup found: a fresh entry (hit), nothing (miss), or the key's computation in flight (joined). */
-  async getOrCompute(key: string, compute: () => Promise<V>, seen: (result: 'hit' | 'miss' | 'joined') => void = () => undefined): Promise<V> {
+  async getOrCompute(
+    key: string,
+    compute: () => Promise<V>,
+    seen: (result: 'hit' | 'miss' | 'joined') => void = () => undefined,
+  ): Promise<V> {
     if (this.maxEntries <= 0) {
       seen('miss');
       return compute();
@@ -33,13 +41,11 @@ export class ReplyLru<V> {
     if (inFlight) return inFlight;
     const generation = this.generation;
     const at = this.now();
-    const promise = compute().then(
-      (value) => {
-        // a block arrived while this was computed: the value may be stale, do not keep it
-        if (generation === this.generation) this.store(key, value, at);
-        return value;
-      },
-    );
+    const promise = compute().then((value) => {
+      // a block arrived while this was computed: the value may be stale, do not keep it
+      if (generation === this.generation) this.store(key, value, at);
+      return value;
+    });
     this.pending.set(key, promise);
     try {
       return await promise;

@@ -4,7 +4,8 @@ import { ReplyLru } from './lru';
 import { ReplyCache } from './reply-cache';
 
 const lookups = async (cache: string, result: string): Promise<number> =>
-  (await TOKEN_DATA_METRICS.cacheLookups.get()).values.find((v) => v.labels['cache'] === cache && v.labels['result'] === result)?.value ?? 0;
+  (await TOKEN_DATA_METRICS.cacheLookups.get()).values.find((v) => v.labels['cache'] === cache && v.labels['result'] === result)?.value ??
+  0;
 
 describe('reply cache metrics', () => {
   it('ReplyLru tells each lookup: hit, miss, or joined a computation in flight', async () => {
@@ -12,11 +13,25 @@ describe('reply cache metrics', () => {
     const seen: string[] = [];
     let release: (v: number) => void = () => undefined;
     const slow = new Promise<number>((r) => (release = r));
-    const first = lru.getOrCompute('a', () => slow, (r) => seen.push(r));
-    const second = lru.getOrCompute('a', () => Promise.resolve(0), (r) => seen.push(r));
+    const first = lru.getOrCompute(
+      'a',
+      () => slow,
+      (r) => seen.push(r),
+    );
+    const second = lru.getOrCompute(
+      'a',
+      () => Promise.resolve(0),
+      (r) => seen.push(r),
+    );
     release(7);
     expect([await first, await second]).toEqual([7, 7]);
-    expect(await lru.getOrCompute('a', () => Promise.resolve(0), (r) => seen.push(r))).toBe(7);
+    expect(
+      await lru.getOrCompute(
+        'a',
+        () => Promise.resolve(0),
+        (r) => seen.push(r),
+      ),
+    ).toBe(7);
     expect(seen).toEqual(['miss', 'joined', 'hit']);
   });
 
@@ -26,7 +41,11 @@ describe('reply cache metrics', () => {
     const cache = new ReplyCache(ds);
     await cache.onModuleInit();
     try {
-      const before = { hit: await lookups('list', 'hit'), miss: await lookups('list', 'miss'), clears: (await TOKEN_DATA_METRICS.cacheClears.get()).values[0]?.value ?? 0 };
+      const before = {
+        hit: await lookups('list', 'hit'),
+        miss: await lookups('list', 'miss'),
+        clears: (await TOKEN_DATA_METRICS.cacheClears.get()).values[0]?.value ?? 0,
+      };
       expect(await cache.get('list', 'k', async () => 1)).toBe(1);
       expect(await cache.get('list', 'k', async () => 2)).toBe(1);
       expect(await cache.get('list', 'k', async () => 3)).toBe(1);

@@ -44,6 +44,8 @@ export class ReplyCache implements OnModuleInit, OnModuleDestroy {
 
   /** The cached reply for (`name`, `key`), or `compute()`'s; errors are never cached. */
   get<T>(name: string, key: string, compute: () => Promise<T>): Promise<T> {
-    return this.lru.getOrCompute(`${name} ${key}`, compute, (result) => TOKEN_DATA_METRICS.cacheLookups.inc({ cache: name, result })) as Promise<T>;
+    return this.lru.getOrCompute(`${name} ${key}`, compute, (result) =>
+      TOKEN_DATA_METRICS.cacheLookups.inc({ cache: name, result }),
+    ) as Promise<T>;
   }
 }

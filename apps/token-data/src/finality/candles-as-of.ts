@@ -15,7 +15,9 @@ import { stateColumnsSelect, TOKEN_STATE_COLUMN_NAMES } from '@tokensvc/persiste
 
 /** the state columns a candle has (all but the price: its OHLC) */
 const FIELDS = stateColumnsSelect(undefined, ['price']);
-const LAST_POINT_FIELDS = TOKEN_STATE_COLUMN_NAMES.filter((c) => c !== 'price').map((c) => `l.${c}`).join(', ');
+const LAST_POINT_FIELDS = TOKEN_STATE_COLUMN_NAMES.filter((c) => c !== 'price')
+  .map((c) => `l.${c}`)
+  .join(', ');
 
 const IN_BUCKET = `p.token_key = $1 AND p.time >= k.bucket AND p.time < k.bucket + make_interval(secs => $7) AND p.block_number <= c.finalized_block`;
 

@@ -14,7 +14,10 @@ export const FINALITIES: readonly Finality[] = ['latest', 'finalized'];
 export function finalityOf(value: string | undefined): Finality {
   if (value === undefined || value === '' || value === 'latest') return 'latest';
   if (value === 'finalized') return 'finalized';
-  throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `finality must be one of ${FINALITIES.join(', ')} (got ${JSON.stringify(value)})`);
+  throw new ServiceError(
+    ErrorCode.ERROR_CODE_BAD_REQUEST,
+    `finality must be one of ${FINALITIES.join(', ')} (got ${JSON.stringify(value)})`,
+  );
 }
 
 /**

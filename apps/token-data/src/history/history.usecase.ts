@@ -25,7 +25,8 @@ export function checkFrom(fromSeconds: number, nowSeconds: number): void {
   if (fromSeconds < nowSeconds - YEAR_SECONDS) {
     throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'from: the timestamp is not valid, it must be newer than one year ago');
   }
-  if (fromSeconds > nowSeconds) throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'from: the timestamp is not valid, it must not be in the future');
+  if (fromSeconds > nowSeconds)
+    throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, 'from: the timestamp is not valid, it must not be in the future');
 }
 
 interface CandleRow {
@@ -88,7 +89,10 @@ function toEntry(r: CandleRow, block: BlockLabel): HistoryEntry {
 @Injectable()
 export class TokenHistoryUseCase {
   private readonly tokens: TokensRepository;
-  constructor(private readonly ds: DataSource, private readonly clock: ChainClock) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly clock: ChainClock,
+  ) {
     this.tokens = new TokensRepository(ds);
   }
 
@@ -114,10 +118,21 @@ export class TokenHistoryUseCase {
         [token.network],
       )) as Array<LabelColumns & { finalized_block: string; finalized_epoch: number | null }>;
       // as of the finalized block, the default window is the day before that block's time (not the head's)
-      const start = bucketStart(from ?? Math.floor(position?.finalized_epoch ?? (await this.clock.now(token.network)).getTime() / 1000) - 86400, resolution);
+      const start = bucketStart(
+        from ?? Math.floor(position?.finalized_epoch ?? (await this.clock.now(token.network)).getTime() / 1000) - 86400,
+        resolution,
+      );
       const rows: CandleRow[] =
         finality === 'finalized'
-          ? await m.query(CANDLES_AS_OF_FINALIZED_SQL, [token.key, resolution, start, HISTORY_PAGE_SIZE, page * HISTORY_PAGE_SIZE, token.network, RESOLUTION_SECONDS[resolution]])
+          ? await m.query(CANDLES_AS_OF_FINALIZED_SQL, [
+              token.key,
+              resolution,
+              start,
+              HISTORY_PAGE_SIZE,
+              page * HISTORY_PAGE_SIZE,
+              token.network,
+              RESOLUTION_SECONDS[resolution],
+            ])
           : await m.query(
               `SELECT bucket, open, high, low, close, liquidity, reserves::text[] AS reserves, total_supply::text AS total_supply,
                       total_borrow::text AS total_borrow, circulating_supply::text AS circulating_supply, price_per_share,
@@ -130,10 +145,21 @@ export class TokenHistoryUseCase {
       if (rows.length > 0) total = Number(rows[0]!.total);
       else if (finality === 'finalized') {
         // a page past the end: the count from the first row
-        const [first] = (await m.query(CANDLES_AS_OF_FINALIZED_SQL, [token.key, resolution, start, 1, 0, token.network, RESOLUTION_SECONDS[resolution]])) as CandleRow[];
+        const [first] = (await m.query(CANDLES_AS_OF_FINALIZED_SQL, [
+          token.key,
+          resolution,
+          start,
+          1,
+          0,
+          token.network,
+          RESOLUTION_SECONDS[resolution],
+        ])) as CandleRow[];
         total = Number(first?.total ?? 0);
       } else total = await this.count(m.query.bind(m), token.key, resolution, start);
-      const hashRows = (await m.query(`SELECT number::text AS number, hash FROM blocks WHERE network = $1 AND number = ANY($2::bigint[])`, [token.network, [...new Set(rows.map((r) => r.block_number))]])) as Array<{ number: string; hash: string }>;
+      const hashRows = (await m.query(`SELECT number::text AS number, hash FROM blocks WHERE network = $1 AND number = ANY($2::bigint[])`, [
+        token.network,
+        [...new Set(rows.map((r) => r.block_number))],
+      ])) as Array<{ number: string; hash: string }>;
       const hashes = new Map(hashRows.map((h) => [h.number, h.hash]));
       const finalized = Number(position?.finalized_block ?? -1);
       const history = rows.map((r) => toEntry(r, entryLabel(token.network, String(r.block_number), hashes, finalized)));
@@ -142,8 +168,16 @@ export class TokenHistoryUseCase {
     });
   }
 
-  private async count(query: (sql: string, params: unknown[]) => Promise<unknown>, key: string, resolution: string, from: number): Promise<number> {
-    const [row] = (await query(`SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`, [key, resolution, from])) as Array<{ n: number }>;
+  private async count(
+    query: (sql: string, params: unknown[]) => Promise<unknown>,
+    key: string,
+    resolution: string,
+    from: number,
+  ): Promise<number> {
+    const [row] = (await query(
+      `SELECT count(*)::int AS n FROM candles WHERE token_key = $1 AND resolution = $2 AND bucket >= to_timestamp($3)`,
+      [key, resolution, from],
+    )) as Array<{ n: number }>;
     return row?.n ?? 0;
   }
 }

@@ -40,16 +40,26 @@ export class TokenHoldersUseCase {
     const page = Math.max(0, req.page);
     // before any read: a refused page costs nothing
     if (page * limit >= MAX_HOLDERS_OFFSET) {
-      throw new ServiceError(ErrorCode.ERROR_CODE_BAD_REQUEST, `page × limit must stay below ${MAX_HOLDERS_OFFSET}: holders are listed down to rank ${MAX_HOLDERS_OFFSET} (page ${page} of ${limit} starts at ${page * limit})`);
+      throw new ServiceError(
+        ErrorCode.ERROR_CODE_BAD_REQUEST,
+        `page × limit must stay below ${MAX_HOLDERS_OFFSET}: holders are listed down to rank ${MAX_HOLDERS_OFFSET} (page ${page} of ${limit} starts at ${page * limit})`,
+      );
     }
     const finality = finalityOf(req.finality);
     const found = await requireToken(this.tokens, req.id);
     const { token, rows, total, label } = await this.ds.transaction('REPEATABLE READ', async (m) => {
-      const [position] = (await m.query(`SELECT ${labelColumnsSql(asOfBlockSql(finality, true))} FROM index_cursors c WHERE c.network = $1`, [found.network])) as LabelColumns[];
+      const [position] = (await m.query(
+        `SELECT ${labelColumnsSql(asOfBlockSql(finality, true))} FROM index_cursors c WHERE c.network = $1`,
+        [found.network],
+      )) as LabelColumns[];
       let asOf: TokenRow = found;
       if (finality === 'finalized') {
         const [row] = (await m.query(`SELECT ${TOKEN_COLUMNS} FROM ${tokensAsOfFinalizedSql('t.key = $1')} t`, [found.key])) as TokenRow[];
-        if (!row) throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `token ${found.key} was first seen above the finalized block of ${found.network}; ask with finality=latest`);
+        if (!row)
+          throw new ServiceError(
+            ErrorCode.ERROR_CODE_NOT_FOUND,
+            `token ${found.key} was first seen above the finalized block of ${found.network}; ask with finality=latest`,
+          );
         asOf = row;
       }
       const pageRows: Array<{ holder: string; balance: string; total: string }> = await m.query(
@@ -68,7 +78,12 @@ export class TokenHoldersUseCase {
         const [first] = (await m.query(HOLDERS_AS_OF_FINALIZED_SQL, [found.network, found.address, 1, 0])) as Array<{ total: string }>;
         n = Number(first?.total ?? 0);
       } else n = await this.count(m.query.bind(m), found.network, found.address);
-      return { token: asOf, rows: pageRows, total: n, label: toLabel(found.network, position ?? { label_number: null, label_hash: null, label_final: null }) };
+      return {
+        token: asOf,
+        rows: pageRows,
+        total: n,
+        label: toLabel(found.network, position ?? { label_number: null, label_hash: null, label_final: null }),
+      };
     });
     const supplyRaw = BigInt(token.total_supply);
     const supply = toUnits(supplyRaw, token.decimals);
@@ -80,11 +95,23 @@ export class TokenHoldersUseCase {
       return { address: r.holder, balance, rawBalance: r.balance, balanceUsd: balance * token.price, percentage };
     });
     const next = page * limit + holders.length;
-    return { totalItems: total, pageItems: holders.length, more: next < total && next < MAX_HOLDERS_OFFSET, page, totalSupply: supply, holders, block: label, historyFromBlock: found.history_from_block ?? undefined };
+    return {
+      totalItems: total,
+      pageItems: holders.length,
+      more: next < total && next < MAX_HOLDERS_OFFSET,
+      page,
+      totalSupply: supply,
+      holders,
+      block: label,
+      historyFromBlock: found.history_from_block ?? undefined,
+    };
   }
 
   private async count(query: (sql: string, params: unknown[]) => Promise<unknown>, network: string, token: string): Promise<number> {
-    const [row] = (await query(`SELECT count(*)::int AS n FROM balances WHERE network = $1 AND token = $2 AND balance > 0`, [network, token])) as Array<{ n: number }>;
+    const [row] = (await query(`SELECT count(*)::int AS n FROM balances WHERE network = $1 AND token = $2 AND balance > 0`, [
+      network,
+      token,
+    ])) as Array<{ n: number }>;
     return row?.n ?? 0;
   }
 }

@@ -5,10 +5,42 @@ import { toToken } from './token-row';
 const at = new Date('2026-01-02T03:04:05.000Z');
 const PATH = '/images/tokens/ethereum/0x00000000000000000000000000000000000000aa.svg';
 const ROW: VersionedTokenRow = {
-  key: 'ethereum:0x00000000000000000000000000000000000000aa', network: 'ethereum', address: '0x00000000000000000000000000000000000000aa', platform: 'basic', family: 'basic',
-  name: 'A', symbol: 'A', decimals: 18, underlying: [], pool_address: null, image: PATH, images: [], tags: [], metadata: {}, is_portable: false, is_verified: true,
-  created_at: at, updated_at: at, verified_at: at, history_from_block: null, price: 1, liquidity: 1, total_supply: '1', total_borrow: '0', circulating_supply: '1', reserves: [],
-  price_per_share: '1', apy: 0, base_apy: 0, reward_apy: 0, borrow_apy: 0, base_borrow_apy: 0, volume_usd_1d: 0, volume_usd_7d: 0, paid_metrics: {}, version: '1',
+  key: 'ethereum:0x00000000000000000000000000000000000000aa',
+  network: 'ethereum',
+  address: '0x00000000000000000000000000000000000000aa',
+  platform: 'basic',
+  family: 'basic',
+  name: 'A',
+  symbol: 'A',
+  decimals: 18,
+  underlying: [],
+  pool_address: null,
+  image: PATH,
+  images: [],
+  tags: [],
+  metadata: {},
+  is_portable: false,
+  is_verified: true,
+  created_at: at,
+  updated_at: at,
+  verified_at: at,
+  history_from_block: null,
+  price: 1,
+  liquidity: 1,
+  total_supply: '1',
+  total_borrow: '0',
+  circulating_supply: '1',
+  reserves: [],
+  price_per_share: '1',
+  apy: 0,
+  base_apy: 0,
+  reward_apy: 0,
+  borrow_apy: 0,
+  base_borrow_apy: 0,
+  volume_usd_1d: 0,
+  volume_usd_7d: 0,
+  paid_metrics: {},
+  version: '1',
 };
 
 const baseOf = (env: Record<string, string>): string => loadServiceConfig('token-data', env).imageBaseUrl ?? '';
@@ -29,10 +61,14 @@ describe('token image URLs', () => {
   });
 
   it('leaves an image that is already absolute alone', () => {
-    expect(toToken({ ...ROW, image: 'https://logos.example.org/a.png' }, 'https://cdn.example.net').image).toBe('https://logos.example.org/a.png');
+    expect(toToken({ ...ROW, image: 'https://logos.example.org/a.png' }, 'https://cdn.example.net').image).toBe(
+      'https://logos.example.org/a.png',
+    );
   });
 
   it('refuses a base that is not an http(s) URL', () => {
-    expect(() => loadServiceConfig('token-data', { IMAGE_CDN_BASE_URL: 'ftp://cdn' })).toThrow(/IMAGE_CDN_BASE_URL must use http: or https:/);
+    expect(() => loadServiceConfig('token-data', { IMAGE_CDN_BASE_URL: 'ftp://cdn' })).toThrow(
+      /IMAGE_CDN_BASE_URL must use http: or https:/,
+    );
   });
 });

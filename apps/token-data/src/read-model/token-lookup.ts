@@ -14,7 +14,11 @@ export async function requireToken(repo: TokensRepository, id: string): Promise<
     throw e;
   }
   const row = await repo.byKey(key);
-  if (!row) throw new ServiceError(ErrorCode.ERROR_CODE_NOT_FOUND, `token ${key} is not known to this service; list supported tokens with GET /v2/tokens`);
+  if (!row)
+    throw new ServiceError(
+      ErrorCode.ERROR_CODE_NOT_FOUND,
+      `token ${key} is not known to this service; list supported tokens with GET /v2/tokens`,
+    );
   return row;
 }
 

@@ -35,7 +35,12 @@ interface Entry {
 export class TokenRecordCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly maxEntries: number, private readonly maxAgeMs: number, private readonly now: () => number = Date.now, private readonly imageBase = '') {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = Date.now,
+    private readonly imageBase = '',
+  ) {}
 
   get size(): number {
     return this.entries.size;

@@ -38,7 +38,10 @@ describe('GET /v2/tokens query plans (50k tokens)', () => {
   };
 
   const cases: Array<[string, Partial<ListTokensRequest>]> = [
-    ['networks + minLiquidity, by liquidity desc', { networks: ['ethereum', 'base'], minLiquidity: 1000, sortBy: 'liquidity', sortDirection: 'desc' }],
+    [
+      'networks + minLiquidity, by liquidity desc',
+      { networks: ['ethereum', 'base'], minLiquidity: 1000, sortBy: 'liquidity', sortDirection: 'desc' },
+    ],
     ['platforms + isVerified, by apy asc', { platforms: ['uniswap-v2', 'aave-v3'], isVerified: true, sortBy: 'apy', sortDirection: 'asc' }],
     ['networks, by volumeUsd1d desc', { networks: ['arbitrum'], sortBy: 'volumeUsd1d', sortDirection: 'desc' }],
     ['no filter, default order (key)', {}],

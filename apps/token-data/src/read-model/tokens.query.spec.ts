@@ -6,7 +6,19 @@ const req = (over: Partial<ListTokensRequest>): ListTokensRequest => ({ ...ListT
 describe('buildTokensQuery', () => {
   it('binds every filter as a parameter and ANDs filter types', () => {
     const q = buildTokensQuery(
-      req({ search: "O'Re%_il", ids: ['ethereum:0xa'], platforms: ['uniswap-v2', 'sushiswap'], networks: ['base'], minLiquidity: 5, maxLiquidity: 9, minApy: 1, maxApy: 2, tags: ['x'], isPortable: true, isVerified: false }),
+      req({
+        search: "O'Re%_il",
+        ids: ['ethereum:0xa'],
+        platforms: ['uniswap-v2', 'sushiswap'],
+        networks: ['base'],
+        minLiquidity: 5,
+        maxLiquidity: 9,
+        minApy: 1,
+        maxApy: 2,
+        tags: ['x'],
+        isPortable: true,
+        isVerified: false,
+      }),
     );
     expect(q.where.split(' AND ')).toHaveLength(11);
     expect(q.params).toEqual(["%o're\\%\\_il%", ['ethereum:0xa'], ['uniswap-v2', 'sushiswap'], ['base'], 5, 9, 1, 2, ['x'], true, false]);

@@ -23,7 +23,12 @@ export interface BoundSql {
  * entries without touching the wide rows, and only the `limit` rows found are read in full. The
  * total is a separate count over the same filter (no window over every matching wide row).
  */
-export function tokensListSql(req: ListTokensRequest, limit: number, offset: number, finality: Finality = 'latest'): { page: BoundSql; count: BoundSql } {
+export function tokensListSql(
+  req: ListTokensRequest,
+  limit: number,
+  offset: number,
+  finality: Finality = 'latest',
+): { page: BoundSql; count: BoundSql } {
   const q = buildTokensQuery(req);
   const n = q.params.length;
   if (finality === 'finalized') {

@@ -12,7 +12,10 @@ export const DEFAULT_TOKENS_LIMIT = 25;
 @Injectable()
 export class ListTokensUseCase {
   private readonly repo: TokensRepository;
-  constructor(ds: DataSource, @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '') {
+  constructor(
+    ds: DataSource,
+    @Optional() @Inject(IMAGE_BASE_URL) private readonly imageBase = '',
+  ) {
     this.repo = new TokensRepository(ds);
   }
 
@@ -20,6 +23,13 @@ export class ListTokensUseCase {
     const limit = req.limit > 0 ? req.limit : DEFAULT_TOKENS_LIMIT;
     const page = Math.max(0, req.page);
     const { total, rows, blocks } = await this.repo.list(req, limit, page * limit, finalityOf(req.finality));
-    return { totalItems: total, pageItems: rows.length, more: page * limit + rows.length < total, page, tokens: rows.map((r) => toToken(r, this.imageBase)), blocks };
+    return {
+      totalItems: total,
+      pageItems: rows.length,
+      more: page * limit + rows.length < total,
+      page,
+      tokens: rows.map((r) => toToken(r, this.imageBase)),
+      blocks,
+    };
   }
 }

@@ -1,5 +1,21 @@
-import type { AccountReply, Balance, BlockLabel, HistoryEntry, ListTokensReply, Token, TokenHistoryReply, TokenMetrics } from '@tokensvc/messages';
-import { HISTORY_ENTRY_FIELDS, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, recordWriter, type FieldConverters } from '@tokensvc/api';
+import type {
+  AccountReply,
+  Balance,
+  BlockLabel,
+  HistoryEntry,
+  ListTokensReply,
+  Token,
+  TokenHistoryReply,
+  TokenMetrics,
+} from '@tokensvc/messages';
+import {
+  HISTORY_ENTRY_FIELDS,
+  PAID_METRIC_FIELDS,
+  PUBLIC_METRIC_FIELDS,
+  TOKEN_FIELDS,
+  recordWriter,
+  type FieldConverters,
+} from '@tokensvc/api';
 import type { BodyView } from '@tokensvc/transport';
 import { labelJson } from '../finality/finality';
 
@@ -49,7 +65,8 @@ const int32 = (v: unknown): number => {
 const bool = (v: unknown): boolean => (typeof v === 'boolean' ? v : v === undefined ? false : Boolean(viaText(v)));
 /** a JSON array element as the decoder reads it back (String of the parsed value) */
 const element = (e: unknown): string => (typeof e === 'string' ? e : String(viaText(e)));
-const strList = (v: unknown): string[] => (Array.isArray(v) && v.length > 0 ? (v.every((e) => typeof e === 'string') ? (v as string[]) : v.map(element)) : []);
+const strList = (v: unknown): string[] =>
+  Array.isArray(v) && v.length > 0 ? (v.every((e) => typeof e === 'string') ? (v as string[]) : v.map(element)) : [];
 /** a map<string, string>: entries copied by assignment (so `__proto__` is lost), then decoded with String() */
 function strMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,6 +1,14 @@
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, MessagePattern, NatsContext, Payload } from '@nestjs/microservices';
-import { RPC, type AccountReply, type AccountRequest, type ListTokensReply, type ListTokensRequest, type TokenHistoryReply, type TokenHistoryRequest } from '@tokensvc/messages';
+import {
+  RPC,
+  type AccountReply,
+  type AccountRequest,
+  type ListTokensReply,
+  type ListTokensRequest,
+  type TokenHistoryReply,
+  type TokenHistoryRequest,
+} from '@tokensvc/messages';
 import { bodySubjects, bodyViewOf, handleRpc, handleRpcBody, jsonBody } from '@tokensvc/transport';
 import { AccountUseCase } from '../account/account.usecase';
 import { TokenMetricsUseCase } from '../activity/metrics.usecase';
@@ -39,7 +47,8 @@ export class TokensController {
   @MessagePattern(bodySubjects(RPC.listTokens.subject))
   listTokens(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const view = bodyViewOf(ctx);
-    const reply = (req: ListTokensRequest): Promise<ListTokensReply> => this.cache.get('list', listTokensKey(req), () => this.list.execute(req));
+    const reply = (req: ListTokensRequest): Promise<ListTokensReply> =>
+      this.cache.get('list', listTokensKey(req), () => this.list.execute(req));
     if (view) return handleRpcBody(RPC.listTokens, raw, async (req) => jsonBody(listTokensBody(await reply(req), view)), this.onInternal);
     return handleRpc(RPC.listTokens, raw, reply, this.onInternal);
   }
@@ -47,16 +56,19 @@ export class TokensController {
   @MessagePattern(bodySubjects(RPC.account.subject))
   getAccount(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
     const view = bodyViewOf(ctx);
-    const reply = (req: AccountRequest): Promise<AccountReply> => this.cache.get('account', accountKey(req), () => this.account.execute(req));
+    const reply = (req: AccountRequest): Promise<AccountReply> =>
+      this.cache.get('account', accountKey(req), () => this.account.execute(req));
     if (view) return handleRpcBody(RPC.account, raw, async (req) => jsonBody(accountBody(await reply(req), view)), this.onInternal);
     return handleRpc(RPC.account, raw, reply, this.onInternal);
   }
 
   @MessagePattern(bodySubjects(RPC.tokenHistory.subject))
   getHistory(@Payload() raw: unknown, @Ctx() ctx: NatsContext): Promise<unknown> {
-    const reply = (req: TokenHistoryRequest): Promise<TokenHistoryReply> => this.cache.get('history', historyKey(req), () => this.history.execute(req));
+    const reply = (req: TokenHistoryRequest): Promise<TokenHistoryReply> =>
+      this.cache.get('history', historyKey(req), () => this.history.execute(req));
     // paid-only endpoint: one body whatever the view
-    if (bodyViewOf(ctx)) return handleRpcBody(RPC.tokenHistory, raw, async (req) => jsonBody(historyBody(await reply(req))), this.onInternal);
+    if (bodyViewOf(ctx))
+      return handleRpcBody(RPC.tokenHistory, raw, async (req) => jsonBody(historyBody(await reply(req))), this.onInternal);
     return handleRpc(RPC.tokenHistory, raw, reply, this.onInternal);
   }
 

@@ -21,7 +21,15 @@ export const listPlatforms = endpoint({
   summary: 'Enabled platforms',
   tag: 'Catalog',
   access: 'data',
-  query: query({ type: q.string({ maxLength: 64, pattern: /^[a-z0-9][a-z0-9._-]*$/, hint: 'a platform type (family such as uniswap-v2, or category such as dex)' }).describe('filter by platform type') }),
+  query: query({
+    type: q
+      .string({
+        maxLength: 64,
+        pattern: /^[a-z0-9][a-z0-9._-]*$/,
+        hint: 'a platform type (family such as uniswap-v2, or category such as dex)',
+      })
+      .describe('filter by platform type'),
+  }),
   response: Type.Array(Platform),
 });
 
@@ -36,7 +44,11 @@ export const account = endpoint({
     networks: q.list(q.network(), 'both', 12).required().describe('repeat the parameter for several networks'),
     limit: q.string().ignore(),
     page: q.string().ignore(),
-    finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
+    finality: q
+      .oneOf(FINALITIES)
+      .describe(
+        '`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block',
+      ),
   }),
   response: Type.Object({ totalQueried: Type.Optional(Type.Number()), balances: Type.Array(Balance) }),
   tokenLists: ['balances'],

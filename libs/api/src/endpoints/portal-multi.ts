@@ -23,7 +23,8 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? (v as unknown[]).map(
 export function multiInputProblem(tokens: readonly string[], amounts: readonly unknown[], output: string | undefined): string | undefined {
   if (tokens.length === 0) return 'inputTokens must name at least one token';
   if (tokens.length > MAX_MULTI_INPUTS) return `at most ${MAX_MULTI_INPUTS} inputTokens (got ${tokens.length})`;
-  if (tokens.length !== amounts.length) return `inputTokens and inputAmounts must have the same length (got ${tokens.length} tokens and ${amounts.length} amounts)`;
+  if (tokens.length !== amounts.length)
+    return `inputTokens and inputAmounts must have the same length (got ${tokens.length} tokens and ${amounts.length} amounts)`;
   const seen = new Set<string>();
   for (const t of tokens) {
     if (seen.has(t)) return `inputTokens repeats ${t}: give each token once, with its total amount`;
@@ -34,25 +35,35 @@ export function multiInputProblem(tokens: readonly string[], amounts: readonly u
   if (output !== undefined) {
     if (seen.has(output)) return `outputToken ${output} is also an input: leave it out of inputTokens`;
     const [network] = [...networks];
-    if (network !== undefined && parseTokenKey(output).network !== network) return `outputToken must be on the inputs' network (${network}); multi-input orders are same-chain`;
+    if (network !== undefined && parseTokenKey(output).network !== network)
+      return `outputToken must be on the inputs' network (${network}); multi-input orders are same-chain`;
   }
   return undefined;
 }
 
-const multiInputs: QueryRule = (_given, v) => multiInputProblem(list(v['inputTokens']), list(v['inputAmounts']), typeof v['outputToken'] === 'string' ? v['outputToken'] : undefined);
+const multiInputs: QueryRule = (_given, v) =>
+  multiInputProblem(list(v['inputTokens']), list(v['inputAmounts']), typeof v['outputToken'] === 'string' ? v['outputToken'] : undefined);
 
 const permitsPerInput: QueryRule = (given, v) => {
   if (!given.has('permitSignatures')) return undefined;
   const permits = list(v['permitSignatures']);
   const tokens = list(v['inputTokens']);
-  if (permits.length !== tokens.length) return `permitSignatures must have one signature per input (${tokens.length}), or be left out to use approvals`;
-  if (tokens.some((t) => parseTokenKey(t).address === '0x0000000000000000000000000000000000000000')) return 'permitSignatures cannot be used with a native input (it needs no approval): leave permitSignatures out';
+  if (permits.length !== tokens.length)
+    return `permitSignatures must have one signature per input (${tokens.length}), or be left out to use approvals`;
+  if (tokens.some((t) => parseTokenKey(t).address === '0x0000000000000000000000000000000000000000'))
+    return 'permitSignatures cannot be used with a native input (it needs no approval): leave permitSignatures out';
   return undefined;
 };
 
 const inputsParams = {
-  inputTokens: q.list(q.tokenKey(), 'both', MAX_MULTI_INPUTS).required().describe(`token keys, one network, distinct, at most ${MAX_MULTI_INPUTS}; zero address for native`),
-  inputAmounts: q.list(q.uint256({ positive: true }), 'both', MAX_MULTI_INPUTS).required().describe('base units, one per input token, in the same order'),
+  inputTokens: q
+    .list(q.tokenKey(), 'both', MAX_MULTI_INPUTS)
+    .required()
+    .describe(`token keys, one network, distinct, at most ${MAX_MULTI_INPUTS}; zero address for native`),
+  inputAmounts: q
+    .list(q.uint256({ positive: true }), 'both', MAX_MULTI_INPUTS)
+    .required()
+    .describe('base units, one per input token, in the same order'),
   outputToken: q.tokenKey().required().describe('basic token, LP token, vault share or lending position; zero address for native'),
   slippageTolerancePercentage: slippage().describe('0.1 to 10 percent; auto slippage when omitted'),
 };
@@ -65,12 +76,19 @@ export const portalMulti = endpoint({
   access: 'trading',
   query: query(
     {
-      sender: q.address().required().describe('owner of the input tokens; approves the Router (context.target) for each, see GET /v2/approval'),
+      sender: q
+        .address()
+        .required()
+        .describe('owner of the input tokens; approves the Router (context.target) for each, see GET /v2/approval'),
       ...inputsParams,
       partner: q.address().describe('referral address for fee sharing'),
       feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent of each input; needs a partner; default 0.3'),
-      permitSignatures: q.list(q.hex([65], 'a secp256k1 signature'), 'comma', MAX_MULTI_INPUTS).describe('one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals'),
-      permitDeadline: q.uint256().describe('unix seconds, in the future (one already past is a 400); the deadline the permits were signed with'),
+      permitSignatures: q
+        .list(q.hex([65], 'a secp256k1 signature'), 'comma', MAX_MULTI_INPUTS)
+        .describe('one EIP-2612 permit per input, in order, signed by sender for the Router; instead of approvals'),
+      permitDeadline: q
+        .uint256()
+        .describe('unix seconds, in the future (one already past is a 400); the deadline the permits were signed with'),
       validate: q.boolean().default(true).describe('simulate the transaction and estimate its gas'),
     },
     requiresWith('feePercentage', 'partner'),

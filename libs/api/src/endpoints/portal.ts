@@ -14,7 +14,8 @@ const RECIPIENT_DOC =
   "cross-chain only, this service's addition to the interface: who is paid on the output network (default: sender; context.recipient names it). A contract address must hold the same code on both networks (an EIP-7702-delegated account counts as an externally owned account), else the order is refused: nothing guarantees a contract exists, or has the same owners, on the other network";
 
 // The rules of libs/domain's order-request module, on the parsed values (token keys lowercased).
-const tokenPair = (v: Record<string, unknown>): [string, string] | undefined => (typeof v['inputToken'] === 'string' && typeof v['outputToken'] === 'string' ? [v['inputToken'], v['outputToken']] : undefined);
+const tokenPair = (v: Record<string, unknown>): [string, string] | undefined =>
+  typeof v['inputToken'] === 'string' && typeof v['outputToken'] === 'string' ? [v['inputToken'], v['outputToken']] : undefined;
 const distinctTokens: QueryRule = (_g, v) => {
   const pair = tokenPair(v);
   return pair && distinctTokensProblem(...pair);
@@ -45,7 +46,11 @@ export const portal = endpoint({
       partner: q.address().describe('referral address for fee sharing'),
       feePercentage: q.number(FEE_RANGE).describe('0 to 1 percent; needs a partner; default 0.3'),
       permitSignature: q.hex([65], 'a secp256k1 signature').describe('permit signed by sender; same-chain only'),
-      permitDeadline: q.uint256().describe('unix seconds, in the future (one already past is a 400); the deadline permitSignature was signed with; unused without permitSignature'),
+      permitDeadline: q
+        .uint256()
+        .describe(
+          'unix seconds, in the future (one already past is a 400); the deadline permitSignature was signed with; unused without permitSignature',
+        ),
       validate: q.boolean().default(true).describe('estimate gas and validate success; ignored for cross-chain'),
       explain: q.boolean().default(false).describe(EXPLAIN_DOC),
     },
@@ -87,7 +92,10 @@ export const crossChainStatus = endpoint({
   summary: 'Settlement status of a cross-chain order',
   tag: TAG,
   access: 'trading',
-  query: query({ orderId: orderId(), txHash: q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction') }),
+  query: query({
+    orderId: orderId(),
+    txHash: q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction'),
+  }),
   response: CrossChainStatus,
   extraErrors: [404],
 });
@@ -116,7 +124,9 @@ const approvalQuery = query({
   inputToken: q.tokenKey({ allowNative: false }).required().describe('token key; not for native tokens'),
   inputAmount: q.uint256().required(),
   outputToken: q.tokenKey().describe('selects the spender; always send it'),
-  permitDeadline: q.uint256().describe('unix seconds for the permit typed data, in the future (one already past is a 400); default the maximum uint256'),
+  permitDeadline: q
+    .uint256()
+    .describe('unix seconds for the permit typed data, in the future (one already past is a 400); default the maximum uint256'),
 });
 
 export const approval = endpoint({

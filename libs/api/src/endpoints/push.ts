@@ -11,7 +11,12 @@ import { orderId } from './params';
 const TAG = 'Trading';
 
 const txHash = () => q.hex([32], 'a transaction hash').required().describe('hash of the submitted origin transaction');
-const webhookId = () => q.string({ maxLength: 36, pattern: /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/, hint: 'a webhook id (UUID)' });
+const webhookId = () =>
+  q.string({
+    maxLength: 36,
+    pattern: /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/,
+    hint: 'a webhook id (UUID)',
+  });
 const OWNED =
   'A webhook belongs to the caller that registered it: its API key, or, without a key, whoever holds the ownerToken the registration returned ' +
   "(a client address is no owner: everyone behind one NAT shares it). Only that owner lists, replaces or deletes it, and another owner's webhook is answered as one that does not exist.";
@@ -34,11 +39,19 @@ export const webhookRegister = endpoint({
     orderId: orderId().describe('context.orderId of the quote'),
     txHash: txHash(),
     url: q
-      .string({ maxLength: 2048, pattern: /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/, hint: 'an absolute URL of at most 2048 characters (https, on the allowed hosts)' })
+      .string({
+        maxLength: 2048,
+        pattern: /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/,
+        hint: 'an absolute URL of at most 2048 characters (https, on the allowed hosts)',
+      })
       .required()
       .describe('where the events are POSTed'),
-    replaces: webhookId().describe('id of one of your webhooks of this order and transaction that the new one replaces (deleted at once; it does not count against the limit)'),
-    ownerToken: ownerToken().describe('register under the owner of this token (from an earlier registration) instead of a new one; without a key and without it, the reply carries a new ownerToken'),
+    replaces: webhookId().describe(
+      'id of one of your webhooks of this order and transaction that the new one replaces (deleted at once; it does not count against the limit)',
+    ),
+    ownerToken: ownerToken().describe(
+      'register under the owner of this token (from an earlier registration) instead of a new one; without a key and without it, the reply carries a new ownerToken',
+    ),
   }),
   response: WebhookRegistration,
   status: 201,
@@ -92,7 +105,9 @@ export const crossChainStatusStream = endpoint({
   query: query({
     orderId: orderId().describe('context.orderId of the quote'),
     txHash: txHash(),
-    lastEventId: q.int({ min: 0, max: 1_000_000 }).describe('resume after this event id (the Last-Event-ID header wins when both are sent)'),
+    lastEventId: q
+      .int({ min: 0, max: 1_000_000 })
+      .describe('resume after this event id (the Last-Event-ID header wins when both are sent)'),
   }),
   // The schema of one event's data: the body is a stream of `id: <seq>` + `data: <CrossChainStatusEvent JSON>` blocks.
   response: StatusEvent,

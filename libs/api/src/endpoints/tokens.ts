@@ -8,7 +8,22 @@ import { nullable, stringRecord } from '../schema/types';
 import { q } from '../schema/values';
 import { platformSlug, tokenId } from './params';
 
-const SORT_BY = ['key', 'decimals', 'name', 'symbol', 'updatedAt', 'price', 'liquidity', 'platform', 'network', 'apy', 'volumeUsd1d', 'volumeUsd7d', 'createdAt', 'verifiedAt'] as const;
+const SORT_BY = [
+  'key',
+  'decimals',
+  'name',
+  'symbol',
+  'updatedAt',
+  'price',
+  'liquidity',
+  'platform',
+  'network',
+  'apy',
+  'volumeUsd1d',
+  'volumeUsd7d',
+  'createdAt',
+  'verifiedAt',
+] as const;
 const YEAR_S = 365 * 24 * 3600;
 const TAG = 'Tokens';
 
@@ -36,7 +51,11 @@ export const listTokens = endpoint({
       maxApy: q.number().default(1e6).describe('percent'),
       isPortable: q.boolean(),
       isVerified: q.boolean(),
-      finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
+      finality: q
+        .oneOf(FINALITIES)
+        .describe(
+          '`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block',
+        ),
     },
     requiresWith('page', 'limit'),
     ordered('minLiquidity', 'maxLiquidity'),
@@ -63,10 +82,19 @@ export const tokenHistory = endpoint({
         if (from > now) return 'the timestamp is not valid, must not be in the future';
         return undefined;
       })
-      .describe('unix timestamp in seconds within the last year, not in the future; default 24 hours ago; truncated to the start of its resolution bucket'),
+      .describe(
+        'unix timestamp in seconds within the last year, not in the future; default 24 hours ago; truncated to the start of its resolution bucket',
+      ),
     page: q.int({ min: 0, max: 1_000_000 }).default(0),
-    resolution: q.oneOf(['15m', '30m', '1h', '4h', '1d'] as const).default('1d').describe('candle size (30m from a published variant)'),
-    finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
+    resolution: q
+      .oneOf(['15m', '30m', '1h', '4h', '1d'] as const)
+      .default('1d')
+      .describe('candle size (30m from a published variant)'),
+    finality: q
+      .oneOf(FINALITIES)
+      .describe(
+        '`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block',
+      ),
   }),
   response: Type.Object({ ...PAGE_PROPS, history: Type.Array(HistoryEntry), block: BlockLabel }),
 });
@@ -85,7 +113,10 @@ export const tokenTransactions = endpoint({
     limit: q.int({ min: 1, max: 50 }).default(25),
   }),
   response: Type.Object({
-    pageInfo: Type.Object({ hasNextPage: Type.Boolean(), endCursor: nullable(Type.String({ description: 'null when hasNextPage is false' })) }),
+    pageInfo: Type.Object({
+      hasNextPage: Type.Boolean(),
+      endCursor: nullable(Type.String({ description: 'null when hasNextPage is false' })),
+    }),
     activities: Type.Array(Activity),
     dailyVolumes: Type.Optional(stringRecord(DailyVolume, { description: 'keyed by UTC date YYYY-MM-DD' })),
     dailyDebtFlow: Type.Optional(stringRecord(DailyDebtFlow, { description: 'keyed by UTC date YYYY-MM-DD; lending markets' })),
@@ -101,7 +132,12 @@ export const tokenMetrics = endpoint({
   access: 'data-paid',
   extraErrors: [404], // token-data: the token is not known
   query: query({ id: tokenId() }),
-  response: Type.Object(Object.fromEntries(METRIC_WINDOWS.map((w) => [w, IntervalVolumeMetrics])) as Record<(typeof METRIC_WINDOWS)[number], typeof IntervalVolumeMetrics>),
+  response: Type.Object(
+    Object.fromEntries(METRIC_WINDOWS.map((w) => [w, IntervalVolumeMetrics])) as Record<
+      (typeof METRIC_WINDOWS)[number],
+      typeof IntervalVolumeMetrics
+    >,
+  ),
 });
 
 export const tokenHolders = endpoint({
@@ -117,9 +153,24 @@ export const tokenHolders = endpoint({
       id: tokenId(),
       limit: q.int({ min: 100, max: 1000 }).default(100),
       page: q.int({ min: 0, max: 1_000_000 }).default(0).describe('`limit` must also be given when `page` is given'),
-      finality: q.oneOf(FINALITIES).describe('`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block'),
+      finality: q
+        .oneOf(FINALITIES)
+        .describe(
+          '`finalized`: figures as of the last finalized block of each network (no reorg shallower than the finality depth changes them); `latest`: as of the latest indexed block',
+        ),
     },
     requiresWith('page', 'limit'),
   ),
-  response: Type.Object({ ...PAGE_PROPS, totalSupply: Type.Number(), holders: Type.Array(Holder), block: BlockLabel, historyFromBlock: nullable(Type.Integer({ description: "the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance" })) }),
+  response: Type.Object({
+    ...PAGE_PROPS,
+    totalSupply: Type.Number(),
+    holders: Type.Array(Holder),
+    block: BlockLabel,
+    historyFromBlock: nullable(
+      Type.Integer({
+        description:
+          "the token's historyFromBlock: when set, each balance is the holder's net transfers since that block (a holder that only sent since then is absent), not its balance",
+      }),
+    ),
+  }),
 });

@@ -28,20 +28,35 @@ export type ErrorCodeName = (typeof ERROR_CODES)[number];
 /** The code an error gets when its producer names none: one per HTTP status. */
 export function defaultErrorCode(status: number): ErrorCodeName {
   switch (status) {
-    case 400: return 'invalid_parameter';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'not_found';
-    case 405: return 'method_not_allowed';
-    case 409: return 'conflict';
-    case 408: return 'timeout';
-    case 413: case 431: return 'payload_too_large';
-    case 415: return 'unsupported_media_type';
-    case 429: return 'rate_limited';
-    case 501: return 'not_implemented';
-    case 503: return 'unavailable';
-    case 504: return 'timeout';
-    default: return status >= 400 && status < 500 ? 'invalid_parameter' : 'internal';
+    case 400:
+      return 'invalid_parameter';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'conflict';
+    case 408:
+      return 'timeout';
+    case 413:
+    case 431:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    case 501:
+      return 'not_implemented';
+    case 503:
+      return 'unavailable';
+    case 504:
+      return 'timeout';
+    default:
+      return status >= 400 && status < 500 ? 'invalid_parameter' : 'internal';
   }
 }
 
@@ -51,9 +66,13 @@ export const ErrorBody = named(
   Type.Object({
     statusCode: Type.Integer({ example: 400 }),
     error: Type.String({ example: 'Bad Request' }),
-    message: Type.String({ description: 'what went wrong, naming the parameter and what is accepted', example: 'invalid limit "500": must be an integer from 1 to 250' }),
+    message: Type.String({
+      description: 'what went wrong, naming the parameter and what is accepted',
+      example: 'invalid limit "500": must be an integer from 1 to 250',
+    }),
     code: stringEnum(ERROR_CODES, {
-      description: 'machine-readable reason (a closed set; branch on this, not on message): forbidden_plan = the key\'s plan does not include the endpoint; quota_exhausted = monthly quota used up; failed_auth_throttled = too many failed authentications from this address; rate_limited = per-minute limit (see retry-after)',
+      description:
+        "machine-readable reason (a closed set; branch on this, not on message): forbidden_plan = the key's plan does not include the endpoint; quota_exhausted = monthly quota used up; failed_auth_throttled = too many failed authentications from this address; rate_limited = per-minute limit (see retry-after)",
       example: 'invalid_parameter',
     }),
   }),
@@ -72,9 +91,14 @@ export const BlockLabel = named(
   'BlockLabel',
   Type.Object(
     {
-      number: Type.Integer({ description: 'block number of the figures (the indexer cursor, the finalized block, or a candle\'s last block)' }),
+      number: Type.Integer({
+        description: "block number of the figures (the indexer cursor, the finalized block, or a candle's last block)",
+      }),
       hash: nullable(Type.String({ description: 'block hash; null when the indexer did not keep that header' })),
-      final: Type.Boolean({ description: "at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it" }),
+      final: Type.Boolean({
+        description:
+          "at or below the network's finalized block (cursor minus its finality depth): a reorg shallower than that depth cannot change it",
+      }),
     },
     { description: 'The block a record is derived from and whether it is final for its network.' },
   ),

@@ -13,8 +13,12 @@ const SwapActivity = named(
   'SwapActivity',
   Type.Object({
     type: stringEnum(['swap']),
-    inputAmount: str(), inputToken: str(), inputTokenAmountUsd: str(),
-    outputAmount: str(), outputToken: str(), outputTokenAmountUsd: str(),
+    inputAmount: str(),
+    inputToken: str(),
+    inputTokenAmountUsd: str(),
+    outputAmount: str(),
+    outputToken: str(),
+    outputTokenAmountUsd: str(),
     transactionHash: str(),
     time: dateTime(),
     direction: Type.Number(),
@@ -45,14 +49,28 @@ export const Activity = discriminated([SwapActivity, FlowActivity, PositionActiv
 export type Activity = Static<typeof Activity>;
 
 export const DailyVolume = named('DailyVolume', Type.Object({ grossVolumeRaw: str(), grossVolumeUsd: str(), eventCount: Type.Number() }));
-export const DailyDebtFlow = named('DailyDebtFlow', Type.Object({ grossDebtFlowRaw: str(), grossDebtFlowUsd: str(), debtEventCount: Type.Number() }));
+export const DailyDebtFlow = named(
+  'DailyDebtFlow',
+  Type.Object({ grossDebtFlowRaw: str(), grossDebtFlowUsd: str(), debtEventCount: Type.Number() }),
+);
 
 export const IntervalVolumeMetrics = named(
   'IntervalVolumeMetrics',
   Type.Object({
-    netVolumeUsd: str(), grossVolumeUsd: str(), depositVolumeUsd: str(), withdrawVolumeUsd: str(), swapVolumeUsd: str(), swapBuyVolumeUsd: str(),
-    grossVolumeUsdChange: Type.Number(), swapVolumeUsdChange: Type.Number(),
-    eventCount: Type.Number(), swapCount: Type.Number(), swapBuyCount: Type.Number(), swapSellCount: Type.Number(), depositCount: Type.Number(), withdrawCount: Type.Number(),
+    netVolumeUsd: str(),
+    grossVolumeUsd: str(),
+    depositVolumeUsd: str(),
+    withdrawVolumeUsd: str(),
+    swapVolumeUsd: str(),
+    swapBuyVolumeUsd: str(),
+    grossVolumeUsdChange: Type.Number(),
+    swapVolumeUsdChange: Type.Number(),
+    eventCount: Type.Number(),
+    swapCount: Type.Number(),
+    swapBuyCount: Type.Number(),
+    swapSellCount: Type.Number(),
+    depositCount: Type.Number(),
+    withdrawCount: Type.Number(),
   }),
 );
 

@@ -4,9 +4,21 @@ import { anyObject, named, stringEnum, type Static } from '../schema/types';
 const str = (description?: string) => Type.String(description ? { description } : {});
 const num = (description?: string) => Type.Number(description ? { description } : {});
 
-export const Tx = named('Tx', Type.Object({ to: str(), data: str(), from: Type.Optional(str()), value: Type.Optional(str()), gasLimit: Type.Optional(str()) }));
+export const Tx = named(
+  'Tx',
+  Type.Object({ to: str(), data: str(), from: Type.Optional(str()), value: Type.Optional(str()), gasLimit: Type.Optional(str()) }),
+);
 
-export const TypedData = named('TypedData', Type.Object({ types: anyObject(), domain: anyObject(), value: anyObject() }, { description: "EIP-712 typed-data message. A signed order's value also carries routeHash (context.routeHash: the only executor calls it may run) and submitter (the only account that may send it; the zero address: anyone)" }));
+export const TypedData = named(
+  'TypedData',
+  Type.Object(
+    { types: anyObject(), domain: anyObject(), value: anyObject() },
+    {
+      description:
+        "EIP-712 typed-data message. A signed order's value also carries routeHash (context.routeHash: the only executor calls it may run) and submitter (the only account that may send it; the zero address: anyone)",
+    },
+  ),
+);
 
 export const FeeCost = named(
   'FeeCost',
@@ -29,7 +41,10 @@ export const PinnedBlock = named(
       blockNumber: str('block number (decimal string) of the liquidity-graph state the figures were computed from'),
       blockHash: str('its hash (empty when the service has not seen the hash yet)'),
     },
-    { description: "The indexed chain state a quote used on one network: the block whose pool states the quote service's graph held when the quote took its snapshot" },
+    {
+      description:
+        "The indexed chain state a quote used on one network: the block whose pool states the quote service's graph held when the quote took its snapshot",
+    },
   ),
 );
 
@@ -38,7 +53,8 @@ const hopProps = {
   protocol: str('the pool family: uniswap-v2, uniswap-v3 or uniswap-v4'),
   platform: str('platform slug (uniswap-v2, sushiswap, uniswap-v3, ...)'),
   feeTier: num('pool fee in hundredths of a bip (3000 = 0.3 %)'),
-  tokenIn: str(), tokenOut: str(),
+  tokenIn: str(),
+  tokenOut: str(),
   amountIn: str('base units flowing into this hop along this branch'),
   amountOut: str('base units out of this hop along this branch: what its next hops take in'),
   weightBps: num("share of the parent hop's output (of the input, for a first hop) this hop takes, basis points"),
@@ -47,7 +63,15 @@ const hopProps = {
 };
 
 /** One level of the tree: a hop and what follows it (OpenAPI cannot name a recursive shape here, so deeper levels are open objects of the same fields). */
-export const ExplainHop = named('ExplainHop', Type.Object({ ...hopProps, next: Type.Array(anyObject({ description: 'an ExplainHop' }), { description: 'the hops that take this hop’s output; empty at a leaf (the output token)' }) }));
+export const ExplainHop = named(
+  'ExplainHop',
+  Type.Object({
+    ...hopProps,
+    next: Type.Array(anyObject({ description: 'an ExplainHop' }), {
+      description: 'the hops that take this hop’s output; empty at a leaf (the output token)',
+    }),
+  }),
+);
 
 export const ExplainAlternative = named(
   'ExplainAlternative',
@@ -66,7 +90,9 @@ export const Explain = named(
       tokenOut: str('executor token the swaps end in'),
       amountIn: str(),
       amountOut: str('the swaps’ output: equals outputAmount for plain swaps (off-chain figure at the pinned block)'),
-      route: Type.Array(ExplainHop, { description: 'the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly' }),
+      route: Type.Array(ExplainHop, {
+        description: 'the hops that spend tokenIn, each with the tree that follows; the leaf outputs add up to amountOut exactly',
+      }),
       gas: str('gas of the swaps (routing model)'),
       bestSinglePath: Type.Optional(ExplainAlternative),
       bestDirectPool: Type.Optional(ExplainAlternative),
@@ -79,15 +105,23 @@ export const OrderContext = named(
   'OrderContext',
   Type.Object({
     orderId: str('order identifier, used for submission and status'),
-    inputToken: str(), inputAmount: str('input units'), inputAmountUsd: num(),
-    outputToken: str(), outputAmount: str('received if executed now'), outputAmountUsd: num(),
-    outputAmountSignedOrder: str('same-chain only, empty on cross-chain'), outputAmountUsdSignedOrder: num(),
-    minOutputAmount: str('worst-case slippage minimum'), minOutputAmountUsd: num(),
-    minOutputAmountSignedOrder: str(), minOutputAmountUsdSignedOrder: num(),
+    inputToken: str(),
+    inputAmount: str('input units'),
+    inputAmountUsd: num(),
+    outputToken: str(),
+    outputAmount: str('received if executed now'),
+    outputAmountUsd: num(),
+    outputAmountSignedOrder: str('same-chain only, empty on cross-chain'),
+    outputAmountUsdSignedOrder: num(),
+    minOutputAmount: str('worst-case slippage minimum'),
+    minOutputAmountUsd: num(),
+    minOutputAmountSignedOrder: str(),
+    minOutputAmountUsdSignedOrder: num(),
     slippageTolerancePercentage: num('slippage applied'),
     target: str('contract the transaction is sent to, on the input network'),
     partner: str('address that receives the commission'),
-    sender: str(), recipient: str(),
+    sender: str(),
+    recipient: str(),
     value: str('native value sent with the transaction; may be 0'),
     route: Type.Array(Type.String()),
     routeHash: str('keccak256 of the raw encoded calls'),
@@ -105,7 +139,11 @@ export const OrderContext = named(
     feeAmountUsdSignedOrder: Type.Optional(num()),
     priceImpactPercentage: Type.Optional(num('cross-chain only')),
     rawParams: Type.Optional(anyObject()),
-    pinnedBlocks: Type.Optional(Type.Array(PinnedBlock, { description: 'one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from' })),
+    pinnedBlocks: Type.Optional(
+      Type.Array(PinnedBlock, {
+        description: 'one per network the order used (both for cross-chain): the liquidity-graph block its route was computed from',
+      }),
+    ),
   }),
 );
 
@@ -121,7 +159,10 @@ export const RelayedOrder = named(
   'RelayedOrder',
   Type.Object({
     ...ORDER_PROPS,
-    status: stringEnum(RELAY_STATUSES, { description: 'quoted: not submitted; pending: sent, not mined; mined; reverted (statusReason says why); expired: not submitted (or not mined) before the deadline' }),
+    status: stringEnum(RELAY_STATUSES, {
+      description:
+        'quoted: not submitted; pending: sent, not mined; mined; reverted (statusReason says why); expired: not submitted (or not mined) before the deadline',
+    }),
     statusReason: Type.Optional(str()),
     txHash: Type.Optional(str('transaction hash for tracking: the mined one, else the latest sent')),
     txHashes: Type.Array(Type.String(), { description: 'every transaction the relayer sent for the order (the first and each fee bump)' }),
@@ -141,8 +182,13 @@ export const Estimate = named(
     minOutputAmount: str('worst case'),
     outputTokenDecimals: num(),
     context: Type.Object({
-      inputToken: str(), inputAmount: str(), inputAmountUsd: num(),
-      outputToken: str(), outputAmount: str(), outputAmountUsd: num(), minOutputAmountUsd: num(),
+      inputToken: str(),
+      inputAmount: str(),
+      inputAmountUsd: num(),
+      outputToken: str(),
+      outputAmount: str(),
+      outputAmountUsd: num(),
+      minOutputAmountUsd: num(),
       slippageTolerancePercentage: num(),
       simulated: Type.Boolean({ description: 'true = simulated on-chain, false = estimated off-chain' }),
       gasLimit: str('slightly buffered'),

@@ -28,7 +28,9 @@ export const StatusEvent = named(
   'CrossChainStatusEvent',
   Type.Object({
     id: Type.String({ description: '<orderId>:<txHash>:<seq>; the same event always has the same id (deduplicate on it)' }),
-    type: stringEnum(STATUS_EVENT_TYPES, { description: 'status.current: the record an SSE stream opens with; otherwise the status the transition entered' }),
+    type: stringEnum(STATUS_EVENT_TYPES, {
+      description: 'status.current: the record an SSE stream opens with; otherwise the status the transition entered',
+    }),
     seq: Type.Integer({ description: 'per order and transaction: 1, 2, ... in transition order (0: no transition yet)' }),
     orderId: Type.String(),
     txHash: Type.String(),
@@ -44,7 +46,10 @@ export const WebhookRegistration = named(
     id: Type.String({ description: 'webhook id (sent as x-tokensvc-webhook-id)' }),
     secret: Type.String({ description: 'HMAC-SHA256 key of the x-tokensvc-signature header; shown once, store it' }),
     ownerToken: Type.Optional(
-      Type.String({ description: 'without an API key: the token that lists, replaces and deletes this webhook (ownerToken parameter); shown once, store it. Absent when registered with a key' }),
+      Type.String({
+        description:
+          'without an API key: the token that lists, replaces and deletes this webhook (ownerToken parameter); shown once, store it. Absent when registered with a key',
+      }),
     ),
     orderId: Type.String(),
     txHash: Type.String(),
@@ -63,7 +68,9 @@ export const WebhookSummary = named(
     orderId: Type.String(),
     txHash: Type.String(),
     url: Type.String(),
-    state: stringEnum(['active', 'done', 'failed'] as const, { description: 'active; done: the terminal event was delivered; failed: given up after its retries' }),
+    state: stringEnum(['active', 'done', 'failed'] as const, {
+      description: 'active; done: the terminal event was delivered; failed: given up after its retries',
+    }),
     deliveredEvents: Type.Integer({ description: 'transitions delivered so far' }),
     createdAt: dateTime(),
   }),

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HistoryEntry, Token, TokenMetrics } from '@tokensvc/messages';
-import { HISTORY_ENTRY_FIELDS, HISTORY_ENTRY_FIELD_NAMES, PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, TOKEN_FIELD_NAMES, type FieldKind } from './record-fields';
+import {
+  HISTORY_ENTRY_FIELDS,
+  HISTORY_ENTRY_FIELD_NAMES,
+  PAID_METRIC_FIELDS,
+  PUBLIC_METRIC_FIELDS,
+  TOKEN_FIELDS,
+  TOKEN_FIELD_NAMES,
+  type FieldKind,
+} from './record-fields';
 
 /** The proto type that carries each field kind on the wire. */
 const PROTO_TYPE: Record<FieldKind, string> = {
@@ -23,7 +31,11 @@ const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: stri
 function protoFields(message: string): [string, string][] {
   const body = new RegExp(`^message ${message} \\{\\n([^}]*)^\\}`, 'm').exec(PROTO)?.[1];
   if (body === undefined) throw new Error(`no message ${message} in tokens.proto`);
-  const fields = [...body.matchAll(/^ {2}([^/\n][^=\n]*?) ([a-z0-9_]+) = (\d+);$/gm)].map((m) => ({ type: m[1]!, name: camel(m[2]!), no: Number(m[3]) }));
+  const fields = [...body.matchAll(/^ {2}([^/\n][^=\n]*?) ([a-z0-9_]+) = (\d+);$/gm)].map((m) => ({
+    type: m[1]!,
+    name: camel(m[2]!),
+    no: Number(m[3]),
+  }));
   return fields.sort((a, b) => a.no - b.no).map((f) => [f.name, f.type]);
 }
 

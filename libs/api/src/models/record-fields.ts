@@ -40,7 +40,10 @@ export type FieldConverters<C> = Partial<Record<FieldKind, (value: unknown, cont
  * through the converter of its kind, set one by one on a fresh object (the same keys in the same
  * order every time, so one object shape; not a spread of the message, which costs far more).
  */
-export function recordWriter<M, C = undefined>(fields: FieldList, convert: FieldConverters<C>): (message: M, context: C) => Record<string, unknown> {
+export function recordWriter<M, C = undefined>(
+  fields: FieldList,
+  convert: FieldConverters<C>,
+): (message: M, context: C) => Record<string, unknown> {
   const plan = fieldNames(fields).map((f) => [f, convert[fields[f]!]] as const);
   return (message, context) => {
     const m = message as Record<string, unknown>;
@@ -52,11 +55,35 @@ export function recordWriter<M, C = undefined>(fields: FieldList, convert: Field
 
 /** The public Token record's fields (its block label comes after them in the JSON, from the reply's labels). */
 export const TOKEN_FIELDS = {
-  key: 'string', name: 'string', decimals: 'int32', symbol: 'string', address: 'string', addresses: 'stringMap', platform: 'string',
-  network: 'string', price: 'double', images: 'strings', updatedAt: 'dateTime', createdAt: 'dateTime', verifiedAt: 'dateTime',
-  tokens: 'strings', poolAddress: 'string', liquidity: 'double', metrics: 'metrics', metadata: 'stringMap', image: 'string',
-  banner: 'string', customCmsImageUrl: 'string', totalSupply: 'string', totalBorrow: 'string', circulatingSupply: 'string',
-  reserves: 'strings', pricePerShare: 'string', isClaimed: 'bool', isPortable: 'bool', historyFromBlock: 'blockOrNull',
+  key: 'string',
+  name: 'string',
+  decimals: 'int32',
+  symbol: 'string',
+  address: 'string',
+  addresses: 'stringMap',
+  platform: 'string',
+  network: 'string',
+  price: 'double',
+  images: 'strings',
+  updatedAt: 'dateTime',
+  createdAt: 'dateTime',
+  verifiedAt: 'dateTime',
+  tokens: 'strings',
+  poolAddress: 'string',
+  liquidity: 'double',
+  metrics: 'metrics',
+  metadata: 'stringMap',
+  image: 'string',
+  banner: 'string',
+  customCmsImageUrl: 'string',
+  totalSupply: 'string',
+  totalBorrow: 'string',
+  circulatingSupply: 'string',
+  reserves: 'strings',
+  pricePerShare: 'string',
+  isClaimed: 'bool',
+  isPortable: 'bool',
+  historyFromBlock: 'blockOrNull',
 } as const satisfies FieldList;
 
 export type TokenField = keyof typeof TOKEN_FIELDS;
@@ -64,9 +91,23 @@ export const TOKEN_FIELD_NAMES = fieldNames(TOKEN_FIELDS);
 
 /** The public HistoryEntry record's fields (one candle), before its block label (the message's last field). */
 export const HISTORY_ENTRY_FIELDS = {
-  time: 'dateTime', highPrice: 'string', lowPrice: 'string', openPrice: 'string', closePrice: 'string', liquidity: 'string',
-  reserves: 'strings', totalSupply: 'string', totalBorrow: 'string', circulatingSupply: 'string', pricePerShare: 'string',
-  volume1dUsd: 'string', apy: 'string', baseApy: 'string', rewardApy: 'string', borrowApy: 'string', baseBorrowApy: 'string',
+  time: 'dateTime',
+  highPrice: 'string',
+  lowPrice: 'string',
+  openPrice: 'string',
+  closePrice: 'string',
+  liquidity: 'string',
+  reserves: 'strings',
+  totalSupply: 'string',
+  totalBorrow: 'string',
+  circulatingSupply: 'string',
+  pricePerShare: 'string',
+  volume1dUsd: 'string',
+  apy: 'string',
+  baseApy: 'string',
+  rewardApy: 'string',
+  borrowApy: 'string',
+  baseBorrowApy: 'string',
   trendingScore: 'double',
 } as const satisfies FieldList;
 
@@ -77,8 +118,22 @@ export const PUBLIC_METRIC_FIELDS = ['apy', 'baseApy', 'rewardApy', 'borrowApy',
 
 /** Token metrics visible to the paid tier only (removed from token records for free keys); after the public ones in the message. */
 export const PAID_METRIC_FIELDS = [
-  'price1d', 'price7d', 'liquidity1d', 'liquidity7d', 'apy1d', 'apy7d', 'borrowApy1d', 'borrowApy7d',
-  'liquidityDelta1d', 'liquidityDelta7d', 'priceDelta1d', 'priceDelta7d', 'apyDelta1d', 'apyDelta7d', 'borrowApyDelta1d', 'borrowApyDelta7d',
+  'price1d',
+  'price7d',
+  'liquidity1d',
+  'liquidity7d',
+  'apy1d',
+  'apy7d',
+  'borrowApy1d',
+  'borrowApy7d',
+  'liquidityDelta1d',
+  'liquidityDelta7d',
+  'priceDelta1d',
+  'priceDelta7d',
+  'apyDelta1d',
+  'apyDelta7d',
+  'borrowApyDelta1d',
+  'borrowApyDelta7d',
 ] as const;
 
 export type PublicMetricField = (typeof PUBLIC_METRIC_FIELDS)[number];

@@ -1,14 +1,27 @@
 import { Type, type SchemaOptions, type TOptional, type TString } from '@sinclair/typebox';
 import { anyObject, dateTime, named, nullable, type Static, type TSchema } from '../schema/types';
 import { BlockLabel } from './common';
-import { PAID_METRIC_FIELDS, PUBLIC_METRIC_FIELDS, TOKEN_FIELDS, fieldNames, type FieldKind, type FieldList, type PaidMetricField, type PublicMetricField, type TokenField } from './record-fields';
+import {
+  PAID_METRIC_FIELDS,
+  PUBLIC_METRIC_FIELDS,
+  TOKEN_FIELDS,
+  fieldNames,
+  type FieldKind,
+  type FieldList,
+  type PaidMetricField,
+  type PublicMetricField,
+  type TokenField,
+} from './record-fields';
 
 export const TokenMetrics = named(
   'TokenMetrics',
   Type.Object(
     {
       ...(Object.fromEntries(PUBLIC_METRIC_FIELDS.map((f) => [f, Type.String()])) as Record<PublicMetricField, TString>),
-      ...(Object.fromEntries(PAID_METRIC_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: 'paid tier only' }))])) as Record<PaidMetricField, TOptional<TString>>),
+      ...(Object.fromEntries(PAID_METRIC_FIELDS.map((f) => [f, Type.Optional(Type.String({ description: 'paid tier only' }))])) as Record<
+        PaidMetricField,
+        TOptional<TString>
+      >),
     },
     { description: 'All values are strings. The paid-tier fields are absent for free keys.' },
   ),
@@ -63,9 +76,17 @@ export type Token = Static<typeof Token>;
 
 export const Balance = named(
   'Balance',
-  Type.Object({ ...TOKEN_PROPS, balance: Type.Number(), balanceUSD: Type.Number(), rawBalance: Type.String({ description: 'base units' }) }),
+  Type.Object({
+    ...TOKEN_PROPS,
+    balance: Type.Number(),
+    balanceUSD: Type.Number(),
+    rawBalance: Type.String({ description: 'base units' }),
+  }),
 );
 export type Balance = Static<typeof Balance>;
 
-export const Platform = named('Platform', Type.Object({ platform: Type.String(), name: Type.String(), image: Type.String(), network: Type.String() }));
+export const Platform = named(
+  'Platform',
+  Type.Object({ platform: Type.String(), name: Type.String(), image: Type.String(), network: Type.String() }),
+);
 export type Platform = Static<typeof Platform>;

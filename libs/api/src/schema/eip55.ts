@@ -25,5 +25,7 @@ export function checksumProblem(address: string): string | undefined {
   const digits = address.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return undefined;
   const expected = toChecksumAddress(address);
-  return digits === expected.slice(2) ? undefined : `has a wrong EIP-55 checksum (mixed case); the checksummed form is ${expected}, or send it all in lower case`;
+  return digits === expected.slice(2)
+    ? undefined
+    : `has a wrong EIP-55 checksum (mixed case); the checksummed form is ${expected}, or send it all in lower case`;
 }

@@ -78,7 +78,12 @@ export class Param<T, P extends Presence = 'optional'> implements ParamSpec<T> {
   }
 
   default(value: T, shown: unknown = value): Param<T, 'default'> {
-    return new Param<T, 'default'>({ ...this.spec, presence: 'default', defaultValue: value, schema: { ...this.spec.schema, default: shown } });
+    return new Param<T, 'default'>({
+      ...this.spec,
+      presence: 'default',
+      defaultValue: value,
+      schema: { ...this.spec.schema, default: shown },
+    });
   }
 
   describe(description: string): Param<T, P> {
@@ -100,7 +105,14 @@ export class Param<T, P extends Presence = 'optional'> implements ParamSpec<T> {
   }
 
   ignore(): Param<undefined, 'optional'> {
-    return new Param<undefined, 'optional'>({ ...this.spec, presence: 'optional', ignored: true, defaultValue: undefined, parse: () => undefined, description: `${this.spec.description} (accepted and ignored)` });
+    return new Param<undefined, 'optional'>({
+      ...this.spec,
+      presence: 'optional',
+      ignored: true,
+      defaultValue: undefined,
+      parse: () => undefined,
+      description: `${this.spec.description} (accepted and ignored)`,
+    });
   }
 
   markDeprecated(): Param<T, P> {
@@ -138,7 +150,8 @@ export function single<T>(parse: ValueParser<T>, accepts: string, schema: TSchem
  * consumers with set semantics de-duplicate themselves.
  */
 export function list<T>(item: Param<T>, style: ListStyle, maxItems: number): Param<T[]> {
-  const how = style === 'comma' ? 'comma-separated' : style === 'repeat' ? 'repeat the parameter for several' : 'comma-separated or repeated';
+  const how =
+    style === 'comma' ? 'comma-separated' : style === 'repeat' ? 'repeat the parameter for several' : 'comma-separated or repeated';
   return new Param<T[]>({
     presence: 'optional',
     description: '',

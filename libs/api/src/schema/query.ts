@@ -23,7 +23,9 @@ type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
 
 /** The typed result of `parseQuery`: required and defaulted parameters are always present. */
 export type ParsedQuery<S extends QuerySchema> = Simplify<
-  { [K in Exclude<keyof S['params'], OptionalNames<S['params']>>]: ValueOf<S['params'][K]> } & { [K in OptionalNames<S['params']>]?: ValueOf<S['params'][K]> }
+  { [K in Exclude<keyof S['params'], OptionalNames<S['params']>>]: ValueOf<S['params'][K]> } & {
+    [K in OptionalNames<S['params']>]?: ValueOf<S['params'][K]>;
+  }
 >;
 
 export function query<P extends ParamMap>(params: P, ...rules: QueryRule[]): QuerySchema<P> {
@@ -64,7 +66,8 @@ function occurrences(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return [value];
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return value.map(String);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+    return value.map(String);
   return undefined;
 }
 
@@ -80,7 +83,9 @@ export function parseQuery<S extends QuerySchema>(schema: S, raw: Readonly<Recor
   const unknown = names.filter((n) => !Object.hasOwn(params, n));
   if (unknown.length > 0 && !schema.ignoreUnknown) {
     const list = unknown.slice(0, 5).map(shown).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
-    throw new QueryError([`unknown query parameter${unknown.length > 1 ? 's' : ''} ${list}; ${accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no parameters'}`]);
+    throw new QueryError([
+      `unknown query parameter${unknown.length > 1 ? 's' : ''} ${list}; ${accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no parameters'}`,
+    ]);
   }
   const problems: string[] = [];
   const out: Record<string, unknown> = {};

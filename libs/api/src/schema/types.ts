@@ -22,10 +22,12 @@ export function nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 }
 
 /** An ISO 8601 date-time string. */
-export const dateTime = (options: SchemaOptions = {}): TUnsafe<string> => Type.Unsafe<string>({ type: 'string', format: 'date-time', ...options });
+export const dateTime = (options: SchemaOptions = {}): TUnsafe<string> =>
+  Type.Unsafe<string>({ type: 'string', format: 'date-time', ...options });
 
 /** An object whose contents the spec leaves open. */
-export const anyObject = (options: SchemaOptions = {}): TUnsafe<Record<string, unknown>> => Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, ...options });
+export const anyObject = (options: SchemaOptions = {}): TUnsafe<Record<string, unknown>> =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, ...options });
 
 /** `{ [key: string]: T }` as OpenAPI 3.0 writes it (TypeBox's Record is a `patternProperties`). */
 export function stringRecord<T extends TSchema>(value: T, options: SchemaOptions = {}): TUnsafe<Record<string, Static<T>>> {
@@ -33,7 +35,11 @@ export function stringRecord<T extends TSchema>(value: T, options: SchemaOptions
 }
 
 /** A union told apart by `propertyName` (OpenAPI `oneOf` with a discriminator). */
-export function discriminated<const S extends readonly TSchema[]>(schemas: S, propertyName: string, options: SchemaOptions = {}): TUnsafe<Static<S[number]>> {
+export function discriminated<const S extends readonly TSchema[]>(
+  schemas: S,
+  propertyName: string,
+  options: SchemaOptions = {},
+): TUnsafe<Static<S[number]>> {
   return Type.Unsafe<Static<S[number]>>({ oneOf: [...schemas], discriminator: { propertyName }, ...options });
 }
 
@@ -46,7 +52,8 @@ const COMPONENTS = new Map<string, TSchema>();
  */
 export function named<T extends TSchema>(name: string, schema: T): TUnsafe<Static<T>> {
   const known = COMPONENTS.get(name);
-  if (known && JSON.stringify(known) !== JSON.stringify({ ...schema, $id: name })) throw new Error(`two different models are named ${name}`);
+  if (known && JSON.stringify(known) !== JSON.stringify({ ...schema, $id: name }))
+    throw new Error(`two different models are named ${name}`);
   COMPONENTS.set(name, { ...schema, $id: name });
   return Type.Unsafe<Static<T>>({ $ref: name });
 }

@@ -1,4 +1,15 @@
-import { InvalidAmountError, isAddress, isNativeAddress, NETWORKS, parseAmount, parsePositiveAmount, parseTokenKey, type Network, type TokenKey, tokenKey } from '@tokensvc/domain';
+import {
+  InvalidAmountError,
+  isAddress,
+  isNativeAddress,
+  NETWORKS,
+  parseAmount,
+  parsePositiveAmount,
+  parseTokenKey,
+  type Network,
+  type TokenKey,
+  tokenKey,
+} from '@tokensvc/domain';
 import { Type } from '@sinclair/typebox';
 import { checksumProblem } from './eip55';
 import { dateTime, stringEnum } from './types';
@@ -46,7 +57,8 @@ export const q = {
     const accepts = hint ?? `a non-empty string of at most ${maxLength} characters`;
     return single(
       (raw) => {
-        if (raw.length === 0 || raw.length > maxLength || CONTROL_RE.test(raw) || (pattern && !pattern.test(raw))) throw new ParamError(`must be ${accepts}`);
+        if (raw.length === 0 || raw.length > maxLength || CONTROL_RE.test(raw) || (pattern && !pattern.test(raw)))
+          throw new ParamError(`must be ${accepts}`);
         return raw;
       },
       accepts,
@@ -125,7 +137,8 @@ export const q = {
         // parseTokenKey lowercases; the checksum is judged on the address as sent.
         const problem = checksumProblem(raw.slice(raw.indexOf(':') + 1));
         if (problem !== undefined) throw new ParamError(`address ${problem}`);
-        if (!allowNative && isNativeAddress(id.address)) throw new ParamError('is the native token, which needs no approval; give an ERC-20 token key');
+        if (!allowNative && isNativeAddress(id.address))
+          throw new ParamError('is the native token, which needs no approval; give an ERC-20 token key');
         return tokenKey(id.network, id.address);
       },
       accepts,

@@ -1,8 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Interface, type InterfaceAbi, ZeroAddress, getAddress } from 'ethers';
-import { ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, ACROSS_SPOKE_POOL_FRAGMENTS, acrossSpokePoolInterface, fromBytes32, toBytes32 } from './across-abi';
-import { ACROSS_MULTICALL_HANDLER_FRAGMENTS, acrossMulticallHandlerInterface, decodeAcrossMulticallMessage, encodeAcrossMulticallMessage } from './multicall-message';
+import {
+  ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET,
+  ACROSS_SPOKE_POOL_FRAGMENTS,
+  acrossSpokePoolInterface,
+  fromBytes32,
+  toBytes32,
+} from './across-abi';
+import {
+  ACROSS_MULTICALL_HANDLER_FRAGMENTS,
+  acrossMulticallHandlerInterface,
+  decodeAcrossMulticallMessage,
+  encodeAcrossMulticallMessage,
+} from './multicall-message';
 
 const PACKAGE = '@across-protocol/contracts';
 
@@ -19,7 +30,9 @@ function packageDir(): string {
 }
 
 describe("the Across SpokePool fragments match the package's artifact", () => {
-  const artifact = JSON.parse(readFileSync(join(packageDir(), 'dist', 'evm', 'artifacts', 'SpokePool.sol', 'SpokePool.json'), 'utf8')) as { abi: InterfaceAbi };
+  const artifact = JSON.parse(readFileSync(join(packageDir(), 'dist', 'evm', 'artifacts', 'SpokePool.sol', 'SpokePool.json'), 'utf8')) as {
+    abi: InterfaceAbi;
+  };
   const reference = new Interface(artifact.abi);
   const ours = acrossSpokePoolInterface();
 
@@ -65,7 +78,9 @@ describe("the Across SpokePool fragments match the package's artifact", () => {
 });
 
 describe("the Across MulticallHandler fragments and message match the package's artifact", () => {
-  const artifact = JSON.parse(readFileSync(join(packageDir(), 'dist', 'evm', 'artifacts', 'MulticallHandler.sol', 'MulticallHandler.json'), 'utf8')) as { abi: InterfaceAbi };
+  const artifact = JSON.parse(
+    readFileSync(join(packageDir(), 'dist', 'evm', 'artifacts', 'MulticallHandler.sol', 'MulticallHandler.json'), 'utf8'),
+  ) as { abi: InterfaceAbi };
   const reference = new Interface(artifact.abi);
   const ours = acrossMulticallHandlerInterface();
   const HANDLER = getAddress('0x00000000000000000000000000000000000000aa');
@@ -79,7 +94,10 @@ describe("the Across MulticallHandler fragments and message match the package's 
 
   it('encodes Instructions as the handler decodes them: approve the balance, the call with the balance at its offset, the leftover to the user, no fallback recipient', () => {
     const routerCall = `0x12345678${'0'.repeat(64)}${'0'.repeat(64)}`;
-    const message = encodeAcrossMulticallMessage(HANDLER, TOKEN, { calls: [{ target: ROUTER, data: routerCall, value: 0n, approveBalance: true, balanceOffset: 36 }], leftoverRecipient: USER });
+    const message = encodeAcrossMulticallMessage(HANDLER, TOKEN, {
+      calls: [{ target: ROUTER, data: routerCall, value: 0n, approveBalance: true, balanceOffset: 36 }],
+      leftoverRecipient: USER,
+    });
     const { calls, fallbackRecipient } = decodeAcrossMulticallMessage(message);
     expect(fallbackRecipient).toBe(ZeroAddress);
     expect(calls.map((c) => [c.target, reference.parseTransaction({ data: c.callData })!.name])).toEqual([
@@ -91,12 +109,21 @@ describe("the Across MulticallHandler fragments and message match the package's 
     expect([approve[0], approve[3].map((r: { token: string; offset: bigint }) => [r.token, r.offset])]).toEqual([TOKEN, [[TOKEN, 36n]]]);
     expect(new Interface(['function approve(address,uint256)']).decodeFunctionData('approve', approve[1] as string)).toEqual([ROUTER, 0n]);
     const call = reference.decodeFunctionData('makeCallWithBalance', calls[1]!.callData);
-    expect([call[0], call[1], call[3].map((r: { token: string; offset: bigint }) => [r.token, r.offset])]).toEqual([ROUTER, routerCall, [[TOKEN, 36n]]]);
+    expect([call[0], call[1], call[3].map((r: { token: string; offset: bigint }) => [r.token, r.offset])]).toEqual([
+      ROUTER,
+      routerCall,
+      [[TOKEN, 36n]],
+    ]);
     expect([...reference.decodeFunctionData('drainLeftoverTokens', calls[2]!.callData)]).toEqual([TOKEN, USER]);
   });
 
   it('refuses a call whose amount word is not zero (the handler ORs its balance into it)', () => {
     const data = `0x12345678${'0'.repeat(63)}1`;
-    expect(() => encodeAcrossMulticallMessage(HANDLER, TOKEN, { calls: [{ target: ROUTER, data, value: 0n, balanceOffset: 4 }], leftoverRecipient: USER })).toThrow(/must be zero/);
+    expect(() =>
+      encodeAcrossMulticallMessage(HANDLER, TOKEN, {
+        calls: [{ target: ROUTER, data, value: 0n, balanceOffset: 4 }],
+        leftoverRecipient: USER,
+      }),
+    ).toThrow(/must be zero/);
   });
 });

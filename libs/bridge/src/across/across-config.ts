@@ -55,13 +55,19 @@ function withNative(network: Network, wrappedNative: string | undefined, tokens:
   return wrapped ? [...tokens, { symbol: native, address: NATIVE_TOKEN, decimals: 18 }] : tokens;
 }
 
-export function acrossConfigFromManifest(manifest: AcrossManifestLike, symbols: readonly string[] = DEVNET_ACROSS_SYMBOLS): AcrossBridgeConfig {
+export function acrossConfigFromManifest(
+  manifest: AcrossManifestLike,
+  symbols: readonly string[] = DEVNET_ACROSS_SYMBOLS,
+): AcrossBridgeConfig {
   const networks: AcrossNetworkConfig[] = [];
   for (const n of manifest.networks) {
     if (!isNetwork(n.network)) continue;
     const { acrossSpokePool, acrossMulticallHandler } = n.contracts;
-    if (!acrossSpokePool) throw new Error(`the devnet manifest has no Across SpokePool for ${n.network}; rebuild the devnet (npm run devnet -- up --fresh)`);
-    const tokens = n.tokens.filter((t) => symbols.includes(t.symbol)).map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
+    if (!acrossSpokePool)
+      throw new Error(`the devnet manifest has no Across SpokePool for ${n.network}; rebuild the devnet (npm run devnet -- up --fresh)`);
+    const tokens = n.tokens
+      .filter((t) => symbols.includes(t.symbol))
+      .map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
     networks.push({
       network: n.network,
       chainId: n.chainId,
@@ -95,11 +101,16 @@ export interface AcrossRegistryNetworkLike {
  * The registry's Across networks: those Across supports with a SpokePool in its deployment book.
  * `symbols` narrows the tokens (default: every token the registry lists for Across there).
  */
-export function acrossConfigFromRegistry(networks: ReadonlyArray<AcrossRegistryNetworkLike | undefined>, symbols?: readonly string[]): AcrossBridgeConfig {
+export function acrossConfigFromRegistry(
+  networks: ReadonlyArray<AcrossRegistryNetworkLike | undefined>,
+  symbols?: readonly string[],
+): AcrossBridgeConfig {
   const out: AcrossNetworkConfig[] = [];
   for (const n of networks) {
     if (!n || !n.bridge.supported || !n.bridge.spokePool) continue;
-    const tokens = n.bridge.tokens.filter((t) => !symbols || symbols.includes(t.symbol)).map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
+    const tokens = n.bridge.tokens
+      .filter((t) => !symbols || symbols.includes(t.symbol))
+      .map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }));
     const wrappedNative = n.wrappedNative?.address;
     out.push({
       network: n.network,
@@ -126,7 +137,11 @@ export function acrossSearchFrom(n: Pick<AcrossNetworkConfig, 'fromBlock'>, top:
 }
 
 /** The tokens Across carries from `origin` to `destination`: same symbol on both sides. */
-export function acrossRoute(networks: ReadonlyMap<Network, AcrossNetworkConfig>, originNetwork: Network, destinationNetwork: Network): BridgeRoute | undefined {
+export function acrossRoute(
+  networks: ReadonlyMap<Network, AcrossNetworkConfig>,
+  originNetwork: Network,
+  destinationNetwork: Network,
+): BridgeRoute | undefined {
   if (originNetwork === destinationNetwork) return undefined;
   const origin = networks.get(originNetwork);
   const destination = networks.get(destinationNetwork);
@@ -135,15 +150,32 @@ export function acrossRoute(networks: ReadonlyMap<Network, AcrossNetworkConfig>,
 }
 
 /** The route token `inputToken` -> `outputToken` takes, or a BridgeQuoteError saying what to change. */
-export function acrossRouteToken(networks: ReadonlyMap<Network, AcrossNetworkConfig>, originNetwork: Network, destinationNetwork: Network, inputToken: string, outputToken: string): BridgeRouteToken {
+export function acrossRouteToken(
+  networks: ReadonlyMap<Network, AcrossNetworkConfig>,
+  originNetwork: Network,
+  destinationNetwork: Network,
+  inputToken: string,
+  outputToken: string,
+): BridgeRouteToken {
   const name = 'across';
   const route = acrossRoute(networks, originNetwork, destinationNetwork);
-  if (!route) throw new BridgeQuoteError('NO_ROUTE', `${name} does not bridge from ${originNetwork} to ${destinationNetwork}: choose two different networks among ${[...networks.keys()].join(', ')}`);
+  if (!route)
+    throw new BridgeQuoteError(
+      'NO_ROUTE',
+      `${name} does not bridge from ${originNetwork} to ${destinationNetwork}: choose two different networks among ${[...networks.keys()].join(', ')}`,
+    );
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const token = route.tokens.find((t) => same(t.originToken, inputToken));
-  if (!token) throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${name} does not carry ${inputToken} from ${originNetwork} to ${destinationNetwork}; use one of ${route.tokens.map((t) => `${t.symbol} (${t.originToken})`).join(', ')}`);
+  if (!token)
+    throw new BridgeQuoteError(
+      'UNSUPPORTED_TOKEN',
+      `${name} does not carry ${inputToken} from ${originNetwork} to ${destinationNetwork}; use one of ${route.tokens.map((t) => `${t.symbol} (${t.originToken})`).join(', ')}`,
+    );
   if (!same(token.destinationToken, outputToken)) {
-    throw new BridgeQuoteError('UNSUPPORTED_TOKEN', `${name} delivers ${token.symbol} on ${destinationNetwork} as ${token.destinationToken}, not ${outputToken}; ask for ${token.destinationToken}`);
+    throw new BridgeQuoteError(
+      'UNSUPPORTED_TOKEN',
+      `${name} delivers ${token.symbol} on ${destinationNetwork} as ${token.destinationToken}, not ${outputToken}; ask for ${token.destinationToken}`,
+    );
   }
   return token;
 }
@@ -153,7 +185,11 @@ export function acrossRouteToken(networks: ReadonlyMap<Network, AcrossNetworkCon
  * than two of them have a SpokePool (no route at all): which enabled networks have none, from
  * `source` (the devnet manifest or the registry), and what to set instead.
  */
-export function acrossConfigForNetworks(config: AcrossBridgeConfig, enabled: readonly Network[], source: string): { config: AcrossBridgeConfig; problem: string | undefined } {
+export function acrossConfigForNetworks(
+  config: AcrossBridgeConfig,
+  enabled: readonly Network[],
+  source: string,
+): { config: AcrossBridgeConfig; problem: string | undefined } {
   const networks = config.networks.filter((n) => enabled.includes(n.network));
   if (networks.length >= 2) return { config: { networks }, problem: undefined };
   const without = enabled.filter((e) => !networks.some((n) => n.network === e));
@@ -184,8 +220,17 @@ export function acrossConfigFromSources(
       return { ...none, problem: `CROSS_CHAIN_BRIDGE=across: ${(e as Error).message}` };
     }
   }
-  if (sources.registry) return acrossConfigForNetworks(acrossConfigFromRegistry(enabled.map((n) => sources.registry!.networks[n])), enabled, 'the registry (REGISTRY)');
-  return { ...none, problem: 'CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST (a devnet built with Across) or REGISTRY=shipped (real networks), or set CROSS_CHAIN_BRIDGE=none' };
+  if (sources.registry)
+    return acrossConfigForNetworks(
+      acrossConfigFromRegistry(enabled.map((n) => sources.registry!.networks[n])),
+      enabled,
+      'the registry (REGISTRY)',
+    );
+  return {
+    ...none,
+    problem:
+      'CROSS_CHAIN_BRIDGE=across needs the Across SpokePools: set DEVNET_MANIFEST (a devnet built with Across) or REGISTRY=shipped (real networks), or set CROSS_CHAIN_BRIDGE=none',
+  };
 }
 
 /**
@@ -207,7 +252,9 @@ export function acrossConfigOfApp(
 ): { config: AcrossBridgeConfig | undefined; problem: string | undefined; disabled: string | undefined } {
   const { config, problem } = acrossConfigOfDeployment(common);
   if (!problem) return { config, problem: undefined, disabled: undefined };
-  return explicit ? { config, problem, disabled: undefined } : { config: undefined, problem: undefined, disabled: `cross-chain orders are off: ${problem}` };
+  return explicit
+    ? { config, problem, disabled: undefined }
+    : { config: undefined, problem: undefined, disabled: `cross-chain orders are off: ${problem}` };
 }
 
 /**
@@ -215,7 +262,11 @@ export function acrossConfigOfApp(
  * set, else from the registry (REGISTRY); `problem` when that gives no route between the enabled
  * networks. One definition for the quote service's and the status tracker's config loaders.
  */
-export function acrossConfigOfDeployment(common: { devnetManifest?: string; registry?: string; networks: ReadonlyArray<{ network: Network }> }): { config: AcrossBridgeConfig; problem: string | undefined } {
+export function acrossConfigOfDeployment(common: {
+  devnetManifest?: string;
+  registry?: string;
+  networks: ReadonlyArray<{ network: Network }>;
+}): { config: AcrossBridgeConfig; problem: string | undefined } {
   return acrossConfigFromSources(
     {
       manifest: common.devnetManifest === undefined ? undefined : readJsonFile<AcrossManifestLike>(common.devnetManifest),

@@ -8,7 +8,14 @@ import { type BridgeChainClient, hexToNumber, uintTopic } from '../chain';
 import type { BridgeDepositInfo, BridgeFillInfo, BridgeSearchHint } from '../provider';
 import { ACROSS_FILL_STATUS, ACROSS_TOPICS, acrossSpokePoolInterface } from './across-abi';
 import { type AcrossNetworkConfig, acrossSearchFrom } from './across-config';
-import { type AcrossDepositEvent, type AcrossDepositRecord, decodeFilledRelay, decodeFundsDeposited, positionOf, relayDataOf } from './across-events';
+import {
+  type AcrossDepositEvent,
+  type AcrossDepositRecord,
+  decodeFilledRelay,
+  decodeFundsDeposited,
+  positionOf,
+  relayDataOf,
+} from './across-events';
 
 /** What the deposit look-ups read of their provider (AcrossBridgeProvider): named here, so the two files do not import each other. */
 export interface AcrossDepositsHost {
@@ -31,7 +38,16 @@ export class AcrossDeposits {
     const out: BridgeDepositInfo[] = [];
     for (const log of receipt.logs) {
       const event = decodeFundsDeposited(log, origin.spokePool);
-      if (event) out.push(this.depositInfo(this.remember(origin, event, { txHash: log.transactionHash, blockNumber: hexToNumber(log.blockNumber), logIndex: hexToNumber(log.logIndex) })));
+      if (event)
+        out.push(
+          this.depositInfo(
+            this.remember(origin, event, {
+              txHash: log.transactionHash,
+              blockNumber: hexToNumber(log.blockNumber),
+              logIndex: hexToNumber(log.logIndex),
+            }),
+          ),
+        );
     }
     return out;
   }
@@ -47,11 +63,18 @@ export class AcrossDeposits {
     // Ids below 2^32 are sequential: one the pool has not reached yet needs no search.
     if (id < 2n ** 32n) {
       const iface = acrossSpokePoolInterface();
-      const count = iface.decodeFunctionResult('numberOfDeposits', await chain.ethCall(n.spokePool, iface.encodeFunctionData('numberOfDeposits')))[0] as bigint;
+      const count = iface.decodeFunctionResult(
+        'numberOfDeposits',
+        await chain.ethCall(n.spokePool, iface.encodeFunctionData('numberOfDeposits')),
+      )[0] as bigint;
       if (id >= count) return undefined;
     }
     const head = await chain.head();
-    const log = await chain.lastLog({ address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] }, acrossSearchFrom(n, head.number, this.provider.maxLookbackBlocks), head.number);
+    const log = await chain.lastLog(
+      { address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, uintTopic(id)] },
+      acrossSearchFrom(n, head.number, this.provider.maxLookbackBlocks),
+      head.number,
+    );
     const event = log && decodeFundsDeposited(log, n.spokePool);
     return event ? this.remember(n, event, positionOf(log)) : undefined;
   }
@@ -62,16 +85,30 @@ export class AcrossDeposits {
     if (!destination || !this.provider.readable(destination.network)) return undefined;
     const chain = this.provider.chain(destination.network);
     const iface = acrossSpokePoolInterface();
-    const hashData = await chain.ethCall(destination.spokePool, iface.encodeFunctionData('getV3RelayHash', [relayDataOf(d.network.chainId, d.event)]));
+    const hashData = await chain.ethCall(
+      destination.spokePool,
+      iface.encodeFunctionData('getV3RelayHash', [relayDataOf(d.network.chainId, d.event)]),
+    );
     const hash = iface.decodeFunctionResult('getV3RelayHash', hashData)[0] as string;
-    return iface.decodeFunctionResult('fillStatuses', await chain.ethCall(destination.spokePool, iface.encodeFunctionData('fillStatuses', [hash])))[0] as bigint;
+    return iface.decodeFunctionResult(
+      'fillStatuses',
+      await chain.ethCall(destination.spokePool, iface.encodeFunctionData('fillStatuses', [hash])),
+    )[0] as bigint;
   }
 
-  async findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeFillInfo | undefined> {
+  async findFill(
+    destinationNetwork: Network,
+    originChainId: number,
+    requestId: string,
+    hint: BridgeSearchHint = {},
+  ): Promise<BridgeFillInfo | undefined> {
     const destination = this.provider.network(destinationNetwork);
     const chain = this.provider.chain(destinationNetwork);
     if (!/^\d{1,78}$/.test(requestId)) return undefined;
-    const query = { address: destination.spokePool, topics: [ACROSS_TOPICS.filledRelay, uintTopic(originChainId), uintTopic(BigInt(requestId))] };
+    const query = {
+      address: destination.spokePool,
+      topics: [ACROSS_TOPICS.filledRelay, uintTopic(originChainId), uintTopic(BigInt(requestId))],
+    };
     const origin = this.provider.networkByChainId(originChainId);
     let log: RpcLog | undefined;
     const deposit = origin && this.provider.readable(origin.network) ? await this.depositById(origin.network, requestId) : undefined;
@@ -92,11 +129,20 @@ export class AcrossDeposits {
       log = await chain.lastLog(query, acrossSearchFrom(destination, head.number, this.provider.maxLookbackBlocks), head.number);
     }
     if (!log) {
-      if (deposit) throw new Error(`deposit ${requestId} from chain ${originChainId} is filled on ${destinationNetwork}, but its FilledRelay is not in the searched blocks`);
+      if (deposit)
+        throw new Error(
+          `deposit ${requestId} from chain ${originChainId} is filled on ${destinationNetwork}, but its FilledRelay is not in the searched blocks`,
+        );
       return undefined;
     }
     const fill = decodeFilledRelay(log, destination.spokePool)!;
-    return { ...positionOf(log), filler: fill.relayer, amount: fill.paidAmount, recipient: fill.paidRecipient, outputToken: fill.outputToken };
+    return {
+      ...positionOf(log),
+      filler: fill.relayer,
+      amount: fill.paidAmount,
+      recipient: fill.paidRecipient,
+      outputToken: fill.outputToken,
+    };
   }
 
   depositInfo(d: AcrossDepositRecord): BridgeDepositInfo {

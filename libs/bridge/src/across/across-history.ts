@@ -48,7 +48,14 @@ export class AcrossHistory {
     const head = await this.provider.chain(originNetwork).head();
     const found = await this.firstRefundLeaf(d, hint.fromBlock, head.number);
     if (!found) return undefined;
-    return { txHash: found.transactionHash, blockNumber: found.blockNumber, logIndex: found.logIndex, amount: d.event.inputAmount, refundTo: d.event.depositor, token: d.event.inputToken };
+    return {
+      txHash: found.transactionHash,
+      blockNumber: found.blockNumber,
+      logIndex: found.logIndex,
+      amount: d.event.inputAmount,
+      refundTo: d.event.depositor,
+      token: d.event.inputToken,
+    };
   }
 
   /** The refund leaf of deposit `d` in blocks up to `to`, by the rules above. */
@@ -85,14 +92,29 @@ export class AcrossHistory {
       seen.add(address.toLowerCase());
       const amount = leaf.refundAmounts[i] ?? 0n;
       const query = { address: n.spokePool, topics: [ACROSS_TOPICS.fundsDeposited, null, null, toBytes32(address)] };
-      const deposits = await chain.logsInRange(query, acrossSearchFrom(n, log.blockNumber, this.provider.maxLookbackBlocks), log.blockNumber);
+      const deposits = await chain.logsInRange(
+        query,
+        acrossSearchFrom(n, log.blockNumber, this.provider.maxLookbackBlocks),
+        log.blockNumber,
+      );
       for (const dl of deposits) {
         const event = decodeFundsDeposited(dl, n.spokePool);
-        if (!event || event.inputToken.toLowerCase() !== leaf.token.toLowerCase() || event.inputAmount > amount || event.fillDeadline >= leafTime) continue;
+        if (
+          !event ||
+          event.inputToken.toLowerCase() !== leaf.token.toLowerCase() ||
+          event.inputAmount > amount ||
+          event.fillDeadline >= leafTime
+        )
+          continue;
         const d = this.provider.remember(n, event, { txHash: dl.transactionHash, blockNumber: dl.blockNumber, logIndex: dl.logIndex });
         const first = await this.firstRefundLeaf(d, undefined, log.blockNumber);
         if (first && first.transactionHash === log.transactionHash && first.logIndex === log.logIndex) {
-          out.push({ requestId: event.depositId.toString(), amount: event.inputAmount, refundTo: event.depositor, token: event.inputToken });
+          out.push({
+            requestId: event.depositId.toString(),
+            amount: event.inputAmount,
+            refundTo: event.depositor,
+            token: event.inputToken,
+          });
         }
       }
     }
@@ -109,9 +131,24 @@ export class AcrossHistory {
     for (const log of logs) {
       const at = { ...positionOf(log), blockHash: log.blockHash };
       const deposit = decodeFundsDeposited(log, n.spokePool);
-      if (deposit) out.push({ kind: 'deposit', ...this.provider.depositInfo(this.provider.remember(n, deposit, positionOf(log))), blockHash: at.blockHash });
+      if (deposit)
+        out.push({
+          kind: 'deposit',
+          ...this.provider.depositInfo(this.provider.remember(n, deposit, positionOf(log))),
+          blockHash: at.blockHash,
+        });
       const fill = decodeFilledRelay(log, n.spokePool);
-      if (fill) out.push({ kind: 'fill', originChainId: Number(fill.originChainId), requestId: fill.depositId.toString(), filler: fill.relayer, amount: fill.paidAmount, recipient: fill.paidRecipient, outputToken: fill.outputToken, ...at });
+      if (fill)
+        out.push({
+          kind: 'fill',
+          originChainId: Number(fill.originChainId),
+          requestId: fill.depositId.toString(),
+          filler: fill.relayer,
+          amount: fill.paidAmount,
+          recipient: fill.paidRecipient,
+          outputToken: fill.outputToken,
+          ...at,
+        });
       if (log.topics[0] === ACROSS_TOPICS.executedRelayerRefundRoot) {
         for (const r of await this.refundsInLeaf(n, log)) out.push({ kind: 'refund', ...r, ...at });
       }

@@ -74,10 +74,18 @@ export class AcrossBridgeProvider implements BridgeProvider {
     this.fees = options.fees ?? new ConfiguredAcrossFees();
     this.maxLookbackBlocks = options.maxLookbackBlocks ?? 100_000;
     for (const n of options.config.networks) {
-      if (NETWORK_INFO[n.network].chainId !== n.chainId) throw new Error(`${n.network} has chain id ${NETWORK_INFO[n.network].chainId}, the Across config says ${n.chainId}`);
+      if (NETWORK_INFO[n.network].chainId !== n.chainId)
+        throw new Error(`${n.network} has chain id ${NETWORK_INFO[n.network].chainId}, the Across config says ${n.chainId}`);
       this.byNetwork.set(n.network, n);
       const url = options.rpcUrls[n.network];
-      if (url) this.clients.set(n.network, new BridgeChainClient(new JsonRpcClient(url, { timeoutMs: 10_000, ...options.rpc }), options.logRange ?? NETWORK_INFO[n.network].maxLogRange));
+      if (url)
+        this.clients.set(
+          n.network,
+          new BridgeChainClient(
+            new JsonRpcClient(url, { timeoutMs: 10_000, ...options.rpc }),
+            options.logRange ?? NETWORK_INFO[n.network].maxLogRange,
+          ),
+        );
     }
     this.deposits = new AcrossDeposits(this);
     this.history = new AcrossHistory(this);
@@ -141,11 +149,17 @@ export class AcrossBridgeProvider implements BridgeProvider {
       amount: inputAmount,
     });
     if (inputAmount < f.minimumInput) {
-      throw new BridgeQuoteError('AMOUNT_TOO_SMALL', `${inputAmount} base units of ${token.symbol} are below Across's minimum deposit of ${f.minimumInput} from ${originNetwork} to ${destinationNetwork}; send at least ${f.minimumInput}`);
+      throw new BridgeQuoteError(
+        'AMOUNT_TOO_SMALL',
+        `${inputAmount} base units of ${token.symbol} are below Across's minimum deposit of ${f.minimumInput} from ${originNetwork} to ${destinationNetwork}; send at least ${f.minimumInput}`,
+      );
     }
     const fee = f.relayerFee + f.lpFee;
     if (f.outputAmount <= 0n || fee >= inputAmount) {
-      throw new BridgeQuoteError('AMOUNT_TOO_SMALL', `${inputAmount} base units of ${token.symbol} do not cover Across's fees of ${fee}; send more than ${fee}`);
+      throw new BridgeQuoteError(
+        'AMOUNT_TOO_SMALL',
+        `${inputAmount} base units of ${token.symbol} do not cover Across's fees of ${fee}; send more than ${fee}`,
+      );
     }
     // The pool checks quoteTimestamp against its block time (not later, at most depositQuoteTimeBuffer
     // earlier): the origin head's time, or a little before the wall clock when the chain is idle.
@@ -185,7 +199,11 @@ export class AcrossBridgeProvider implements BridgeProvider {
     let messageBytes = '0x';
     if (message) {
       const handler = this.destinationHandler(destination.network);
-      if (!handler) throw new BridgeQuoteError('NO_ROUTE', `Across has no MulticallHandler configured on ${destination.network}, so a deposit cannot carry a destination swap or zap there`);
+      if (!handler)
+        throw new BridgeQuoteError(
+          'NO_ROUTE',
+          `Across has no MulticallHandler configured on ${destination.network}, so a deposit cannot carry a destination swap or zap there`,
+        );
       payee = handler;
       messageBytes = encodeAcrossMulticallMessage(handler, outputToken, message);
     }
@@ -203,7 +221,13 @@ export class AcrossBridgeProvider implements BridgeProvider {
       0,
       messageBytes,
     ]);
-    return { to: getAddress(origin.spokePool), data, value: native ? quote.inputAmount : 0n, amountOffset: ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET, approvalToken: native ? undefined : inputToken };
+    return {
+      to: getAddress(origin.spokePool),
+      data,
+      value: native ? quote.inputAmount : 0n,
+      amountOffset: ACROSS_DEPOSIT_INPUT_AMOUNT_OFFSET,
+      approvalToken: native ? undefined : inputToken,
+    };
   }
 
   findDeposit(originNetwork: Network, originTxHash: string): Promise<BridgeDepositInfo[]> {
@@ -220,7 +244,12 @@ export class AcrossBridgeProvider implements BridgeProvider {
     return this.deposits.fillStatus(d);
   }
 
-  findFill(destinationNetwork: Network, originChainId: number, requestId: string, hint: BridgeSearchHint = {}): Promise<BridgeFillInfo | undefined> {
+  findFill(
+    destinationNetwork: Network,
+    originChainId: number,
+    requestId: string,
+    hint: BridgeSearchHint = {},
+  ): Promise<BridgeFillInfo | undefined> {
     return this.deposits.findFill(destinationNetwork, originChainId, requestId, hint);
   }
 

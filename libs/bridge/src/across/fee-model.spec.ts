@@ -15,8 +15,23 @@ const USDC: AcrossFeeRequest = {
 
 describe('ConfiguredAcrossFees', () => {
   it('takes the relayer and LP fees in basis points (rounded up), keeps the minimum per symbol and the window', async () => {
-    const fees = new ConfiguredAcrossFees({ relayerFeeBps: 4, lpFeeBps: 1, minimumInput: { USDC: 1_000_000n }, fillDeadlineSeconds: 3600, estimatedSeconds: 12 });
-    expect(await fees.quote(USDC)).toEqual({ relayerFee: 40_000n, lpFee: 10_000n, outputAmount: 99_950_000n, minimumInput: 1_000_000n, fillDeadlineOffset: 3600, exclusivity: undefined, estimatedSeconds: 12, source: 'configured' });
+    const fees = new ConfiguredAcrossFees({
+      relayerFeeBps: 4,
+      lpFeeBps: 1,
+      minimumInput: { USDC: 1_000_000n },
+      fillDeadlineSeconds: 3600,
+      estimatedSeconds: 12,
+    });
+    expect(await fees.quote(USDC)).toEqual({
+      relayerFee: 40_000n,
+      lpFee: 10_000n,
+      outputAmount: 99_950_000n,
+      minimumInput: 1_000_000n,
+      fillDeadlineOffset: 3600,
+      exclusivity: undefined,
+      estimatedSeconds: 12,
+      source: 'configured',
+    });
     expect((await fees.quote({ ...USDC, amount: 3n })).outputAmount).toBe(1n);
     expect((await fees.quote({ ...USDC, symbol: 'WETH', outputDecimals: 18 })).outputAmount).toBe(99_950_000n * 10n ** 12n);
     expect((await fees.quote({ ...USDC, symbol: 'DAI' })).minimumInput).toBe(0n);
@@ -72,7 +87,13 @@ describe('AcrossApiFees against a loopback suggested-fees server', () => {
         exclusiveRelayer: '0x394311A6Aaa0D8E3411D8b62DE4578D41322d1bD',
         exclusivityDeadline: 1700000004,
         estimatedFillTimeSec: 6,
-        limits: { minDeposit: '1000000', maxDeposit: '5000000000000', maxDepositInstant: '1000000000', maxDepositShortDelay: '2000000000', recommendedDepositInstant: '1000000000' },
+        limits: {
+          minDeposit: '1000000',
+          maxDeposit: '5000000000000',
+          maxDepositInstant: '1000000000',
+          maxDepositShortDelay: '2000000000',
+          recommendedDepositInstant: '1000000000',
+        },
       },
     });
     const fees = new AcrossApiFees({ baseUrl: base, fallback, apiKey: 'k-123' });
@@ -89,12 +110,26 @@ describe('AcrossApiFees against a loopback suggested-fees server', () => {
     });
     const url = requests.at(-1)!;
     expect(url.pathname).toBe('/api/suggested-fees');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ inputToken: USDC.inputToken, outputToken: USDC.outputToken, originChainId: '1', destinationChainId: '8453', amount: '100000000' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      inputToken: USDC.inputToken,
+      outputToken: USDC.outputToken,
+      originChainId: '1',
+      destinationChainId: '8453',
+      amount: '100000000',
+    });
     expect(headers.at(-1)).toBe('Bearer k-123');
   });
 
   it('an amount the API calls too low delivers nothing (the provider refuses it)', async () => {
-    answer = () => ({ status: 200, body: { totalRelayFee: { pct: '0', total: '900000' }, lpFee: { pct: '0', total: '0' }, isAmountTooLow: true, limits: { minDeposit: '2000000' } } });
+    answer = () => ({
+      status: 200,
+      body: {
+        totalRelayFee: { pct: '0', total: '900000' },
+        lpFee: { pct: '0', total: '0' },
+        isAmountTooLow: true,
+        limits: { minDeposit: '2000000' },
+      },
+    });
     const q = await new AcrossApiFees({ baseUrl: base, fallback }).quote({ ...USDC, amount: 1_000_000n });
     expect([q.source, q.outputAmount, q.minimumInput]).toEqual(['api', 0n, 2_000_000n]);
   });
@@ -102,7 +137,14 @@ describe('AcrossApiFees against a loopback suggested-fees server', () => {
   it('falls back to the configured fees on a 500', async () => {
     answer = () => ({ status: 500 });
     const q = await new AcrossApiFees({ baseUrl: base, fallback }).quote(USDC);
-    expect(q).toMatchObject({ source: 'configured', relayerFee: 40_000n, lpFee: 10_000n, outputAmount: 99_950_000n, minimumInput: 500_000n, fallbackReason: 'suggested-fees answered 500' });
+    expect(q).toMatchObject({
+      source: 'configured',
+      relayerFee: 40_000n,
+      lpFee: 10_000n,
+      outputAmount: 99_950_000n,
+      minimumInput: 500_000n,
+      fallbackReason: 'suggested-fees answered 500',
+    });
   });
 
   it('falls back on a timeout, without waiting for the slow answer', async () => {

@@ -72,7 +72,10 @@ export class ConfiguredAcrossFees implements AcrossFeeModel {
     this.lpFeeBps = options.lpFeeBps ?? 1;
     this.fillDeadlineSeconds = options.fillDeadlineSeconds ?? 4 * 3600;
     this.estimatedSeconds = options.estimatedSeconds ?? 10;
-    for (const [name, v] of [['relayerFeeBps', this.relayerFeeBps], ['lpFeeBps', this.lpFeeBps]] as const) {
+    for (const [name, v] of [
+      ['relayerFeeBps', this.relayerFeeBps],
+      ['lpFeeBps', this.lpFeeBps],
+    ] as const) {
       if (!Number.isInteger(v) || v < 0 || v >= 10_000) throw new Error(`${name} must be an integer in 0..9999, got ${v}`);
     }
   }
@@ -150,7 +153,13 @@ export class AcrossApiFees implements AcrossFeeModel {
   }
 
   url(r: AcrossFeeRequest): string {
-    const q = new URLSearchParams({ inputToken: r.inputToken, outputToken: r.outputToken, originChainId: String(r.originChainId), destinationChainId: String(r.destinationChainId), amount: r.amount.toString() });
+    const q = new URLSearchParams({
+      inputToken: r.inputToken,
+      outputToken: r.outputToken,
+      originChainId: String(r.originChainId),
+      destinationChainId: String(r.destinationChainId),
+      amount: r.amount.toString(),
+    });
     let base = this.options.baseUrl;
     while (base.endsWith('/')) base = base.slice(0, -1);
     return `${base}/suggested-fees?${q.toString()}`;
@@ -167,27 +176,40 @@ export class AcrossApiFees implements AcrossFeeModel {
   private fromAnswer(r: AcrossFeeRequest, a: SuggestedFees): AcrossFeeQuote {
     const uint = (what: string, v: unknown): bigint => {
       const s = typeof v === 'number' ? String(v) : v;
-      if (typeof s !== 'string' || !DIGITS.test(s)) throw new Error(`suggested-fees: ${what} is not an unsigned integer (${JSON.stringify(v)})`);
+      if (typeof s !== 'string' || !DIGITS.test(s))
+        throw new Error(`suggested-fees: ${what} is not an unsigned integer (${JSON.stringify(v)})`);
       return BigInt(s);
     };
     const total = uint('totalRelayFee.total', a.totalRelayFee?.total);
     const lpFee = a.lpFee ? uint('lpFee.total', a.lpFee.total) : 0n;
     const relayerFee = total > lpFee ? total - lpFee : 0n;
-    const outputAmount = a.outputAmount !== undefined ? uint('outputAmount', a.outputAmount) : r.amount > total ? rescale(r.amount - total, r.inputDecimals, r.outputDecimals) : 0n;
+    const outputAmount =
+      a.outputAmount !== undefined
+        ? uint('outputAmount', a.outputAmount)
+        : r.amount > total
+          ? rescale(r.amount - total, r.inputDecimals, r.outputDecimals)
+          : 0n;
     const minDeposit = a.limits?.minDeposit !== undefined ? uint('limits.minDeposit', a.limits.minDeposit) : 0n;
     const quoteTime = a.timestamp !== undefined ? Number(uint('timestamp', a.timestamp)) : undefined;
     const deadline = a.fillDeadline !== undefined ? Number(uint('fillDeadline', a.fillDeadline)) : undefined;
     const fallback = this.options.fallback;
-    const exclusive = a.exclusiveRelayer && a.exclusiveRelayer.toLowerCase() !== ZERO ? { relayer: a.exclusiveRelayer, deadline: Number(uint('exclusivityDeadline', a.exclusivityDeadline ?? 0)) } : undefined;
+    const exclusive =
+      a.exclusiveRelayer && a.exclusiveRelayer.toLowerCase() !== ZERO
+        ? { relayer: a.exclusiveRelayer, deadline: Number(uint('exclusivityDeadline', a.exclusivityDeadline ?? 0)) }
+        : undefined;
     return {
       relayerFee,
       lpFee,
       // An amount the API calls too low delivers nothing: the provider refuses it as AMOUNT_TOO_SMALL.
       outputAmount: a.isAmountTooLow ? 0n : outputAmount,
       minimumInput: minDeposit,
-      fillDeadlineOffset: quoteTime !== undefined && deadline !== undefined && deadline > quoteTime ? Math.min(deadline - quoteTime, fallback.fillDeadlineSeconds) : fallback.fillDeadlineSeconds,
+      fillDeadlineOffset:
+        quoteTime !== undefined && deadline !== undefined && deadline > quoteTime
+          ? Math.min(deadline - quoteTime, fallback.fillDeadlineSeconds)
+          : fallback.fillDeadlineSeconds,
       exclusivity: exclusive,
-      estimatedSeconds: a.estimatedFillTimeSec !== undefined ? Number(uint('estimatedFillTimeSec', a.estimatedFillTimeSec)) : fallback.estimatedSeconds,
+      estimatedSeconds:
+        a.estimatedFillTimeSec !== undefined ? Number(uint('estimatedFillTimeSec', a.estimatedFillTimeSec)) : fallback.estimatedSeconds,
       source: 'api',
     };
   }

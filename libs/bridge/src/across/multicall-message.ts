@@ -56,20 +56,33 @@ export function encodeAcrossMulticallMessage(handler: string, token: string, mes
   });
   const calls: HandlerCall[] = [];
   for (const c of message.calls) {
-    if (c.approveBalance) calls.push(withBalance(token, ERC20_APPROVE.encodeFunctionData('approve', [getAddress(c.target), 0n]), 0n, APPROVE_AMOUNT_OFFSET));
+    if (c.approveBalance)
+      calls.push(withBalance(token, ERC20_APPROVE.encodeFunctionData('approve', [getAddress(c.target), 0n]), 0n, APPROVE_AMOUNT_OFFSET));
     if (c.balanceOffset !== undefined) {
-      if (BigInt(`0x${c.data.slice(2 + c.balanceOffset * 2, 2 + (c.balanceOffset + 32) * 2) || '0'}`) !== 0n) throw new Error(`the amount word at byte ${c.balanceOffset} of a destination call must be zero (the handler ORs its balance into it)`);
+      if (BigInt(`0x${c.data.slice(2 + c.balanceOffset * 2, 2 + (c.balanceOffset + 32) * 2) || '0'}`) !== 0n)
+        throw new Error(
+          `the amount word at byte ${c.balanceOffset} of a destination call must be zero (the handler ORs its balance into it)`,
+        );
       calls.push(withBalance(c.target, c.data, c.value, c.balanceOffset));
     } else {
       calls.push({ target: getAddress(c.target), callData: c.data, value: c.value });
     }
   }
-  calls.push({ target: getAddress(handler), callData: h.encodeFunctionData('drainLeftoverTokens', [getAddress(token), getAddress(message.leftoverRecipient)]), value: 0n });
+  calls.push({
+    target: getAddress(handler),
+    callData: h.encodeFunctionData('drainLeftoverTokens', [getAddress(token), getAddress(message.leftoverRecipient)]),
+    value: 0n,
+  });
   return AbiCoder.defaultAbiCoder().encode([INSTRUCTIONS], [{ calls, fallbackRecipient: ZeroAddress }]);
 }
 
 /** The calls and fallback recipient of a message (for tests and logs). */
 export function decodeAcrossMulticallMessage(message: string): { calls: HandlerCall[]; fallbackRecipient: string } {
-  const [decoded] = AbiCoder.defaultAbiCoder().decode([INSTRUCTIONS], message) as unknown as [{ calls: Array<{ target: string; callData: string; value: bigint }>; fallbackRecipient: string }];
-  return { calls: decoded.calls.map((c) => ({ target: c.target, callData: c.callData, value: c.value })), fallbackRecipient: decoded.fallbackRecipient };
+  const [decoded] = AbiCoder.defaultAbiCoder().decode([INSTRUCTIONS], message) as unknown as [
+    { calls: Array<{ target: string; callData: string; value: bigint }>; fallbackRecipient: string },
+  ];
+  return {
+    calls: decoded.calls.map((c) => ({ target: c.target, callData: c.callData, value: c.value })),
+    fallbackRecipient: decoded.fallbackRecipient,
+  };
 }

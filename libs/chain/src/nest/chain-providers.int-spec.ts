@@ -10,7 +10,9 @@ describe('ChainProviders over several RPC URLs', () => {
     const chains = new ChainProviders([{ network: 'base', rpcUrl: dead, rpcUrls: [dead, rpcUrls.base!], maxRps: 0 }]);
     try {
       expect(await chains.rpc.get('base')!.call<string>('eth_chainId')).toBe('0x2105');
-      const balance = BigInt(await chains.rpc.get('base')!.call<string>('eth_getBalance', ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', 'latest']));
+      const balance = BigInt(
+        await chains.rpc.get('base')!.call<string>('eth_getBalance', ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', 'latest']),
+      );
       expect(balance).toBeGreaterThan(0n);
       expect(chains.byNetwork.has('base')).toBe(true);
     } finally {

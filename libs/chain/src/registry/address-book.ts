@@ -18,11 +18,12 @@ export interface AddressBookSetting {
 export function addressBookName(setting: AddressBookSetting): string {
   if (setting.devnetManifest !== undefined) return `the devnet manifest (DEVNET_MANIFEST=${setting.devnetManifest})`;
   if (setting.registry !== undefined) return `the registry (REGISTRY=${setting.registry})`;
-  return 'none is set (REGISTRY=shipped holds the real networks\' addresses)';
+  return "none is set (REGISTRY=shipped holds the real networks' addresses)";
 }
 
 export function loadPlatforms(setting: AddressBookSetting, enabled: readonly Network[]): PlatformDefinition[] {
-  if (setting.devnetManifest === undefined && setting.registry !== undefined) return registryPlatforms(loadRegistry(setting.registry), enabled);
+  if (setting.devnetManifest === undefined && setting.registry !== undefined)
+    return registryPlatforms(loadRegistry(setting.registry), enabled);
   return loadPlatformRegistry(setting.devnetManifest, enabled);
 }
 

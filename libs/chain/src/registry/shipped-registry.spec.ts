@@ -6,7 +6,15 @@ import { NETWORK_INFO, NETWORKS, type Network } from '@tokensvc/domain';
 import { loadManifestNetworks } from '../network-manifest';
 import { loadPlatformRegistry } from '../platform-registry';
 import { loadNetworkFacts, loadPlatforms } from './address-book';
-import { loadRegistry, registryNetworks, registryPlatforms, SHIPPED_REGISTRY_FILE, type RegistrySource, type ShippedRegistry, type SourcedAddress } from './shipped-registry';
+import {
+  loadRegistry,
+  registryNetworks,
+  registryPlatforms,
+  SHIPPED_REGISTRY_FILE,
+  type RegistrySource,
+  type ShippedRegistry,
+  type SourcedAddress,
+} from './shipped-registry';
 
 const registry = loadRegistry('shipped');
 const REQUIRED: readonly Network[] = ['ethereum', 'arbitrum', 'base'];
@@ -22,8 +30,14 @@ function everyAddress(r: ShippedRegistry): Array<[string, SourcedAddress]> {
     if (n.bridge.spokePool) out.push([`${network} across spokePool`, n.bridge.spokePool]);
     if (n.bridge.multicallHandler) out.push([`${network} across multicallHandler`, n.bridge.multicallHandler]);
     for (const p of n.platforms) {
-      for (const [role, v] of Object.entries(p.addresses)) (Array.isArray(v) ? v : [v]).forEach((a: SourcedAddress, i) => out.push([`${network} ${p.slug} ${role}.${i}`, a]));
-      for (const m of p.markets ?? []) out.push([`${network} ${p.slug} ${m.symbol} asset`, m.asset], [`${network} ${p.slug} ${m.symbol} aToken`, m.aToken], [`${network} ${p.slug} ${m.symbol} vToken`, m.variableDebtToken]);
+      for (const [role, v] of Object.entries(p.addresses))
+        (Array.isArray(v) ? v : [v]).forEach((a: SourcedAddress, i) => out.push([`${network} ${p.slug} ${role}.${i}`, a]));
+      for (const m of p.markets ?? [])
+        out.push(
+          [`${network} ${p.slug} ${m.symbol} asset`, m.asset],
+          [`${network} ${p.slug} ${m.symbol} aToken`, m.aToken],
+          [`${network} ${p.slug} ${m.symbol} vToken`, m.variableDebtToken],
+        );
     }
   }
   return out;
@@ -40,14 +54,28 @@ describe('shipped registry: sanity', () => {
     expect(Object.keys(registry.networks).sort()).toEqual([...NETWORKS].sort());
     for (const network of NETWORKS) {
       const n = registry.networks[network]!;
-      expect([n.network, n.chainId, n.blockTimeMs, n.finalityDepth, n.nativeCurrency.symbol]).toEqual([network, NETWORK_INFO[network].chainId, NETWORK_INFO[network].blockTimeMs, NETWORK_INFO[network].finalityDepth, NETWORK_INFO[network].nativeSymbol]);
+      expect([n.network, n.chainId, n.blockTimeMs, n.finalityDepth, n.nativeCurrency.symbol]).toEqual([
+        network,
+        NETWORK_INFO[network].chainId,
+        NETWORK_INFO[network].blockTimeMs,
+        NETWORK_INFO[network].finalityDepth,
+        NETWORK_INFO[network].nativeSymbol,
+      ]);
       expect(n.multicall3.address).toBe(getAddress('0xca11bde05977b3631167028862be2a173976ca11'));
     }
   });
 
   it.each(REQUIRED)('%s has every protocol family the service supports, the bridge and listed tokens', (network) => {
     const n = registry.networks[network]!;
-    expect(n.platforms.map((p) => `${p.family}:${p.slug}`).sort()).toEqual(expect.arrayContaining(['aave-v3:aave-v3', 'erc4626:aave-v3-static', 'uniswap-v2:sushiswap', 'uniswap-v2:uniswap-v2', 'uniswap-v3:uniswap-v3']));
+    expect(n.platforms.map((p) => `${p.family}:${p.slug}`).sort()).toEqual(
+      expect.arrayContaining([
+        'aave-v3:aave-v3',
+        'erc4626:aave-v3-static',
+        'uniswap-v2:sushiswap',
+        'uniswap-v2:uniswap-v2',
+        'uniswap-v3:uniswap-v3',
+      ]),
+    );
     const roles = (slug: string): string[] => Object.keys(n.platforms.find((p) => p.slug === slug)!.addresses).sort();
     expect(roles('uniswap-v2')).toEqual(['factory', 'router']);
     expect(roles('sushiswap')).toEqual(['factory', 'router']);
@@ -93,7 +121,10 @@ describe('shipped registry: sanity', () => {
 
   it.each(REQUIRED)("%s has Across's SpokePool and MulticallHandler from @across-protocol/contracts' deployment book", (network) => {
     const b = registry.networks[network]!.bridge;
-    expect(b.spokePool?.source).toMatchObject({ package: '@across-protocol/contracts', path: expect.stringContaining(`chains["${NETWORK_INFO[network].chainId}"].contracts.SpokePool.address`) });
+    expect(b.spokePool?.source).toMatchObject({
+      package: '@across-protocol/contracts',
+      path: expect.stringContaining(`chains["${NETWORK_INFO[network].chainId}"].contracts.SpokePool.address`),
+    });
     expect(b.multicallHandler?.source.package).toBe('@across-protocol/contracts');
     expect(b.spokePoolFromBlock).toBeGreaterThan(0);
     expect(b.missing).toBeUndefined();
@@ -104,11 +135,26 @@ describe('shipped registry: what the apps get', () => {
   /** The registry written as a devnet-style manifest, read by the devnet path the apps use today. */
   function asManifest(r: ShippedRegistry): string {
     return tempFile({
-      networks: Object.fromEntries(Object.entries(r.networks).map(([network, n]) => [network, {
-        weth: n!.wrappedNative?.address,
-        tokens: n!.tokens.map((t) => ({ address: t.address })),
-        platforms: n!.platforms.map((p) => ({ slug: p.slug, name: p.name, family: p.family, addresses: Object.fromEntries(Object.entries(p.addresses).map(([k, v]) => [k, Array.isArray(v) ? v.map((a: SourcedAddress) => a.address) : (v as SourcedAddress).address])) })),
-      }])),
+      networks: Object.fromEntries(
+        Object.entries(r.networks).map(([network, n]) => [
+          network,
+          {
+            weth: n!.wrappedNative?.address,
+            tokens: n!.tokens.map((t) => ({ address: t.address })),
+            platforms: n!.platforms.map((p) => ({
+              slug: p.slug,
+              name: p.name,
+              family: p.family,
+              addresses: Object.fromEntries(
+                Object.entries(p.addresses).map(([k, v]) => [
+                  k,
+                  Array.isArray(v) ? v.map((a: SourcedAddress) => a.address) : (v as SourcedAddress).address,
+                ]),
+              ),
+            })),
+          },
+        ]),
+      ),
     });
   }
 
@@ -117,7 +163,11 @@ describe('shipped registry: what the apps get', () => {
     const fromRegistry = registryPlatforms(registry, enabled);
     expect(fromRegistry).toEqual(loadPlatformRegistry(asManifest(registry), enabled));
     const v3 = fromRegistry.find((p) => p.network === 'base' && p.slug === 'uniswap-v3')!;
-    expect(v3).toMatchObject({ family: 'uniswap-v3', category: 'dex', addresses: { factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd' } });
+    expect(v3).toMatchObject({
+      family: 'uniswap-v3',
+      category: 'dex',
+      addresses: { factory: '0x33128a8fc17869897dce68ed026d694621f6fdfd' },
+    });
     // the devnet's `router` role is the original SwapRouter's ABI: the package's SwapRouter02 is not passed off as it
     expect(v3.addresses['router']).toBeUndefined();
     const stata = fromRegistry.find((p) => p.network === 'ethereum' && p.slug === 'aave-v3-static')!;
@@ -134,22 +184,43 @@ describe('shipped registry: what the apps get', () => {
   });
 
   it('uses the registry only without a devnet manifest, and only when asked', () => {
-    const manifest = tempFile({ networks: [{ network: 'base', weth: '0x00000000000000000000000000000000000000AA', tokens: [], platforms: [{ slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { factory: '0xBB' } }] }] });
+    const manifest = tempFile({
+      networks: [
+        {
+          network: 'base',
+          weth: '0x00000000000000000000000000000000000000AA',
+          tokens: [],
+          platforms: [{ slug: 'uniswap-v2', name: 'Uniswap V2', family: 'uniswap-v2', addresses: { factory: '0xBB' } }],
+        },
+      ],
+    });
     expect(loadPlatforms({ devnetManifest: undefined }, ['base']).map((p) => p.slug)).toEqual(['native', 'basic']);
     const shipped = ['native', 'basic', 'aave-v3', 'aave-v3-static', 'sushiswap', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'];
     expect(loadPlatforms({ devnetManifest: undefined, registry: 'shipped' }, ['base']).map((p) => p.slug)).toEqual(shipped);
-    expect(loadPlatforms({ devnetManifest: manifest, registry: 'shipped' }, ['base']).find((p) => p.slug === 'uniswap-v2')!.addresses).toEqual({ factory: '0xbb' });
-    expect(loadNetworkFacts({ devnetManifest: undefined, registry: SHIPPED_REGISTRY_FILE }).get('base')!.wrappedNative).toBe('0x4200000000000000000000000000000000000006');
-    expect(loadNetworkFacts({ devnetManifest: manifest, registry: 'shipped' }).get('base')!.wrappedNative).toBe('0x00000000000000000000000000000000000000aa');
+    expect(
+      loadPlatforms({ devnetManifest: manifest, registry: 'shipped' }, ['base']).find((p) => p.slug === 'uniswap-v2')!.addresses,
+    ).toEqual({ factory: '0xbb' });
+    expect(loadNetworkFacts({ devnetManifest: undefined, registry: SHIPPED_REGISTRY_FILE }).get('base')!.wrappedNative).toBe(
+      '0x4200000000000000000000000000000000000006',
+    );
+    expect(loadNetworkFacts({ devnetManifest: manifest, registry: 'shipped' }).get('base')!.wrappedNative).toBe(
+      '0x00000000000000000000000000000000000000aa',
+    );
     expect(loadNetworkFacts({ devnetManifest: undefined }).size).toBe(0);
   });
 
   it('reads an operator registry file of the same shape and refuses a malformed one', () => {
     const own = { ...registry, networks: { base: registry.networks.base } };
-    expect(registryPlatforms(loadRegistry(tempFile(own)), ['base', 'ethereum']).filter((p) => p.network === 'ethereum').map((p) => p.slug)).toEqual(['native', 'basic']);
+    expect(
+      registryPlatforms(loadRegistry(tempFile(own)), ['base', 'ethereum'])
+        .filter((p) => p.network === 'ethereum')
+        .map((p) => p.slug),
+    ).toEqual(['native', 'basic']);
     expect(() => loadRegistry(tempFile({ networks: {} }))).toThrow('is not a registry file');
     expect(() => loadRegistry(tempFile({ ...own, networks: { mars: registry.networks.base } }))).toThrow('unknown network "mars"');
-    const badPool = JSON.parse(JSON.stringify(own)) as { networks: { base: { platforms: Array<{ slug: string; addresses: Record<string, { address: string }> }> } } };
+    const badPool = JSON.parse(JSON.stringify(own)) as {
+      networks: { base: { platforms: Array<{ slug: string; addresses: Record<string, { address: string }> }> } };
+    };
     badPool.networks.base.platforms.find((p) => p.slug === 'aave-v3')!.addresses['pool']!.address = '0x1234';
     expect(() => loadRegistry(tempFile(badPool))).toThrow('base aave-v3 pool: not a 0x address');
     expect(() => loadRegistry('/nonexistent/registry.json')).toThrow('cannot read the registry /nonexistent/registry.json');

@@ -117,7 +117,8 @@ export function loadRegistry(setting: string): ShippedRegistry {
   } catch (e) {
     throw new Error(`cannot read the registry ${path}: ${(e as Error).message}`);
   }
-  if (json?.formatVersion !== 1 || typeof json.networks !== 'object' || json.networks === null) throw new Error(`${path} is not a registry file (formatVersion 1 with networks)`);
+  if (json?.formatVersion !== 1 || typeof json.networks !== 'object' || json.networks === null)
+    throw new Error(`${path} is not a registry file (formatVersion 1 with networks)`);
   for (const [network, n] of Object.entries(json.networks)) {
     if (!isNetwork(network)) throw new Error(`${path}: unknown network "${network}"; accepted: ${NETWORKS.join(', ')}`);
     if (n === undefined) continue;
@@ -125,7 +126,8 @@ export function loadRegistry(setting: string): ShippedRegistry {
     for (const t of n.tokens ?? []) checkAddress(`${path} ${network} token ${t.symbol}`, t);
     for (const p of n.platforms ?? []) {
       for (const [role, v] of Object.entries(p.addresses ?? {})) {
-        for (const [i, a] of (Array.isArray(v) ? v : [v]).entries()) checkAddress(`${path} ${network} ${p.slug} ${role}${Array.isArray(v) ? `[${i}]` : ''}`, a);
+        for (const [i, a] of (Array.isArray(v) ? v : [v]).entries())
+          checkAddress(`${path} ${network} ${p.slug} ${role}${Array.isArray(v) ? `[${i}]` : ''}`, a);
       }
     }
   }
@@ -146,7 +148,9 @@ export function registryPlatforms(registry: ShippedRegistry, enabled: readonly N
       slug: p.slug,
       name: p.name,
       family: p.family,
-      addresses: Object.fromEntries(Object.entries(p.addresses).map(([role, v]) => [role, Array.isArray(v) ? v.map((a) => a.address) : (v as SourcedAddress).address])),
+      addresses: Object.fromEntries(
+        Object.entries(p.addresses).map(([role, v]) => [role, Array.isArray(v) ? v.map((a) => a.address) : (v as SourcedAddress).address]),
+      ),
     }));
     defs.push(...parsePlatforms(network, raw));
   }

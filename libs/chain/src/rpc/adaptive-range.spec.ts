@@ -53,15 +53,19 @@ describe('AdaptiveRange', () => {
 
   it('always stays within [1, max]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50_000 }), fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 1_000_000 }))), (max, steps) => {
-        const r = new AdaptiveRange({ max, initial: 100 });
-        for (const [ok, blocks, logs] of steps) {
-          if (ok) r.onSuccess(blocks, logs);
-          else r.onTooLarge(blocks);
-          expect(r.size).toBeGreaterThanOrEqual(1);
-          expect(r.size).toBeLessThanOrEqual(max);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 1_000_000 }))),
+        (max, steps) => {
+          const r = new AdaptiveRange({ max, initial: 100 });
+          for (const [ok, blocks, logs] of steps) {
+            if (ok) r.onSuccess(blocks, logs);
+            else r.onTooLarge(blocks);
+            expect(r.size).toBeGreaterThanOrEqual(1);
+            expect(r.size).toBeLessThanOrEqual(max);
+          }
+        },
+      ),
     );
   });
 });

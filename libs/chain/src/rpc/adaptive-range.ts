@@ -48,7 +48,8 @@ export class AdaptiveRange {
    */
   onTooLarge(blocks: number, hint: LogCapHint = {}): boolean {
     if (blocks <= 1) return false;
-    if (hint.results !== undefined && hint.results >= 1) this.targetLogs = Math.min(this.targetLogs, Math.max(1, Math.floor(hint.results * 0.8)));
+    if (hint.results !== undefined && hint.results >= 1)
+      this.targetLogs = Math.min(this.targetLogs, Math.max(1, Math.floor(hint.results * 0.8)));
     if (hint.range !== undefined && hint.range >= 1 && hint.range < blocks) {
       if (hint.results === undefined) this.max = Math.min(this.max, hint.range);
       this.current = clamp(hint.range, 1, this.max);

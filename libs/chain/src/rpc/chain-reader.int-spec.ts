@@ -18,7 +18,10 @@ interface RpcBody {
  * eth_getLogs over more than `maxBlocks` blocks, or answering more than `maxLogs` logs, and
  * records every range it was asked for.
  */
-async function limitedProxy(target: string, limits: { maxBlocks: number; maxLogs: number }): Promise<{ url: string; asked: Array<[number, number, boolean]>; close(): Promise<void> }> {
+async function limitedProxy(
+  target: string,
+  limits: { maxBlocks: number; maxLogs: number },
+): Promise<{ url: string; asked: Array<[number, number, boolean]>; close(): Promise<void> }> {
   const asked: Array<[number, number, boolean]> = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -34,19 +37,33 @@ async function limitedProxy(target: string, limits: { maxBlocks: number; maxLogs
           const [from, to] = [parseInt(call.params[0]!.fromBlock, 16), parseInt(call.params[0]!.toBlock, 16)];
           if (to - from + 1 > limits.maxBlocks) {
             asked.push([from, to, false]);
-            return reply({ jsonrpc: '2.0', id: call.id, error: { code: -32600, message: `eth_getLogs is limited to a ${limits.maxBlocks} block range` } });
+            return reply({
+              jsonrpc: '2.0',
+              id: call.id,
+              error: { code: -32600, message: `eth_getLogs is limited to a ${limits.maxBlocks} block range` },
+            });
           }
-          const upstream = (await (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result: unknown[] };
+          const upstream = (await (
+            await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          ).json()) as { result: unknown[] };
           const ok = upstream.result.length <= limits.maxLogs;
           asked.push([from, to, ok]);
-          return reply(ok ? upstream : { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query returned more than ${limits.maxLogs} results` } });
+          return reply(
+            ok
+              ? upstream
+              : { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query returned more than ${limits.maxLogs} results` } },
+          );
         }
         reply(await (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json());
       })();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    asked,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 describe('ChainReader.logsAdaptive against a range-limited node', () => {
@@ -54,7 +71,9 @@ describe('ChainReader.logsAdaptive against a range-limited node', () => {
   const direct = new ChainReader(new JsonRpcClient(upstream));
   // Every Transfer of every contract: the seeded history has thousands, unevenly spread.
   const filter = async (): Promise<{ addresses: string[]; topic0: string[] }> => {
-    const transfers = (await direct.client.call<Array<{ address: string }>>('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [TRANSFER] }])).map((l) => l.address.toLowerCase());
+    const transfers = (
+      await direct.client.call<Array<{ address: string }>>('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [TRANSFER] }])
+    ).map((l) => l.address.toLowerCase());
     return { addresses: [...new Set(transfers)], topic0: [TRANSFER] };
   };
 

@@ -86,7 +86,11 @@ export class ChainReader {
     const parts = await Promise.all(
       groups.map(async (address) =>
         standardizeLogs(
-          await this.client.call('eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }], { giveUp: isRangeTooLargeError, minBlock: to }),
+          await this.client.call(
+            'eth_getLogs',
+            [{ fromBlock: toQuantity(from), toBlock: toQuantity(to), address, topics: [filter.topic0] }],
+            { giveUp: isRangeTooLargeError, minBlock: to },
+          ),
         ),
       ),
     );
@@ -102,7 +106,8 @@ export class ChainReader {
    */
   async logsAdaptive(filter: LogFilter, from: number, to: number, range: AdaptiveRange): Promise<RpcLog[]> {
     const out: RpcLog[] = [];
-    for (const logs of await readInRanges(from, to, range, (start, end) => this.logs(filter, start, end))) for (const l of logs) out.push(l);
+    for (const logs of await readInRanges(from, to, range, (start, end) => this.logs(filter, start, end)))
+      for (const l of logs) out.push(l);
     return out;
   }
 }
@@ -113,7 +118,12 @@ export class ChainReader {
  * grow; a refusal naming the node's cap sets the range to it (AdaptiveRange.onTooLarge). Returns
  * the ranges' results in chain order.
  */
-export async function readInRanges<T extends { length: number }>(from: number, to: number, range: AdaptiveRange, read: (start: number, end: number) => Promise<T>): Promise<T[]> {
+export async function readInRanges<T extends { length: number }>(
+  from: number,
+  to: number,
+  range: AdaptiveRange,
+  read: (start: number, end: number) => Promise<T>,
+): Promise<T[]> {
   const parts: T[] = [];
   let start = from;
   while (start <= to) {

@@ -1,4 +1,13 @@
-import { BlockNotOnNodeError, isBehindError, isRangeTooLargeError, isRateLimitError, isRetryableRpcError, JsonRpcError, logCapHint, RpcTransportError } from './errors';
+import {
+  BlockNotOnNodeError,
+  isBehindError,
+  isRangeTooLargeError,
+  isRateLimitError,
+  isRetryableRpcError,
+  JsonRpcError,
+  logCapHint,
+  RpcTransportError,
+} from './errors';
 
 describe('RPC error classification', () => {
   it.each([
@@ -25,13 +34,21 @@ describe('RPC error classification', () => {
     expect(isRetryableRpcError(new RpcTransportError('x', 'HTTP 400', 400))).toBe(false);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32000, 'execution reverted'))).toBe(false);
     expect(isRetryableRpcError(new JsonRpcError('eth_getLogs', -32000, 'header not found'))).toBe(true);
-    expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'BlockOutOfRangeError: block height is 730 but requested was 729'))).toBe(true);
+    expect(
+      isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'BlockOutOfRangeError: block height is 730 but requested was 729')),
+    ).toBe(true);
     expect(isRetryableRpcError(new JsonRpcError('eth_call', -32602, 'invalid params'))).toBe(false);
   });
 
   it.each([
-    ['Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [0x10, 0x5e]', { range: 79, results: 10_000 }],
-    ['Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size', { range: 2000 }],
+    [
+      'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [0x10, 0x5e]',
+      { range: 79, results: 10_000 },
+    ],
+    [
+      'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size',
+      { range: 2000 },
+    ],
     ['query returned more than 10000 results. Try with this block range [0x1, 0x64].', { range: 100, results: 10_000 }],
     ['query returned more than 10000 results', { results: 10_000 }],
     ['eth_getLogs is limited to a 10,000 range', { range: 10_000 }],

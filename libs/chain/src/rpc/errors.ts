@@ -71,7 +71,8 @@ export function isRangeTooLargeError(e: unknown): boolean {
   return RANGE_HINTS.some((h) => text.includes(h));
 }
 
-const errorText = (e: JsonRpcError): string => `${e.rpcMessage} ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data ?? '')}`.toLowerCase();
+const errorText = (e: JsonRpcError): string =>
+  `${e.rpcMessage} ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data ?? '')}`.toLowerCase();
 
 /** What a "range too large" answer says about the node's caps (when it says anything). */
 export interface LogCapHint {
@@ -114,14 +115,18 @@ export function logCapHint(e: unknown): LogCapHint {
 export function isRateLimitError(e: unknown): boolean {
   if (e instanceof RpcTransportError) return e.status === 429;
   if (!(e instanceof JsonRpcError)) return false;
-  return e.code === 429 || /rate limit|too many requests|exceeded .*(?:capacity|compute units|requests per)|request limit/i.test(e.rpcMessage);
+  return (
+    e.code === 429 || /rate limit|too many requests|exceeded .*(?:capacity|compute units|requests per)|request limit/i.test(e.rpcMessage)
+  );
 }
 
 /** The node answered about a block it does not have yet (a lagging or load-balanced node). */
 export function isBehindError(e: unknown): boolean {
   if (e instanceof BlockNotOnNodeError) return true;
   if (!(e instanceof JsonRpcError)) return false;
-  return /beyond (?:the )?current head|header not found|unknown block|block not found|after last accepted block|greater than (?:the )?(?:latest|head)/i.test(e.rpcMessage);
+  return /beyond (?:the )?current head|header not found|unknown block|block not found|after last accepted block|greater than (?:the )?(?:latest|head)/i.test(
+    e.rpcMessage,
+  );
 }
 
 /** Worth retrying the same request later: transport failures, rate limits, node-side hiccups. */
@@ -132,7 +137,12 @@ export function isRetryableRpcError(e: unknown): boolean {
     if (/revert/i.test(e.rpcMessage)) return false;
     // A node that keeps no history (anvil --prune-history) may answer a `latest` call with the state
     // of a block it just dropped when a new one lands meanwhile: asking again gets the new block.
-    return e.code === -32603 || e.code === -32000 || e.code === 429 || /rate|limit|busy|try again|header not found|BlockOutOfRange|block height is/i.test(e.rpcMessage);
+    return (
+      e.code === -32603 ||
+      e.code === -32000 ||
+      e.code === 429 ||
+      /rate|limit|busy|try again|header not found|BlockOutOfRange|block height is/i.test(e.rpcMessage)
+    );
   }
   return e instanceof RpcResponseError;
 }

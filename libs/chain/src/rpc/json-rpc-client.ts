@@ -16,7 +16,11 @@ interface RpcResponse {
 }
 
 /** One HTTP exchange: the status, the body, the Retry-After header. Throws on no answer. */
-export type RpcTransport = (url: string, body: string, timeoutMs: number) => Promise<{ status: number; text: string; retryAfter?: string | null }>;
+export type RpcTransport = (
+  url: string,
+  body: string,
+  timeoutMs: number,
+) => Promise<{ status: number; text: string; retryAfter?: string | null }>;
 
 export interface JsonRpcClientOptions {
   /** per HTTP request */
@@ -51,7 +55,12 @@ export interface CallOptions {
 }
 
 const fetchTransport: RpcTransport = async (url, body, timeoutMs) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   return { status: res.status, text: await res.text(), retryAfter: res.headers.get('retry-after') };
 };
 
@@ -82,7 +91,14 @@ export class JsonRpcClient {
   ) {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.transport = opts.transport ?? fetchTransport;
-    this.pool = new RpcPool(urls, { maxRps: opts.maxRps, maxBatch: opts.maxBatch, retry: opts.retry, maxHeadLag: opts.maxHeadLag, sleep: opts.sleep, random: opts.random });
+    this.pool = new RpcPool(urls, {
+      maxRps: opts.maxRps,
+      maxBatch: opts.maxBatch,
+      retry: opts.retry,
+      maxHeadLag: opts.maxHeadLag,
+      sleep: opts.sleep,
+      random: opts.random,
+    });
   }
 
   /** the first URL (the only one, for a single-URL client) */
@@ -104,12 +120,22 @@ export class JsonRpcClient {
         if (result === null && block !== undefined) throw new BlockNotOnNodeError(method, block, e.url);
         return result;
       },
-      { method, minBlock: o.minBlock ?? block, retryIf: o.retryIf, giveUp: o.giveUp, onRetry: this.opts.onRetry, whenNoneHasIt: o.nullIfNoneHasIt ? () => null as T : undefined },
+      {
+        method,
+        minBlock: o.minBlock ?? block,
+        retryIf: o.retryIf,
+        giveUp: o.giveUp,
+        onRetry: this.opts.onRetry,
+        whenNoneHasIt: o.nullIfNoneHasIt ? () => null as T : undefined,
+      },
     );
   }
 
   /** The same call to every URL not paused by a 429, at once, without retries: each URL's answer or error. */
-  async callEach<T>(method: string, params: readonly unknown[] = []): Promise<Array<{ endpoint: RpcEndpoint; result?: T; error?: unknown }>> {
+  async callEach<T>(
+    method: string,
+    params: readonly unknown[] = [],
+  ): Promise<Array<{ endpoint: RpcEndpoint; result?: T; error?: unknown }>> {
     const now = Date.now();
     const open = this.pool.endpoints.filter((e) => e.throttledUntil <= now);
     return Promise.all(
@@ -135,14 +161,24 @@ export class JsonRpcClient {
     const method = requests[0]?.method ?? 'batch';
     while (pending.length > 0) {
       const todo = pending;
-      await this.pool.run((e) => this.batchOnce(e, requests, todo, out, done), { method, minBlock: o.minBlock, onRetry: this.opts.onRetry });
+      await this.pool.run((e) => this.batchOnce(e, requests, todo, out, done), {
+        method,
+        minBlock: o.minBlock,
+        onRetry: this.opts.onRetry,
+      });
       pending = pending.filter((i) => !done[i]);
     }
     return out;
   }
 
   /** One HTTP batch of the first `e.batchCap` of `todo`: answers stored, a refusal shrinks the cap. */
-  private async batchOnce<T>(e: RpcEndpoint, requests: readonly RpcRequest[], todo: readonly number[], out: T[], done: boolean[]): Promise<void> {
+  private async batchOnce<T>(
+    e: RpcEndpoint,
+    requests: readonly RpcRequest[],
+    todo: readonly number[],
+    out: T[],
+    done: boolean[],
+  ): Promise<void> {
     const idx = todo.slice(0, e.batchCap);
     const chunk = idx.map((i) => requests[i]!);
     let responses: Array<RpcResponse | undefined>;
@@ -192,7 +228,8 @@ export class JsonRpcClient {
       throw new RpcTransportError(method, err.name === 'TimeoutError' ? `timeout after ${this.timeoutMs} ms` : err.message);
     }
     if (status < 200 || status >= 300) {
-      if (requests.length > 1 && (status === 413 || (status === 400 && isBatchCapMessage(text)))) throw new BatchRefused(method, `HTTP ${status} ${text.slice(0, 200)}`);
+      if (requests.length > 1 && (status === 413 || (status === 400 && isBatchCapMessage(text))))
+        throw new BatchRefused(method, `HTTP ${status} ${text.slice(0, 200)}`);
       throw new RpcTransportError(method, `HTTP ${status} ${text.slice(0, 200)}`, status, parseRetryAfter(retryAfter));
     }
     let json: RpcResponse | RpcResponse[];
@@ -217,7 +254,8 @@ export class JsonRpcClient {
 /** A URL's refusal of a batch as too large (answered with one object, 413): the batch shrinks. */
 class BatchRefused extends RpcTransportError {}
 
-const isBatchCapMessage = (text: string): boolean => /batch/i.test(text) && /size|limit|too (?:large|many|big)|exceed|maximum|at most/i.test(text);
+const isBatchCapMessage = (text: string): boolean =>
+  /batch/i.test(text) && /size|limit|too (?:large|many|big)|exceed|maximum|at most/i.test(text);
 
 function unwrap<T>(method: string, res: RpcResponse | undefined): T {
   if (!res) throw new RpcTransportError(method, 'no response for this request in the batch');

@@ -17,14 +17,30 @@ describe('retry with backoff', () => {
 
   it('retries retryable failures until success', async () => {
     let calls = 0;
-    const out = await withRetry(async () => (++calls < 3 ? Promise.reject(new Error('flaky')) : 'ok'), () => true, policy);
+    const out = await withRetry(
+      async () => (++calls < 3 ? Promise.reject(new Error('flaky')) : 'ok'),
+      () => true,
+      policy,
+    );
     expect([out, calls]).toEqual(['ok', 3]);
   });
 
   it('gives up after the attempts, and at once on a non-retryable error', async () => {
     let calls = 0;
-    await expect(withRetry(async () => Promise.reject(new Error(`fail ${++calls}`)), () => true, policy)).rejects.toThrow('fail 4');
+    await expect(
+      withRetry(
+        async () => Promise.reject(new Error(`fail ${++calls}`)),
+        () => true,
+        policy,
+      ),
+    ).rejects.toThrow('fail 4');
     calls = 0;
-    await expect(withRetry(async () => Promise.reject(new Error(`fatal ${++calls}`)), () => false, policy)).rejects.toThrow('fatal 1');
+    await expect(
+      withRetry(
+        async () => Promise.reject(new Error(`fatal ${++calls}`)),
+        () => false,
+        policy,
+      ),
+    ).rejects.toThrow('fatal 1');
   });
 });

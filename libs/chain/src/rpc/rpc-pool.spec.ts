@@ -14,7 +14,9 @@ type FakeNode = (body: Call | Call[]) => Reply;
 const header = (n: number, tag = 'a'): Record<string, unknown> => ({
   number: `0x${n.toString(16)}`,
   hash: `0x${tag}${n.toString(16).padStart(63, '0')}`,
-  parentHash: `0x${tag}${Math.max(0, n - 1).toString(16).padStart(63, '0')}`,
+  parentHash: `0x${tag}${Math.max(0, n - 1)
+    .toString(16)
+    .padStart(63, '0')}`,
   timestamp: '0x1',
 });
 const ok = (json: unknown): Reply => ({ status: 200, text: JSON.stringify(json) });
@@ -33,7 +35,12 @@ const node =
     return ok(Array.isArray(body) ? body.map(one) : one(body));
   };
 
-function harness(nodes: Record<string, FakeNode>): { transport: RpcTransport; sent: Array<{ url: string; size: number }>; sleeps: number[]; opts: { transport: RpcTransport; sleep: (ms: number) => Promise<void>; random: () => number } } {
+function harness(nodes: Record<string, FakeNode>): {
+  transport: RpcTransport;
+  sent: Array<{ url: string; size: number }>;
+  sleeps: number[];
+  opts: { transport: RpcTransport; sleep: (ms: number) => Promise<void>; random: () => number };
+} {
   const sent: Array<{ url: string; size: number }> = [];
   const sleeps: number[] = [];
   const transport: RpcTransport = async (url, text) => {
@@ -50,9 +57,12 @@ function harness(nodes: Record<string, FakeNode>): { transport: RpcTransport; se
 const capped =
   (cap: number, inner: FakeNode): FakeNode =>
   (body) =>
-    Array.isArray(body) && body.length > cap ? ok({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `batch size too large, at most ${cap}` } }) : inner(body);
+    Array.isArray(body) && body.length > cap
+      ? ok({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `batch size too large, at most ${cap}` } })
+      : inner(body);
 
-const blockRequests = (from: number, count: number): Array<{ method: string; params: unknown[] }> => Array.from({ length: count }, (_, i) => ({ method: 'eth_getBlockByNumber', params: [`0x${(from + i).toString(16)}`, false] }));
+const blockRequests = (from: number, count: number): Array<{ method: string; params: unknown[] }> =>
+  Array.from({ length: count }, (_, i) => ({ method: 'eth_getBlockByNumber', params: [`0x${(from + i).toString(16)}`, false] }));
 
 describe('JsonRpcClient over an RPC pool', () => {
   it('gets past a URL that answers oversized batches with one error object, and remembers its cap (the block-30 loop)', async () => {
@@ -168,7 +178,8 @@ describe('JsonRpcClient over an RPC pool', () => {
   it('a timed-out eth_getLogs goes back to the range loop (it may be too large) and costs its URL its rank', async () => {
     let hung = 0;
     // answers eth_getLogs with no logs
-    const quiet: FakeNode = (body) => (Array.isArray(body) ? node(1000)(body) : ok({ jsonrpc: '2.0', id: body.id, result: body.method === 'eth_getLogs' ? [] : '0x1' }));
+    const quiet: FakeNode = (body) =>
+      Array.isArray(body) ? node(1000)(body) : ok({ jsonrpc: '2.0', id: body.id, result: body.method === 'eth_getLogs' ? [] : '0x1' });
     const h = harness({ a: quiet, b: quiet });
     const transport: RpcTransport = async (url, text, ms) => {
       if (url === 'a' && (JSON.parse(text) as Call).method === 'eth_getLogs') {
@@ -178,7 +189,9 @@ describe('JsonRpcClient over an RPC pool', () => {
       return h.transport(url, text, ms);
     };
     const reader = new ChainReader(new JsonRpcClient(['a', 'b'], { ...h.opts, transport }));
-    await expect(reader.logs({ addresses: ['0x0000000000000000000000000000000000000001'], topic0: [] }, 1, 100)).rejects.toThrow(/timeout after/);
+    await expect(reader.logs({ addresses: ['0x0000000000000000000000000000000000000001'], topic0: [] }, 1, 100)).rejects.toThrow(
+      /timeout after/,
+    );
     expect(hung).toBe(1);
     expect(await reader.logs({ addresses: ['0x0000000000000000000000000000000000000001'], topic0: [] }, 1, 50)).toEqual([]);
     expect(hung).toBe(1);

@@ -133,7 +133,8 @@ export class RpcPool {
   /** One attempt on `e` (its budget and 429 pause respected, its health updated), no retry. */
   async once<T>(e: RpcEndpoint, send: (e: RpcEndpoint) => Promise<T>): Promise<T> {
     const answered = await this.attempt(e, send, (err) => {
-      if (isRateLimitError(err)) e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
+      if (isRateLimitError(err))
+        e.onThrottled(this.now(), err instanceof RpcTransportError ? err.retryAfterMs : undefined, this.random, this.retry.maxDelayMs);
       else if (isRetryableRpcError(err) && !isBehindError(err)) e.onFailure();
       throw err;
     });
@@ -145,7 +146,11 @@ export class RpcPool {
    * A failure goes to `onError` (with when the call started) while the call still counts in
    * flight; it rethrows, or returns to have the call given up for a retry (then undefined).
    */
-  private async attempt<T>(e: RpcEndpoint, send: (e: RpcEndpoint) => Promise<T>, onError: (err: unknown, started: number) => void): Promise<{ result: T } | undefined> {
+  private async attempt<T>(
+    e: RpcEndpoint,
+    send: (e: RpcEndpoint) => Promise<T>,
+    onError: (err: unknown, started: number) => void,
+  ): Promise<{ result: T } | undefined> {
     const wait = e.reserve(this.now());
     if (wait > 0) await this.sleep(wait);
     const started = this.now();

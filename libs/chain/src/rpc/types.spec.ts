@@ -14,7 +14,11 @@ const raw = (block: number, index: number, extra: Record<string, unknown> = {}):
 describe('standardizeLogs (distrust RPC responses)', () => {
   it('lowercases addresses, parses numbers, sorts by (block, log index) and drops removed logs', () => {
     const logs = standardizeLogs([raw(5, 1), raw(4, 9), raw(5, 0), raw(6, 0, { removed: true })]);
-    expect(logs.map((l) => [l.blockNumber, l.logIndex])).toEqual([[4, 9], [5, 0], [5, 1]]);
+    expect(logs.map((l) => [l.blockNumber, l.logIndex])).toEqual([
+      [4, 9],
+      [5, 0],
+      [5, 1],
+    ]);
     expect(logs[0]!.address).toBe('0xabcdef0000000000000000000000000000000001');
   });
 

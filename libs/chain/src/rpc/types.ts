@@ -48,7 +48,13 @@ export function standardizeLogs(raw: unknown): RpcLog[] {
   let sorted = true;
   for (const r of raw as RawLog[]) {
     if (r.removed === true) continue;
-    if (typeof r.address !== 'string' || !Array.isArray(r.topics) || typeof r.data !== 'string' || typeof r.blockHash !== 'string' || typeof r.transactionHash !== 'string') {
+    if (
+      typeof r.address !== 'string' ||
+      !Array.isArray(r.topics) ||
+      typeof r.data !== 'string' ||
+      typeof r.blockHash !== 'string' ||
+      typeof r.transactionHash !== 'string'
+    ) {
       throw new RpcResponseError(`eth_getLogs returned an incomplete log: ${JSON.stringify(r).slice(0, 300)}`);
     }
     const log = r as unknown as RpcLog;
@@ -56,14 +62,16 @@ export function standardizeLogs(raw: unknown): RpcLog[] {
     log.blockNumber = hexNumber(r.blockNumber, 'log blockNumber');
     log.logIndex = hexNumber(r.logIndex, 'log logIndex');
     const prev = out[out.length - 1];
-    if (prev && (prev.blockNumber > log.blockNumber || (prev.blockNumber === log.blockNumber && prev.logIndex >= log.logIndex))) sorted = false;
+    if (prev && (prev.blockNumber > log.blockNumber || (prev.blockNumber === log.blockNumber && prev.logIndex >= log.logIndex)))
+      sorted = false;
     out.push(log);
   }
   if (!sorted) sortLogs(out);
   for (let i = 1; i < out.length; i++) {
     const a = out[i - 1]!;
     const b = out[i]!;
-    if (a.blockNumber === b.blockNumber && a.logIndex === b.logIndex) throw new RpcResponseError(`eth_getLogs returned two logs at block ${b.blockNumber} index ${b.logIndex}`);
+    if (a.blockNumber === b.blockNumber && a.logIndex === b.logIndex)
+      throw new RpcResponseError(`eth_getLogs returned two logs at block ${b.blockNumber} index ${b.logIndex}`);
   }
   return out;
 }
@@ -74,8 +82,14 @@ export function sortLogs(logs: RpcLog[]): void {
 
 export function parseBlockHeader(raw: unknown, expected?: number): RpcBlockHeader {
   const b = raw as RawBlock | null;
-  if (!b || typeof b.hash !== 'string' || typeof b.parentHash !== 'string') throw new RpcResponseError(`block ${expected ?? '?'} not found or incomplete`);
-  const header = { number: hexNumber(b.number, 'block number'), hash: b.hash, parentHash: b.parentHash, timestamp: hexNumber(b.timestamp, 'block timestamp') };
+  if (!b || typeof b.hash !== 'string' || typeof b.parentHash !== 'string')
+    throw new RpcResponseError(`block ${expected ?? '?'} not found or incomplete`);
+  const header = {
+    number: hexNumber(b.number, 'block number'),
+    hash: b.hash,
+    parentHash: b.parentHash,
+    timestamp: hexNumber(b.timestamp, 'block timestamp'),
+  };
   if (expected !== undefined && header.number !== expected) throw new RpcResponseError(`asked for block ${expected}, got ${header.number}`);
   return header;
 }

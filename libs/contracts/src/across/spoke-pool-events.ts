@@ -50,7 +50,8 @@ export interface AcrossRefundLeafEvent {
   deferredRefunds: boolean;
 }
 
-const topicIs = (log: RawLog, topic: string, address?: string): boolean => log.topics[0] === topic && (address === undefined || log.address.toLowerCase() === address.toLowerCase());
+const topicIs = (log: RawLog, topic: string, address?: string): boolean =>
+  log.topics[0] === topic && (address === undefined || log.address.toLowerCase() === address.toLowerCase());
 
 export function decodeFundsDeposited(log: RawLog, spokePool?: string): AcrossDepositEvent | undefined {
   if (!topicIs(log, ACROSS_TOPICS.fundsDeposited, spokePool)) return undefined;
@@ -103,7 +104,10 @@ export function decodeRefundLeaf(log: RawLog, spokePool?: string): AcrossRefundL
 }
 
 /** getV3RelayHash's and fillRelay's argument (V3RelayData, bytes32 addresses) for a deposit made on `originChainId`. */
-export function relayDataOf(originChainId: number, d: Omit<AcrossDepositEvent, 'destinationChainId' | 'quoteTimestamp'>): Record<string, unknown> {
+export function relayDataOf(
+  originChainId: number,
+  d: Omit<AcrossDepositEvent, 'destinationChainId' | 'quoteTimestamp'>,
+): Record<string, unknown> {
   return {
     depositor: toBytes32(d.depositor),
     recipient: toBytes32(d.recipient),
@@ -127,8 +131,13 @@ export function relayDataOf(originChainId: number, d: Omit<AcrossDepositEvent, '
  * least its input amount. The caller checks the rest (executed after the fill deadline, the deposit
  * unfilled). Returns the index in the leaf's refund lists.
  */
-export function refundIndexFor(leaf: AcrossRefundLeafEvent, d: Pick<AcrossDepositEvent, 'depositor' | 'inputToken' | 'inputAmount'>): number | undefined {
+export function refundIndexFor(
+  leaf: AcrossRefundLeafEvent,
+  d: Pick<AcrossDepositEvent, 'depositor' | 'inputToken' | 'inputAmount'>,
+): number | undefined {
   if (leaf.token.toLowerCase() !== d.inputToken.toLowerCase()) return undefined;
-  const i = leaf.refundAddresses.findIndex((a, k) => a.toLowerCase() === d.depositor.toLowerCase() && (leaf.refundAmounts[k] ?? 0n) >= d.inputAmount);
+  const i = leaf.refundAddresses.findIndex(
+    (a, k) => a.toLowerCase() === d.depositor.toLowerCase() && (leaf.refundAmounts[k] ?? 0n) >= d.inputAmount,
+  );
   return i >= 0 ? i : undefined;
 }

@@ -31,7 +31,13 @@ const SETTINGS = {
   outputSelection: {
     '*': {
       '': ['ast'],
-      '*': ['abi', 'evm.bytecode.object', 'evm.bytecode.linkReferences', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'],
+      '*': [
+        'abi',
+        'evm.bytecode.object',
+        'evm.bytecode.linkReferences',
+        'evm.deployedBytecode.object',
+        'evm.deployedBytecode.immutableReferences',
+      ],
     },
   },
 } as const;
@@ -78,7 +84,8 @@ function stateVariableNames(sources: SolcOutput['sources']): Map<string, string>
     if (!node || typeof node !== 'object') return;
     const n = node as AstNode;
     const inside = n.nodeType === 'ContractDefinition' ? n.name : contract;
-    if (n.nodeType === 'VariableDeclaration' && contract !== undefined && n.id !== undefined && n.name) names.set(String(n.id), `${contract}.${n.name}`);
+    if (n.nodeType === 'VariableDeclaration' && contract !== undefined && n.id !== undefined && n.name)
+      names.set(String(n.id), `${contract}.${n.name}`);
     for (const [key, value] of Object.entries(n)) if (key !== 'nodeType' && typeof value === 'object') visit(value, inside);
   };
   for (const s of Object.values(sources ?? {})) visit(s.ast, undefined);
@@ -86,7 +93,10 @@ function stateVariableNames(sources: SolcOutput['sources']): Map<string, string>
 }
 
 /** immutableReferences keyed by `Contract.variable` instead of AST id. */
-function namedImmutables(refs: Record<string, Array<{ start: number; length: number }>> | undefined, names: Map<string, string>): Artifact['immutableReferences'] {
+function namedImmutables(
+  refs: Record<string, Array<{ start: number; length: number }>> | undefined,
+  names: Map<string, string>,
+): Artifact['immutableReferences'] {
   if (!refs || Object.keys(refs).length === 0) return undefined;
   return Object.fromEntries(
     Object.entries(refs).map(([id, at]) => {

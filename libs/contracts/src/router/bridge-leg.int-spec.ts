@@ -39,14 +39,31 @@ describe('Router.executeBridge (a cross-chain order origin leg)', () => {
     const amountIn = parseEther('100');
     const fee = (amountIn * 30n) / 10_000n;
     const expected = await w.quoteV2(amountIn - fee, [A, B]);
-    const calls = [uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }), bridgeDepositExecutorCall(depositCall(), B)];
-    const order = { inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected, recipient: sink, partner: w.partner, feeBps: 30, deadline: FAR_DEADLINE };
+    const calls = [
+      uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }),
+      bridgeDepositExecutorCall(depositCall(), B),
+    ];
+    const order = {
+      inputToken: A,
+      inputAmount: amountIn,
+      outputToken: B,
+      minOutputAmount: expected,
+      recipient: sink,
+      partner: w.partner,
+      feeBps: 30,
+      deadline: FAR_DEADLINE,
+    };
     const sinkBefore = await w.balanceOf(w.tokenB, sink);
 
     const receipt = await send(w.trader, { to: ROUTER, data: encodeExecuteBridge(order, calls) });
 
     const [d] = deposited(receipt.logs);
-    expect({ depositor: d!['depositor'], token: d!['token'], amount: d!['amount'], recipient: d!['recipient'] }).toEqual({ depositor: w.executor, token: B, amount: expected, recipient: w.recipient });
+    expect({ depositor: d!['depositor'], token: d!['token'], amount: d!['amount'], recipient: d!['recipient'] }).toEqual({
+      depositor: w.executor,
+      token: B,
+      amount: expected,
+      recipient: w.recipient,
+    });
     expect((await w.balanceOf(w.tokenB, sink)) - sinkBefore).toBe(expected);
     expect(await w.balanceOf(w.tokenA, w.partner)).toBe(fee);
     expect(await w.balanceOf(w.tokenB, w.executor)).toBe(0n);
@@ -58,8 +75,20 @@ describe('Router.executeBridge (a cross-chain order origin leg)', () => {
     const amountIn = parseEther('50');
     const expected = await w.quoteV2(amountIn, [A, B]);
     const minimum = (expected * 99n) / 100n;
-    const calls = [uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }), bridgeDepositExecutorCall(depositCall(), B, minimum)];
-    const order = { inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: minimum, recipient: sink, partner: w.partner, feeBps: 0, deadline: FAR_DEADLINE };
+    const calls = [
+      uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }),
+      bridgeDepositExecutorCall(depositCall(), B, minimum),
+    ];
+    const order = {
+      inputToken: A,
+      inputAmount: amountIn,
+      outputToken: B,
+      minOutputAmount: minimum,
+      recipient: sink,
+      partner: w.partner,
+      feeBps: 0,
+      deadline: FAR_DEADLINE,
+    };
     const traderBefore = await w.balanceOf(w.tokenB, w.trader.address);
 
     const receipt = await send(w.trader, { to: ROUTER, data: encodeExecuteBridge(order, calls) });
@@ -72,9 +101,31 @@ describe('Router.executeBridge (a cross-chain order origin leg)', () => {
   it('reverts when less than minOutputAmount reaches the bridge, and needs a contract as the bridge', async () => {
     const amountIn = parseEther('100');
     const expected = await w.quoteV2(amountIn, [A, B]);
-    const calls = [uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }), bridgeDepositExecutorCall(depositCall(), B, 1n)];
-    const order = { inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected, recipient: sink, partner: w.partner, feeBps: 0, deadline: FAR_DEADLINE };
-    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteBridge(order, calls) })).name).toBe('InsufficientOutput');
-    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteBridge({ ...order, minOutputAmount: 0n, recipient: w.recipient }, calls) })).name).toBe('InvalidRecipient');
+    const calls = [
+      uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE }),
+      bridgeDepositExecutorCall(depositCall(), B, 1n),
+    ];
+    const order = {
+      inputToken: A,
+      inputAmount: amountIn,
+      outputToken: B,
+      minOutputAmount: expected,
+      recipient: sink,
+      partner: w.partner,
+      feeBps: 0,
+      deadline: FAR_DEADLINE,
+    };
+    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteBridge(order, calls) })).name).toBe(
+      'InsufficientOutput',
+    );
+    expect(
+      (
+        await revertOf(w.provider, {
+          from: w.trader.address,
+          to: ROUTER,
+          data: encodeExecuteBridge({ ...order, minOutputAmount: 0n, recipient: w.recipient }, calls),
+        })
+      ).name,
+    ).toBe('InvalidRecipient');
   });
 });

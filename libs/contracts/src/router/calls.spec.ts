@@ -1,6 +1,13 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
 import { loadSwapRouter02Artifact } from '../npm-artifacts';
-import { AMOUNT_PLACEHOLDER, placeholderOffset, transferAllCall, uniswapV2SwapCall, uniswapV3SwapCall, uniswapV3SwapRouter02Call } from './calls';
+import {
+  AMOUNT_PLACEHOLDER,
+  placeholderOffset,
+  transferAllCall,
+  uniswapV2SwapCall,
+  uniswapV3SwapCall,
+  uniswapV3SwapRouter02Call,
+} from './calls';
 import { CALLS_ABI_TYPE, routeHash, routerInterface } from './abi';
 import { EXECUTE_INPUT_AMOUNT_OFFSET, decodeOrderCalls, encodeExecute, encodeExecuteBridge, encodeExecuteWithPermit } from './router';
 import { ALL_BPS } from './types';
@@ -17,10 +24,26 @@ function patch(data: string, offset: number, amount: bigint): string {
 
 describe('executor call builders', () => {
   it('reads the calls back from a Router transaction of every entry point they are stored with (decodeOrderCalls)', () => {
-    const calls = [uniswapV2SwapCall({ router02: TO, path: [T0, T1], to: TO, deadline: 1n, bps: 2_500 }), { ...transferAllCall(T1, TO), value: 5n }];
-    const order = { inputToken: T0, inputAmount: 10n, outputToken: T1, minOutputAmount: 1n, recipient: TO, partner: TO, feeBps: 3, deadline: 99n };
+    const calls = [
+      uniswapV2SwapCall({ router02: TO, path: [T0, T1], to: TO, deadline: 1n, bps: 2_500 }),
+      { ...transferAllCall(T1, TO), value: 5n },
+    ];
+    const order = {
+      inputToken: T0,
+      inputAmount: 10n,
+      outputToken: T1,
+      minOutputAmount: 1n,
+      recipient: TO,
+      partner: TO,
+      feeBps: 3,
+      deadline: 99n,
+    };
     const permit = { value: 10n, deadline: 99n, v: 27, r: `0x${'1'.repeat(64)}`, s: `0x${'2'.repeat(64)}` };
-    const lower = calls.map((c) => ({ ...c, target: c.target.toLowerCase(), inputs: c.inputs.map((i) => ({ ...i, token: i.token.toLowerCase() })) }));
+    const lower = calls.map((c) => ({
+      ...c,
+      target: c.target.toLowerCase(),
+      inputs: c.inputs.map((i) => ({ ...i, token: i.token.toLowerCase() })),
+    }));
     for (const data of [encodeExecute(order, calls), encodeExecuteWithPermit(order, permit, calls), encodeExecuteBridge(order, calls)]) {
       const back = decodeOrderCalls(data);
       expect(back).toEqual(lower);
@@ -49,18 +72,28 @@ describe('executor call builders', () => {
 
     it('encodes like the published ABI, with the placeholder as amountIn', () => {
       const call = uniswapV3SwapRouter02Call({ swapRouter02: T0, ...params, amountOutMinimum: 7n });
-      const expected = router02.encodeFunctionData('exactInputSingle', [{ ...params, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: 7n, sqrtPriceLimitX96: 0n }]);
+      const expected = router02.encodeFunctionData('exactInputSingle', [
+        { ...params, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: 7n, sqrtPriceLimitX96: 0n },
+      ]);
       expect(call.data).toBe(expected);
       expect(call.data.slice(0, 10)).toBe('0x04e45aaf');
       expect(call.target).toBe(T0);
       expect(call.value).toBe(0n);
     });
 
-    it('writes the amount into amountIn (5th struct field, offset 132, not the original router\'s 164)', () => {
+    it("writes the amount into amountIn (5th struct field, offset 132, not the original router's 164)", () => {
       const call = uniswapV3SwapRouter02Call({ swapRouter02: T0, ...params, bps: 5_000 });
       expect(call.inputs).toEqual([{ token: T1, bps: 5_000, amount: 0n, offset: 4 + 4 * 32, approve: true }]);
-      const [decoded] = router02.decodeFunctionData('exactInputSingle', patch(call.data, call.inputs[0]!.offset, 987_654_321n)).toArray() as [Record<string, unknown>];
-      expect({ ...(decoded as { toObject(): Record<string, unknown> }).toObject() }).toEqual({ ...params, fee: 3000n, amountIn: 987_654_321n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n });
+      const [decoded] = router02
+        .decodeFunctionData('exactInputSingle', patch(call.data, call.inputs[0]!.offset, 987_654_321n))
+        .toArray() as [Record<string, unknown>];
+      expect({ ...(decoded as { toObject(): Record<string, unknown> }).toObject() }).toEqual({
+        ...params,
+        fee: 3000n,
+        amountIn: 987_654_321n,
+        amountOutMinimum: 0n,
+        sqrtPriceLimitX96: 0n,
+      });
     });
 
     it('differs from the original SwapRouter call (which has a deadline)', () => {
@@ -87,9 +120,20 @@ describe('executor call builders', () => {
   });
 
   it('puts the inputAmount word of execute calldata at EXECUTE_INPUT_AMOUNT_OFFSET', () => {
-    const order = { inputToken: T0, inputAmount: 0n, outputToken: T1, minOutputAmount: 5n, recipient: TO, partner: TO, feeBps: 0, deadline: 9n };
+    const order = {
+      inputToken: T0,
+      inputAmount: 0n,
+      outputToken: T1,
+      minOutputAmount: 5n,
+      recipient: TO,
+      partner: TO,
+      feeBps: 0,
+      deadline: 9n,
+    };
     const data = encodeExecute(order, [transferAllCall(T0, TO)]);
     expect(data.slice(2 + EXECUTE_INPUT_AMOUNT_OFFSET * 2, 2 + (EXECUTE_INPUT_AMOUNT_OFFSET + 32) * 2)).toBe('0'.repeat(64));
-    expect(routerInterface().decodeFunctionData('execute', patch(data, EXECUTE_INPUT_AMOUNT_OFFSET, 123_456n))[0].inputAmount).toBe(123_456n);
+    expect(routerInterface().decodeFunctionData('execute', patch(data, EXECUTE_INPUT_AMOUNT_OFFSET, 123_456n))[0].inputAmount).toBe(
+      123_456n,
+    );
   });
 });

@@ -87,7 +87,13 @@ export interface V2SwapCall {
 export function uniswapV2SwapCall(p: V2SwapCall): ExecutorCall {
   const tokenIn = p.path[0];
   if (!tokenIn || p.path.length < 2) throw new Error('a V2 path needs at least two tokens');
-  const data = V2_ROUTER.encodeFunctionData('swapExactTokensForTokens', [AMOUNT_PLACEHOLDER, p.amountOutMin ?? 0n, p.path, p.to, p.deadline]);
+  const data = V2_ROUTER.encodeFunctionData('swapExactTokensForTokens', [
+    AMOUNT_PLACEHOLDER,
+    p.amountOutMin ?? 0n,
+    p.path,
+    p.to,
+    p.deadline,
+  ]);
   return { target: p.router02, value: 0n, data, inputs: [balanceInput(tokenIn, data, { bps: p.bps, approve: true })] };
 }
 
@@ -105,7 +111,16 @@ export interface V3SwapCall {
 /** Uniswap V3 SwapRouter (v3-periphery) exactInputSingle (no price limit); amountIn is struct word 5 (offset 164). */
 export function uniswapV3SwapCall(p: V3SwapCall): ExecutorCall {
   const data = V3_SWAP_ROUTER.encodeFunctionData('exactInputSingle', [
-    { tokenIn: p.tokenIn, tokenOut: p.tokenOut, fee: p.fee, recipient: p.recipient, deadline: p.deadline, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: p.amountOutMinimum ?? 0n, sqrtPriceLimitX96: 0n },
+    {
+      tokenIn: p.tokenIn,
+      tokenOut: p.tokenOut,
+      fee: p.fee,
+      recipient: p.recipient,
+      deadline: p.deadline,
+      amountIn: AMOUNT_PLACEHOLDER,
+      amountOutMinimum: p.amountOutMinimum ?? 0n,
+      sqrtPriceLimitX96: 0n,
+    },
   ]);
   return { target: p.swapRouter, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
 }
@@ -120,7 +135,15 @@ export type V3SwapRouter02Call = Omit<V3SwapCall, 'swapRouter' | 'deadline'> & {
  */
 export function uniswapV3SwapRouter02Call(p: V3SwapRouter02Call): ExecutorCall {
   const data = V3_SWAP_ROUTER02.encodeFunctionData('exactInputSingle', [
-    { tokenIn: p.tokenIn, tokenOut: p.tokenOut, fee: p.fee, recipient: p.recipient, amountIn: AMOUNT_PLACEHOLDER, amountOutMinimum: p.amountOutMinimum ?? 0n, sqrtPriceLimitX96: 0n },
+    {
+      tokenIn: p.tokenIn,
+      tokenOut: p.tokenOut,
+      fee: p.fee,
+      recipient: p.recipient,
+      amountIn: AMOUNT_PLACEHOLDER,
+      amountOutMinimum: p.amountOutMinimum ?? 0n,
+      sqrtPriceLimitX96: 0n,
+    },
   ]);
   return { target: p.swapRouter02, value: 0n, data, inputs: [balanceInput(p.tokenIn, data, { bps: p.bps, approve: true })] };
 }
@@ -131,7 +154,16 @@ export function uniswapV3SwapRouter02Call(p: V3SwapRouter02Call): ExecutorCall {
  * (or `fixedAmount` of it, when given: the rest goes back to the caller with the Router's sweep).
  * ERC-20 deposits only (native input reaches the bridge wrapped: the executor sends no value).
  */
-export function bridgeDepositExecutorCall(call: { to: string; data: string; amountOffset: number }, inputToken: string, fixedAmount?: bigint): ExecutorCall {
+export function bridgeDepositExecutorCall(
+  call: { to: string; data: string; amountOffset: number },
+  inputToken: string,
+  fixedAmount?: bigint,
+): ExecutorCall {
   const input = fixedAmount === undefined ? { bps: ALL_BPS, amount: 0n } : { bps: 0, amount: fixedAmount };
-  return { target: call.to, value: 0n, data: call.data, inputs: [{ token: inputToken, ...input, offset: call.amountOffset, approve: true }] };
+  return {
+    target: call.to,
+    value: 0n,
+    data: call.data,
+    inputs: [{ token: inputToken, ...input, offset: call.amountOffset, approve: true }],
+  };
 }

@@ -112,8 +112,19 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
     // through the chain's WETH, and the Executor sweeps the WETH to the recipient.
     const recipient = Wallet.createRandom().address;
     const amount = parseEther('1');
-    const order = { inputToken: NATIVE_TOKEN, inputAmount: amount, outputToken: ETHEREUM_WETH, minOutputAmount: amount, recipient, partner: recipient, feeBps: 0, deadline: 2n ** 40n };
-    const receipt = await (await eth.deployer.sendTransaction({ to: plan.router, data: encodeExecute(order, [wrapAllCall(ETHEREUM_WETH)]), value: amount })).wait();
+    const order = {
+      inputToken: NATIVE_TOKEN,
+      inputAmount: amount,
+      outputToken: ETHEREUM_WETH,
+      minOutputAmount: amount,
+      recipient,
+      partner: recipient,
+      feeBps: 0,
+      deadline: 2n ** 40n,
+    };
+    const receipt = await (
+      await eth.deployer.sendTransaction({ to: plan.router, data: encodeExecute(order, [wrapAllCall(ETHEREUM_WETH)]), value: amount })
+    ).wait();
     expect(parseOrderExecuted(receipt!.logs, plan.router)[0]?.outputAmount).toBe(amount);
     const weth = new Contract(ETHEREUM_WETH, loadWeth9Artifact().abi, eth.provider);
     expect(await weth.getFunction('balanceOf')(recipient)).toBe(amount);
@@ -141,13 +152,27 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
     // A native order on base through its WETH (the OP-stack predeploy), the same Router address.
     const recipient = Wallet.createRandom().address;
     const amount = parseEther('2');
-    const order = { inputToken: NATIVE_TOKEN, inputAmount: amount, outputToken: OP_STACK_WETH, minOutputAmount: amount, recipient, partner: recipient, feeBps: 0, deadline: 2n ** 40n };
-    await (await base.deployer.sendTransaction({ to: plan.router, data: encodeExecute(order, [wrapAllCall(OP_STACK_WETH)]), value: amount })).wait();
+    const order = {
+      inputToken: NATIVE_TOKEN,
+      inputAmount: amount,
+      outputToken: OP_STACK_WETH,
+      minOutputAmount: amount,
+      recipient,
+      partner: recipient,
+      feeBps: 0,
+      deadline: 2n ** 40n,
+    };
+    await (
+      await base.deployer.sendTransaction({ to: plan.router, data: encodeExecute(order, [wrapAllCall(OP_STACK_WETH)]), value: amount })
+    ).wait();
     expect(await new Contract(OP_STACK_WETH, loadWeth9Artifact().abi, base.provider).getFunction('balanceOf')(recipient)).toBe(amount);
   });
 
   it('refuses a node of another chain than the network named', async () => {
-    await expectRefusal(deployRouterDeterministic(eth.deployer, 'base'), /RPC URL for base serves chain id 1, but base is chain id 8453: check RPC_URL_BASE/);
+    await expectRefusal(
+      deployRouterDeterministic(eth.deployer, 'base'),
+      /RPC URL for base serves chain id 1, but base is chain id 8453: check RPC_URL_BASE/,
+    );
     await expectRefusal(inspectRouterDeployment(base.provider, 'arbitrum'), /serves chain id 8453, but arbitrum is chain id 42161/);
   });
 
@@ -155,7 +180,10 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
     const snap = await eth.provider.send('evm_snapshot', []);
     try {
       await eth.provider.send('anvil_setCode', [DETERMINISTIC_DEPLOYMENT_PROXY, '0x']);
-      await expectRefusal(deployRouterDeterministic(eth.deployer, 'ethereum'), /ethereum has no deterministic deployment proxy at 0x4e59b44847b379578588920ca78fbf26c0b4956c: deploy it first/);
+      await expectRefusal(
+        deployRouterDeterministic(eth.deployer, 'ethereum'),
+        /ethereum has no deterministic deployment proxy at 0x4e59b44847b379578588920ca78fbf26c0b4956c: deploy it first/,
+      );
       await eth.provider.send('anvil_setCode', [DETERMINISTIC_DEPLOYMENT_PROXY, '0x6000']);
       await expectRefusal(deployRouterDeterministic(eth.deployer, 'ethereum'), /is not the deterministic deployment proxy/);
     } finally {
@@ -170,7 +198,10 @@ describe('the Router through the deterministic deployment proxy (CREATE2), on an
       // The Router deployed on ethereum (its chain id's EIP-712 domain) at base's address: one immutable differs.
       const ethereumRuntime = await eth.provider.getCode(planRouterDeployment('ethereum').router);
       await base.provider.send('anvil_setCode', [plan.router, ethereumRuntime]);
-      await expectRefusal(deployRouterDeterministic(base.deployer, 'base'), new RegExp(`the code at ${plan.router} has hash 0x[0-9a-f]{64}, expected ${plan.routerCodeHash}`));
+      await expectRefusal(
+        deployRouterDeterministic(base.deployer, 'base'),
+        new RegExp(`the code at ${plan.router} has hash 0x[0-9a-f]{64}, expected ${plan.routerCodeHash}`),
+      );
       await base.provider.send('anvil_setCode', [plan.router, loadArtifact('Router').deployedBytecode]);
       await expectRefusal(verifyRouterDeployment(base.provider, plan), /is not this build's Router/);
     } finally {

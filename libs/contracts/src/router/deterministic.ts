@@ -93,7 +93,8 @@ function shortString(s: string): string {
  */
 export function fillImmutables(artifact: Artifact, values: Readonly<Record<string, string>>): string {
   const refs = artifact.immutableReferences;
-  if (!refs) throw new Error(`${artifact.contractName}: the artifact has no immutableReferences (rebuild: npm run contracts:build -- --force)`);
+  if (!refs)
+    throw new Error(`${artifact.contractName}: the artifact has no immutableReferences (rebuild: npm run contracts:build -- --force)`);
   let code = artifact.deployedBytecode.slice(2);
   for (const [name, ranges] of Object.entries(refs)) {
     const value = values[name];
@@ -101,7 +102,8 @@ export function fillImmutables(artifact: Artifact, values: Readonly<Record<strin
     for (const { start, length } of ranges) {
       if (length !== 32) throw new Error(`${artifact.contractName}.${name}: unexpected immutable length ${length}`);
       const at = start * 2;
-      if (!/^0+$/.test(code.slice(at, at + 64))) throw new Error(`${artifact.contractName}.${name}: the compiled code is not zero at byte ${start}`);
+      if (!/^0+$/.test(code.slice(at, at + 64)))
+        throw new Error(`${artifact.contractName}.${name}: the compiled code is not zero at byte ${start}`);
       code = code.slice(0, at) + value + code.slice(at + 64);
     }
   }
@@ -130,7 +132,12 @@ export function planRouterDeployment(network: Network): RouterDeploymentPlan {
   const initCodeHash = keccak256(initCode);
   const address = getCreate2Address(DETERMINISTIC_DEPLOYMENT_PROXY, ROUTER_CREATE2_SALT, initCodeHash);
   const executor = getCreateAddress({ from: address, nonce: 1 });
-  const domain = TypedDataEncoder.hashDomain({ name: ROUTER_EIP712_NAME, version: ROUTER_EIP712_VERSION, chainId, verifyingContract: address });
+  const domain = TypedDataEncoder.hashDomain({
+    name: ROUTER_EIP712_NAME,
+    version: ROUTER_EIP712_VERSION,
+    chainId,
+    verifyingContract: address,
+  });
   const routerCode = fillImmutables(router, {
     'Router.executor': word(executor),
     'EIP712._cachedDomainSeparator': domain.slice(2),
@@ -160,7 +167,9 @@ export async function checkChainId(provider: Provider, network: Network): Promis
   const actual = Number((await provider.getNetwork()).chainId);
   const expected = NETWORK_INFO[network].chainId;
   if (actual !== expected) {
-    throw new RouterDeployError(`the RPC URL for ${network} serves chain id ${actual}, but ${network} is chain id ${expected}: check RPC_URL_${network.toUpperCase()}`);
+    throw new RouterDeployError(
+      `the RPC URL for ${network} serves chain id ${actual}, but ${network} is chain id ${expected}: check RPC_URL_${network.toUpperCase()}`,
+    );
   }
 }
 
@@ -173,7 +182,9 @@ async function checkPrerequisites(provider: Provider, plan: RouterDeploymentPlan
     );
   }
   if (proxy.toLowerCase() !== DETERMINISTIC_DEPLOYMENT_PROXY_CODE) {
-    throw new RouterDeployError(`${plan.network}: the code at ${DETERMINISTIC_DEPLOYMENT_PROXY} is not the deterministic deployment proxy; refusing to deploy through it`);
+    throw new RouterDeployError(
+      `${plan.network}: the code at ${DETERMINISTIC_DEPLOYMENT_PROXY} is not the deterministic deployment proxy; refusing to deploy through it`,
+    );
   }
 }
 
@@ -186,17 +197,24 @@ export async function verifyRouterDeployment(provider: Provider, plan: RouterDep
   if (code === '0x') return 'absent';
   const hash = keccak256(code);
   if (hash !== plan.routerCodeHash) {
-    throw new RouterDeployError(`${plan.network}: the code at ${plan.router} has hash ${hash}, expected ${plan.routerCodeHash}: it is not this build's Router for chain id ${plan.chainId}`);
+    throw new RouterDeployError(
+      `${plan.network}: the code at ${plan.router} has hash ${hash}, expected ${plan.routerCodeHash}: it is not this build's Router for chain id ${plan.chainId}`,
+    );
   }
   const executorHash = keccak256(await provider.getCode(plan.executor));
   if (executorHash !== plan.executorCodeHash) {
-    throw new RouterDeployError(`${plan.network}: the Router's Executor ${plan.executor} has code hash ${executorHash}, expected ${plan.executorCodeHash}`);
+    throw new RouterDeployError(
+      `${plan.network}: the Router's Executor ${plan.executor} has code hash ${executorHash}, expected ${plan.executorCodeHash}`,
+    );
   }
   return 'verified';
 }
 
 /** Chain id and proxy checked, then the prediction and what is deployed there (nothing is sent). */
-export async function inspectRouterDeployment(provider: Provider, network: Network): Promise<{ plan: RouterDeploymentPlan; state: 'absent' | 'verified' }> {
+export async function inspectRouterDeployment(
+  provider: Provider,
+  network: Network,
+): Promise<{ plan: RouterDeploymentPlan; state: 'absent' | 'verified' }> {
   await checkChainId(provider, network);
   const plan = planRouterDeployment(network);
   await checkPrerequisites(provider, plan);
@@ -225,6 +243,9 @@ export async function deployRouterDeterministic(deployer: Signer, network: Netwo
     await new Promise((r) => setTimeout(r, CODE_RETRY_MS));
     after = await verifyRouterDeployment(provider, plan);
   }
-  if (after !== 'verified') throw new RouterDeployError(`${network}: the deployment transaction ${tx.hash} ${mined ? 'was mined' : 'reverted'} but ${plan.router} has no code`);
+  if (after !== 'verified')
+    throw new RouterDeployError(
+      `${network}: the deployment transaction ${tx.hash} ${mined ? 'was mined' : 'reverted'} but ${plan.router} has no code`,
+    );
   return mined ? { plan, status: 'deployed', txHash: tx.hash } : { plan, status: 'already-deployed' };
 }

@@ -14,7 +14,13 @@ describe('Router on anvil: malicious call targets', () => {
 
   beforeAll(async () => {
     w = await startRouterWorld();
-    [A, B, R2, ROUTER, THIEF] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.v2Router.getAddress(), w.router.getAddress(), w.thief.getAddress()]);
+    [A, B, R2, ROUTER, THIEF] = await Promise.all([
+      w.tokenA.getAddress(),
+      w.tokenB.getAddress(),
+      w.v2Router.getAddress(),
+      w.router.getAddress(),
+      w.thief.getAddress(),
+    ]);
     // The victim (trader) has an open unlimited approval of the router; the attacker trades a little.
     await send(w.trader, { to: A, data: w.tokenA.interface.encodeFunctionData('approve', [ROUTER, victimApproval]) });
     await send(w.deployer, { to: A, data: w.tokenA.interface.encodeFunctionData('mint', [w.attacker.address, stake]) });
@@ -43,7 +49,12 @@ describe('Router on anvil: malicious call targets', () => {
 
   it('a target that re-enters the router fails on the reentrancy guard and the whole order reverts', async () => {
     const nested: RouterOrder = { ...attackerOrder(), inputAmount: 1n };
-    const reenter = { target: await w.reentrant.getAddress(), value: 0n, data: w.reentrant.interface.encodeFunctionData('attack', [ROUTER, nested]), inputs: [] };
+    const reenter = {
+      target: await w.reentrant.getAddress(),
+      value: 0n,
+      data: w.reentrant.interface.encodeFunctionData('attack', [ROUTER, nested]),
+      inputs: [],
+    };
     const swap = uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE });
 
     const error = await attack([swap, reenter]);
@@ -56,14 +67,30 @@ describe('Router on anvil: malicious call targets', () => {
     const victimBefore = await w.balanceOf(w.tokenA, w.trader.address);
     const amount = parseEther('1000');
 
-    const viaThief = await attack([{ target: THIEF, value: 0n, data: w.thief.interface.encodeFunctionData('steal', [A, w.trader.address, amount]), inputs: [] }]);
+    const viaThief = await attack([
+      { target: THIEF, value: 0n, data: w.thief.interface.encodeFunctionData('steal', [A, w.trader.address, amount]), inputs: [] },
+    ]);
     expect(viaThief).toMatchObject({ name: 'CallFailed', inner: { name: 'ERC20InsufficientAllowance', args: [THIEF, 0n, amount] } });
 
-    const viaExecutor = await attack([{ target: A, value: 0n, data: w.tokenA.interface.encodeFunctionData('transferFrom', [w.trader.address, w.attacker.address, amount]), inputs: [] }]);
-    expect(viaExecutor).toMatchObject({ name: 'CallFailed', inner: { name: 'ERC20InsufficientAllowance', args: [w.executor, 0n, amount] } });
+    const viaExecutor = await attack([
+      {
+        target: A,
+        value: 0n,
+        data: w.tokenA.interface.encodeFunctionData('transferFrom', [w.trader.address, w.attacker.address, amount]),
+        inputs: [],
+      },
+    ]);
+    expect(viaExecutor).toMatchObject({
+      name: 'CallFailed',
+      inner: { name: 'ERC20InsufficientAllowance', args: [w.executor, 0n, amount] },
+    });
 
     // The executor only answers to the router.
-    const direct = { from: w.attacker.address, to: w.executor, data: executorInterface().encodeFunctionData('run', [[], A, w.attacker.address]) };
+    const direct = {
+      from: w.attacker.address,
+      to: w.executor,
+      data: executorInterface().encodeFunctionData('run', [[], A, w.attacker.address]),
+    };
     expect((await revertOf(w.provider, direct)).name).toBe('OnlyRouter');
 
     expect(await w.balanceOf(w.tokenA, w.trader.address)).toBe(victimBefore);
@@ -86,7 +113,11 @@ describe('Router on anvil: malicious call targets', () => {
     const sent = parseEther('1');
     const grab: ExecutorCall = { target: w.attacker.address, value: 0n, data: '0x', inputs: [nativeBalanceInput()] };
     const attackerBefore = await w.balanceOf('native', w.attacker.address);
-    const receipt = await send(w.attacker, { to: ROUTER, data: encodeExecute({ ...attackerOrder(), inputToken: NATIVE_TOKEN, inputAmount: sent }, [grab]), value: sent });
+    const receipt = await send(w.attacker, {
+      to: ROUTER,
+      data: encodeExecute({ ...attackerOrder(), inputToken: NATIVE_TOKEN, inputAmount: sent }, [grab]),
+      value: sent,
+    });
     expect(attackerBefore - (await w.balanceOf('native', w.attacker.address))).toBe(receipt.gasUsed * receipt.gasPrice);
     expect(await w.balanceOf('native', w.executor)).toBe(0n);
 

@@ -12,10 +12,18 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
 
   eachTestOnRouterWorld(async (world) => {
     w = world;
-    [A, B, WETH, R2, ROUTER] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.weth.getAddress(), w.v2Router.getAddress(), w.router.getAddress()]);
+    [A, B, WETH, R2, ROUTER] = await Promise.all([
+      w.tokenA.getAddress(),
+      w.tokenB.getAddress(),
+      w.weth.getAddress(),
+      w.v2Router.getAddress(),
+      w.router.getAddress(),
+    ]);
   });
 
-  const order = (o: Partial<MultiRouterOrder> & Pick<MultiRouterOrder, 'inputTokens' | 'inputAmounts' | 'outputToken'>): MultiRouterOrder => ({
+  const order = (
+    o: Partial<MultiRouterOrder> & Pick<MultiRouterOrder, 'inputTokens' | 'inputAmounts' | 'outputToken'>,
+  ): MultiRouterOrder => ({
     minOutputAmount: 0n,
     recipient: w.recipient,
     partner: w.partner,
@@ -49,7 +57,15 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
       for (const t of [w.tokenA, w.tokenB, w.weth, 'native'] as const) expect(await w.balanceOf(t, holder)).toBe(0n);
     }
     expect(parseMultiOrderExecuted(receipt.logs, ROUTER)).toEqual([
-      { sender: w.trader.address, inputTokens: [A, B, NATIVE_TOKEN], inputAmounts: [a, b, eth], outputToken: WETH, outputAmount: expected, recipient: w.recipient, routeHash: routeHash(calls) },
+      {
+        sender: w.trader.address,
+        inputTokens: [A, B, NATIVE_TOKEN],
+        inputAmounts: [a, b, eth],
+        outputToken: WETH,
+        outputAmount: expected,
+        recipient: w.recipient,
+        routeHash: routeHash(calls),
+      },
     ]);
   });
 
@@ -62,14 +78,29 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
     const sig = Signature.from(
       await owner.signTypedData(
         { name: 'Alpha', version: '1', chainId: w.chainId, verifyingContract: A },
-        { Permit: [{ name: 'owner', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }] },
+        {
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
         { owner: owner.address, spender: ROUTER, value: a, nonce: 0n, deadline: FAR_DEADLINE },
       ),
     );
     const expected = (await w.quoteV2(net(a), [A, WETH])) + (await w.quoteV2(net(b), [B, WETH]));
     const o = order({ inputTokens: [A, B], inputAmounts: [a, b], outputToken: WETH, minOutputAmount: expected });
 
-    await send(owner, { to: ROUTER, data: encodeExecuteMultiWithPermits(o, [{ value: a, deadline: FAR_DEADLINE, v: sig.v, r: sig.r, s: sig.s }, NO_PERMIT], [swapAll([A, WETH]), swapAll([B, WETH])]) });
+    await send(owner, {
+      to: ROUTER,
+      data: encodeExecuteMultiWithPermits(
+        o,
+        [{ value: a, deadline: FAR_DEADLINE, v: sig.v, r: sig.r, s: sig.s }, NO_PERMIT],
+        [swapAll([A, WETH]), swapAll([B, WETH])],
+      ),
+    });
 
     expect(await w.balanceOf(w.weth, w.recipient)).toBe(expected);
     expect(await w.balanceOf(w.tokenA, owner.address)).toBe(0n);
@@ -80,18 +111,31 @@ describe('Router on anvil: multi-input orders (executeMulti, executeMultiWithPer
     await approve(w.tokenA, w.trader, MaxUint256);
     await approve(w.tokenB, w.trader, MaxUint256);
     const one = parseEther('1');
-    const call = (o: MultiRouterOrder, value = 0n) => revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteMulti(o, [swapAll([A, WETH])]), value });
+    const call = (o: MultiRouterOrder, value = 0n) =>
+      revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteMulti(o, [swapAll([A, WETH])]), value });
     expect((await call(order({ inputTokens: [A, B], inputAmounts: [one], outputToken: WETH }))).name).toBe('BadInputList');
     expect((await call(order({ inputTokens: [], inputAmounts: [], outputToken: WETH }))).name).toBe('BadInputList');
     const eleven = Array.from({ length: 11 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
     expect((await call(order({ inputTokens: eleven, inputAmounts: eleven.map(() => one), outputToken: WETH }))).name).toBe('BadInputList');
-    expect(await call(order({ inputTokens: [A, B, A], inputAmounts: [one, one, one], outputToken: WETH }))).toEqual({ name: 'DuplicateInput', args: [A] });
+    expect(await call(order({ inputTokens: [A, B, A], inputAmounts: [one, one, one], outputToken: WETH }))).toEqual({
+      name: 'DuplicateInput',
+      args: [A],
+    });
     expect((await call(order({ inputTokens: [A, WETH], inputAmounts: [one, one], outputToken: WETH }))).name).toBe('SameToken');
     expect((await call(order({ inputTokens: [A, B], inputAmounts: [one, 0n], outputToken: WETH }))).name).toBe('ZeroAmount');
-    expect((await call(order({ inputTokens: [A, NATIVE_TOKEN], inputAmounts: [one, one], outputToken: WETH }), one - 1n)).name).toBe('BadNativeValue');
+    expect((await call(order({ inputTokens: [A, NATIVE_TOKEN], inputAmounts: [one, one], outputToken: WETH }), one - 1n)).name).toBe(
+      'BadNativeValue',
+    );
     expect((await call(order({ inputTokens: [A], inputAmounts: [one], outputToken: WETH }), 1n)).name).toBe('BadNativeValue');
-    expect((await call(order({ inputTokens: [A], inputAmounts: [one], outputToken: WETH, minOutputAmount: MaxUint256 }))).name).toBe('InsufficientOutput');
-    const permits = (o: MultiRouterOrder) => revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecuteMultiWithPermits(o, [NO_PERMIT], [swapAll([A, WETH])]) });
+    expect((await call(order({ inputTokens: [A], inputAmounts: [one], outputToken: WETH, minOutputAmount: MaxUint256 }))).name).toBe(
+      'InsufficientOutput',
+    );
+    const permits = (o: MultiRouterOrder) =>
+      revertOf(w.provider, {
+        from: w.trader.address,
+        to: ROUTER,
+        data: encodeExecuteMultiWithPermits(o, [NO_PERMIT], [swapAll([A, WETH])]),
+      });
     expect((await permits(order({ inputTokens: [A, B], inputAmounts: [one, one], outputToken: WETH }))).name).toBe('BadInputList');
     expect((await permits(order({ inputTokens: [NATIVE_TOKEN], inputAmounts: [one], outputToken: WETH }))).name).toBe('NativeNotSupported');
   });

@@ -12,7 +12,13 @@ describe('Router on anvil: approved, permit and native orders', () => {
 
   eachTestOnRouterWorld(async (world) => {
     w = world;
-    [A, B, WETH, R2, ROUTER] = await Promise.all([w.tokenA.getAddress(), w.tokenB.getAddress(), w.weth.getAddress(), w.v2Router.getAddress(), w.router.getAddress()]);
+    [A, B, WETH, R2, ROUTER] = await Promise.all([
+      w.tokenA.getAddress(),
+      w.tokenB.getAddress(),
+      w.weth.getAddress(),
+      w.v2Router.getAddress(),
+      w.router.getAddress(),
+    ]);
   });
 
   const order = (o: Partial<RouterOrder> & Pick<RouterOrder, 'inputToken' | 'inputAmount' | 'outputToken'>): RouterOrder => ({
@@ -36,7 +42,10 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const traderBefore = await w.balanceOf(w.tokenA, w.trader.address);
     const calls = [swap([A, B])];
 
-    const receipt = await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected }), calls) });
+    const receipt = await send(w.trader, {
+      to: ROUTER,
+      data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected }), calls),
+    });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
     expect(await w.balanceOf(w.tokenA, w.partner)).toBe(fee);
@@ -49,7 +58,16 @@ describe('Router on anvil: approved, permit and native orders', () => {
     expect(await w.tokenA.getFunction('allowance')(w.executor, R2)).toBe(0n);
     expect(await w.tokenA.getFunction('allowance')(w.trader.address, w.executor)).toBe(0n);
     expect(parseOrderExecuted(receipt.logs, ROUTER)).toEqual([
-      { sender: w.trader.address, inputToken: A, inputAmount: amountIn, outputToken: B, outputAmount: expected, recipient: w.recipient, fee, routeHash: routeHash(calls) },
+      {
+        sender: w.trader.address,
+        inputToken: A,
+        inputAmount: amountIn,
+        outputToken: B,
+        outputAmount: expected,
+        recipient: w.recipient,
+        fee,
+        routeHash: routeHash(calls),
+      },
     ]);
   });
 
@@ -60,7 +78,13 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const expected = (await w.quoteV2(direct, [A, B])) + (await w.quoteV2(net - direct, [A, WETH, B]));
     await approve(w.tokenA, w.trader, amountIn);
 
-    await send(w.trader, { to: ROUTER, data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected }), [swap([A, B], 6_000), swap([A, WETH, B])]) });
+    await send(w.trader, {
+      to: ROUTER,
+      data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected }), [
+        swap([A, B], 6_000),
+        swap([A, WETH, B]),
+      ]),
+    });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
     expect(await w.balanceOf(w.tokenA, w.executor)).toBe(0n);
@@ -70,7 +94,11 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const amountIn = parseEther('1000');
     const expected = await w.quoteV2(amountIn - (amountIn * 30n) / 10_000n, [A, B]);
     await approve(w.tokenA, w.trader, amountIn);
-    const tx = { from: w.trader.address, to: ROUTER, data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected + 1n }), [swap([A, B])]) };
+    const tx = {
+      from: w.trader.address,
+      to: ROUTER,
+      data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: expected + 1n }), [swap([A, B])]),
+    };
     const before = await w.balanceOf(w.tokenA, w.trader.address);
 
     expect(await revertOf(w.provider, tx)).toEqual({ name: 'InsufficientOutput', args: [expected, expected + 1n] });
@@ -107,7 +135,15 @@ describe('Router on anvil: approved, permit and native orders', () => {
       const sig = Signature.from(
         await owner.signTypedData(
           { name: 'Alpha', version: '1', chainId: w.chainId, verifyingContract: A },
-          { Permit: [{ name: 'owner', type: 'address' }, { name: 'spender', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }] },
+          {
+            Permit: [
+              { name: 'owner', type: 'address' },
+              { name: 'spender', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'deadline', type: 'uint256' },
+            ],
+          },
           { owner: owner.address, spender: ROUTER, value, nonce, deadline: FAR_DEADLINE },
         ),
       );
@@ -116,19 +152,35 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const o = order({ inputToken: A, inputAmount: amountIn, outputToken: B });
     const expected = await w.quoteV2(amountIn - (amountIn * 30n) / 10_000n, [A, B]);
 
-    await send(owner, { to: ROUTER, data: encodeExecuteWithPermit({ ...o, minOutputAmount: expected }, await permitFor(amountIn), [swap([A, B])]) });
+    await send(owner, {
+      to: ROUTER,
+      data: encodeExecuteWithPermit({ ...o, minOutputAmount: expected }, await permitFor(amountIn), [swap([A, B])]),
+    });
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
     expect(await w.tokenA.getFunction('allowance')(owner.address, ROUTER)).toBe(0n);
 
     // Someone submits the second permit to the token first: the order still goes through.
     const permit = await permitFor(amountIn);
-    await send(w.attacker, { to: A, data: w.tokenA.interface.encodeFunctionData('permit', [owner.address, ROUTER, permit.value, permit.deadline, permit.v, permit.r, permit.s]) });
+    await send(w.attacker, {
+      to: A,
+      data: w.tokenA.interface.encodeFunctionData('permit', [
+        owner.address,
+        ROUTER,
+        permit.value,
+        permit.deadline,
+        permit.v,
+        permit.r,
+        permit.s,
+      ]),
+    });
     await send(owner, { to: ROUTER, data: encodeExecuteWithPermit(o, permit, [swap([A, B])]) });
     expect(await w.balanceOf(w.tokenA, owner.address)).toBe(0n);
 
     // A permit that neither works nor was used, and no allowance: PermitFailed.
     const stale = { ...(await permitFor(amountIn)), value: amountIn + 1n };
-    expect((await revertOf(w.provider, { from: owner.address, to: ROUTER, data: encodeExecuteWithPermit(o, stale, [swap([A, B])]) })).name).toBe('PermitFailed');
+    expect(
+      (await revertOf(w.provider, { from: owner.address, to: ROUTER, data: encodeExecuteWithPermit(o, stale, [swap([A, B])]) })).name,
+    ).toBe('PermitFailed');
   });
 
   // The Router names no WETH (one address on every chain): it hands native input to the executor
@@ -141,7 +193,9 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const o = order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: expected });
     const calls = [wrapAllCall(WETH), swap([WETH, B])];
 
-    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, calls), value: amountIn - 1n })).name).toBe('BadNativeValue');
+    expect(
+      (await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, calls), value: amountIn - 1n })).name,
+    ).toBe('BadNativeValue');
     await send(w.trader, { to: ROUTER, data: encodeExecute(o, calls), value: amountIn });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(expected);
@@ -154,10 +208,17 @@ describe('Router on anvil: approved, permit and native orders', () => {
   it('native input the route does not wrap: the swap finds no WETH and the whole order reverts (nothing stays in the executor)', async () => {
     const amountIn = parseEther('2');
     const o = order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: 1n });
-    const error = await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([WETH, B])]), value: amountIn });
+    const error = await revertOf(w.provider, {
+      from: w.trader.address,
+      to: ROUTER,
+      data: encodeExecute(o, [swap([WETH, B])]),
+      value: amountIn,
+    });
     expect(error).toMatchObject({ name: 'CallFailed', args: [0n, expect.any(String)] });
     // and with no call at all, the minimum output protects the sender
-    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, []), value: amountIn })).name).toBe('InsufficientOutput');
+    expect((await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, []), value: amountIn })).name).toBe(
+      'InsufficientOutput',
+    );
   });
 
   it('delivers native output: the route unwraps the WETH it ends with and the executor sends its native to the recipient', async () => {
@@ -166,7 +227,10 @@ describe('Router on anvil: approved, permit and native orders', () => {
     await approve(w.tokenB, w.trader, amountIn);
     const receipt = await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: expected }), [swap([B, WETH]), unwrapAllCall(WETH)]),
+      data: encodeExecute(order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: expected }), [
+        swap([B, WETH]),
+        unwrapAllCall(WETH),
+      ]),
     });
 
     expect(await w.balanceOf('native', w.recipient)).toBe(expected);
@@ -179,6 +243,9 @@ describe('Router on anvil: approved, permit and native orders', () => {
     const amountIn = parseUnits('30000', 6);
     await approve(w.tokenB, w.trader, amountIn);
     const o = order({ inputToken: B, inputAmount: amountIn, outputToken: NATIVE_TOKEN, minOutputAmount: 1n });
-    expect(await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([B, WETH])]) })).toMatchObject({ name: 'InsufficientOutput', args: [0n, 1n] });
+    expect(await revertOf(w.provider, { from: w.trader.address, to: ROUTER, data: encodeExecute(o, [swap([B, WETH])]) })).toMatchObject({
+      name: 'InsufficientOutput',
+      args: [0n, 1n],
+    });
   });
 });

@@ -47,7 +47,13 @@ export function decodeOrderCalls(data: string): ExecutorCall[] {
     target: String(c[0]).toLowerCase(),
     value: BigInt(c[1] as bigint),
     data: String(c[2]),
-    inputs: [...(c[3] as Result)].map((i: Result) => ({ token: String(i[0]).toLowerCase(), bps: Number(i[1]), amount: BigInt(i[2] as bigint), offset: Number(i[3]), approve: Boolean(i[4]) })),
+    inputs: [...(c[3] as Result)].map((i: Result) => ({
+      token: String(i[0]).toLowerCase(),
+      bps: Number(i[1]),
+      amount: BigInt(i[2] as bigint),
+      offset: Number(i[3]),
+      approve: Boolean(i[4]),
+    })),
   }));
 }
 
@@ -66,7 +72,11 @@ export function encodeExecuteMulti(order: MultiRouterOrder, calls: readonly Exec
 }
 
 /** A multi-input order with one permit per input (`v: 0` where the input is approved instead). */
-export function encodeExecuteMultiWithPermits(order: MultiRouterOrder, permits: readonly PermitParams[], calls: readonly ExecutorCall[]): string {
+export function encodeExecuteMultiWithPermits(
+  order: MultiRouterOrder,
+  permits: readonly PermitParams[],
+  calls: readonly ExecutorCall[],
+): string {
   return routerInterface().encodeFunctionData('executeMultiWithPermits', [order, permits, calls]);
 }
 
@@ -78,10 +88,16 @@ export function encodeExecuteSignedOrder(order: SignedRouterOrder, signature: st
 }
 
 /** The `name` events emitted by `router` among `logs`, decoded. */
-function routerEvents(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string, name: 'OrderExecuted' | 'MultiOrderExecuted'): Result[] {
+function routerEvents(
+  logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[],
+  router: string,
+  name: 'OrderExecuted' | 'MultiOrderExecuted',
+): Result[] {
   const iface = routerInterface();
   const topic = iface.getEvent(name)!.topicHash;
-  return logs.filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic).map((l) => iface.decodeEventLog(name, l.data, l.topics));
+  return logs
+    .filter((l) => l.address.toLowerCase() === router.toLowerCase() && l.topics[0] === topic)
+    .map((l) => iface.decodeEventLog(name, l.data, l.topics));
 }
 
 export interface OrderExecutedEvent {
@@ -120,7 +136,10 @@ export interface MultiOrderExecutedEvent {
 }
 
 /** MultiOrderExecuted events emitted by `router` among `logs`. */
-export function parseMultiOrderExecuted(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], router: string): MultiOrderExecutedEvent[] {
+export function parseMultiOrderExecuted(
+  logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[],
+  router: string,
+): MultiOrderExecutedEvent[] {
   return routerEvents(logs, router, 'MultiOrderExecuted').map((e) => ({
     sender: e.getValue('sender') as string,
     inputTokens: [...(e.getValue('inputTokens') as string[])],

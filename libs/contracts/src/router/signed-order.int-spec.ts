@@ -37,9 +37,14 @@ describe('Router on anvil: EIP-712 signed orders', () => {
     deadline: FAR_DEADLINE,
     ...o,
   });
-  const sign = (o: SignedRouterOrder, router = ROUTER) => w.trader.signTypedData(signedOrderDomain(w.chainId, router), SIGNED_ORDER_TYPES, o);
+  const sign = (o: SignedRouterOrder, router = ROUTER) =>
+    w.trader.signTypedData(signedOrderDomain(w.chainId, router), SIGNED_ORDER_TYPES, o);
   const calls = () => [uniswapV2SwapCall({ router02: R2, path: [A, B], to: w.executor, deadline: FAR_DEADLINE })];
-  const submit = (o: SignedRouterOrder, signature: string, route: ExecutorCall[] = calls(), from = w.relayer.address) => ({ from, to: ROUTER, data: encodeExecuteSignedOrder(o, signature, route) });
+  const submit = (o: SignedRouterOrder, signature: string, route: ExecutorCall[] = calls(), from = w.relayer.address) => ({
+    from,
+    to: ROUTER,
+    data: encodeExecuteSignedOrder(o, signature, route),
+  });
 
   it('executes an order signed by the sender and submitted by a relayer, once', async () => {
     const fee = (amountIn * 30n) / 10_000n;
@@ -76,7 +81,10 @@ describe('Router on anvil: EIP-712 signed orders', () => {
     const sig = Signature.from(await sign(order));
     const highS = concat([sig.r, toBeHex(SECP256K1_N - BigInt(sig.s), 32), toBeHex(sig.v === 27 ? 28 : 27, 1)]);
     // The twin is a valid ECDSA signature of the same digest by the same key (ecrecover agrees)...
-    const ecrecoverInput = AbiCoder.defaultAbiCoder().encode(['bytes32', 'uint8', 'bytes32', 'bytes32'], [signedOrderDigest(w.chainId, ROUTER, order), sig.v === 27 ? 28 : 27, sig.r, toBeHex(SECP256K1_N - BigInt(sig.s), 32)]);
+    const ecrecoverInput = AbiCoder.defaultAbiCoder().encode(
+      ['bytes32', 'uint8', 'bytes32', 'bytes32'],
+      [signedOrderDigest(w.chainId, ROUTER, order), sig.v === 27 ? 28 : 27, sig.r, toBeHex(SECP256K1_N - BigInt(sig.s), 32)],
+    );
     const recovered = await w.provider.call({ to: '0x0000000000000000000000000000000000000001', data: ecrecoverInput });
     expect(getAddress(`0x${recovered.slice(-40)}`)).toBe(w.trader.address);
     // ...which the router refuses: only the canonical form is accepted.
@@ -116,13 +124,18 @@ describe('Router on anvil: EIP-712 signed orders', () => {
       const { order, expected } = await slippageOrder({ submitter: NATIVE_TOKEN });
       const signature = await sign(order);
       // The stealing route satisfies every other check: it would pay the recipient above the minimum.
-      expect((await w.quoteV2(((amountIn - (amountIn * 30n) / 10_000n - relayerFee) * 9_600n) / 10_000n, [A, B])) >= order.minOutputAmount).toBe(true);
+      expect(
+        (await w.quoteV2(((amountIn - (amountIn * 30n) / 10_000n - relayerFee) * 9_600n) / 10_000n, [A, B])) >= order.minOutputAmount,
+      ).toBe(true);
 
       const err = await revertOf(w.provider, submit(order, signature, stealing(), w.attacker.address));
       expect({ name: err.name, args: err.args }).toEqual({ name: 'RouteMismatch', args: [order.routeHash, routeHash(stealing())] });
       expect((await sendRaw(w.attacker, submit(order, signature, stealing(), w.attacker.address))).status).toBe(0);
       // Claiming the stealing route's hash breaks the signature instead.
-      expect((await revertOf(w.provider, submit({ ...order, routeHash: routeHash(stealing()) }, signature, stealing(), w.attacker.address))).name).toBe('InvalidSignature');
+      expect(
+        (await revertOf(w.provider, submit({ ...order, routeHash: routeHash(stealing()) }, signature, stealing(), w.attacker.address)))
+          .name,
+      ).toBe('InvalidSignature');
       expect(await w.balanceOf(w.tokenA, w.attacker.address)).toBe(0n);
       expect(await w.router.getFunction('isNonceUsed')(w.trader.address, order.nonce)).toBe(false);
 
@@ -139,7 +152,9 @@ describe('Router on anvil: EIP-712 signed orders', () => {
       expect({ name: err.name, args: err.args }).toEqual({ name: 'SubmitterNotAllowed', args: [w.attacker.address, w.relayer.address] });
       expect((await sendRaw(w.attacker, submit(order, signature, calls(), w.attacker.address))).status).toBe(0);
       // Naming itself the submitter breaks the signature.
-      expect((await revertOf(w.provider, submit({ ...order, submitter: w.attacker.address }, signature, calls(), w.attacker.address))).name).toBe('InvalidSignature');
+      expect(
+        (await revertOf(w.provider, submit({ ...order, submitter: w.attacker.address }, signature, calls(), w.attacker.address))).name,
+      ).toBe('InvalidSignature');
       expect((await revertOf(w.provider, submit(order, signature, stealing()))).name).toBe('RouteMismatch');
 
       await send(w.relayer, submit(order, signature));

@@ -8,7 +8,20 @@
  * the files sharing the test devnet should meet (a crash test counting transfers up to a head
  * found this file's deposits). The expiry test stays last.
  */
-import { AbiCoder, Contract, type JsonRpcProvider, type Log, MaxUint256, Wallet, ZeroAddress, keccak256, parseEther, parseUnits, toBeHex, JsonRpcSigner } from 'ethers';
+import {
+  AbiCoder,
+  Contract,
+  type JsonRpcProvider,
+  type Log,
+  MaxUint256,
+  Wallet,
+  ZeroAddress,
+  keccak256,
+  parseEther,
+  parseUnits,
+  toBeHex,
+  JsonRpcSigner,
+} from 'ethers';
 import type { Network } from '@tokensvc/domain';
 import { ABI } from '../chain/abis';
 import { type DevnetManifest, type NetworkManifest, manifestAcross, manifestToken, networkManifest } from '../manifest';
@@ -19,7 +32,16 @@ import { AcrossDataWorker, type BundleResult } from './dataworker';
 import { acrossRelayerAccount, fundAcrossRelayer } from './inventory';
 import { MerkleTree, refundLeafHash } from './merkle';
 import { AcrossRelayer } from './relayer';
-import { type AcrossDeposit, FILL_STATUS, acrossNetworks, decodeDeposit, devnetProvider, fillStatus, spokePoolInterface, toBytes32 } from './spoke';
+import {
+  type AcrossDeposit,
+  FILL_STATUS,
+  acrossNetworks,
+  decodeDeposit,
+  devnetProvider,
+  fillStatus,
+  spokePoolInterface,
+  toBytes32,
+} from './spoke';
 
 jest.setTimeout(60_000);
 
@@ -58,11 +80,25 @@ describe('Across on the devnet', () => {
   const net = (chain: Chain): NetworkManifest => ({ ethereum: eth, arbitrum: arb, base })[chain];
 
   /** The depositor calls SpokePool.deposit on `from` (ethereum by default), after approving an ERC-20 input. */
-  async function deposit(o: { from?: Chain; to: NetworkManifest; inputToken: string; outputToken: string; inputAmount: bigint; outputAmount: bigint; recipient: string; message?: string; native?: boolean; deadlineIn?: number }): Promise<AcrossDeposit> {
+  async function deposit(o: {
+    from?: Chain;
+    to: NetworkManifest;
+    inputToken: string;
+    outputToken: string;
+    inputAmount: bigint;
+    outputAmount: bigint;
+    recipient: string;
+    message?: string;
+    native?: boolean;
+    deadlineIn?: number;
+  }): Promise<AcrossDeposit> {
     const from = o.from ?? 'ethereum';
     const signer = depositor.connect(providers[from]);
     const spokePool = manifestAcross(net(from)).spokePool;
-    if (!o.native) await (await signer.sendTransaction({ to: o.inputToken, data: ABI.erc20().encodeFunctionData('approve', [spokePool, MaxUint256]) })).wait();
+    if (!o.native)
+      await (
+        await signer.sendTransaction({ to: o.inputToken, data: ABI.erc20().encodeFunctionData('approve', [spokePool, MaxUint256]) })
+      ).wait();
     const now = (await providers[from].getBlock('latest'))!.timestamp;
     const data = iface.encodeFunctionData('deposit', [
       toBytes32(depositor.address),
@@ -84,7 +120,9 @@ describe('Across on the devnet', () => {
   }
 
   async function filled(d: AcrossDeposit, network: 'arbitrum' | 'base') {
-    const fill = await waitFor(`the fill of deposit ${d.depositId}`, () => relayer.fills.find((f) => f.deposit.originChainId === d.originChainId && f.deposit.depositId === d.depositId));
+    const fill = await waitFor(`the fill of deposit ${d.depositId}`, () =>
+      relayer.fills.find((f) => f.deposit.originChainId === d.originChainId && f.deposit.depositId === d.depositId),
+    );
     const receipt = (await providers[network].getTransactionReceipt(fill.transactionHash))!;
     const [event] = spokeLogs(receipt.logs, 'FilledRelay');
     return { fill, receipt, event: event! };
@@ -98,13 +136,26 @@ describe('Across on the devnet', () => {
     eth = networkManifest(manifest, 'ethereum');
     arb = networkManifest(manifest, 'arbitrum');
     base = networkManifest(manifest, 'base');
-    providers = { ethereum: devnetProvider(rpcUrls.ethereum!), arbitrum: devnetProvider(rpcUrls.arbitrum!), base: devnetProvider(rpcUrls.base!) };
+    providers = {
+      ethereum: devnetProvider(rpcUrls.ethereum!),
+      arbitrum: devnetProvider(rpcUrls.arbitrum!),
+      base: devnetProvider(rpcUrls.base!),
+    };
     await fundAcrossRelayer({ manifest, rpcUrls, relayerKey: relayerAccount.privateKey });
     // A fresh depositor: gas and ETH to bridge, and USDC minted by its owner (ethereum's deployer).
-    for (const [chain, n] of [['ethereum', eth], ['arbitrum', arb], ['base', base]] as const) {
+    for (const [chain, n] of [
+      ['ethereum', eth],
+      ['arbitrum', arb],
+      ['base', base],
+    ] as const) {
       await providers[chain].send('anvil_setBalance', [depositor.address, toBeHex(parseEther('100'))]);
       const owner = new JsonRpcSigner(providers[chain], n.deployer);
-      await (await owner.sendTransaction({ to: manifestToken(n, 'USDC').address, data: ABI.erc20().encodeFunctionData('mint', [depositor.address, parseUnits('100000', 6)]) })).wait();
+      await (
+        await owner.sendTransaction({
+          to: manifestToken(n, 'USDC').address,
+          data: ABI.erc20().encodeFunctionData('mint', [depositor.address, parseUnits('100000', 6)]),
+        })
+      ).wait();
     }
     const networks = acrossNetworks(manifest, rpcUrls);
     expect(networks.map((n) => n.network)).toEqual(['ethereum', 'arbitrum', 'base']);
@@ -124,7 +175,11 @@ describe('Across on the devnet', () => {
   it("deploys Across's chain-specific SpokePools behind ERC1967 proxies, administered by the HubPool's stand-in", async () => {
     const admin = eth.deployer;
     const implSlot = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
-    for (const [n, network] of [[eth, 'ethereum'], [arb, 'arbitrum'], [base, 'base']] as const) {
+    for (const [n, network] of [
+      [eth, 'ethereum'],
+      [arb, 'arbitrum'],
+      [base, 'base'],
+    ] as const) {
       const { spokePool, multicallHandler } = manifestAcross(n);
       const pool = new Contract(spokePool, iface, providers[network]);
       expect(await pool.getFunction('crossDomainAdmin')()).toBe(admin);
@@ -142,7 +197,14 @@ describe('Across on the devnet', () => {
     const usdcBase = manifestToken(base, 'USDC').address;
     const recipient = Wallet.createRandom().address;
     const spokeBefore = await balanceOf('ethereum', usdcEth, manifestAcross(eth).spokePool);
-    const d = await deposit({ to: base, inputToken: usdcEth, outputToken: usdcBase, inputAmount: parseUnits('1000', 6), outputAmount: parseUnits('999', 6), recipient });
+    const d = await deposit({
+      to: base,
+      inputToken: usdcEth,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('1000', 6),
+      outputAmount: parseUnits('999', 6),
+      recipient,
+    });
     expect(await balanceOf('ethereum', usdcEth, manifestAcross(eth).spokePool)).toBe(spokeBefore + d.inputAmount);
 
     const { event } = await filled(d, 'base');
@@ -152,7 +214,13 @@ describe('Across on the devnet', () => {
     expect(event.args['relayer']).toBe(toBytes32(relayer.address));
     expect(event.args['recipient']).toBe(toBytes32(recipient));
     expect(await balanceOf('base', usdcBase, recipient)).toBe(d.outputAmount);
-    expect(await fillStatus(providers.base, { network: 'base', chainId: base.chainId, rpcUrl: rpcUrls.base!, spokePool: manifestAcross(base).spokePool }, d)).toBe(FILL_STATUS.Filled);
+    expect(
+      await fillStatus(
+        providers.base,
+        { network: 'base', chainId: base.chainId, rpcUrl: rpcUrls.base!, spokePool: manifestAcross(base).spokePool },
+        d,
+      ),
+    ).toBe(FILL_STATUS.Filled);
 
     const relayerBefore = await balanceOf('ethereum', usdcEth, relayer.address);
     const bundle = await worker.runBundle();
@@ -165,7 +233,15 @@ describe('Across on the devnet', () => {
   it('fills a native ETH deposit ethereum -> arbitrum: the origin pool wraps it, the recipient gets ETH from the WETH fill', async () => {
     const recipient = Wallet.createRandom().address;
     const wethBefore = await balanceOf('ethereum', eth.weth, manifestAcross(eth).spokePool);
-    const d = await deposit({ to: arb, inputToken: eth.weth, outputToken: arb.weth, inputAmount: parseEther('1'), outputAmount: parseEther('0.999'), recipient, native: true });
+    const d = await deposit({
+      to: arb,
+      inputToken: eth.weth,
+      outputToken: arb.weth,
+      inputAmount: parseEther('1'),
+      outputAmount: parseEther('0.999'),
+      recipient,
+      native: true,
+    });
     expect(await balanceOf('ethereum', eth.weth, manifestAcross(eth).spokePool)).toBe(wethBefore + d.inputAmount);
     const { event } = await filled(d, 'arbitrum');
     expect(event.args['outputToken']).toBe(toBytes32(arb.weth));
@@ -179,7 +255,15 @@ describe('Across on the devnet', () => {
     const outputAmount = parseUnits('250', 6);
     const transfer = new Contract(usdcBase, ERC20).interface.encodeFunctionData('transfer', [second, outputAmount]);
     const message = AbiCoder.defaultAbiCoder().encode([HANDLER_INSTRUCTIONS], [[[[usdcBase, transfer, 0n]], ZeroAddress]]);
-    const d = await deposit({ to: base, inputToken: manifestToken(eth, 'USDC').address, outputToken: usdcBase, inputAmount: parseUnits('251', 6), outputAmount, recipient: handler, message });
+    const d = await deposit({
+      to: base,
+      inputToken: manifestToken(eth, 'USDC').address,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('251', 6),
+      outputAmount,
+      recipient: handler,
+      message,
+    });
     const { event } = await filled(d, 'base');
     expect(event.args['messageHash']).toBe(keccak256(message));
     expect(await balanceOf('base', usdcBase, second)).toBe(outputAmount);
@@ -190,15 +274,36 @@ describe('Across on the devnet', () => {
     const usdcEth = manifestToken(eth, 'USDC').address;
     const usdcBase = manifestToken(base, 'USDC').address;
     relayer.setMode('slow', { slowDelayMs: 1_500 });
-    const slow = await deposit({ to: base, inputToken: usdcEth, outputToken: usdcBase, inputAmount: parseUnits('10', 6), outputAmount: parseUnits('9', 6), recipient: Wallet.createRandom().address });
+    const slow = await deposit({
+      to: base,
+      inputToken: usdcEth,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('10', 6),
+      outputAmount: parseUnits('9', 6),
+      recipient: Wallet.createRandom().address,
+    });
     const { fill } = await filled(slow, 'base');
     expect(fill.ms).toBeGreaterThanOrEqual(1_500);
 
     relayer.setMode('partial-inventory', { maxFillAmount: parseUnits('100', 6) });
     const big = Wallet.createRandom().address;
     const small = Wallet.createRandom().address;
-    const tooBig = await deposit({ to: base, inputToken: usdcEth, outputToken: usdcBase, inputAmount: parseUnits('501', 6), outputAmount: parseUnits('500', 6), recipient: big });
-    const fits = await deposit({ to: base, inputToken: usdcEth, outputToken: usdcBase, inputAmount: parseUnits('51', 6), outputAmount: parseUnits('50', 6), recipient: small });
+    const tooBig = await deposit({
+      to: base,
+      inputToken: usdcEth,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('501', 6),
+      outputAmount: parseUnits('500', 6),
+      recipient: big,
+    });
+    const fits = await deposit({
+      to: base,
+      inputToken: usdcEth,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('51', 6),
+      outputAmount: parseUnits('50', 6),
+      recipient: small,
+    });
     await filled(fits, 'base');
     expect(await balanceOf('base', usdcBase, small)).toBe(fits.outputAmount);
     await new Promise((r) => setTimeout(r, 1_000)); // several passes: the big one stays unfilled
@@ -212,13 +317,42 @@ describe('Across on the devnet', () => {
   it('repays the relayer on arbitrum and base in one root bundle (the HubPool stand-in as the aliased admin and through the OP messenger)', async () => {
     await worker.runBundle(); // the fills of the earlier tests (ethereum leaves) first
     const usdc = { arbitrum: manifestToken(arb, 'USDC').address, base: manifestToken(base, 'USDC').address };
-    const toArb = await deposit({ from: 'base', to: arb, inputToken: usdc.base, outputToken: usdc.arbitrum, inputAmount: parseUnits('300', 6), outputAmount: parseUnits('299', 6), recipient: Wallet.createRandom().address });
-    const toBase = await deposit({ from: 'arbitrum', to: base, inputToken: usdc.arbitrum, outputToken: usdc.base, inputAmount: parseUnits('200', 6), outputAmount: parseUnits('199', 6), recipient: Wallet.createRandom().address });
-    const ethToBase = await deposit({ from: 'arbitrum', to: base, inputToken: arb.weth, outputToken: base.weth, inputAmount: parseEther('0.5'), outputAmount: parseEther('0.499'), recipient: Wallet.createRandom().address, native: true });
+    const toArb = await deposit({
+      from: 'base',
+      to: arb,
+      inputToken: usdc.base,
+      outputToken: usdc.arbitrum,
+      inputAmount: parseUnits('300', 6),
+      outputAmount: parseUnits('299', 6),
+      recipient: Wallet.createRandom().address,
+    });
+    const toBase = await deposit({
+      from: 'arbitrum',
+      to: base,
+      inputToken: usdc.arbitrum,
+      outputToken: usdc.base,
+      inputAmount: parseUnits('200', 6),
+      outputAmount: parseUnits('199', 6),
+      recipient: Wallet.createRandom().address,
+    });
+    const ethToBase = await deposit({
+      from: 'arbitrum',
+      to: base,
+      inputToken: arb.weth,
+      outputToken: base.weth,
+      inputAmount: parseEther('0.5'),
+      outputAmount: parseEther('0.499'),
+      recipient: Wallet.createRandom().address,
+      native: true,
+    });
     await filled(toArb, 'arbitrum');
     await filled(toBase, 'base');
     await filled(ethToBase, 'base');
-    const before = { base: await balanceOf('base', usdc.base, relayer.address), arbUsdc: await balanceOf('arbitrum', usdc.arbitrum, relayer.address), arbWeth: await balanceOf('arbitrum', arb.weth, relayer.address) };
+    const before = {
+      base: await balanceOf('base', usdc.base, relayer.address),
+      arbUsdc: await balanceOf('arbitrum', usdc.arbitrum, relayer.address),
+      arbWeth: await balanceOf('arbitrum', arb.weth, relayer.address),
+    };
 
     const bundle = await worker.runBundle();
     // Three leaves (base USDC, arbitrum USDC, arbitrum WETH): proofs of one and two siblings, checked by the pools.
@@ -248,7 +382,15 @@ describe('Across on the devnet', () => {
     relayer.setMode('offline');
     const recipient = Wallet.createRandom().address;
     const before = await balanceOf('ethereum', usdcEth, depositor.address);
-    const d = await deposit({ to: base, inputToken: usdcEth, outputToken: usdcBase, inputAmount: parseUnits('500', 6), outputAmount: parseUnits('499', 6), recipient, deadlineIn: 60 });
+    const d = await deposit({
+      to: base,
+      inputToken: usdcEth,
+      outputToken: usdcBase,
+      inputAmount: parseUnits('500', 6),
+      outputAmount: parseUnits('499', 6),
+      recipient,
+      deadlineIn: 60,
+    });
     expect(await balanceOf('ethereum', usdcEth, depositor.address)).toBe(before - d.inputAmount);
     await waitFor('the relayer to see the deposit', () => relayer.pendingDeposits().some((p) => p.depositId === d.depositId));
     await new Promise((r) => setTimeout(r, 500));
@@ -262,12 +404,16 @@ describe('Across on the devnet', () => {
       await p.send('evm_mine', []);
     }
     const bundle = await worker.runBundle();
-    expect(bundle.payments.map((p) => [p.kind, p.network, p.token, p.to, p.amount])).toEqual([['expired-deposit-refund', 'ethereum', usdcEth, depositor.address, d.inputAmount]]);
+    expect(bundle.payments.map((p) => [p.kind, p.network, p.token, p.to, p.amount])).toEqual([
+      ['expired-deposit-refund', 'ethereum', usdcEth, depositor.address, d.inputAmount],
+    ]);
     await expectBundleOnChain(bundle, 'ethereum');
     expect(await balanceOf('ethereum', usdcEth, depositor.address)).toBe(before);
     expect(await fillStatus(providers.base, baseNet, d)).toBe(FILL_STATUS.Unfilled);
     expect(await balanceOf('base', usdcBase, recipient)).toBe(0n);
-    await waitFor('the relayer to drop the expired deposit', () => relayer.dropped.find((x) => x.deposit.depositId === d.depositId && x.reason === 'fill deadline passed'));
+    await waitFor('the relayer to drop the expired deposit', () =>
+      relayer.dropped.find((x) => x.deposit.depositId === d.depositId && x.reason === 'fill deadline passed'),
+    );
   });
 
   /** The bundle's root was relayed on the network and every leaf executed there, as the events say. */
@@ -277,7 +423,8 @@ describe('Across on the devnet', () => {
     const relay = (await providers[network].getTransactionReceipt(bundle.relayed[0]!.transactionHash))!;
     const [relayed] = spokeLogs(relay.logs, 'RelayedRootBundle');
     expect(relayed!.args['relayerRefundRoot']).toBe(bundle.root);
-    for (const [i, leaf] of bundle.leaves.entries()) expect(MerkleTree.verify(new MerkleTree(bundle.leaves.map(refundLeafHash)).proof(i), bundle.root!, refundLeafHash(leaf))).toBe(true);
+    for (const [i, leaf] of bundle.leaves.entries())
+      expect(MerkleTree.verify(new MerkleTree(bundle.leaves.map(refundLeafHash)).proof(i), bundle.root!, refundLeafHash(leaf))).toBe(true);
     expect(bundle.executed).toHaveLength(bundle.leaves.length);
     for (const [i, executed] of bundle.executed.entries()) {
       const receipt = (await providers[network].getTransactionReceipt(executed.transactionHash))!;

@@ -31,7 +31,9 @@ const log = (line: string, fields?: Record<string, unknown>): void => {
 };
 
 async function main(args: string[]): Promise<void> {
-  const manifest = JSON.parse(readFileSync(option(args, '--manifest') ?? `${DEFAULT_STATE_DIR}/${MANIFEST_FILE}`, 'utf8')) as DevnetManifest;
+  const manifest = JSON.parse(
+    readFileSync(option(args, '--manifest') ?? `${DEFAULT_STATE_DIR}/${MANIFEST_FILE}`, 'utf8'),
+  ) as DevnetManifest;
   const port = Number(option(args, '--port') ?? DEFAULT_BASE_PORT);
   const rpcArg = option(args, '--rpc');
   const rpcUrls: Partial<Record<Network, string>> = rpcArg
@@ -45,7 +47,9 @@ async function main(args: string[]): Promise<void> {
   // the pool's fill status first: never twice); --from-head skips them. The data worker keeps what
   // it paid in memory only, so it starts at the head: a restarted one never pays a deposit twice,
   // and leaves the deposits that expired while it was down unrefunded.
-  const fromBlocks = args.includes('--from-head') ? undefined : Object.fromEntries(manifest.networks.map((n) => [n.network, n.history?.deployBlock ?? 0]));
+  const fromBlocks = args.includes('--from-head')
+    ? undefined
+    : Object.fromEntries(manifest.networks.map((n) => [n.network, n.history?.deployBlock ?? 0]));
   if (networks.length === 0) throw new Error('the manifest has no Across SpokePool on any network with an RPC URL; rebuild the devnet');
   const account = acrossRelayerAccount(manifest.seed);
   if (args.includes('--fund')) await fundAcrossRelayer({ manifest, rpcUrls, relayerKey: account.privateKey });
@@ -61,16 +65,24 @@ async function main(args: string[]): Promise<void> {
   });
   await relayer.start();
   const every = option(args, '--bundle-every');
-  log('relayer started', { address: relayer.address, mode, networks: networks.map((n) => n.network), bundleEverySeconds: every ? Number(every) : undefined });
+  log('relayer started', {
+    address: relayer.address,
+    mode,
+    networks: networks.map((n) => n.network),
+    bundleEverySeconds: every ? Number(every) : undefined,
+  });
   const worker = every ? new AcrossDataWorker({ networks, log }) : undefined;
   await worker?.init();
   const timer = worker
-    ? setInterval(() => {
-        worker.runBundle().then(
-          (b) => b.root && log('bundle', { root: b.root, payments: b.payments.length }),
-          (err: Error) => log('bundle failed', { err: err.message }),
-        );
-      }, Number(every) * 1000)
+    ? setInterval(
+        () => {
+          worker.runBundle().then(
+            (b) => b.root && log('bundle', { root: b.root, payments: b.payments.length }),
+            (err: Error) => log('bundle failed', { err: err.message }),
+          );
+        },
+        Number(every) * 1000,
+      )
     : undefined;
   const stop = (): void => {
     clearInterval(timer);

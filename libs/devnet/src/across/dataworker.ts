@@ -15,7 +15,18 @@ import { type JsonRpcProvider, JsonRpcSigner, getAddress } from 'ethers';
 import type { Network } from '@tokensvc/domain';
 import { hubPoolSigner } from './admin';
 import { MerkleTree, type RelayerRefundLeaf, refundLeafHash } from './merkle';
-import { type AcrossDeposit, type AcrossNetwork, FILL_STATUS, depositKey, devnetProvider, fillStatus, findFill, latestTimestamp, readDeposits, spokePoolInterface } from './spoke';
+import {
+  type AcrossDeposit,
+  type AcrossNetwork,
+  FILL_STATUS,
+  depositKey,
+  devnetProvider,
+  fillStatus,
+  findFill,
+  latestTimestamp,
+  readDeposits,
+  spokePoolInterface,
+} from './spoke';
 
 export interface AcrossDataWorkerOptions {
   networks: readonly AcrossNetwork[];
@@ -88,10 +99,24 @@ export class AcrossDataWorker {
           result.unrepaid.push(d);
           continue;
         }
-        result.payments.push({ kind: 'relayer-repayment', deposit: d, network: this.net(d.originChainId)!.network, token: d.inputToken, to: fill.relayer, amount: d.inputAmount });
+        result.payments.push({
+          kind: 'relayer-repayment',
+          deposit: d,
+          network: this.net(d.originChainId)!.network,
+          token: d.inputToken,
+          to: fill.relayer,
+          amount: d.inputAmount,
+        });
       } else if ((await latestTimestamp(provider)) > d.fillDeadline) {
         this.pending.delete(key);
-        result.payments.push({ kind: 'expired-deposit-refund', deposit: d, network: this.net(d.originChainId)!.network, token: d.inputToken, to: d.depositor, amount: d.inputAmount });
+        result.payments.push({
+          kind: 'expired-deposit-refund',
+          deposit: d,
+          network: this.net(d.originChainId)!.network,
+          token: d.inputToken,
+          to: d.depositor,
+          amount: d.inputAmount,
+        });
       }
     }
     if (result.payments.length === 0) return result;
@@ -104,7 +129,12 @@ export class AcrossDataWorker {
       const net = this.net(chainId)!;
       const provider = this.provider(chainId);
       const admin = await hubPoolSigner(provider, net);
-      const relay = await (await admin.sendTransaction({ to: net.spokePool, data: iface.encodeFunctionData('relayRootBundle', [tree.root, `0x${'0'.repeat(64)}`]) })).wait();
+      const relay = await (
+        await admin.sendTransaction({
+          to: net.spokePool,
+          data: iface.encodeFunctionData('relayRootBundle', [tree.root, `0x${'0'.repeat(64)}`]),
+        })
+      ).wait();
       const relayed = relay?.logs.map((l) => iface.parseLog(l)).find((e) => e?.name === 'RelayedRootBundle');
       if (!relay || relay.status !== 1 || !relayed) throw new Error(`relayRootBundle on ${net.network} did not emit RelayedRootBundle`);
       const rootBundleId = Number(relayed.args['rootBundleId']);

@@ -37,21 +37,30 @@ export async function fundAcrossRelayer(o: FundRelayerOptions): Promise<void> {
     const provider = devnetProvider(url);
     try {
       const relayer = new Wallet(o.relayerKey, provider);
-      const units = (t: { priceUsd: number; decimals: number }) => parseUnits((usd / t.priceUsd).toFixed(Math.min(6, t.decimals)), t.decimals);
-      const balanceOf = async (token: string): Promise<bigint> => BigInt(await provider.call({ to: token, data: ABI.erc20().encodeFunctionData('balanceOf', [relayer.address]) }));
+      const units = (t: { priceUsd: number; decimals: number }) =>
+        parseUnits((usd / t.priceUsd).toFixed(Math.min(6, t.decimals)), t.decimals);
+      const balanceOf = async (token: string): Promise<bigint> =>
+        BigInt(await provider.call({ to: token, data: ABI.erc20().encodeFunctionData('balanceOf', [relayer.address]) }));
       /** what to add to reach `target`, or 0 when at least half of it is there */
       const shortOf = (have: bigint, target: bigint): bigint => (have * 2n >= target ? 0n : target - have);
       const weth = net.tokens.find((t) => getAddress(t.address) === getAddress(net.weth));
       const wethToWrap = weth ? shortOf(await balanceOf(net.weth), units(weth)) : 0n;
       const gas = parseEther('1000');
-      if ((await provider.getBalance(relayer.address)) < gas / 2n + wethToWrap) await provider.send('anvil_setBalance', [relayer.address, toBeHex(wethToWrap + gas)]);
+      if ((await provider.getBalance(relayer.address)) < gas / 2n + wethToWrap)
+        await provider.send('anvil_setBalance', [relayer.address, toBeHex(wethToWrap + gas)]);
       const owner = new JsonRpcSigner(provider, net.deployer);
       for (const t of net.tokens) {
         if (getAddress(t.address) === getAddress(net.weth)) continue;
         const add = shortOf(await balanceOf(t.address), units(t));
-        if (add > 0n) await (await owner.sendTransaction({ to: t.address, data: ABI.erc20().encodeFunctionData('mintMany', [[relayer.address], [add]]) })).wait();
+        if (add > 0n)
+          await (
+            await owner.sendTransaction({ to: t.address, data: ABI.erc20().encodeFunctionData('mintMany', [[relayer.address], [add]]) })
+          ).wait();
       }
-      if (wethToWrap > 0n) await (await relayer.sendTransaction({ to: net.weth, data: ABI.weth().encodeFunctionData('deposit', []), value: wethToWrap })).wait();
+      if (wethToWrap > 0n)
+        await (
+          await relayer.sendTransaction({ to: net.weth, data: ABI.weth().encodeFunctionData('deposit', []), value: wethToWrap })
+        ).wait();
     } finally {
       provider.destroy();
     }

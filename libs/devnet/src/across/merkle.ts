@@ -16,11 +16,17 @@ export interface RelayerRefundLeaf {
   refundAddresses: string[];
 }
 
-const LEAF_TYPE = 'tuple(uint256 amountToReturn, uint256 chainId, uint256[] refundAmounts, uint32 leafId, address l2TokenAddress, address[] refundAddresses)';
+const LEAF_TYPE =
+  'tuple(uint256 amountToReturn, uint256 chainId, uint256[] refundAmounts, uint32 leafId, address l2TokenAddress, address[] refundAddresses)';
 
 /** keccak256(abi.encode(leaf)): the struct is dynamic, so its encoding starts with its offset, as Solidity's does. */
 export function refundLeafHash(leaf: RelayerRefundLeaf): string {
-  return keccak256(AbiCoder.defaultAbiCoder().encode([LEAF_TYPE], [[leaf.amountToReturn, leaf.chainId, leaf.refundAmounts, leaf.leafId, leaf.l2TokenAddress, leaf.refundAddresses]]));
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      [LEAF_TYPE],
+      [[leaf.amountToReturn, leaf.chainId, leaf.refundAmounts, leaf.leafId, leaf.l2TokenAddress, leaf.refundAddresses]],
+    ),
+  );
 }
 
 function hashPair(a: string, b: string): string {

@@ -13,7 +13,19 @@
 import { type JsonRpcProvider, MaxUint256, Wallet, getAddress } from 'ethers';
 import type { Network } from '@tokensvc/domain';
 import { ABI } from '../chain/abis';
-import { type AcrossDeposit, type AcrossNetwork, FILL_STATUS, depositKey, devnetProvider, fillStatus, latestTimestamp, readDeposits, relayData, spokePoolInterface, toBytes32 } from './spoke';
+import {
+  type AcrossDeposit,
+  type AcrossNetwork,
+  FILL_STATUS,
+  depositKey,
+  devnetProvider,
+  fillStatus,
+  latestTimestamp,
+  readDeposits,
+  relayData,
+  spokePoolInterface,
+  toBytes32,
+} from './spoke';
 
 export type AcrossRelayerMode = 'normal' | 'offline' | 'slow' | 'partial-inventory';
 
@@ -157,7 +169,9 @@ export class AcrossRelayer {
       p.skipped = 'inventory';
       return;
     }
-    const exclusive = d.exclusivityDeadline >= (await latestTimestamp(provider)) && getAddress(d.exclusiveRelayer) !== getAddress('0x0000000000000000000000000000000000000000');
+    const exclusive =
+      d.exclusivityDeadline >= (await latestTimestamp(provider)) &&
+      getAddress(d.exclusiveRelayer) !== getAddress('0x0000000000000000000000000000000000000000');
     if (exclusive && getAddress(d.exclusiveRelayer) !== this.address) return; // another relayer's exclusivity window
     try {
       const hash = await this.fill(destination, d);
@@ -175,7 +189,10 @@ export class AcrossRelayer {
     const wallet = this.wallets.get(destination.chainId)!;
     const approval = `${destination.chainId}:${d.outputToken.toLowerCase()}`;
     if (!this.approved.has(approval)) {
-      const tx = await wallet.sendTransaction({ to: d.outputToken, data: ABI.erc20().encodeFunctionData('approve', [destination.spokePool, MaxUint256]) });
+      const tx = await wallet.sendTransaction({
+        to: d.outputToken,
+        data: ABI.erc20().encodeFunctionData('approve', [destination.spokePool, MaxUint256]),
+      });
       await tx.wait();
       this.approved.add(approval);
     }

@@ -65,7 +65,13 @@ export function depositKey(d: Pick<AcrossDeposit, 'originChainId' | 'depositId'>
 export function decodeDeposit(originChainId: number, log: Log): AcrossDeposit {
   const e = decodeFundsDeposited(log);
   if (!e) throw new Error(`log ${log.transactionHash}#${log.index} is not FundsDeposited`);
-  return { originChainId, ...e, destinationChainId: Number(e.destinationChainId), blockNumber: log.blockNumber, transactionHash: log.transactionHash };
+  return {
+    originChainId,
+    ...e,
+    destinationChainId: Number(e.destinationChainId),
+    blockNumber: log.blockNumber,
+    transactionHash: log.transactionHash,
+  };
 }
 
 /** fillRelay's V3RelayData (bytes32 addresses) for a deposit. */
@@ -73,7 +79,12 @@ export function relayData(d: AcrossDeposit): Record<string, unknown> {
   return relayDataOf(d.originChainId, d);
 }
 
-export async function readDeposits(provider: JsonRpcProvider, net: AcrossNetwork, fromBlock: number, toBlock: number): Promise<AcrossDeposit[]> {
+export async function readDeposits(
+  provider: JsonRpcProvider,
+  net: AcrossNetwork,
+  fromBlock: number,
+  toBlock: number,
+): Promise<AcrossDeposit[]> {
   if (toBlock < fromBlock) return [];
   const topic = spokePoolInterface().getEvent('FundsDeposited')!.topicHash;
   const logs = await provider.getLogs({ address: net.spokePool, topics: [topic], fromBlock, toBlock });
@@ -88,7 +99,12 @@ export interface AcrossFill {
 }
 
 /** The FilledRelay of a deposit on its destination (originChainId and depositId are indexed). */
-export async function findFill(provider: JsonRpcProvider, destination: AcrossNetwork, d: AcrossDeposit, fromBlock = 0): Promise<AcrossFill | undefined> {
+export async function findFill(
+  provider: JsonRpcProvider,
+  destination: AcrossNetwork,
+  d: AcrossDeposit,
+  fromBlock = 0,
+): Promise<AcrossFill | undefined> {
   const iface = spokePoolInterface();
   const logs = await provider.getLogs({
     address: destination.spokePool,
@@ -99,13 +115,19 @@ export async function findFill(provider: JsonRpcProvider, destination: AcrossNet
   const log = logs[0];
   if (!log) return undefined;
   const a = iface.parseLog(log)!.args;
-  return { relayer: fromBytes32(a['relayer'] as string), repaymentChainId: Number(a['repaymentChainId']), blockNumber: log.blockNumber, transactionHash: log.transactionHash };
+  return {
+    relayer: fromBytes32(a['relayer'] as string),
+    repaymentChainId: Number(a['repaymentChainId']),
+    blockNumber: log.blockNumber,
+    transactionHash: log.transactionHash,
+  };
 }
 
 /** fillStatuses(getV3RelayHash(relayData)) on the destination: the pool computes the hash (it includes its chain id). */
 export async function fillStatus(provider: JsonRpcProvider, destination: AcrossNetwork, d: AcrossDeposit): Promise<bigint> {
   const iface = spokePoolInterface();
-  const call = async (fn: string, args: unknown[]) => iface.decodeFunctionResult(fn, await provider.call({ to: destination.spokePool, data: iface.encodeFunctionData(fn, args) }))[0];
+  const call = async (fn: string, args: unknown[]) =>
+    iface.decodeFunctionResult(fn, await provider.call({ to: destination.spokePool, data: iface.encodeFunctionData(fn, args) }))[0];
   const hash = (await call('getV3RelayHash', [relayData(d)])) as string;
   return (await call('fillStatuses', [hash])) as bigint;
 }

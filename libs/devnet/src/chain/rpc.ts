@@ -34,7 +34,9 @@ export class RpcClient {
   constructor(readonly url: string) {}
 
   async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-    const { responses: [response] } = await this.postWithIds([{ method, params }]);
+    const {
+      responses: [response],
+    } = await this.postWithIds([{ method, params }]);
     if (!response) throw new RpcError(method, -32603, 'empty response');
     if (response.error) throw new RpcError(method, response.error.code, response.error.message, response.error.data);
     return response.result as T;

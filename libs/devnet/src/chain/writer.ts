@@ -64,12 +64,25 @@ export class ChainWriter {
     this.pending.push({ ...tx, nonce });
   }
 
-  call(from: string, to: string, iface: Interface, fn: string, args: readonly unknown[], opts: { value?: bigint; gas?: bigint; label?: string } = {}): void {
+  call(
+    from: string,
+    to: string,
+    iface: Interface,
+    fn: string,
+    args: readonly unknown[],
+    opts: { value?: bigint; gas?: bigint; label?: string } = {},
+  ): void {
     this.send({ from, to, data: encodeCall(iface, fn, args), value: opts.value, gas: opts.gas, label: opts.label ?? fn });
   }
 
   /** Queues a CREATE and returns the address it will have, known from the sender's nonce. */
-  deploy(from: string, artifact: { abi: InterfaceAbi; bytecode: string }, args: readonly unknown[], label: string, gas = DEFAULT_DEPLOY_GAS): string {
+  deploy(
+    from: string,
+    artifact: { abi: InterfaceAbi; bytecode: string },
+    args: readonly unknown[],
+    label: string,
+    gas = DEFAULT_DEPLOY_GAS,
+  ): string {
     const address = getCreateAddress({ from, nonce: this.nextNonce(from) });
     const iface = new Interface(artifact.abi);
     const data = `${artifact.bytecode}${iface.encodeDeploy(args).slice(2)}`;
@@ -97,13 +110,15 @@ export class ChainWriter {
       })),
     );
     const sendErrors = sent.map((s, i) => (s.error ? `${txs[i]?.label}: ${s.error.message}` : undefined)).filter(Boolean);
-    if (sendErrors.length > 0) throw new Error(`could not submit ${sendErrors.length} transaction(s): ${sendErrors.slice(0, 5).join('; ')}`);
+    if (sendErrors.length > 0)
+      throw new Error(`could not submit ${sendErrors.length} transaction(s): ${sendErrors.slice(0, 5).join('; ')}`);
 
     await this.rpc.call('evm_mine', [timestamp]);
     // anvil mines at exactly the requested timestamp; receipts give the rest.
     const receipts = await this.rpc.call<Receipt[]>('eth_getBlockReceipts', ['latest']);
     const number = receipts[0] ? Number(receipts[0].blockNumber) : Number(await this.rpc.call<string>('eth_blockNumber'));
-    if (receipts.length !== txs.length) throw new Error(`block ${number} holds ${receipts.length} of ${txs.length} transactions (block gas limit?)`);
+    if (receipts.length !== txs.length)
+      throw new Error(`block ${number} holds ${receipts.length} of ${txs.length} transactions (block gas limit?)`);
     const failed = txs.filter((_, i) => receipts[i]?.status !== '0x1');
     if (failed.length > 0) throw new Error(`reverted in block ${number}: ${await this.describe(failed)}`);
     this.transactionCount += txs.length;
@@ -118,7 +133,16 @@ export class ChainWriter {
     for (const tx of failed.slice(0, 5)) {
       let reason = '';
       try {
-        await this.rpc.call('eth_call', [{ from: tx.from, to: tx.to, data: tx.data, value: tx.value ? toHex(tx.value) : undefined, gas: toHex(tx.gas ?? DEFAULT_CALL_GAS) }, 'latest']);
+        await this.rpc.call('eth_call', [
+          {
+            from: tx.from,
+            to: tx.to,
+            data: tx.data,
+            value: tx.value ? toHex(tx.value) : undefined,
+            gas: toHex(tx.gas ?? DEFAULT_CALL_GAS),
+          },
+          'latest',
+        ]);
         reason = 'succeeds when replayed';
       } catch (err) {
         reason = (err as Error).message;

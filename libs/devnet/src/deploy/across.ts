@@ -66,7 +66,8 @@ export function acrossPackageDir(): string {
   let dir = dirname(requireHere.resolve(ACROSS_PACKAGE));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === ACROSS_PACKAGE) return (packageDirCache = dir);
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === ACROSS_PACKAGE)
+      return (packageDirCache = dir);
     const up = dirname(dir);
     if (up === dir) throw new Error(`cannot find the package.json of ${ACROSS_PACKAGE}`);
     dir = up;
@@ -79,7 +80,10 @@ const artifacts = new Map<string, AcrossArtifact>();
 export function loadAcrossArtifact(name: AcrossContractName): AcrossArtifact {
   const hit = artifacts.get(name);
   if (hit) return hit;
-  const json = JSON.parse(readFileSync(join(acrossPackageDir(), 'dist', 'evm', 'artifacts', `${name}.sol`, `${name}.json`), 'utf8')) as { abi: InterfaceAbi; bytecode: string | { object: string } };
+  const json = JSON.parse(readFileSync(join(acrossPackageDir(), 'dist', 'evm', 'artifacts', `${name}.sol`, `${name}.json`), 'utf8')) as {
+    abi: InterfaceAbi;
+    bytecode: string | { object: string };
+  };
   const bytecode = typeof json.bytecode === 'string' ? json.bytecode : json.bytecode.object;
   if (bytecode.includes('__$')) throw new Error(`${name} needs library linking, which the devnet does not do`);
   const artifact = { abi: json.abi, bytecode: bytecode.startsWith('0x') ? bytecode : `0x${bytecode}` };
@@ -135,7 +139,10 @@ export function acrossSpokePoolPlan(network: Network, weth: string, hubPool: str
   const admin = getAddress(hubPool);
   const [implementationArgs, initArgs]: [unknown[], unknown[]] =
     name === 'Ethereum_SpokePool'
-      ? [[weth, ACROSS_DEPOSIT_QUOTE_TIME_BUFFER, ACROSS_FILL_DEADLINE_BUFFER, ZeroAddress], [ACROSS_INITIAL_DEPOSIT_ID, admin]]
+      ? [
+          [weth, ACROSS_DEPOSIT_QUOTE_TIME_BUFFER, ACROSS_FILL_DEADLINE_BUFFER, ZeroAddress],
+          [ACROSS_INITIAL_DEPOSIT_ID, admin],
+        ]
       : name === 'Arbitrum_SpokePool'
         ? [
             [weth, ACROSS_DEPOSIT_QUOTE_TIME_BUFFER, ACROSS_FILL_DEADLINE_BUFFER, ZeroAddress, ZeroAddress, 0, 0, ZeroAddress],
@@ -159,7 +166,9 @@ export async function completeAcrossSpokePool(ctx: BuildContext, spokePool: stri
   const read = async (fn: string) => String((await readOne(ctx.rpc, { to: spokePool, iface, fn }))[0]);
   const [onChainAdmin, onChainWeth] = [await read('crossDomainAdmin'), await read('wrappedNativeToken')];
   if (getAddress(onChainAdmin) !== plan.admin || getAddress(onChainWeth) !== plan.weth) {
-    throw new Error(`Across ${plan.name} at ${spokePool} reports admin ${onChainAdmin} and wrapped native ${onChainWeth}, expected ${plan.admin} and ${plan.weth}`);
+    throw new Error(
+      `Across ${plan.name} at ${spokePool} reports admin ${onChainAdmin} and wrapped native ${onChainWeth}, expected ${plan.admin} and ${plan.weth}`,
+    );
   }
 }
 
@@ -170,8 +179,20 @@ export async function completeAcrossSpokePool(ctx: BuildContext, spokePool: stri
 export async function deployAcrossContracts(ctx: BuildContext, weth: string, hubPool: string): Promise<AcrossContracts> {
   const plan = acrossSpokePoolPlan(ctx.network, weth, hubPool);
   const implementation = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact(plan.name), plan.implementationArgs, plan.name, 8_000_000n);
-  const acrossSpokePool = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('ERC1967Proxy'), plan.proxyArgs(implementation), `${plan.name} proxy`, 1_000_000n);
-  const acrossMulticallHandler = ctx.writer.deploy(ctx.deployer, loadAcrossArtifact('MulticallHandler'), [], 'MulticallHandler', 1_500_000n);
+  const acrossSpokePool = ctx.writer.deploy(
+    ctx.deployer,
+    loadAcrossArtifact('ERC1967Proxy'),
+    plan.proxyArgs(implementation),
+    `${plan.name} proxy`,
+    1_000_000n,
+  );
+  const acrossMulticallHandler = ctx.writer.deploy(
+    ctx.deployer,
+    loadAcrossArtifact('MulticallHandler'),
+    [],
+    'MulticallHandler',
+    1_500_000n,
+  );
   await mineNext(ctx);
   await completeAcrossSpokePool(ctx, acrossSpokePool, plan);
   return { acrossSpokePool, acrossMulticallHandler };

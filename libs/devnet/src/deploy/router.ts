@@ -22,6 +22,7 @@ export async function deployRouterContracts(ctx: BuildContext): Promise<RouterCo
   await mineNext(ctx);
   const executor = getCreateAddress({ from: router, nonce: 1 });
   const deployed = await readOne(ctx.rpc, { to: router, iface: new Interface(loadArtifact('Router').abi), fn: 'executor' });
-  if (String(deployed[0]).toLowerCase() !== executor.toLowerCase()) throw new Error(`Router ${router} reports executor ${String(deployed[0])}, expected ${executor}`);
+  if (String(deployed[0]).toLowerCase() !== executor.toLowerCase())
+    throw new Error(`Router ${router} reports executor ${String(deployed[0])}, expected ${executor}`);
   return { router, executor };
 }

@@ -8,9 +8,17 @@ import type { BuildContext } from './context';
 export function deployTokens(ctx: BuildContext, specs: readonly TokenSpec[]): ManifestToken[] {
   const { writer, deployer } = ctx;
   const weth = writer.deploy(deployer, loadWeth9Artifact(), [], 'WETH9', 1_500_000n);
-  const tokens: ManifestToken[] = [{ symbol: WETH_SPEC.symbol, name: WETH_SPEC.name, decimals: WETH_SPEC.decimals, address: weth, priceUsd: WETH_SPEC.priceUsd }];
+  const tokens: ManifestToken[] = [
+    { symbol: WETH_SPEC.symbol, name: WETH_SPEC.name, decimals: WETH_SPEC.decimals, address: weth, priceUsd: WETH_SPEC.priceUsd },
+  ];
   for (const spec of specs) {
-    const address = writer.deploy(deployer, loadArtifact('TestERC20'), [spec.name, spec.symbol, spec.decimals, deployer], spec.symbol, 3_000_000n);
+    const address = writer.deploy(
+      deployer,
+      loadArtifact('TestERC20'),
+      [spec.name, spec.symbol, spec.decimals, deployer],
+      spec.symbol,
+      3_000_000n,
+    );
     tokens.push({ symbol: spec.symbol, name: spec.name, decimals: spec.decimals, address, priceUsd: spec.priceUsd });
   }
   return tokens;

@@ -22,7 +22,12 @@ interface RegistryPlatform {
   readonly slug: string;
   readonly family: string;
   readonly addresses: Readonly<Record<string, SourcedAddress | readonly SourcedAddress[]>>;
-  readonly markets?: ReadonlyArray<{ readonly symbol: string; readonly asset: SourcedAddress; readonly aToken: SourcedAddress; readonly variableDebtToken: SourcedAddress }>;
+  readonly markets?: ReadonlyArray<{
+    readonly symbol: string;
+    readonly asset: SourcedAddress;
+    readonly aToken: SourcedAddress;
+    readonly variableDebtToken: SourcedAddress;
+  }>;
 }
 export interface RegistryNetwork {
   readonly multicall3: SourcedAddress;
@@ -149,7 +154,13 @@ export class RealBook {
   vaults(): Array<{ slug: string; label: string; address: string }> {
     return this.net.platforms
       .filter((p) => issues(p, 'vault'))
-      .flatMap((p) => ((p.addresses['vaults'] ?? []) as readonly SourcedAddress[]).map((v) => ({ slug: p.slug, label: v.label ?? v.address, address: v.address })));
+      .flatMap((p) =>
+        ((p.addresses['vaults'] ?? []) as readonly SourcedAddress[]).map((v) => ({
+          slug: p.slug,
+          label: v.label ?? v.address,
+          address: v.address,
+        })),
+      );
   }
 
   /** Whether the registry's Aave market has a reserve of this asset. */

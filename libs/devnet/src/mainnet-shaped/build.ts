@@ -35,60 +35,70 @@ export interface ProfileBuildOptions extends BuildOptions {
 
 export async function buildMainnetShaped(o: ProfileBuildOptions): Promise<ProfileNetworkManifest> {
   const book = new RealBook(o.network, o.registry);
-  return onBuildChain(o, `${o.network} (mainnet-shaped)`, profileAliases(o.network), async ({ chainId, timeline, anvil, rpc, writer, ctx }) => {
-    const prices = new PriceBook(profileTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
-    const priceOf = prices.at(0);
-    const placements: Placement[] = [];
-    ctx.log('placing tokens and Multicall3 at their real addresses');
-    const { traded, extra } = await placeTokens(ctx, book, priceOf, placements);
-    const first = await rpc.call<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['0x1', false]);
-    ctx.log('placing Uniswap V2, SushiSwap, Uniswap V3 and the vaults');
-    const v2 = await placeV2(ctx, book, traded, placements);
-    const v3 = await placeV3(ctx, book, traded, priceOf, placements);
-    const vaults = await placeVaults(ctx, book, [...traded, ...extra], placements);
-    await mineNext(ctx);
-    ctx.log('placing Aave V3');
-    const aave = await placeAave(ctx, book, traded, priceOf, placements);
-    const weth = tokenBySymbol(traded, 'WETH').address;
-    ctx.log('placing Across (SpokePool and MulticallHandler)');
-    const across = await placeAcross(ctx, book, weth, placements);
-    ctx.log('placing the Uniswap V4 PoolManager and the UniversalRouter');
-    await placeV4(ctx, book, weth, placements);
-    const deployment: NetworkDeployment = {
-      weth,
-      multicall3: book.multicall3,
-      tokens: traded,
-      platforms: [...v2, v3, vaults, aave],
-      contracts: { router: '', executor: '' },
-      deployBlock: Number(first.number),
-      deployTimestamp: Number(first.timestamp),
-    };
-    const world = new World(ctx, deployment, prices);
-    ctx.log('seeding liquidity and 30 days of history');
-    await seedLiquidity(world);
-    await simulateHistory(world, timeline);
-    const last = await mineAtNow(writer);
-    // The Router as on a real network: through the CREATE2 deployment proxy, at the address its init code gives.
-    await rpc.call('evm_setAutomine', [true]);
-    const signer = new Wallet(ANVIL_ACCOUNTS[4]!.privateKey, new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true }));
-    const router = await deployRouterDeterministic(signer, o.network);
-    signer.provider?.destroy();
-    placements.push({ address: router.plan.router, what: 'tokensvc Router (deployRouterDeterministic)', method: 'create2', from: DETERMINISTIC_DEPLOYMENT_PROXY });
-    await saveState(rpc, o.stateFile);
-    const head = Number(await rpc.call<string>('eth_blockNumber'));
-    ctx.log(`saved ${writer.transactionCount} transactions in ${head} blocks`);
-    return {
-      network: o.network,
-      chainId,
-      deployer: ctx.deployer,
-      weth,
-      multicall3: book.multicall3,
-      tokens: traded,
-      extraTokens: extra,
-      platforms: deployment.platforms,
-      contracts: { router: router.plan.router, executor: router.plan.executor, ...across },
-      ...builtWorldRecord(world, timeline, deployment, { block: head, timestamp: last.timestamp, transactions: writer.transactionCount }),
-      placements,
-    };
-  });
+  return onBuildChain(
+    o,
+    `${o.network} (mainnet-shaped)`,
+    profileAliases(o.network),
+    async ({ chainId, timeline, anvil, rpc, writer, ctx }) => {
+      const prices = new PriceBook(profileTokenSpecs(o.network), timeline.steps, timeline.blocksPerDay, o.seed);
+      const priceOf = prices.at(0);
+      const placements: Placement[] = [];
+      ctx.log('placing tokens and Multicall3 at their real addresses');
+      const { traded, extra } = await placeTokens(ctx, book, priceOf, placements);
+      const first = await rpc.call<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['0x1', false]);
+      ctx.log('placing Uniswap V2, SushiSwap, Uniswap V3 and the vaults');
+      const v2 = await placeV2(ctx, book, traded, placements);
+      const v3 = await placeV3(ctx, book, traded, priceOf, placements);
+      const vaults = await placeVaults(ctx, book, [...traded, ...extra], placements);
+      await mineNext(ctx);
+      ctx.log('placing Aave V3');
+      const aave = await placeAave(ctx, book, traded, priceOf, placements);
+      const weth = tokenBySymbol(traded, 'WETH').address;
+      ctx.log('placing Across (SpokePool and MulticallHandler)');
+      const across = await placeAcross(ctx, book, weth, placements);
+      ctx.log('placing the Uniswap V4 PoolManager and the UniversalRouter');
+      await placeV4(ctx, book, weth, placements);
+      const deployment: NetworkDeployment = {
+        weth,
+        multicall3: book.multicall3,
+        tokens: traded,
+        platforms: [...v2, v3, vaults, aave],
+        contracts: { router: '', executor: '' },
+        deployBlock: Number(first.number),
+        deployTimestamp: Number(first.timestamp),
+      };
+      const world = new World(ctx, deployment, prices);
+      ctx.log('seeding liquidity and 30 days of history');
+      await seedLiquidity(world);
+      await simulateHistory(world, timeline);
+      const last = await mineAtNow(writer);
+      // The Router as on a real network: through the CREATE2 deployment proxy, at the address its init code gives.
+      await rpc.call('evm_setAutomine', [true]);
+      const signer = new Wallet(ANVIL_ACCOUNTS[4]!.privateKey, new JsonRpcProvider(anvil.rpcUrl, chainId, { staticNetwork: true }));
+      const router = await deployRouterDeterministic(signer, o.network);
+      signer.provider?.destroy();
+      placements.push({
+        address: router.plan.router,
+        what: 'tokensvc Router (deployRouterDeterministic)',
+        method: 'create2',
+        from: DETERMINISTIC_DEPLOYMENT_PROXY,
+      });
+      await saveState(rpc, o.stateFile);
+      const head = Number(await rpc.call<string>('eth_blockNumber'));
+      ctx.log(`saved ${writer.transactionCount} transactions in ${head} blocks`);
+      return {
+        network: o.network,
+        chainId,
+        deployer: ctx.deployer,
+        weth,
+        multicall3: book.multicall3,
+        tokens: traded,
+        extraTokens: extra,
+        platforms: deployment.platforms,
+        contracts: { router: router.plan.router, executor: router.plan.executor, ...across },
+        ...builtWorldRecord(world, timeline, deployment, { block: head, timestamp: last.timestamp, transactions: writer.transactionCount }),
+        placements,
+      };
+    },
+  );
 }

@@ -70,15 +70,25 @@ export function rewriteAddress(code: string, from: string, to: string): { code: 
  * keeps `address(this)` next to a domain separator hashed over the scratch address, and it
  * recomputes the separator only while the two addresses differ.
  */
-export async function copyToReal(ctx: BuildContext, accounts: Map<string, DumpedAccount>, scratch: string, real: string, rewriteSelf = false): Promise<number> {
+export async function copyToReal(
+  ctx: BuildContext,
+  accounts: Map<string, DumpedAccount>,
+  scratch: string,
+  real: string,
+  rewriteSelf = false,
+): Promise<number> {
   const acct = accounts.get(scratch.toLowerCase());
   if (!acct?.code || acct.code === '0x') throw new Error(`nothing deployed at ${scratch} to copy to ${real}`);
   const { code, count } = rewriteSelf ? rewriteAddress(acct.code, scratch, real) : { code: acct.code, count: 0 };
-  if (rewriteSelf && count === 0) throw new Error(`the code deployed at ${scratch} does not hold its own address: nothing to rewrite for ${real}`);
+  if (rewriteSelf && count === 0)
+    throw new Error(`the code deployed at ${scratch} does not hold its own address: nothing to rewrite for ${real}`);
   const calls = [
     { method: 'anvil_setCode', params: [real, code] },
     { method: 'anvil_setNonce', params: [real, '0x1'] },
-    ...Object.entries(acct.storage ?? {}).map(([slot, value]) => ({ method: 'anvil_setStorageAt', params: [real, word(slot), word(value)] })),
+    ...Object.entries(acct.storage ?? {}).map(([slot, value]) => ({
+      method: 'anvil_setStorageAt',
+      params: [real, word(slot), word(value)],
+    })),
     { method: 'anvil_setCode', params: [scratch, '0x'] },
   ];
   await ctx.rpc.batch(calls);
@@ -91,7 +101,14 @@ export async function copyToReal(ctx: BuildContext, accounts: Map<string, Dumped
  */
 export async function placeBySetCode(
   ctx: BuildContext,
-  deploys: ReadonlyArray<{ what: string; real: string; artifact: { abi: InterfaceAbi; bytecode: string }; args: readonly unknown[]; gas?: bigint; rewriteSelf?: boolean }>,
+  deploys: ReadonlyArray<{
+    what: string;
+    real: string;
+    artifact: { abi: InterfaceAbi; bytecode: string };
+    args: readonly unknown[];
+    gas?: bigint;
+    rewriteSelf?: boolean;
+  }>,
 ): Promise<Placement[]> {
   const scratch = deploys.map((d) => ctx.writer.deploy(ctx.deployer, d.artifact, d.args, d.what, d.gas ?? 8_000_000n));
   await ctx.writer.mine(ctx.clock.next());
@@ -99,7 +116,13 @@ export async function placeBySetCode(
   const out: Placement[] = [];
   for (const [i, d] of deploys.entries()) {
     const rewritten = await copyToReal(ctx, accounts, scratch[i]!, d.real, d.rewriteSelf);
-    out.push({ address: getAddress(d.real), what: d.what, method: 'set-code', scratch: scratch[i]!, ...(d.rewriteSelf ? { rewritten } : {}) });
+    out.push({
+      address: getAddress(d.real),
+      what: d.what,
+      method: 'set-code',
+      scratch: scratch[i]!,
+      ...(d.rewriteSelf ? { rewritten } : {}),
+    });
   }
   return out;
 }
@@ -113,12 +136,20 @@ interface Receipt {
  * Sends one transaction from `from` at exactly `nonce` (anvil_setNonce, impersonated) in a block
  * of its own, outside the build's writer (whose nonce book covers only its own senders).
  */
-export async function sendAtNonce(ctx: BuildContext, from: string, nonce: number, tx: { to?: string; data: string; gas?: bigint }, label: string): Promise<void> {
+export async function sendAtNonce(
+  ctx: BuildContext,
+  from: string,
+  nonce: number,
+  tx: { to?: string; data: string; gas?: bigint },
+  label: string,
+): Promise<void> {
   await ctx.rpc.batch([
     { method: 'anvil_setNonce', params: [from, toHex(nonce)] },
     { method: 'anvil_setBalance', params: [from, toHex(10n ** 20n)] },
   ]);
-  const hash = await ctx.rpc.call<string>('eth_sendTransaction', [{ from, to: tx.to, data: tx.data, gas: toHex(tx.gas ?? 10_000_000n), nonce: toHex(nonce) }]);
+  const hash = await ctx.rpc.call<string>('eth_sendTransaction', [
+    { from, to: tx.to, data: tx.data, gas: toHex(tx.gas ?? 10_000_000n), nonce: toHex(nonce) },
+  ]);
   await ctx.rpc.call('evm_mine', [ctx.clock.next()]);
   const receipt = await ctx.rpc.call<Receipt | null>('eth_getTransactionReceipt', [hash]);
   if (receipt?.status !== '0x1') throw new Error(`${label} from ${from} at nonce ${nonce} failed`);
@@ -127,10 +158,18 @@ export async function sendAtNonce(ctx: BuildContext, from: string, nonce: number
 /** The real deployer's CREATE at its original nonce; fails if the pair does not give `real`. */
 export async function placeByCreate(
   ctx: BuildContext,
-  p: { what: string; real: string; from: string; nonce: number; artifact: { abi: InterfaceAbi; bytecode: string }; args: readonly unknown[] },
+  p: {
+    what: string;
+    real: string;
+    from: string;
+    nonce: number;
+    artifact: { abi: InterfaceAbi; bytecode: string };
+    args: readonly unknown[];
+  },
 ): Promise<Placement> {
   const expected = getCreateAddress({ from: p.from, nonce: p.nonce });
-  if (expected.toLowerCase() !== p.real.toLowerCase()) throw new Error(`${p.what}: CREATE from ${p.from} at nonce ${p.nonce} gives ${expected}, not ${p.real}`);
+  if (expected.toLowerCase() !== p.real.toLowerCase())
+    throw new Error(`${p.what}: CREATE from ${p.from} at nonce ${p.nonce} gives ${expected}, not ${p.real}`);
   const data = `${p.artifact.bytecode}${new Interface(p.artifact.abi).encodeDeploy(p.args).slice(2)}`;
   await sendAtNonce(ctx, p.from, p.nonce, { data, gas: 12_000_000n }, `deploy ${p.what}`);
   return { address: getAddress(p.real), what: p.what, method: 'create-at-nonce', from: getAddress(p.from), nonce: p.nonce };

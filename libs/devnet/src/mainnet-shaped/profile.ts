@@ -66,39 +66,72 @@ function readProfileManifest(file: string): MainnetShapedManifest | undefined {
 export async function startMainnetShaped(opts: MainnetShapedOptions): Promise<MainnetShapedHandle> {
   const networks = opts.networks ?? [...MAINNET_SHAPED_NETWORKS];
   const unsupported = networks.filter((n) => !MAINNET_SHAPED_NETWORKS.includes(n));
-  if (unsupported.length > 0) throw new Error(`the mainnet-shaped profile has ${MAINNET_SHAPED_NETWORKS.join(', ')} only (not ${unsupported.join(', ')})`);
+  if (unsupported.length > 0)
+    throw new Error(`the mainnet-shaped profile has ${MAINNET_SHAPED_NETWORKS.join(', ')} only (not ${unsupported.join(', ')})`);
   const host = opts.host ?? '127.0.0.1';
   const basePort = opts.basePort ?? MAINNET_SHAPED_BASE_PORT;
   const stateDir = opts.stateDir ?? defaultProfileStateDir(join(__dirname, '..', '..', '..', '..'));
   const log = opts.log ?? (() => undefined);
   const manifestPath = join(stateDir, MAINNET_SHAPED_MANIFEST);
   // A registry change (new addresses) rebuilds the state, like a code change.
-  const version = createHash('sha256').update(profileCodeVersion()).update(JSON.stringify(networks.map((n) => opts.registry[n]))).digest('hex').slice(0, 16);
+  const version = createHash('sha256')
+    .update(profileCodeVersion())
+    .update(JSON.stringify(networks.map((n) => opts.registry[n])))
+    .digest('hex')
+    .slice(0, 16);
 
-  const manifest = await withStateLock(stateDir, () => log(`waiting for another process building ${stateDir}`), async () => {
-    const saved = opts.fresh ? undefined : readProfileManifest(manifestPath);
-    const usable = saved && saved.codeVersion === version && networks.every((n) => saved.networks.some((m) => m.network === n) && existsSync(stateFile(stateDir, n)));
-    if (usable) return saved;
-    mkdirSync(stateDir, { recursive: true });
-    const started = Date.now();
-    log(`building the mainnet-shaped ${networks.join(', ')} (code version ${version}); this takes a minute or two`);
-    const built: ProfileNetworkManifest[] = [];
-    for (const [i, network] of networks.entries()) {
-      const registry = opts.registry[network];
-      if (!registry) throw new Error(`the registry has no ${network}`);
-      built.push(await buildMainnetShaped({ network, host, port: basePort + i, seed: DEFAULT_SEED, stateFile: stateFile(stateDir, network), registry, log }));
-    }
-    log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const m: MainnetShapedManifest = { profile: MAINNET_SHAPED, codeVersion: version, seed: DEFAULT_SEED, createdAt: new Date().toISOString(), networks: built };
-    writeFileSync(`${manifestPath}.tmp`, `${JSON.stringify(m, null, 2)}\n`);
-    renameSync(`${manifestPath}.tmp`, manifestPath);
-    return m;
-  });
+  const manifest = await withStateLock(
+    stateDir,
+    () => log(`waiting for another process building ${stateDir}`),
+    async () => {
+      const saved = opts.fresh ? undefined : readProfileManifest(manifestPath);
+      const usable =
+        saved &&
+        saved.codeVersion === version &&
+        networks.every((n) => saved.networks.some((m) => m.network === n) && existsSync(stateFile(stateDir, n)));
+      if (usable) return saved;
+      mkdirSync(stateDir, { recursive: true });
+      const started = Date.now();
+      log(`building the mainnet-shaped ${networks.join(', ')} (code version ${version}); this takes a minute or two`);
+      const built: ProfileNetworkManifest[] = [];
+      for (const [i, network] of networks.entries()) {
+        const registry = opts.registry[network];
+        if (!registry) throw new Error(`the registry has no ${network}`);
+        built.push(
+          await buildMainnetShaped({
+            network,
+            host,
+            port: basePort + i,
+            seed: DEFAULT_SEED,
+            stateFile: stateFile(stateDir, network),
+            registry,
+            log,
+          }),
+        );
+      }
+      log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const m: MainnetShapedManifest = {
+        profile: MAINNET_SHAPED,
+        codeVersion: version,
+        seed: DEFAULT_SEED,
+        createdAt: new Date().toISOString(),
+        networks: built,
+      };
+      writeFileSync(`${manifestPath}.tmp`, `${JSON.stringify(m, null, 2)}\n`);
+      renameSync(`${manifestPath}.tmp`, manifestPath);
+      return m;
+    },
+  );
 
   const started: AnvilProcess[] = [];
   try {
     for (const [i, network] of networks.entries()) {
-      const anvil = await startAnvil({ host, port: basePort + i, chainId: NETWORK_INFO[network].chainId, loadState: stateFile(stateDir, network) });
+      const anvil = await startAnvil({
+        host,
+        port: basePort + i,
+        chainId: NETWORK_INFO[network].chainId,
+        loadState: stateFile(stateDir, network),
+      });
       started.push(anvil);
       log(`${network} (mainnet-shaped): chain ${anvil.chainId} at ${anvil.rpcUrl} (pid ${anvil.pid})`);
     }

@@ -71,7 +71,7 @@ describe('uniswap maths', () => {
     const trade = v3TradeToPrice(encodeSqrtPriceX96(price), liquidity, 1.01, 500);
     expect(trade.zeroForOne).toBe(false);
     // Δy = L·Δ√P, plus the fee
-    expect(Number(trade.amountIn) / (1e24 * (Math.sqrt(1.01) - 1) / 0.9995)).toBeCloseTo(1, 6);
+    expect(Number(trade.amountIn) / ((1e24 * (Math.sqrt(1.01) - 1)) / 0.9995)).toBeCloseTo(1, 6);
     expect(v3TradeToPrice(encodeSqrtPriceX96(price), liquidity, 0.99, 500).zeroForOne).toBe(true);
   });
 });

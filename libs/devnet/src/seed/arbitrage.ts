@@ -25,7 +25,9 @@ export type PoolState = DevnetPoolState & { ref: PoolRef };
 
 /** Every pool of the families whose pools are traded, family by family (DEVNET_ORDER). */
 export function tradablePools(world: World, facets: readonly PlannedDevnetFacet[]): PoolRef[] {
-  return facets.flatMap(({ family, pools: facet }) => (facet ? world.platforms(family).flatMap((platform) => platform.pools.map((pool) => ({ platform, pool, facet }))) : []));
+  return facets.flatMap(({ family, pools: facet }) =>
+    facet ? world.platforms(family).flatMap((platform) => platform.pools.map((pool) => ({ platform, pool, facet }))) : [],
+  );
 }
 
 export async function readPools(world: World, refs: readonly PoolRef[]): Promise<PoolState[]> {

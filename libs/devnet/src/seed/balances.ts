@@ -16,7 +16,10 @@ export async function syncBalances(world: World, accounts: readonly string[]): P
   const erc20 = ABI.erc20();
   const calls = accounts.flatMap((account) => [
     { method: 'eth_getBalance', params: [account, 'latest'] },
-    ...world.tokens.map((t) => ({ method: 'eth_call', params: [{ to: t.address, data: encodeCall(erc20, 'balanceOf', [account]) }, 'latest'] })),
+    ...world.tokens.map((t) => ({
+      method: 'eth_call',
+      params: [{ to: t.address, data: encodeCall(erc20, 'balanceOf', [account]) }, 'latest'],
+    })),
   ]);
   const results = await world.ctx.rpc.batch<string>(calls);
   let i = 0;

@@ -60,7 +60,14 @@ async function fund(world: World, grants: Grant[]): Promise<void> {
     perToken.set(g.symbol, m);
   }
   const holders = new Set(grants.map((g) => g.to));
-  for (const a of [...world.actors.traders, ...world.actors.arbitrageurs, ...world.actors.liquidityProviders, world.actors.relayer, world.actors.filler]) holders.add(a.address);
+  for (const a of [
+    ...world.actors.traders,
+    ...world.actors.arbitrageurs,
+    ...world.actors.liquidityProviders,
+    world.actors.relayer,
+    world.actors.filler,
+  ])
+    holders.add(a.address);
   const ethUsd = world.price('WETH', 0);
   for (const holder of holders) {
     if (TEST_ACCOUNTS.some((a) => a.address === holder) || holder === ctx.deployer) continue;
@@ -84,7 +91,10 @@ async function fund(world: World, grants: Grant[]): Promise<void> {
       continue;
     }
     const entries = [...recipients.entries()];
-    ctx.writer.call(ctx.deployer, t.address, ABI.erc20(), 'mintMany', [entries.map((e) => e[0]), entries.map((e) => e[1])], { gas: 8_000_000n, label: `mint ${symbol}` });
+    ctx.writer.call(ctx.deployer, t.address, ABI.erc20(), 'mintMany', [entries.map((e) => e[0]), entries.map((e) => e[1])], {
+      gas: 8_000_000n,
+      label: `mint ${symbol}`,
+    });
     for (const [to, amount] of entries) portfolio.credit(to, t.address, amount);
   }
   await mineNext(ctx, 60);

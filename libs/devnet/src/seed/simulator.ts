@@ -71,7 +71,10 @@ export async function simulateHistory(world: World, timeline: Timeline): Promise
   for (let step = 1; step <= timeline.steps; step++) {
     const dayBoundary = step % timeline.blocksPerDay === 0;
     // Bots trade every block, traders less: resync bots each block and everyone once a day.
-    const [states] = await Promise.all([readPools(world, refs), syncBalances(world, dayBoundary ? [...bots, ...traders.map((t) => t.address)] : bots)]);
+    const [states] = await Promise.all([
+      readPools(world, refs),
+      syncBalances(world, dayBoundary ? [...bots, ...traders.map((t) => t.address)] : bots),
+    ]);
     for (const h of histories) await h.upkeep?.(step, dayBoundary);
     queueArbitrage(world, states, step);
     const n = rng.int(minActions, maxActions);
@@ -82,6 +85,7 @@ export async function simulateHistory(world: World, timeline: Timeline): Promise
     }
     await ctx.writer.mine(blockTime(timeline, step, rng));
     const day = step / timeline.blocksPerDay;
-    if (dayBoundary && (day === 1 || day % 5 === 0)) ctx.log(`seeding history day ${day}/${timeline.days} (${ctx.writer.transactionCount} txs so far)`);
+    if (dayBoundary && (day === 1 || day % 5 === 0))
+      ctx.log(`seeding history day ${day}/${timeline.days} (${ctx.writer.transactionCount} txs so far)`);
   }
 }

@@ -57,7 +57,10 @@ export class World implements DevnetWorld {
     this.rng = createRng(`${ctx.seed}/${ctx.network}/activity`);
     this.actors = deriveActors(ctx.seed);
     this.chain = devnetChain(ctx);
-    this.accounts = { liquidityProviders: this.actors.liquidityProviders.map((a) => a.address), arbitrageurs: this.actors.arbitrageurs.map((a) => a.address) };
+    this.accounts = {
+      liquidityProviders: this.actors.liquidityProviders.map((a) => a.address),
+      arbitrageurs: this.actors.arbitrageurs.map((a) => a.address),
+    };
     this.bySymbol = new Map(deployment.tokens.map((t) => [t.symbol, t]));
     this.byAddress = new Map(deployment.tokens.map((t) => [t.address.toLowerCase(), t]));
   }

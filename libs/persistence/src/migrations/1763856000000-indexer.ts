@@ -206,7 +206,19 @@ export class Indexer1763856000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['candles', 'price_points', 'activities', 'balances', 'transfers', 'pool_ticks', 'pools', 'tokens', 'indexer_leases', 'index_cursors', 'blocks']) {
+    for (const table of [
+      'candles',
+      'price_points',
+      'activities',
+      'balances',
+      'transfers',
+      'pool_ticks',
+      'pools',
+      'tokens',
+      'indexer_leases',
+      'index_cursors',
+      'blocks',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
   }

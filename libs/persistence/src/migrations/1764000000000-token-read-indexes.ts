@@ -24,7 +24,9 @@ export class TokenReadIndexes1764000000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     for (const [name, column, replaces] of SORTS) {
       if (replaces) await q.query(`DROP INDEX IF EXISTS ${replaces}`);
-      const include = FILTER_COLUMNS.split(', ').filter((c) => c !== column).join(', ');
+      const include = FILTER_COLUMNS.split(', ')
+        .filter((c) => c !== column)
+        .join(', ');
       await q.query(`CREATE INDEX tokens_sort_${name}_idx ON tokens (${column === 'key' ? 'key' : `${column}, key`}) INCLUDE (${include})`);
     }
   }

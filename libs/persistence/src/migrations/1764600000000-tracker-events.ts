@@ -50,7 +50,9 @@ export class TrackerEvents1764600000000 implements MigrationInterface {
     await q.query(`CREATE INDEX tracker_bridge_events_request_idx ON tracker_bridge_events (request_id)`);
     await q.query(`CREATE INDEX tracker_bridge_events_seen_idx ON tracker_bridge_events (seen_at)`);
     await q.query(`CREATE INDEX cross_chain_orders_request_idx ON cross_chain_orders (request_id) WHERE terminal_at IS NULL`);
-    await q.query(`CREATE INDEX orders_cross_chain_tx_data_idx ON orders (md5(lower(tx->>'data'))) WHERE split_part(context->>'outputToken', ':', 1) <> network`);
+    await q.query(
+      `CREATE INDEX orders_cross_chain_tx_data_idx ON orders (md5(lower(tx->>'data'))) WHERE split_part(context->>'outputToken', ':', 1) <> network`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

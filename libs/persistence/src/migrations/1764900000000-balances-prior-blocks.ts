@@ -13,7 +13,9 @@ export class BalancesPriorBlocks1764900000000 implements MigrationInterface {
   name = 'BalancesPriorBlocks1764900000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE balances ADD COLUMN prior_blocks bigint[] NOT NULL DEFAULT '{}', ADD COLUMN prior_all boolean NOT NULL DEFAULT false`);
+    await q.query(
+      `ALTER TABLE balances ADD COLUMN prior_blocks bigint[] NOT NULL DEFAULT '{}', ADD COLUMN prior_all boolean NOT NULL DEFAULT false`,
+    );
     await q.query(
       `WITH t AS (
          SELECT network, token, from_address AS holder, block_number FROM transfers

@@ -17,4 +17,5 @@ export interface PoolTableRow extends PoolDescription {
 }
 
 /** The columns of PoolTableRow, for SELECT lists. */
-export const POOL_TABLE_COLUMNS = 'address, platform, family, token0, token1, fee, tick_spacing, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index';
+export const POOL_TABLE_COLUMNS =
+  'address, platform, family, token0, token1, fee, tick_spacing, reserve0, reserve1, sqrt_price_x96, liquidity, tick, block_number, log_index';

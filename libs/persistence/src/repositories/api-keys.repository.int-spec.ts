@@ -36,7 +36,9 @@ describe('ApiKeysRepository (real Postgres)', () => {
     expect((await repo.resolve(record.id)).id).toBe(record.id);
     expect((await repo.resolve(record.displayPrefix)).id).toBe(record.id);
     await expect(repo.resolve('tsk_live_nope00')).rejects.toThrow(ApiKeyNotFoundError);
-    await pool.query(`UPDATE api_keys SET display_prefix = 'tsk_live_dup000' WHERE id IN (SELECT id FROM api_keys ORDER BY created_at LIMIT 2)`);
+    await pool.query(
+      `UPDATE api_keys SET display_prefix = 'tsk_live_dup000' WHERE id IN (SELECT id FROM api_keys ORDER BY created_at LIMIT 2)`,
+    );
     await expect(repo.resolve('tsk_live_dup000')).rejects.toThrow(/matches several keys/);
   });
 
@@ -63,12 +65,17 @@ describe('ApiKeysRepository (real Postgres)', () => {
       { keyId: '00000000-0000-0000-0000-000000000000', day: '2025-01-01', calls: 9 },
     ]);
     await repo.recordUsage([{ keyId: record.id, day: '2025-01-02', calls: 10 }]);
-    expect(await repo.usage(record.id, '2025-01-01')).toEqual([{ day: '2025-01-01', calls: 7 }, { day: '2025-01-02', calls: 11 }]);
+    expect(await repo.usage(record.id, '2025-01-01')).toEqual([
+      { day: '2025-01-01', calls: 7 },
+      { day: '2025-01-02', calls: 11 },
+    ]);
     expect((await repo.resolve(record.id)).lastUsedAt).not.toBeNull();
   });
 
   it('enforces the tier and custom-rate rules in the schema too', async () => {
-    await expect(pool.query(`INSERT INTO api_keys (key_hash, display_prefix, tier, label) VALUES (repeat('a', 64), 'p', 'gold', 'x')`)).rejects.toThrow(/check/);
+    await expect(
+      pool.query(`INSERT INTO api_keys (key_hash, display_prefix, tier, label) VALUES (repeat('a', 64), 'p', 'gold', 'x')`),
+    ).rejects.toThrow(/check/);
     await expect(repo.issue({ tier: 'free', label: 'x', rateLimitPerMinute: 10 })).rejects.toThrow(/check/);
     await expect(repo.issue({ tier: 'enterprise', label: 'x', rateLimitPerMinute: 3001 })).rejects.toThrow(/check/);
   });
@@ -78,7 +85,9 @@ describe('ApiKeysRepository (real Postgres)', () => {
     const ds = createDataSource({ url, poolSize: 1 });
     await ds.initialize();
     const runner = ds.createQueryRunner();
-    const count = async (): Promise<number> => (await runner.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('api_keys', 'api_key_usage')`))[0].n;
+    const count = async (): Promise<number> =>
+      (await runner.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('api_keys', 'api_key_usage')`))[0]
+        .n;
     try {
       await new ApiKeys1763942400000().down(runner);
       expect(await count()).toBe(0);

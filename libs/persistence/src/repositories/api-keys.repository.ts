@@ -83,7 +83,15 @@ export class ApiKeysRepository {
     const { rows } = await db.query<Row>(
       `INSERT INTO api_keys (key_hash, display_prefix, tier, label, rate_limit_per_minute, expires_at, rotated_from)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [hashApiKey(key), displayPrefix(key), input.tier, input.label, input.rateLimitPerMinute ?? null, input.expiresAt ?? null, rotatedFrom],
+      [
+        hashApiKey(key),
+        displayPrefix(key),
+        input.tier,
+        input.label,
+        input.rateLimitPerMinute ?? null,
+        input.expiresAt ?? null,
+        rotatedFrom,
+      ],
     );
     return { key, record: toRecord(rows[0]!) };
   }
@@ -95,14 +103,19 @@ export class ApiKeysRepository {
   }
 
   async list(includeRevoked = false): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM api_keys ${includeRevoked ? '' : 'WHERE revoked_at IS NULL'} ORDER BY created_at, id`);
+    const { rows } = await this.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM api_keys ${includeRevoked ? '' : 'WHERE revoked_at IS NULL'} ORDER BY created_at, id`,
+    );
     return rows.map(toRecord);
   }
 
   /** A key by its id or its display prefix (`tsk_live_abc123`); an ambiguous prefix is refused. */
   async resolve(idOrPrefix: string): Promise<ApiKeyRecord> {
     const byId = UUID_RE.test(idOrPrefix);
-    const { rows } = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE ${byId ? 'id = $1::uuid' : 'display_prefix = $1'} LIMIT 2`, [idOrPrefix]);
+    const { rows } = await this.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE ${byId ? 'id = $1::uuid' : 'display_prefix = $1'} LIMIT 2`,
+      [idOrPrefix],
+    );
     if (rows.length === 0) throw new ApiKeyNotFoundError(`no API key with ${byId ? 'id' : 'prefix'} "${idOrPrefix}"`);
     if (rows.length > 1) throw new ApiKeyNotFoundError(`prefix "${idOrPrefix}" matches several keys; use the id`);
     return toRecord(rows[0]!);
@@ -110,7 +123,10 @@ export class ApiKeysRepository {
 
   /** Revokes at once (idempotent: an already revoked key keeps its first revocation time). */
   async revoke(id: string): Promise<ApiKeyRecord> {
-    const { rows } = await this.pool.query<Row>(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+    const { rows } = await this.pool.query<Row>(
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id],
+    );
     if (!rows[0]) throw new ApiKeyNotFoundError(`no API key with id "${id}"`);
     return toRecord(rows[0]);
   }
@@ -125,9 +141,16 @@ export class ApiKeysRepository {
       const old = rows[0];
       if (!old) throw new ApiKeyNotFoundError(`no API key with id "${id}"`);
       if (old.revoked_at) throw new ApiKeyNotFoundError(`API key ${id} is revoked; issue a new one instead`);
-      const issued = await this.insert(client, { tier: toRecord(old).tier, label: old.label, rateLimitPerMinute: old.rate_limit_per_minute, expiresAt: old.expires_at }, id);
+      const issued = await this.insert(
+        client,
+        { tier: toRecord(old).tier, label: old.label, rateLimitPerMinute: old.rate_limit_per_minute, expiresAt: old.expires_at },
+        id,
+      );
       if (graceSeconds > 0) {
-        await client.query(`UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $2)) WHERE id = $1`, [id, graceSeconds]);
+        await client.query(
+          `UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $2)) WHERE id = $1`,
+          [id, graceSeconds],
+        );
       } else {
         await client.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
       }

@@ -23,7 +23,9 @@ export class CatalogRepository {
   constructor(private readonly ds: DataSource) {}
 
   async enabledNetworks(): Promise<NetworkRow[]> {
-    return this.ds.getRepository(NetworkEntity).find({ where: { enabled: true }, order: { chainId: 'ASC' }, select: ['network', 'chainId', 'name'] });
+    return this.ds
+      .getRepository(NetworkEntity)
+      .find({ where: { enabled: true }, order: { chainId: 'ASC' }, select: ['network', 'chainId', 'name'] });
   }
 
   /** Enabled platforms of enabled networks; `type` matches the family or the category. */
@@ -40,7 +42,9 @@ export class CatalogRepository {
   /** Replaces the catalogue for the given networks in one transaction (networks not listed are disabled). */
   async syncCatalog(networks: NetworkRow[], platforms: PlatformRow[]): Promise<void> {
     await this.ds.transaction(async (tx) => {
-      await tx.query(`UPDATE networks SET enabled = false, updated_at = now() WHERE NOT (network = ANY($1))`, [networks.map((n) => n.network)]);
+      await tx.query(`UPDATE networks SET enabled = false, updated_at = now() WHERE NOT (network = ANY($1))`, [
+        networks.map((n) => n.network),
+      ]);
       for (const n of networks) {
         await tx.query(
           `INSERT INTO networks (network, chain_id, name, enabled) VALUES ($1, $2, $3, true)

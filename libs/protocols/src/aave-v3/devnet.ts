@@ -12,7 +12,16 @@ import { type Artifact, linkBytecode, loadAaveArtifact, loadArtifact, requiredLi
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { usdToUnits } from '../devnet-math';
 import { addPosition } from '../devnet-trading';
-import { type DevnetChain, type DevnetFacet, type DevnetMarket, type DevnetToken, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import {
+  type DevnetChain,
+  type DevnetFacet,
+  type DevnetMarket,
+  type DevnetToken,
+  type DevnetWorld,
+  devnetPlatformAddress,
+  devnetToken,
+  lazyInterface,
+} from '../devnet-port';
 
 export interface ReserveSpec {
   asset: string;
@@ -68,7 +77,13 @@ export const RATE_STRATEGIES = {
 
 export function deployLinked(chain: DevnetChain, artifact: Artifact, libraries: Record<string, string>, args: readonly unknown[]): string {
   const needed = Object.fromEntries(requiredLibraries(artifact).map((name) => [name, libraries[name] ?? '']));
-  return chain.deploy(chain.deployer, { abi: artifact.abi, bytecode: linkBytecode(artifact, needed) }, args, artifact.contractName, 15_000_000n);
+  return chain.deploy(
+    chain.deployer,
+    { abi: artifact.abi, bytecode: linkBytecode(artifact, needed) },
+    args,
+    artifact.contractName,
+    15_000_000n,
+  );
 }
 
 /** What every reserve of a pool is initialised with: token implementations and rate strategies (deployed after the pool proxy exists: the implementations read its provider). */
@@ -86,8 +101,18 @@ export function deployReserveKit(chain: DevnetChain, pool: string, provider: str
     variableDebtImpl: chain.deploy(deployer, loadAaveArtifact('VariableDebtToken'), [pool], 'VariableDebtToken impl'),
     stableDebtImpl: chain.deploy(deployer, loadAaveArtifact('StableDebtToken'), [pool], 'StableDebtToken impl'),
     strategy: {
-      stable: chain.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.stable], 'stablecoin rate strategy'),
-      volatile: chain.deploy(deployer, loadAaveArtifact('DefaultReserveInterestRateStrategy'), [provider, ...RATE_STRATEGIES.volatile], 'volatile rate strategy'),
+      stable: chain.deploy(
+        deployer,
+        loadAaveArtifact('DefaultReserveInterestRateStrategy'),
+        [provider, ...RATE_STRATEGIES.stable],
+        'stablecoin rate strategy',
+      ),
+      volatile: chain.deploy(
+        deployer,
+        loadAaveArtifact('DefaultReserveInterestRateStrategy'),
+        [provider, ...RATE_STRATEGIES.volatile],
+        'volatile rate strategy',
+      ),
     },
   };
 }
@@ -139,7 +164,10 @@ function oracleKeeper(world: DevnetWorld): (step: number, heartbeat: boolean) =>
       const price = world.price(m.symbol, step);
       const previous = last.get(m.priceFeed) ?? 0;
       if (!heartbeat && Math.abs(price / previous - 1) < DEVIATION) continue;
-      world.chain.call(world.chain.deployer, m.priceFeed, AAVE_DEVNET_ABI.priceFeed(), 'setAnswer', [BigInt(Math.round(price * 1e8))], { gas: 150_000n, label: `feed ${m.symbol}` });
+      world.chain.call(world.chain.deployer, m.priceFeed, AAVE_DEVNET_ABI.priceFeed(), 'setAnswer', [BigInt(Math.round(price * 1e8))], {
+        gas: 150_000n,
+        label: `feed ${m.symbol}`,
+      });
       last.set(m.priceFeed, price);
       updates++;
     }
@@ -183,7 +211,12 @@ function queueLendingAction(world: DevnetWorld, book: Map<string, LendingPositio
   if (supplied.size === 0 || rng.chance(0.2)) {
     const market = rng.pick(aave.markets);
     const t = world.tokenAt(market.asset);
-    const amount = portfolio.debitUpTo(user, t.address, usdToUnits(rng.logUniform(500, 100_000), world.price(t.symbol, step), t.decimals), 0.5);
+    const amount = portfolio.debitUpTo(
+      user,
+      t.address,
+      usdToUnits(rng.logUniform(500, 100_000), world.price(t.symbol, step), t.decimals),
+      0.5,
+    );
     if (amount === 0n) return false;
     world.approveOnce(user, t.address, pool);
     chain.call(user, pool, iface, 'supply', [t.address, amount, user, 0], { gas: 500_000n, label: `aave supply ${t.symbol}` });
@@ -206,7 +239,10 @@ function queueLendingAction(world: DevnetWorld, book: Map<string, LendingPositio
     if (portfolio.spendable(user, asset) < needed) continue;
     world.approveOnce(user, asset, pool);
     // MaxUint256 repays the whole debt including interest accrued since the borrow.
-    chain.call(user, pool, iface, 'repay', [asset, MaxUint256, 2, user], { gas: 500_000n, label: `aave repay ${world.tokenAt(asset).symbol}` });
+    chain.call(user, pool, iface, 'repay', [asset, MaxUint256, 2, user], {
+      gas: 500_000n,
+      label: `aave repay ${world.tokenAt(asset).symbol}`,
+    });
     portfolio.debit(user, asset, needed);
     debt.delete(asset);
     return true;
@@ -234,15 +270,30 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
     const { deployer } = chain;
     const abi = AAVE_DEVNET_ABI;
     const label = aaveMarketLabel(chain.network);
-    const provider = chain.deploy(deployer, loadAaveArtifact('PoolAddressesProvider'), [`Aave ${label.name} Market`, deployer], 'PoolAddressesProvider');
+    const provider = chain.deploy(
+      deployer,
+      loadAaveArtifact('PoolAddressesProvider'),
+      [`Aave ${label.name} Market`, deployer],
+      'PoolAddressesProvider',
+    );
     chain.call(deployer, provider, abi.provider(), 'setACLAdmin', [deployer]);
     const aclManager = chain.deploy(deployer, loadAaveArtifact('ACLManager'), [provider], 'ACLManager');
     chain.call(deployer, provider, abi.provider(), 'setACLManager', [aclManager]);
-    for (const role of ['addPoolAdmin', 'addRiskAdmin', 'addEmergencyAdmin', 'addAssetListingAdmin']) chain.call(deployer, aclManager, abi.acl(), role, [deployer]);
+    for (const role of ['addPoolAdmin', 'addRiskAdmin', 'addEmergencyAdmin', 'addAssetListingAdmin'])
+      chain.call(deployer, aclManager, abi.acl(), role, [deployer]);
 
     // Libraries first: Pool and PoolConfigurator bytecode embeds their addresses.
     const libraries: Record<string, string> = {};
-    for (const name of ['SupplyLogic', 'BorrowLogic', 'LiquidationLogic', 'EModeLogic', 'BridgeLogic', 'PoolLogic', 'ConfiguratorLogic', 'FlashLoanLogic']) {
+    for (const name of [
+      'SupplyLogic',
+      'BorrowLogic',
+      'LiquidationLogic',
+      'EModeLogic',
+      'BridgeLogic',
+      'PoolLogic',
+      'ConfiguratorLogic',
+      'FlashLoanLogic',
+    ]) {
       libraries[name] = deployLinked(chain, loadAaveArtifact(name), libraries, []);
     }
     const poolImpl = deployLinked(chain, loadAaveArtifact('Pool'), libraries, [provider]);
@@ -257,10 +308,21 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
 
     const assets = plan.reserves.map((r) => devnetToken(tokens, r.asset));
     const feeds = assets.map((t) =>
-      chain.deploy(deployer, loadArtifact('MockPriceFeed'), [8, `${t.symbol === 'WETH' ? 'ETH' : t.symbol} / USD`, BigInt(Math.round(priceOf(t.symbol) * 1e8)), deployer], `${t.symbol} feed`, 2_000_000n),
+      chain.deploy(
+        deployer,
+        loadArtifact('MockPriceFeed'),
+        [8, `${t.symbol === 'WETH' ? 'ETH' : t.symbol} / USD`, BigInt(Math.round(priceOf(t.symbol) * 1e8)), deployer],
+        `${t.symbol} feed`,
+        2_000_000n,
+      ),
     );
     // Base currency USD with 8 decimals, as on Aave's mainnet markets.
-    const oracle = chain.deploy(deployer, loadAaveArtifact('AaveOracle'), [provider, assets.map((a) => a.address), feeds, ZERO_ADDRESS, ZERO_ADDRESS, 10n ** 8n], 'AaveOracle');
+    const oracle = chain.deploy(
+      deployer,
+      loadAaveArtifact('AaveOracle'),
+      [provider, assets.map((a) => a.address), feeds, ZERO_ADDRESS, ZERO_ADDRESS, 10n ** 8n],
+      'AaveOracle',
+    );
     chain.call(deployer, provider, abi.provider(), 'setPriceOracle', [oracle]);
     await chain.mine();
 
@@ -277,7 +339,14 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
     chain.call(deployer, configuratorAddress, cfg, 'initReserves', [inputs], { gas: 25_000_000n });
     for (const r of plan.reserves) {
       const asset = devnetToken(tokens, r.asset).address;
-      chain.call(deployer, configuratorAddress, cfg, 'configureReserveAsCollateral', [asset, r.ltv, r.liquidationThreshold, r.liquidationBonus], { label: `collateral ${r.asset}` });
+      chain.call(
+        deployer,
+        configuratorAddress,
+        cfg,
+        'configureReserveAsCollateral',
+        [asset, r.ltv, r.liquidationThreshold, r.liquidationBonus],
+        { label: `collateral ${r.asset}` },
+      );
       chain.call(deployer, configuratorAddress, cfg, 'setReserveBorrowing', [asset, true], { label: `borrowing ${r.asset}` });
       chain.call(deployer, configuratorAddress, cfg, 'setReserveFactor', [asset, r.reserveFactor], { label: `reserve factor ${r.asset}` });
     }
@@ -302,7 +371,14 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
         slug: plan.platform.slug,
         name: plan.platform.name,
         family: 'aave-v3',
-        addresses: { pool: poolAddress, poolAddressesProvider: provider, poolConfigurator: configuratorAddress, aclManager, oracle, dataProvider },
+        addresses: {
+          pool: poolAddress,
+          poolAddressesProvider: provider,
+          poolConfigurator: configuratorAddress,
+          aclManager,
+          oracle,
+          dataProvider,
+        },
         pools: [],
         vaults: [],
         markets,
@@ -323,7 +399,10 @@ export const aaveV3Devnet: DevnetFacet<'aave-v3', AavePlan> = {
         const t = world.token(r.symbol);
         const amount = usdToUnits(r.seedUsd, world.price(r.symbol, 0), t.decimals);
         world.approveOnce(lp, t.address, pool);
-        chain.call(lp, pool, AAVE_DEVNET_ABI.pool(), 'supply', [t.address, amount, lp, 0], { gas: 500_000n, label: `aave supply ${r.symbol}` });
+        chain.call(lp, pool, AAVE_DEVNET_ABI.pool(), 'supply', [t.address, amount, lp, 0], {
+          gas: 500_000n,
+          label: `aave supply ${r.symbol}`,
+        });
         portfolio.debit(lp, t.address, amount);
       }
     },

@@ -10,7 +10,16 @@ import { readAaveV3Scope } from './scope';
 
 function lending(log: RpcLog, acc: IndexingSink, kind: LendingEvent['kind'], account: string, amount: bigint): void {
   if (!acc.registry.markets.has(log.address)) return;
-  acc.lending.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, market: log.address, asset: topicAddress(log.topics[1]), kind, account, amount });
+  acc.lending.push({
+    blockNumber: log.blockNumber,
+    logIndex: log.logIndex,
+    txHash: log.transactionHash,
+    market: log.address,
+    asset: topicAddress(log.topics[1]),
+    kind,
+    account,
+    amount,
+  });
 }
 
 /**
@@ -44,7 +53,12 @@ export const aaveV3Adapter: ProtocolAdapter = {
             underlying: [asset],
             poolAddress: source.market ?? null,
             listed: false,
-            metadata: { asset, stableDebtToken: addressWord(log.data, 0), variableDebtToken: addressWord(log.data, 1), interestRateStrategy: addressWord(log.data, 2) },
+            metadata: {
+              asset,
+              stableDebtToken: addressWord(log.data, 0),
+              variableDebtToken: addressWord(log.data, 1),
+              interestRateStrategy: addressWord(log.data, 2),
+            },
           },
         },
       ];
@@ -62,7 +76,9 @@ export const aaveV3Adapter: ProtocolAdapter = {
     [AAVE_V3_EVENTS.aaveReserveDataUpdated]: (log, acc) => {
       if (!acc.registry.markets.has(log.address)) return;
       acc.reserveRates.push({
-        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
         market: log.address,
         asset: topicAddress(log.topics[1]),
         liquidityRate: uintWord(log.data, 0),

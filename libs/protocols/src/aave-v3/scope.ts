@@ -17,7 +17,9 @@ export async function readAaveV3Scope(p: PlatformDefinition, ctx: ScopeReadConte
   const assets = ((list?.[0] as string[] | undefined) ?? []).map(lower).filter((a) => listedSet.has(a));
   const data = await ctx.multicall(assets.map((a) => call(pool, 'getReserveData', [a])));
   assets.forEach((asset, i) => {
-    const d = decode('getReserveData', data[i])?.[0] as { aTokenAddress: string; stableDebtTokenAddress: string; variableDebtTokenAddress: string; interestRateStrategyAddress: string } | undefined;
+    const d = decode('getReserveData', data[i])?.[0] as
+      | { aTokenAddress: string; stableDebtTokenAddress: string; variableDebtTokenAddress: string; interestRateStrategyAddress: string }
+      | undefined;
     if (!d || lower(d.aTokenAddress) === lower(ZERO)) return;
     out.tokens.push({
       address: lower(d.aTokenAddress),
@@ -26,7 +28,12 @@ export async function readAaveV3Scope(p: PlatformDefinition, ctx: ScopeReadConte
       underlying: [asset],
       poolAddress: lower(pool),
       listed: false,
-      metadata: { asset, stableDebtToken: lower(d.stableDebtTokenAddress), variableDebtToken: lower(d.variableDebtTokenAddress), interestRateStrategy: lower(d.interestRateStrategyAddress) },
+      metadata: {
+        asset,
+        stableDebtToken: lower(d.stableDebtTokenAddress),
+        variableDebtToken: lower(d.variableDebtTokenAddress),
+        interestRateStrategy: lower(d.interestRateStrategyAddress),
+      },
     });
   });
   return out;

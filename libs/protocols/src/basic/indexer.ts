@@ -14,7 +14,10 @@ export const basicAdapter: ProtocolAdapter = {
   family: 'basic',
   staticContracts: () => [],
   seed: async (platform, ctx) =>
-    ctx.listedTokens.map((address) => ({ kind: 'token', token: { address, platform: platform.slug, family: 'basic', underlying: [], poolAddress: null, listed: true, metadata: {} } })),
+    ctx.listedTokens.map((address) => ({
+      kind: 'token',
+      token: { address, platform: platform.slug, family: 'basic', underlying: [], poolAddress: null, listed: true, metadata: {} },
+    })),
   discoveryHandlers: {},
   fastHandlers: {
     // The Transfer handler below, from the scanned columns: same checks (three 32-byte topics
@@ -23,7 +26,19 @@ export const basicAdapter: ProtocolAdapter = {
       const h = logs.transferAt(i);
       if (h < 0) return false;
       const token = acc.registry.tokens.get(logs.address(i));
-      if (token) recordTransfer(acc, logs.blockNumber(i), logs.logIndex(i), logs.txHash(i), token.address, logs.transferFrom(h), logs.transferTo(h), logs.transferValue(h), logs, h);
+      if (token)
+        recordTransfer(
+          acc,
+          logs.blockNumber(i),
+          logs.logIndex(i),
+          logs.txHash(i),
+          token.address,
+          logs.transferFrom(h),
+          logs.transferTo(h),
+          logs.transferValue(h),
+          logs,
+          h,
+        );
       return true;
     },
   },
@@ -55,12 +70,26 @@ function addTransfer(log: RpcLog, acc: IndexingSink, token: string, from: string
 }
 
 /** `row`: the list and handle of a transfer whose COPY row the logs scanner built. */
-function recordTransfer(acc: IndexingSink, blockNumber: number, logIndex: number, txHash: string, token: string, from: string, to: string, value: bigint, row?: ScannedLogs, handle = -1): void {
+function recordTransfer(
+  acc: IndexingSink,
+  blockNumber: number,
+  logIndex: number,
+  txHash: string,
+  token: string,
+  from: string,
+  to: string,
+  value: bigint,
+  row?: ScannedLogs,
+  handle = -1,
+): void {
   acc.addTransfer({ blockNumber, logIndex, txHash, token, from, to, value }, row, handle);
   // A V3 pool's reserves are its token balances.
   const pools = acc.registry.v3PoolsByToken.get(token);
   if (pools === undefined) return;
-  for (const [holder, sign] of [[from, -1n], [to, 1n]] as const) {
+  for (const [holder, sign] of [
+    [from, -1n],
+    [to, 1n],
+  ] as const) {
     if (!pools.has(holder)) continue;
     const pool = acc.registry.pools.get(holder)!;
     const state = acc.registry.poolStates.get(holder)!;

@@ -78,11 +78,27 @@ export const erc4626Devnet: DevnetFacet<'erc4626', VaultsPlan> = {
   deploy(chain, plan, { tokens }) {
     const vaults = plan.vaults.map((spec) => {
       const asset = devnetToken(tokens, spec.asset);
-      const address = chain.deploy(chain.deployer, loadArtifact('TestVault'), [asset.address, spec.name, spec.symbol, chain.deployer], spec.symbol, 4_000_000n);
+      const address = chain.deploy(
+        chain.deployer,
+        loadArtifact('TestVault'),
+        [asset.address, spec.name, spec.symbol, chain.deployer],
+        spec.symbol,
+        4_000_000n,
+      );
       // OpenZeppelin's ERC4626 without a decimals offset: shares have the asset's decimals.
       return { address, name: spec.name, symbol: spec.symbol, decimals: asset.decimals, asset: asset.address, assetSymbol: asset.symbol };
     });
-    return [{ slug: plan.platform.slug, name: plan.platform.name, family: 'erc4626', addresses: { vaults: vaults.map((v) => v.address) }, pools: [], vaults, markets: [] }];
+    return [
+      {
+        slug: plan.platform.slug,
+        name: plan.platform.name,
+        family: 'erc4626',
+        addresses: { vaults: vaults.map((v) => v.address) },
+        pools: [],
+        vaults,
+        markets: [],
+      },
+    ];
   },
   liquidity: {
     // The third liquidity provider (the lending one) deposits into every vault.

@@ -21,9 +21,23 @@ export const erc4626Adapter: ProtocolAdapter = {
     const out: Discovery[] = [];
     for (const vault of vaults) {
       const asset = assets.get(vault);
-      if (asset === undefined) throw new Error(`${platform.network}/${platform.slug}: vault ${vault} has no asset() (not an ERC-4626 vault, or not deployed at the RPC's head)`);
+      if (asset === undefined)
+        throw new Error(
+          `${platform.network}/${platform.slug}: vault ${vault} has no asset() (not an ERC-4626 vault, or not deployed at the RPC's head)`,
+        );
       out.push(underlyingToken(asset));
-      out.push({ kind: 'token', token: { address: vault, platform: platform.slug, family: 'erc4626', underlying: [asset], poolAddress: vault, listed: true, metadata: { asset } } });
+      out.push({
+        kind: 'token',
+        token: {
+          address: vault,
+          platform: platform.slug,
+          family: 'erc4626',
+          underlying: [asset],
+          poolAddress: vault,
+          listed: true,
+          metadata: { asset },
+        },
+      });
     }
     return out;
   },
@@ -31,11 +45,29 @@ export const erc4626Adapter: ProtocolAdapter = {
   handlers: {
     [ERC4626_EVENTS.vaultDeposit]: (log, acc) => {
       if (!isVault(log, acc)) return;
-      acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'deposit', account: topicAddress(log.topics[2]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
+      acc.vaultFlows.push({
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        vault: log.address,
+        kind: 'deposit',
+        account: topicAddress(log.topics[2]),
+        assets: uintWord(log.data, 0),
+        shares: uintWord(log.data, 1),
+      });
     },
     [ERC4626_EVENTS.vaultWithdraw]: (log, acc) => {
       if (!isVault(log, acc)) return;
-      acc.vaultFlows.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, vault: log.address, kind: 'withdraw', account: topicAddress(log.topics[3]), assets: uintWord(log.data, 0), shares: uintWord(log.data, 1) });
+      acc.vaultFlows.push({
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        vault: log.address,
+        kind: 'withdraw',
+        account: topicAddress(log.topics[3]),
+        assets: uintWord(log.data, 0),
+        shares: uintWord(log.data, 1),
+      });
     },
   },
   readScope: null,

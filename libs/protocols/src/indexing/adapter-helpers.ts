@@ -15,5 +15,8 @@ export function roleList(platform: PlatformDefinition, role: string): string[] {
 
 /** A token found as the underlying of a pool/vault/market: registered as a basic token if new. */
 export function underlyingToken(address: string): Discovery {
-  return { kind: 'token', token: { address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: false, metadata: {} } };
+  return {
+    kind: 'token',
+    token: { address, platform: 'basic', family: 'basic', underlying: [], poolAddress: null, listed: false, metadata: {} },
+  };
 }

@@ -11,7 +11,6 @@ export interface LogPosition {
   txHash: string;
 }
 
-
 /** An ERC-20 Transfer of a registered token (mints from and burns to the zero address). */
 export interface TransferEvent extends LogPosition {
   token: string;

@@ -63,7 +63,12 @@ export interface IndexingSink {
   /** liquidity net/gross change at one tick of a concentrated-liquidity pool */
   addTickDelta(pool: string, tick: number, blockNumber: number, net: bigint, gross: bigint): void;
   /** publishes the pool's state after this log to the derivation */
-  emitPoolState(pool: string, family: PoolStateEvent['family'], state: PoolState, log: { blockNumber: number; logIndex: number; transactionHash: string }): void;
+  emitPoolState(
+    pool: string,
+    family: PoolStateEvent['family'],
+    state: PoolState,
+    log: { blockNumber: number; logIndex: number; transactionHash: string },
+  ): void;
 }
 
 /** Decodes one hot event into the batch being built (by fixed-offset hex slicing). */

@@ -38,7 +38,10 @@ export const ZERO = '0x0000000000000000000000000000000000000000';
 export const lower = (a: string): string => a.toLowerCase();
 
 /** Encoder and lenient decoder (undefined on a revert or a malformed answer) over one ABI. */
-export function abiReader(abi: readonly string[]): { call(target: string, fn: string, args?: unknown[]): ContractRead; decode(fn: string, ret: string | undefined): ReturnType<Interface['decodeFunctionResult']> | undefined } {
+export function abiReader(abi: readonly string[]): {
+  call(target: string, fn: string, args?: unknown[]): ContractRead;
+  decode(fn: string, ret: string | undefined): ReturnType<Interface['decodeFunctionResult']> | undefined;
+} {
   const iface = new Interface(abi);
   return {
     call: (target, fn, args = []) => ({ target, data: iface.encodeFunctionData(fn, args) }),

@@ -6,7 +6,18 @@ export const nativeAdapter: ProtocolAdapter = {
   family: 'native',
   staticContracts: () => [],
   seed: async (platform) => [
-    { kind: 'token', token: { address: ZERO_ADDRESS, platform: platform.slug, family: 'native', underlying: [], poolAddress: null, listed: true, metadata: {} } },
+    {
+      kind: 'token',
+      token: {
+        address: ZERO_ADDRESS,
+        platform: platform.slug,
+        family: 'native',
+        underlying: [],
+        poolAddress: null,
+        listed: true,
+        metadata: {},
+      },
+    },
   ],
   discoveryHandlers: {},
   handlers: {},

@@ -22,9 +22,23 @@ export const uniswapV2 = {
   tokenKind: (underlying) => (underlying.length === 2 ? 'v2-lp' : 'basic'),
   dex: {
     shape: 'constant-product',
-    toPool: (row) => ({ ...pairBase(row), family: 'uniswap-v2', shape: 'constant-product', reserve0: bigOf(row.reserve0), reserve1: bigOf(row.reserve1) }),
+    toPool: (row) => ({
+      ...pairBase(row),
+      family: 'uniswap-v2',
+      shape: 'constant-product',
+      reserve0: bigOf(row.reserve0),
+      reserve1: bigOf(row.reserve1),
+    }),
     swapGas: () => DEFAULT_GAS_MODEL.constantProduct,
-    swapCalls: (hop, env) => [uniswapV2SwapCall({ router02: env.platformAddress(hop.platform, 'router'), path: [hop.tokenIn, hop.tokenOut], to: env.executor, deadline: env.deadline, bps: hop.bps })],
+    swapCalls: (hop, env) => [
+      uniswapV2SwapCall({
+        router02: env.platformAddress(hop.platform, 'router'),
+        path: [hop.tokenIn, hop.tokenOut],
+        to: env.executor,
+        deadline: env.deadline,
+        bps: hop.bps,
+      }),
+    ],
   },
   issuer: {
     kind: 'v2-lp',
@@ -43,7 +57,10 @@ export const uniswapV2 = {
     // The pair burns the LP tokens sent to it in the same transaction.
     exit: {
       gas: 95_000,
-      calls: (a, env) => [transferAllCall(a.pair, a.pair), { target: a.pair, value: 0n, data: PAIR.encodeFunctionData('burn', [env.executor]), inputs: [] }],
+      calls: (a, env) => [
+        transferAllCall(a.pair, a.pair),
+        { target: a.pair, value: 0n, data: PAIR.encodeFunctionData('burn', [env.executor]), inputs: [] },
+      ],
     },
   },
   indexer: uniswapV2Adapter,
@@ -51,7 +68,8 @@ export const uniswapV2 = {
   options: {
     fee: {
       describe: "the pairs' swap fee in hundredths of a bip (3000 = 0.3 %, Uniswap V2's; PancakeSwap V2: 2500)",
-      check: (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 1_000_000 ? undefined : 'must be an integer between 1 and 999999'),
+      check: (v) =>
+        typeof v === 'number' && Number.isInteger(v) && v > 0 && v < 1_000_000 ? undefined : 'must be an integer between 1 and 999999',
     },
   },
 } satisfies ProtocolModule<'uniswap-v2'>;

@@ -18,7 +18,11 @@ function lpShares(acc: IndexingSink, log: RpcLog, mint: boolean): bigint {
   for (let i = acc.transfers.length - 1; i >= 0; i--) {
     const t = acc.transfers[i]!;
     if (t.txHash !== log.transactionHash) break;
-    if (t.token === log.address && (mint ? t.from === ZERO_ADDRESS && t.to !== ZERO_ADDRESS : t.to === ZERO_ADDRESS && t.from === log.address)) return t.value;
+    if (
+      t.token === log.address &&
+      (mint ? t.from === ZERO_ADDRESS && t.to !== ZERO_ADDRESS : t.to === ZERO_ADDRESS && t.from === log.address)
+    )
+      return t.value;
   }
   return 0n;
 }
@@ -43,8 +47,31 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       return [
         underlyingToken(token0),
         underlyingToken(token1),
-        { kind: 'pool', pool: { address: pair, platform: source.platform, family: 'uniswap-v2', token0, token1, fee, tickSpacing: null, createdBlock: log.blockNumber } },
-        { kind: 'token', token: { address: pair, platform: source.platform, family: 'uniswap-v2', underlying: [token0, token1], poolAddress: pair, listed: false, metadata: { fee } } },
+        {
+          kind: 'pool',
+          pool: {
+            address: pair,
+            platform: source.platform,
+            family: 'uniswap-v2',
+            token0,
+            token1,
+            fee,
+            tickSpacing: null,
+            createdBlock: log.blockNumber,
+          },
+        },
+        {
+          kind: 'token',
+          token: {
+            address: pair,
+            platform: source.platform,
+            family: 'uniswap-v2',
+            underlying: [token0, token1],
+            poolAddress: pair,
+            listed: false,
+            metadata: { fee },
+          },
+        },
       ];
     },
   },
@@ -68,7 +95,9 @@ export const uniswapV2Adapter: ProtocolAdapter = {
       // token0 in when more token0 came in than went out (a pair can see both sides in one swap).
       const zeroForOne = in0 - out0 > in1 - out1;
       acc.swaps.push({
-        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
         pool: pool.address,
         family: 'uniswap-v2',
         account: topicAddress(log.topics[2]),
@@ -81,12 +110,34 @@ export const uniswapV2Adapter: ProtocolAdapter = {
     [UNISWAP_V2_EVENTS.v2Mint]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
-      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'deposit', account: topicAddress(log.topics[1]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, true) });
+      acc.liquidity.push({
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        pool: pool.address,
+        family: 'uniswap-v2',
+        kind: 'deposit',
+        account: topicAddress(log.topics[1]),
+        amount0: uintWord(log.data, 0),
+        amount1: uintWord(log.data, 1),
+        shares: lpShares(acc, log, true),
+      });
     },
     [UNISWAP_V2_EVENTS.v2Burn]: (log, acc) => {
       const pool = v2Pool(log, acc);
       if (!pool) return;
-      acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v2', kind: 'withdraw', account: topicAddress(log.topics[2]), amount0: uintWord(log.data, 0), amount1: uintWord(log.data, 1), shares: lpShares(acc, log, false) });
+      acc.liquidity.push({
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
+        pool: pool.address,
+        family: 'uniswap-v2',
+        kind: 'withdraw',
+        account: topicAddress(log.topics[2]),
+        amount0: uintWord(log.data, 0),
+        amount1: uintWord(log.data, 1),
+        shares: lpShares(acc, log, false),
+      });
     },
   },
   readScope: readV2Scope,

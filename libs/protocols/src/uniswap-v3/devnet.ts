@@ -8,8 +8,26 @@
 import { AbiCoder, getCreate2Address, keccak256, solidityPacked } from 'ethers';
 import { UNISWAP_V3_POOL_INIT_CODE_HASH, loadSwapRouter02Artifact, loadUniswapV3Artifact } from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
-import { encodeSqrtPriceX96, fullRangeTicks, rangeTicks, rawPrice, sortTokens, tickSpacingOf, usdToUnits, v3TradeToPrice } from '../devnet-math';
-import { DEVNET_NO_DEADLINE, type DevnetFacet, type DevnetPool, type DevnetPoolState, type DevnetWorld, devnetPlatformAddress, devnetToken, lazyInterface } from '../devnet-port';
+import {
+  encodeSqrtPriceX96,
+  fullRangeTicks,
+  rangeTicks,
+  rawPrice,
+  sortTokens,
+  tickSpacingOf,
+  usdToUnits,
+  v3TradeToPrice,
+} from '../devnet-math';
+import {
+  DEVNET_NO_DEADLINE,
+  type DevnetFacet,
+  type DevnetPool,
+  type DevnetPoolState,
+  type DevnetWorld,
+  devnetPlatformAddress,
+  devnetToken,
+  lazyInterface,
+} from '../devnet-port';
 import { estimateOut, orient, takeAmount, tradeUsd } from '../devnet-trading';
 
 export interface V3PositionSpec {
@@ -76,8 +94,18 @@ function queueSwap(world: DevnetWorld, trader: string, states: readonly DevnetPo
     const amountIn = takeAmount(world, trader, tokenIn, usd, step);
     if (amountIn === 0n) return false;
     world.approveOnce(trader, tokenIn.address, router);
-    const path = solidityPacked(['address', 'uint24', 'address', 'uint24', 'address'], [tokenIn.address, first.ref.pool.fee, weth, second.ref.pool.fee, tokenOut.address]);
-    chain.call(trader, router, abi, 'exactInput', [{ path, recipient: trader, deadline: DEVNET_NO_DEADLINE, amountIn, amountOutMinimum: 0 }], { gas: 600_000n, label: `v3 swap ${tokenIn.symbol}->WETH->${tokenOut.symbol}` });
+    const path = solidityPacked(
+      ['address', 'uint24', 'address', 'uint24', 'address'],
+      [tokenIn.address, first.ref.pool.fee, weth, second.ref.pool.fee, tokenOut.address],
+    );
+    chain.call(
+      trader,
+      router,
+      abi,
+      'exactInput',
+      [{ path, recipient: trader, deadline: DEVNET_NO_DEADLINE, amountIn, amountOutMinimum: 0 }],
+      { gas: 600_000n, label: `v3 swap ${tokenIn.symbol}->WETH->${tokenOut.symbol}` },
+    );
     portfolio.credit(trader, tokenOut.address, estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step, 0.85));
     return true;
   }
@@ -88,8 +116,20 @@ function queueSwap(world: DevnetWorld, trader: string, states: readonly DevnetPo
   const amountIn = takeAmount(world, trader, tokenIn, usd, step);
   if (amountIn === 0n) return false;
   world.approveOnce(trader, tokenIn.address, router);
-  const params = { tokenIn: tokenIn.address, tokenOut: tokenOut.address, fee: state.ref.pool.fee, recipient: trader, deadline: DEVNET_NO_DEADLINE, amountIn, amountOutMinimum: 0, sqrtPriceLimitX96: 0 };
-  chain.call(trader, router, abi, 'exactInputSingle', [params], { gas: 500_000n, label: `v3 swap ${tokenIn.symbol}->${tokenOut.symbol} ${state.ref.pool.fee}` });
+  const params = {
+    tokenIn: tokenIn.address,
+    tokenOut: tokenOut.address,
+    fee: state.ref.pool.fee,
+    recipient: trader,
+    deadline: DEVNET_NO_DEADLINE,
+    amountIn,
+    amountOutMinimum: 0,
+    sqrtPriceLimitX96: 0,
+  };
+  chain.call(trader, router, abi, 'exactInputSingle', [params], {
+    gas: 500_000n,
+    label: `v3 swap ${tokenIn.symbol}->${tokenOut.symbol} ${state.ref.pool.fee}`,
+  });
   portfolio.credit(trader, tokenOut.address, estimateOut(world, tokenIn.address, tokenOut.address, amountIn, step));
   return true;
 }
@@ -106,19 +146,45 @@ export const uniswapV3Devnet: DevnetFacet<'uniswap-v3', V3PlatformPlan> = {
     const factory = chain.deploy(deployer, loadUniswapV3Artifact('UniswapV3Factory'), [], 'UniswapV3Factory', 7_000_000n);
     // The 0.01 % tier exists on mainnet but is not enabled in a fresh factory.
     chain.call(deployer, factory, V3_DEVNET_ABI.factory(), 'enableFeeAmount', [100, 1], { gas: 200_000n });
-    const positionManager = chain.deploy(deployer, loadUniswapV3Artifact('NonfungiblePositionManager'), [factory, weth, ZERO_ADDRESS], 'NonfungiblePositionManager', 7_000_000n);
+    const positionManager = chain.deploy(
+      deployer,
+      loadUniswapV3Artifact('NonfungiblePositionManager'),
+      [factory, weth, ZERO_ADDRESS],
+      'NonfungiblePositionManager',
+      7_000_000n,
+    );
     const router = chain.deploy(deployer, loadUniswapV3Artifact('SwapRouter'), [factory, weth], 'SwapRouter', 5_000_000n);
     const quoter = chain.deploy(deployer, loadUniswapV3Artifact('QuoterV2'), [factory, weth], 'QuoterV2', 4_000_000n);
     const pools: DevnetPool[] = plan.pools.map((spec) => {
       const [t0, t1] = sortTokens(devnetToken(tokens, chain.resolve(spec.a)), devnetToken(tokens, chain.resolve(spec.b)));
       const address = v3PoolAddress(factory, t0.address, t1.address, spec.fee);
       const label = `${t0.symbol}/${t1.symbol} ${spec.fee}`;
-      chain.call(deployer, factory, V3_DEVNET_ABI.factory(), 'createPool', [t0.address, t1.address, spec.fee], { gas: 6_000_000n, label: `createPool ${label}` });
+      chain.call(deployer, factory, V3_DEVNET_ABI.factory(), 'createPool', [t0.address, t1.address, spec.fee], {
+        gas: 6_000_000n,
+        label: `createPool ${label}`,
+      });
       const sqrtPriceX96 = encodeSqrtPriceX96(rawPrice(priceOf(t0.symbol), t0.decimals, priceOf(t1.symbol), t1.decimals));
       chain.call(deployer, address, V3_DEVNET_ABI.pool(), 'initialize', [sqrtPriceX96], { gas: 200_000n, label: `initialize ${label}` });
-      return { address, pair: `${t0.symbol}/${t1.symbol}`, token0: t0.address, token1: t1.address, fee: spec.fee, tickSpacing: tickSpacingOf(spec.fee) };
+      return {
+        address,
+        pair: `${t0.symbol}/${t1.symbol}`,
+        token0: t0.address,
+        token1: t1.address,
+        fee: spec.fee,
+        tickSpacing: tickSpacingOf(spec.fee),
+      };
     });
-    return [{ slug: plan.platform.slug, name: plan.platform.name, family: 'uniswap-v3', addresses: { factory, positionManager, router, quoter }, pools, vaults: [], markets: [] }];
+    return [
+      {
+        slug: plan.platform.slug,
+        name: plan.platform.name,
+        family: 'uniswap-v3',
+        addresses: { factory, positionManager, router, quoter },
+        pools,
+        vaults: [],
+        markets: [],
+      },
+    ];
   },
   /**
    * SwapRouter02 (@uniswap/swap-router-contracts, the published build) over the V2 factory of
@@ -130,7 +196,12 @@ export const uniswapV3Devnet: DevnetFacet<'uniswap-v3', V3PlatformPlan> = {
     const v2 = platforms.find((p) => p.slug === plan.swapRouter02V2);
     const v3 = platforms.find((p) => p.slug === plan.platform.slug);
     if (!v2 || !v3) throw new Error(`SwapRouter02 needs the ${plan.swapRouter02V2} and ${plan.platform.slug} platforms`);
-    const args = [devnetPlatformAddress(v2, 'factory'), devnetPlatformAddress(v3, 'factory'), devnetPlatformAddress(v3, 'positionManager'), devnetToken(tokens, 'WETH').address];
+    const args = [
+      devnetPlatformAddress(v2, 'factory'),
+      devnetPlatformAddress(v3, 'factory'),
+      devnetPlatformAddress(v3, 'positionManager'),
+      devnetToken(tokens, 'WETH').address,
+    ];
     return { [v3.slug]: { swapRouter02: chain.deploy(chain.deployer, loadSwapRouter02Artifact(), args, 'SwapRouter02', 7_000_000n) } };
   },
   liquidity: {
@@ -154,8 +225,23 @@ export const uniswapV3Devnet: DevnetFacet<'uniswap-v3', V3PlatformPlan> = {
           const [tickLower, tickUpper] = pos.width === undefined ? fullRangeTicks(spacing) : rangeTicks(price, pos.width, spacing);
           const amount0 = units(t0.symbol, (spec.tvlUsd * pos.share) / 2);
           const amount1 = units(t1.symbol, (spec.tvlUsd * pos.share) / 2);
-          const params = { token0: t0.address, token1: t1.address, fee: spec.fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0, amount1Min: 0, recipient: lp, deadline: DEVNET_NO_DEADLINE };
-          chain.call(lp, npm, V3_DEVNET_ABI.positionManager(), 'mint', [params], { gas: 800_000n, label: `v3 mint ${t0.symbol}/${t1.symbol} ${spec.fee}` });
+          const params = {
+            token0: t0.address,
+            token1: t1.address,
+            fee: spec.fee,
+            tickLower,
+            tickUpper,
+            amount0Desired: amount0,
+            amount1Desired: amount1,
+            amount0Min: 0,
+            amount1Min: 0,
+            recipient: lp,
+            deadline: DEVNET_NO_DEADLINE,
+          };
+          chain.call(lp, npm, V3_DEVNET_ABI.positionManager(), 'mint', [params], {
+            gas: 800_000n,
+            label: `v3 mint ${t0.symbol}/${t1.symbol} ${spec.fee}`,
+          });
           // The manager may use less of one side; treating both as spent keeps the model conservative.
           portfolio.debit(lp, t0.address, amount0);
           portfolio.debit(lp, t1.address, amount1);
@@ -189,7 +275,10 @@ export const uniswapV3Devnet: DevnetFacet<'uniswap-v3', V3PlatformPlan> = {
         amountOutMinimum: 0,
         sqrtPriceLimitX96: encodeSqrtPriceX96(target),
       };
-      world.chain.call(bot, router, V3_DEVNET_ABI.swapRouter(), 'exactInputSingle', [params], { gas: 600_000n, label: `arb v3 ${pool.pair} ${pool.fee}` });
+      world.chain.call(bot, router, V3_DEVNET_ABI.swapRouter(), 'exactInputSingle', [params], {
+        gas: 600_000n,
+        label: `arb v3 ${pool.pair} ${pool.fee}`,
+      });
     },
   },
   history: (world) => ({

@@ -21,7 +21,16 @@ export const uniswapV3 = {
     toPool: (row) =>
       row.tickSpacing === null || row.tickSpacing <= 0 || row.tick === null
         ? undefined
-        : { ...pairBase(row), family: 'uniswap-v3', shape: 'concentrated', tickSpacing: row.tickSpacing, sqrtPriceX96: bigOf(row.sqrtPriceX96), liquidity: bigOf(row.liquidity), tick: row.tick, ticks: [] },
+        : {
+            ...pairBase(row),
+            family: 'uniswap-v3',
+            shape: 'concentrated',
+            tickSpacing: row.tickSpacing,
+            sqrtPriceX96: bigOf(row.sqrtPriceX96),
+            liquidity: bigOf(row.liquidity),
+            tick: row.tick,
+            ticks: [],
+          },
     swapGas: (ticksCrossed) => DEFAULT_GAS_MODEL.concentrated + DEFAULT_GAS_MODEL.tick * ticksCrossed,
     /**
      * SwapRouter02's exactInputSingle has no deadline (only its multicall(deadline, data[]) has
@@ -32,7 +41,11 @@ export const uniswapV3 = {
       const router = v3RouterOf(env.platformAddresses(hop.platform));
       if (!router) return env.refuse(v3RouterMissingMessage(hop.platform, env.network));
       const swap = { tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee, recipient: env.executor, bps: hop.bps };
-      return [router.kind === 'swapRouter02' ? uniswapV3SwapRouter02Call({ swapRouter02: router.address, ...swap }) : uniswapV3SwapCall({ swapRouter: router.address, deadline: env.deadline, ...swap })];
+      return [
+        router.kind === 'swapRouter02'
+          ? uniswapV3SwapRouter02Call({ swapRouter02: router.address, ...swap })
+          : uniswapV3SwapCall({ swapRouter: router.address, deadline: env.deadline, ...swap }),
+      ];
     },
   },
   issuer: null,

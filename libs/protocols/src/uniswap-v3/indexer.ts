@@ -24,7 +24,20 @@ function applyPosition(log: RpcLog, acc: IndexingSink, kind: 'deposit' | 'withdr
   const tickLower = topicSmallInt(log.topics[2]);
   const tickUpper = topicSmallInt(log.topics[3]);
   const amount = uintWord(log.data, amountWord);
-  acc.liquidity.push({ blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash, pool: pool.address, family: 'uniswap-v3', kind, account: topicAddress(log.topics[1]), amount0: uintWord(log.data, amountWord + 1), amount1: uintWord(log.data, amountWord + 2), shares: amount, tickLower, tickUpper });
+  acc.liquidity.push({
+    blockNumber: log.blockNumber,
+    logIndex: log.logIndex,
+    txHash: log.transactionHash,
+    pool: pool.address,
+    family: 'uniswap-v3',
+    kind,
+    account: topicAddress(log.topics[1]),
+    amount0: uintWord(log.data, amountWord + 1),
+    amount1: uintWord(log.data, amountWord + 2),
+    shares: amount,
+    tickLower,
+    tickUpper,
+  });
   const delta = sign * amount;
   acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
   acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
@@ -55,7 +68,16 @@ export const uniswapV3Adapter: ProtocolAdapter = {
         underlyingToken(token1),
         {
           kind: 'pool',
-          pool: { address: addressWord(log.data, 1), platform: source.platform, family: 'uniswap-v3', token0, token1, fee: Number(topicUint(log.topics[3])), tickSpacing: smallIntWord(log.data, 0), createdBlock: log.blockNumber },
+          pool: {
+            address: addressWord(log.data, 1),
+            platform: source.platform,
+            family: 'uniswap-v3',
+            token0,
+            token1,
+            fee: Number(topicUint(log.topics[3])),
+            tickSpacing: smallIntWord(log.data, 0),
+            createdBlock: log.blockNumber,
+          },
         },
       ];
     },
@@ -82,7 +104,9 @@ export const uniswapV3Adapter: ProtocolAdapter = {
       // Positive amounts went into the pool.
       const zeroForOne = amount0 > 0n;
       acc.swaps.push({
-        blockNumber: log.blockNumber, logIndex: log.logIndex, txHash: log.transactionHash,
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        txHash: log.transactionHash,
         pool: pool.address,
         family: 'uniswap-v3',
         account: topicAddress(log.topics[2]),

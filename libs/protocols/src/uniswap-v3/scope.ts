@@ -39,7 +39,8 @@ export function bitmapWords(tick: number, spacing: number): number[] {
   const out: number[] = [];
   for (let w = lo; w <= hi; w++) out.push(w);
   // Full-range positions (the lowest and highest usable ticks) are common: their words always.
-  for (const edge of [word(Math.ceil(MIN_TICK / spacing) * spacing), word(Math.floor(MAX_TICK / spacing) * spacing)]) if (edge < lo || edge > hi) out.push(edge);
+  for (const edge of [word(Math.ceil(MIN_TICK / spacing) * spacing), word(Math.floor(MAX_TICK / spacing) * spacing)])
+    if (edge < lo || edge > hi) out.push(edge);
   return out;
 }
 
@@ -51,16 +52,29 @@ export async function readV3Scope(p: PlatformDefinition, ctx: ScopeReadContext):
   const mc = ctx.multicall;
   const state = (reserve0: bigint, reserve1: bigint): ReturnType<typeof stateAt> => stateAt(block, reserve0, reserve1, true);
   const keys = pairs.flatMap((pair) => V3_FEE_TIERS.map((fee) => ({ pair, fee })));
-  const found = (await mc(keys.map((k) => call(factory, 'getPool', [k.pair[0], k.pair[1], k.fee])))).map((r, i) => ({ ...keys[i]!, address: lower((decode('getPool', r)?.[0] as string | undefined) ?? ZERO) })).filter((x) => x.address !== lower(ZERO));
+  const found = (await mc(keys.map((k) => call(factory, 'getPool', [k.pair[0], k.pair[1], k.fee]))))
+    .map((r, i) => ({ ...keys[i]!, address: lower((decode('getPool', r)?.[0] as string | undefined) ?? ZERO) }))
+    .filter((x) => x.address !== lower(ZERO));
   const per = 5;
-  const res = await mc(found.flatMap((f) => [call(f.address, 'slot0'), call(f.address, 'liquidity'), call(f.address, 'tickSpacing'), call(f.pair[0], 'balanceOf', [f.address]), call(f.pair[1], 'balanceOf', [f.address])]));
+  const res = await mc(
+    found.flatMap((f) => [
+      call(f.address, 'slot0'),
+      call(f.address, 'liquidity'),
+      call(f.address, 'tickSpacing'),
+      call(f.pair[0], 'balanceOf', [f.address]),
+      call(f.pair[1], 'balanceOf', [f.address]),
+    ]),
+  );
   const initialised: Array<{ pool: string; tick: number; spacing: number }> = [];
   found.forEach((f, i) => {
     const [slot0, liq, spacing, bal0, bal1] = [0, 1, 2, 3, 4].map((j) => res[i * per + j]);
     const s0 = decode('slot0', slot0);
     const ts = decode('tickSpacing', spacing);
     if (!s0 || !ts) return;
-    const st = state((decode('balanceOf', bal0)?.[0] as bigint | undefined) ?? 0n, (decode('balanceOf', bal1)?.[0] as bigint | undefined) ?? 0n);
+    const st = state(
+      (decode('balanceOf', bal0)?.[0] as bigint | undefined) ?? 0n,
+      (decode('balanceOf', bal1)?.[0] as bigint | undefined) ?? 0n,
+    );
     const sqrtPriceX96 = s0[0] as bigint;
     if (sqrtPriceX96 > 0n) {
       st.sqrtPriceX96 = sqrtPriceX96;
@@ -68,14 +82,30 @@ export async function readV3Scope(p: PlatformDefinition, ctx: ScopeReadContext):
       st.liquidity = (decode('liquidity', liq)?.[0] as bigint | undefined) ?? 0n;
       initialised.push({ pool: f.address, tick: st.tick, spacing: Number(ts[0]) });
     }
-    out.pools.push({ info: { address: f.address, platform: p.slug, family: 'uniswap-v3', token0: f.pair[0], token1: f.pair[1], fee: f.fee, tickSpacing: Number(ts[0]), createdBlock: block }, state: st });
+    out.pools.push({
+      info: {
+        address: f.address,
+        platform: p.slug,
+        family: 'uniswap-v3',
+        token0: f.pair[0],
+        token1: f.pair[1],
+        fee: f.fee,
+        tickSpacing: Number(ts[0]),
+        createdBlock: block,
+      },
+      state: st,
+    });
   });
   out.ticks.push(...(await readTicks(mc, initialised, block)));
   return out;
 }
 
 /** The initialised ticks of V3 pools: tickBitmap words (MAX_BITMAP_WORDS), then ticks(i) of each set bit. */
-async function readTicks(mc: ScopeReadContext['multicall'], pools: ReadonlyArray<{ pool: string; tick: number; spacing: number }>, block: number): Promise<TickDelta[]> {
+async function readTicks(
+  mc: ScopeReadContext['multicall'],
+  pools: ReadonlyArray<{ pool: string; tick: number; spacing: number }>,
+  block: number,
+): Promise<TickDelta[]> {
   const words = pools.flatMap((p) => bitmapWords(p.tick, p.spacing).map((word) => ({ ...p, word })));
   const bitmaps = await mc(words.map((w) => call(w.pool, 'tickBitmap', [w.word])));
   const set: Array<{ pool: string; tick: number }> = [];

@@ -70,7 +70,10 @@ export function uniswapV4WrappedNativeSwapCalls(p: V4SwapCall & { wrapped: strin
       ...uniswapV4SwapCalls({ ...p, tokenIn: ZERO_ADDRESS, bps: undefined }),
     ];
   }
-  return [...uniswapV4SwapCalls(p), { target: p.wrapped, value: 0n, data: WETH.encodeFunctionData('deposit'), inputs: [nativeBalanceInput()] }];
+  return [
+    ...uniswapV4SwapCalls(p),
+    { target: p.wrapped, value: 0n, data: WETH.encodeFunctionData('deposit'), inputs: [nativeBalanceInput()] },
+  ];
 }
 
 /** The executor calls of one exact-input swap through a V4 pool (see the file's comment). */

@@ -8,7 +8,12 @@
  * Pools are hookless; `ETH` in a pool spec is the native coin (currency address(0)).
  */
 import { AbiCoder, keccak256 } from 'ethers';
-import { UNISWAP_V2_PAIR_INIT_CODE_HASH, UNISWAP_V3_POOL_INIT_CODE_HASH, loadUniswapV4Artifact, loadUniversalRouterArtifact } from '@tokensvc/contracts';
+import {
+  UNISWAP_V2_PAIR_INIT_CODE_HASH,
+  UNISWAP_V3_POOL_INIT_CODE_HASH,
+  loadUniswapV4Artifact,
+  loadUniversalRouterArtifact,
+} from '@tokensvc/contracts';
 import { ZERO_ADDRESS } from '@tokensvc/domain';
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO, Q96, getSqrtRatioAtTick } from '@tokensvc/routing';
 import { encodeSqrtPriceX96, fullRangeTicks, rangeTicks, rawPrice, usdToUnits, v3TradeToPrice } from '../devnet-math';
@@ -67,7 +72,11 @@ function currency(tokens: readonly DevnetToken[], symbol: string): DevnetToken {
 /** The WETH symbol for the native coin's price (the devnet's price book knows WETH). */
 const priceSymbol = (t: DevnetToken): string => (t.address === ZERO_ADDRESS ? 'WETH' : t.symbol);
 
-function specKey(tokens: readonly DevnetToken[], resolve: (s: string) => string, spec: V4PoolSpec): { key: V4PoolKey; t0: DevnetToken; t1: DevnetToken } {
+function specKey(
+  tokens: readonly DevnetToken[],
+  resolve: (s: string) => string,
+  spec: V4PoolSpec,
+): { key: V4PoolKey; t0: DevnetToken; t1: DevnetToken } {
   const a = currency(tokens, spec.a === NATIVE_SYMBOL ? spec.a : resolve(spec.a));
   const b = currency(tokens, spec.b === NATIVE_SYMBOL ? spec.b : resolve(spec.b));
   const key = hooklessPoolKey(a.address, b.address, spec.fee, spec.tickSpacing);
@@ -171,7 +180,10 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
       const { key, t0, t1 } = specKey(tokens, chain.resolve, spec);
       const label = `${t0.symbol}/${t1.symbol} ${spec.fee}`;
       const sqrtPriceX96 = encodeSqrtPriceX96(rawPrice(priceOf(priceSymbol(t0)), t0.decimals, priceOf(priceSymbol(t1)), t1.decimals));
-      chain.call(deployer, poolManager, V4_DEVNET_ABI.poolManager(), 'initialize', [key, sqrtPriceX96], { gas: 300_000n, label: `v4 initialize ${label}` });
+      chain.call(deployer, poolManager, V4_DEVNET_ABI.poolManager(), 'initialize', [key, sqrtPriceX96], {
+        gas: 300_000n,
+        label: `v4 initialize ${label}`,
+      });
       return {
         address: v4PoolId(key),
         pair: `${t0.symbol}/${t1.symbol}`,
@@ -199,7 +211,9 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
     const v3 = platforms.find((p) => p.slug === plan.universalRouter.v3);
     const v4 = platforms.find((p) => p.slug === plan.platform.slug);
     if (!v2 || !v3 || !v4)
-      throw new Error(`the UniversalRouter needs the ${plan.universalRouter.v2}, ${plan.universalRouter.v3} and ${plan.platform.slug} platforms`);
+      throw new Error(
+        `the UniversalRouter needs the ${plan.universalRouter.v2}, ${plan.universalRouter.v3} and ${plan.platform.slug} platforms`,
+      );
     const params = {
       permit2: ZERO_ADDRESS,
       weth9: devnetToken(tokens, 'WETH').address,
@@ -212,7 +226,9 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
       v4PositionManager: ZERO_ADDRESS,
       spokePool: ZERO_ADDRESS,
     };
-    return { [v4.slug]: { universalRouter: chain.deploy(chain.deployer, loadUniversalRouterArtifact(), [params], 'UniversalRouter', 8_000_000n) } };
+    return {
+      [v4.slug]: { universalRouter: chain.deploy(chain.deployer, loadUniversalRouterArtifact(), [params], 'UniversalRouter', 8_000_000n) },
+    };
   },
   liquidity: {
     // The third liquidity provider adds every V4 position at the step-0 prices; native ETH comes from its WETH.
@@ -254,7 +270,8 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
         const sqrtP = encodeSqrtPriceX96(price);
         for (const t of [t0, t1]) if (t.address !== ZERO_ADDRESS) world.approveOnce(lp, t.address, router);
         for (const pos of spec.positions) {
-          const [tickLower, tickUpper] = pos.width === undefined ? fullRangeTicks(spec.tickSpacing) : rangeTicks(price, pos.width, spec.tickSpacing);
+          const [tickLower, tickUpper] =
+            pos.width === undefined ? fullRangeTicks(spec.tickSpacing) : rangeTicks(price, pos.width, spec.tickSpacing);
           const amount0 = usdToUnits((spec.tvlUsd * pos.share) / 2, world.price(priceSymbol(t0), 0), t0.decimals);
           const amount1 = usdToUnits((spec.tvlUsd * pos.share) / 2, world.price(priceSymbol(t1), 0), t1.decimals);
           const liquidityDelta = liquidityFor(sqrtP, tickLower, tickUpper, amount0, amount1);
@@ -301,7 +318,15 @@ export const uniswapV4Devnet: DevnetFacet<'uniswap-v4', V4PlatformPlan> = {
     },
     arbSwap(world, state, { bot, tokenIn, amountIn, target }) {
       const { pool } = state.ref;
-      queuePoolSwap(world, bot, pool, tokenIn.address === pool.token0, amountIn, encodeSqrtPriceX96(target), `arb v4 ${pool.pair} ${pool.fee}`);
+      queuePoolSwap(
+        world,
+        bot,
+        pool,
+        tokenIn.address === pool.token0,
+        amountIn,
+        encodeSqrtPriceX96(target),
+        `arb v4 ${pool.pair} ${pool.fee}`,
+      );
     },
   },
   history: (world) => ({

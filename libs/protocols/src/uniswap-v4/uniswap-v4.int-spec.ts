@@ -68,7 +68,12 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
         salt: keccak256(AbiCoder.defaultAbiCoder().encode(['int24'], [p.tickLower])),
       };
       await (
-        await lp.getFunction('modifyLiquidity((address,address,uint24,int24,address),(int24,int24,int256,bytes32),bytes)')(key, params, '0x', { value })
+        await lp.getFunction('modifyLiquidity((address,address,uint24,int24,address),(int24,int24,int256,bytes32),bytes)')(
+          key,
+          params,
+          '0x',
+          { value },
+        )
       ).wait();
     }
     return { key, id: v4PoolId(key), positions };
@@ -139,7 +144,9 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     );
 
   /** The PoolManager's Swap event of a receipt: the swapper's deltas. */
-  const swapEvent = (logs: ReadonlyArray<{ address: string; topics: readonly string[]; data: string }>): { amount0: bigint; amount1: bigint } => {
+  const swapEvent = (
+    logs: ReadonlyArray<{ address: string; topics: readonly string[]; data: string }>,
+  ): { amount0: bigint; amount1: bigint } => {
     const log = logs.find((l) => l.topics[0] === UNISWAP_V4_EVENTS.v4Swap);
     if (!log) throw new Error('no Swap event');
     const [amount0, amount1] = AbiCoder.defaultAbiCoder().decode(['int128', 'int128'], log.data) as unknown as [bigint, bigint];
@@ -185,7 +192,10 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     const quote = quoteV3ExactIn(pool, A.toLowerCase(), net(amountIn));
     const receipt = await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: quote.amountOut }), calls(erc20Pool, A, B)),
+      data: encodeExecute(
+        order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: quote.amountOut }),
+        calls(erc20Pool, A, B),
+      ),
     });
 
     expect(quote.amountOut).toBeGreaterThan(parseUnits('1900', 6));
@@ -247,11 +257,21 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     const first = (net(amountIn) * 6_000n) / 10_000n;
     const one = quoteV3ExactIn(pool, A.toLowerCase(), first);
     const two = quoteV3ExactIn(one.after, A.toLowerCase(), net(amountIn) - first);
-    const hop = { pool: erc20Pool.id, platform: 'uniswap-v4', fee: 3000, tickSpacing: 60, tokenIn: A.toLowerCase(), tokenOut: B.toLowerCase() };
+    const hop = {
+      pool: erc20Pool.id,
+      platform: 'uniswap-v4',
+      fee: 3000,
+      tickSpacing: 60,
+      tokenIn: A.toLowerCase(),
+      tokenOut: B.toLowerCase(),
+    };
     const split = [...uniswapV4.dex.swapCalls({ ...hop, bps: 6_000 }, env()), ...uniswapV4.dex.swapCalls({ ...hop, bps: 10_000 }, env())];
     await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: one.amountOut + two.amountOut }), split),
+      data: encodeExecute(
+        order({ inputToken: A, inputAmount: amountIn, outputToken: B, minOutputAmount: one.amountOut + two.amountOut }),
+        split,
+      ),
     });
 
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(one.amountOut + two.amountOut);
@@ -266,7 +286,10 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     const inCalls = [wrapAllCall(WETH), ...uniswapV4.dex.swapCalls({ ...hop, tokenIn: WETH, tokenOut: B.toLowerCase() }, env())];
     await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: toB.amountOut }), inCalls),
+      data: encodeExecute(
+        order({ inputToken: NATIVE_TOKEN, inputAmount: amountIn, outputToken: B, minOutputAmount: toB.amountOut }),
+        inCalls,
+      ),
       value: amountIn,
     });
     expect(await w.balanceOf(w.tokenB, w.recipient)).toBe(toB.amountOut);
@@ -277,7 +300,10 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
     const before = await w.balanceOf('native', w.recipient);
     await send(w.trader, {
       to: ROUTER,
-      data: encodeExecute(order({ inputToken: B, inputAmount: amountB, outputToken: NATIVE_TOKEN, minOutputAmount: toWeth.amountOut }), outCalls),
+      data: encodeExecute(
+        order({ inputToken: B, inputAmount: amountB, outputToken: NATIVE_TOKEN, minOutputAmount: toWeth.amountOut }),
+        outCalls,
+      ),
     });
     expect((await w.balanceOf('native', w.recipient)) - before).toBe(toWeth.amountOut);
     for (const holder of [w.executor, universalRouter]) {
@@ -289,7 +315,15 @@ describe('Uniswap V4 through the Router, its Executor and the UniversalRouter on
   it('refuses a hop whose key does not rebuild the pool id (another tick spacing)', () => {
     expect(() =>
       uniswapV4.dex.swapCalls(
-        { pool: erc20Pool.id, platform: 'uniswap-v4', fee: 3000, tickSpacing: 10, tokenIn: A.toLowerCase(), tokenOut: B.toLowerCase(), bps: 10_000 },
+        {
+          pool: erc20Pool.id,
+          platform: 'uniswap-v4',
+          fee: 3000,
+          tickSpacing: 10,
+          tokenIn: A.toLowerCase(),
+          tokenOut: B.toLowerCase(),
+          bps: 10_000,
+        },
         env(),
       ),
     ).toThrow(/not the hookless pool/);

@@ -13,13 +13,18 @@ describe('ERC-4626 maths (OpenZeppelin 5 virtual shares)', () => {
 
   it('rounds in the vault’s favour: mint/withdraw round up, deposit/redeem round down', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.bigInt({ min: 1n, max: 10n ** 24n }), (totalAssets, totalSupply, x) => {
-        const v = { totalAssets, totalSupply };
-        expect(previewMint(v, x) >= convertToAssets(v, x)).toBe(true);
-        expect(previewWithdraw(v, x) >= convertToShares(v, x)).toBe(true);
-        expect(previewRedeem(v, previewDeposit(v, x)) <= x).toBe(true);
-        expect(previewMint(v, previewDeposit(v, x)) <= x).toBe(true);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 30n }),
+        fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        fc.bigInt({ min: 1n, max: 10n ** 24n }),
+        (totalAssets, totalSupply, x) => {
+          const v = { totalAssets, totalSupply };
+          expect(previewMint(v, x) >= convertToAssets(v, x)).toBe(true);
+          expect(previewWithdraw(v, x) >= convertToShares(v, x)).toBe(true);
+          expect(previewRedeem(v, previewDeposit(v, x)) <= x).toBe(true);
+          expect(previewMint(v, previewDeposit(v, x)) <= x).toBe(true);
+        },
+      ),
     );
   });
 });

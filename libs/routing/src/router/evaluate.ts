@@ -57,7 +57,18 @@ export function evaluateLegs(tokenIn: string, tokenOut: string, amountIn: bigint
     if (swap) states.set(leg.pool.address, swap.after);
     balances.set(leg.tokenIn, balance - consumed);
     balances.set(leg.tokenOut, (balances.get(leg.tokenOut) ?? 0n) + received);
-    out.push({ pool: leg.pool.address, family: leg.pool.family, shape: leg.pool.shape, fee: leg.pool.fee, tokenIn: leg.tokenIn, tokenOut: leg.tokenOut, bps: leg.bps, amountIn: consumed, amountOut: received, ticksCrossed: swap?.ticksCrossed ?? 0 });
+    out.push({
+      pool: leg.pool.address,
+      family: leg.pool.family,
+      shape: leg.pool.shape,
+      fee: leg.pool.fee,
+      tokenIn: leg.tokenIn,
+      tokenOut: leg.tokenOut,
+      bps: leg.bps,
+      amountIn: consumed,
+      amountOut: received,
+      ticksCrossed: swap?.ticksCrossed ?? 0,
+    });
   }
   const residuals = new Map([...balances].filter(([token, amount]) => token !== tokenOut && amount > 0n));
   return { amountOut: balances.get(tokenOut) ?? 0n, legs: out, residuals, executable };

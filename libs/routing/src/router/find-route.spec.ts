@@ -8,7 +8,16 @@ import { DEFAULT_GAS_MODEL } from './gas';
 import { buildGraph } from './graph';
 
 const E18 = 10n ** 18n;
-const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint, fee = 3000): V2Pool => ({ family: 'uniswap-v2', shape: 'constant-product', address, token0, token1, fee, reserve0, reserve1 });
+const v2 = (address: string, token0: string, token1: string, reserve0: bigint, reserve1: bigint, fee = 3000): V2Pool => ({
+  family: 'uniswap-v2',
+  shape: 'constant-product',
+  address,
+  token0,
+  token1,
+  fee,
+  reserve0,
+  reserve1,
+});
 
 /** A 0.05 % V3 pool at ~`price` (token1 per token0) with a wide and a concentrated position. */
 function v3(address: string, token0: string, token1: string, price: number, liquidity: bigint): V3Pool {
@@ -76,13 +85,21 @@ const SIZES = [1e-7, 1e-4, 1e-2, 0.1, 0.5, 1, 3, 20];
 
 describe('findRoute: route quality against an independent optimum', () => {
   it('splits over parallel V2 pools within 0.01 % of water-filling, dust to pool-draining', () => {
-    const pools = [v2('p1', 'a', 'b', 1_000n * E18, 2_000_000n * E18), v2('p2', 'a', 'b', 300n * E18, 601_000n * E18, 500), v2('p3', 'a', 'b', 5_000n * E18, 9_990_000n * E18, 10_000), v2('p4', 'a', 'b', 20n * E18, 40_100n * E18, 100)];
+    const pools = [
+      v2('p1', 'a', 'b', 1_000n * E18, 2_000_000n * E18),
+      v2('p2', 'a', 'b', 300n * E18, 601_000n * E18, 500),
+      v2('p3', 'a', 'b', 5_000n * E18, 9_990_000n * E18, 10_000),
+      v2('p4', 'a', 'b', 20n * E18, 40_100n * E18, 100),
+    ];
     const graph = buildGraph(pools);
     const depth = 1_000 * 1e18;
     for (const size of SIZES) {
       const amountIn = BigInt(Math.floor(depth * size));
       const route = findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn })!;
-      const optimum = waterfill(pools.map((p) => v2Out(p, 'a')), Number(amountIn));
+      const optimum = waterfill(
+        pools.map((p) => v2Out(p, 'a')),
+        Number(amountIn),
+      );
       expect({ size, ratio: Number(route.amountOut) / optimum > 0.9999 }).toEqual({ size, ratio: true });
     }
   });
@@ -92,7 +109,11 @@ describe('findRoute: route quality against an independent optimum', () => {
     const viaX = [v2('ax', 'a', 'x', 800n * E18, 800n * 10n ** 6n * 3_000n), v2('xb', 'x', 'b', 2_000_000n * 10n ** 6n, 1_300_000n * E18)];
     const viaY = [v2('ay', 'a', 'y', 400n * E18, 400_000n * E18, 500), v2('yb', 'b', 'y', 900_000n * E18, 450_000n * E18, 500)];
     const graph = buildGraph([direct, ...viaX, ...viaY]);
-    const paths = [v2Out(direct, 'a'), (x: number) => v2Out(viaX[1]!, 'x')(v2Out(viaX[0]!, 'a')(x)), (x: number) => v2Out(viaY[1]!, 'y')(v2Out(viaY[0]!, 'a')(x))];
+    const paths = [
+      v2Out(direct, 'a'),
+      (x: number) => v2Out(viaX[1]!, 'x')(v2Out(viaX[0]!, 'a')(x)),
+      (x: number) => v2Out(viaY[1]!, 'y')(v2Out(viaY[0]!, 'a')(x)),
+    ];
     for (const size of SIZES) {
       const amountIn = BigInt(Math.floor(400e18 * size));
       const route = findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn })!;
@@ -111,7 +132,8 @@ describe('findRoute: route quality against an independent optimum', () => {
       let optimum = 0n;
       for (let k = 0; k <= 2000; k++) {
         const x = (amountIn * BigInt(k)) / 2000n;
-        const out = (x > 0n ? swapExactIn(a, 'a', x).amountOut : 0n) + (amountIn - x > 0n ? swapExactIn(b, 'a', amountIn - x).amountOut : 0n);
+        const out =
+          (x > 0n ? swapExactIn(a, 'a', x).amountOut : 0n) + (amountIn - x > 0n ? swapExactIn(b, 'a', amountIn - x).amountOut : 0n);
         if (out > optimum) optimum = out;
       }
       const route = findRoute(graph, { tokenIn: 'a', tokenOut: 'b', amountIn })!;
@@ -121,7 +143,12 @@ describe('findRoute: route quality against an independent optimum', () => {
 });
 
 describe('findRoute: gas', () => {
-  const pools = [v2('deep', 'a', 'b', 10_000n * E18, 10_000n * E18), v2('other', 'a', 'b', 9_000n * E18, 9_000n * E18), v2('hop1', 'a', 'x', 10_000n * E18, 10_000n * E18), v2('hop2', 'x', 'b', 10_000n * E18, 10_000n * E18)];
+  const pools = [
+    v2('deep', 'a', 'b', 10_000n * E18, 10_000n * E18),
+    v2('other', 'a', 'b', 9_000n * E18, 9_000n * E18),
+    v2('hop1', 'a', 'x', 10_000n * E18, 10_000n * E18),
+    v2('hop2', 'x', 'b', 10_000n * E18, 10_000n * E18),
+  ];
   const graph = buildGraph(pools);
 
   it('uses one pool for a small trade when each extra swap costs more than it gains', () => {
@@ -151,17 +178,30 @@ describe('findRoute: executable routes', () => {
   });
 
   it('respects maxHops', () => {
-    const chain = buildGraph([v2('1', 'a', 'b', E18, E18), v2('2', 'b', 'c', E18, E18), v2('3', 'c', 'd', E18, E18), v2('4', 'd', 'e', E18, E18)]);
+    const chain = buildGraph([
+      v2('1', 'a', 'b', E18, E18),
+      v2('2', 'b', 'c', E18, E18),
+      v2('3', 'c', 'd', E18, E18),
+      v2('4', 'd', 'e', E18, E18),
+    ]);
     expect(findRoute(chain, { tokenIn: 'a', tokenOut: 'e', amountIn: 10n ** 15n })).toBeUndefined();
     expect(findRoute(chain, { tokenIn: 'a', tokenOut: 'e', amountIn: 10n ** 15n, maxHops: 4 })?.legs).toHaveLength(4);
   });
 
   it('on random graphs: every pool once and one way, tokens in execution order, exact amounts, last leg takes the rest', () => {
     const tokens = ['t0', 't1', 't2', 't3', 't4', 't5'];
-    const poolArb = fc.record({ a: fc.integer({ min: 0, max: 5 }), b: fc.integer({ min: 0, max: 5 }), r0: fc.bigInt({ min: 10n ** 15n, max: 10n ** 24n }), r1: fc.bigInt({ min: 10n ** 15n, max: 10n ** 24n }), fee: fc.constantFrom(100, 500, 3000, 10000) });
+    const poolArb = fc.record({
+      a: fc.integer({ min: 0, max: 5 }),
+      b: fc.integer({ min: 0, max: 5 }),
+      r0: fc.bigInt({ min: 10n ** 15n, max: 10n ** 24n }),
+      r1: fc.bigInt({ min: 10n ** 15n, max: 10n ** 24n }),
+      fee: fc.constantFrom(100, 500, 3000, 10000),
+    });
     fc.assert(
       fc.property(fc.array(poolArb, { minLength: 3, maxLength: 16 }), fc.bigInt({ min: 1000n, max: 10n ** 24n }), (specs, amountIn) => {
-        const pools: Pool[] = specs.filter((s) => s.a !== s.b).map((s, i) => v2(`p${i}`, tokens[Math.min(s.a, s.b)]!, tokens[Math.max(s.a, s.b)]!, s.r0, s.r1, s.fee));
+        const pools: Pool[] = specs
+          .filter((s) => s.a !== s.b)
+          .map((s, i) => v2(`p${i}`, tokens[Math.min(s.a, s.b)]!, tokens[Math.max(s.a, s.b)]!, s.r0, s.r1, s.fee));
         const route = findRoute(buildGraph(pools), { tokenIn: 't0', tokenOut: 't5', amountIn, chunks: 12, refineChunks: 60 });
         if (!route) return;
         const seen = new Set<string>();
@@ -179,7 +219,12 @@ describe('findRoute: executable routes', () => {
         });
         // Re-running the legs as the executor would gives the same amounts.
         const poolByAddress = new Map(pools.map((p) => [p.address, p]));
-        const replay = evaluateLegs('t0', 't5', amountIn, route.legs.map((l) => ({ pool: poolByAddress.get(l.pool)!, tokenIn: l.tokenIn, tokenOut: l.tokenOut, bps: l.bps })));
+        const replay = evaluateLegs(
+          't0',
+          't5',
+          amountIn,
+          route.legs.map((l) => ({ pool: poolByAddress.get(l.pool)!, tokenIn: l.tokenIn, tokenOut: l.tokenOut, bps: l.bps })),
+        );
         expect(replay.amountOut).toBe(route.amountOut);
         expect(replay.residuals.size).toBe(0);
       }),

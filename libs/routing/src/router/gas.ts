@@ -32,6 +32,10 @@ export function shapeGas(leg: Pick<RouteLeg, 'shape' | 'ticksCrossed'>, model: G
   }
 }
 
-export function routeGas(legs: readonly Pick<RouteLeg, 'family' | 'shape' | 'ticksCrossed'>[], model: GasModel = DEFAULT_GAS_MODEL, legGas?: LegGas): number {
+export function routeGas(
+  legs: readonly Pick<RouteLeg, 'family' | 'shape' | 'ticksCrossed'>[],
+  model: GasModel = DEFAULT_GAS_MODEL,
+  legGas?: LegGas,
+): number {
   return legs.reduce((gas, leg) => gas + (legGas ? legGas(leg) : shapeGas(leg, model)), model.base);
 }

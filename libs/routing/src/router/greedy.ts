@@ -72,7 +72,13 @@ class FlowDag {
   }
 }
 
-export function greedyRoute(graph: PoolGraph, tokenIn: number, tokenOut: number, amountIn: number, o: GreedyOptions): GreedyResult | undefined {
+export function greedyRoute(
+  graph: PoolGraph,
+  tokenIn: number,
+  tokenOut: number,
+  amountIn: number,
+  o: GreedyOptions,
+): GreedyResult | undefined {
   const sims: SimPool[] = graph.pools.map(simulator);
   const flowIn = new Float64Array(graph.pools.length);
   const direction = new Int8Array(graph.pools.length); // 0 unused, 1 zeroForOne, -1 oneForZero
@@ -134,7 +140,15 @@ export function greedyRoute(graph: PoolGraph, tokenIn: number, tokenOut: number,
 }
 
 /** Hop-limited Bellman-Ford: the best amount of each token reachable in h hops, h = 1..maxHops. */
-function bestPath(graph: PoolGraph, sims: readonly SimPool[], tokenIn: number, tokenOut: number, amount: number, maxHops: number, usable: (e: Edge) => boolean): Label | undefined {
+function bestPath(
+  graph: PoolGraph,
+  sims: readonly SimPool[],
+  tokenIn: number,
+  tokenOut: number,
+  amount: number,
+  maxHops: number,
+  usable: (e: Edge) => boolean,
+): Label | undefined {
   let layer = new Map<number, Label>([[tokenIn, { token: tokenIn, amount }]]);
   let best: Label | undefined;
   for (let hop = 1; hop <= maxHops && layer.size > 0; hop++) {

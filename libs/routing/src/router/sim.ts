@@ -144,7 +144,10 @@ const tickCache = new WeakMap<readonly unknown[], V3Ticks>();
 function v3Ticks(pool: V3Pool): V3Ticks {
   let t = tickCache.get(pool.ticks);
   if (!t) {
-    t = { sqrt: Float64Array.from(pool.ticks, (k) => Number(getSqrtRatioAtTick(k.index)) / Q96), net: Float64Array.from(pool.ticks, (k) => Number(k.liquidityNet)) };
+    t = {
+      sqrt: Float64Array.from(pool.ticks, (k) => Number(getSqrtRatioAtTick(k.index)) / Q96),
+      net: Float64Array.from(pool.ticks, (k) => Number(k.liquidityNet)),
+    };
     tickCache.set(pool.ticks, t);
   }
   return t;
@@ -155,7 +158,13 @@ function v2Sim(pool: V2Pool): SimPool {
 }
 
 function v3Sim(pool: V3Pool): SimPool {
-  return new V3Sim(v3Ticks(pool), 1 - pool.fee / 1e6, Number(pool.sqrtPriceX96) / Q96, Number(pool.liquidity), lastAtOrBelow(pool.ticks, pool.tick));
+  return new V3Sim(
+    v3Ticks(pool),
+    1 - pool.fee / 1e6,
+    Number(pool.sqrtPriceX96) / Q96,
+    Number(pool.liquidity),
+    lastAtOrBelow(pool.ticks, pool.tick),
+  );
 }
 
 export function simulator(pool: Pool): SimPool {

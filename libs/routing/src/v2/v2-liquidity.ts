@@ -13,7 +13,12 @@ export interface V2Pair extends V2Pool {
 }
 
 /** What Router02.addLiquidity deposits out of the desired amounts (the rest stays with the caller). */
-export function addLiquidityAmounts(amountADesired: bigint, amountBDesired: bigint, reserveA: bigint, reserveB: bigint): { amountA: bigint; amountB: bigint } {
+export function addLiquidityAmounts(
+  amountADesired: bigint,
+  amountBDesired: bigint,
+  reserveA: bigint,
+  reserveB: bigint,
+): { amountA: bigint; amountB: bigint } {
   if (reserveA === 0n && reserveB === 0n) return { amountA: amountADesired, amountB: amountBDesired };
   const amountBOptimal = quote(amountADesired, reserveA, reserveB);
   if (amountBOptimal <= amountBDesired) return { amountA: amountADesired, amountB: amountBOptimal };

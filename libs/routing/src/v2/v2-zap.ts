@@ -41,9 +41,19 @@ export function zapInV2(pair: V2Pair, tokenIn: string, amountIn: bigint): V2ZapI
   const afterIn = reserveIn + swapAmount;
   const afterOther = reserveOther - swapOutput;
   const { amountA: depositIn, amountB: depositOther } = addLiquidityAmounts(amountIn - swapAmount, swapOutput, afterIn, afterOther);
-  const afterSwap: V2Pair = zeroForOne ? { ...pair, reserve0: afterIn, reserve1: afterOther } : { ...pair, reserve0: afterOther, reserve1: afterIn };
+  const afterSwap: V2Pair = zeroForOne
+    ? { ...pair, reserve0: afterIn, reserve1: afterOther }
+    : { ...pair, reserve0: afterOther, reserve1: afterIn };
   const liquidity = zeroForOne ? mintLiquidity(afterSwap, depositIn, depositOther) : mintLiquidity(afterSwap, depositOther, depositIn);
-  return { swapAmount, swapOutput, depositIn, depositOther, liquidity, residualIn: amountIn - swapAmount - depositIn, residualOther: swapOutput - depositOther };
+  return {
+    swapAmount,
+    swapOutput,
+    depositIn,
+    depositOther,
+    liquidity,
+    residualIn: amountIn - swapAmount - depositIn,
+    residualOther: swapOutput - depositOther,
+  };
 }
 
 export interface V2ZapOut {
@@ -60,7 +70,9 @@ export function zapOutV2(pair: V2Pair, liquidity: bigint, tokenOut: string): V2Z
   const reserve0 = pair.reserve0 - amount0;
   const reserve1 = pair.reserve1 - amount1;
   const outIsZero = isZeroForOne(pair, tokenOut);
-  const [kept, swapAmount, reserveIn, reserveOut] = outIsZero ? [amount0, amount1, reserve1, reserve0] : [amount1, amount0, reserve0, reserve1];
+  const [kept, swapAmount, reserveIn, reserveOut] = outIsZero
+    ? [amount0, amount1, reserve1, reserve0]
+    : [amount1, amount0, reserve0, reserve1];
   const swapped = swapAmount > 0n && reserveIn > 0n && reserveOut > 0n ? getAmountOut(swapAmount, reserveIn, reserveOut, pair.fee) : 0n;
   return { amount0, amount1, swapAmount, amountOut: kept + swapped };
 }

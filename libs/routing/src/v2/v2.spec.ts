@@ -70,14 +70,19 @@ describe('V2 liquidity', () => {
 describe('V2 single-sided zap', () => {
   it('solves the swap-to-ratio quadratic: the swapped part and the rest deposit with almost nothing left', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }), fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }), fc.double({ min: 1e-6, max: 10, noNaN: true }), (r0, r1, share) => {
-        const amountIn = BigInt(Math.max(1000, Math.floor(Number(r0) * share)));
-        const zap = zapInV2(pair(r0, r1, 10n ** 20n), '0xa', amountIn);
-        // Leftovers, valued at the pool's price after the swap, are rounding dust.
-        const leftoverValue = zap.residualIn + (zap.residualOther * (r0 + zap.swapAmount)) / (r1 - zap.swapOutput);
-        expect(leftoverValue <= 10n + amountIn / 10n ** 9n).toBe(true);
-        expect(zap.depositIn + zap.swapAmount + zap.residualIn).toBe(amountIn);
-      }),
+      fc.property(
+        fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }),
+        fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }),
+        fc.double({ min: 1e-6, max: 10, noNaN: true }),
+        (r0, r1, share) => {
+          const amountIn = BigInt(Math.max(1000, Math.floor(Number(r0) * share)));
+          const zap = zapInV2(pair(r0, r1, 10n ** 20n), '0xa', amountIn);
+          // Leftovers, valued at the pool's price after the swap, are rounding dust.
+          const leftoverValue = zap.residualIn + (zap.residualOther * (r0 + zap.swapAmount)) / (r1 - zap.swapOutput);
+          expect(leftoverValue <= 10n + amountIn / 10n ** 9n).toBe(true);
+          expect(zap.depositIn + zap.swapAmount + zap.residualIn).toBe(amountIn);
+        },
+      ),
     );
   });
 

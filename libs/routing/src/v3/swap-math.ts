@@ -11,7 +11,13 @@ export interface SwapStep {
 
 const PIPS = 1_000_000n;
 
-export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96: bigint, liquidity: bigint, amountRemaining: bigint, feePips: number): SwapStep {
+export function computeSwapStep(
+  sqrtRatioCurrentX96: bigint,
+  sqrtRatioTargetX96: bigint,
+  liquidity: bigint,
+  amountRemaining: bigint,
+  feePips: number,
+): SwapStep {
   const fee = BigInt(feePips);
   const zeroForOne = sqrtRatioCurrentX96 >= sqrtRatioTargetX96;
   const exactIn = amountRemaining >= 0n;
@@ -21,11 +27,21 @@ export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96:
 
   if (exactIn) {
     const amountRemainingLessFee = mulDiv(amountRemaining, PIPS - fee, PIPS);
-    amountIn = zeroForOne ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true) : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
-    sqrtRatioNextX96 = amountRemainingLessFee >= amountIn ? sqrtRatioTargetX96 : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
+    amountIn = zeroForOne
+      ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
+      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true);
+    sqrtRatioNextX96 =
+      amountRemainingLessFee >= amountIn
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
   } else {
-    amountOut = zeroForOne ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false) : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
-    sqrtRatioNextX96 = -amountRemaining >= amountOut ? sqrtRatioTargetX96 : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne);
+    amountOut = zeroForOne
+      ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
+      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false);
+    sqrtRatioNextX96 =
+      -amountRemaining >= amountOut
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne);
   }
 
   const max = sqrtRatioTargetX96 === sqrtRatioNextX96;
@@ -38,6 +54,7 @@ export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96:
   }
 
   if (!exactIn && amountOut > -amountRemaining) amountOut = -amountRemaining;
-  const feeAmount = exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96 ? amountRemaining - amountIn : mulDivRoundingUp(amountIn, fee, PIPS - fee);
+  const feeAmount =
+    exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96 ? amountRemaining - amountIn : mulDivRoundingUp(amountIn, fee, PIPS - fee);
   return { sqrtRatioNextX96, amountIn, amountOut, feeAmount };
 }

@@ -46,12 +46,22 @@ describe('SwapMath.computeSwapStep (vectors of the v3-core test suite)', () => {
 
   it('exact input capped at the price target, one for zero', () => {
     const target = encodePriceSqrt(101n, 100n);
-    expect(computeSwapStep(price, target, liquidity, e18(1n), 600)).toEqual({ sqrtRatioNextX96: target, amountIn: 9975124224178055n, feeAmount: 5988667735148n, amountOut: 9925619580021728n });
+    expect(computeSwapStep(price, target, liquidity, e18(1n), 600)).toEqual({
+      sqrtRatioNextX96: target,
+      amountIn: 9975124224178055n,
+      feeAmount: 5988667735148n,
+      amountOut: 9925619580021728n,
+    });
   });
 
   it('exact output capped at the price target, one for zero', () => {
     const target = encodePriceSqrt(101n, 100n);
-    expect(computeSwapStep(price, target, liquidity, -e18(1n), 600)).toEqual({ sqrtRatioNextX96: target, amountIn: 9975124224178055n, feeAmount: 5988667735148n, amountOut: 9925619580021728n });
+    expect(computeSwapStep(price, target, liquidity, -e18(1n), 600)).toEqual({
+      sqrtRatioNextX96: target,
+      amountIn: 9975124224178055n,
+      feeAmount: 5988667735148n,
+      amountOut: 9925619580021728n,
+    });
   });
 
   it('exact input fully spent, one for zero', () => {
@@ -67,7 +77,9 @@ describe('SwapMath.computeSwapStep (vectors of the v3-core test suite)', () => {
   });
 
   it('caps the output at the desired amount', () => {
-    expect(computeSwapStep(417332158212080721273783715441582n, 1452870262520218020823638996n, 159344665391607089467575320103n, -1n, 1)).toEqual({
+    expect(
+      computeSwapStep(417332158212080721273783715441582n, 1452870262520218020823638996n, 159344665391607089467575320103n, -1n, 1),
+    ).toEqual({
       sqrtRatioNextX96: 417332158212080721273783715441581n,
       amountIn: 1n,
       feeAmount: 1n,
@@ -76,16 +88,36 @@ describe('SwapMath.computeSwapStep (vectors of the v3-core test suite)', () => {
   });
 
   it('target price of 1 uses part of the input', () => {
-    expect(computeSwapStep(2n, 1n, 1n, 3915081100057732413702495386755767n, 1)).toEqual({ sqrtRatioNextX96: 1n, amountIn: 39614081257132168796771975168n, feeAmount: 39614120871253040049813n, amountOut: 0n });
+    expect(computeSwapStep(2n, 1n, 1n, 3915081100057732413702495386755767n, 1)).toEqual({
+      sqrtRatioNextX96: 1n,
+      amountIn: 39614081257132168796771975168n,
+      feeAmount: 39614120871253040049813n,
+      amountOut: 0n,
+    });
   });
 
   it('takes the entire input as fee', () => {
-    expect(computeSwapStep(2413n, 79887613182836312n, 1985041575832132834610021537970n, 10n, 1872)).toEqual({ sqrtRatioNextX96: 2413n, amountIn: 0n, feeAmount: 10n, amountOut: 0n });
+    expect(computeSwapStep(2413n, 79887613182836312n, 1985041575832132834610021537970n, 10n, 1872)).toEqual({
+      sqrtRatioNextX96: 2413n,
+      amountIn: 0n,
+      feeAmount: 10n,
+      amountOut: 0n,
+    });
   });
 
   it('handles intermediate insufficient liquidity in both exact output directions', () => {
     const sqrtP = 20282409603651670423947251286016n;
-    expect(computeSwapStep(sqrtP, (sqrtP * 11n) / 10n, 1024n, -4n, 3000)).toEqual({ sqrtRatioNextX96: (sqrtP * 11n) / 10n, amountIn: 26215n, feeAmount: 79n, amountOut: 0n });
-    expect(computeSwapStep(sqrtP, (sqrtP * 9n) / 10n, 1024n, -263000n, 3000)).toEqual({ sqrtRatioNextX96: (sqrtP * 9n) / 10n, amountIn: 1n, feeAmount: 1n, amountOut: 26214n });
+    expect(computeSwapStep(sqrtP, (sqrtP * 11n) / 10n, 1024n, -4n, 3000)).toEqual({
+      sqrtRatioNextX96: (sqrtP * 11n) / 10n,
+      amountIn: 26215n,
+      feeAmount: 79n,
+      amountOut: 0n,
+    });
+    expect(computeSwapStep(sqrtP, (sqrtP * 9n) / 10n, 1024n, -263000n, 3000)).toEqual({
+      sqrtRatioNextX96: (sqrtP * 9n) / 10n,
+      amountIn: 1n,
+      feeAmount: 1n,
+      amountOut: 26214n,
+    });
   });
 });

@@ -16,10 +16,20 @@ interface ManifestPool {
   tickSpacing?: number;
 }
 interface Manifest {
-  networks: Array<{ network: string; platforms: Array<{ family: string; addresses: Record<string, string | string[]>; pools: ManifestPool[] }> }>;
+  networks: Array<{
+    network: string;
+    platforms: Array<{ family: string; addresses: Record<string, string | string[]>; pools: ManifestPool[] }>;
+  }>;
 }
 
-const SELECTOR = { slot0: '0x3850c7bd', liquidity: '0x1a686502', tickBitmap: '0x5339c296', ticks: '0xf30dba93', quoteIn: '0xc6a5026a', quoteOut: '0xbd21704a' };
+const SELECTOR = {
+  slot0: '0x3850c7bd',
+  liquidity: '0x1a686502',
+  tickBitmap: '0x5339c296',
+  ticks: '0xf30dba93',
+  quoteIn: '0xc6a5026a',
+  quoteOut: '0xbd21704a',
+};
 
 const word = (x: bigint): string => BigInt.asUintN(256, x).toString(16).padStart(64, '0');
 const addressWord = (a: string): string => a.slice(2).toLowerCase().padStart(64, '0');
@@ -28,7 +38,10 @@ const signed = (x: bigint, bits: number): bigint => BigInt.asIntN(bits, x);
 
 class Rpc {
   private id = 0;
-  constructor(private readonly url: string, private readonly block: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly block: string,
+  ) {}
 
   private async post<T>(body: unknown): Promise<T> {
     const res = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -39,7 +52,12 @@ class Rpc {
   async calls(requests: Array<{ to: string; data: string }>): Promise<Array<string | undefined>> {
     const out: Array<string | undefined> = [];
     for (let i = 0; i < requests.length; i += 1000) {
-      const chunk = requests.slice(i, i + 1000).map((r) => ({ jsonrpc: '2.0', id: ++this.id, method: 'eth_call', params: [{ to: r.to, data: r.data, gas: '0x3b9aca00' }, this.block] }));
+      const chunk = requests.slice(i, i + 1000).map((r) => ({
+        jsonrpc: '2.0',
+        id: ++this.id,
+        method: 'eth_call',
+        params: [{ to: r.to, data: r.data, gas: '0x3b9aca00' }, this.block],
+      }));
       const replies = await this.post<Array<{ id: number; result?: string; error?: { message: string } }>>(chunk);
       const byId = new Map(replies.map((r) => [r.id, r]));
       for (const req of chunk) out.push(byId.get(req.id)?.result);
@@ -107,7 +125,11 @@ describe('V3 swap maths vs QuoterV2 on the devnet', () => {
     if (!v3) continue;
     it(`${net.network}: every V3 pool, both directions, exact in and exact out, equal to the unit`, async () => {
       const url = rpcUrls[net.network]!;
-      const head = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }) });
+      const head = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }),
+      });
       const rpc = new Rpc(url, ((await head.json()) as { result: string }).result);
       const quoter = v3.addresses['quoter'] as string;
       let compared = 0;
@@ -119,7 +141,9 @@ describe('V3 swap maths vs QuoterV2 on the devnet', () => {
         for (const zeroForOne of [true, false]) {
           const [tokenIn, tokenOut] = zeroForOne ? [pool.token0, pool.token1] : [pool.token1, pool.token0];
           const amounts = sizes(pool, zeroForOne);
-          const onChainIn = await rpc.calls(amounts.map((a) => ({ to: quoter, data: quoterData(SELECTOR.quoteIn, tokenIn, tokenOut, a, pool.fee) })));
+          const onChainIn = await rpc.calls(
+            amounts.map((a) => ({ to: quoter, data: quoterData(SELECTOR.quoteIn, tokenIn, tokenOut, a, pool.fee) })),
+          );
           amounts.forEach((amount, i) => {
             const pure = quoteV3ExactIn(pool, tokenIn, amount);
             const chain = onChainIn[i];
@@ -136,11 +160,17 @@ describe('V3 swap maths vs QuoterV2 on the devnet', () => {
           });
           // Exact output: the amounts the exact-input quotes produced, which the quoter must fill in full.
           const wanted = amounts.map((a) => quoteV3ExactIn(pool, tokenIn, a).amountOut).filter((o) => o > 0n);
-          const onChainOut = await rpc.calls(wanted.map((a) => ({ to: quoter, data: quoterData(SELECTOR.quoteOut, tokenIn, tokenOut, a, pool.fee) })));
+          const onChainOut = await rpc.calls(
+            wanted.map((a) => ({ to: quoter, data: quoterData(SELECTOR.quoteOut, tokenIn, tokenOut, a, pool.fee) })),
+          );
           wanted.forEach((amountOut, i) => {
             const pure = quoteV3ExactOut(pool, tokenIn, amountOut);
             const chain = onChainOut[i];
-            expect({ pool: pool.address, amountOut, amountIn: pure?.amountIn }).toEqual({ pool: pool.address, amountOut, amountIn: chain === undefined ? undefined : readWord(chain, 0) });
+            expect({ pool: pool.address, amountOut, amountIn: pure?.amountIn }).toEqual({
+              pool: pool.address,
+              amountOut,
+              amountIn: chain === undefined ? undefined : readWord(chain, 0),
+            });
             compared++;
           });
         }
@@ -148,7 +178,9 @@ describe('V3 swap maths vs QuoterV2 on the devnet', () => {
       // The sizes must actually exercise tick crossings and the end of liquidity.
       expect(crossedTicks).toBeGreaterThan(10);
       expect(partialFills).toBeGreaterThan(0);
-      process.stderr.write(`${net.network}: ${compared} quotes equal to QuoterV2 across ${v3.pools.length} pools (${crossedTicks} initialized ticks crossed, ${partialFills} partial fills)\n`);
+      process.stderr.write(
+        `${net.network}: ${compared} quotes equal to QuoterV2 across ${v3.pools.length} pools (${crossedTicks} initialized ticks crossed, ${partialFills} partial fills)\n`,
+      );
     });
   }
 });

@@ -18,12 +18,16 @@ function bitmapNext(ticks: readonly number[], tick: number, spacing: number, lte
   if (lte) {
     const bitPos = ((compressed % 256) + 256) % 256;
     const masked = (words.get(compressed >> 8) ?? 0n) & ((1n << BigInt(bitPos)) - 1n + (1n << BigInt(bitPos)));
-    return masked !== 0n ? { next: (compressed - (bitPos - msb(masked))) * spacing, initialized: true } : { next: (compressed - bitPos) * spacing, initialized: false };
+    return masked !== 0n
+      ? { next: (compressed - (bitPos - msb(masked))) * spacing, initialized: true }
+      : { next: (compressed - bitPos) * spacing, initialized: false };
   }
   const c1 = compressed + 1;
   const bitPos = ((c1 % 256) + 256) % 256;
   const masked = (words.get(c1 >> 8) ?? 0n) & ~((1n << BigInt(bitPos)) - 1n);
-  return masked !== 0n ? { next: (c1 + (lsb(masked) - bitPos)) * spacing, initialized: true } : { next: (c1 + (255 - bitPos)) * spacing, initialized: false };
+  return masked !== 0n
+    ? { next: (c1 + (lsb(masked) - bitPos)) * spacing, initialized: true }
+    : { next: (c1 + (255 - bitPos)) * spacing, initialized: false };
 }
 
 describe('nextInitializedTickWithinOneWord over a tick list', () => {

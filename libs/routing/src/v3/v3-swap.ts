@@ -56,7 +56,8 @@ export function swapV3(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigin
       if (step.initialized) {
         const net = liquidityNetAt(pool.ticks, tickNext);
         liquidity += zeroForOne ? -net : net;
-        if (liquidity < 0n || liquidity > MAX_UINT128) throw new RangeError(`liquidity out of range crossing tick ${tickNext} of ${pool.address}`);
+        if (liquidity < 0n || liquidity > MAX_UINT128)
+          throw new RangeError(`liquidity out of range crossing tick ${tickNext} of ${pool.address}`);
         ticksCrossed++;
       }
       tick = zeroForOne ? tickNext - 1 : tickNext;
@@ -65,7 +66,8 @@ export function swapV3(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigin
     }
   }
 
-  const [amount0, amount1] = zeroForOne === exactInput ? [amountSpecified - remaining, calculated] : [calculated, amountSpecified - remaining];
+  const [amount0, amount1] =
+    zeroForOne === exactInput ? [amountSpecified - remaining, calculated] : [calculated, amountSpecified - remaining];
   return { amount0, amount1, sqrtPriceX96, tick, liquidity, ticksCrossed };
 }
 
@@ -79,7 +81,12 @@ export interface V3Quote {
 
 function toQuote(pool: V3Pool, zeroForOne: boolean, r: V3SwapResult): V3Quote {
   const [amountIn, amountOut] = zeroForOne ? [r.amount0, -r.amount1] : [r.amount1, -r.amount0];
-  return { amountIn, amountOut, ticksCrossed: r.ticksCrossed, after: { ...pool, sqrtPriceX96: r.sqrtPriceX96, tick: r.tick, liquidity: r.liquidity } };
+  return {
+    amountIn,
+    amountOut,
+    ticksCrossed: r.ticksCrossed,
+    after: { ...pool, sqrtPriceX96: r.sqrtPriceX96, tick: r.tick, liquidity: r.liquidity },
+  };
 }
 
 /** QuoterV2.quoteExactInputSingle without a price limit. */

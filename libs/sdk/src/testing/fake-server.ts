@@ -36,4 +36,9 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 }
 
 /** An error body as the gateway sends it. */
-export const errorBody = (statusCode: number, error: string, message: string, code: string): Record<string, unknown> => ({ statusCode, error, message, code });
+export const errorBody = (statusCode: number, error: string, message: string, code: string): Record<string, unknown> => ({
+  statusCode,
+  error,
+  message,
+  code,
+});

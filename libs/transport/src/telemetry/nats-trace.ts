@@ -1,4 +1,15 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import { headers as natsHeaders, Match, type MsgHdrs } from 'nats';
 import { currentRequestId, REQUEST_ID_HEADER, withRequestId } from './request-context';
 
@@ -52,7 +63,12 @@ function ended<T>(span: Span, run: () => Promise<T>): Promise<T> {
 export function tracedRequest<T>(subject: string, service: string, send: (headers: MsgHdrs) => Promise<T>): Promise<T> {
   const span = trace.getTracer(TRACER).startSpan(`send ${subject}`, {
     kind: SpanKind.CLIENT,
-    attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'send', 'messaging.destination.name': subject, 'rpc.service': service },
+    attributes: {
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': subject,
+      'rpc.service': service,
+    },
   });
   const ctx = trace.setSpan(context.active(), span);
   return ended(span, () => send(traceHeaders(ctx)));
@@ -64,6 +80,13 @@ export function tracedRequest<T>(subject: string, service: string, send: (header
  */
 export function handleTraced<T>(subject: string, h: MsgHdrs | undefined, run: () => Promise<T>): Promise<T> {
   const parent = contextFromHeaders(h);
-  const span = trace.getTracer(TRACER).startSpan(`process ${subject}`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.destination.name': subject } }, parent);
+  const span = trace.getTracer(TRACER).startSpan(
+    `process ${subject}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.destination.name': subject },
+    },
+    parent,
+  );
   return context.with(trace.setSpan(parent, span), () => ended(span, run));
 }

@@ -21,7 +21,12 @@ jest.setTimeout(60_000);
 // the machine's NATS and Postgres (transport tests may not import the testing library)
 const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const PG_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const CONTRACT: RpcContract<AccountRequest, ListNetworksReply> = { subject: `test.tracing.${randomUUID()}.v1`, service: 'token-data', request: AccountRequest, reply: ListNetworksReply };
+const CONTRACT: RpcContract<AccountRequest, ListNetworksReply> = {
+  subject: `test.tracing.${randomUUID()}.v1`,
+  service: 'token-data',
+  request: AccountRequest,
+  reply: ListNetworksReply,
+};
 const pool = new Pool({ connectionString: PG_URL, max: 1 });
 
 @Controller()
@@ -56,7 +61,12 @@ describe('trace context and request id over NATS (startMicroservice)', () => {
         return true;
       });
     spies = [capture(process.stdout), capture(process.stderr)];
-    service = await startMicroservice('token-data', TracedModule, { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'debug', networks: [], devnetManifest: undefined, healthPort: 0 }, () => ({}));
+    service = await startMicroservice(
+      'token-data',
+      TracedModule,
+      { natsUrl: NATS_URL, databaseUrl: '', redisUrl: '', logLevel: 'debug', networks: [], devnetManifest: undefined, healthPort: 0 },
+      () => ({}),
+    );
     client = new NatsRpcClient(NATS_URL, 5000, 'tracing-spec');
     await client.start();
   });
@@ -70,12 +80,17 @@ describe('trace context and request id over NATS (startMicroservice)', () => {
 
   it("the handler's log lines carry the caller's request id and trace id; its spans continue the caller's trace", async () => {
     const root = trace.getTracer('test').startSpan('GET /v1/networks');
-    const reply = await context.with(withRequestId('req-int-7', trace.setSpan(context.active(), root)), () => client.call(CONTRACT, AccountRequest.fromJSON({ owner: 'x' })));
+    const reply = await context.with(withRequestId('req-int-7', trace.setSpan(context.active(), root)), () =>
+      client.call(CONTRACT, AccountRequest.fromJSON({ owner: 'x' })),
+    );
     root.end();
     expect(reply).toEqual({ networks: ['1'] });
     const traceId = root.spanContext().traceId;
 
-    const logged = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"requestId":"req-int-7"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const logged = lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"requestId":"req-int-7"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged.map((l) => l['msg'])).toEqual(expect.arrayContaining(['answering', 'rpc handled']));
     for (const l of logged) expect(l).toMatchObject({ service: 'token-data', requestId: 'req-int-7', traceId });
 

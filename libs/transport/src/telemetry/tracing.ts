@@ -4,7 +4,13 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  NodeTracerProvider,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
 import Redis from 'ioredis';
 import * as pg from 'pg';
 
@@ -42,7 +48,10 @@ let current: (TracingHandle & { provider: NodeTracerProvider }) | undefined;
 /** Which exporter the environment asks for: `otlp`, `console` or none. */
 export function tracesExporterOf(env: NodeJS.ProcessEnv): 'otlp' | 'console' | undefined {
   if ((env['OTEL_SDK_DISABLED'] ?? '').trim().toLowerCase() === 'true') return undefined;
-  const named = (env['OTEL_TRACES_EXPORTER'] ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const named = (env['OTEL_TRACES_EXPORTER'] ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (named.includes('none')) return undefined;
   if (named.includes('otlp')) return 'otlp';
   if (named.includes('console')) return 'console';
@@ -67,7 +76,11 @@ export function initTracing(service: string, options: TracingOptions = {}): Trac
   const resource = resourceFromAttributes({ 'service.name': service }).merge(detectResources({ detectors: [envDetector] }));
   const recording = processors.length > 0;
   // Unset sampler: the SDK reads OTEL_TRACES_SAMPLER (default parent-based always-on).
-  const provider = new NodeTracerProvider({ resource, spanProcessors: processors, ...(recording ? {} : { sampler: new AlwaysOffSampler() }) });
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: processors,
+    ...(recording ? {} : { sampler: new AlwaysOffSampler() }),
+  });
   provider.register();
   if (recording) instrumentClients(provider);
   current = { service, recording, provider, flush: () => provider.forceFlush() };
@@ -112,6 +125,16 @@ function patchLoaded(instrumentation: InstrumentationBase, provider: NodeTracerP
  * their own (BullMQ's polling, the indexer's batches); no connect spans, no parameter values.
  */
 function instrumentClients(provider: NodeTracerProvider): void {
-  patchLoaded(new PgInstrumentation({ enabled: false, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }), provider, 'pg', pg);
-  patchLoaded(new IORedisInstrumentation({ enabled: false, requireParentSpan: true, dbStatementSerializer: (command) => command }), provider, 'ioredis', Redis);
+  patchLoaded(
+    new PgInstrumentation({ enabled: false, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }),
+    provider,
+    'pg',
+    pg,
+  );
+  patchLoaded(
+    new IORedisInstrumentation({ enabled: false, requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    provider,
+    'ioredis',
+    Redis,
+  );
 }

@@ -58,7 +58,12 @@ function usd(book: PriceBook, token: string, amount: bigint): number {
 }
 
 function record(book: PriceBook, token: string, amount: bigint, account?: string): AmountRecord {
-  const r: AmountRecord = { key: book.keyOf(token), symbol: book.symbolOf(token), amount: amount.toString(), amountUsd: decimalString(usd(book, token, amount)) };
+  const r: AmountRecord = {
+    key: book.keyOf(token),
+    symbol: book.symbolOf(token),
+    amount: amount.toString(),
+    amountUsd: decimalString(usd(book, token, amount)),
+  };
   if (account !== undefined) r.account = account;
   return r;
 }
@@ -125,7 +130,14 @@ export function swapActivity(book: PriceBook, e: SwapEvent, pair: PairContext, t
   return row;
 }
 
-export function liquidityActivity(book: PriceBook, e: LiquidityEvent, lpAddress: string, token0: string, token1: string, time: number): ActivityRow {
+export function liquidityActivity(
+  book: PriceBook,
+  e: LiquidityEvent,
+  lpAddress: string,
+  token0: string,
+  token1: string,
+  time: number,
+): ActivityRow {
   const row = base(book, e, book.keyOf(lpAddress), time, e.kind, e.account);
   const lpUsd = usd(book, token0, e.amount0) + usd(book, token1, e.amount1);
   if (e.kind === 'deposit') {
@@ -149,11 +161,29 @@ type Side = { token: string; amount: bigint } | null;
  * A single-asset flow between a composed token and its asset (vault deposit/withdraw, Aave):
  * deposit = asset in, token out; withdraw = token in, asset out; borrow = asset out; repay = asset in.
  */
-function assetFlow(book: PriceBook, e: LogPosition, token: string, asset: string, type: Exclude<ActivityType, 'swap'>, account: string, assets: bigint, shares: bigint, time: number, withAccount: boolean): ActivityRow {
+function assetFlow(
+  book: PriceBook,
+  e: LogPosition,
+  token: string,
+  asset: string,
+  type: Exclude<ActivityType, 'swap'>,
+  account: string,
+  assets: bigint,
+  shares: bigint,
+  time: number,
+  withAccount: boolean,
+): ActivityRow {
   const value = usd(book, asset, assets);
   const assetSide: Side = { token: asset, amount: assets };
   const tokenSide: Side = { token, amount: shares };
-  const [input, output] = type === 'deposit' ? [assetSide, tokenSide] : type === 'withdraw' ? [tokenSide, assetSide] : type === 'borrow' ? [null, assetSide] : [assetSide, null];
+  const [input, output] =
+    type === 'deposit'
+      ? [assetSide, tokenSide]
+      : type === 'withdraw'
+        ? [tokenSide, assetSide]
+        : type === 'borrow'
+          ? [null, assetSide]
+          : [assetSide, null];
   const row = base(book, e, book.keyOf(token), time, type, account);
   if (input) {
     row.inputToken = book.keyOf(input.token);

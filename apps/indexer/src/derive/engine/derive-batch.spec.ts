@@ -20,8 +20,26 @@ const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 const T0 = Date.UTC(2024, 2, 10, 10) / 1000;
 
-function meta(address: string, family: string, symbol: string, decimals: number, underlying: string[] = [], poolAddress: string | null = null): TokenMeta {
-  return { key: `ethereum:${address}`, address, family, platform: family, symbol, decimals, underlying, poolAddress, createdTime: T0 - 86_400, role: roleOf(family) };
+function meta(
+  address: string,
+  family: string,
+  symbol: string,
+  decimals: number,
+  underlying: string[] = [],
+  poolAddress: string | null = null,
+): TokenMeta {
+  return {
+    key: `ethereum:${address}`,
+    address,
+    family,
+    platform: family,
+    symbol,
+    decimals,
+    underlying,
+    poolAddress,
+    createdTime: T0 - 86_400,
+    role: roleOf(family),
+  };
 }
 
 function world(): NetworkState {
@@ -40,8 +58,25 @@ function world(): NetworkState {
   return net;
 }
 
-const pos = (blockNumber: number, logIndex: number): { blockNumber: number; logIndex: number; txHash: string } => ({ blockNumber, logIndex, txHash: `0x${blockNumber}${logIndex}` });
-const empty = (from: number, to: number): DecodedBatch => ({ network: 'ethereum', fromBlock: from, toBlock: to, blocks: [], transfers: [], poolStates: [], swaps: [], liquidity: [], vaultFlows: [], lending: [], reserveRates: [], newTokens: [] });
+const pos = (blockNumber: number, logIndex: number): { blockNumber: number; logIndex: number; txHash: string } => ({
+  blockNumber,
+  logIndex,
+  txHash: `0x${blockNumber}${logIndex}`,
+});
+const empty = (from: number, to: number): DecodedBatch => ({
+  network: 'ethereum',
+  fromBlock: from,
+  toBlock: to,
+  blocks: [],
+  transfers: [],
+  poolStates: [],
+  swaps: [],
+  liquidity: [],
+  vaultFlows: [],
+  lending: [],
+  reserveRates: [],
+  newTokens: [],
+});
 
 function batch(): DecodedBatch {
   const b = empty(10, 11);
@@ -53,14 +88,40 @@ function batch(): DecodedBatch {
   b.transfers.push({ ...pos(10, 0), token: PAIR, from: ZERO_ADDRESS, to: ZERO_ADDRESS, value: 1_000n });
   b.transfers.push({ ...pos(10, 1), token: PAIR, from: ZERO_ADDRESS, to: ALICE, value: 1_000n * E18 });
   b.poolStates.push({ ...pos(10, 2), pool: PAIR, family: 'uniswap-v2', reserve0: 100n * E18, reserve1: 300_000n * E6 });
-  b.liquidity.push({ ...pos(10, 3), pool: PAIR, family: 'uniswap-v2', kind: 'deposit', account: ALICE, amount0: 100n * E18, amount1: 300_000n * E6, shares: 1_000n * E18 });
+  b.liquidity.push({
+    ...pos(10, 3),
+    pool: PAIR,
+    family: 'uniswap-v2',
+    kind: 'deposit',
+    account: ALICE,
+    amount0: 100n * E18,
+    amount1: 300_000n * E6,
+    shares: 1_000n * E18,
+  });
   // block 11: a swap WETH -> USDC, a vault deposit, an Aave supply at index 1.1
   b.poolStates.push({ ...pos(11, 0), pool: PAIR, family: 'uniswap-v2', reserve0: 101n * E18, reserve1: 297_000n * E6 });
-  b.swaps.push({ ...pos(11, 1), pool: PAIR, family: 'uniswap-v2', account: BOB, tokenIn: WETH, tokenOut: USDC, amountIn: E18, amountOut: 3_000n * E6 });
+  b.swaps.push({
+    ...pos(11, 1),
+    pool: PAIR,
+    family: 'uniswap-v2',
+    account: BOB,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amountIn: E18,
+    amountOut: 3_000n * E6,
+  });
   b.transfers.push({ ...pos(11, 2), token: WETH, from: BOB, to: VAULT, value: 10n * E18 });
   b.transfers.push({ ...pos(11, 3), token: VAULT, from: ZERO_ADDRESS, to: BOB, value: 10n * E18 });
   b.vaultFlows.push({ ...pos(11, 4), vault: VAULT, kind: 'deposit', account: BOB, assets: 10n * E18, shares: 10n * E18 });
-  b.reserveRates.push({ ...pos(11, 5), market: MARKET, asset: USDC, liquidityRate: RAY / 20n, variableBorrowRate: RAY / 10n, liquidityIndex: (RAY * 11n) / 10n, variableBorrowIndex: RAY });
+  b.reserveRates.push({
+    ...pos(11, 5),
+    market: MARKET,
+    asset: USDC,
+    liquidityRate: RAY / 20n,
+    variableBorrowRate: RAY / 10n,
+    liquidityIndex: (RAY * 11n) / 10n,
+    variableBorrowIndex: RAY,
+  });
   b.transfers.push({ ...pos(11, 6), token: USDC, from: ALICE, to: AUSDC, value: 1_100n * E6 });
   b.lending.push({ ...pos(11, 7), market: MARKET, asset: USDC, kind: 'deposit', account: ALICE, amount: 1_100n * E6 });
   return b;
@@ -121,7 +182,13 @@ describe('deriving a batch', () => {
       ['WETH', (100n * E18).toString(), '300000'],
       ['USDC', (300_000n * E6).toString(), '300000'],
     ]);
-    expect(swap).toMatchObject({ direction: 0, inputToken: `ethereum:${WETH}`, outputToken: `ethereum:${USDC}`, outputUsd: 3000, volumeRaw: (E18 * (1_000n * E18 + 1_000n)) / (2n * 101n * E18) });
+    expect(swap).toMatchObject({
+      direction: 0,
+      inputToken: `ethereum:${WETH}`,
+      outputToken: `ethereum:${USDC}`,
+      outputUsd: 3000,
+      volumeRaw: (E18 * (1_000n * E18 + 1_000n)) / (2n * 101n * E18),
+    });
     expect(swap!.inputUsd).toBeCloseTo(297_000 / 101, 9);
     expect(vault).toMatchObject({ inputToken: `ethereum:${WETH}`, outputToken: `ethereum:${VAULT}`, volumeRaw: 10n * E18 });
     expect(supply!.amounts).toEqual([{ key: `ethereum:${USDC}`, symbol: 'USDC', amount: '1100000000', amountUsd: '1100' }]);
@@ -137,7 +204,16 @@ describe('deriving a batch', () => {
 
   it('walks the event lists in chain order even when they are not sorted', () => {
     const shuffled = batch();
-    for (const list of [shuffled.transfers, shuffled.poolStates, shuffled.swaps, shuffled.liquidity, shuffled.vaultFlows, shuffled.lending, shuffled.reserveRates]) list.reverse();
+    for (const list of [
+      shuffled.transfers,
+      shuffled.poolStates,
+      shuffled.swaps,
+      shuffled.liquidity,
+      shuffled.vaultFlows,
+      shuffled.lending,
+      shuffled.reserveRates,
+    ])
+      list.reverse();
     expect(deriveBatch(world(), shuffled, DEFAULT_DERIVE_OPTIONS)).toEqual(deriveBatch(world(), batch(), DEFAULT_DERIVE_OPTIONS));
   });
 
@@ -158,12 +234,47 @@ describe('swap volume of basic and native tokens', () => {
     net.pools.set(V3, { address: V3, family: 'uniswap-v3', token0: WETH, token1: USDC, fee: 500 });
     net.reindex();
     const b = batch();
-    b.poolStates.push({ ...pos(10, 4), pool: V3, family: 'uniswap-v3', reserve0: 50n * E18, reserve1: 150_000n * E6, sqrtPriceX96, liquidity: 10n ** 18n });
+    b.poolStates.push({
+      ...pos(10, 4),
+      pool: V3,
+      family: 'uniswap-v3',
+      reserve0: 50n * E18,
+      reserve1: 150_000n * E6,
+      sqrtPriceX96,
+      liquidity: 10n ** 18n,
+    });
     // block 11 also has two swaps in the V3 pool (a pool without a token: no activity)
-    b.swaps.push({ ...pos(11, 8), pool: V3, family: 'uniswap-v3', account: BOB, tokenIn: USDC, tokenOut: WETH, amountIn: 1_500n * E6, amountOut: E18 / 2n });
-    b.swaps.push({ ...pos(11, 9), pool: V3, family: 'uniswap-v3', account: ALICE, tokenIn: WETH, tokenOut: USDC, amountIn: E18 / 4n, amountOut: 740n * E6 });
+    b.swaps.push({
+      ...pos(11, 8),
+      pool: V3,
+      family: 'uniswap-v3',
+      account: BOB,
+      tokenIn: USDC,
+      tokenOut: WETH,
+      amountIn: 1_500n * E6,
+      amountOut: E18 / 2n,
+    });
+    b.swaps.push({
+      ...pos(11, 9),
+      pool: V3,
+      family: 'uniswap-v3',
+      account: ALICE,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      amountIn: E18 / 4n,
+      amountOut: 740n * E6,
+    });
     // a swap of a pool that is not indexed counts for nothing
-    b.swaps.push({ ...pos(11, 10), pool: A(77), family: 'uniswap-v3', account: ALICE, tokenIn: WETH, tokenOut: USDC, amountIn: E18, amountOut: 3_000n * E6 });
+    b.swaps.push({
+      ...pos(11, 10),
+      pool: A(77),
+      family: 'uniswap-v3',
+      account: ALICE,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      amountIn: E18,
+      amountOut: 3_000n * E6,
+    });
     return { net, out: deriveBatch(net, b, DEFAULT_DERIVE_OPTIONS) };
   }
 
@@ -181,7 +292,7 @@ describe('swap volume of basic and native tokens', () => {
     expect(out.activities.filter((a) => a.type === 'swap')).toHaveLength(1);
   });
 
-  it('gives the tokens a point in the block and the volume to their candles (bucket volume, the day\'s volume, trending)', () => {
+  it("gives the tokens a point in the block and the volume to their candles (bucket volume, the day's volume, trending)", () => {
     const { net, out } = v3World();
     for (const t of [WETH, USDC]) expect(out.points.some((p) => p.tokenKey === `ethereum:${t}` && p.blockNumber === 11)).toBe(true);
     const candles = batchCandles(out, net.volumesByKey());
@@ -201,9 +312,18 @@ describe('references the working set does not know', () => {
   it('lists tokens, Aave reserves and pools a batch uses before they were loaded, once', () => {
     const net = world();
     const b = empty(20, 20);
-    b.transfers.push({ ...pos(20, 0), token: A(50), from: ALICE, to: BOB, value: 1n }, { ...pos(20, 1), token: USDC, from: ALICE, to: BOB, value: 1n });
-    b.lending.push({ ...pos(20, 2), market: MARKET, asset: WETH, kind: 'deposit', account: ALICE, amount: 1n }, { ...pos(20, 3), market: MARKET, asset: USDC, kind: 'deposit', account: ALICE, amount: 1n });
-    b.poolStates.push({ ...pos(20, 4), pool: A(51), family: 'uniswap-v3', reserve0: 0n, reserve1: 0n }, { ...pos(20, 5), pool: PAIR, family: 'uniswap-v2', reserve0: 1n, reserve1: 1n });
+    b.transfers.push(
+      { ...pos(20, 0), token: A(50), from: ALICE, to: BOB, value: 1n },
+      { ...pos(20, 1), token: USDC, from: ALICE, to: BOB, value: 1n },
+    );
+    b.lending.push(
+      { ...pos(20, 2), market: MARKET, asset: WETH, kind: 'deposit', account: ALICE, amount: 1n },
+      { ...pos(20, 3), market: MARKET, asset: USDC, kind: 'deposit', account: ALICE, amount: 1n },
+    );
+    b.poolStates.push(
+      { ...pos(20, 4), pool: A(51), family: 'uniswap-v3', reserve0: 0n, reserve1: 0n },
+      { ...pos(20, 5), pool: PAIR, family: 'uniswap-v2', reserve0: 1n, reserve1: 1n },
+    );
     b.newTokens.push(`ethereum:${A(52)}`, `ethereum:${WETH}`);
     const found = unknownReferences(net, b);
     expect(found).toEqual({ tokens: new Set([A(52), A(50), `${MARKET}|${WETH}`]), pools: [A(51)] });
@@ -233,7 +353,15 @@ describe('thin pools at absurd prices', () => {
   function attack(): DecodedBatch {
     const b = empty(12, 12);
     b.blocks = [{ number: 12, hash: '0x12', parentHash: '0x11', timestamp: T0 + 7_200 }];
-    b.poolStates.push({ ...pos(12, 0), pool: THIN_V3, family: 'uniswap-v3', reserve0: E18 / 600n, reserve1: 50n * E6, sqrtPriceX96, liquidity: 10n ** 12n });
+    b.poolStates.push({
+      ...pos(12, 0),
+      pool: THIN_V3,
+      family: 'uniswap-v3',
+      reserve0: E18 / 600n,
+      reserve1: 50n * E6,
+      sqrtPriceX96,
+      liquidity: 10n ** 12n,
+    });
     b.poolStates.push({ ...pos(12, 1), pool: NEW_PAIR, family: 'uniswap-v2', reserve0: 10n * E18, reserve1: E18 / 60n });
     return b;
   }
@@ -251,7 +379,7 @@ describe('thin pools at absurd prices', () => {
     expect(out.points.find((p) => p.tokenKey === `ethereum:${NEW_PAIR}`)!.liquidity).toBeCloseTo((2 * plain.priceOf(WETH)) / 60, 6);
     // WETH's liquidity grows by its side of the two thin pools at its own price, nothing more
     const weth = out.points.find((p) => p.tokenKey === `ethereum:${WETH}`)!;
-    expect(weth.liquidity).toBeCloseTo(plain.states.get(WETH)!.liquidity + (plain.priceOf(WETH) * (1 / 600 + 1 / 60)), 6);
+    expect(weth.liquidity).toBeCloseTo(plain.states.get(WETH)!.liquidity + plain.priceOf(WETH) * (1 / 600 + 1 / 60), 6);
   });
 
   it('withholds the price of a token whose pools fell below the floor instead of keeping the last one', () => {

@@ -5,7 +5,17 @@
  * when a token's state differs from its last one, or when it had activity in the block.
  */
 import { shapeOf } from '@tokensvc/protocols';
-import type { DecodedBatch, LendingEvent, LiquidityEvent, LogPosition, PoolStateEvent, ReserveRatesEvent, SwapEvent, TransferEvent, VaultFlowEvent } from '../../model/decoded-batch';
+import type {
+  DecodedBatch,
+  LendingEvent,
+  LiquidityEvent,
+  LogPosition,
+  PoolStateEvent,
+  ReserveRatesEvent,
+  SwapEvent,
+  TransferEvent,
+  VaultFlowEvent,
+} from '../../model/decoded-batch';
 import type { TimeSlice } from '../../model/time-slice';
 import type { DeriveOptions } from '../derive-options';
 import { poolQuote } from '../math/pool-price';
@@ -35,12 +45,18 @@ const RATES = 6;
 type Kind = typeof TRANSFER | typeof POOL | typeof SWAP | typeof LIQUIDITY | typeof VAULT | typeof LENDING | typeof RATES;
 
 /** An activity-bearing event of a block, kept until the block's prices are known. */
-type Flow = { kind: typeof SWAP; e: SwapEvent } | { kind: typeof LIQUIDITY; e: LiquidityEvent } | { kind: typeof VAULT; e: VaultFlowEvent } | { kind: typeof LENDING; e: LendingEvent };
+type Flow =
+  | { kind: typeof SWAP; e: SwapEvent }
+  | { kind: typeof LIQUIDITY; e: LiquidityEvent }
+  | { kind: typeof VAULT; e: VaultFlowEvent }
+  | { kind: typeof LENDING; e: LendingEvent };
 
-const before = (a: LogPosition, b: LogPosition): boolean => a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex < b.logIndex);
+const before = (a: LogPosition, b: LogPosition): boolean =>
+  a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex < b.logIndex);
 
 function inChainOrder<T extends LogPosition>(list: readonly T[]): readonly T[] {
-  for (let i = 1; i < list.length; i++) if (before(list[i]!, list[i - 1]!)) return [...list].sort((x, y) => x.blockNumber - y.blockNumber || x.logIndex - y.logIndex);
+  for (let i = 1; i < list.length; i++)
+    if (before(list[i]!, list[i - 1]!)) return [...list].sort((x, y) => x.blockNumber - y.blockNumber || x.logIndex - y.logIndex);
   return list;
 }
 
@@ -57,7 +73,9 @@ class ChainWalk {
   kind: Kind = TRANSFER;
 
   constructor(b: DecodedBatch) {
-    this.lists = [b.transfers, b.poolStates, b.swaps, b.liquidity, b.vaultFlows, b.lending, b.reserveRates].map((l) => inChainOrder<LogPosition>(l));
+    this.lists = [b.transfers, b.poolStates, b.swaps, b.liquidity, b.vaultFlows, b.lending, b.reserveRates].map((l) =>
+      inChainOrder<LogPosition>(l),
+    );
     this.advance(-1);
   }
 
@@ -95,7 +113,11 @@ export function updateGraphPrices(net: NetworkState, opts: DeriveOptions): strin
     if (q) edges.push({ token0: pool.token0, token1: pool.token1, ...q });
   }
   const anchors = new Map([...net.anchors].map((a) => [a, 1]));
-  const graphOptions = { minLiquidityUsd: opts.minPoolLiquidityUsd, maxDeviation: opts.maxPriceDeviation, iterations: opts.graphIterations };
+  const graphOptions = {
+    minLiquidityUsd: opts.minPoolLiquidityUsd,
+    maxDeviation: opts.maxPriceDeviation,
+    iterations: opts.graphIterations,
+  };
   const fresh = priceGraph(anchors, edges, graphOptions).prices;
   const changed: string[] = [];
   const next = new Map(net.graphPrices);
@@ -133,7 +155,15 @@ function activityOf(net: NetworkState, book: PriceBook, flow: Flow, time: number
       if (flow.kind === LIQUIDITY) return { token: e.pool, row: liquidityActivity(book, flow.e, e.pool, pool.token0, pool.token1, time) };
       const state = net.poolStates.get(e.pool);
       const reserveIn = !state ? 0n : flow.e.tokenIn === pool.token0 ? state.reserve0 : state.reserve1;
-      return { token: e.pool, row: swapActivity(book, flow.e, { lpAddress: e.pool, token0: pool.token0, reserveIn, lpSupply: net.ledger(e.pool).totalSupply }, time) };
+      return {
+        token: e.pool,
+        row: swapActivity(
+          book,
+          flow.e,
+          { lpAddress: e.pool, token0: pool.token0, reserveIn, lpSupply: net.ledger(e.pool).totalSupply },
+          time,
+        ),
+      };
     }
     case VAULT: {
       const asset = net.tokens.get(flow.e.vault)?.underlying[0];
@@ -160,7 +190,14 @@ export function withDependents(net: NetworkState, seeds: Iterable<string>): stri
 }
 
 /** Values `tokens` at (block, time); appends the states that changed (or must be recorded). */
-export function revalue(net: NetworkState, tokens: readonly string[], block: number, time: number, out: TokenState[], force: ReadonlySet<string> = new Set()): void {
+export function revalue(
+  net: NetworkState,
+  tokens: readonly string[],
+  block: number,
+  time: number,
+  out: TokenState[],
+  force: ReadonlySet<string> = new Set(),
+): void {
   for (const address of tokens) {
     const state = valueToken(net, net.tokens.get(address)!, block, time);
     const prev = net.states.get(address);
@@ -170,7 +207,15 @@ export function revalue(net: NetworkState, tokens: readonly string[], block: num
 }
 
 /** Applies the events of `block` (the walk's next ones) and records the states they change. */
-function processBlock(net: NetworkState, walk: ChainWalk, block: number, time: number, opts: DeriveOptions, out: BatchOutput, changed: readonly string[] = []): void {
+function processBlock(
+  net: NetworkState,
+  walk: ChainWalk,
+  block: number,
+  time: number,
+  opts: DeriveOptions,
+  out: BatchOutput,
+  changed: readonly string[] = [],
+): void {
   const seeds = new Set<string>(changed);
   const flows: Flow[] = [];
   let poolsMoved = false;
@@ -270,7 +315,10 @@ class BatchDerivation {
 
   private timeOf(block: number): number {
     const time = this.times.get(block);
-    if (time === undefined) throw new Error(`batch ${this.batch.network} ${this.batch.fromBlock}-${this.batch.toBlock} has events in block ${block} but no header for it`);
+    if (time === undefined)
+      throw new Error(
+        `batch ${this.batch.network} ${this.batch.fromBlock}-${this.batch.toBlock} has events in block ${block} but no header for it`,
+      );
     return time;
   }
 }
@@ -282,7 +330,12 @@ export function deriveBatch(net: NetworkState, batch: DecodedBatch, opts: Derive
 }
 
 /** deriveBatch handing the event loop a turn between blocks when the time slice is used up. */
-export async function deriveBatchSliced(net: NetworkState, batch: DecodedBatch, opts: DeriveOptions, slice: TimeSlice): Promise<BatchOutput> {
+export async function deriveBatchSliced(
+  net: NetworkState,
+  batch: DecodedBatch,
+  opts: DeriveOptions,
+  slice: TimeSlice,
+): Promise<BatchOutput> {
   const d = new BatchDerivation(net, batch, opts);
   while (d.step()) await slice.maybeYield();
   return d.out;

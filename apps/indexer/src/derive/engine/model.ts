@@ -55,7 +55,18 @@ export interface Ledger {
 }
 
 export function emptyLedger(): Ledger {
-  return { totalSupply: 0n, locked: 0n, assets: 0n, scaledSupply: 0n, scaledDebt: 0n, liquidityIndex: RAY, borrowIndex: RAY, liquidityRate: 0n, borrowRate: 0n, sharePriceRaw: 0n };
+  return {
+    totalSupply: 0n,
+    locked: 0n,
+    assets: 0n,
+    scaledSupply: 0n,
+    scaledDebt: 0n,
+    liquidityIndex: RAY,
+    borrowIndex: RAY,
+    liquidityRate: 0n,
+    borrowRate: 0n,
+    sharePriceRaw: 0n,
+  };
 }
 
 /** A token's full derived state at one block: one price_points row. */

@@ -19,7 +19,13 @@ function addressOfKey(key: string): string {
   return key.slice(key.indexOf(':') + 1);
 }
 
-export async function loadNetworkState(tx: SqlTx, network: Network, fromBlock: number, fromTime: number, options: DeriveOptions): Promise<NetworkState> {
+export async function loadNetworkState(
+  tx: SqlTx,
+  network: Network,
+  fromBlock: number,
+  fromTime: number,
+  options: DeriveOptions,
+): Promise<NetworkState> {
   const net = new NetworkState(network, fromBlock - 1, options);
   // One connection: queries run one after the other.
   const tokens = await loadTokenMeta(tx, network);
@@ -83,7 +89,8 @@ export class NetworkCache {
       return cached;
     }
     const fromTime = batch.blocks.reduce((m, b) => Math.min(m, b.timestamp), Infinity);
-    if (!Number.isFinite(fromTime)) throw new Error(`batch ${batch.network} ${batch.fromBlock}-${batch.toBlock} has events but no block headers`);
+    if (!Number.isFinite(fromTime))
+      throw new Error(`batch ${batch.network} ${batch.fromBlock}-${batch.toBlock} has events but no block headers`);
     const net = await loadNetworkState(tx, batch.network, batch.fromBlock, fromTime, this.options);
     this.byNetwork.set(batch.network, net);
     return net;

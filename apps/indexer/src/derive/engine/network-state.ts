@@ -163,6 +163,7 @@ export function unknownReferences(net: NetworkState, batch: DecodedBatch): { tok
     if (unknownReserve(reserve)) tokens.add(reserve);
   }
   const pools = new Set<string>();
-  for (const list of [batch.poolStates, batch.swaps, batch.liquidity]) for (const e of list) if (!net.pools.has(e.pool) && !net.unregistered.has(e.pool)) pools.add(e.pool);
+  for (const list of [batch.poolStates, batch.swaps, batch.liquidity])
+    for (const e of list) if (!net.pools.has(e.pool) && !net.unregistered.has(e.pool)) pools.add(e.pool);
   return { tokens, pools: [...pools] };
 }

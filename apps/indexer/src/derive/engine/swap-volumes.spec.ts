@@ -23,8 +23,23 @@ const book: PriceBook = {
   priceOf: (a) => prices[a] ?? 0,
 };
 
-const swap = (tokenIn: string, amountIn: bigint, tokenOut: string, amountOut: bigint, family: SwapEvent['family'] = 'uniswap-v3'): SwapEvent => ({
-  blockNumber: 7, logIndex: 0, txHash: '0x7', pool: A(99), family, account: A(98), tokenIn, tokenOut, amountIn, amountOut,
+const swap = (
+  tokenIn: string,
+  amountIn: bigint,
+  tokenOut: string,
+  amountOut: bigint,
+  family: SwapEvent['family'] = 'uniswap-v3',
+): SwapEvent => ({
+  blockNumber: 7,
+  logIndex: 0,
+  txHash: '0x7',
+  pool: A(99),
+  family,
+  account: A(98),
+  tokenIn,
+  tokenOut,
+  amountIn,
+  amountOut,
 });
 const rows = (v: BlockSwapVolumes): Array<{ address: string; swaps: number; cents: number }> =>
   v.rows('ethereum', 7, 1_700_000_000, book.keyOf).map(({ address, row }) => ({ address, swaps: row.swaps, cents: row.volumeCents }));
@@ -40,7 +55,7 @@ describe('swap volume of basic and native tokens per block', () => {
     ]);
   });
 
-  it('sums the block\'s swaps of every pool per token in cents (each swap rounded as the windows do), rows in address order', () => {
+  it("sums the block's swaps of every pool per token in cents (each swap rounded as the windows do), rows in address order", () => {
     const v = new BlockSwapVolumes();
     v.add(book, swap(USDC, 1_000_004n, WETH, 444n * 10n ** 12n, 'uniswap-v2'), roleOf);
     v.add(book, swap(USDC, 2_000_004n, WETH, 888n * 10n ** 12n), roleOf);
@@ -64,7 +79,7 @@ describe('swap volume of basic and native tokens per block', () => {
     ]);
   });
 
-  it('leaves out platform tokens (their volume is their activities\') and unregistered tokens', () => {
+  it("leaves out platform tokens (their volume is their activities') and unregistered tokens", () => {
     const v = new BlockSwapVolumes();
     v.add(book, swap(LP, E18, A(60), E18), roleOf);
     expect(v.size).toBe(0);
@@ -90,7 +105,12 @@ describe('swap volume of basic and native tokens per block', () => {
     const v = new BlockSwapVolumes();
     v.add(book, swap(WETH, E18, USDC, 1n), roleOf);
     expect(v.rows('ethereum', 7, 1_700_000_000, book.keyOf)[0]!.row).toEqual({
-      network: 'ethereum', blockNumber: 7, tokenKey: `ethereum:${WETH}`, time: 1_700_000_000, swaps: 1, volumeCents: 225_012,
+      network: 'ethereum',
+      blockNumber: 7,
+      tokenKey: `ethereum:${WETH}`,
+      time: 1_700_000_000,
+      swaps: 1,
+      volumeCents: 225_012,
     });
   });
 });

@@ -55,9 +55,17 @@ export class BlockSwapVolumes {
   }
 
   /** The block's rows with the token's address, in address order. */
-  rows(network: Network, blockNumber: number, time: number, keyOf: (address: string) => string): Array<{ address: string; row: SwapVolumeRow }> {
+  rows(
+    network: Network,
+    blockNumber: number,
+    time: number,
+    keyOf: (address: string) => string,
+  ): Array<{ address: string; row: SwapVolumeRow }> {
     return [...this.byToken.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([address, v]) => ({ address, row: { network, blockNumber, tokenKey: keyOf(address), time, swaps: v.swaps, volumeCents: v.cents } }));
+      .map(([address, v]) => ({
+        address,
+        row: { network, blockNumber, tokenKey: keyOf(address), time, swaps: v.swaps, volumeCents: v.cents },
+      }));
   }
 }

@@ -57,7 +57,8 @@ function lpParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): P
   const poolAddress = meta.poolAddress ?? meta.address;
   const pool = net.pools.get(poolAddress);
   const state = net.poolStates.get(poolAddress);
-  if (!pool || !state) return { ...NO_YIELD, price: 0, liquidity: 0, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
+  if (!pool || !state)
+    return { ...NO_YIELD, price: 0, liquidity: 0, pricePerShare: '0', totalSupply: l.totalSupply, circulatingSupply: circulating(l) };
   const v = lpValuation({
     reserve0: state.reserve0,
     reserve1: state.reserve1,
@@ -70,14 +71,29 @@ function lpParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): P
   });
   const span = Math.min(WEEK_SECONDS, time - meta.createdTime);
   const apy = feeApy(net.swapWindow(meta.address).sumAt(time), pool.fee / 1e6, v.liquidity, span);
-  return { ...v, totalSupply: l.totalSupply, circulatingSupply: circulating(l), totalBorrow: 0n, reserves: [state.reserve0, state.reserve1], apy, borrowApy: 0 };
+  return {
+    ...v,
+    totalSupply: l.totalSupply,
+    circulatingSupply: circulating(l),
+    totalBorrow: 0n,
+    reserves: [state.reserve0, state.reserve1],
+    apy,
+    borrowApy: 0,
+  };
 }
 
 /** Vault: share price growth over the last 7 days (or since its first share price), annualised. */
 function vaultParts(net: NetworkState, meta: TokenMeta, l: Ledger, time: number): Parts {
   const asset = meta.underlying[0] ?? '';
   const assetDecimals = net.tokens.get(asset)?.decimals ?? meta.decimals;
-  const { sharePriceRaw: _raw, ...v } = vaultValuation({ totalAssets: l.assets, totalSupply: l.totalSupply, decimals: meta.decimals, assetDecimals, assetPrice: net.priceOf(asset), sharePriceRaw: l.sharePriceRaw > 0n ? l.sharePriceRaw : undefined });
+  const { sharePriceRaw: _raw, ...v } = vaultValuation({
+    totalAssets: l.assets,
+    totalSupply: l.totalSupply,
+    decimals: meta.decimals,
+    assetDecimals,
+    assetPrice: net.priceOf(asset),
+    sharePriceRaw: l.sharePriceRaw > 0n ? l.sharePriceRaw : undefined,
+  });
   const series = net.sharePriceSeries(meta.address);
   // Parsed from the decimal string, like a share price reloaded from price_points.
   const pps = Number(v.pricePerShare);
@@ -94,13 +110,28 @@ function aTokenParts(net: NetworkState, meta: TokenMeta, l: Ledger): Parts {
   const totalSupply = rayMul(l.scaledSupply, l.liquidityIndex);
   l.totalSupply = totalSupply;
   const v = aTokenValuation(totalSupply, meta.decimals, net.priceOf(meta.underlying[0] ?? ''));
-  return { ...v, totalSupply, circulatingSupply: totalSupply, totalBorrow: rayMul(l.scaledDebt, l.borrowIndex), reserves: [l.assets], apy: rayRateToApy(l.liquidityRate), borrowApy: rayRateToApy(l.borrowRate) };
+  return {
+    ...v,
+    totalSupply,
+    circulatingSupply: totalSupply,
+    totalBorrow: rayMul(l.scaledDebt, l.borrowIndex),
+    reserves: [l.assets],
+    apy: rayRateToApy(l.liquidityRate),
+    borrowApy: rayRateToApy(l.borrowRate),
+  };
 }
 
 /** The native coin: the wrapped native's price; liquidity = its side of the pools that hold it as a currency (Uniswap V4's native pools). */
 function nativeParts(net: NetworkState, meta: TokenMeta): Parts {
   const price = net.wrappedNative ? net.priceOf(net.wrappedNative) : 0;
-  return { ...NO_YIELD, price, liquidity: poolsLiquidity(net, meta.address, price), pricePerShare: '0', totalSupply: 0n, circulatingSupply: 0n };
+  return {
+    ...NO_YIELD,
+    price,
+    liquidity: poolsLiquidity(net, meta.address, price),
+    pricePerShare: '0',
+    totalSupply: 0n,
+    circulatingSupply: 0n,
+  };
 }
 
 export function valueToken(net: NetworkState, meta: TokenMeta, blockNumber: number, time: number): TokenState {

@@ -52,7 +52,10 @@ export async function rebuildCandles(tx: SqlTx, keys: readonly CandleKey[]): Pro
   const from = keys.reduce((m, k) => Math.min(m, k.bucket), Infinity);
   // A token's volume is its activities' or (basic and native tokens) its swaps': one source each,
   // merged in time order all the same, as TimedAmounts needs.
-  const amounts = [...(await loadActivityVolumesSince(tx, tokens, from - DAY_SECONDS)), ...(await loadSwapVolumesSince(tx, tokens, from - DAY_SECONDS))];
+  const amounts = [
+    ...(await loadActivityVolumesSince(tx, tokens, from - DAY_SECONDS)),
+    ...(await loadSwapVolumesSince(tx, tokens, from - DAY_SECONDS)),
+  ];
   const volumes = new Map<string, TimedAmounts>();
   for (const a of amounts.sort((x, y) => x.time - y.time)) {
     let v = volumes.get(a.token_key);
@@ -60,5 +63,8 @@ export async function rebuildCandles(tx: SqlTx, keys: readonly CandleKey[]): Pro
     v.add(a.time, a.volume_usd);
   }
   const candles: Candle[] = foldCandles(await loadPointsSince(tx, tokens, from)).filter((c) => wanted.has(keyOf(c)));
-  await upsertCandles(tx, withVolumes(candles, (k) => volumes.get(k)));
+  await upsertCandles(
+    tx,
+    withVolumes(candles, (k) => volumes.get(k)),
+  );
 }

@@ -56,7 +56,11 @@ export function headCalls(meta: TokenMeta, debtToken: string | undefined): HeadC
         call(t, t, 'scaledTotalSupply', [], (r, l) => (l.scaledSupply = uint('scaledTotalSupply', r))),
         call(t, asset, 'balanceOf', [t], (r, l) => (l.assets = uint('balanceOf', r))),
         call(t, pool, 'getReserveData', [asset], (r, l, learn) => {
-          const d = HEAD_ABI.decodeFunctionResult('getReserveData', r)[0] as { currentLiquidityRate: bigint; currentVariableBorrowRate: bigint; variableDebtTokenAddress: string };
+          const d = HEAD_ABI.decodeFunctionResult('getReserveData', r)[0] as {
+            currentLiquidityRate: bigint;
+            currentVariableBorrowRate: bigint;
+            variableDebtTokenAddress: string;
+          };
           l.liquidityRate = d.currentLiquidityRate;
           l.borrowRate = d.currentVariableBorrowRate;
           learn(d.variableDebtTokenAddress.toLowerCase());

@@ -22,7 +22,13 @@ import { debtScaledSupplyCall, headCalls, type HeadCall } from './head-calls';
 /** aToken key -> its variable debt token address, learned from getReserveData. */
 export type DebtTokenBook = Map<string, string>;
 
-async function runCalls(client: JsonRpcClient, calls: readonly HeadCall[], block: number, ledgerOf: (token: string) => Parameters<HeadCall['apply']>[1], learn: (aToken: string, debt: string) => void): Promise<void> {
+async function runCalls(
+  client: JsonRpcClient,
+  calls: readonly HeadCall[],
+  block: number,
+  ledgerOf: (token: string) => Parameters<HeadCall['apply']>[1],
+  learn: (aToken: string, debt: string) => void,
+): Promise<void> {
   const results = await multicall(client, calls, `0x${block.toString(16)}`, Math.max(calls.length, 1));
   calls.forEach((c, i) => {
     const ret = results[i];
@@ -35,16 +41,38 @@ async function runCalls(client: JsonRpcClient, calls: readonly HeadCall[], block
  * of every token it re-values; returns the number of those rows. The deriver's own working set is
  * left alone (it stays the one a backfill would have).
  */
-export async function refreshHeadState(tx: SqlTx, client: JsonRpcClient, network: Network, block: number, options: DeriveOptions, debtTokens: DebtTokenBook): Promise<number> {
-  const time = (await blockTime(tx, network, block)) ?? Number((await client.call<{ timestamp: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false])).timestamp);
+export async function refreshHeadState(
+  tx: SqlTx,
+  client: JsonRpcClient,
+  network: Network,
+  block: number,
+  options: DeriveOptions,
+  debtTokens: DebtTokenBook,
+): Promise<number> {
+  const time =
+    (await blockTime(tx, network, block)) ??
+    Number((await client.call<{ timestamp: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false])).timestamp);
   const net = await loadNetworkState(tx, network, block + 1, time, options);
   const keyOf = (address: string): string => `${network}:${address}`;
   const calls = [...net.tokens.values()].flatMap((t) => headCalls(t, debtTokens.get(t.key)));
   const learned: Array<[string, string]> = [];
-  await runCalls(client, calls, block, (t) => net.ledger(t), (aToken, debt) => learned.push([aToken, debt]));
+  await runCalls(
+    client,
+    calls,
+    block,
+    (t) => net.ledger(t),
+    (aToken, debt) => learned.push([aToken, debt]),
+  );
   const unknown = learned.filter(([aToken]) => !debtTokens.has(keyOf(aToken)));
   learned.forEach(([aToken, debt]) => debtTokens.set(keyOf(aToken), debt));
-  if (unknown.length > 0) await runCalls(client, unknown.map(([aToken, debt]) => debtScaledSupplyCall(aToken, debt)), block, (t) => net.ledger(t), () => undefined);
+  if (unknown.length > 0)
+    await runCalls(
+      client,
+      unknown.map(([aToken, debt]) => debtScaledSupplyCall(aToken, debt)),
+      block,
+      (t) => net.ledger(t),
+      () => undefined,
+    );
 
   // Every re-valued token's row, changed or not: the rows after a refresh at `block` are then the
   // same whatever refreshes ran before it.

@@ -2,8 +2,26 @@ import { bucketStart, foldCandles, mergeCandle, RESOLUTIONS, withVolumes, type C
 import { TimedAmounts } from './windows';
 
 const utc = (iso: string): number => Date.parse(iso) / 1000;
-const state = { liquidity: 100, reserves: [1n, 2n], totalSupply: 10n, totalBorrow: 0n, circulatingSupply: 10n, pricePerShare: '1', apy: 1, baseApy: 1, rewardApy: 0, borrowApy: 0, baseBorrowApy: 0 };
-const point = (time: number, blockNumber: number, price: number, tokenKey = 'ethereum:0xa'): CandlePoint => ({ ...state, tokenKey, time, blockNumber, price });
+const state = {
+  liquidity: 100,
+  reserves: [1n, 2n],
+  totalSupply: 10n,
+  totalBorrow: 0n,
+  circulatingSupply: 10n,
+  pricePerShare: '1',
+  apy: 1,
+  baseApy: 1,
+  rewardApy: 0,
+  borrowApy: 0,
+  baseBorrowApy: 0,
+};
+const point = (time: number, blockNumber: number, price: number, tokenKey = 'ethereum:0xa'): CandlePoint => ({
+  ...state,
+  tokenKey,
+  time,
+  blockNumber,
+  price,
+});
 
 describe('candle buckets', () => {
   it.each([
@@ -48,8 +66,15 @@ describe('folding points into candles', () => {
   it('opens, lowers and closes a candle only at priced points (price 0 = the token had no price yet)', () => {
     // WETH seen (minted) before any pool priced it, then priced in the same bucket.
     const t = utc('2024-03-10T10:00:00Z');
-    const points = [point(t, 1, 0), point(t + 60, 2, 2_000), point(t + 120, 3, 1_990), point(t + 180, 4, 2_010), { ...point(t + 240, 5, 0), liquidity: 7 }];
-    for (const c of foldCandles(points)) expect(c).toMatchObject({ open: 2_000, high: 2_010, low: 1_990, close: 2_010, blockNumber: 5, liquidity: 7 });
+    const points = [
+      point(t, 1, 0),
+      point(t + 60, 2, 2_000),
+      point(t + 120, 3, 1_990),
+      point(t + 180, 4, 2_010),
+      { ...point(t + 240, 5, 0), liquidity: 7 },
+    ];
+    for (const c of foldCandles(points))
+      expect(c).toMatchObject({ open: 2_000, high: 2_010, low: 1_990, close: 2_010, blockNumber: 5, liquidity: 7 });
     // A bucket with no priced point folds to OHLC 0 (the upsert stores no row for it).
     const [unpriced] = foldCandles([point(t, 1, 0), point(t + 60, 2, 0)], ['1h']);
     expect(unpriced).toMatchObject({ open: 0, high: 0, low: 0, close: 0, blockNumber: 2 });
@@ -62,7 +87,9 @@ describe('folding points into candles', () => {
     expect(whole).toMatchObject({ open: 10, high: 20, low: 5, close: 7 });
     for (let cut = 1; cut < points.length; cut++) {
       for (let cut2 = cut + 1; cut2 <= points.length; cut2++) {
-        const parts = [points.slice(0, cut), points.slice(cut, cut2), points.slice(cut2)].filter((x) => x.length > 0).map((x) => foldCandles(x, ['1h'])[0]!);
+        const parts = [points.slice(0, cut), points.slice(cut, cut2), points.slice(cut2)]
+          .filter((x) => x.length > 0)
+          .map((x) => foldCandles(x, ['1h'])[0]!);
         expect({ cut, cut2, merged: parts.reduce((a, b) => mergeCandle(a, b)) }).toEqual({ cut, cut2, merged: whole });
       }
     }

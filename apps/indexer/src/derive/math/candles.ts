@@ -145,6 +145,18 @@ export function withVolumes(candles: readonly Candle[], volumesOf: (tokenKey: st
 
 /** A later partial candle of the same bucket merged into an earlier one (what the SQL upsert does). */
 export function mergeCandle(earlier: Candle, later: Candle): Candle {
-  const range = earlier.open === 0 ? later : later.open === 0 ? earlier : { open: earlier.open, high: Math.max(earlier.high, later.high), low: Math.min(earlier.low, later.low), close: later.close };
-  return { ...later, open: range.open, high: range.high, low: range.low, close: range.close, blockNumber: Math.max(earlier.blockNumber, later.blockNumber) };
+  const range =
+    earlier.open === 0
+      ? later
+      : later.open === 0
+        ? earlier
+        : { open: earlier.open, high: Math.max(earlier.high, later.high), low: Math.min(earlier.low, later.low), close: later.close };
+  return {
+    ...later,
+    open: range.open,
+    high: range.high,
+    low: range.low,
+    close: range.close,
+    blockNumber: Math.max(earlier.blockNumber, later.blockNumber),
+  };
 }

@@ -1,7 +1,16 @@
 import { aTokenValuation, lpValuation, vaultSharePriceRaw, vaultValuation } from './composed';
 
 describe('LP token', () => {
-  const base = { reserve0: 100n * 10n ** 18n, reserve1: 300_000n * 10n ** 6n, decimals0: 18, decimals1: 6, price0: 3000, price1: 1, totalSupply: 5n * 10n ** 18n, decimals: 18 };
+  const base = {
+    reserve0: 100n * 10n ** 18n,
+    reserve1: 300_000n * 10n ** 6n,
+    decimals0: 18,
+    decimals1: 6,
+    price0: 3000,
+    price1: 1,
+    totalSupply: 5n * 10n ** 18n,
+    decimals: 18,
+  };
   it('is worth the reserves value over the supply', () => {
     const v = lpValuation(base);
     expect(v.liquidity).toBeCloseTo(600_000, 6);
@@ -27,13 +36,22 @@ describe('ERC-4626 share', () => {
     expect(vaultSharePriceRaw(2_000_000n, 10n ** 18n, 18, 6)).toBe((10n ** 18n * 2_000_001n) / (10n ** 18n + 10n ** 12n));
   });
   it('prices the share at pricePerShare x asset price, TVL = assets value', () => {
-    const v = vaultValuation({ totalAssets: 2_100n * 10n ** 18n, totalSupply: 2_000n * 10n ** 18n, decimals: 18, assetDecimals: 18, assetPrice: 3000 });
+    const v = vaultValuation({
+      totalAssets: 2_100n * 10n ** 18n,
+      totalSupply: 2_000n * 10n ** 18n,
+      decimals: 18,
+      assetDecimals: 18,
+      assetPrice: 3000,
+    });
     expect(v.pricePerShare).toBe('1.049999999999999999');
     expect(v.price).toBeCloseTo(3150, 9);
     expect(v.liquidity).toBeCloseTo(6_300_000, 6);
   });
   it('uses a share price read at head when given', () => {
-    expect(vaultValuation({ totalAssets: 0n, totalSupply: 0n, decimals: 6, assetDecimals: 6, assetPrice: 1, sharePriceRaw: 1_234_567n }).pricePerShare).toBe('1.234567');
+    expect(
+      vaultValuation({ totalAssets: 0n, totalSupply: 0n, decimals: 6, assetDecimals: 6, assetPrice: 1, sharePriceRaw: 1_234_567n })
+        .pricePerShare,
+    ).toBe('1.234567');
   });
 });
 

@@ -26,7 +26,11 @@ describe('pool prices', () => {
   });
   it('quotes V3 pools by reported balances, else by virtual reserves; nothing without liquidity', () => {
     const base = { shape: 'concentrated' as const, sqrtPriceX96: Q96, liquidity: 10n ** 18n };
-    expect(poolQuote({ ...base, reserve0: 5n * 10n ** 18n, reserve1: 7n * 10n ** 18n }, 18, 18)).toEqual({ price0In1: 1, depth0: 5, depth1: 7 });
+    expect(poolQuote({ ...base, reserve0: 5n * 10n ** 18n, reserve1: 7n * 10n ** 18n }, 18, 18)).toEqual({
+      price0In1: 1,
+      depth0: 5,
+      depth1: 7,
+    });
     expect(poolQuote({ ...base, reserve0: 0n, reserve1: 0n }, 18, 18)).toEqual({ price0In1: 1, depth0: 1, depth1: 1 });
     expect(poolQuote({ ...base, liquidity: 0n, reserve0: 1n, reserve1: 1n }, 18, 18)).toBeUndefined();
     expect(poolQuote({ shape: 'constant-product', reserve0: 0n, reserve1: 0n }, 18, 18)).toBeUndefined();

@@ -97,7 +97,13 @@ function adjacency(edges: readonly GraphEdge[]): Map<string, Side[]> {
  * the other token's support; undefined when the pool is thin, seen from either side (`ownPrice`:
  * the token's current price, unknown while it is first priced).
  */
-function quoteFrom(side: Side, otherPrice: number, otherSupport: number, ownPrice: number | undefined, minLiquidityUsd: number): WeightedQuote | undefined {
+function quoteFrom(
+  side: Side,
+  otherPrice: number,
+  otherSupport: number,
+  ownPrice: number | undefined,
+  minLiquidityUsd: number,
+): WeightedQuote | undefined {
   const { edge } = side;
   const [ownDepth, otherDepth] = side.isToken0 ? [edge.depth0, edge.depth1] : [edge.depth1, edge.depth0];
   if (ownPrice !== undefined && 2 * ownDepth * ownPrice < minLiquidityUsd) return undefined;
@@ -134,7 +140,10 @@ export function priceGraph(anchors: ReadonlyMap<string, number>, edges: readonly
     const found = new Map<string, RobustQuote>();
     for (const token of adj.keys()) {
       if (prices.has(token)) continue;
-      const q = robustQuote(quotesFor(token, () => true, prices, support), opts.maxDeviation);
+      const q = robustQuote(
+        quotesFor(token, () => true, prices, support),
+        opts.maxDeviation,
+      );
       if (q !== undefined) found.set(token, q);
     }
     if (found.size === 0) break;
@@ -152,7 +161,10 @@ export function priceGraph(anchors: ReadonlyMap<string, number>, edges: readonly
   const backing = new Map(support);
   for (const [token, depth] of layer) {
     if (depth === 0) continue;
-    const q = robustQuote(quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, prices, support), opts.maxDeviation);
+    const q = robustQuote(
+      quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, prices, support),
+      opts.maxDeviation,
+    );
     if (q !== undefined) backing.set(token, q.weight);
   }
 
@@ -161,7 +173,10 @@ export function priceGraph(anchors: ReadonlyMap<string, number>, edges: readonly
     const next = new Map(current);
     for (const [token, depth] of layer) {
       if (depth === 0) continue;
-      const q = robustQuote(quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, current, backing), opts.maxDeviation);
+      const q = robustQuote(
+        quotesFor(token, (other) => (layer.get(other) ?? Infinity) <= depth, current, backing),
+        opts.maxDeviation,
+      );
       if (q !== undefined) next.set(token, q.price);
     }
     current = next;
@@ -169,6 +184,10 @@ export function priceGraph(anchors: ReadonlyMap<string, number>, edges: readonly
   return { prices: current, support: backing };
 }
 
-export function propagatePrices(anchors: ReadonlyMap<string, number>, edges: readonly GraphEdge[], opts: GraphOptions): Map<string, number> {
+export function propagatePrices(
+  anchors: ReadonlyMap<string, number>,
+  edges: readonly GraphEdge[],
+  opts: GraphOptions,
+): Map<string, number> {
   return priceGraph(anchors, edges, opts).prices;
 }

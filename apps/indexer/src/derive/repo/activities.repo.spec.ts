@@ -4,7 +4,12 @@ import { amountsJson } from './activities.repo';
 
 describe('amountsJson', () => {
   it('is JSON.stringify, byte for byte (quotes, backslashes, control characters, non-ASCII, lone surrogates)', () => {
-    const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u007f', '\ud800', 'é', 'a', ':') }));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u007f', '\ud800', 'é', 'a', ':') }),
+    );
     const record: fc.Arbitrary<AmountRecord> = fc
       .record({ key: text, symbol: text, amount: fc.bigInt().map(String), amountUsd: text, account: fc.option(text, { nil: undefined }) })
       .map(({ account, ...r }) => (account === undefined ? r : { ...r, account }));
@@ -12,7 +17,11 @@ describe('amountsJson', () => {
   });
 
   it('falls back to JSON.stringify for other shapes', () => {
-    const odd = [{ symbol: 'X', key: 'k', amount: '1', amountUsd: '2' }, { key: 'k', symbol: 'X', amount: '1', amountUsd: '2', account: undefined }, { key: 'k', symbol: 'X', amount: 1, amountUsd: '2' }] as unknown as AmountRecord[];
+    const odd = [
+      { symbol: 'X', key: 'k', amount: '1', amountUsd: '2' },
+      { key: 'k', symbol: 'X', amount: '1', amountUsd: '2', account: undefined },
+      { key: 'k', symbol: 'X', amount: 1, amountUsd: '2' },
+    ] as unknown as AmountRecord[];
     for (const r of odd) expect(amountsJson([r])).toBe(JSON.stringify([r]));
   });
 });

@@ -16,7 +16,15 @@ export async function activitiesPayload(rows: readonly ActivityRow[], slice: Tim
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     // Network, token keys, hashes and types repeat from row to row; amounts are digits only.
-    w.textRepeating(0, r.network).plain(r.blockNumber).plain(r.logIndex).textRepeating(1, r.tokenKey).textRepeating(2, r.txHash).time(r.time).textRepeating(3, r.type).text(r.account).plain(r.direction);
+    w.textRepeating(0, r.network)
+      .plain(r.blockNumber)
+      .plain(r.logIndex)
+      .textRepeating(1, r.tokenKey)
+      .textRepeating(2, r.txHash)
+      .time(r.time)
+      .textRepeating(3, r.type)
+      .text(r.account)
+      .plain(r.direction);
     nullable(w, 4, r.inputToken).amount(w, r.inputAmount).float(r.inputUsd);
     nullable(w, 5, r.outputToken).amount(w, r.outputAmount).float(r.outputUsd);
     w.text(amountsJson(r.amounts)).plain(r.volumeRaw).float(r.volumeUsd).endRow();
@@ -38,8 +46,22 @@ export function amountsJson(amounts: readonly AmountRecord[]): string {
   for (let i = 0; i < amounts.length; i++) {
     const a = amounts[i]!;
     const keys = Object.keys(a);
-    if (keys.length !== (a.account === undefined ? 4 : 5) || keys[0] !== 'key' || keys[1] !== 'symbol' || keys[2] !== 'amount' || keys[3] !== 'amountUsd') return JSON.stringify(amounts);
-    if (typeof a.key !== 'string' || typeof a.symbol !== 'string' || typeof a.amount !== 'string' || typeof a.amountUsd !== 'string' || (a.account !== undefined && typeof a.account !== 'string')) return JSON.stringify(amounts);
+    if (
+      keys.length !== (a.account === undefined ? 4 : 5) ||
+      keys[0] !== 'key' ||
+      keys[1] !== 'symbol' ||
+      keys[2] !== 'amount' ||
+      keys[3] !== 'amountUsd'
+    )
+      return JSON.stringify(amounts);
+    if (
+      typeof a.key !== 'string' ||
+      typeof a.symbol !== 'string' ||
+      typeof a.amount !== 'string' ||
+      typeof a.amountUsd !== 'string' ||
+      (a.account !== undefined && typeof a.account !== 'string')
+    )
+      return JSON.stringify(amounts);
     if (i > 0) out += ',';
     out += `{"key":${jsonString(a.key)},"symbol":${jsonString(a.symbol)},"amount":${jsonString(a.amount)},"amountUsd":${jsonString(a.amountUsd)}`;
     out += a.account === undefined ? '}' : `,"account":${jsonString(a.account)}}`;
@@ -109,7 +131,12 @@ export interface ActivityVolume {
 }
 
 /** Activity volumes (USD) of some tokens from `from` on (and below a block), in chain order. */
-export async function loadActivityVolumesSince(tx: SqlTx, tokenKeys: readonly string[], from: number, beforeBlock = Number.MAX_SAFE_INTEGER): Promise<ActivityVolume[]> {
+export async function loadActivityVolumesSince(
+  tx: SqlTx,
+  tokenKeys: readonly string[],
+  from: number,
+  beforeBlock = Number.MAX_SAFE_INTEGER,
+): Promise<ActivityVolume[]> {
   if (tokenKeys.length === 0) return [];
   return tx.query(
     `SELECT token_key, extract(epoch from time)::float8 AS time, type, volume_usd FROM activities

@@ -18,10 +18,29 @@ describe('candle upsert', () => {
   let client: Client;
   const tx: SqlTx = { query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[] };
   const t0 = Date.parse('2026-03-10T10:00:00Z') / 1000;
-  const state = { liquidity: 100, reserves: [1n, 2n], totalSupply: 10n, totalBorrow: 0n, circulatingSupply: 10n, pricePerShare: '1', apy: 1, baseApy: 1, rewardApy: 0, borrowApy: 0, baseBorrowApy: 0 };
+  const state = {
+    liquidity: 100,
+    reserves: [1n, 2n],
+    totalSupply: 10n,
+    totalBorrow: 0n,
+    circulatingSupply: 10n,
+    pricePerShare: '1',
+    apy: 1,
+    baseApy: 1,
+    rewardApy: 0,
+    borrowApy: 0,
+    baseBorrowApy: 0,
+  };
   /** WETH-like: minted (price 0) twice before its pool priced it, later priced in the same buckets */
   const prices = [0, 0, 2_000, 2_050, 1_980, 0, 2_010];
-  const points: CandlePoint[] = prices.map((price, i) => ({ ...state, tokenKey: 'ethereum:0xa', blockNumber: 10 + i, time: t0 + 60 * i, price, totalSupply: BigInt(i + 1) }));
+  const points: CandlePoint[] = prices.map((price, i) => ({
+    ...state,
+    tokenKey: 'ethereum:0xa',
+    blockNumber: 10 + i,
+    time: t0 + 60 * i,
+    price,
+    totalSupply: BigInt(i + 1),
+  }));
   const rows = async (): Promise<unknown[]> => (await client.query(`SELECT * FROM candles ORDER BY token_key, resolution, bucket`)).rows;
 
   beforeAll(async () => {
@@ -64,21 +83,28 @@ describe('candle upsert', () => {
     await client.query(`DELETE FROM candles`);
     for (const p of tail) await upsertCandles(tx, foldCandles([p]));
     expect(await rows()).toEqual(whole);
-    for (const c of whole) expect(c).toMatchObject({ open: 2_000, high: 2_000, low: 2_000, close: 2_000, liquidity: 0, total_supply: '0', block_number: '15' });
+    for (const c of whole)
+      expect(c).toMatchObject({ open: 2_000, high: 2_000, low: 2_000, close: 2_000, liquidity: 0, total_supply: '0', block_number: '15' });
   });
 
   it('repairs candles stored before (opened and lowed at 0) from the price points, in a migration', async () => {
     await client.query(`DELETE FROM candles`);
     await upsertCandles(tx, foldCandles(points));
     const whole = await rows();
-    await writePoints(tx, points.map((p) => ({ ...p, ledger: emptyLedger() })));
+    await writePoints(
+      tx,
+      points.map((p) => ({ ...p, ledger: emptyLedger() })),
+    );
     // As the old fold wrote them: open = first point's price, low = min over all points.
     await client.query(`UPDATE candles SET open = 0, low = 0`);
     // A bucket with no priced point at all, stored at 0 before: no candle now.
     const unpriced = { ...points[0]!, tokenKey: 'ethereum:0xb' };
     await writePoints(tx, [{ ...unpriced, ledger: emptyLedger() }]);
-    await client.query(`INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, block_number)
-      SELECT 'ethereum:0xb', r, date_trunc('hour', to_timestamp($1)), 0, 0, 0, 0, $2 FROM unnest($3::text[]) AS r`, [unpriced.time, unpriced.blockNumber, RESOLUTIONS]);
+    await client.query(
+      `INSERT INTO candles (token_key, resolution, bucket, open, high, low, close, block_number)
+      SELECT 'ethereum:0xb', r, date_trunc('hour', to_timestamp($1)), 0, 0, 0, 0, $2 FROM unnest($3::text[]) AS r`,
+      [unpriced.time, unpriced.blockNumber, RESOLUTIONS],
+    );
     const repair = MIGRATIONS.find((m) => m.name === 'CandlesPricedOhlc1764960000000')!;
     await new repair().up({ query: (sql: string, params?: unknown[]) => client.query(sql, params) } as unknown as QueryRunner);
     const after = await rows();

@@ -15,7 +15,8 @@ import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql
 /** the columns a later part of a bucket replaces: the token's state (its price is the OHLC) and the volumes */
 const STATE_COLUMNS = [...TOKEN_STATE_COLUMN_NAMES.filter((c) => c !== 'price'), 'volume_usd', 'volume_1d_usd', 'trending_score'];
 /** A later (or same-block) row's state wins; an earlier one never overwrites. */
-const takeLater = (later: string, cols: readonly string[]): string => cols.map((c) => `${c} = CASE WHEN ${later}.block_number >= candles.block_number THEN ${later}.${c} ELSE candles.${c} END`).join(', ');
+const takeLater = (later: string, cols: readonly string[]): string =>
+  cols.map((c) => `${c} = CASE WHEN ${later}.block_number >= candles.block_number THEN ${later}.${c} ELSE candles.${c} END`).join(', ');
 
 export interface CandleKey {
   tokenKey: string;

@@ -1,5 +1,12 @@
 /** price_points: the per-block state history of every token (see the derive migration). */
-import { TOKEN_STATE_COLUMN_NAMES, stateColumnsFromParams, stateColumnsParams, stateColumnsSelect, type TokenStateColumn, type TokenStateColumns } from '@tokensvc/persistence';
+import {
+  TOKEN_STATE_COLUMN_NAMES,
+  stateColumnsFromParams,
+  stateColumnsParams,
+  stateColumnsSelect,
+  type TokenStateColumn,
+  type TokenStateColumns,
+} from '@tokensvc/persistence';
 import { ledgerFromAux, ledgerToAux, type TokenState } from '../engine/model';
 import { columns, networkKeyRange, numericArrayLiteral, type SqlTx } from './sql';
 
@@ -66,10 +73,7 @@ const AUX_PARAM = 4 + TOKEN_STATE_COLUMN_NAMES.length;
 /** Upserts state points (a re-derived block replaces its row). */
 export async function writePoints(tx: SqlTx, points: readonly TokenState[]): Promise<void> {
   if (points.length === 0) return;
-  const params = columns(points, [
-    ...STATE_COLUMNS,
-    (p) => JSON.stringify(ledgerToAux(p.ledger)),
-  ]);
+  const params = columns(points, [...STATE_COLUMNS, (p) => JSON.stringify(ledgerToAux(p.ledger))]);
   await tx.query(
     `INSERT INTO price_points (token_key, block_number, time, ${TOKEN_STATE_COLUMN_NAMES.join(', ')}, aux)
      SELECT u.k, u.b, to_timestamp(u.t), ${stateColumnsFromParams('u')}, u.x::jsonb
@@ -102,7 +106,12 @@ export async function loadPointsSince(tx: SqlTx, tokenKeys: readonly string[], f
 }
 
 /** Share prices (assets per share) of vaults from the last one at or before `from` on. */
-export async function loadSharePricesSince(tx: SqlTx, tokenKeys: readonly string[], from: number, beforeBlock: number): Promise<Array<{ token_key: string; time: number; pps: number }>> {
+export async function loadSharePricesSince(
+  tx: SqlTx,
+  tokenKeys: readonly string[],
+  from: number,
+  beforeBlock: number,
+): Promise<Array<{ token_key: string; time: number; pps: number }>> {
   if (tokenKeys.length === 0) return [];
   return tx.query(
     `SELECT p.token_key, extract(epoch from p.time)::float8 AS time, p.price_per_share::float8 AS pps

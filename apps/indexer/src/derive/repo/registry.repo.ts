@@ -6,7 +6,9 @@ import { roleOf, type PoolMeta, type TokenMeta } from '../engine/model';
 import type { PoolSnapshot } from '../math/pool-price';
 import type { SqlTx } from './sql';
 
-type TokenRow = Pick<TokenTableRow, 'key' | 'address' | 'platform' | 'family' | 'symbol' | 'decimals' | 'underlying' | 'pool_address'> & { created: number };
+type TokenRow = Pick<TokenTableRow, 'key' | 'address' | 'platform' | 'family' | 'symbol' | 'decimals' | 'underlying' | 'pool_address'> & {
+  created: number;
+};
 
 /** `underlying` may hold addresses or token keys; the derivation works with addresses. */
 function underlyingAddress(entry: string): string {
@@ -85,7 +87,13 @@ export async function loadPools(tx: SqlTx, network: string, block: number, addre
     [network, block, addresses ?? null],
   );
   return rows.map((r) => {
-    const meta: PoolMeta = { address: r.address.toLowerCase(), family: r.family, token0: r.token0.toLowerCase(), token1: r.token1.toLowerCase(), fee: r.fee };
+    const meta: PoolMeta = {
+      address: r.address.toLowerCase(),
+      family: r.family,
+      token0: r.token0.toLowerCase(),
+      token1: r.token1.toLowerCase(),
+      fee: r.fee,
+    };
     if (r.h_block !== null) return { meta, state: snapshot(r.family, r.h_reserve0 ?? '0', r.h_reserve1 ?? '0', r.h_sqrt, r.h_liquidity) };
     if (r.block_number < block) return { meta, state: snapshot(r.family, r.reserve0, r.reserve1, r.sqrt_price_x96, r.liquidity) };
     return { meta, state: undefined };
@@ -94,6 +102,9 @@ export async function loadPools(tx: SqlTx, network: string, block: number, addre
 
 /** Unix time of a stored block. */
 export async function blockTime(tx: SqlTx, network: string, block: number): Promise<number | undefined> {
-  const rows = await tx.query<{ t: number }>(`SELECT extract(epoch from time)::float8 AS t FROM blocks WHERE network = $1 AND number = $2`, [network, block]);
+  const rows = await tx.query<{ t: number }>(
+    `SELECT extract(epoch from time)::float8 AS t FROM blocks WHERE network = $1 AND number = $2`,
+    [network, block],
+  );
   return rows[0]?.t;
 }

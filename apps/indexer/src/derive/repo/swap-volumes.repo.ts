@@ -8,7 +8,14 @@ import { columns, type SqlTx } from './sql';
  */
 export async function writeSwapVolumes(tx: SqlTx, rows: readonly SwapVolumeRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const params = columns(rows, [(r) => r.tokenKey, (r) => r.blockNumber, (r) => r.network, (r) => r.time, (r) => r.swaps, (r) => r.volumeCents]);
+  const params = columns(rows, [
+    (r) => r.tokenKey,
+    (r) => r.blockNumber,
+    (r) => r.network,
+    (r) => r.time,
+    (r) => r.swaps,
+    (r) => r.volumeCents,
+  ]);
   await tx.query(
     `INSERT INTO swap_volumes (token_key, block_number, network, time, swaps, volume_cents)
      SELECT k, b, n, to_timestamp(t), s, c FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::int[], $6::bigint[]) AS u(k, b, n, t, s, c)

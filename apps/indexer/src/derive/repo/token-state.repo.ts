@@ -59,7 +59,12 @@ export interface MetricsScope {
  * boundary: time in (since - 1d, now - 1d] or (since - 7d, now - 7d].
  */
 const CROSSED = ['price_points', 'activities', 'swap_volumes']
-  .flatMap((table) => ["interval '1 day'", "interval '7 days'"].map((span) => `EXISTS (SELECT 1 FROM ${table} x WHERE x.token_key = t.key AND x.time > to_timestamp($4) - ${span} AND x.time <= to_timestamp($2) - ${span})`))
+  .flatMap((table) =>
+    ["interval '1 day'", "interval '7 days'"].map(
+      (span) =>
+        `EXISTS (SELECT 1 FROM ${table} x WHERE x.token_key = t.key AND x.time > to_timestamp($4) - ${span} AND x.time <= to_timestamp($2) - ${span})`,
+    ),
+  )
   .join(' OR ');
 
 /**

@@ -49,8 +49,10 @@ export class DecodedBatchBuilder {
     private readonly world: World,
     private readonly rpcUrl: string,
   ) {
-    for (const p of platformsOf(world, 'uniswap-v2').flatMap((x) => x.pools)) this.v2.set(lower(p.address), { token0: lower(p.token0), token1: lower(p.token1) });
-    for (const p of platformsOf(world, 'uniswap-v3').flatMap((x) => x.pools)) this.v3.set(lower(p.address), { token0: lower(p.token0), token1: lower(p.token1), sqrt: 0n, tick: 0, liquidity: 0n });
+    for (const p of platformsOf(world, 'uniswap-v2').flatMap((x) => x.pools))
+      this.v2.set(lower(p.address), { token0: lower(p.token0), token1: lower(p.token1) });
+    for (const p of platformsOf(world, 'uniswap-v3').flatMap((x) => x.pools))
+      this.v3.set(lower(p.address), { token0: lower(p.token0), token1: lower(p.token1), sqrt: 0n, tick: 0, liquidity: 0n });
     this.vaults = new Set(platformsOf(world, 'erc4626').flatMap((x) => x.vaults.map((v) => lower(v.address))));
     const aTokens = platformsOf(world, 'aave-v3').flatMap((x) => x.markets.map((m) => lower(m.aToken)));
     this.tokens = new Set([...world.tokens.map((t) => lower(t.address)), ...this.v2.keys(), ...this.vaults, ...aTokens]);
@@ -69,7 +71,20 @@ export class DecodedBatchBuilder {
   }
 
   async build(fromBlock: number, toBlock: number): Promise<DecodedBatch> {
-    const batch: DecodedBatch = { network: this.world.network, fromBlock, toBlock, blocks: await this.headers(fromBlock, toBlock), transfers: [], poolStates: [], swaps: [], liquidity: [], vaultFlows: [], lending: [], reserveRates: [], newTokens: [] };
+    const batch: DecodedBatch = {
+      network: this.world.network,
+      fromBlock,
+      toBlock,
+      blocks: await this.headers(fromBlock, toBlock),
+      transfers: [],
+      poolStates: [],
+      swaps: [],
+      liquidity: [],
+      vaultFlows: [],
+      lending: [],
+      reserveRates: [],
+      newTokens: [],
+    };
     for (const log of await this.logs(fromBlock, toBlock)) this.decode(log, batch);
     return batch;
   }
@@ -84,8 +99,10 @@ export class DecodedBatchBuilder {
       b.transfers.push({ ...pos, token: address, from, to, value });
       this.credit(address, from, -value);
       this.credit(address, to, value);
-      if (this.v2.has(address) && from === ZERO_ADDRESS && to !== ZERO_ADDRESS) this.lpMoves.set(`${address}|${log.transactionHash}|mint`, { account: to, value });
-      if (this.v2.has(address) && from === address && to === ZERO_ADDRESS) this.lpMoves.set(`${address}|${log.transactionHash}|burn`, { account: from, value });
+      if (this.v2.has(address) && from === ZERO_ADDRESS && to !== ZERO_ADDRESS)
+        this.lpMoves.set(`${address}|${log.transactionHash}|mint`, { account: to, value });
+      if (this.v2.has(address) && from === address && to === ZERO_ADDRESS)
+        this.lpMoves.set(`${address}|${log.transactionHash}|burn`, { account: from, value });
       return;
     }
     const pair = this.v2.get(address);
@@ -94,8 +111,24 @@ export class DecodedBatchBuilder {
     if (pool) return this.decodeV3(address, pool, parse(IFACE.v3), pos, b);
     if (this.vaults.has(address)) {
       const ev = parse(IFACE.vault);
-      if (ev?.name === 'Deposit') b.vaultFlows.push({ ...pos, vault: address, kind: 'deposit', account: lower(ev.args[1] as string), assets: ev.args[2] as bigint, shares: ev.args[3] as bigint });
-      if (ev?.name === 'Withdraw') b.vaultFlows.push({ ...pos, vault: address, kind: 'withdraw', account: lower(ev.args[2] as string), assets: ev.args[3] as bigint, shares: ev.args[4] as bigint });
+      if (ev?.name === 'Deposit')
+        b.vaultFlows.push({
+          ...pos,
+          vault: address,
+          kind: 'deposit',
+          account: lower(ev.args[1] as string),
+          assets: ev.args[2] as bigint,
+          shares: ev.args[3] as bigint,
+        });
+      if (ev?.name === 'Withdraw')
+        b.vaultFlows.push({
+          ...pos,
+          vault: address,
+          kind: 'withdraw',
+          account: lower(ev.args[2] as string),
+          assets: ev.args[3] as bigint,
+          shares: ev.args[4] as bigint,
+        });
       return;
     }
     if (address === this.aavePool) this.decodeAave(parse(IFACE.aave), pos, b);
@@ -106,7 +139,13 @@ export class DecodedBatchBuilder {
     this.balances.set(k, (this.balances.get(k) ?? 0n) + value);
   }
 
-  private decodeV2(address: string, pair: { token0: string; token1: string }, ev: LogDescription | null, pos: { blockNumber: number; logIndex: number; txHash: string }, b: DecodedBatch): void {
+  private decodeV2(
+    address: string,
+    pair: { token0: string; token1: string },
+    ev: LogDescription | null,
+    pos: { blockNumber: number; logIndex: number; txHash: string },
+    b: DecodedBatch,
+  ): void {
     const base = { ...pos, pool: address, family: 'uniswap-v2' as const };
     switch (ev?.name) {
       case 'Sync':
@@ -115,7 +154,14 @@ export class DecodedBatchBuilder {
       case 'Swap': {
         const [a0In, a1In, a0Out, a1Out] = [ev.args[1], ev.args[2], ev.args[3], ev.args[4]] as bigint[];
         const zeroForOne = a0In! > 0n;
-        b.swaps.push({ ...base, account: lower(ev.args[5] as string), tokenIn: zeroForOne ? pair.token0 : pair.token1, tokenOut: zeroForOne ? pair.token1 : pair.token0, amountIn: zeroForOne ? a0In! : a1In!, amountOut: zeroForOne ? a1Out! : a0Out! });
+        b.swaps.push({
+          ...base,
+          account: lower(ev.args[5] as string),
+          tokenIn: zeroForOne ? pair.token0 : pair.token1,
+          tokenOut: zeroForOne ? pair.token1 : pair.token0,
+          amountIn: zeroForOne ? a0In! : a1In!,
+          amountOut: zeroForOne ? a1Out! : a0Out!,
+        });
         return;
       }
       case 'Mint':
@@ -123,7 +169,14 @@ export class DecodedBatchBuilder {
         const kind = ev.name === 'Mint' ? 'deposit' : 'withdraw';
         const move = this.lpMoves.get(`${address}|${pos.txHash}|${ev.name === 'Mint' ? 'mint' : 'burn'}`);
         const account = ev.name === 'Burn' ? lower(ev.args[3] as string) : (move?.account ?? lower(ev.args[0] as string));
-        b.liquidity.push({ ...base, kind, account, amount0: ev.args[1] as bigint, amount1: ev.args[2] as bigint, shares: move?.value ?? 0n });
+        b.liquidity.push({
+          ...base,
+          kind,
+          account,
+          amount0: ev.args[1] as bigint,
+          amount1: ev.args[2] as bigint,
+          shares: move?.value ?? 0n,
+        });
         return;
       }
       default:
@@ -132,10 +185,25 @@ export class DecodedBatchBuilder {
   }
 
   private v3State(address: string, p: V3Tracker, pos: { blockNumber: number; logIndex: number; txHash: string }): PoolStateEvent {
-    return { ...pos, pool: address, family: 'uniswap-v3', reserve0: this.balances.get(`${p.token0}|${address}`) ?? 0n, reserve1: this.balances.get(`${p.token1}|${address}`) ?? 0n, sqrtPriceX96: p.sqrt, liquidity: p.liquidity, tick: p.tick };
+    return {
+      ...pos,
+      pool: address,
+      family: 'uniswap-v3',
+      reserve0: this.balances.get(`${p.token0}|${address}`) ?? 0n,
+      reserve1: this.balances.get(`${p.token1}|${address}`) ?? 0n,
+      sqrtPriceX96: p.sqrt,
+      liquidity: p.liquidity,
+      tick: p.tick,
+    };
   }
 
-  private decodeV3(address: string, p: V3Tracker, ev: LogDescription | null, pos: { blockNumber: number; logIndex: number; txHash: string }, b: DecodedBatch): void {
+  private decodeV3(
+    address: string,
+    p: V3Tracker,
+    ev: LogDescription | null,
+    pos: { blockNumber: number; logIndex: number; txHash: string },
+    b: DecodedBatch,
+  ): void {
     const base = { ...pos, pool: address, family: 'uniswap-v3' as const };
     switch (ev?.name) {
       case 'Initialize':
@@ -150,7 +218,14 @@ export class DecodedBatchBuilder {
         p.tick = Number(ev.args[6]);
         b.poolStates.push(this.v3State(address, p, pos));
         const zeroForOne = amount0 > 0n;
-        b.swaps.push({ ...base, account: lower(ev.args[1] as string), tokenIn: zeroForOne ? p.token0 : p.token1, tokenOut: zeroForOne ? p.token1 : p.token0, amountIn: zeroForOne ? amount0 : amount1, amountOut: zeroForOne ? -amount1 : -amount0 });
+        b.swaps.push({
+          ...base,
+          account: lower(ev.args[1] as string),
+          tokenIn: zeroForOne ? p.token0 : p.token1,
+          tokenOut: zeroForOne ? p.token1 : p.token0,
+          amountIn: zeroForOne ? amount0 : amount1,
+          amountOut: zeroForOne ? -amount1 : -amount0,
+        });
         return;
       }
       case 'Mint':
@@ -160,7 +235,16 @@ export class DecodedBatchBuilder {
         const amount = (mint ? ev.args[4] : ev.args[3]) as bigint;
         if (tickLower <= p.tick && p.tick < tickUpper) p.liquidity += mint ? amount : -amount;
         b.poolStates.push(this.v3State(address, p, pos));
-        b.liquidity.push({ ...base, kind: mint ? 'deposit' : 'withdraw', account: lower(ev.args[mint ? 1 : 0] as string), amount0: (mint ? ev.args[5] : ev.args[4]) as bigint, amount1: (mint ? ev.args[6] : ev.args[5]) as bigint, shares: amount, tickLower, tickUpper });
+        b.liquidity.push({
+          ...base,
+          kind: mint ? 'deposit' : 'withdraw',
+          account: lower(ev.args[mint ? 1 : 0] as string),
+          amount0: (mint ? ev.args[5] : ev.args[4]) as bigint,
+          amount1: (mint ? ev.args[6] : ev.args[5]) as bigint,
+          shares: amount,
+          tickLower,
+          tickUpper,
+        });
         return;
       }
       default:
@@ -185,7 +269,15 @@ export class DecodedBatchBuilder {
       case 'Repay':
         return flow('repay', ev.args[1], ev.args[3]);
       case 'ReserveDataUpdated':
-        b.reserveRates.push({ ...pos, market, asset, liquidityRate: ev.args[1] as bigint, variableBorrowRate: ev.args[3] as bigint, liquidityIndex: ev.args[4] as bigint, variableBorrowIndex: ev.args[5] as bigint });
+        b.reserveRates.push({
+          ...pos,
+          market,
+          asset,
+          liquidityRate: ev.args[1] as bigint,
+          variableBorrowRate: ev.args[3] as bigint,
+          liquidityIndex: ev.args[4] as bigint,
+          variableBorrowIndex: ev.args[5] as bigint,
+        });
         return;
       default:
         return;

@@ -12,8 +12,14 @@ export interface DerivedSnapshot {
 export async function snapshotDerived(tx: SqlTx, network: string): Promise<DerivedSnapshot> {
   const [lo, hi] = [`${network}:`, `${network};`];
   return {
-    points: await tx.query(`SELECT * FROM price_points WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, block_number`, [lo, hi]),
-    candles: await tx.query(`SELECT * FROM candles WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, resolution, bucket`, [lo, hi]),
+    points: await tx.query(`SELECT * FROM price_points WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, block_number`, [
+      lo,
+      hi,
+    ]),
+    candles: await tx.query(`SELECT * FROM candles WHERE token_key >= $1 AND token_key < $2 ORDER BY token_key, resolution, bucket`, [
+      lo,
+      hi,
+    ]),
     activities: await tx.query(`SELECT * FROM activities WHERE network = $1 ORDER BY block_number, log_index, token_key`, [network]),
     swapVolumes: await tx.query(`SELECT * FROM swap_volumes WHERE network = $1 ORDER BY block_number, token_key`, [network]),
     tokens: await tx.query(
@@ -33,7 +39,8 @@ export function differences(a: unknown, b: unknown, path = '', out: string[] = [
     if (a.length !== b.length) out.push(`${path}: length ${a.length} != ${b.length}`);
     else a.forEach((x, i) => differences(x, b[i], `${path}[${i}]`, out));
   } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out);
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out);
   } else if (a !== b) out.push(`${path}: ${String(a)} != ${String(b)}`);
   return out;
 }

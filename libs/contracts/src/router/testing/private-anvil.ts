@@ -25,12 +25,18 @@ function freePort(): Promise<number> {
 
 function binary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
-  return process.env['ANVIL_BIN'] ?? join(dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)), 'bin', 'anvil');
+  return (
+    process.env['ANVIL_BIN'] ?? join(dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)), 'bin', 'anvil')
+  );
 }
 
 async function answers(rpcUrl: string): Promise<boolean> {
   try {
-    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
     return res.ok;
   } catch {
     return false;
@@ -39,7 +45,9 @@ async function answers(rpcUrl: string): Promise<boolean> {
 
 export async function startPrivateAnvil(chainId = 31337): Promise<PrivateAnvil> {
   const port = await freePort();
-  const child: ChildProcess = spawn(binary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(binary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;

@@ -3,7 +3,18 @@
  * Uniswap V2 (published factory + Router02) with three funded pairs, the Router/Executor and the
  * two malicious call targets.
  */
-import { Contract, ContractFactory, JsonRpcProvider, MaxUint256, Wallet, keccak256, parseEther, parseUnits, toBeHex, toUtf8Bytes } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  JsonRpcProvider,
+  MaxUint256,
+  Wallet,
+  keccak256,
+  parseEther,
+  parseUnits,
+  toBeHex,
+  toUtf8Bytes,
+} from 'ethers';
 import type { Artifact } from '../../artifact';
 import { loadArtifact } from '../../local-artifacts';
 import { loadUniswapV2Artifact, loadWeth9Artifact } from '../../npm-artifacts';
@@ -58,7 +69,12 @@ export async function startRouterWorld(): Promise<RouterWorld> {
     await provider.send('anvil_setBalance', [w.address, toBeHex(parseEther('1000000'))]);
     return w;
   };
-  const [deployer, trader, relayer, attacker] = await Promise.all(['deployer', 'trader', 'relayer', 'attacker'].map(wallet)) as [Wallet, Wallet, Wallet, Wallet];
+  const [deployer, trader, relayer, attacker] = (await Promise.all(['deployer', 'trader', 'relayer', 'attacker'].map(wallet))) as [
+    Wallet,
+    Wallet,
+    Wallet,
+    Wallet,
+  ];
   const recipient = Wallet.createRandom().address;
   const partner = Wallet.createRandom().address;
 
@@ -67,18 +83,34 @@ export async function startRouterWorld(): Promise<RouterWorld> {
   const tokenA = await deploy(erc20, deployer, ['Alpha', 'ALP', 18, deployer.address]);
   const tokenB = await deploy(erc20, deployer, ['Beta', 'BET', 6, deployer.address]);
   const factory = await deploy(loadUniswapV2Artifact('UniswapV2Factory'), deployer, [deployer.address]);
-  const v2Router = await deploy(loadUniswapV2Artifact('UniswapV2Router02'), deployer, [await factory.getAddress(), await weth.getAddress()]);
+  const v2Router = await deploy(loadUniswapV2Artifact('UniswapV2Router02'), deployer, [
+    await factory.getAddress(),
+    await weth.getAddress(),
+  ]);
   const [a, b, r2] = await Promise.all([tokenA.getAddress(), tokenB.getAddress(), v2Router.getAddress()]);
 
-  for (const [token, amount] of [[tokenA, parseEther('10000000')], [tokenB, parseUnits('100000000', 6)]] as const) {
+  for (const [token, amount] of [
+    [tokenA, parseEther('10000000')],
+    [tokenB, parseUnits('100000000', 6)],
+  ] as const) {
     await (await token.getFunction('mint')(deployer.address, amount)).wait();
     await (await token.getFunction('mint')(trader.address, amount / 10n)).wait();
     await (await token.getFunction('approve')(r2, MaxUint256)).wait();
   }
   // A = 2 B, WETH = 3000 B = 1500 A
-  await (await v2Router.getFunction('addLiquidity')(a, b, parseEther('1000000'), parseUnits('2000000', 6), 0, 0, deployer.address, FAR_DEADLINE)).wait();
-  await (await v2Router.getFunction('addLiquidityETH')(b, parseUnits('3000000', 6), 0, 0, deployer.address, FAR_DEADLINE, { value: parseEther('1000') })).wait();
-  await (await v2Router.getFunction('addLiquidityETH')(a, parseEther('300000'), 0, 0, deployer.address, FAR_DEADLINE, { value: parseEther('200') })).wait();
+  await (
+    await v2Router.getFunction('addLiquidity')(a, b, parseEther('1000000'), parseUnits('2000000', 6), 0, 0, deployer.address, FAR_DEADLINE)
+  ).wait();
+  await (
+    await v2Router.getFunction('addLiquidityETH')(b, parseUnits('3000000', 6), 0, 0, deployer.address, FAR_DEADLINE, {
+      value: parseEther('1000'),
+    })
+  ).wait();
+  await (
+    await v2Router.getFunction('addLiquidityETH')(a, parseEther('300000'), 0, 0, deployer.address, FAR_DEADLINE, {
+      value: parseEther('200'),
+    })
+  ).wait();
 
   const deployed = await deployRouter(deployer);
   const router = new Contract(deployed.router, routerInterface(), provider);
