@@ -72,9 +72,7 @@ export function uniswapV3(s: Sources, network: Network): RegistryPlatform | unde
  */
 export function uniswapV4(s: Sources, network: Network): RegistryPlatform | undefined {
   const chainId = NETWORK_INFO[network].chainId;
-  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string; v4StateView?: string } | undefined>)[
-    chainId
-  ];
+  const m = (s.uniswap.CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string } | undefined>)[chainId];
   const universalRouter = s.universalRouterV2_0(chainId);
   if (m?.v4PoolManagerAddress === undefined || universalRouter === undefined) return undefined;
   const at = `CHAIN_TO_ADDRESSES_MAP[${chainId}]`;
@@ -82,7 +80,6 @@ export function uniswapV4(s: Sources, network: Network): RegistryPlatform | unde
     poolManager: sourced(s, 'uniswap', `${at}.v4PoolManagerAddress`, m.v4PoolManagerAddress),
     universalRouter: sourced(s, 'universalRouter', `UNIVERSAL_ROUTER_ADDRESS(UniversalRouterVersion.V2_0, ${chainId})`, universalRouter),
   };
-  if (m.v4StateView !== undefined) addresses['stateView'] = sourced(s, 'uniswap', `${at}.v4StateView`, m.v4StateView);
   return { slug: 'uniswap-v4', name: 'Uniswap V4', family: 'uniswap-v4', addresses };
 }
 
