@@ -31,9 +31,11 @@ describe('indexer catalogue from the shipped registry', () => {
       const repo = new CatalogRepository(ds);
       const rows = await repo.enabledPlatforms();
       expect(rows.map((p) => `${p.network}/${p.platform}`).sort()).toEqual(
-        ['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3']
+        ['aave-v3', 'aave-v3-static', 'basic', 'erc4626-vaults', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4']
           .map((s) => `ethereum/${s}`)
-          .concat(['aave-v3', 'aave-v3-static', 'basic', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3'].map((s) => `base/${s}`))
+          .concat(
+            ['aave-v3', 'aave-v3-static', 'basic', 'native', 'sushiswap', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'].map((s) => `base/${s}`),
+          )
           .sort(),
       );
       const lending = await repo.enabledPlatforms('lending');
