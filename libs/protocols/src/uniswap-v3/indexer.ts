@@ -3,7 +3,7 @@ import type { IndexingSink } from '../indexing/port';
 import { addressWord, intWord, smallIntWord, topicAddress, topicSmallInt, topicUint, uintWord } from '../indexing/hex';
 import { UNISWAP_V3_EVENTS } from './events';
 import type { PoolInfo } from '../indexing/registry-types';
-import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
+import { applyRangeLiquidity, roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import type { ProtocolAdapter } from '../indexing/port';
 import { readV3Scope } from './scope';
 
@@ -39,10 +39,8 @@ function applyPosition(log: RpcLog, acc: IndexingSink, kind: 'deposit' | 'withdr
     tickUpper,
   });
   const delta = sign * amount;
-  acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
-  acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
   const state = acc.registry.poolStates.get(pool.address)!;
-  if (state.tick !== null && tickLower <= state.tick && state.tick < tickUpper) state.liquidity = (state.liquidity ?? 0n) + delta;
+  applyRangeLiquidity(acc, pool.address, state, { tickLower, tickUpper, delta, blockNumber: log.blockNumber });
   acc.touchPool(pool.address, state, log.blockNumber, log.logIndex);
   acc.emitPoolState(pool.address, 'uniswap-v3', state, log);
 }

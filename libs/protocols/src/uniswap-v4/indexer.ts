@@ -3,7 +3,7 @@ import { isNativeAddress } from '@tokensvc/domain';
 import type { IndexingSink, ProtocolAdapter } from '../indexing/port';
 import { addressWord, intWord, smallIntWord, topicAddress, uintWord } from '../indexing/hex';
 import type { Discovery, PoolInfo } from '../indexing/registry-types';
-import { roleAddress, underlyingToken } from '../indexing/adapter-helpers';
+import { applyRangeLiquidity, roleAddress, underlyingToken } from '../indexing/adapter-helpers';
 import { UNISWAP_V4_EVENTS } from './events';
 import { liquidityAmounts } from './reserves';
 
@@ -110,9 +110,7 @@ export const uniswapV4Adapter: ProtocolAdapter = {
         tickLower,
         tickUpper,
       });
-      acc.addTickDelta(pool.address, tickLower, log.blockNumber, delta, delta);
-      acc.addTickDelta(pool.address, tickUpper, log.blockNumber, -delta, delta);
-      if (tickLower <= state.tick && state.tick < tickUpper) state.liquidity = (state.liquidity ?? 0n) + delta;
+      applyRangeLiquidity(acc, pool.address, state, { tickLower, tickUpper, delta, blockNumber: log.blockNumber });
       publish(log, acc, pool);
     },
     [UNISWAP_V4_EVENTS.v4Swap]: (log, acc) => {
